@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The OpenMP offload backend: LLVM libomptarget's data-movement API.
+ *
+ *   sync    omp_target_memcpy (returns when the copy is complete)
+ *   async   omp_target_memcpy_async with one depobj, then taskwait (as in the seed paper);
+ *           in LLVM this is a hidden-helper task around a blocking copy
+ *   nowait  target update to/from ... nowait, then taskwait: libomptarget's non-blocking
+ *           task path; the host buffer is bound to our device buffer with
+ *           omp_target_associate_ptr so that every mode copies into the same memory
+ *
+ * This file is compiled with the offload flags and built into a shared library that is
+ * never sanitised (LLVM 19 cannot link the sanitizer runtime into the device image).
+ */
+#include <errno.h>
+#include <link.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/backends.h"
+#include "nodebw/probe.h"
+
+/* Exported by libomptarget but not declared in LLVM 19's omp.h. */
+void *llvm_omp_target_alloc_host(size_t size, int device_num);
+void llvm_omp_target_free_host(void *ptr, int device_num);
+
+enum omp_dev_kind { KIND_UNKNOWN, KIND_HOST_PLUGIN, KIND_NVPTX, KIND_AMDGCN };
+
+struct nbw_backend {
+	int ndev;
+	int host;                 /* omp_get_initial_device() */
+	enum omp_dev_kind *kind;
+	int *arch;                /* sm_XX number for nvptx */
+};
+
+static _Thread_local char last_err[NBW_REASON_LEN];
+
+struct omp_xfer_state {
+	omp_depend_t dep;
+	int token;
+	int associated_dev;       /* -1 when nothing was associated */
+	void *associated_host;
+};
+
+/* Ask the device itself what it was compiled for: each offload target defines its own
+ * architecture macros in the device pass, so the answer cannot come from the host side. */
+static void query_kind(int dev, enum omp_dev_kind *kind, int *arch)
+{
+	int k = KIND_UNKNOWN, a = 0;
+#pragma omp target device(dev) map(from : k, a)
+	{
+#if defined(__NVPTX__)
+		k = KIND_NVPTX;
+#if defined(__CUDA_ARCH__)
+		a = __CUDA_ARCH__ / 10;
+#endif
+#elif defined(__AMDGCN__) || defined(__AMDGPU__)
+		k = KIND_AMDGCN;
+#elif defined(__x86_64__) || defined(__aarch64__) || defined(__powerpc64__)
+		k = KIND_HOST_PLUGIN;
+#endif
+	}
+	*kind = (enum omp_dev_kind)k;
+	*arch = a;
+}
+
+static int ob_open(struct nbw_backend **out, char *why, size_t whylen)
+{
+	int n = omp_get_num_devices();
+	if (n <= 0) {
+		const char *pol = getenv("OMP_TARGET_OFFLOAD");
+		snprintf(why, whylen,
+			 "libomptarget reports no offload device (omp_get_num_devices() = %d%s%s)",
+			 n, pol ? ", OMP_TARGET_OFFLOAD=" : "", pol ? pol : "");
+		return -ENODEV;
+	}
+	struct nbw_backend *be = calloc(1, sizeof(*be));
+	if (!be)
+		return -ENOMEM;
+	be->ndev = n;
+	be->host = omp_get_initial_device();
+	be->kind = calloc((size_t)n, sizeof(*be->kind));
+	be->arch = calloc((size_t)n, sizeof(*be->arch));
+	if (!be->kind || !be->arch) {
+		free(be->kind);
+		free(be->arch);
+		free(be);
+		return -ENOMEM;
+	}
+	for (int d = 0; d < n; d++)
+		query_kind(d, &be->kind[d], &be->arch[d]);
+	*out = be;
+	return 0;
+}
+
+static void ob_close(struct nbw_backend *be)
+{
+	if (!be)
+		return;
+	free(be->kind);
+	free(be->arch);
+	free(be);
+}
+
+static int ob_device_count(struct nbw_backend *be)
+{
+	return be->ndev;
+}
+
+static int ob_device_info(struct nbw_backend *be, int dev, struct nbw_device *out)
+{
+	if (dev < 0 || dev >= be->ndev)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->id = dev;
+	switch (be->kind[dev]) {
+	case KIND_HOST_PLUGIN:
+		snprintf(out->kind, sizeof(out->kind), "host-plugin");
+		snprintf(out->name, sizeof(out->name),
+			 "libomptarget host plugin device %d (x86_64 CPU, not a GPU)", dev);
+		snprintf(out->memory, sizeof(out->memory), "host memory (plain malloc)");
+		break;
+	case KIND_NVPTX:
+		snprintf(out->kind, sizeof(out->kind), "cuda");
+		snprintf(out->name, sizeof(out->name), "NVIDIA GPU (nvptx sm_%d)", be->arch[dev]);
+		snprintf(out->memory, sizeof(out->memory), "GPU device memory");
+		out->is_gpu = true;
+		break;
+	case KIND_AMDGCN:
+		snprintf(out->kind, sizeof(out->kind), "amdgpu");
+		snprintf(out->name, sizeof(out->name), "AMD GPU (amdgcn)");
+		snprintf(out->memory, sizeof(out->memory), "GPU device memory");
+		out->is_gpu = true;
+		break;
+	default:
+		snprintf(out->kind, sizeof(out->kind), "unknown");
+		snprintf(out->name, sizeof(out->name), "offload device %d of unknown kind", dev);
+		snprintf(out->memory, sizeof(out->memory), "unknown");
+		break;
+	}
+	return 0;
+}
+
+struct lib_search {
+	const char *needle;
+	char path[512];
+};
+
+static int find_lib(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	struct lib_search *s = data;
+	if (info->dlpi_name && strstr(info->dlpi_name, s->needle)) {
+		char *real = realpath(info->dlpi_name, NULL);
+		snprintf(s->path, sizeof(s->path), "%s", real ? real : info->dlpi_name);
+		free(real);
+		return 1;
+	}
+	return 0;
+}
+
+static void ob_versions(struct nbw_backend *be, char *buf, size_t len)
+{
+	struct lib_search tgt = { .needle = "libomptarget.so" }, rt = { .needle = "libomp.so" };
+	dl_iterate_phdr(find_lib, &tgt);
+	dl_iterate_phdr(find_lib, &rt);
+	snprintf(buf, len,
+		 "openmp_macro=%d\nlibomptarget=%s\nlibomp=%s\nnum_devices=%d\ninitial_device=%d\n",
+		 _OPENMP, tgt.path[0] ? tgt.path : "not loaded", rt.path[0] ? rt.path : "not loaded",
+		 be->ndev, be->host);
+}
+
+static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
+{
+	switch (mode) {
+	case NBW_MODE_SYNC:
+		return "omp_target_memcpy";
+	case NBW_MODE_ASYNC:
+		return "omp_target_memcpy_async (1 depobj inout) + taskwait";
+	case NBW_MODE_NOWAIT:
+		if (dir == NBW_HTOD)
+			return "target update to(...) nowait + taskwait (omp_target_associate_ptr)";
+		if (dir == NBW_DTOH)
+			return "target update from(...) nowait + taskwait (omp_target_associate_ptr)";
+		snprintf(why, whylen,
+			 "OpenMP has no non-blocking device-to-device construct: target update "
+			 "moves data between host and device only");
+		return NULL;
+	default:
+		break;
+	}
+	snprintf(why, whylen, "unknown mode");
+	return NULL;
+}
+
+static const char *ob_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem, int dev)
+{
+	bool host_plugin = dev >= 0 && dev < be->ndev && be->kind[dev] == KIND_HOST_PLUGIN;
+	switch (mem) {
+	case NBW_HOSTMEM_PAGEABLE:
+		return "pageable: posix_memalign";
+	case NBW_HOSTMEM_PINNED:
+		if (host_plugin)
+			return "pinned: llvm_omp_target_alloc_host (host plugin: plain malloc, not "
+			       "page-locked)";
+		if (be->kind[dev] == KIND_AMDGCN)
+			return "pinned: llvm_omp_target_alloc_host (fine-grained host pool)";
+		return "pinned: llvm_omp_target_alloc_host (page-locked, cuMemAllocHost)";
+	default:
+		return "";
+	}
+}
+
+static const char *ob_p2p_path(struct nbw_backend *be, int src, int dst)
+{
+	if (src == dst)
+		return "same device: a copy inside one device's memory, not a peer link";
+	enum omp_dev_kind a = be->kind[src], b = be->kind[dst];
+	if (a != b)
+		return "host-staged: the devices belong to different plugins, libomptarget "
+		       "copies through a malloc buffer";
+	if (a == KIND_HOST_PLUGIN)
+		return "host-staged: host plugin devices are host memory; libomptarget copies "
+		       "device -> malloc buffer -> device (not a peer link)";
+	if (a == KIND_NVPTX)
+		return "CUDA plugin: cuMemcpyPeerAsync when cuDeviceCanAccessPeer allows, else "
+		       "driver-staged cuMemcpyDtoDAsync";
+	if (a == KIND_AMDGCN)
+		return "AMDGPU plugin: hsa_amd_memory_async_copy between agents";
+	return "unknown";
+}
+
+static int ob_alloc(struct nbw_backend *be, struct nbw_buf *b)
+{
+	b->ptr = NULL;
+	switch (b->loc) {
+	case NBW_LOC_HOST_PAGEABLE:
+		if (posix_memalign(&b->ptr, 4096, b->bytes))
+			b->ptr = NULL;
+		break;
+	case NBW_LOC_HOST_PINNED:
+		b->ptr = llvm_omp_target_alloc_host(b->bytes, b->device);
+		break;
+	case NBW_LOC_DEVICE:
+		if (b->device < 0 || b->device >= be->ndev)
+			return -EINVAL;
+		b->ptr = omp_target_alloc(b->bytes, b->device);
+		break;
+	}
+	if (!b->ptr) {
+		snprintf(last_err, sizeof(last_err), "%s(%zu bytes) failed",
+			 b->loc == NBW_LOC_DEVICE	 ? "omp_target_alloc"
+			 : b->loc == NBW_LOC_HOST_PINNED ? "llvm_omp_target_alloc_host"
+							 : "posix_memalign",
+			 b->bytes);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void ob_free(struct nbw_backend *be, struct nbw_buf *b)
+{
+	(void)be;
+	if (!b->ptr)
+		return;
+	switch (b->loc) {
+	case NBW_LOC_HOST_PAGEABLE:
+		free(b->ptr);
+		break;
+	case NBW_LOC_HOST_PINNED:
+		llvm_omp_target_free_host(b->ptr, b->device);
+		break;
+	case NBW_LOC_DEVICE:
+		omp_target_free(b->ptr, b->device);
+		break;
+	}
+	b->ptr = NULL;
+}
+
+static int dev_of(struct nbw_backend *be, const struct nbw_buf *b)
+{
+	return b->loc == NBW_LOC_DEVICE ? b->device : be->host;
+}
+
+static int memcpy_rc(int rc, const char *what)
+{
+	if (rc == 0)
+		return 0;
+	snprintf(last_err, sizeof(last_err), "%s returned %d", what, rc);
+	return -EIO;
+}
+
+static int ob_write(struct nbw_backend *be, struct nbw_buf *dst, const void *host, size_t n)
+{
+	return memcpy_rc(omp_target_memcpy(dst->ptr, host, n, 0, 0, dev_of(be, dst), be->host),
+			 "omp_target_memcpy");
+}
+
+static int ob_read(struct nbw_backend *be, void *host, const struct nbw_buf *src, size_t n)
+{
+	return memcpy_rc(omp_target_memcpy(host, src->ptr, n, 0, 0, be->host, dev_of(be, src)),
+			 "omp_target_memcpy");
+}
+
+static int ob_prepare(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	(void)be;
+	struct omp_xfer_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->associated_dev = -1;
+	if (x->mode == NBW_MODE_ASYNC) {
+#pragma omp depobj(st->dep) depend(inout : st->token)
+	} else if (x->mode == NBW_MODE_NOWAIT) {
+		struct nbw_buf *h = x->dir == NBW_HTOD ? x->src : x->dst;
+		struct nbw_buf *d = x->dir == NBW_HTOD ? x->dst : x->src;
+		int rc = omp_target_associate_ptr(h->ptr, d->ptr, x->bytes, 0, d->device);
+		if (rc) {
+			snprintf(last_err, sizeof(last_err),
+				 "omp_target_associate_ptr returned %d", rc);
+			free(st);
+			return -EIO;
+		}
+		st->associated_dev = d->device;
+		st->associated_host = h->ptr;
+	}
+	x->priv = st;
+	return 0;
+}
+
+static void ob_unprepare(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	(void)be;
+	struct omp_xfer_state *st = x->priv;
+	if (!st)
+		return;
+	if (x->mode == NBW_MODE_ASYNC) {
+#pragma omp depobj(st->dep) destroy
+	}
+	if (st->associated_dev >= 0)
+		omp_target_disassociate_ptr(st->associated_host, st->associated_dev);
+	free(st);
+	x->priv = NULL;
+}
+
+static int ob_transfer(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct omp_xfer_state *st = x->priv;
+	int sd = dev_of(be, x->src), dd = dev_of(be, x->dst);
+	switch (x->mode) {
+	case NBW_MODE_SYNC:
+		return memcpy_rc(omp_target_memcpy(x->dst->ptr, x->src->ptr, x->bytes, 0, 0, dd, sd),
+				 "omp_target_memcpy");
+	case NBW_MODE_ASYNC: {
+		int rc = omp_target_memcpy_async(x->dst->ptr, x->src->ptr, x->bytes, 0, 0, dd, sd,
+						 1, &st->dep);
+#pragma omp taskwait
+		return memcpy_rc(rc, "omp_target_memcpy_async");
+	}
+	case NBW_MODE_NOWAIT: {
+		char *h = x->dir == NBW_HTOD ? x->src->ptr : x->dst->ptr;
+		size_t n = x->bytes;
+		int dev = x->dir == NBW_HTOD ? dd : sd;
+		if (x->dir == NBW_HTOD) {
+#pragma omp target update to(h[0 : n]) device(dev) nowait
+		} else {
+#pragma omp target update from(h[0 : n]) device(dev) nowait
+		}
+#pragma omp taskwait
+		return 0;
+	}
+	default:
+		break;
+	}
+	snprintf(last_err, sizeof(last_err), "unsupported mode");
+	return -EINVAL;
+}
+
+static const char *ob_last_error(struct nbw_backend *be)
+{
+	(void)be;
+	return last_err;
+}
+
+const struct nbw_backend_ops nbw_backend_omp = {
+	.abi = NBW_PROBE_ABI,
+	.name = "omp",
+	.description = "OpenMP offload through LLVM libomptarget",
+	.open = ob_open,
+	.close = ob_close,
+	.device_count = ob_device_count,
+	.device_info = ob_device_info,
+	.versions = ob_versions,
+	.interface = ob_interface,
+	.hostmem_note = ob_hostmem_note,
+	.p2p_path = ob_p2p_path,
+	.alloc = ob_alloc,
+	.free = ob_free,
+	.write = ob_write,
+	.read = ob_read,
+	.prepare = ob_prepare,
+	.unprepare = ob_unprepare,
+	.transfer = ob_transfer,
+	.last_error = ob_last_error,
+};

@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "nodebw/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/backends.h"
+
+enum {
+	OPT_API = 256, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
+	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
+	OPT_HH, OPT_HHT_SWEEP, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+};
+
+static const struct option probe_options[] = {
+	{ "api", required_argument, NULL, OPT_API },
+	{ "probe", required_argument, NULL, OPT_PROBE },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "host-mem", required_argument, NULL, OPT_HOSTMEM },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "devices", required_argument, NULL, OPT_DEVICES },
+	{ "sizes", required_argument, NULL, OPT_SIZES },
+	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "full", no_argument, NULL, OPT_FULL },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "max-reps", required_argument, NULL, OPT_MAXREPS },
+	{ "min-time", required_argument, NULL, OPT_MINTIME },
+	{ "hidden-helpers", required_argument, NULL, OPT_HH },
+	{ "hht-sweep", no_argument, NULL, OPT_HHT_SWEEP },
+	{ "no-hht-sweep", no_argument, NULL, OPT_NO_HHT_SWEEP },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+void nbw_cli_usage_probe(FILE *f, const char *cmd)
+{
+	fprintf(f,
+		"Usage: nodebw %s [OPTIONS]\n"
+		"\n"
+		"%s"
+		"\n"
+		"Selection (comma-separated lists; default: everything):\n"
+		"  --api LIST           backends: omp (see 'nodebw list'), or all\n"
+		"  --probe LIST         htod, dtoh, p2p, or catalogue names such as omp-htod\n"
+		"  --mode LIST          sync, async, nowait\n"
+		"  --host-mem LIST      pageable, pinned\n"
+		"  --threads LIST       1 (one device, one host thread), 2 (two devices or both P2P\n"
+		"                       directions from two host threads at once)\n"
+		"  --devices LIST       device ids; the first is used alone, the first two in pairs\n"
+		"                       (default 0,1)\n"
+		"Sizes (K, M, G are decimal; KiB, MiB, GiB binary):\n"
+		"  --sizes LIST         explicit sizes, e.g. 8,4KiB,2MB,1GiB\n"
+		"  --max-size SIZE      largest power of two of the default sweep\n"
+		"                       (default 256MiB, --quick 64MiB, --full 1GiB); the sweep\n"
+		"                       adds the halo planes 8*N^2 B, N = 512, 640, ..., 1280\n"
+		"Method:\n"
+		"  --quick              short profile: every second power of two to 64 MiB, two\n"
+		"                       halo planes, fewer repetitions\n"
+		"  --full               long profile (sizes to 1 GiB, more repetitions)\n"
+		"  --warmup N           untimed transfers before timing (default 2, quick 1)\n"
+		"  --reps N             minimum timed repetitions per size (default 5, quick 2)\n"
+		"  --max-reps N         maximum timed repetitions per size (default 200, quick 20)\n"
+		"  --min-time SECONDS   repeat until this much time is measured per size\n"
+		"                       (default 0.05, quick 0.005, full 0.2)\n"
+		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
+		"                       nodebw restarts itself so the runtime sees it)\n"
+		"  --hht-sweep          also measure the async modes with 0, one per device and 8\n"
+		"                       hidden helper threads (one child process each)%s\n"
+		"  --no-hht-sweep       do not run the hidden-helper sweep\n"
+		"Output:\n"
+		"  --output DIR         results folder (default nodebw-results/<date-time>):\n"
+		"                       results.json (every sample) and results.csv (summaries)\n"
+		"  --quiet              no tables on stdout\n"
+		"\n"
+		"Bandwidth is printed in GB/s = 1e9 bytes per second.\n"
+		"\n"
+		"Examples:\n"
+		"  nodebw %s --quick\n"
+		"  nodebw %s --probe htod --mode sync --host-mem pinned --sizes 1MiB,64MiB,1GiB\n"
+		"  nodebw %s --probe p2p --devices 2,3 --hidden-helpers 4\n",
+		cmd,
+		strcmp(cmd, "run") == 0
+			? "Run the main job: every probe of every available API, with the\n"
+			  "hidden-helper sweep, into one results folder.\n"
+			: "Measure host-to-device, device-to-host and device-to-device transfers over\n"
+			  "a size sweep. Every transfer is verified outside the timed region.\n",
+		strcmp(cmd, "run") == 0 ? " (on by default for run)" : "", cmd, cmd, cmd);
+}
+
+static int parse_uint(const char *s, long lo, long hi, long *out, const char *what, char *err,
+		      size_t errlen)
+{
+	char *end = NULL;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || !end || end == s || *end) {
+		snprintf(err, errlen, "%s '%s' is not an integer", what, s);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		snprintf(err, errlen, "%s %ld is out of range (%ld to %ld)", what, v, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int nbw_cli_parse_int_list(const char *s, int *out, int max_items, int *n, const char *what,
+			   char *err, size_t errlen)
+{
+	char *copy = strdup(s), *save = NULL;
+	int rc = 0;
+	*n = 0;
+	if (!copy)
+		return -1;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		long v;
+		if (parse_uint(t, 0, INT_MAX, &v, what, err, errlen)) {
+			rc = -1;
+			break;
+		}
+		if (*n >= max_items) {
+			snprintf(err, errlen, "too many %ss (at most %d)", what, max_items);
+			rc = -1;
+			break;
+		}
+		for (int i = 0; i < *n; i++)
+			if (out[i] == (int)v) {
+				snprintf(err, errlen, "%s %ld is listed twice", what, v);
+				rc = -1;
+			}
+		if (rc)
+			break;
+		out[(*n)++] = (int)v;
+	}
+	if (rc == 0 && *n == 0) {
+		snprintf(err, errlen, "empty %s list", what);
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+/* Split a comma list and call \p one for every item. */
+static int each_item(const char *s, int (*one)(const char *, void *, char *, size_t), void *ctx,
+		     char *err, size_t errlen)
+{
+	char *copy = strdup(s), *save = NULL;
+	int rc = 0, count = 0;
+	if (!copy)
+		return -1;
+	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+		rc = one(t, ctx, err, errlen);
+		count++;
+	}
+	free(copy);
+	if (rc == 0 && count == 0) {
+		snprintf(err, errlen, "empty list '%s'", s);
+		rc = -1;
+	}
+	return rc;
+}
+
+static int one_mode(const char *t, void *ctx, char *err, size_t errlen)
+{
+	int m = nbw_mode_parse(t);
+	if (m < 0) {
+		snprintf(err, errlen, "unknown mode '%s' (sync, async, nowait)", t);
+		return -1;
+	}
+	((bool *)ctx)[m] = true;
+	return 0;
+}
+
+static int one_hostmem(const char *t, void *ctx, char *err, size_t errlen)
+{
+	int m = nbw_hostmem_parse(t);
+	if (m < 0 || m == NBW_HOSTMEM_NONE) {
+		snprintf(err, errlen, "unknown host memory kind '%s' (pageable, pinned)", t);
+		return -1;
+	}
+	((bool *)ctx)[m] = true;
+	return 0;
+}
+
+static int one_threads(const char *t, void *ctx, char *err, size_t errlen)
+{
+	if (strcmp(t, "1") && strcmp(t, "2")) {
+		snprintf(err, errlen, "unknown thread count '%s' (1 or 2)", t);
+		return -1;
+	}
+	((bool *)ctx)[t[0] - '1'] = true;
+	return 0;
+}
+
+static int one_api(const char *t, void *ctx, char *err, size_t errlen)
+{
+	struct nbw_probe_opts *o = ctx;
+	if (strcmp(t, "all") == 0)
+		return 0;
+	if (!nbw_backend_find(t)) {
+		size_t n;
+		const struct nbw_backend_ops *const *all = nbw_backends(&n);
+		char built[128] = "";
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(built);
+			snprintf(built + l, sizeof(built) - l, "%s%s", i ? ", " : "", all[i]->name);
+		}
+		snprintf(err, errlen, "unknown API '%s' (built into this nodebw: %s%sall)", t, built,
+			 n ? ", " : "");
+		return -1;
+	}
+	if (o->napis >= NBW_MAX_LIST)
+		return 0;
+	snprintf(o->apis[o->napis++], sizeof(o->apis[0]), "%s", t);
+	return 0;
+}
+
+static int one_probe(const char *t, void *ctx, char *err, size_t errlen)
+{
+	struct nbw_probe_opts *o = ctx;
+	struct nbw_probe_info cat[64];
+	size_t n = nbw_probe_catalogue(cat, 64);
+	bool ok = nbw_dir_parse(t) >= 0;
+	for (size_t i = 0; i < n && !ok; i++)
+		ok = strcmp(cat[i].name, t) == 0;
+	if (!ok) {
+		snprintf(err, errlen,
+			 "unknown probe '%s' (htod, dtoh, p2p, or a name from 'nodebw list')", t);
+		return -1;
+	}
+	if (o->nprobes < NBW_MAX_LIST)
+		snprintf(o->probes[o->nprobes++], sizeof(o->probes[0]), "%s", t);
+	return 0;
+}
+
+static void apply_profile(struct nbw_probe_opts *o)
+{
+	switch (o->profile) {
+	case NBW_PROFILE_QUICK:
+		o->warmup = 1, o->min_reps = 2, o->max_reps = 20, o->min_time_s = 0.005;
+		break;
+	case NBW_PROFILE_FULL:
+		o->warmup = 3, o->min_reps = 10, o->max_reps = 1000, o->min_time_s = 0.2;
+		break;
+	default:
+		o->warmup = 2, o->min_reps = 5, o->max_reps = 200, o->min_time_s = 0.05;
+		break;
+	}
+}
+
+static void set_all(bool *v, int n, bool on)
+{
+	for (int i = 0; i < n; i++)
+		v[i] = on;
+}
+
+int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *err,
+			size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	o->hidden_helpers = -1;
+	o->hht_sweep = argc > 0 && strcmp(argv[0], "run") == 0;
+	bool modes[NBW_MODE_COUNT] = { 0 }, mems[2] = { 0 }, threads[2] = { 0 };
+	bool any_mode = false, any_mem = false, any_threads = false;
+	long warm = -1, reps = -1, maxreps = -1;
+	double mintime = -1.0;
+	uint64_t max_size = 0;
+	const char *sizes = NULL;
+	int c, rc = 0;
+
+	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, "+:", probe_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_API: rc = each_item(optarg, one_api, o, err, errlen); break;
+		case OPT_PROBE: rc = each_item(optarg, one_probe, o, err, errlen); break;
+		case OPT_MODE: rc = each_item(optarg, one_mode, modes, err, errlen); any_mode = true; break;
+		case OPT_HOSTMEM: rc = each_item(optarg, one_hostmem, mems, err, errlen); any_mem = true; break;
+		case OPT_THREADS: rc = each_item(optarg, one_threads, threads, err, errlen); any_threads = true; break;
+		case OPT_DEVICES:
+			rc = nbw_cli_parse_int_list(optarg, o->devices, NBW_MAX_DEVICES, &o->ndevices,
+						    "device id", err, errlen);
+			break;
+		case OPT_SIZES: sizes = optarg; break;
+		case OPT_MAXSIZE: rc = nbw_size_parse(optarg, &max_size, err, errlen); break;
+		case OPT_QUICK: o->profile = NBW_PROFILE_QUICK; break;
+		case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
+		case OPT_WARMUP: rc = parse_uint(optarg, 0, 1000, &warm, "--warmup", err, errlen); break;
+		case OPT_REPS: rc = parse_uint(optarg, 1, 1000000, &reps, "--reps", err, errlen); break;
+		case OPT_MAXREPS: rc = parse_uint(optarg, 1, 1000000, &maxreps, "--max-reps", err, errlen); break;
+		case OPT_MINTIME: {
+			char *end = NULL;
+			errno = 0;
+			mintime = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(mintime >= 0.0) || mintime > 3600.0) {
+				snprintf(err, errlen, "--min-time '%s' must be seconds from 0 to 3600", optarg);
+				rc = -1;
+			}
+			break;
+		}
+		case OPT_HH: {
+			long v;
+			rc = parse_uint(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
+			o->hidden_helpers = (int)v;
+			break;
+		}
+		case OPT_HHT_SWEEP: o->hht_sweep = true; break;
+		case OPT_NO_HHT_SWEEP: o->hht_sweep = false; break;
+		case OPT_OUTPUT:
+			if (!*optarg || strlen(optarg) >= sizeof(o->output)) {
+				snprintf(err, errlen, "--output needs a folder name shorter than %zu",
+					 sizeof(o->output));
+				rc = -1;
+			}
+			snprintf(o->output, sizeof(o->output), "%s", optarg);
+			break;
+		case OPT_QUIET: o->quiet = true; break;
+		case OPT_HELP: return 1;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			rc = -1;
+			break;
+		default:
+			snprintf(err, errlen, "unknown option '%s' (see 'nodebw %s --help')",
+				 argv[optind - 1], argv[0]);
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -1;
+	}
+	if (rc)
+		return -1;
+
+	apply_profile(o);
+	if (warm >= 0) o->warmup = (unsigned)warm;
+	if (reps >= 0) o->min_reps = (unsigned)reps;
+	if (maxreps >= 0) o->max_reps = (unsigned)maxreps;
+	if (mintime >= 0.0) o->min_time_s = mintime;
+	if (o->max_reps < o->min_reps)
+		o->max_reps = o->min_reps;
+	memcpy(o->modes, modes, sizeof(modes));
+	memcpy(o->hostmem, mems, sizeof(mems));
+	memcpy(o->threads, threads, sizeof(threads));
+	if (!any_mode) set_all(o->modes, NBW_MODE_COUNT, true);
+	if (!any_mem) set_all(o->hostmem, 2, true);
+	if (!any_threads) set_all(o->threads, 2, true);
+
+	if (sizes && max_size) {
+		snprintf(err, errlen, "--sizes and --max-size exclude each other");
+		return -1;
+	}
+	o->sizes_given = sizes || max_size;
+	if (sizes) {
+		if (nbw_sizes_parse_list(sizes, &o->sizes, err, errlen))
+			return -1;
+		o->sizes_given = true;
+	} else {
+		if (!max_size)
+			max_size = o->profile == NBW_PROFILE_QUICK  ? 64ull << 20
+				   : o->profile == NBW_PROFILE_FULL ? 1ull << 30
+								    : 256ull << 20;
+		if (max_size < 8) {
+			snprintf(err, errlen, "--max-size must be at least 8 bytes");
+			return -1;
+		}
+		if (nbw_sizes_default(&o->sizes, max_size, o->profile == NBW_PROFILE_QUICK)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void nbw_cli_opts_free(struct nbw_probe_opts *o)
+{
+	nbw_sizes_free(&o->sizes);
+}
+
+static void add_arg(char ***v, int *n, const char *s)
+{
+	char **nv = realloc(*v, (size_t)(*n + 2) * sizeof(*nv));
+	if (!nv)
+		abort();
+	nv[*n] = strdup(s);
+	nv[*n + 1] = NULL;
+	*v = nv;
+	(*n)++;
+}
+
+static void add_list(char ***v, int *n, const char *opt, const char *const *names,
+		     const bool *on, int count)
+{
+	char buf[256] = "";
+	for (int i = 0; i < count; i++)
+		if (on[i]) {
+			size_t l = strlen(buf);
+			snprintf(buf + l, sizeof(buf) - l, "%s%s", l ? "," : "", names[i]);
+		}
+	if (buf[0]) {
+		add_arg(v, n, opt);
+		add_arg(v, n, buf);
+	}
+}
+
+char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
+{
+	char **v = NULL, buf[64];
+	int n = 0;
+	add_arg(&v, &n, exe);
+	add_arg(&v, &n, "probe");
+	for (int i = 0; i < o->napis; i++) {
+		add_arg(&v, &n, "--api");
+		add_arg(&v, &n, o->apis[i]);
+	}
+	for (int i = 0; i < o->nprobes; i++) {
+		add_arg(&v, &n, "--probe");
+		add_arg(&v, &n, o->probes[i]);
+	}
+	const char *modes[] = { "sync", "async", "nowait" }, *mems[] = { "pageable", "pinned" },
+		   *threads[] = { "1", "2" };
+	add_list(&v, &n, "--mode", modes, o->modes, NBW_MODE_COUNT);
+	add_list(&v, &n, "--host-mem", mems, o->hostmem, 2);
+	add_list(&v, &n, "--threads", threads, o->threads, 2);
+	if (o->ndevices) {
+		char dl[512] = "";
+		for (int i = 0; i < o->ndevices; i++) {
+			size_t l = strlen(dl);
+			snprintf(dl + l, sizeof(dl) - l, "%s%d", i ? "," : "", o->devices[i]);
+		}
+		add_arg(&v, &n, "--devices");
+		add_arg(&v, &n, dl);
+	}
+	size_t cap = o->sizes.n * 24 + 1;
+	char *sl = calloc(1, cap);
+	if (!sl)
+		abort();
+	for (size_t i = 0; i < o->sizes.n; i++) {
+		size_t l = strlen(sl);
+		snprintf(sl + l, cap - l, "%s%llu", i ? "," : "",
+			 (unsigned long long)o->sizes.v[i].bytes);
+	}
+	add_arg(&v, &n, "--sizes");
+	add_arg(&v, &n, sl);
+	free(sl);
+	snprintf(buf, sizeof(buf), "%u", o->warmup);
+	add_arg(&v, &n, "--warmup");
+	add_arg(&v, &n, buf);
+	snprintf(buf, sizeof(buf), "%u", o->min_reps);
+	add_arg(&v, &n, "--reps");
+	add_arg(&v, &n, buf);
+	snprintf(buf, sizeof(buf), "%u", o->max_reps);
+	add_arg(&v, &n, "--max-reps");
+	add_arg(&v, &n, buf);
+	snprintf(buf, sizeof(buf), "%.17g", o->min_time_s);
+	add_arg(&v, &n, "--min-time");
+	add_arg(&v, &n, buf);
+	if (o->hidden_helpers >= 0) {
+		snprintf(buf, sizeof(buf), "%d", o->hidden_helpers);
+		add_arg(&v, &n, "--hidden-helpers");
+		add_arg(&v, &n, buf);
+	}
+	add_arg(&v, &n, o->hht_sweep ? "--hht-sweep" : "--no-hht-sweep");
+	if (o->output[0]) {
+		add_arg(&v, &n, "--output");
+		add_arg(&v, &n, o->output);
+	}
+	if (o->quiet)
+		add_arg(&v, &n, "--quiet");
+	return v;
+}
+
+void nbw_cli_argv_free(char **argv)
+{
+	for (char **p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Hidden-helper sweep (the seed paper's Table 5): libomp reads
+ * LIBOMP_NUM_HIDDEN_HELPER_THREADS once, when the runtime starts, so every setting needs a
+ * fresh process. Each child is this same executable running "probe" on the async modes with
+ * --hidden-helpers N into a private folder; the parent merges the child's measurements.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nodebw/runner.h"
+
+static int run_child(char **argv)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static void remove_folder(const char *dir)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void merge(struct nbw_doc *doc, const char *dir, const char *label,
+		  struct nbw_run_status *st)
+{
+	char path[4200], err[NBW_REASON_LEN];
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	struct nbw_doc *child = nbw_doc_load(path, err, sizeof(err));
+	if (!child) {
+		char why[NBW_REASON_LEN + 64];
+		snprintf(why, sizeof(why), "child run gave no results: %s", err);
+		nbw_doc_add_skip(doc, "omp", "*", label, why);
+		st->skipped++;
+		return;
+	}
+	size_t i;
+	json_t *m;
+	json_array_foreach(child->measurements, i, m) {
+		json_t *c = json_deep_copy(m);
+		json_object_set_new(c, "hht_sweep", json_string(label));
+		json_array_append_new(doc->measurements, c);
+		st->measurements++;
+		json_t *v = json_object_get(json_object_get(m, "verification"), "status");
+		if (json_is_string(json_object_get(m, "error")))
+			st->errors++;
+		else if (!json_is_string(v) || strcmp(json_string_value(v), "passed") != 0)
+			st->verify_failed++;
+	}
+	json_array_foreach(child->skipped, i, m) {
+		/* The child's own skips (too few devices, no P2P nowait) are already known. */
+		(void)m;
+	}
+	nbw_doc_free(child);
+}
+
+int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
+		  struct nbw_run_status *st, char *err, size_t errlen)
+{
+	if (!o->modes[NBW_MODE_ASYNC] && !o->modes[NBW_MODE_NOWAIT]) {
+		nbw_doc_add_skip(doc, "omp", "*", "hidden-helper sweep",
+				 "no async mode selected (the sweep measures async and nowait)");
+		st->skipped++;
+		return 0;
+	}
+	bool omp = o->napis == 0;
+	for (int i = 0; i < o->napis; i++)
+		omp |= strcmp(o->apis[i], "omp") == 0;
+	if (!omp)
+		return 0;
+	struct {
+		int hh;
+		int threads;    /* 0 = as selected, 1 or 2 = only that */
+		const char *label;
+	} plan[] = {
+		{ 0, 0, "hht-0" },
+		{ 1, 1, "hht-per-device" },
+		{ 2, 2, "hht-per-device" },
+		{ 8, 0, "hht-8" },
+	};
+	json_t *done = json_array();
+	for (size_t k = 0; k < sizeof(plan) / sizeof(plan[0]) && !nbw_stop_requested; k++) {
+		if (plan[k].threads && !o->threads[plan[k].threads - 1])
+			continue;
+		struct nbw_probe_opts c = *o;
+		c.napis = 1;
+		snprintf(c.apis[0], sizeof(c.apis[0]), "omp");
+		c.modes[NBW_MODE_SYNC] = false;
+		c.hidden_helpers = plan[k].hh;
+		c.hht_sweep = false;
+		c.quiet = true;
+		if (plan[k].threads) {
+			c.threads[0] = plan[k].threads == 1;
+			c.threads[1] = plan[k].threads == 2;
+		}
+		snprintf(c.output, sizeof(c.output), "%s/.hht-%d-XXXXXX", outdir, plan[k].hh);
+		if (!mkdtemp(c.output)) {
+			snprintf(err, errlen, "cannot create a folder in %s: %s", outdir,
+				 strerror(errno));
+			json_decref(done);
+			return -1;
+		}
+		if (!o->quiet) {
+			printf("\nhidden-helper sweep: LIBOMP_NUM_HIDDEN_HELPER_THREADS=%d (%s), async "
+			       "modes, %s\n",
+			       plan[k].hh, plan[k].label,
+			       plan[k].threads == 1   ? "one device"
+			       : plan[k].threads == 2 ? "two devices at once"
+						      : "all thread counts");
+			fflush(stdout);
+		}
+		char **argv = nbw_cli_probe_argv(&c, "nodebw");
+		int rc = run_child(argv);
+		nbw_cli_argv_free(argv);
+		merge(doc, c.output, plan[k].label, st);
+		remove_folder(c.output);
+		if (rc != 0 && !nbw_stop_requested) {
+			char why[NBW_REASON_LEN];
+			snprintf(why, sizeof(why), "child with %d hidden helpers exited with status %d",
+				 plan[k].hh, rc);
+			nbw_doc_add_skip(doc, "omp", "*", "hidden-helper sweep", why);
+			st->skipped++;
+		}
+		json_array_append_new(done, json_pack("{s:i, s:s, s:i}", "hidden_helpers",
+						      plan[k].hh, "label", plan[k].label,
+						      "child_exit_status", rc));
+		if (nbw_doc_write(doc, outdir, err, errlen))
+			return -1;
+	}
+	nbw_doc_set(doc, "hht_sweep", done);
+	return nbw_doc_write(doc, outdir, err, errlen);
+}

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "nodebw/results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nodebw/sysinfo.h"
+#include "nodebw/version.h"
+
+static void free_stream(struct nbw_stream *s)
+{
+	free(s->samples_s);
+	free(s->alone_samples_s);
+	memset(s, 0, sizeof(*s));
+}
+
+void nbw_measurement_free(struct nbw_measurement *m)
+{
+	free(m->samples_s);
+	m->samples_s = NULL;
+	m->n = 0;
+	for (unsigned i = 0; i < NBW_MAX_STREAMS; i++)
+		free_stream(&m->streams[i]);
+}
+
+static void summarize_rates(const double *s, size_t n, double bytes, struct nbw_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return;
+	double *r = malloc(n * sizeof(*r));
+	if (!r)
+		return;
+	nbw_rates_gbps(s, n, bytes, r);
+	nbw_summarize(r, n, out);
+	free(r);
+}
+
+void nbw_measurement_summarize(struct nbw_measurement *m)
+{
+	double total = (double)m->bytes * (m->nstreams ? m->nstreams : 1);
+	summarize_rates(m->samples_s, m->n, total, &m->gbps);
+	if (m->n)
+		nbw_summarize(m->samples_s, m->n, &m->seconds);
+	for (unsigned i = 0; i < m->nstreams; i++) {
+		struct nbw_stream *s = &m->streams[i];
+		summarize_rates(s->samples_s, s->n, (double)m->bytes, &s->gbps);
+		summarize_rates(s->alone_samples_s, s->n_alone, (double)m->bytes, &s->alone_gbps);
+	}
+}
+
+/* ---- JSON conversion ---------------------------------------------------------------- */
+
+static json_t *array_of(const double *x, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_real(x[i]));
+	return a;
+}
+
+static json_t *summary_json(const struct nbw_summary *s)
+{
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s->n, "median",
+			 s->median, "min", s->min, "max", s->max, "mean", s->mean, "sd", s->sd,
+			 "cv", s->cv);
+}
+
+static json_t *device_ref(int dev)
+{
+	return dev < 0 ? json_string("host") : json_integer(dev);
+}
+
+json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
+{
+	json_t *streams = json_array();
+	for (unsigned i = 0; i < m->nstreams; i++) {
+		const struct nbw_stream *s = &m->streams[i];
+		json_t *js = json_pack("{s:o, s:o, s:o, s:o}", "src", device_ref(s->src_device), "dst",
+				       device_ref(s->dst_device), "samples_s",
+				       array_of(s->samples_s, s->n), "gbps", summary_json(&s->gbps));
+		if (s->n_alone) {
+			json_object_set_new(js, "alone_samples_s",
+					    array_of(s->alone_samples_s, s->n_alone));
+			json_object_set_new(js, "alone_gbps", summary_json(&s->alone_gbps));
+		}
+		json_array_append_new(streams, js);
+	}
+	json_t *j = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:i, s:i, s:i, s:o, s:o,"
+		" s:o, s:o, s:{s:s, s:I, s:s}}",
+		"api", m->api, "probe", m->probe, "interface", m->interface, "direction",
+		nbw_dir_name(m->dir), "mode", nbw_mode_name(m->mode), "host_mem",
+		nbw_hostmem_name(m->hostmem), "concurrency", nbw_conc_name(m->conc), "path", m->path,
+		"bytes_counting", m->bytes_counting, "bytes", (json_int_t)m->bytes, "host_mem_note",
+		m->host_mem_note, "hidden_helpers", m->hidden_helpers, "warmup", (int)m->warmup,
+		"repetitions", (int)m->reps, "samples_s", array_of(m->samples_s, m->n), "gbps",
+		summary_json(&m->gbps), "seconds", summary_json(&m->seconds), "streams", streams,
+		"verification", "status", m->verify_status, "checked_bytes",
+		(json_int_t)m->verify_bytes, "detail", m->verify_detail);
+	json_object_set_new(j, "halo_n", m->halo_n ? json_integer(m->halo_n) : json_null());
+	if (m->has_overlap)
+		json_object_set_new(j, "overlap",
+				    json_pack("{s:f, s:f, s:f, s:s}", "serial_estimate_s",
+					      m->serial_estimate_s, "concurrent_s", m->concurrent_s,
+					      "speedup", m->overlap_speedup, "verdict",
+					      m->overlap_verdict));
+	else
+		json_object_set_new(j, "overlap", json_null());
+	json_object_set_new(j, "error", m->error[0] ? json_string(m->error) : json_null());
+	return j;
+}
+
+static int copy_str(json_t *j, const char *key, char *dst, size_t len, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(j, key);
+	if (!json_is_string(v)) {
+		snprintf(err, errlen, "field '%s' missing or not a string", key);
+		return -1;
+	}
+	snprintf(dst, len, "%s", json_string_value(v));
+	return 0;
+}
+
+static int read_samples(json_t *a, double **out, size_t *n, const char *key, char *err,
+			size_t errlen)
+{
+	*out = NULL;
+	*n = 0;
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "field '%s' missing or not an array", key);
+		return -1;
+	}
+	size_t cnt = json_array_size(a);
+	if (cnt == 0)
+		return 0;
+	*out = malloc(cnt * sizeof(**out));
+	if (!*out) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < cnt; i++) {
+		json_t *v = json_array_get(a, i);
+		if (!json_is_number(v)) {
+			snprintf(err, errlen, "'%s'[%zu] is not a number", key, i);
+			return -1;
+		}
+		(*out)[i] = json_number_value(v);
+	}
+	*n = cnt;
+	return 0;
+}
+
+static int parse_device_ref(json_t *v, int *dev)
+{
+	if (json_is_string(v) && strcmp(json_string_value(v), "host") == 0) {
+		*dev = -1;
+		return 0;
+	}
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*dev = (int)json_integer_value(v);
+		return 0;
+	}
+	return -1;
+}
+
+int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	char dir[16], mode[16], mem[16], conc[16];
+	json_int_t bytes = 0, checked = 0;
+	int hh = 0, warm = 0, reps = 0;
+	json_error_t je;
+	if (!json_is_object(j)) {
+		snprintf(err, errlen, "measurement is not an object");
+		return -1;
+	}
+	if (copy_str(j, "api", m->api, sizeof(m->api), err, errlen) ||
+	    copy_str(j, "probe", m->probe, sizeof(m->probe), err, errlen) ||
+	    copy_str(j, "interface", m->interface, sizeof(m->interface), err, errlen) ||
+	    copy_str(j, "direction", dir, sizeof(dir), err, errlen) ||
+	    copy_str(j, "mode", mode, sizeof(mode), err, errlen) ||
+	    copy_str(j, "host_mem", mem, sizeof(mem), err, errlen) ||
+	    copy_str(j, "concurrency", conc, sizeof(conc), err, errlen) ||
+	    copy_str(j, "path", m->path, sizeof(m->path), err, errlen) ||
+	    copy_str(j, "host_mem_note", m->host_mem_note, sizeof(m->host_mem_note), err, errlen) ||
+	    copy_str(j, "bytes_counting", m->bytes_counting, sizeof(m->bytes_counting), err, errlen))
+		return -1;
+	if (json_unpack_ex(j, &je, 0, "{s:I, s:i, s:i, s:i, s:{s:I}}", "bytes", &bytes,
+			   "hidden_helpers", &hh, "warmup", &warm, "repetitions", &reps,
+			   "verification", "checked_bytes", &checked)) {
+		snprintf(err, errlen, "%s", je.text);
+		return -1;
+	}
+	json_t *ver = json_object_get(j, "verification");
+	if (copy_str(ver, "status", m->verify_status, sizeof(m->verify_status), err, errlen) ||
+	    copy_str(ver, "detail", m->verify_detail, sizeof(m->verify_detail), err, errlen))
+		return -1;
+	int d = nbw_dir_parse(dir), mo = nbw_mode_parse(mode), me = nbw_hostmem_parse(mem),
+	    c = nbw_conc_parse(conc);
+	if (d < 0 || mo < 0 || me < 0 || c < 0 || bytes <= 0 || reps < 0 || warm < 0) {
+		snprintf(err, errlen, "bad direction/mode/host_mem/concurrency/bytes/repetitions");
+		return -1;
+	}
+	m->dir = (enum nbw_dir)d;
+	m->mode = (enum nbw_mode)mo;
+	m->hostmem = (enum nbw_hostmem)me;
+	m->conc = (enum nbw_conc)c;
+	m->bytes = (uint64_t)bytes;
+	m->verify_bytes = (uint64_t)checked;
+	m->hidden_helpers = hh;
+	m->warmup = (unsigned)warm;
+	m->reps = (unsigned)reps;
+	json_t *halo = json_object_get(j, "halo_n");
+	m->halo_n = json_is_integer(halo) ? (int)json_integer_value(halo) : 0;
+	json_t *e = json_object_get(j, "error");
+	if (json_is_string(e))
+		snprintf(m->error, sizeof(m->error), "%s", json_string_value(e));
+	if (read_samples(json_object_get(j, "samples_s"), &m->samples_s, &m->n, "samples_s", err,
+			 errlen))
+		goto fail;
+	json_t *streams = json_object_get(j, "streams");
+	if (!json_is_array(streams) || json_array_size(streams) > NBW_MAX_STREAMS) {
+		snprintf(err, errlen, "field 'streams' missing or longer than %d", NBW_MAX_STREAMS);
+		goto fail;
+	}
+	m->nstreams = (unsigned)json_array_size(streams);
+	for (unsigned i = 0; i < m->nstreams; i++) {
+		json_t *js = json_array_get(streams, i);
+		struct nbw_stream *s = &m->streams[i];
+		if (parse_device_ref(json_object_get(js, "src"), &s->src_device) ||
+		    parse_device_ref(json_object_get(js, "dst"), &s->dst_device)) {
+			snprintf(err, errlen, "streams[%u]: bad src/dst", i);
+			goto fail;
+		}
+		if (read_samples(json_object_get(js, "samples_s"), &s->samples_s, &s->n,
+				 "streams.samples_s", err, errlen))
+			goto fail;
+		json_t *alone = json_object_get(js, "alone_samples_s");
+		if (alone && read_samples(alone, &s->alone_samples_s, &s->n_alone,
+					  "streams.alone_samples_s", err, errlen))
+			goto fail;
+	}
+	json_t *ov = json_object_get(j, "overlap");
+	if (json_is_object(ov)) {
+		const char *verdict = NULL;
+		if (json_unpack_ex(ov, &je, 0, "{s:F, s:F, s:F, s:s}", "serial_estimate_s",
+				   &m->serial_estimate_s, "concurrent_s", &m->concurrent_s, "speedup",
+				   &m->overlap_speedup, "verdict", &verdict)) {
+			snprintf(err, errlen, "overlap: %s", je.text);
+			goto fail;
+		}
+		m->has_overlap = true;
+		snprintf(m->overlap_verdict, sizeof(m->overlap_verdict), "%s", verdict);
+	}
+	nbw_measurement_summarize(m);
+	return 0;
+fail:
+	nbw_measurement_free(m);
+	return -1;
+}
+
+/* ---- document ------------------------------------------------------------------------ */
+
+struct nbw_doc *nbw_doc_new(int argc, char **argv)
+{
+	struct nbw_doc *d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_t *cmd = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(cmd, json_string(argv[i]));
+	d->devices = json_array();
+	d->skipped = json_array();
+	d->measurements = json_array();
+	d->root = json_pack(
+		"{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:O, s:O, s:O}",
+		"schema", NBW_SCHEMA_NAME, "schema_version", NBW_SCHEMA_VERSION, "tool", "name",
+		"nodebw", "version", NBW_VERSION, "created", stamp, "command", cmd, "units",
+		"bandwidth", "GB/s = 1e9 bytes per second", "time", "seconds", "size", "bytes",
+		"machine", nbw_sysinfo_machine(), "software", nbw_sysinfo_software(), "environment",
+		nbw_sysinfo_environment(), "devices", d->devices, "skipped", d->skipped,
+		"measurements", d->measurements);
+	if (!d->root) {
+		nbw_doc_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void nbw_doc_free(struct nbw_doc *d)
+{
+	if (!d)
+		return;
+	json_decref(d->devices);
+	json_decref(d->skipped);
+	json_decref(d->measurements);
+	json_decref(d->root);
+	free(d);
+}
+
+void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev)
+{
+	json_array_append_new(d->devices,
+			      json_pack("{s:s, s:i, s:s, s:s, s:s, s:b}", "api", api, "id", dev->id,
+					"kind", dev->kind, "name", dev->name, "memory", dev->memory,
+					"is_gpu", dev->is_gpu));
+}
+
+void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,
+		      const char *reason)
+{
+	json_array_append_new(d->skipped, json_pack("{s:s, s:s, s:s, s:s}", "api", api, "probe",
+						    probe, "what", what, "reason", reason));
+}
+
+void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m)
+{
+	json_array_append_new(d->measurements, nbw_measurement_to_json(m));
+}
+
+void nbw_doc_set(struct nbw_doc *d, const char *key, json_t *value)
+{
+	json_object_set_new(d->root, key, value);
+}
+
+int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
+{
+	size_t plen = strlen(path) + 16;
+	char *tmp = malloc(plen);
+	if (!tmp) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(tmp, plen, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		off += (size_t)w;
+	}
+	int ok = off == len && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+	int saved = errno;
+	if (close(fd) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) != 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(ok ? errno : saved));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int nbw_doc_write_csv(const struct nbw_doc *d, const char *path, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	fprintf(f, "# nodebw %s results summary; bandwidth in GB/s = 1e9 B/s, time in seconds\n",
+		NBW_VERSION);
+	fprintf(f, "api,probe,direction,mode,host_mem,concurrency,src,dst,bytes,halo_n,"
+		   "hidden_helpers,repetitions,median_gbps,min_gbps,max_gbps,mean_gbps,cv,"
+		   "median_s,overlap_speedup,verification,error,interface,bytes_counting\n");
+	size_t i;
+	json_t *m;
+	json_array_foreach(d->measurements, i, m) {
+		char e[NBW_REASON_LEN];
+		struct nbw_measurement x;
+		if (nbw_measurement_from_json(m, &x, e, sizeof(e)))
+			continue;
+		char src[32] = "", dst[32] = "";
+		for (unsigned s = 0; s < x.nstreams; s++) {
+			char a[12], b[12];
+			snprintf(a, sizeof(a), x.streams[s].src_device < 0 ? "host" : "%d",
+				 x.streams[s].src_device);
+			snprintf(b, sizeof(b), x.streams[s].dst_device < 0 ? "host" : "%d",
+				 x.streams[s].dst_device);
+			size_t ls = strlen(src), ld = strlen(dst);
+			snprintf(src + ls, sizeof(src) - ls, "%s%s", s ? "+" : "", a);
+			snprintf(dst + ld, sizeof(dst) - ld, "%s%s", s ? "+" : "", b);
+		}
+		fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,%llu,", x.api, x.probe, nbw_dir_name(x.dir),
+			nbw_mode_name(x.mode), nbw_hostmem_name(x.hostmem), nbw_conc_name(x.conc),
+			src, dst, (unsigned long long)x.bytes);
+		if (x.halo_n)
+			fprintf(f, "%d", x.halo_n);
+		fprintf(f, ",%d,%u,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,", x.hidden_helpers, x.reps,
+			x.gbps.median, x.gbps.min, x.gbps.max, x.gbps.mean, x.gbps.cv,
+			x.seconds.median);
+		if (x.has_overlap)
+			fprintf(f, "%.3f", x.overlap_speedup);
+		fprintf(f, ",%s,", x.verify_status);
+		csv_field(f, x.error);
+		fputc(',', f);
+		csv_field(f, x.interface);
+		fputc(',', f);
+		csv_field(f, x.bytes_counting);
+		fputc('\n', f);
+		nbw_measurement_free(&x);
+	}
+	fclose(f);
+	int rc = nbw_write_atomic(path, buf, len, err, errlen);
+	free(buf);
+	return rc;
+}
+
+int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen)
+{
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create folder %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	char *text = json_dumps(d->root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	if (!text) {
+		snprintf(err, errlen, "cannot serialise the results document");
+		return -1;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	int rc = nbw_write_atomic(path, text, strlen(text), err, errlen);
+	free(text);
+	if (rc == 0) {
+		snprintf(path, sizeof(path), "%s/results.csv", dir);
+		rc = nbw_doc_write_csv(d, path, err, errlen);
+	}
+	return rc;
+}
+
+struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	if (!root) {
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		return NULL;
+	}
+	const char *schema = NULL;
+	int version = 0;
+	if (json_unpack_ex(root, &je, 0, "{s:s, s:i}", "schema", &schema, "schema_version",
+			   &version) ||
+	    strcmp(schema, NBW_SCHEMA_NAME) != 0) {
+		snprintf(err, errlen, "%s: not a nodebw results file (no \"schema\": \"%s\")", path,
+			 NBW_SCHEMA_NAME);
+		json_decref(root);
+		return NULL;
+	}
+	if (version != NBW_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: schema_version %d, this nodebw reads %d", path, version,
+			 NBW_SCHEMA_VERSION);
+		json_decref(root);
+		return NULL;
+	}
+	struct nbw_doc *d = calloc(1, sizeof(*d));
+	if (!d) {
+		json_decref(root);
+		return NULL;
+	}
+	d->root = root;
+	d->devices = json_incref(json_object_get(root, "devices"));
+	d->skipped = json_incref(json_object_get(root, "skipped"));
+	d->measurements = json_incref(json_object_get(root, "measurements"));
+	if (!json_is_array(d->devices) || !json_is_array(d->skipped) ||
+	    !json_is_array(d->measurements)) {
+		snprintf(err, errlen, "%s: 'devices', 'skipped' and 'measurements' must be arrays",
+			 path);
+		nbw_doc_free(d);
+		return NULL;
+	}
+	size_t i;
+	json_t *m;
+	json_array_foreach(d->measurements, i, m) {
+		struct nbw_measurement x;
+		char e[NBW_REASON_LEN];
+		if (nbw_measurement_from_json(m, &x, e, sizeof(e))) {
+			snprintf(err, errlen, "%s: measurements[%zu]: %s", path, i, e);
+			nbw_doc_free(d);
+			return NULL;
+		}
+		nbw_measurement_free(&x);
+	}
+	return d;
+}

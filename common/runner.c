@@ -1,0 +1,903 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The probe core. For every series (backend, direction, mode, host memory, threads) and
+ * every size it:
+ *   1. allocates the buffers of each stream (one stream = one host thread's copies),
+ *   2. fills the source with a seeded pattern and poisons the destination (untimed),
+ *   3. runs the warm-up transfers, chooses the repetition count from their duration,
+ *   4. with two streams, times each stream alone first (the single-device reference),
+ *   5. poisons the destination again, so only the timed repetitions can produce the pattern,
+ *   6. times the repetitions (both streams released together by a barrier),
+ *   7. reads the destination back and checks every byte (untimed),
+ *   8. records samples, summaries and the verification result, prints one table row.
+ * An allocation or API failure is recorded on that size and the sweep goes on.
+ */
+#include "nodebw/runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nodebw/backends.h"
+#include "nodebw/bufpool.h"
+#include "nodebw/sysinfo.h"
+
+volatile sig_atomic_t nbw_stop_requested;
+
+double nbw_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+#define GOLDEN 0x9E3779B97F4A7C15ull
+
+void nbw_pattern_fill(void *buf, size_t n, uint64_t seed)
+{
+	unsigned char *p = buf;
+	size_t words = n / 8;
+	for (size_t i = 0; i < words; i++) {
+		uint64_t w = seed ^ ((uint64_t)(i + 1) * GOLDEN);
+		memcpy(p + 8 * i, &w, 8);
+	}
+	uint64_t w = seed ^ ((uint64_t)(words + 1) * GOLDEN);
+	memcpy(p + 8 * words, &w, n - 8 * words);
+}
+
+size_t nbw_pattern_check(const void *buf, size_t n, uint64_t seed)
+{
+	const unsigned char *p = buf;
+	size_t words = n / 8;
+	for (size_t i = 0; i < words; i++) {
+		uint64_t w = seed ^ ((uint64_t)(i + 1) * GOLDEN), got;
+		memcpy(&got, p + 8 * i, 8);
+		if (got != w) {
+			for (size_t b = 0; b < 8; b++)
+				if (p[8 * i + b] != ((unsigned char *)&w)[b])
+					return 8 * i + b;
+		}
+	}
+	uint64_t w = seed ^ ((uint64_t)(words + 1) * GOLDEN);
+	for (size_t b = 0; b < n - 8 * words; b++)
+		if (p[8 * words + b] != ((unsigned char *)&w)[b])
+			return 8 * words + b;
+	return n;
+}
+
+int nbw_effective_hidden_helpers(void)
+{
+	const char *v = getenv("LIBOMP_NUM_HIDDEN_HELPER_THREADS");
+	if (v && *v) {
+		int n = atoi(v);
+		return n < 0 ? 0 : n > 16 ? 16 : n;
+	}
+	v = getenv("LIBOMP_USE_HIDDEN_HELPER_TASK");
+	if (v && (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0))
+		return 0;
+	return 8;
+}
+
+/* ---- one series ---------------------------------------------------------------------- */
+
+struct series {
+	const struct nbw_backend_ops *ops;
+	struct nbw_backend *be;
+	struct nbw_bufpool *pool;
+	const struct nbw_probe_opts *o;
+	enum nbw_dir dir;
+	enum nbw_mode mode;
+	enum nbw_hostmem mem;
+	enum nbw_conc conc;
+	const char *interface;
+	unsigned nstreams;
+	int src[NBW_MAX_STREAMS], dst[NBW_MAX_STREAMS];   /* -1 = host */
+	struct nbw_device devinfo[NBW_MAX_DEVICES];
+	/* Buffers of the largest size from the pool, reused for every size (no page faults or
+	 * unmaps inside the sweep); when that allocation fails, each size allocates its own and
+	 * a failure is recorded on that size only. */
+	struct {
+		struct nbw_buf src, dst, scratch;
+		bool have;
+	} cache[NBW_MAX_STREAMS];
+};
+
+struct stream_state {
+	struct nbw_buf src, dst;
+	struct nbw_xfer x;
+	bool src_ok, dst_ok, prepared;
+	bool cached;               /* buffers belong to the series cache */
+	void *scratch;
+	double warm_s;
+	double *samples, *alone, *t0, *t1;
+	char err[NBW_REASON_LEN];
+	char verify_status[16];
+	char verify_detail[160];
+};
+
+struct point {
+	struct series *s;
+	size_t bytes;
+	uint64_t seed;
+	unsigned reps;
+	pthread_barrier_t bar;
+	struct stream_state st[NBW_MAX_STREAMS];
+	volatile int failed;      /* set by any stream; read after a barrier */
+};
+
+struct worker_arg {
+	struct point *p;
+	unsigned me;
+};
+
+static void stream_error(struct point *p, struct stream_state *ss, const char *what)
+{
+	const char *detail = p->s->ops->last_error(p->s->be);
+	snprintf(ss->err, sizeof(ss->err), "%s: %s", what, detail && *detail ? detail : "failed");
+	p->failed = 1;
+}
+
+static enum nbw_loc host_loc(enum nbw_hostmem m)
+{
+	return m == NBW_HOSTMEM_PINNED ? NBW_LOC_HOST_PINNED : NBW_LOC_HOST_PAGEABLE;
+}
+
+/* Write a pattern (or poison) into a buffer wherever it lives. */
+static int buf_set(struct point *p, struct nbw_buf *b, uint64_t seed, bool poison, void *scratch)
+{
+	void *target = b->loc == NBW_LOC_DEVICE ? scratch : b->ptr;
+	if (poison)
+		memset(target, 0xA5, b->bytes);
+	else
+		nbw_pattern_fill(target, b->bytes, seed);
+	if (b->loc == NBW_LOC_DEVICE)
+		return p->s->ops->write(p->s->be, b, scratch, b->bytes);
+	return 0;
+}
+
+static void stream_endpoints(const struct series *s, unsigned me, size_t bytes,
+			     struct nbw_buf *src, struct nbw_buf *dst)
+{
+	int sdev = s->src[me], ddev = s->dst[me];
+	int pin_dev = sdev >= 0 ? sdev : ddev;
+	/* Pinned memory belongs to the device it is for; pageable memory to nobody. */
+	int host_dev = s->mem == NBW_HOSTMEM_PINNED ? pin_dev : -1;
+	*src = (struct nbw_buf){ .loc = sdev >= 0 ? NBW_LOC_DEVICE : host_loc(s->mem),
+				 .device = sdev >= 0 ? sdev : host_dev, .bytes = bytes };
+	*dst = (struct nbw_buf){ .loc = ddev >= 0 ? NBW_LOC_DEVICE : host_loc(s->mem),
+				 .device = ddev >= 0 ? ddev : host_dev, .bytes = bytes };
+}
+
+static int setup_stream(struct point *p, unsigned me)
+{
+	struct series *s = p->s;
+	struct stream_state *ss = &p->st[me];
+	if (s->cache[me].have && s->cache[me].src.bytes >= p->bytes) {
+		ss->src = s->cache[me].src;
+		ss->dst = s->cache[me].dst;
+		ss->src.bytes = ss->dst.bytes = p->bytes;
+		ss->scratch = s->cache[me].scratch.ptr;
+		ss->cached = true;
+	} else {
+		stream_endpoints(s, me, p->bytes, &ss->src, &ss->dst);
+		ss->scratch = malloc(p->bytes);
+		if (!ss->scratch) {
+			snprintf(ss->err, sizeof(ss->err),
+				 "host check buffer of %zu bytes: out of memory", p->bytes);
+			p->failed = 1;
+			return -1;
+		}
+		if (s->ops->alloc(s->be, &ss->src)) {
+			stream_error(p, ss, "source allocation");
+			return -1;
+		}
+		ss->src_ok = true;
+		if (s->ops->alloc(s->be, &ss->dst)) {
+			stream_error(p, ss, "destination allocation");
+			return -1;
+		}
+		ss->dst_ok = true;
+	}
+	if (buf_set(p, &ss->src, p->seed + me, false, ss->scratch)) {
+		stream_error(p, ss, "buffer initialisation");
+		return -1;
+	}
+	ss->x = (struct nbw_xfer){ .dir = s->dir, .mode = s->mode, .src = &ss->src,
+				   .dst = &ss->dst, .bytes = p->bytes };
+	if (s->ops->prepare && s->ops->prepare(s->be, &ss->x)) {
+		stream_error(p, ss, "prepare");
+		return -1;
+	}
+	ss->prepared = true;
+	return 0;
+}
+
+static void cache_free(struct series *s)
+{
+	for (unsigned i = 0; i < NBW_MAX_STREAMS; i++) {
+		struct nbw_buf *b[] = { &s->cache[i].src, &s->cache[i].dst, &s->cache[i].scratch };
+		for (unsigned k = 0; k < 3; k++)
+			if (b[k]->ptr)
+				nbw_bufpool_put(s->pool, b[k]);
+		memset(&s->cache[i], 0, sizeof(s->cache[i]));
+	}
+}
+
+static void cache_alloc(struct series *s)
+{
+	size_t largest = 0;
+	for (size_t k = 0; k < s->o->sizes.n; k++)
+		largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
+	for (unsigned i = 0; i < s->nstreams; i++) {
+		stream_endpoints(s, i, largest, &s->cache[i].src, &s->cache[i].dst);
+		s->cache[i].scratch = (struct nbw_buf){ .loc = NBW_LOC_HOST_PAGEABLE,
+							.device = -1, .bytes = largest };
+		if (nbw_bufpool_get(s->pool, &s->cache[i].src) ||
+		    nbw_bufpool_get(s->pool, &s->cache[i].dst) ||
+		    nbw_bufpool_get(s->pool, &s->cache[i].scratch)) {
+			cache_free(s);
+			return;
+		}
+		s->cache[i].have = true;
+	}
+}
+
+static int timed(struct point *p, struct stream_state *ss, double *t0, double *t1)
+{
+	*t0 = nbw_now();
+	int rc = p->s->ops->transfer(p->s->be, &ss->x);
+	*t1 = nbw_now();
+	if (rc)
+		stream_error(p, ss, "transfer");
+	return rc;
+}
+
+static void verify_stream(struct point *p, unsigned me)
+{
+	struct stream_state *ss = &p->st[me];
+	const void *data = ss->dst.ptr;
+	if (ss->dst.loc == NBW_LOC_DEVICE) {
+		if (p->s->ops->read(p->s->be, ss->scratch, &ss->dst, p->bytes)) {
+			snprintf(ss->verify_status, sizeof(ss->verify_status), "failed");
+			snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+				 "could not read the destination back: %s",
+				 p->s->ops->last_error(p->s->be));
+			return;
+		}
+		data = ss->scratch;
+	}
+	size_t bad = nbw_pattern_check(data, p->bytes, p->seed + me);
+	if (bad == p->bytes) {
+		snprintf(ss->verify_status, sizeof(ss->verify_status), "passed");
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+			 "all %zu destination bytes equal the source pattern", p->bytes);
+	} else {
+		snprintf(ss->verify_status, sizeof(ss->verify_status), "failed");
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+			 "destination differs from the source pattern at byte %zu", bad);
+	}
+}
+
+static void *stream_worker(void *arg)
+{
+	struct worker_arg *wa = arg;
+	struct point *p = wa->p;
+	unsigned me = wa->me, ns = p->s->nstreams;
+	struct stream_state *ss = &p->st[me];
+	const struct nbw_probe_opts *o = p->s->o;
+	setup_stream(p, me);
+	pthread_barrier_wait(&p->bar);
+
+	/* Warm-up: both streams together, as they will be timed. */
+	for (unsigned w = 0; !p->failed && w < o->warmup; w++) {
+		double a, b;
+		if (timed(p, ss, &a, &b) == 0)
+			ss->warm_s = b - a;
+	}
+	pthread_barrier_wait(&p->bar);
+	if (me == 0 && !p->failed) {
+		double longest = 0.0;
+		for (unsigned i = 0; i < ns; i++)
+			longest = fmax(longest, p->st[i].warm_s);
+		double want = longest > 0.0 ? ceil(o->min_time_s / longest) : o->min_reps;
+		p->reps = (unsigned)fmin(fmax(want, o->min_reps), o->max_reps);
+		for (unsigned i = 0; i < ns; i++) {
+			p->st[i].samples = calloc(p->reps, sizeof(double));
+			p->st[i].t0 = calloc(p->reps, sizeof(double));
+			p->st[i].t1 = calloc(p->reps, sizeof(double));
+			p->st[i].alone = ns > 1 ? calloc(p->reps, sizeof(double)) : NULL;
+			if (!p->st[i].samples || !p->st[i].t0 || !p->st[i].t1 ||
+			    (ns > 1 && !p->st[i].alone)) {
+				snprintf(p->st[i].err, sizeof(p->st[i].err),
+					 "out of memory for %u samples", p->reps);
+				p->failed = 1;
+			}
+		}
+	}
+	pthread_barrier_wait(&p->bar);
+
+	/* The single-device reference of a concurrent measurement: each stream alone. */
+	for (unsigned turn = 0; ns > 1 && turn < ns; turn++) {
+		if (turn == me)
+			for (unsigned r = 0; !p->failed && r < p->reps; r++) {
+				double a, b;
+				if (timed(p, ss, &a, &b) == 0)
+					ss->alone[r] = b - a;
+			}
+		pthread_barrier_wait(&p->bar);
+	}
+
+	/* Poison: only the timed repetitions below can put the pattern back. */
+	if (!p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
+		stream_error(p, ss, "destination poisoning");
+	for (unsigned r = 0; r < p->reps; r++) {
+		pthread_barrier_wait(&p->bar);
+		if (p->failed)
+			break;
+		if (timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0)
+			ss->samples[r] = ss->t1[r] - ss->t0[r];
+	}
+	pthread_barrier_wait(&p->bar);
+
+	if (!p->failed)
+		verify_stream(p, me);
+	if (ss->prepared && p->s->ops->unprepare)
+		p->s->ops->unprepare(p->s->be, &ss->x);
+	if (!ss->cached) {
+		if (ss->src_ok)
+			p->s->ops->free(p->s->be, &ss->src);
+		if (ss->dst_ok)
+			p->s->ops->free(p->s->be, &ss->dst);
+		free(ss->scratch);
+	}
+	return NULL;
+}
+
+static void device_label(const struct series *s, int dev, char *buf, size_t len)
+{
+	if (dev < 0)
+		snprintf(buf, len, "host %s memory", nbw_hostmem_name(s->mem));
+	else
+		snprintf(buf, len, "%s device %d [%s: %s]", s->ops->name, dev, s->devinfo[dev].kind,
+			 s->devinfo[dev].memory);
+}
+
+static void describe(const struct series *s, struct nbw_measurement *m)
+{
+	char a[200], b[200];
+	device_label(s, s->src[0], a, sizeof(a));
+	device_label(s, s->dst[0], b, sizeof(b));
+	if (s->dir == NBW_P2P)
+		snprintf(m->path, sizeof(m->path), "%s -> %s; %s", a, b,
+			 s->ops->p2p_path(s->be, s->src[0], s->dst[0]));
+	else
+		snprintf(m->path, sizeof(m->path), "%s -> %s%s", a, b,
+			 s->nstreams > 1 ? " (and the same for the second device)" : "");
+	int dev = s->dir == NBW_HTOD ? s->dst[0] : s->src[0];
+	snprintf(m->host_mem_note, sizeof(m->host_mem_note), "%s",
+		 s->dir == NBW_P2P ? "no host memory involved"
+				   : s->ops->hostmem_note(s->be, s->mem, dev));
+	if (s->conc == NBW_CONC_SINGLE)
+		snprintf(m->bytes_counting, sizeof(m->bytes_counting),
+			 "bytes = size of one transfer, counted once (read at the source, written "
+			 "at the destination); GB/s = bytes / duration of one transfer / 1e9");
+	else if (s->conc == NBW_CONC_DUAL)
+		snprintf(m->bytes_counting, sizeof(m->bytes_counting),
+			 "aggregate GB/s = 2 x size / wall time from the earliest start to the "
+			 "latest end of the two transfers; per device = size / that thread's time");
+	else
+		snprintf(m->bytes_counting, sizeof(m->bytes_counting),
+			 "aggregate GB/s = 2 x size (both directions) / wall time from the earliest "
+			 "start to the latest end; per direction = size / that thread's time");
+}
+
+static void fill_measurement(struct series *s, struct point *p, const struct nbw_size *sz,
+			     struct nbw_measurement *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->api, sizeof(m->api), "%s", s->ops->name);
+	snprintf(m->probe, sizeof(m->probe), "%s-%s", s->ops->name, nbw_dir_name(s->dir));
+	snprintf(m->interface, sizeof(m->interface), "%s", s->interface);
+	m->dir = s->dir;
+	m->mode = s->mode;
+	m->hostmem = s->mem;
+	m->conc = s->conc;
+	m->bytes = sz->bytes;
+	m->halo_n = sz->halo_n;
+	m->hidden_helpers = strcmp(s->ops->name, "omp") == 0 ? nbw_effective_hidden_helpers() : -1;
+	m->warmup = s->o->warmup;
+	describe(s, m);
+	m->nstreams = s->nstreams;
+	for (unsigned i = 0; i < s->nstreams; i++) {
+		m->streams[i].src_device = s->src[i];
+		m->streams[i].dst_device = s->dst[i];
+	}
+	snprintf(m->verify_status, sizeof(m->verify_status), "not-run");
+	for (unsigned i = 0; i < s->nstreams; i++)
+		if (p->st[i].err[0]) {
+			if (s->nstreams > 1)
+				snprintf(m->error, sizeof(m->error), "stream %u: %s", i,
+					 p->st[i].err);
+			else
+				snprintf(m->error, sizeof(m->error), "%s", p->st[i].err);
+			snprintf(m->verify_detail, sizeof(m->verify_detail),
+				 "not verified: the measurement failed");
+			return;
+		}
+	m->reps = p->reps;
+	m->n = p->reps;
+	m->samples_s = calloc(p->reps, sizeof(double));
+	for (unsigned r = 0; m->samples_s && r < p->reps; r++) {
+		double lo = INFINITY, hi = -INFINITY;
+		for (unsigned i = 0; i < s->nstreams; i++) {
+			lo = fmin(lo, p->st[i].t0[r]);
+			hi = fmax(hi, p->st[i].t1[r]);
+		}
+		m->samples_s[r] = hi - lo;
+	}
+	bool all_passed = true;
+	uint64_t checked = 0;
+	for (unsigned i = 0; i < s->nstreams; i++) {
+		struct nbw_stream *st = &m->streams[i];
+		st->samples_s = p->st[i].samples;
+		st->n = p->reps;
+		p->st[i].samples = NULL;
+		if (p->st[i].alone) {
+			st->alone_samples_s = p->st[i].alone;
+			st->n_alone = p->reps;
+			p->st[i].alone = NULL;
+		}
+		if (strcmp(p->st[i].verify_status, "passed") == 0)
+			checked += sz->bytes;
+		else
+			all_passed = false;
+	}
+	snprintf(m->verify_status, sizeof(m->verify_status), "%s", all_passed ? "passed" : "failed");
+	m->verify_bytes = checked;
+	for (unsigned i = 0; i < s->nstreams; i++)
+		if (!all_passed && strcmp(p->st[i].verify_status, "passed") != 0) {
+			snprintf(m->verify_detail, sizeof(m->verify_detail), "stream %u: %s", i,
+				 p->st[i].verify_detail);
+			break;
+		}
+	if (all_passed)
+		snprintf(m->verify_detail, sizeof(m->verify_detail),
+			 "every destination byte equals the source pattern (%u stream%s, checked "
+			 "after the timed repetitions)",
+			 s->nstreams, s->nstreams > 1 ? "s" : "");
+	nbw_measurement_summarize(m);
+	if (s->nstreams > 1) {
+		m->has_overlap = true;
+		m->serial_estimate_s = 0.0;
+		for (unsigned i = 0; i < s->nstreams; i++) {
+			struct nbw_summary a;
+			nbw_summarize(m->streams[i].alone_samples_s, m->streams[i].n_alone, &a);
+			m->serial_estimate_s += a.median;
+		}
+		m->concurrent_s = m->seconds.median;
+		m->overlap_speedup = m->concurrent_s > 0 ? m->serial_estimate_s / m->concurrent_s : 0;
+		snprintf(m->overlap_verdict, sizeof(m->overlap_verdict), "%s",
+			 m->overlap_speedup >= 1.7	  ? "overlapped"
+			 : m->overlap_speedup <= 1.15 ? "serialized"
+						      : "partial");
+	}
+}
+
+static void free_point(struct point *p)
+{
+	for (unsigned i = 0; i < NBW_MAX_STREAMS; i++) {
+		free(p->st[i].samples);
+		free(p->st[i].alone);
+		free(p->st[i].t0);
+		free(p->st[i].t1);
+	}
+}
+
+static void endpoints(const int *dev, unsigned n, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n; i++) {
+		size_t l = strlen(buf);
+		if (dev[i] < 0)
+			snprintf(buf + l, len - l, "%shost", i ? "+" : "");
+		else
+			snprintf(buf + l, len - l, "%s%d", i ? "+" : "", dev[i]);
+	}
+}
+
+static void print_series_header(const struct series *s)
+{
+	char a[64], b[64];
+	endpoints(s->src, s->nstreams, a, sizeof(a));
+	endpoints(s->dst, s->nstreams, b, sizeof(b));
+	printf("\n%s-%s  mode %s  host memory %s  %s  (%s -> %s)\n  interface: %s\n",
+	       s->ops->name, nbw_dir_name(s->dir), nbw_mode_name(s->mode), nbw_hostmem_name(s->mem),
+	       s->conc == NBW_CONC_SINGLE ? "one host thread"
+	       : s->conc == NBW_CONC_DUAL ? "two devices, two host threads at once"
+					  : "both directions, two host threads at once",
+	       a, b, s->interface);
+	printf("  %12s %6s %12s %10s %10s %7s %12s %8s%s\n", "size", "reps", "median GB/s",
+	       "min GB/s", "max GB/s", "CV", "median us", "verified",
+	       s->nstreams > 1 ? "  overlap (serial/concurrent)" : "");
+}
+
+static void print_row(const struct nbw_measurement *m)
+{
+	char lab[32];
+	nbw_size_label(m->bytes, lab, sizeof(lab));
+	if (m->error[0]) {
+		printf("  %12s  error: %s\n", lab, m->error);
+		return;
+	}
+	printf("  %12s %6u %12.3f %10.3f %10.3f %7.3f %12.2f %8s", lab, m->reps, m->gbps.median,
+	       m->gbps.min, m->gbps.max, m->gbps.cv, m->seconds.median * 1e6, m->verify_status);
+	if (m->has_overlap)
+		printf("  %.2fx %s", m->overlap_speedup, m->overlap_verdict);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* Host threads live for the whole process: libomp 19 aborts ("new_gtid <=
+ * __kmp_hidden_helper_threads_num") when a new root thread registers after another root
+ * thread has exited once hidden helpers run, so streams reuse two persistent workers. */
+static struct {
+	pthread_once_t once;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	unsigned gen, active, pending;
+	void *(*fn)(void *);
+	void *args[NBW_MAX_STREAMS];
+	int ok;
+} pool = { .once = PTHREAD_ONCE_INIT, .mu = PTHREAD_MUTEX_INITIALIZER,
+	   .work = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER };
+
+static void *pool_main(void *arg)
+{
+	unsigned me = (unsigned)(uintptr_t)arg, seen = 0;
+	for (;;) {
+		pthread_mutex_lock(&pool.mu);
+		while (pool.gen == seen)
+			pthread_cond_wait(&pool.work, &pool.mu);
+		seen = pool.gen;
+		bool mine = me < pool.active;
+		pthread_mutex_unlock(&pool.mu);
+		if (!mine)
+			continue;
+		pool.fn(pool.args[me]);
+		pthread_mutex_lock(&pool.mu);
+		if (--pool.pending == 0)
+			pthread_cond_signal(&pool.done);
+		pthread_mutex_unlock(&pool.mu);
+	}
+	return NULL;
+}
+
+static void pool_start(void)
+{
+	pool.ok = 1;
+	for (uintptr_t i = 0; i < NBW_MAX_STREAMS; i++) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, pool_main, (void *)i)) {
+			pool.ok = 0;
+			return;
+		}
+		pthread_detach(t);
+	}
+}
+
+/* Run fn(args[i]) on workers 0..n-1 and wait for all of them. */
+static int pool_run(unsigned n, void *(*fn)(void *), void **args)
+{
+	pthread_once(&pool.once, pool_start);
+	if (!pool.ok)
+		return -1;
+	pthread_mutex_lock(&pool.mu);
+	pool.fn = fn;
+	pool.active = n;
+	pool.pending = n;
+	for (unsigned i = 0; i < n; i++)
+		pool.args[i] = args[i];
+	pool.gen++;
+	pthread_cond_broadcast(&pool.work);
+	while (pool.pending)
+		pthread_cond_wait(&pool.done, &pool.mu);
+	pthread_mutex_unlock(&pool.mu);
+	return 0;
+}
+
+static void run_series(struct series *s, struct nbw_doc *doc, struct nbw_run_status *st)
+{
+	if (!s->o->quiet)
+		print_series_header(s);
+	cache_alloc(s);
+	for (size_t k = 0; k < s->o->sizes.n && !nbw_stop_requested; k++) {
+		const struct nbw_size *sz = &s->o->sizes.v[k];
+		struct point p = { .s = s, .bytes = (size_t)sz->bytes,
+				   .seed = sz->bytes * 1315423911ull + (uint64_t)s->dir * 7919u +
+					   (uint64_t)s->mode * 104729u + 1 };
+		pthread_barrier_init(&p.bar, NULL, s->nstreams);
+		struct worker_arg wa[NBW_MAX_STREAMS];
+		void *args[NBW_MAX_STREAMS];
+		for (unsigned i = 0; i < s->nstreams; i++) {
+			wa[i] = (struct worker_arg){ .p = &p, .me = i };
+			args[i] = &wa[i];
+		}
+		if (pool_run(s->nstreams, stream_worker, args)) {
+			fprintf(stderr, "nodebw: cannot start host threads\n");
+			exit(1);
+		}
+		pthread_barrier_destroy(&p.bar);
+
+		struct nbw_measurement m;
+		fill_measurement(s, &p, sz, &m);
+		free_point(&p);
+		nbw_doc_add_measurement(doc, &m);
+		st->measurements++;
+		if (m.error[0])
+			st->errors++;
+		else if (strcmp(m.verify_status, "passed") != 0)
+			st->verify_failed++;
+		if (!s->o->quiet)
+			print_row(&m);
+		nbw_measurement_free(&m);
+	}
+	cache_free(s);
+}
+
+/* ---- planning ------------------------------------------------------------------------ */
+
+static bool probe_selected(const struct nbw_probe_opts *o, const char *api, enum nbw_dir d)
+{
+	if (o->nprobes == 0)
+		return true;
+	char full[48];
+	snprintf(full, sizeof(full), "%s-%s", api, nbw_dir_name(d));
+	for (int i = 0; i < o->nprobes; i++)
+		if (strcmp(o->probes[i], nbw_dir_name(d)) == 0 || strcmp(o->probes[i], full) == 0)
+			return true;
+	return false;
+}
+
+static bool api_selected(const struct nbw_probe_opts *o, const char *api)
+{
+	if (o->napis == 0)
+		return true;
+	for (int i = 0; i < o->napis; i++)
+		if (strcmp(o->apis[i], api) == 0)
+			return true;
+	return false;
+}
+
+static void skip(struct nbw_doc *doc, struct nbw_run_status *st, const struct nbw_probe_opts *o,
+		 const char *api, const char *probe, const char *what, const char *reason)
+{
+	nbw_doc_add_skip(doc, api, probe, what, reason);
+	st->skipped++;
+	if (!o->quiet)
+		printf("\n%s %s: skipped: %s\n", probe, what, reason);
+}
+
+static void add_versions(struct nbw_doc *doc, const struct nbw_backend_ops *ops,
+			 struct nbw_backend *be)
+{
+	char buf[2048] = "";
+	if (ops->versions)
+		ops->versions(be, buf, sizeof(buf));
+	json_t *o = json_object();
+	char *save = NULL;
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+		if (eq) {
+			*eq = '\0';
+			json_object_set_new(o, line, json_string(eq + 1));
+		}
+	}
+	json_t *sw = json_object_get(doc->root, "software");
+	json_object_set_new(json_object_get(sw, "backends"), ops->name, o);
+}
+
+/* Largest footprint of one size: two streams of source, destination and check buffer. */
+#define FOOTPRINT_FACTOR 6u
+
+static int check_memory(const struct nbw_probe_opts *o, struct nbw_doc *doc,
+			struct nbw_run_status *st, size_t *nsizes, char *err, size_t errlen)
+{
+	uint64_t avail = nbw_sysinfo_mem_available();
+	*nsizes = o->sizes.n;
+	if (!avail)
+		return 0;
+	for (size_t k = 0; k < o->sizes.n; k++) {
+		uint64_t need = o->sizes.v[k].bytes * FOOTPRINT_FACTOR;
+		if (o->sizes.v[k].bytes > UINT64_MAX / FOOTPRINT_FACTOR || need > avail) {
+			char a[32], b[32];
+			nbw_size_label(o->sizes.v[k].bytes, a, sizeof(a));
+			nbw_size_label(avail, b, sizeof(b));
+			if (o->sizes_given) {
+				snprintf(err, errlen,
+					 "size %s needs up to %u times its size in host memory (two "
+					 "streams of source, destination and check buffers) but only %s "
+					 "is available",
+					 a, FOOTPRINT_FACTOR, b);
+				return NBW_EXIT_USAGE;
+			}
+			char why[NBW_REASON_LEN];
+			snprintf(why, sizeof(why), "size %s and larger need more host memory than the "
+				 "%s available", a, b);
+			skip(doc, st, o, "*", "*", "sizes", why);
+			*nsizes = k;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_probe_opts *o,
+			struct nbw_doc *doc, const char *outdir, struct nbw_run_status *st,
+			int *usage_rc, char *err, size_t errlen)
+{
+	char why[NBW_REASON_LEN] = "";
+	struct nbw_backend *be = NULL;
+	int rc = ops->open(&be, why, sizeof(why));
+	if (rc) {
+		skip(doc, st, o, ops->name, "*", "backend", why[0] ? why : strerror(-rc));
+		return;
+	}
+	struct series *s = calloc(1, sizeof(*s));
+	if (!s) {
+		ops->close(be);
+		return;
+	}
+	int ndev = ops->device_count(be);
+	struct nbw_bufpool bufs;
+	nbw_bufpool_init(&bufs, ops, be, nbw_sysinfo_mem_available() / 2);
+	s->ops = ops;
+	s->be = be;
+	s->pool = &bufs;
+	s->o = o;
+	for (int d = 0; d < ndev && d < NBW_MAX_DEVICES; d++) {
+		ops->device_info(be, d, &s->devinfo[d]);
+		nbw_doc_add_device(doc, ops->name, &s->devinfo[d]);
+	}
+	add_versions(doc, ops, be);
+	int devs[NBW_MAX_DEVICES], nd = 0;
+	if (o->ndevices) {
+		for (int i = 0; i < o->ndevices; i++) {
+			if (o->devices[i] >= ndev) {
+				snprintf(err, errlen,
+					 "device id %d does not exist for API %s (it has %d device%s: "
+					 "0-%d)",
+					 o->devices[i], ops->name, ndev, ndev == 1 ? "" : "s", ndev - 1);
+				*usage_rc = NBW_EXIT_USAGE;
+				goto out;
+			}
+			devs[nd++] = o->devices[i];
+		}
+	} else {
+		for (int d = 0; d < ndev && d < 2; d++)
+			devs[nd++] = d;
+	}
+	if (!o->quiet) {
+		printf("\n%s: %d device%s", ops->name, ndev, ndev == 1 ? "" : "s");
+		for (int d = 0; d < ndev && d < NBW_MAX_DEVICES; d++)
+			printf("%s %d = %s", d ? ";" : ":", d, s->devinfo[d].name);
+		printf("\n");
+	}
+	for (int dir = 0; dir < NBW_DIR_COUNT && !nbw_stop_requested; dir++) {
+		s->dir = (enum nbw_dir)dir;
+		if (!probe_selected(o, ops->name, s->dir))
+			continue;
+		char probe[48];
+		snprintf(probe, sizeof(probe), "%s-%s", ops->name, nbw_dir_name(s->dir));
+		for (int mode = 0; mode < NBW_MODE_COUNT && !nbw_stop_requested; mode++) {
+			if (!o->modes[mode])
+				continue;
+			s->mode = (enum nbw_mode)mode;
+			s->interface = ops->interface(s->dir, s->mode, why, sizeof(why));
+			if (!s->interface) {
+				skip(doc, st, o, ops->name, probe, nbw_mode_name(s->mode), why);
+				continue;
+			}
+			for (int mem = 0; mem < 2 && !nbw_stop_requested; mem++) {
+				if (s->dir == NBW_P2P && mem > 0)
+					break;
+				if (s->dir != NBW_P2P && !o->hostmem[mem])
+					continue;
+				s->mem = s->dir == NBW_P2P ? NBW_HOSTMEM_NONE : (enum nbw_hostmem)mem;
+				for (int t = 0; t < 2 && !nbw_stop_requested; t++) {
+					if (!o->threads[t])
+						continue;
+					bool two = s->dir == NBW_P2P || t == 1;
+					char what[64];
+					snprintf(what, sizeof(what), "%s %s %s", nbw_mode_name(s->mode),
+						 nbw_hostmem_name(s->mem),
+						 t ? (s->dir == NBW_P2P ? "bidir" : "dual") : "single");
+					if (two && nd < 2) {
+						snprintf(why, sizeof(why),
+							 "needs two devices; %s",
+							 o->ndevices ? "--devices lists one"
+								     : "the API has only one");
+						skip(doc, st, o, ops->name, probe, what, why);
+						continue;
+					}
+					s->conc = t == 0 ? NBW_CONC_SINGLE
+					      : s->dir == NBW_P2P ? NBW_CONC_BIDIR
+								  : NBW_CONC_DUAL;
+					s->nstreams = t == 0 ? 1 : 2;
+					for (unsigned i = 0; i < s->nstreams; i++) {
+						int a = devs[0], b = devs[1 % nd];
+						int dev = i == 0 ? a : b;
+						s->src[i] = s->dir == NBW_HTOD ? -1
+							    : s->dir == NBW_DTOH ? dev
+										 : (i == 0 ? a : b);
+						s->dst[i] = s->dir == NBW_DTOH ? -1
+							    : s->dir == NBW_HTOD ? dev
+										 : (i == 0 ? b : a);
+					}
+					run_series(s, doc, st);
+					char werr[NBW_REASON_LEN];
+					if (outdir && nbw_doc_write(doc, outdir, werr, sizeof(werr)) &&
+					    !o->quiet)
+						fprintf(stderr, "nodebw: checkpoint: %s\n", werr);
+				}
+			}
+		}
+	}
+out:
+	nbw_bufpool_destroy(&bufs);
+	free(s);
+	ops->close(be);
+}
+
+int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
+		  struct nbw_run_status *st, char *err, size_t errlen)
+{
+	memset(st, 0, sizeof(*st));
+	struct timespec res;
+	clock_getres(CLOCK_MONOTONIC, &res);
+	size_t nsizes;
+	int rc = check_memory(o, doc, st, &nsizes, err, errlen);
+	if (rc)
+		return rc;
+	struct nbw_probe_opts local = *o;
+	local.sizes.n = nsizes;
+	json_t *sizes = json_array();
+	for (size_t k = 0; k < nsizes; k++)
+		json_array_append_new(sizes, json_integer((json_int_t)o->sizes.v[k].bytes));
+	nbw_doc_set(doc, "settings",
+		    json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:i, s:s, s:f}", "profile",
+			      o->profile == NBW_PROFILE_QUICK  ? "quick"
+			      : o->profile == NBW_PROFILE_FULL ? "full"
+							       : "default",
+			      "warmup", (int)o->warmup, "min_repetitions", (int)o->min_reps,
+			      "max_repetitions", (int)o->max_reps, "min_time_s", o->min_time_s,
+			      "sizes", sizes, "hidden_helpers_effective",
+			      nbw_effective_hidden_helpers(), "timer", "clock_gettime(CLOCK_MONOTONIC)",
+			      "timer_resolution_s", (double)res.tv_sec + res.tv_nsec * 1e-9));
+	if (!o->quiet)
+		printf("nodebw probes; bandwidth in GB/s = 1e9 B/s; timer resolution %.0f ns\n",
+		       (double)res.tv_nsec + res.tv_sec * 1e9);
+	size_t n;
+	const struct nbw_backend_ops *const *all = nbw_backends(&n);
+	int usage_rc = 0;
+	bool any = false;
+	for (size_t i = 0; i < n && !usage_rc && !nbw_stop_requested; i++) {
+		if (!api_selected(o, all[i]->name))
+			continue;
+		any = true;
+		run_backend(all[i], &local, doc, outdir, st, &usage_rc, err, errlen);
+	}
+	if (!any && !o->quiet)
+		printf("no backend selected or built\n");
+	st->interrupted = nbw_stop_requested != 0;
+	nbw_doc_set(doc, "interrupted", json_boolean(st->interrupted));
+	if (usage_rc)
+		return usage_rc;
+	if (outdir && nbw_doc_write(doc, outdir, err, errlen))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "nodebw/sysinfo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "nodebw/version.h"
+
+extern char **environ;
+
+static void read_cpu_model(char *buf, size_t len)
+{
+	snprintf(buf, len, "unknown");
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) == 0) {
+			char *c = strchr(line, ':');
+			if (c) {
+				c++;
+				while (*c == ' ' || *c == '\t')
+					c++;
+				c[strcspn(c, "\n")] = '\0';
+				snprintf(buf, len, "%s", c);
+			}
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static uint64_t meminfo_field(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return 0;
+	char line[256];
+	unsigned long long kib = 0;
+	size_t kl = strlen(key);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, kl) == 0 && line[kl] == ':') {
+			sscanf(line + kl + 1, "%llu", &kib);
+			break;
+		}
+	}
+	fclose(f);
+	return (uint64_t)kib * 1024u;
+}
+
+uint64_t nbw_sysinfo_mem_available(void)
+{
+	return meminfo_field("MemAvailable");
+}
+
+json_t *nbw_sysinfo_machine(void)
+{
+	char host[256] = "unknown", cpu[256];
+	gethostname(host, sizeof(host) - 1);
+	read_cpu_model(cpu, sizeof(cpu));
+	struct utsname u;
+	char kernel[600] = "unknown", arch[80] = "unknown";
+	if (uname(&u) == 0) {
+		snprintf(kernel, sizeof(kernel), "%s %s %s", u.sysname, u.release, u.version);
+		snprintf(arch, sizeof(arch), "%s", u.machine);
+	}
+	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:I}", "hostname", host, "cpu_model", cpu,
+			 "cpus_online", (int)sysconf(_SC_NPROCESSORS_ONLN), "kernel", kernel,
+			 "arch", arch, "memory_total_bytes",
+			 (json_int_t)meminfo_field("MemTotal"));
+}
+
+json_t *nbw_sysinfo_software(void)
+{
+#ifdef __clang_version__
+	const char *cc = "clang " __clang_version__;
+#elif defined(__VERSION__)
+	const char *cc = "gcc " __VERSION__;
+#else
+	const char *cc = "unknown";
+#endif
+	return json_pack("{s:s, s:s, s:s, s:{}}", "compiler", cc, "build", NBW_BUILD_INFO,
+			 "offload_targets", NBW_OFFLOAD_TARGETS, "backends");
+}
+
+int nbw_sysinfo_env_relevant(const char *name)
+{
+	static const char *const prefixes[] = { "OMP_", "KMP_", "LIBOMP", "LIBOMPTARGET_",
+						"OMPTARGET_", "GOMP_", "CUDA_", "HIP_", "HSA_",
+						"ROCR_", "ZE_", "ZES_", "NEO", "SYCL_", "GPU_" };
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	const char *v = strstr(name, "_VISIBLE_DEVICES");
+	return v && v[16] == '\0';
+}
+
+json_t *nbw_sysinfo_environment(void)
+{
+	json_t *o = json_object();
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (!eq)
+			continue;
+		char name[256];
+		size_t n = (size_t)(eq - *e);
+		if (n >= sizeof(name))
+			continue;
+		memcpy(name, *e, n);
+		name[n] = '\0';
+		/* The re-exec guard is ours, not the user's. */
+		if (strcmp(name, "NODEBW_REEXEC") != 0 && nbw_sysinfo_env_relevant(name))
+			json_object_set_new(o, name, json_string(eq + 1));
+	}
+	return o;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief The registry of compiled-in backends and the probe catalogue built from it.
+ * common/registry.c is the only file that knows which backends were built.
+ */
+#ifndef NODEBW_BACKENDS_H
+#define NODEBW_BACKENDS_H
+
+#include <stddef.h>
+
+#include "nodebw/probe.h"
+
+extern const struct nbw_backend_ops nbw_backend_omp;
+
+/** All compiled-in backends, in run order. */
+const struct nbw_backend_ops *const *nbw_backends(size_t *n);
+/** A backend by name, or NULL. */
+const struct nbw_backend_ops *nbw_backend_find(const char *name);
+
+struct nbw_probe_info {
+	char name[48];            /**< "<api>-<direction>", e.g. "omp-htod" */
+	const struct nbw_backend_ops *ops;
+	enum nbw_dir dir;
+	char description[200];
+};
+
+/** The probe catalogue: one entry per backend and direction. Returns the count. */
+size_t nbw_probe_catalogue(struct nbw_probe_info *out, size_t max);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief Command-line options of the probe subcommands (parsed here so they can be tested;
+ * main() lives in tools/nodebw.c).
+ */
+#ifndef NODEBW_CLI_H
+#define NODEBW_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nodebw/probe.h"
+#include "nodebw/sizes.h"
+
+#define NBW_MAX_DEVICES 64
+#define NBW_MAX_LIST 16
+#define NBW_EXIT_USAGE 2
+
+enum nbw_profile { NBW_PROFILE_DEFAULT, NBW_PROFILE_QUICK, NBW_PROFILE_FULL };
+
+struct nbw_probe_opts {
+	enum nbw_profile profile;
+	char apis[NBW_MAX_LIST][16];      /**< empty list = every compiled backend */
+	int napis;
+	char probes[NBW_MAX_LIST][48];    /**< "htod", "omp-p2p", ...; empty = all */
+	int nprobes;
+	bool modes[NBW_MODE_COUNT];
+	bool hostmem[2];                  /**< pageable, pinned */
+	bool threads[2];                  /**< one host thread, two host threads at once */
+	int devices[NBW_MAX_DEVICES];
+	int ndevices;                     /**< 0 = the first two devices */
+	struct nbw_sizes sizes;
+	bool sizes_given;
+	unsigned warmup, min_reps, max_reps;
+	double min_time_s;                /**< per size: repeat until this much time is measured */
+	int hidden_helpers;               /**< -1 = leave the runtime's setting alone */
+	bool hht_sweep;
+	char output[1024];                /**< results folder; empty = nodebw-results/<time> */
+	bool quiet;
+};
+
+/** Parse "probe"/"run" options (argv[0] is the subcommand). Returns 0, 1 when --help was
+ *  given, or -1 with a one-line message in \p err (usage error: exit 2). */
+int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *err,
+			size_t errlen);
+void nbw_cli_opts_free(struct nbw_probe_opts *o);
+void nbw_cli_usage_probe(FILE *f, const char *cmd);
+
+/** Parse "0,1,3" into ints in [0, max); rejects duplicates. 0 or -1 with \p err. */
+int nbw_cli_parse_int_list(const char *s, int *out, int max_items, int *n, const char *what,
+			   char *err, size_t errlen);
+
+/** Options as an argv for a child "probe" process (hidden-helper sweep). NULL-terminated,
+ *  free with nbw_cli_argv_free. */
+char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe);
+void nbw_cli_argv_free(char **argv);
+
+#endif

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief The results document: one JSON file per run (schema in doc/results-schema.md),
+ * with a CSV view of the summaries. Both are written atomically (temporary file + rename).
+ */
+#ifndef NODEBW_RESULTS_H
+#define NODEBW_RESULTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nodebw/probe.h"
+#include "nodebw/stats.h"
+
+#define NBW_SCHEMA_NAME "nodebw-results"
+#define NBW_SCHEMA_VERSION 1
+#define NBW_MAX_STREAMS 2
+
+/** One host thread's copies inside a measurement. */
+struct nbw_stream {
+	int src_device;             /**< -1 = host */
+	int dst_device;             /**< -1 = host */
+	double *samples_s;          /**< per repetition, this thread's own duration */
+	size_t n;
+	double *alone_samples_s;    /**< DUAL/BIDIR: the same copy with the other thread idle */
+	size_t n_alone;
+	struct nbw_summary gbps;
+	struct nbw_summary alone_gbps;
+};
+
+struct nbw_measurement {
+	char api[16];
+	char probe[32];             /**< catalogue name, e.g. "omp-htod" */
+	char interface[160];        /**< API calls used */
+	enum nbw_dir dir;
+	enum nbw_mode mode;
+	enum nbw_hostmem hostmem;
+	enum nbw_conc conc;
+	char path[256];             /**< what was between source and destination */
+	char host_mem_note[160];
+	uint64_t bytes;             /**< bytes of one transfer */
+	int halo_n;
+	char bytes_counting[256];
+	int hidden_helpers;         /**< -1 when the runtime default was in force */
+	unsigned warmup;
+	unsigned reps;
+	double *samples_s;          /**< per repetition: wall time of the repetition (all streams) */
+	size_t n;
+	struct nbw_summary gbps;    /**< of total bytes / wall time per repetition */
+	struct nbw_summary seconds;
+	unsigned nstreams;
+	struct nbw_stream streams[NBW_MAX_STREAMS];
+	/* Overlap of concurrent copies (nstreams == 2). */
+	bool has_overlap;
+	double serial_estimate_s;   /**< sum of the streams' alone medians */
+	double concurrent_s;        /**< median wall time with both at once */
+	double overlap_speedup;     /**< serial_estimate_s / concurrent_s: 2 = perfect, 1 = serialised */
+	char overlap_verdict[16];   /**< "overlapped", "partial", "serialized" */
+	/* Verification of the destination bytes, outside the timed region. */
+	char verify_status[16];     /**< "passed", "failed", "not-run" */
+	uint64_t verify_bytes;
+	char verify_detail[160];
+	char error[256];            /**< empty on success */
+};
+
+void nbw_measurement_free(struct nbw_measurement *m);
+/** Fill the summaries from the samples. */
+void nbw_measurement_summarize(struct nbw_measurement *m);
+json_t *nbw_measurement_to_json(const struct nbw_measurement *m);
+/** 0, or -1 with a message naming the first bad field. */
+int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen);
+
+struct nbw_doc {
+	json_t *root;
+	json_t *devices, *skipped, *measurements;
+};
+
+/** New document with schema header, tool version, time, command line, machine, software
+ *  and environment. */
+struct nbw_doc *nbw_doc_new(int argc, char **argv);
+void nbw_doc_free(struct nbw_doc *d);
+void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev);
+void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,
+		      const char *reason);
+void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m);
+void nbw_doc_set(struct nbw_doc *d, const char *key, json_t *value);
+
+/** Write \p dir/results.json and \p dir/results.csv atomically; 0 or -1 with \p err. */
+int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen);
+/** Load and check a results file; error text names file, line and column. */
+struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen);
+/** The CSV view of the measurement summaries. */
+int nbw_doc_write_csv(const struct nbw_doc *d, const char *path, char *err, size_t errlen);
+
+/** Write \p len bytes to \p path through a temporary file in the same folder + rename. */
+int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief The probe core: runs the selected series of every backend over the size sweep,
+ * with warm-up, repetitions, concurrency, verification, statistics and output.
+ */
+#ifndef NODEBW_RUNNER_H
+#define NODEBW_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "nodebw/cli.h"
+#include "nodebw/results.h"
+
+struct nbw_run_status {
+	unsigned measurements;
+	unsigned verify_failed;
+	unsigned errors;          /**< measurements that recorded an error */
+	unsigned skipped;
+	int interrupted;
+};
+
+/** Set from a SIGINT handler: the runner stops after the current size and keeps results. */
+extern volatile sig_atomic_t nbw_stop_requested;
+
+/** Run every selected probe, adding devices, skips and measurements to \p doc and writing
+ *  \p outdir after each series. Returns 0, NBW_EXIT_USAGE for bad user input (with \p err),
+ *  or -1 when the results cannot be written. */
+int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
+		  struct nbw_run_status *st, char *err, size_t errlen);
+
+/** The hidden-helper sweep: re-runs the async modes in child processes with
+ *  LIBOMP_NUM_HIDDEN_HELPER_THREADS = 0, one per device, and 8, merging their measurements. */
+int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
+		  struct nbw_run_status *st, char *err, size_t errlen);
+
+/** LIBOMP_NUM_HIDDEN_HELPER_THREADS as libomp will use it (default 8, at most 16). */
+int nbw_effective_hidden_helpers(void);
+
+/** Monotonic time in seconds. */
+double nbw_now(void);
+
+/** Verification pattern: fill \p n bytes from \p seed; check returns the first bad offset
+ *  or n when all bytes match. */
+void nbw_pattern_fill(void *buf, size_t n, uint64_t seed);
+size_t nbw_pattern_check(const void *buf, size_t n, uint64_t seed);
+
+#endif

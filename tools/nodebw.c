@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The nodebw command: subcommands list, probe, run. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nodebw/backends.h"
+#include "nodebw/cli.h"
+#include "nodebw/results.h"
+#include "nodebw/runner.h"
+#include "nodebw/version.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: nodebw [--help] [--version] COMMAND [OPTIONS]\n"
+		"\n"
+		"Characterise the data paths of a GPU node: host-to-device, device-to-host and\n"
+		"device-to-device bandwidth and latency through OpenMP offload (LLVM libomptarget).\n"
+		"\n"
+		"Commands:\n"
+		"  list     every device of every built API (with its kind) and the probe catalogue\n"
+		"  probe    run transfer probes over a size sweep (see 'nodebw probe --help')\n"
+		"  run      the main job: every probe of every available API and the hidden-helper\n"
+		"           sweep, into one results folder (see 'nodebw run --help')\n"
+		"\n"
+		"Bandwidth is reported in GB/s = 1e9 bytes per second. Without a GPU, LLVM's host\n"
+		"plugin provides virtual devices whose memory is host memory: nodebw labels them\n"
+		"'host-plugin', never as GPUs.\n"
+		"\n"
+		"Examples:\n"
+		"  nodebw list\n"
+		"  nodebw probe --api omp --quick\n"
+		"  nodebw run --output results/node42\n");
+}
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	nbw_stop_requested = 1;
+	signal(SIGINT, SIG_DFL); /* a second Ctrl-C ends the process at once */
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("Usage: nodebw list\n\nPrint every device of every built API with its kind "
+		       "and name, and the probe catalogue.\n");
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "nodebw: error: 'list' takes no argument ('%s')\n", argv[1]);
+		return NBW_EXIT_USAGE;
+	}
+	size_t n;
+	const struct nbw_backend_ops *const *all = nbw_backends(&n);
+	printf("nodebw %s; offload targets: %s\n", NBW_VERSION, NBW_OFFLOAD_TARGETS);
+	printf("\nDevices:\n");
+	if (n == 0)
+		printf("  no backend was built\n");
+	for (size_t i = 0; i < n; i++) {
+		struct nbw_backend *be = NULL;
+		char why[NBW_REASON_LEN] = "";
+		if (all[i]->open(&be, why, sizeof(why))) {
+			printf("  %-6s skipped: %s\n", all[i]->name, why);
+			continue;
+		}
+		int nd = all[i]->device_count(be);
+		for (int d = 0; d < nd; d++) {
+			struct nbw_device dev;
+			if (all[i]->device_info(be, d, &dev) == 0)
+				printf("  %-6s %2d  %-12s %s; memory: %s\n", all[i]->name, d, dev.kind,
+				       dev.name, dev.memory);
+		}
+		all[i]->close(be);
+	}
+	struct nbw_probe_info cat[64];
+	size_t nc = nbw_probe_catalogue(cat, 64);
+	printf("\nProbes:\n");
+	for (size_t i = 0; i < nc; i++)
+		printf("  %-10s %s\n", cat[i].name, cat[i].description);
+	return 0;
+}
+
+/* libomp reads the hidden-helper count once, at start-up: restart with it set. */
+static void reexec_for_hidden_helpers(const struct nbw_probe_opts *o, char **argv)
+{
+	if (o->hidden_helpers < 0)
+		return;
+	char want[16];
+	snprintf(want, sizeof(want), "%d", o->hidden_helpers);
+	const char *have = getenv("LIBOMP_NUM_HIDDEN_HELPER_THREADS");
+	if (have && strcmp(have, want) == 0 && !getenv("LIBOMP_USE_HIDDEN_HELPER_TASK"))
+		return;
+	if (getenv("NODEBW_REEXEC")) {
+		fprintf(stderr, "nodebw: warning: could not set the hidden-helper count\n");
+		return;
+	}
+	setenv("LIBOMP_NUM_HIDDEN_HELPER_THREADS", want, 1);
+	unsetenv("LIBOMP_USE_HIDDEN_HELPER_TASK"); /* it would override the count */
+	setenv("NODEBW_REEXEC", "1", 1);
+	execv("/proc/self/exe", argv);
+	fprintf(stderr, "nodebw: warning: cannot restart to set hidden helpers: %s\n",
+		strerror(errno));
+}
+
+static int make_outdir(const struct nbw_probe_opts *o, char *dir, size_t len)
+{
+	if (o->output[0]) {
+		snprintf(dir, len, "%s", o->output);
+	} else {
+		char stamp[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		if (mkdir("nodebw-results", 0755) && errno != EEXIST) {
+			fprintf(stderr, "nodebw: error: cannot create nodebw-results: %s\n",
+				strerror(errno));
+			return -1;
+		}
+		snprintf(dir, len, "nodebw-results/%s", stamp);
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "nodebw: error: cannot create results folder %s: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		fprintf(stderr, "nodebw: error: results folder %s is not writable\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
+{
+	struct nbw_probe_opts o;
+	char err[NBW_REASON_LEN * 2];
+	int rc = nbw_cli_parse_probe(argc, argv, &o, err, sizeof(err));
+	if (rc == 1) {
+		nbw_cli_usage_probe(stdout, argv[0]);
+		nbw_cli_opts_free(&o);
+		return 0;
+	}
+	if (rc) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		nbw_cli_opts_free(&o);
+		return NBW_EXIT_USAGE;
+	}
+	reexec_for_hidden_helpers(&o, full_argv);
+	char dir[1100];
+	if (make_outdir(&o, dir, sizeof(dir))) {
+		nbw_cli_opts_free(&o);
+		return NBW_EXIT_USAGE;
+	}
+	signal(SIGINT, on_sigint);
+	struct nbw_doc *doc = nbw_doc_new(full_argc, full_argv);
+	if (!doc) {
+		fprintf(stderr, "nodebw: error: out of memory\n");
+		return 1;
+	}
+	struct nbw_run_status st;
+	rc = nbw_probe_run(&o, doc, dir, &st, err, sizeof(err));
+	if (rc == 0 && o.hht_sweep && !nbw_stop_requested)
+		rc = nbw_hht_sweep(&o, doc, dir, &st, err, sizeof(err));
+	if (rc == NBW_EXIT_USAGE) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		rmdir(dir); /* only removed when nothing was written into it */
+	} else if (rc) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		rc = 1;
+	} else {
+		if (!o.quiet || st.verify_failed || st.errors)
+			printf("\n%u measurements: %u verified, %u failed verification, %u with an "
+			       "error; %u skipped%s\nresults: %s/results.json and results.csv\n",
+			       st.measurements, st.measurements - st.verify_failed - st.errors,
+			       st.verify_failed, st.errors, st.skipped,
+			       st.interrupted ? "; interrupted, partial results kept" : "", dir);
+		rc = st.interrupted ? 130 : st.verify_failed ? 1 : 0;
+	}
+	nbw_doc_free(doc);
+	nbw_cli_opts_free(&o);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return NBW_EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+		printf("nodebw %s (offload targets: %s; %s)\n", NBW_VERSION, NBW_OFFLOAD_TARGETS,
+		       NBW_BUILD_INFO);
+		return 0;
+	}
+	if (strcmp(cmd, "list") == 0)
+		return cmd_list(argc - 1, argv + 1);
+	if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "run") == 0)
+		return cmd_probe(argc - 1, argv + 1, argv, argc);
+	if (cmd[0] == '-')
+		fprintf(stderr, "nodebw: error: unknown option '%s' (see 'nodebw --help')\n", cmd);
+	else
+		fprintf(stderr, "nodebw: error: unknown command '%s' (see 'nodebw --help')\n", cmd);
+	return NBW_EXIT_USAGE;
+}
