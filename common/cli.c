@@ -12,7 +12,7 @@
 enum {
 	OPT_API = 256, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
-	OPT_HH, OPT_HHT_SWEEP, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option probe_options[] = {
@@ -26,6 +26,7 @@ static const struct option probe_options[] = {
 	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "full", no_argument, NULL, OPT_FULL },
+	{ "default", no_argument, NULL, OPT_DEFAULT },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "max-reps", required_argument, NULL, OPT_MAXREPS },
@@ -62,7 +63,9 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       adds the halo planes 8*N^2 B, N = 512, 640, ..., 1280\n"
 		"Method:\n"
 		"  --quick              short profile: every second power of two to 64 MiB, two\n"
-		"                       halo planes, fewer repetitions\n"
+		"                       halo planes, fewer repetitions (the default of 'run')\n"
+		"  --default            standard profile: every power of two to 256 MiB and all\n"
+		"                       seven halo planes (the default of 'probe')\n"
 		"  --full               long profile (sizes to 1 GiB, more repetitions)\n"
 		"  --warmup N           untimed transfers before timing (default 2, quick 1)\n"
 		"  --reps N             minimum timed repetitions per size (default 5, quick 2)\n"
@@ -267,7 +270,10 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 {
 	memset(o, 0, sizeof(*o));
 	o->hidden_helpers = -1;
-	o->hht_sweep = argc > 0 && strcmp(argv[0], "run") == 0;
+	bool is_run = argc > 0 && strcmp(argv[0], "run") == 0;
+	o->hht_sweep = is_run;
+	/* The main job defaults to the quick profile; --full gives the thorough one. */
+	o->profile = is_run ? NBW_PROFILE_QUICK : NBW_PROFILE_DEFAULT;
 	bool modes[NBW_MODE_COUNT] = { 0 }, mems[2] = { 0 }, threads[2] = { 0 };
 	bool any_mode = false, any_mem = false, any_threads = false;
 	long warm = -1, reps = -1, maxreps = -1;
@@ -293,6 +299,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		case OPT_MAXSIZE: rc = nbw_size_parse(optarg, &max_size, err, errlen); break;
 		case OPT_QUICK: o->profile = NBW_PROFILE_QUICK; break;
 		case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
+		case OPT_DEFAULT: o->profile = NBW_PROFILE_DEFAULT; break;
 		case OPT_WARMUP: rc = parse_uint(optarg, 0, 1000, &warm, "--warmup", err, errlen); break;
 		case OPT_REPS: rc = parse_uint(optarg, 1, 1000000, &reps, "--reps", err, errlen); break;
 		case OPT_MAXREPS: rc = parse_uint(optarg, 1, 1000000, &maxreps, "--max-reps", err, errlen); break;

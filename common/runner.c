@@ -188,7 +188,8 @@ static int setup_stream(struct point *p, unsigned me)
 		ss->scratch = malloc(p->bytes);
 		if (!ss->scratch) {
 			snprintf(ss->err, sizeof(ss->err),
-				 "host check buffer of %zu bytes: out of memory", p->bytes);
+				 "allocation of the host check buffer (%zu bytes) failed: out of memory",
+				 p->bytes);
 			p->failed = 1;
 			return -1;
 		}
@@ -673,11 +674,26 @@ static bool api_selected(const struct nbw_probe_opts *o, const char *api)
 	return false;
 }
 
+/* The table header waits until the input is known to be good: a usage error prints nothing
+ * on stdout. */
+static bool header_printed;
+static double timer_res_ns;
+
+static void print_header_once(void)
+{
+	if (header_printed)
+		return;
+	header_printed = true;
+	printf("nodebw probes; bandwidth in GB/s = 1e9 B/s; timer resolution %.0f ns\n",
+	       timer_res_ns);
+}
+
 static void skip(struct nbw_doc *doc, struct nbw_run_status *st, const struct nbw_probe_opts *o,
 		 const char *api, const char *probe, const char *what, const char *reason)
 {
 	nbw_doc_add_skip(doc, api, probe, what, reason);
 	st->skipped++;
+	print_header_once();
 	if (!o->quiet)
 		printf("\n%s %s: skipped: %s\n", probe, what, reason);
 }
@@ -781,6 +797,7 @@ static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_prob
 		for (int d = 0; d < ndev && d < 2; d++)
 			devs[nd++] = d;
 	}
+	print_header_once();
 	if (!o->quiet) {
 		printf("\n%s: %d device%s", ops->name, ndev, ndev == 1 ? "" : "s");
 		for (int d = 0; d < ndev && d < NBW_MAX_DEVICES; d++)
@@ -859,6 +876,8 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 	memset(st, 0, sizeof(*st));
 	struct timespec res;
 	clock_getres(CLOCK_MONOTONIC, &res);
+	header_printed = o->quiet;
+	timer_res_ns = (double)res.tv_nsec + (double)res.tv_sec * 1e9;
 	size_t nsizes;
 	int rc = check_memory(o, doc, st, &nsizes, err, errlen);
 	if (rc)
@@ -878,9 +897,6 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 			      "sizes", sizes, "hidden_helpers_effective",
 			      nbw_effective_hidden_helpers(), "timer", "clock_gettime(CLOCK_MONOTONIC)",
 			      "timer_resolution_s", (double)res.tv_sec + res.tv_nsec * 1e-9));
-	if (!o->quiet)
-		printf("nodebw probes; bandwidth in GB/s = 1e9 B/s; timer resolution %.0f ns\n",
-		       (double)res.tv_nsec + res.tv_sec * 1e9);
 	size_t n;
 	const struct nbw_backend_ops *const *all = nbw_backends(&n);
 	int usage_rc = 0;

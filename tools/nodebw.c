@@ -192,7 +192,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "nodebw: error: no command given (see 'nodebw --help')\n");
 		return NBW_EXIT_USAGE;
 	}
 	const char *cmd = argv[1];

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# CLI conformance: help and version work; every bad input is one line on stderr, exit 2,
+# nothing on stdout and no results folder left behind.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+expect_status() { # expect_status WANT args...
+	want=$1; shift
+	"$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq "$want" ]
+}
+
+for args in "--help" "-h" "--version" "probe --help" "run --help" "list --help"; do
+	# shellcheck disable=SC2086
+	check "nodebw $args exits 0" expect_status 0 $args
+	check "nodebw $args prints to stdout" test -s "$tmp/out"
+done
+"$NODEBW" --help >"$tmp/out"
+check "--help names the commands" grep -q "probe" "$tmp/out"
+check "--help states the unit" grep -q "1e9" "$tmp/out"
+"$NODEBW" probe --help >"$tmp/out"
+check "probe --help has examples" grep -q "Examples" "$tmp/out"
+
+usage_error() { # usage_error description args...
+	desc=$1; shift
+	out="$tmp/res-$tap_n"
+	"$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^nodebw: error: ' "$tmp/err" &&
+	   [ ! -s "$tmp/out" ]; then
+		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
+	else
+		not_ok "$desc: status $st, $lines stderr lines"
+		sed 's/^/#   /' "$tmp/err" "$tmp/out"
+	fi
+}
+
+usage_error "no command"
+usage_error "unknown global option" --bogus
+usage_error "unknown command" frobnicate
+usage_error "list with an argument" list extra
+usage_error "unknown probe option" probe --bogus
+usage_error "missing option value" probe --sizes
+usage_error "zero size" probe --sizes 0
+usage_error "negative size" probe --sizes -4KiB
+usage_error "non-numeric size" probe --sizes lots
+usage_error "unknown size suffix" probe --sizes 4XB
+usage_error "fractional byte count" probe --sizes 1.5
+usage_error "size larger than host memory" probe --sizes 64TiB --output "$tmp/big"
+check "no results folder after a usage error" test ! -e "$tmp/big"
+usage_error "unknown mode" probe --mode fast
+usage_error "unknown host memory" probe --host-mem huge
+usage_error "unknown thread count" probe --threads 3
+usage_error "unknown probe" probe --probe warp
+usage_error "unknown API" probe --api cuda13
+usage_error "duplicate device" probe --devices 0,0
+usage_error "negative device" probe --devices -1
+usage_error "non-numeric device" probe --devices gpu0
+usage_error "hidden helpers out of range" probe --hidden-helpers 17
+usage_error "negative repetitions" probe --reps -3
+usage_error "bad min-time" probe --min-time soon
+usage_error "sizes and max-size together" probe --sizes 8 --max-size 1MiB
+usage_error "stray argument" probe extra
+usage_error "run rejects bad options too" run --mode fast
+if "$NODEBW" list | grep -q '^  omp '; then
+	usage_error "device id that does not exist" probe --devices 999 --sizes 8 --output "$tmp/dev"
+	check "no results folder after a bad device id" test ! -e "$tmp/dev"
+	"$NODEBW" list >"$tmp/out"
+	check "list shows the probe catalogue" grep -q "omp-htod" "$tmp/out"
+	if grep -q "host-plugin" "$tmp/out"; then
+		check "host-plugin devices are not called GPUs" grep -q "not a GPU" "$tmp/out"
+		check "host-plugin memory is host memory" grep -q "memory: host memory" "$tmp/out"
+	fi
+fi
+done_testing

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Behaviour of the OpenMP probes on the host plugin: hidden-helper control and sweep,
+# Ctrl-C keeping results, an allocation failure mid-sweep recorded without losing the rest.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+schema="$NODEBW_SOURCE/doc/results.schema.json"
+validate="$NODEBW_SOURCE/tests/integration/validate_results.py"
+q() { # q FILE PYTHON-EXPRESSION: exit 0 when the expression over d (the document) is true
+	$py -c "import json,sys; d=json.load(open('$1')); m=d['measurements']; sys.exit(0 if ($2) else 1)"
+}
+
+# 1. --hidden-helpers restarts the process with the variable set; it is recorded.
+"$NODEBW" probe --api omp --probe htod --mode async --threads 1 --host-mem pinned \
+	--sizes 4KiB,1MiB --hidden-helpers 0 --output "$tmp/hh0" --quiet
+check "--hidden-helpers 0 run exits 0" test $? -eq 0
+check "measurements record hidden_helpers = 0" q "$tmp/hh0/results.json" \
+	"len(m) == 2 and all(x['hidden_helpers'] == 0 for x in m)"
+check "environment records LIBOMP_NUM_HIDDEN_HELPER_THREADS=0" q "$tmp/hh0/results.json" \
+	"d['environment'].get('LIBOMP_NUM_HIDDEN_HELPER_THREADS') == '0'"
+
+# 2. The sweep: HHT 0, one per device and 8, each in its own process, merged.
+"$NODEBW" probe --api omp --mode sync,async --host-mem pinned --probe htod,p2p \
+	--sizes 64KiB --hht-sweep --output "$tmp/sweep" --quiet
+check "sweep run exits 0" test $? -eq 0
+check "sweep adds async measurements for HHT 0, 1, 2 and 8" q "$tmp/sweep/results.json" \
+	"sorted(set(x['hidden_helpers'] for x in m if x.get('hht_sweep'))) == [0, 1, 2, 8]"
+check "sweep labels per-device runs by their thread count" q "$tmp/sweep/results.json" \
+	"all(x['hidden_helpers'] == len(x['streams']) for x in m if x.get('hht_sweep') == 'hht-per-device')"
+check "sweep children ran no sync mode" q "$tmp/sweep/results.json" \
+	"all(x['mode'] != 'sync' for x in m if x.get('hht_sweep'))"
+check "sweep leaves no child folder behind" sh -c "! ls -a '$tmp/sweep' | grep -q hht"
+check "sweep document matches the schema" $py "$validate" "$schema" "$tmp/sweep/results.json"
+
+# 3. Ctrl-C stops cleanly and keeps what was measured.
+"$NODEBW" probe --api omp --mode sync --sizes 8,1KiB,64KiB,1MiB,16MiB --reps 50 \
+	--min-time 0.5 --output "$tmp/int" >"$tmp/int.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q "1 KiB" "$tmp/int.out" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+st=$?
+check "interrupted run exits 130 (got $st)" test $st -eq 130
+check "interrupted run keeps its measurements" q "$tmp/int/results.json" \
+	"d['interrupted'] is True and len(m) >= 1 and all(x['verification']['status'] == 'passed' for x in m)"
+check "interrupted document matches the schema" $py "$validate" "$schema" "$tmp/int/results.json"
+
+# 4. An allocation that fails mid-sweep is recorded; the other sizes keep their results.
+# (address space limits and AddressSanitizer's shadow memory do not mix: plain build only)
+if [ -z "$NODEBW_SANITIZE" ]; then
+	(ulimit -v 3000000 && "$NODEBW" probe --api omp --probe htod --mode sync --threads 1 \
+		--host-mem pageable --sizes 8,1MiB,1GiB,2MiB --output "$tmp/oom" --quiet)
+	check "run with a failing allocation exits 0" test $? -eq 0
+	check "the 1 GiB size records an allocation error" q "$tmp/oom/results.json" \
+		"[x['bytes'] for x in m if x['error']] == [1 << 30] and 'alloc' in [x for x in m if x['error']][0]['error']"
+	check "the other sizes are measured and verified" q "$tmp/oom/results.json" \
+		"sorted(x['bytes'] for x in m if x['verification']['status'] == 'passed') == [8, 1 << 20, 2 << 20]"
+else
+	ok "# SKIP allocation failure test needs a build without sanitizers"
+fi
+done_testing
