@@ -314,7 +314,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 			break;
 		}
 		case OPT_HH: {
-			long v;
+			long v = -1;
 			rc = parse_uint(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
 			o->hidden_helpers = (int)v;
 			break;
@@ -336,8 +336,12 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 			rc = -1;
 			break;
 		default:
-			snprintf(err, errlen, "unknown option '%s' (see 'nodebw %s --help')",
-				 argv[optind - 1], argv[0]);
+			if (optopt > 0 && optopt < 256)
+				snprintf(err, errlen, "unknown option '-%c' (see 'nodebw %s --help')",
+					 optopt, argv[0]);
+			else
+				snprintf(err, errlen, "unknown option '%s' (see 'nodebw %s --help')",
+					 argv[optind - 1], argv[0]);
 			rc = -1;
 			break;
 		}

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +130,22 @@ static int copy_str(json_t *j, const char *key, char *dst, size_t len, char *err
 	return 0;
 }
 
+static int get_int(json_t *j, const char *key, json_int_t lo, json_int_t hi, json_int_t *out,
+		   char *err, size_t errlen)
+{
+	json_t *v = json_object_get(j, key);
+	if (!json_is_integer(v)) {
+		snprintf(err, errlen, "field '%s' missing or not an integer", key);
+		return -1;
+	}
+	*out = json_integer_value(v);
+	if (*out < lo || *out > hi) {
+		snprintf(err, errlen, "field '%s' = %lld is out of range", key, (long long)*out);
+		return -1;
+	}
+	return 0;
+}
+
 static int read_samples(json_t *a, double **out, size_t *n, const char *key, char *err,
 			size_t errlen)
 {
@@ -174,8 +192,7 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 {
 	memset(m, 0, sizeof(*m));
 	char dir[16], mode[16], mem[16], conc[16];
-	json_int_t bytes = 0, checked = 0;
-	int hh = 0, warm = 0, reps = 0;
+	json_int_t bytes = 0, checked = 0, hh = 0, warm = 0, reps = 0;
 	json_error_t je;
 	if (!json_is_object(j)) {
 		snprintf(err, errlen, "measurement is not an object");
@@ -192,20 +209,25 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	    copy_str(j, "host_mem_note", m->host_mem_note, sizeof(m->host_mem_note), err, errlen) ||
 	    copy_str(j, "bytes_counting", m->bytes_counting, sizeof(m->bytes_counting), err, errlen))
 		return -1;
-	if (json_unpack_ex(j, &je, 0, "{s:I, s:i, s:i, s:i, s:{s:I}}", "bytes", &bytes,
-			   "hidden_helpers", &hh, "warmup", &warm, "repetitions", &reps,
-			   "verification", "checked_bytes", &checked)) {
-		snprintf(err, errlen, "%s", je.text);
+	json_t *ver = json_object_get(j, "verification");
+	if (!json_is_object(ver)) {
+		snprintf(err, errlen, "field 'verification' missing or not an object");
 		return -1;
 	}
-	json_t *ver = json_object_get(j, "verification");
-	if (copy_str(ver, "status", m->verify_status, sizeof(m->verify_status), err, errlen) ||
+	if (get_int(j, "bytes", 1, INT64_MAX, &bytes, err, errlen) ||
+	    get_int(j, "hidden_helpers", -1, 64, &hh, err, errlen) ||
+	    get_int(j, "warmup", 0, INT_MAX, &warm, err, errlen) ||
+	    get_int(j, "repetitions", 0, INT_MAX, &reps, err, errlen) ||
+	    get_int(ver, "checked_bytes", 0, INT64_MAX, &checked, err, errlen) ||
+	    copy_str(ver, "status", m->verify_status, sizeof(m->verify_status), err, errlen) ||
 	    copy_str(ver, "detail", m->verify_detail, sizeof(m->verify_detail), err, errlen))
 		return -1;
 	int d = nbw_dir_parse(dir), mo = nbw_mode_parse(mode), me = nbw_hostmem_parse(mem),
 	    c = nbw_conc_parse(conc);
-	if (d < 0 || mo < 0 || me < 0 || c < 0 || bytes <= 0 || reps < 0 || warm < 0) {
-		snprintf(err, errlen, "bad direction/mode/host_mem/concurrency/bytes/repetitions");
+	const char *bad = d < 0 ? "direction" : mo < 0 ? "mode" : me < 0 ? "host_mem"
+			  : c < 0 ? "concurrency" : NULL;
+	if (bad) {
+		snprintf(err, errlen, "field '%s' has an unknown value", bad);
 		return -1;
 	}
 	m->dir = (enum nbw_dir)d;
@@ -214,7 +236,7 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	m->conc = (enum nbw_conc)c;
 	m->bytes = (uint64_t)bytes;
 	m->verify_bytes = (uint64_t)checked;
-	m->hidden_helpers = hh;
+	m->hidden_helpers = (int)hh;
 	m->warmup = (unsigned)warm;
 	m->reps = (unsigned)reps;
 	json_t *halo = json_object_get(j, "halo_n");
@@ -362,8 +384,10 @@ int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, 
 	}
 	int ok = off == len && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
 	int saved = errno;
-	if (close(fd) != 0)
+	if (close(fd) != 0 && ok) {
 		ok = 0;
+		saved = errno;
+	}
 	if (!ok || rename(tmp, path) != 0) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(ok ? errno : saved));
 		unlink(tmp);
@@ -469,7 +493,10 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je);
 	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		if (je.line < 0)
+			snprintf(err, errlen, "%s: %s", path, je.text);
+		else
+			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 		return NULL;
 	}
 	const char *schema = NULL;

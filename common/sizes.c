@@ -41,10 +41,21 @@ int nbw_size_parse(const char *s, uint64_t *out, char *err, size_t errlen)
 		snprintf(err, errlen, "size '%s' is not a number (examples: 4096, 64KiB, 2MB, 1GiB)", s);
 		return -1;
 	}
+	/* Digits with at most one decimal point: no hex, no exponent. */
+	size_t len = 0, dots = 0;
+	while (isdigit((unsigned char)s[len]) || (s[len] == '.' && ++dots == 1))
+		len++;
+	char num[64];
+	if (len == 0 || len >= sizeof(num)) {
+		snprintf(err, errlen, "size '%s' is not a number", s);
+		return -1;
+	}
+	memcpy(num, s, len);
+	num[len] = '\0';
 	errno = 0;
-	char *end = NULL;
-	double v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v)) {
+	double v = strtod(num, NULL);
+	const char *end = s + len;
+	if (errno || !isfinite(v)) {
 		snprintf(err, errlen, "size '%s' is not a number", s);
 		return -1;
 	}
@@ -168,15 +179,18 @@ int nbw_sizes_default(struct nbw_sizes *out, uint64_t max_bytes, bool sparse)
 {
 	out->v = NULL;
 	out->n = 0;
-	uint64_t b = 8;
-	for (; b <= max_bytes; b *= sparse ? 4 : 2)
+	const uint64_t step = sparse ? 4 : 2;
+	for (uint64_t b = 8; b <= max_bytes; b *= step) {
 		if (push(out, b, 0))
 			return -1;
+		if (b > max_bytes / step)
+			break; /* the next step would pass max_bytes (or overflow) */
+	}
 	/* The sparse sweep still ends at the largest power of two. */
 	uint64_t top = 8;
-	while (top * 2 <= max_bytes)
+	while (top <= max_bytes / 2)
 		top *= 2;
-	if (sparse && push(out, top, 0))
+	if (sparse && top <= max_bytes && push(out, top, 0))
 		return -1;
 	for (int n = HALO_N_FIRST; n <= HALO_N_LAST; n += HALO_N_STEP) {
 		if (sparse && n != HALO_N_FIRST && n != 1024)
