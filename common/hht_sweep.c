@@ -66,10 +66,7 @@ static void merge(struct nbw_doc *doc, const char *dir, const char *label,
 		else if (!json_is_string(v) || strcmp(json_string_value(v), "passed") != 0)
 			st->verify_failed++;
 	}
-	json_array_foreach(child->skipped, i, m) {
-		/* The child's own skips (too few devices, no P2P nowait) are already known. */
-		(void)m;
-	}
+	/* The child's own skips (too few devices, no P2P nowait) repeat the main run's. */
 	nbw_doc_free(child);
 }
 
@@ -98,6 +95,7 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		{ 8, 0, "hht-8" },
 	};
 	json_t *done = json_array();
+	nbw_doc_set(doc, "hht_sweep", done); /* filled as children finish, for checkpoints */
 	for (size_t k = 0; k < sizeof(plan) / sizeof(plan[0]) && !nbw_stop_requested; k++) {
 		if (plan[k].threads && !o->threads[plan[k].threads - 1])
 			continue;
@@ -116,7 +114,6 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		if (!mkdtemp(c.output)) {
 			snprintf(err, errlen, "cannot create a folder in %s: %s", outdir,
 				 strerror(errno));
-			json_decref(done);
 			return -1;
 		}
 		if (!o->quiet) {
@@ -131,9 +128,16 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		char **argv = nbw_cli_probe_argv(&c, "nodebw");
 		int rc = run_child(argv);
 		nbw_cli_argv_free(argv);
-		merge(doc, c.output, plan[k].label, st);
+		char child_results[sizeof(c.output) + 16];
+		snprintf(child_results, sizeof(child_results), "%s/results.json", c.output);
+		/* After Ctrl-C the child keeps what it measured; merge that if it got so far. */
+		if (!nbw_stop_requested || access(child_results, F_OK) == 0)
+			merge(doc, c.output, plan[k].label, st);
 		remove_folder(c.output);
-		if (rc != 0 && !nbw_stop_requested) {
+		if (nbw_stop_requested) {
+			st->interrupted = 1;
+			nbw_doc_set(doc, "interrupted", json_true());
+		} else if (rc != 0) {
 			char why[NBW_REASON_LEN];
 			snprintf(why, sizeof(why), "child with %d hidden helpers exited with status %d",
 				 plan[k].hh, rc);
@@ -146,6 +150,5 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		if (nbw_doc_write(doc, outdir, err, errlen))
 			return -1;
 	}
-	nbw_doc_set(doc, "hht_sweep", done);
 	return nbw_doc_write(doc, outdir, err, errlen);
 }

@@ -421,7 +421,7 @@ int nbw_doc_write_csv(const struct nbw_doc *d, const char *path, char *err, size
 	fprintf(f, "# nodebw %s results summary; bandwidth in GB/s = 1e9 B/s, time in seconds\n",
 		NBW_VERSION);
 	fprintf(f, "api,probe,direction,mode,host_mem,concurrency,src,dst,bytes,halo_n,"
-		   "hidden_helpers,repetitions,median_gbps,min_gbps,max_gbps,mean_gbps,cv,"
+		   "hidden_helpers,hht_sweep,repetitions,median_gbps,min_gbps,max_gbps,mean_gbps,cv,"
 		   "median_s,overlap_speedup,verification,error,interface,bytes_counting\n");
 	size_t i;
 	json_t *m;
@@ -446,7 +446,9 @@ int nbw_doc_write_csv(const struct nbw_doc *d, const char *path, char *err, size
 			src, dst, (unsigned long long)x.bytes);
 		if (x.halo_n)
 			fprintf(f, "%d", x.halo_n);
-		fprintf(f, ",%d,%u,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,", x.hidden_helpers, x.reps,
+		json_t *label = json_object_get(m, "hht_sweep");
+		fprintf(f, ",%d,%s,%u,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,", x.hidden_helpers,
+			json_is_string(label) ? json_string_value(label) : "", x.reps,
 			x.gbps.median, x.gbps.min, x.gbps.max, x.gbps.mean, x.gbps.cv,
 			x.seconds.median);
 		if (x.has_overlap)

@@ -3,7 +3,7 @@
  * The probe core. For every series (backend, direction, mode, host memory, threads) and
  * every size it:
  *   1. allocates the buffers of each stream (one stream = one host thread's copies),
- *   2. fills the source with a seeded pattern and poisons the destination (untimed),
+ *   2. fills the source with a seeded pattern (untimed),
  *   3. runs the warm-up transfers, chooses the repetition count from their duration,
  *   4. with two streams, times each stream alone first (the single-device reference),
  *   5. poisons the destination again, so only the timed repetitions can produce the pattern,
@@ -72,14 +72,15 @@ size_t nbw_pattern_check(const void *buf, size_t n, uint64_t seed)
 
 int nbw_effective_hidden_helpers(void)
 {
+	/* LIBOMP_USE_HIDDEN_HELPER_TASK=0 turns the helpers off whatever the count says. */
+	const char *use = getenv("LIBOMP_USE_HIDDEN_HELPER_TASK");
+	if (use && (strcmp(use, "0") == 0 || strcasecmp(use, "false") == 0))
+		return 0;
 	const char *v = getenv("LIBOMP_NUM_HIDDEN_HELPER_THREADS");
 	if (v && *v) {
 		int n = atoi(v);
 		return n < 0 ? 0 : n > 16 ? 16 : n;
 	}
-	v = getenv("LIBOMP_USE_HIDDEN_HELPER_TASK");
-	if (v && (strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0))
-		return 0;
 	return 8;
 }
 
@@ -882,6 +883,7 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 	int rc = check_memory(o, doc, st, &nsizes, err, errlen);
 	if (rc)
 		return rc;
+	nbw_doc_set(doc, "interrupted", json_false()); /* checkpoints say so too */
 	struct nbw_probe_opts local = *o;
 	local.sizes.n = nsizes;
 	json_t *sizes = json_array();

@@ -42,7 +42,7 @@ struct nbw_measurement {
 	uint64_t bytes;             /**< bytes of one transfer */
 	int halo_n;
 	char bytes_counting[256];
-	int hidden_helpers;         /**< -1 when the runtime default was in force */
+	int hidden_helpers;         /**< helper threads libomp used (8 when unset); -1: not OpenMP */
 	unsigned warmup;
 	unsigned reps;
 	double *samples_s;          /**< per repetition: wall time of the repetition (all streams) */

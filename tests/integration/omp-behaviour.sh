@@ -48,6 +48,22 @@ check "interrupted run keeps its measurements" q "$tmp/int/results.json" \
 	"d['interrupted'] is True and len(m) >= 1 and all(x['verification']['status'] == 'passed' for x in m)"
 check "interrupted document matches the schema" $py "$validate" "$schema" "$tmp/int/results.json"
 
+# 3b. Ctrl-C during the hidden-helper sweep is recorded too.
+"$NODEBW" probe --api omp --mode async --probe htod --host-mem pinned --sizes 8,64KiB,1MiB \
+	--hht-sweep --output "$tmp/int2" >"$tmp/int2.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! grep -q "hidden-helper sweep" "$tmp/int2.out" 2>/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+kill -INT $pid
+wait $pid
+st=$?
+check "run interrupted in the sweep exits 130 (got $st)" test $st -eq 130
+check "interrupted sweep is recorded as interrupted" q "$tmp/int2/results.json" \
+	"d['interrupted'] is True and len(d['hht_sweep']) < 4"
+check "interrupted sweep leaves no child folder" sh -c "! ls -a '$tmp/int2' | grep -q hht"
+
 # 4. An allocation that fails mid-sweep is recorded; the other sizes keep their results.
 # (address space limits and AddressSanitizer's shadow memory do not mix: plain build only)
 if [ -z "$NODEBW_SANITIZE" ]; then

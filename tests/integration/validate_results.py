@@ -1,0 +1,340 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Check a nodebw results.json against doc/results.schema.json.
+
+Usage: validate_results.py SCHEMA RESULTS.json [--require-matrix]
+
+Always: JSON Schema (draft-07) validation, then a few cross-field checks that a schema
+cannot express (probe name = api-direction, sample counts = repetitions, halo_n against
+bytes, checked bytes of a passed verification, no device listed twice).
+With --require-matrix, also the content expected from a full OpenMP probe run on this
+project's test machines: every htod/dtoh mode x host memory x concurrency and every p2p
+sync/async x single/bidir was measured and verified, host-plugin devices are labelled as
+host memory and never as GPUs, their P2P copies are reported as host-staged, and the
+skipped P2P nowait series is listed with its reason.
+
+Exit status: 0 valid, 1 the results file is invalid (or unreadable), 2 bad usage or an
+unusable schema.
+"""
+
+import argparse
+import itertools
+import json
+import sys
+
+try:
+    import jsonschema
+except ImportError:  # pragma: no cover - depends on the interpreter
+    sys.stderr.write(
+        "validate_results.py: the jsonschema module is missing "
+        "(Debian: apt install python3-jsonschema; run with /usr/bin/python3)\n"
+    )
+    sys.exit(2)
+
+MAX_SHOWN = 10
+
+
+class Invalid(Exception):
+    pass
+
+
+def json_path(parts):
+    """'$.measurements[3].mode' from a jsonschema path deque."""
+    out = "$"
+    for p in parts:
+        if isinstance(p, int):
+            out += "[%d]" % p
+        elif p.isidentifier():
+            out += "." + p
+        else:
+            out += "[%s]" % json.dumps(p)
+    return out
+
+
+def _reject_constant(name):
+    raise ValueError("%s is not valid JSON" % name)
+
+
+def _no_duplicates(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise ValueError("duplicate key %s" % json.dumps(k))
+        obj[k] = v
+    return obj
+
+
+def load_json(path, strict):
+    with open(path, encoding="utf-8") as f:
+        if strict:
+            return json.load(f, parse_constant=_reject_constant, object_pairs_hook=_no_duplicates)
+        return json.load(f)
+
+
+def short(value, limit=80):
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _message(err):
+    """jsonschema's message, with a long instance (a whole sample array) abbreviated."""
+    msg = err.message
+    inst = repr(err.instance)
+    if len(inst) > 60 and inst in msg:
+        if isinstance(err.instance, list):
+            brief = "[array of %d items]" % len(err.instance)
+        elif isinstance(err.instance, dict):
+            brief = "{object with keys %s}" % ", ".join(sorted(err.instance))
+        else:
+            brief = inst[:57] + "..."
+        msg = msg.replace(inst, brief)
+    return msg
+
+
+def _from_conditional(err):
+    """True for errors raised by the if/then/else rules that tie fields together."""
+    return any(p in ("allOf", "then", "else") for p in err.schema_path)
+
+
+def _rule(schema, err):
+    """The description of the if/then/else rule an error came from, or None."""
+    node, rule = schema, None
+    for part in err.schema_path:
+        while isinstance(node, dict) and "$ref" in node and part not in node:
+            ref = node["$ref"]
+            if not ref.startswith("#/"):
+                return rule
+            node = schema
+            for key in ref[2:].split("/"):
+                node = node[key]
+        if part in ("then", "else") and isinstance(node, dict):
+            rule = node.get("description", rule)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return rule
+    return rule
+
+
+def describe_error(err, schema):
+    """One line per schema error; for oneOf, also why each alternative did not match."""
+    msg = "%s: %s" % (json_path(err.absolute_path), _message(err))
+    if _from_conditional(err):
+        rule = _rule(schema, err)
+        if rule:
+            msg += " [rule: %s]" % rule
+    if err.context:
+        alts = []
+        for sub in err.context:
+            rel = json_path(sub.absolute_path)
+            text = _message(sub) if rel == json_path(err.absolute_path) else "%s: %s" % (rel, _message(sub))
+            if text not in alts:
+                alts.append(text)
+        msg += " (" + "; or ".join(alts) + ")"
+    return msg
+
+
+def schema_errors(schema, doc):
+    validator = jsonschema.Draft7Validator(schema)
+    errors = sorted(validator.iter_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
+    # A value that breaks a plain rule usually breaks a cross-field rule at the same place
+    # too; report the plain one only.
+    plain = {tuple(e.absolute_path) for e in errors if not _from_conditional(e)}
+    errors = [e for e in errors if not (_from_conditional(e) and tuple(e.absolute_path) in plain)]
+    return [describe_error(e, schema) for e in errors]
+
+
+def consistency_errors(doc):
+    """Invariants the writer keeps that JSON Schema cannot state."""
+    errs = []
+    for i, m in enumerate(doc["measurements"]):
+        where = "$.measurements[%d]" % i
+        probe = "%s-%s" % (m["api"], m["direction"])
+        if m["probe"] != probe:
+            errs.append("%s.probe: %s, but api and direction make %s" % (where, short(m["probe"]), short(probe)))
+        reps = m["repetitions"]
+        counts = [("samples_s", len(m["samples_s"])), ("gbps.n", m["gbps"]["n"]), ("seconds.n", m["seconds"]["n"])]
+        for k, s in enumerate(m["streams"]):
+            counts.append(("streams[%d].samples_s" % k, len(s["samples_s"])))
+            counts.append(("streams[%d].gbps.n" % k, s["gbps"]["n"]))
+            if "alone_samples_s" in s:
+                counts.append(("streams[%d].alone_samples_s" % k, len(s["alone_samples_s"])))
+                counts.append(("streams[%d].alone_gbps.n" % k, s["alone_gbps"]["n"]))
+        for name, n in counts:
+            if n != reps:
+                errs.append("%s.%s: %d samples, but repetitions is %d" % (where, name, n, reps))
+        if m["halo_n"] is not None and m["bytes"] != 8 * m["halo_n"] ** 2:
+            errs.append("%s.halo_n: %d, but bytes %d is not 8 x N^2 for it" % (where, m["halo_n"], m["bytes"]))
+        ver = m["verification"]
+        if ver["status"] == "passed" and ver["checked_bytes"] != m["bytes"] * len(m["streams"]):
+            errs.append(
+                "%s.verification.checked_bytes: %d, but a passed check covers bytes x streams = %d"
+                % (where, ver["checked_bytes"], m["bytes"] * len(m["streams"]))
+            )
+    seen = set()
+    for i, d in enumerate(doc["devices"]):
+        key = (d["api"], d["id"])
+        if key in seen:
+            errs.append("$.devices[%d]: device %s %d is listed twice" % (i, d["api"], d["id"]))
+        seen.add(key)
+    return errs
+
+
+HOST_DIRS = ("htod", "dtoh")
+HOST_MODES = ("sync", "async", "nowait")
+HOST_MEMS = ("pageable", "pinned")
+HOST_CONCS = ("single", "dual")
+P2P_MODES = ("sync", "async")
+P2P_CONCS = ("single", "bidir")
+
+
+def required_combinations():
+    combos = [(d, mo, me, c) for d, mo, me, c in itertools.product(HOST_DIRS, HOST_MODES, HOST_MEMS, HOST_CONCS)]
+    combos += [("p2p", mo, "none", c) for mo, c in itertools.product(P2P_MODES, P2P_CONCS)]
+    return combos
+
+
+def matrix_errors(doc):
+    errs = []
+    ms = doc["measurements"]
+
+    # Every series of the OpenMP probe run itself (sweep children are counted separately).
+    have = {}
+    for m in ms:
+        if m["api"] == "omp" and "hht_sweep" not in m:
+            key = (m["direction"], m["mode"], m["host_mem"], m["concurrency"])
+            have[key] = have.get(key, 0) + 1
+    missing = [c for c in required_combinations() if c not in have]
+    for c in missing:
+        errs.append("$.measurements: no omp measurement with direction %s, mode %s, host_mem %s, concurrency %s" % c)
+
+    for i, m in enumerate(ms):
+        where = "$.measurements[%d]" % i
+        if m["error"] is not None:
+            errs.append("%s.error: %s" % (where, short(m["error"], 160)))
+        if m["verification"]["status"] != "passed":
+            errs.append(
+                "%s.verification.status: %s (%s)"
+                % (where, short(m["verification"]["status"]), m["verification"]["detail"])
+            )
+
+    kinds = {}
+    for i, d in enumerate(doc["devices"]):
+        kinds[(d["api"], d["id"])] = d["kind"]
+        if d["kind"] == "host-plugin":
+            if d["is_gpu"] is not False:
+                errs.append("$.devices[%d].is_gpu: a host-plugin device is labelled as a GPU" % i)
+            if "host" not in d["memory"].lower():
+                errs.append(
+                    "$.devices[%d].memory: %s does not say that host-plugin memory is host memory"
+                    % (i, short(d["memory"]))
+                )
+    if doc["devices"] and not any(d["is_gpu"] for d in doc["devices"]):
+        for i, d in enumerate(doc["devices"]):
+            if d["kind"] != "host-plugin":
+                errs.append(
+                    "$.devices[%d].kind: %s, but with no GPU every device should be host-plugin" % (i, short(d["kind"]))
+                )
+    if not any(d["api"] == "omp" for d in doc["devices"]):
+        errs.append("$.devices: no omp device listed")
+
+    for i, m in enumerate(ms):
+        if m["direction"] != "p2p":
+            continue
+        ends = {s[k] for s in m["streams"] for k in ("src", "dst") if s[k] != "host"}
+        if any(kinds.get((m["api"], e)) == "host-plugin" for e in ends) and "host-staged" not in m["path"]:
+            errs.append(
+                "$.measurements[%d].path: P2P between host-plugin devices is not reported as host-staged: %s"
+                % (i, short(m["path"], 160))
+            )
+
+    if not any(
+        s["api"] == "omp" and s["probe"] == "omp-p2p" and s["what"].split()[:1] == ["nowait"] and s["reason"].strip()
+        for s in doc["skipped"]
+    ):
+        errs.append('$.skipped: no entry for omp-p2p "nowait" with a reason')
+
+    if doc.get("interrupted") is not False:
+        errs.append(
+            "$.interrupted: %s, not false: the run did not finish"
+            % ("absent (a checkpoint file)" if "interrupted" not in doc else short(doc["interrupted"]))
+        )
+    if "1e9" not in doc["units"]["bandwidth"]:
+        errs.append("$.units.bandwidth: %s does not say GB/s = 1e9 B/s" % short(doc["units"]["bandwidth"]))
+    return errs, len(required_combinations()) - len(missing)
+
+
+def report(path, kind, errs):
+    print("%s: INVALID (%s): %d problem%s" % (path, kind, len(errs), "" if len(errs) == 1 else "s"))
+    for e in errs[:MAX_SHOWN]:
+        print("  " + e)
+    if len(errs) > MAX_SHOWN:
+        print("  ... and %d more" % (len(errs) - MAX_SHOWN))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description="Validate a nodebw results.json against the results schema.")
+    ap.add_argument("schema", help="doc/results.schema.json")
+    ap.add_argument("results", help="a results.json written by nodebw")
+    ap.add_argument(
+        "--require-matrix",
+        action="store_true",
+        help="also require the full OpenMP probe matrix, all verified, with host-plugin labelling",
+    )
+    args = ap.parse_args(argv)
+
+    try:
+        schema = load_json(args.schema, strict=False)
+        jsonschema.Draft7Validator.check_schema(schema)
+    except (OSError, ValueError) as e:
+        print("%s: cannot read the schema: %s" % (args.schema, e), file=sys.stderr)
+        return 2
+    except jsonschema.exceptions.SchemaError as e:
+        print("%s: not a valid draft-07 schema: %s" % (args.schema, e.message), file=sys.stderr)
+        return 2
+    try:
+        doc = load_json(args.results, strict=True)
+    except (OSError, ValueError) as e:
+        print("%s: INVALID: cannot read it as JSON: %s" % (args.results, e))
+        return 1
+
+    errs = schema_errors(schema, doc)
+    if errs:
+        report(args.results, "schema", errs)
+        return 1
+    errs = consistency_errors(doc)
+    if errs:
+        report(args.results, "consistency", errs)
+        return 1
+    matrix = ""
+    if args.require_matrix:
+        errs, ncombos = matrix_errors(doc)
+        if errs:
+            report(args.results, "matrix", errs)
+            return 1
+        matrix = "; matrix complete (%d omp combinations, all verified)" % ncombos
+
+    ms = doc["measurements"]
+    passed = sum(1 for m in ms if m["verification"]["status"] == "passed")
+    swept = sum(1 for m in ms if "hht_sweep" in m)
+    print(
+        "%s: valid %s v%d: %d measurement%s (%d verified%s), %d device%s, %d skipped%s"
+        % (
+            args.results,
+            doc["schema"],
+            doc["schema_version"],
+            len(ms),
+            "" if len(ms) == 1 else "s",
+            passed,
+            ", %d from the hidden-helper sweep" % swept if swept else "",
+            len(doc["devices"]),
+            "" if len(doc["devices"]) == 1 else "s",
+            len(doc["skipped"]),
+            matrix,
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
