@@ -610,9 +610,9 @@ static void test_doc_write_load(void **state)
 	/* The quote in the interface text is doubled inside a quoted field. */
 	assert_non_null(strstr(csv, "\"omp_target_memcpy_async(..., depobj) + \"\"taskwait\"\", "
 				    "nowait\""));
-	assert_non_null(strstr(csv, "omp,omp-htod,htod,async,pinned,dual,host+host,0+1,2097152,512,4,3,"));
-	assert_non_null(strstr(csv, "omp,omp-dtoh,dtoh,sync,pageable,single,0,host,8,,-1,0,"));
-	assert_non_null(strstr(csv, "omp,omp-p2p,p2p,nowait,none,single,1,0,1000000000,,0,4,"));
+	assert_non_null(strstr(csv, "omp,omp-htod,htod,async,pinned,dual,host+host,0+1,2097152,512,4,,3,"));
+	assert_non_null(strstr(csv, "omp,omp-dtoh,dtoh,sync,pageable,single,0,host,8,,-1,,0,"));
+	assert_non_null(strstr(csv, "omp,omp-p2p,p2p,nowait,none,single,1,0,1000000000,,0,,4,"));
 	free(csv);
 
 	snprintf(path, sizeof(path), "%s/results.json", dir);
