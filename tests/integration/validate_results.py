@@ -158,8 +158,13 @@ def consistency_errors(doc):
             counts.append(("streams[%d].samples_s" % k, len(s["samples_s"])))
             counts.append(("streams[%d].gbps.n" % k, s["gbps"]["n"]))
             if "alone_samples_s" in s:
-                counts.append(("streams[%d].alone_samples_s" % k, len(s["alone_samples_s"])))
-                counts.append(("streams[%d].alone_gbps.n" % k, s["alone_gbps"]["n"]))
+                n_alone = len(s["alone_samples_s"])
+                if s["alone_gbps"]["n"] != n_alone:
+                    errs.append("%s.streams[%d].alone_gbps.n: %d, but %d alone samples"
+                                % (where, k, s["alone_gbps"]["n"], n_alone))
+                if not 1 <= n_alone <= reps:
+                    errs.append("%s.streams[%d].alone_samples_s: %d samples, expected 1 to %d"
+                                % (where, k, n_alone, reps))
         for name, n in counts:
             if n != reps:
                 errs.append("%s.%s: %d samples, but repetitions is %d" % (where, name, n, reps))
