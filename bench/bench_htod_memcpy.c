@@ -8,7 +8,9 @@
  *   harness   the full probe core: nodebw probe --probe htod --mode sync --host-mem pinned
  * and prints harness/memcpy (the target, >= 0.9), API/memcpy (libomptarget's own cost) and
  * harness/API (what the harness itself adds).
- * Usage: bench-htod-memcpy [SIZE [ROUNDS [REPS]]]   (default 256MiB 5 10)
+ * Both the median of the rounds' medians and the best repetition (STREAM's rule, the one
+ * that noise from other tenants disturbs least) are compared.
+ * Usage: bench-htod-memcpy [SIZE [ROUNDS [REPS]]]   (default 256MiB 7 7)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +30,7 @@ static double median(double *v, size_t n)
 	return s.median;
 }
 
-static double harness_gbps(const char *size, const char *reps)
+static double harness_gbps(const char *size, const char *reps, double *best)
 {
 	char dir[] = "/tmp/nodebw-bench-XXXXXX";
 	if (!mkdtemp(dir))
@@ -40,20 +42,25 @@ static double harness_gbps(const char *size, const char *reps)
 	struct nbw_probe_opts o;
 	char err[512];
 	double gbps = -1;
-	if (nbw_cli_parse_probe(21, argv, &o, err, sizeof(err)) == 0) {
-		struct nbw_doc *doc = nbw_doc_new(21, argv);
+	int argc = (int)(sizeof(argv) / sizeof(argv[0])) - 1;
+	if (nbw_cli_parse_probe(argc, argv, &o, err, sizeof(err)) == 0) {
+		struct nbw_doc *doc = nbw_doc_new(argc, argv);
 		struct nbw_run_status st;
 		if (doc && nbw_probe_run(&o, doc, NULL, &st, err, sizeof(err)) == 0) {
 			struct nbw_measurement m;
 			json_t *j = json_array_get(doc->measurements, 0);
 			if (j && nbw_measurement_from_json(j, &m, err, sizeof(err)) == 0) {
-				if (strcmp(m.verify_status, "passed") == 0)
+				if (strcmp(m.verify_status, "passed") == 0) {
 					gbps = m.gbps.median;
+					*best = m.gbps.max > *best ? m.gbps.max : *best;
+				}
 				nbw_measurement_free(&m);
 			}
 		}
 		nbw_doc_free(doc);
 	}
+	else
+		fprintf(stderr, "bench: %s\n", err);
 	nbw_cli_opts_free(&o);
 	rmdir(dir);
 	return gbps;
@@ -62,7 +69,7 @@ static double harness_gbps(const char *size, const char *reps)
 int main(int argc, char **argv)
 {
 	const char *size_s = argc > 1 ? argv[1] : "256MiB";
-	int rounds = argc > 2 ? atoi(argv[2]) : 5, reps = argc > 3 ? atoi(argv[3]) : 10;
+	int rounds = argc > 2 ? atoi(argv[2]) : 7, reps = argc > 3 ? atoi(argv[3]) : 7;
 	char reps_s[16], err[256];
 	uint64_t n;
 	if (nbw_size_parse(size_s, &n, err, sizeof(err)) || rounds < 1 || reps < 1) {
@@ -101,6 +108,7 @@ int main(int argc, char **argv)
 	printf("bench-htod-memcpy: %s per copy, %d rounds of %d repetitions; GB/s = 1e9 B/s\n",
 	       size_s, rounds, reps);
 	printf("%6s %12s %12s %12s\n", "round", "memcpy GB/s", "API GB/s", "harness GB/s");
+	double best_mc = 0, best_api = 0, best_har = 0;
 	for (int r = 0; r < rounds; r++) {
 		for (int i = 0; i < reps + 2; i++) { /* two warm-ups, as the harness does */
 			double a = nbw_now();
@@ -108,6 +116,8 @@ int main(int argc, char **argv)
 			double b = nbw_now();
 			if (i >= 2)
 				t[i - 2] = (double)n / (b - a) / 1e9;
+			if (i >= 2 && t[i - 2] > best_mc)
+				best_mc = t[i - 2];
 		}
 		mc[r] = median(t, (size_t)reps);
 		for (int i = 0; i < reps + 2; i++) {
@@ -116,17 +126,24 @@ int main(int argc, char **argv)
 			double b = nbw_now();
 			if (i >= 2)
 				t[i - 2] = (double)n / (b - a) / 1e9;
+			if (i >= 2 && t[i - 2] > best_api)
+				best_api = t[i - 2];
 		}
 		api[r] = median(t, (size_t)reps);
-		har[r] = harness_gbps(size_s, reps_s);
+		har[r] = harness_gbps(size_s, reps_s, &best_har);
 		printf("%6d %12.3f %12.3f %12.3f\n", r + 1, mc[r], api[r], har[r]);
 	}
 	double M = median(mc, (size_t)rounds), A = median(api, (size_t)rounds),
 	       H = median(har, (size_t)rounds);
 	printf("median of rounds: memcpy %.3f GB/s, API %.3f GB/s, harness %.3f GB/s\n", M, A, H);
-	printf("ratio harness/memcpy = %.3f (target >= 0.9)\n", H / M);
-	printf("ratio API/memcpy     = %.3f (libomptarget's own cost)\n", A / M);
-	printf("ratio harness/API    = %.3f (what the probe core adds)\n", H / A);
+	printf("best repetition:  memcpy %.3f GB/s, API %.3f GB/s, harness %.3f GB/s\n", best_mc,
+	       best_api, best_har);
+	printf("ratio harness/memcpy = %.3f median, %.3f best (target >= 0.9)\n", H / M,
+	       best_har / best_mc);
+	printf("ratio API/memcpy     = %.3f median, %.3f best (libomptarget's own cost)\n", A / M,
+	       best_api / best_mc);
+	printf("ratio harness/API    = %.3f median, %.3f best (what the probe core adds)\n", H / A,
+	       best_har / best_api);
 	ops->free(be, &h);
 	ops->free(be, &d);
 	ops->close(be);
