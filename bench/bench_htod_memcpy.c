@@ -30,6 +30,33 @@ static double median(double *v, size_t n)
 	return s.median;
 }
 
+static void plain_memcpy(struct nbw_xfer *x)
+{
+	memcpy(x->dst->ptr, x->src->ptr, x->bytes);
+}
+
+/* Two warm-ups (as the harness does), then \p reps timed copies: plain memcpy when \p copy
+ * is set, the backend's transfer otherwise. Returns the median GB/s; updates \p best. */
+static double round_gbps(void (*copy)(struct nbw_xfer *), struct nbw_xfer *x,
+			 const struct nbw_backend_ops *ops, struct nbw_backend *be, int reps,
+			 double *t, double *best)
+{
+	for (int i = 0; i < reps + 2; i++) {
+		double a = nbw_now();
+		if (copy)
+			copy(x);
+		else
+			ops->transfer(be, x);
+		double b = nbw_now();
+		if (i < 2)
+			continue;
+		t[i - 2] = (double)x->bytes / (b - a) / 1e9;
+		if (t[i - 2] > *best)
+			*best = t[i - 2];
+	}
+	return median(t, (size_t)reps);
+}
+
 static double harness_gbps(const char *size, const char *reps, double *best)
 {
 	char dir[] = "/tmp/nodebw-bench-XXXXXX";
@@ -99,6 +126,7 @@ int main(int argc, char **argv)
 	}
 	memset(h.ptr, 0x5a, n);
 	memset(d.ptr, 0, n);
+	/* The sync mode needs no prepare(). */
 	struct nbw_xfer x = { .dir = NBW_HTOD, .mode = NBW_MODE_SYNC, .src = &h, .dst = &d,
 			      .bytes = n };
 	double *mc = calloc((size_t)rounds, sizeof(double)),
@@ -110,26 +138,8 @@ int main(int argc, char **argv)
 	printf("%6s %12s %12s %12s\n", "round", "memcpy GB/s", "API GB/s", "harness GB/s");
 	double best_mc = 0, best_api = 0, best_har = 0;
 	for (int r = 0; r < rounds; r++) {
-		for (int i = 0; i < reps + 2; i++) { /* two warm-ups, as the harness does */
-			double a = nbw_now();
-			memcpy(d.ptr, h.ptr, n);
-			double b = nbw_now();
-			if (i >= 2)
-				t[i - 2] = (double)n / (b - a) / 1e9;
-			if (i >= 2 && t[i - 2] > best_mc)
-				best_mc = t[i - 2];
-		}
-		mc[r] = median(t, (size_t)reps);
-		for (int i = 0; i < reps + 2; i++) {
-			double a = nbw_now();
-			ops->transfer(be, &x);
-			double b = nbw_now();
-			if (i >= 2)
-				t[i - 2] = (double)n / (b - a) / 1e9;
-			if (i >= 2 && t[i - 2] > best_api)
-				best_api = t[i - 2];
-		}
-		api[r] = median(t, (size_t)reps);
+		mc[r] = round_gbps(plain_memcpy, &x, ops, be, reps, t, &best_mc);
+		api[r] = round_gbps(NULL, &x, ops, be, reps, t, &best_api);
 		har[r] = harness_gbps(size_s, reps_s, &best_har);
 		printf("%6d %12.3f %12.3f %12.3f\n", r + 1, mc[r], api[r], har[r]);
 	}

@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-packages="clang-19 libomp-19-dev libclang-rt-19-dev meson ninja-build pkg-config \
+packages="clang-19 libomp-19-dev libclang-rt-19-dev meson ninja-build pkg-config valgrind \
 libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema"
 
 install_missing() {

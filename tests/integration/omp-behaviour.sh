@@ -8,6 +8,20 @@ trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
 schema="$NODEBW_SOURCE/doc/results.schema.json"
 validate="$NODEBW_SOURCE/tests/integration/validate_results.py"
+# interrupt_when TEXT OUTFILE nodebw-args...: start nodebw, send SIGINT once TEXT shows in its
+# output (or after 30 s), leave its exit status in $st.
+interrupt_when() {
+	text=$1; out=$2; shift 2
+	"$NODEBW" "$@" >"$out" 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 300 ] && ! grep -q "$text" "$out" 2>/dev/null; do
+		sleep 0.1; i=$((i + 1))
+	done
+	kill -INT $pid
+	wait $pid
+	st=$?
+}
 q() { # q FILE PYTHON-EXPRESSION: exit 0 when the expression over d (the document) is true
 	$py -c "import json,sys; d=json.load(open('$1')); m=d['measurements']; sys.exit(0 if ($2) else 1)"
 }
@@ -35,30 +49,16 @@ check "sweep leaves no child folder behind" sh -c "! ls -a '$tmp/sweep' | grep -
 check "sweep document matches the schema" $py "$validate" "$schema" "$tmp/sweep/results.json"
 
 # 3. Ctrl-C stops cleanly and keeps what was measured.
-"$NODEBW" probe --api omp --mode sync --sizes 8,1KiB,64KiB,1MiB,16MiB --reps 50 \
-	--min-time 0.5 --output "$tmp/int" >"$tmp/int.out" 2>&1 &
-pid=$!
-i=0
-while [ $i -lt 100 ] && ! grep -q "1 KiB" "$tmp/int.out" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
-kill -INT $pid
-wait $pid
-st=$?
+interrupt_when "1 KiB" "$tmp/int.out" probe --api omp --mode sync \
+	--sizes 8,1KiB,64KiB,1MiB,16MiB --reps 50 --min-time 0.5 --output "$tmp/int"
 check "interrupted run exits 130 (got $st)" test $st -eq 130
 check "interrupted run keeps its measurements" q "$tmp/int/results.json" \
 	"d['interrupted'] is True and len(m) >= 1 and all(x['verification']['status'] == 'passed' for x in m)"
 check "interrupted document matches the schema" $py "$validate" "$schema" "$tmp/int/results.json"
 
 # 3b. Ctrl-C during the hidden-helper sweep is recorded too.
-"$NODEBW" probe --api omp --mode async --probe htod --host-mem pinned --sizes 8,64KiB,1MiB \
-	--hht-sweep --output "$tmp/int2" >"$tmp/int2.out" 2>&1 &
-pid=$!
-i=0
-while [ $i -lt 300 ] && ! grep -q "hidden-helper sweep" "$tmp/int2.out" 2>/dev/null; do
-	sleep 0.1; i=$((i + 1))
-done
-kill -INT $pid
-wait $pid
-st=$?
+interrupt_when "hidden-helper sweep" "$tmp/int2.out" probe --api omp --mode async \
+	--probe htod --host-mem pinned --sizes 8,64KiB,1MiB --hht-sweep --output "$tmp/int2"
 check "run interrupted in the sweep exits 130 (got $st)" test $st -eq 130
 check "interrupted sweep is recorded as interrupted" q "$tmp/int2/results.json" \
 	"d['interrupted'] is True and len(d['hht_sweep']) < 4"
