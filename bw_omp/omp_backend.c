@@ -166,10 +166,13 @@ static void ob_versions(struct nbw_backend *be, char *buf, size_t len)
 	struct lib_search tgt = { .needle = "libomptarget.so" }, rt = { .needle = "libomp.so" };
 	dl_iterate_phdr(find_lib, &tgt);
 	dl_iterate_phdr(find_lib, &rt);
+	/* The version is the soname's suffix: libomptarget.so.19.1 -> 19.1. */
+	const char *ver = strstr(tgt.path, ".so.");
 	snprintf(buf, len,
-		 "openmp_macro=%d\nlibomptarget=%s\nlibomp=%s\nnum_devices=%d\ninitial_device=%d\n",
-		 _OPENMP, tgt.path[0] ? tgt.path : "not loaded", rt.path[0] ? rt.path : "not loaded",
-		 be->ndev, be->host);
+		 "openmp_macro=%d\nlibomptarget=%s\nlibomptarget_version=%s\nlibomp=%s\n"
+		 "num_devices=%d\ninitial_device=%d\n",
+		 _OPENMP, tgt.path[0] ? tgt.path : "not loaded", ver ? ver + 4 : "unknown",
+		 rt.path[0] ? rt.path : "not loaded", be->ndev, be->host);
 }
 
 static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
