@@ -62,7 +62,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       (default 256MiB, --quick 64MiB, --full 1GiB); the sweep\n"
 		"                       adds the halo planes 8*N^2 B, N = 512, 640, ..., 1280\n"
 		"Method:\n"
-		"  --quick              short profile: every second power of two to 64 MiB, two\n"
+		"  --quick              short profile: every third power of two to 64 MiB, two\n"
 		"                       halo planes, fewer repetitions (the default of 'run')\n"
 		"  --default            standard profile: every power of two to 256 MiB and all\n"
 		"                       seven halo planes (the default of 'probe')\n"

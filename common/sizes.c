@@ -179,7 +179,7 @@ int nbw_sizes_default(struct nbw_sizes *out, uint64_t max_bytes, bool sparse)
 {
 	out->v = NULL;
 	out->n = 0;
-	const uint64_t step = sparse ? 4 : 2;
+	const uint64_t step = sparse ? 8 : 2;
 	for (uint64_t b = 8; b <= max_bytes; b *= step) {
 		if (push(out, b, 0))
 			return -1;

@@ -31,7 +31,7 @@ int nbw_sizes_parse_list(const char *s, struct nbw_sizes *out, char *err, size_t
 
 /** Powers of two from 8 B to \p max_bytes, plus the halo-plane sizes 8*N^2 for
  *  N = 512, 640, ..., 1280; sorted, duplicates merged (keeping the halo tag).
- *  \p sparse (the quick profile): every second power of two (8 B, 32 B, 128 B, ...) and the
+ *  \p sparse (the quick profile): every third power of two (8 B, 64 B, 512 B, ...) and the
  * *  largest one, and the halo planes of N = 512 and 1024 only (both powers of two). */
 int nbw_sizes_default(struct nbw_sizes *out, uint64_t max_bytes, bool sparse);
 

@@ -112,7 +112,7 @@ static void test_defaults_run(void **state)
 	assert_int_equal(o.hidden_helpers, -1);
 	assert_true(o.hht_sweep);
 	assert_false(o.sizes_given);
-	assert_int_equal(o.sizes.n, 13);
+	assert_int_equal(o.sizes.n, 10);
 	assert_int_equal(o.sizes.v[o.sizes.n - 1].bytes, 64 * MiB);
 	nbw_cli_opts_free(&o);
 
@@ -158,9 +158,9 @@ static void test_quick(void **state)
 	assert_float_equal(o.min_time_s, 0.005, 1e-15);
 	assert_false(o.sizes_given);
 	/* Sparse sweep to 64 MiB with the halo planes 512 and 1024. */
-	assert_int_equal(o.sizes.n, 13);
+	assert_int_equal(o.sizes.n, 10);
 	assert_int_equal(o.sizes.v[0].bytes, 8);
-	assert_int_equal(o.sizes.v[1].bytes, 32);
+	assert_int_equal(o.sizes.v[1].bytes, 64);
 	assert_int_equal(o.sizes.v[o.sizes.n - 1].bytes, 64 * MiB);
 	nbw_cli_opts_free(&o);
 }

@@ -267,16 +267,13 @@ static void test_default_sparse(void **state)
 	struct nbw_sizes s;
 	assert_int_equal(nbw_sizes_default(&s, 64 * MiB, true), 0);
 	check_sorted_tagged(&s);
-	/* 8, 32, 128, ..., 32 MiB (every 4x), then 64 MiB. */
-	size_t i = 0;
-	for (uint64_t b = 8; b <= 64 * MiB; b *= 4, i++) {
-		assert_true(i < s.n);
-		assert_int_equal(s.v[i].bytes, b);
-	}
-	assert_int_equal(i, 12);
-	assert_int_equal(s.n, 13);
-	assert_int_equal(s.v[12].bytes, 64 * MiB);
-	/* Halo planes 512 (2 MiB) and 1024 (8 MiB) only, both on the 4x ladder. */
+	/* 8, 64, 512, ..., 16 MiB (every 8x), the 8 MiB halo plane, then 64 MiB. */
+	const uint64_t want[] = { 8,	    64,	     512,     4096,	32768,
+				  262144, 2 * MiB, 8 * MiB, 16 * MiB, 64 * MiB };
+	assert_int_equal(s.n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < s.n; i++)
+		assert_int_equal(s.v[i].bytes, want[i]);
+	/* Halo planes 512 (2 MiB, on the ladder) and 1024 (8 MiB) only. */
 	assert_true(contains(&s, 2 * MiB));
 	assert_true(contains(&s, 8 * MiB));
 	assert_false(contains(&s, 8ull * 640 * 640));
@@ -295,11 +292,11 @@ static void test_default_sparse_on_ladder(void **state)
 {
 	(void)state;
 	struct nbw_sizes s;
-	/* 32 MiB is on the 4x ladder: the "largest" entry must not be duplicated. */
-	assert_int_equal(nbw_sizes_default(&s, 32 * MiB, true), 0);
+	/* 16 MiB is on the 8x ladder: the "largest" entry must not be duplicated. */
+	assert_int_equal(nbw_sizes_default(&s, 16 * MiB, true), 0);
 	check_sorted_tagged(&s);
-	assert_int_equal(s.n, 12);
-	assert_int_equal(s.v[s.n - 1].bytes, 32 * MiB);
+	assert_int_equal(s.n, 9); /* 8 ladder sizes and the 8 MiB halo plane */
+	assert_int_equal(s.v[s.n - 1].bytes, 16 * MiB);
 	nbw_sizes_free(&s);
 }
 
