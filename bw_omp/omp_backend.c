@@ -200,15 +200,15 @@ static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 
 static const char *ob_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem, int dev)
 {
-	bool host_plugin = dev >= 0 && dev < be->ndev && be->kind[dev] == KIND_HOST_PLUGIN;
+	enum omp_dev_kind kind = dev >= 0 && dev < be->ndev ? be->kind[dev] : KIND_UNKNOWN;
 	switch (mem) {
 	case NBW_HOSTMEM_PAGEABLE:
 		return "pageable: posix_memalign";
 	case NBW_HOSTMEM_PINNED:
-		if (host_plugin)
+		if (kind == KIND_HOST_PLUGIN)
 			return "pinned: llvm_omp_target_alloc_host (host plugin: plain malloc, not "
 			       "page-locked)";
-		if (be->kind[dev] == KIND_AMDGCN)
+		if (kind == KIND_AMDGCN)
 			return "pinned: llvm_omp_target_alloc_host (fine-grained host pool)";
 		return "pinned: llvm_omp_target_alloc_host (page-locked, cuMemAllocHost)";
 	default:

@@ -375,7 +375,6 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	if (sizes) {
 		if (nbw_sizes_parse_list(sizes, &o->sizes, err, errlen))
 			return -1;
-		o->sizes_given = true;
 	} else {
 		if (!max_size)
 			max_size = o->profile == NBW_PROFILE_QUICK  ? 64ull << 20

@@ -186,6 +186,8 @@ static int setup_stream(struct point *p, unsigned me)
 		ss->scratch = s->cache[me].scratch.ptr;
 		ss->cached = true;
 	} else {
+		/* Fallback when the largest size did not fit: allocate this size directly (the
+		 * pool is filled from the main thread only; both workers run here at once). */
 		stream_endpoints(s, me, p->bytes, &ss->src, &ss->dst);
 		ss->scratch = malloc(p->bytes);
 		if (!ss->scratch) {
