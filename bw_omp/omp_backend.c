@@ -191,11 +191,31 @@ static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 			 "OpenMP has no non-blocking device-to-device construct: target update "
 			 "moves data between host and device only");
 		return NULL;
+	case NBW_MODE_PARALLEL:
+		snprintf(why, whylen,
+			 "an all-cores host memcpy is the host backend's reference, not an OpenMP "
+			 "transfer");
+		return NULL;
 	default:
 		break;
 	}
 	snprintf(why, whylen, "unknown mode");
 	return NULL;
+}
+
+static int ob_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode mode,
+		       enum nbw_hostmem mem, char *why, size_t whylen)
+{
+	(void)be;
+	(void)dir;
+	(void)mode;
+	if (mem == NBW_HOSTMEM_REGISTERED) {
+		snprintf(why, whylen,
+			 "OpenMP has no portable call to page-lock existing host memory "
+			 "(llvm_omp_target_lock_mem does nothing in LLVM 19's CUDA plugin)");
+		return -1;
+	}
+	return 0;
 }
 
 static const char *ob_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem, int dev)
@@ -251,6 +271,9 @@ static int ob_alloc(struct nbw_backend *be, struct nbw_buf *b)
 			return -EINVAL;
 		b->ptr = omp_target_alloc(b->bytes, b->device);
 		break;
+	case NBW_LOC_HOST_REGISTERED:
+		snprintf(last_err, sizeof(last_err), "registered host memory is not supported");
+		return -EINVAL;
 	}
 	if (!b->ptr) {
 		snprintf(last_err, sizeof(last_err), "%s(%zu bytes) failed",
@@ -277,6 +300,8 @@ static void ob_free(struct nbw_backend *be, struct nbw_buf *b)
 		break;
 	case NBW_LOC_DEVICE:
 		omp_target_free(b->ptr, b->device);
+		break;
+	case NBW_LOC_HOST_REGISTERED:
 		break;
 	}
 	b->ptr = NULL;
@@ -397,6 +422,7 @@ const struct nbw_backend_ops nbw_backend_omp = {
 	.device_info = ob_device_info,
 	.versions = ob_versions,
 	.interface = ob_interface,
+	.supports = ob_supports,
 	.hostmem_note = ob_hostmem_note,
 	.p2p_path = ob_p2p_path,
 	.alloc = ob_alloc,

@@ -13,6 +13,7 @@ enum {
 	OPT_API = 256, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
 	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_PEER,
 };
 
 static const struct option probe_options[] = {
@@ -21,6 +22,7 @@ static const struct option probe_options[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "host-mem", required_argument, NULL, OPT_HOSTMEM },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "peer-access", required_argument, NULL, OPT_PEER },
 	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "sizes", required_argument, NULL, OPT_SIZES },
 	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
@@ -48,10 +50,13 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"%s"
 		"\n"
 		"Selection (comma-separated lists; default: everything):\n"
-		"  --api LIST           backends: omp (see 'nodebw list'), or all\n"
+		"  --api LIST           backends: omp, host, cuda, hip, ze (see 'nodebw list'), or\n"
+		"                       all (the default)\n"
 		"  --probe LIST         htod, dtoh, p2p, or catalogue names such as omp-htod\n"
-		"  --mode LIST          sync, async, nowait\n"
-		"  --host-mem LIST      pageable, pinned\n"
+		"  --mode LIST          sync, async, nowait (OpenMP), parallel (host: all cores)\n"
+		"  --host-mem LIST      pageable, pinned, registered\n"
+		"  --peer-access LIST   P2P with peer access enabled, disabled (where the API lets\n"
+		"                       a program choose: CUDA, HIP)\n"
 		"  --threads LIST       1 (one device, one host thread), 2 (two devices or both P2P\n"
 		"                       directions from two host threads at once)\n"
 		"  --devices LIST       device ids; the first is used alone, the first two in pairs\n"
@@ -175,7 +180,7 @@ static int one_mode(const char *t, void *ctx, char *err, size_t errlen)
 {
 	int m = nbw_mode_parse(t);
 	if (m < 0) {
-		snprintf(err, errlen, "unknown mode '%s' (sync, async, nowait)", t);
+		snprintf(err, errlen, "unknown mode '%s' (sync, async, nowait, parallel)", t);
 		return -1;
 	}
 	((bool *)ctx)[m] = true;
@@ -186,10 +191,22 @@ static int one_hostmem(const char *t, void *ctx, char *err, size_t errlen)
 {
 	int m = nbw_hostmem_parse(t);
 	if (m < 0 || m == NBW_HOSTMEM_NONE) {
-		snprintf(err, errlen, "unknown host memory kind '%s' (pageable, pinned)", t);
+		snprintf(err, errlen,
+			 "unknown host memory kind '%s' (pageable, pinned, registered)", t);
 		return -1;
 	}
 	((bool *)ctx)[m] = true;
+	return 0;
+}
+
+static int one_peer(const char *t, void *ctx, char *err, size_t errlen)
+{
+	int p = nbw_peer_parse(t);
+	if (p != NBW_PEER_ON && p != NBW_PEER_OFF) {
+		snprintf(err, errlen, "unknown peer access '%s' (enabled, disabled)", t);
+		return -1;
+	}
+	((bool *)ctx)[p - NBW_PEER_ON] = true;
 	return 0;
 }
 
@@ -208,7 +225,7 @@ static int one_api(const char *t, void *ctx, char *err, size_t errlen)
 	struct nbw_probe_opts *o = ctx;
 	if (strcmp(t, "all") == 0)
 		return 0;
-	if (!nbw_backend_find(t)) {
+	if (!nbw_backend_find(t) && !nbw_backend_known(t)) {
 		size_t n;
 		const struct nbw_backend_ops *const *all = nbw_backends(&n);
 		char built[128] = "";
@@ -274,8 +291,9 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	o->hht_sweep = is_run;
 	/* The main job defaults to the quick profile; --full gives the thorough one. */
 	o->profile = is_run ? NBW_PROFILE_QUICK : NBW_PROFILE_DEFAULT;
-	bool modes[NBW_MODE_COUNT] = { 0 }, mems[2] = { 0 }, threads[2] = { 0 };
-	bool any_mode = false, any_mem = false, any_threads = false;
+	bool modes[NBW_MODE_COUNT] = { 0 }, mems[NBW_HOSTMEM_NONE] = { 0 }, threads[2] = { 0 };
+	bool peer[2] = { 0 };
+	bool any_mode = false, any_mem = false, any_threads = false, any_peer = false;
 	long warm = -1, reps = -1, maxreps = -1;
 	double mintime = -1.0;
 	uint64_t max_size = 0;
@@ -291,6 +309,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		case OPT_MODE: rc = each_item(optarg, one_mode, modes, err, errlen); any_mode = true; break;
 		case OPT_HOSTMEM: rc = each_item(optarg, one_hostmem, mems, err, errlen); any_mem = true; break;
 		case OPT_THREADS: rc = each_item(optarg, one_threads, threads, err, errlen); any_threads = true; break;
+		case OPT_PEER: rc = each_item(optarg, one_peer, peer, err, errlen); any_peer = true; break;
 		case OPT_DEVICES:
 			rc = nbw_cli_parse_int_list(optarg, o->devices, NBW_MAX_DEVICES, &o->ndevices,
 						    "device id", err, errlen);
@@ -363,9 +382,11 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	memcpy(o->modes, modes, sizeof(modes));
 	memcpy(o->hostmem, mems, sizeof(mems));
 	memcpy(o->threads, threads, sizeof(threads));
+	memcpy(o->peer, peer, sizeof(peer));
 	if (!any_mode) set_all(o->modes, NBW_MODE_COUNT, true);
-	if (!any_mem) set_all(o->hostmem, 2, true);
+	if (!any_mem) set_all(o->hostmem, NBW_HOSTMEM_NONE, true);
 	if (!any_threads) set_all(o->threads, 2, true);
+	if (!any_peer) set_all(o->peer, 2, true);
 
 	if (sizes && max_size) {
 		snprintf(err, errlen, "--sizes and --max-size exclude each other");
@@ -437,11 +458,16 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 		add_arg(&v, &n, "--probe");
 		add_arg(&v, &n, o->probes[i]);
 	}
-	const char *modes[] = { "sync", "async", "nowait" }, *mems[] = { "pageable", "pinned" },
-		   *threads[] = { "1", "2" };
+	const char *modes[NBW_MODE_COUNT], *mems[NBW_HOSTMEM_NONE], *threads[] = { "1", "2" },
+					   *peers[] = { "enabled", "disabled" };
+	for (int i = 0; i < NBW_MODE_COUNT; i++)
+		modes[i] = nbw_mode_name((enum nbw_mode)i);
+	for (int i = 0; i < NBW_HOSTMEM_NONE; i++)
+		mems[i] = nbw_hostmem_name((enum nbw_hostmem)i);
 	add_list(&v, &n, "--mode", modes, o->modes, NBW_MODE_COUNT);
-	add_list(&v, &n, "--host-mem", mems, o->hostmem, 2);
+	add_list(&v, &n, "--host-mem", mems, o->hostmem, NBW_HOSTMEM_NONE);
 	add_list(&v, &n, "--threads", threads, o->threads, 2);
+	add_list(&v, &n, "--peer-access", peers, o->peer, 2);
 	if (o->ndevices) {
 		char dl[512] = "";
 		for (int i = 0; i < o->ndevices; i++) {

@@ -4,9 +4,10 @@
 #include "nodebw/probe.h"
 
 static const char *const dirs[] = { "htod", "dtoh", "p2p" };
-static const char *const modes[] = { "sync", "async", "nowait" };
-static const char *const mems[] = { "pageable", "pinned", "none" };
+static const char *const modes[] = { "sync", "async", "nowait", "parallel" };
+static const char *const mems[] = { "pageable", "pinned", "registered", "none" };
 static const char *const concs[] = { "single", "dual", "bidir" };
+static const char *const peers[] = { "n/a", "enabled", "disabled" };
 
 #define NAME_OF(tab, v) ((unsigned)(v) < sizeof(tab) / sizeof(tab[0]) ? tab[v] : "?")
 
@@ -14,6 +15,7 @@ const char *nbw_dir_name(enum nbw_dir d) { return NAME_OF(dirs, d); }
 const char *nbw_mode_name(enum nbw_mode m) { return NAME_OF(modes, m); }
 const char *nbw_hostmem_name(enum nbw_hostmem m) { return NAME_OF(mems, m); }
 const char *nbw_conc_name(enum nbw_conc c) { return NAME_OF(concs, c); }
+const char *nbw_peer_name(enum nbw_peer p) { return NAME_OF(peers, p); }
 
 static int lookup(const char *const *tab, int n, const char *s)
 {
@@ -23,7 +25,10 @@ static int lookup(const char *const *tab, int n, const char *s)
 	return -1;
 }
 
-int nbw_dir_parse(const char *s) { return lookup(dirs, 3, s); }
-int nbw_mode_parse(const char *s) { return lookup(modes, 3, s); }
-int nbw_hostmem_parse(const char *s) { return lookup(mems, 3, s); }
-int nbw_conc_parse(const char *s) { return lookup(concs, 3, s); }
+#define COUNT(tab) ((int)(sizeof(tab) / sizeof(tab[0])))
+
+int nbw_dir_parse(const char *s) { return lookup(dirs, COUNT(dirs), s); }
+int nbw_mode_parse(const char *s) { return lookup(modes, COUNT(modes), s); }
+int nbw_hostmem_parse(const char *s) { return lookup(mems, COUNT(mems), s); }
+int nbw_conc_parse(const char *s) { return lookup(concs, COUNT(concs), s); }
+int nbw_peer_parse(const char *s) { return lookup(peers, COUNT(peers), s); }

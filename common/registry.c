@@ -1,22 +1,119 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The registry: the backends built into the core (OpenMP when offload was built, the host
+ * reference always) and the vendor plugins (CUDA, HIP, Level Zero) loaded with dlopen from
+ * $NODEBW_PLUGIN_DIR, the build tree beside the executable, or the install folder. A plugin
+ * that cannot be loaded is reported with dlopen's reason, and the run goes on.
+ */
 #include "nodebw/backends.h"
 
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nodebw/config.h"
 
-static const struct nbw_backend_ops *const registry[] = {
+#define MAX_BACKENDS 8
+
+static const struct nbw_backend_ops *registry[MAX_BACKENDS + 1];
+static size_t nregistry;
+static struct nbw_backend_missing missing[MAX_BACKENDS];
+static size_t nmissing;
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+
+static void add_missing(const char *name, const char *fmt, const char *a, const char *b)
+{
+	if (nmissing >= MAX_BACKENDS)
+		return;
+	struct nbw_backend_missing *m = &missing[nmissing++];
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->reason, sizeof(m->reason), fmt, a, b);
+}
+
+/* The folders a plugin may be in, in search order. */
+static size_t plugin_dirs(char dirs[][PATH_MAX], size_t max)
+{
+	size_t n = 0;
+	const char *env = getenv("NODEBW_PLUGIN_DIR");
+	if (env && *env && n < max)
+		snprintf(dirs[n++], PATH_MAX, "%s", env);
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0 && n < max) {
+		exe[len] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			/* build tree: build/tools/nodebw next to build/bw_native/ */
+			snprintf(dirs[n++], PATH_MAX, "%s/../bw_native", exe);
+		}
+	}
+	if (n < max)
+		snprintf(dirs[n++], PATH_MAX, "%s", NBW_PLUGIN_DIR);
+	return n;
+}
+
+static void load_plugin(const char *name)
+{
+	char dirs[3][PATH_MAX], path[PATH_MAX + 64], sym[64], first_err[512] = "";
+	size_t nd = plugin_dirs(dirs, 3);
+	snprintf(sym, sizeof(sym), "nbw_backend_%s", name);
+	for (size_t i = 0; i < nd; i++) {
+		snprintf(path, sizeof(path), "%s/nodebw-%s.so", dirs[i], name);
+		if (access(path, F_OK) != 0)
+			continue;
+		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		if (!h) {
+			/* Found but not loadable: usually the vendor runtime library is missing. */
+			snprintf(first_err, sizeof(first_err), "%s", dlerror());
+			break;
+		}
+		const struct nbw_backend_ops *ops = dlsym(h, sym);
+		if (!ops || ops->abi != NBW_PROBE_ABI) {
+			add_missing(name, "plugin %s %s", path,
+				    ops ? "was built for another probe ABI" : "lacks its backend table");
+			dlclose(h);
+			return;
+		}
+		if (nregistry < MAX_BACKENDS)
+			registry[nregistry++] = ops;
+		return; /* stays loaded for the life of the process */
+	}
+	if (first_err[0])
+		add_missing(name, "cannot load the plugin: %s%s", first_err, "");
+	else
+		add_missing(name, "plugin nodebw-%s.so not found (set NODEBW_PLUGIN_DIR)%s", name, "");
+}
+
+static void load_all(void)
+{
 #if NBW_HAVE_OMP
-	&nbw_backend_omp,
+	registry[nregistry++] = &nbw_backend_omp;
 #endif
-	NULL,
-};
+	char list[] = NBW_PLUGINS;
+	char *save = NULL;
+	for (char *p = strtok_r(list, " ", &save); p; p = strtok_r(NULL, " ", &save))
+		load_plugin(p);
+	registry[nregistry++] = &nbw_backend_host;
+	registry[nregistry] = NULL;
+}
 
 const struct nbw_backend_ops *const *nbw_backends(size_t *n)
 {
-	*n = sizeof(registry) / sizeof(registry[0]) - 1;
+	pthread_once(&loaded, load_all);
+	*n = nregistry;
 	return registry;
+}
+
+const struct nbw_backend_missing *nbw_backends_missing(size_t *n)
+{
+	pthread_once(&loaded, load_all);
+	*n = nmissing;
+	return missing;
 }
 
 const struct nbw_backend_ops *nbw_backend_find(const char *name)
@@ -29,13 +126,20 @@ const struct nbw_backend_ops *nbw_backend_find(const char *name)
 	return NULL;
 }
 
+bool nbw_backend_known(const char *name)
+{
+	static const char *const names[] = { "omp", "host", "cuda", "hip", "ze" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
 static const char *const dir_text[NBW_DIR_COUNT] = {
-	[NBW_HTOD] = "host to device: sync, async, nowait; pageable and pinned host memory; "
-		     "one device, or two devices from two host threads at once",
-	[NBW_DTOH] = "device to host: sync, async, nowait; pageable and pinned host memory; "
-		     "one device, or two devices from two host threads at once",
-	[NBW_P2P] = "device a to device b from one host thread; both directions at once from "
-		    "two host threads (sync, async)",
+	[NBW_HTOD] = "host to device: one device, or two devices from two host threads at once",
+	[NBW_DTOH] = "device to host: one device, or two devices from two host threads at once",
+	[NBW_P2P] = ("device a to device b from one host thread; both directions at once "
+		     "from two host threads; a same-device copy when there is one device"),
 };
 
 size_t nbw_probe_catalogue(struct nbw_probe_info *out, size_t max)
@@ -48,7 +152,16 @@ size_t nbw_probe_catalogue(struct nbw_probe_info *out, size_t max)
 				 nbw_dir_name((enum nbw_dir)d));
 			out[k].ops = all[i];
 			out[k].dir = (enum nbw_dir)d;
-			snprintf(out[k].description, sizeof(out[k].description), "%s", dir_text[d]);
+			char modes[96] = "", why[NBW_REASON_LEN];
+			for (int m = 0; m < NBW_MODE_COUNT; m++)
+				if (all[i]->interface((enum nbw_dir)d, (enum nbw_mode)m, why,
+						      sizeof(why))) {
+					size_t l = strlen(modes);
+					snprintf(modes + l, sizeof(modes) - l, "%s%s", l ? ", " : "",
+						 nbw_mode_name((enum nbw_mode)m));
+				}
+			snprintf(out[k].description, sizeof(out[k].description), "%s; modes: %s",
+				 dir_text[d], modes);
 		}
 	return k;
 }

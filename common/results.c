@@ -19,6 +19,7 @@ static void free_stream(struct nbw_stream *s)
 {
 	free(s->samples_s);
 	free(s->alone_samples_s);
+	free(s->device_samples_s);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -54,6 +55,8 @@ void nbw_measurement_summarize(struct nbw_measurement *m)
 		struct nbw_stream *s = &m->streams[i];
 		summarize_rates(s->samples_s, s->n, (double)m->bytes, &s->gbps);
 		summarize_rates(s->alone_samples_s, s->n_alone, (double)m->bytes, &s->alone_gbps);
+		summarize_rates(s->device_samples_s, s->n_device, (double)m->bytes,
+				&s->device_gbps);
 	}
 }
 
@@ -92,6 +95,11 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 					    array_of(s->alone_samples_s, s->n_alone));
 			json_object_set_new(js, "alone_gbps", summary_json(&s->alone_gbps));
 		}
+		if (s->n_device) {
+			json_object_set_new(js, "device_samples_s",
+					    array_of(s->device_samples_s, s->n_device));
+			json_object_set_new(js, "device_gbps", summary_json(&s->device_gbps));
+		}
 		json_array_append_new(streams, js);
 	}
 	json_t *j = json_pack(
@@ -107,6 +115,10 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 		"verification", "status", m->verify_status, "checked_bytes",
 		(json_int_t)m->verify_bytes, "detail", m->verify_detail);
 	json_object_set_new(j, "halo_n", m->halo_n ? json_integer(m->halo_n) : json_null());
+	json_object_set_new(j, "peer_access", json_string(nbw_peer_name(m->peer)));
+	json_object_set_new(j, "start", json_string(m->start));
+	json_object_set_new(j, "device_timer",
+			    m->device_timer[0] ? json_string(m->device_timer) : json_null());
 	if (m->has_overlap)
 		json_object_set_new(j, "overlap",
 				    json_pack("{s:f, s:f, s:f, s:s}", "serial_estimate_s",
@@ -241,6 +253,22 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	m->reps = (unsigned)reps;
 	json_t *halo = json_object_get(j, "halo_n");
 	m->halo_n = json_is_integer(halo) ? (int)json_integer_value(halo) : 0;
+	/* Schema 1 files have neither field. */
+	json_t *peer = json_object_get(j, "peer_access"), *start = json_object_get(j, "start");
+	int pe = peer ? nbw_peer_parse(json_string_value(peer)) : NBW_PEER_NA;
+	if (pe < 0) {
+		snprintf(err, errlen, "field 'peer_access' has an unknown value");
+		return -1;
+	}
+	m->peer = (enum nbw_peer)pe;
+	if (start && !json_is_string(start)) {
+		snprintf(err, errlen, "field 'start' is not a string");
+		return -1;
+	}
+	snprintf(m->start, sizeof(m->start), "%s", start ? json_string_value(start) : "");
+	json_t *timer = json_object_get(j, "device_timer");
+	if (json_is_string(timer))
+		snprintf(m->device_timer, sizeof(m->device_timer), "%s", json_string_value(timer));
 	json_t *e = json_object_get(j, "error");
 	if (json_is_string(e))
 		snprintf(m->error, sizeof(m->error), "%s", json_string_value(e));
@@ -267,6 +295,10 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 		json_t *alone = json_object_get(js, "alone_samples_s");
 		if (alone && read_samples(alone, &s->alone_samples_s, &s->n_alone,
 					  "streams.alone_samples_s", err, errlen))
+			goto fail;
+		json_t *dev = json_object_get(js, "device_samples_s");
+		if (dev && read_samples(dev, &s->device_samples_s, &s->n_device,
+					"streams.device_samples_s", err, errlen))
 			goto fail;
 	}
 	json_t *ov = json_object_get(j, "overlap");
@@ -335,9 +367,11 @@ void nbw_doc_free(struct nbw_doc *d)
 void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev)
 {
 	json_array_append_new(d->devices,
-			      json_pack("{s:s, s:i, s:s, s:s, s:s, s:b}", "api", api, "id", dev->id,
-					"kind", dev->kind, "name", dev->name, "memory", dev->memory,
-					"is_gpu", dev->is_gpu));
+			      json_pack("{s:s, s:i, s:s, s:s, s:s, s:b, s:o}", "api", api, "id",
+					dev->id, "kind", dev->kind, "name", dev->name, "memory",
+					dev->memory, "is_gpu", dev->is_gpu, "pci_bus_id",
+					dev->pci_bus_id[0] ? json_string(dev->pci_bus_id)
+							   : json_null()));
 }
 
 void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,
@@ -511,9 +545,9 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 		json_decref(root);
 		return NULL;
 	}
-	if (version != NBW_SCHEMA_VERSION) {
-		snprintf(err, errlen, "%s: schema_version %d, this nodebw reads %d", path, version,
-			 NBW_SCHEMA_VERSION);
+	if (version < 1 || version > NBW_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: schema_version %d, this nodebw reads 1 to %d", path,
+			 version, NBW_SCHEMA_VERSION);
 		json_decref(root);
 		return NULL;
 	}

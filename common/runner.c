@@ -25,6 +25,7 @@
 
 #include "nodebw/backends.h"
 #include "nodebw/bufpool.h"
+#include "nodebw/gap.h"
 #include "nodebw/sysinfo.h"
 
 volatile sig_atomic_t nbw_stop_requested;
@@ -95,6 +96,8 @@ struct series {
 	enum nbw_mode mode;
 	enum nbw_hostmem mem;
 	enum nbw_conc conc;
+	enum nbw_peer peer;
+	bool gated;               /* concurrent async copies started by the backend's gate */
 	const char *interface;
 	unsigned nstreams;
 	int src[NBW_MAX_STREAMS], dst[NBW_MAX_STREAMS];   /* -1 = host */
@@ -115,7 +118,7 @@ struct stream_state {
 	bool cached;               /* buffers belong to the series cache */
 	void *scratch;
 	double warm_s;
-	double *samples, *alone, *t0, *t1;
+	double *samples, *alone, *t0, *t1, *dev;
 	char err[NBW_REASON_LEN];
 	char verify_status[16];
 	char verify_detail[160];
@@ -127,6 +130,7 @@ struct point {
 	uint64_t seed;
 	unsigned reps;
 	unsigned alone_reps;      /* repetitions of each stream alone (two streams only) */
+	double *t_release;        /* gated starts: when the gate was opened, per repetition */
 	pthread_barrier_t bar;
 	struct stream_state st[NBW_MAX_STREAMS];
 	volatile int failed;      /* set by any stream; read after a barrier */
@@ -146,7 +150,9 @@ static void stream_error(struct point *p, struct stream_state *ss, const char *w
 
 static enum nbw_loc host_loc(enum nbw_hostmem m)
 {
-	return m == NBW_HOSTMEM_PINNED ? NBW_LOC_HOST_PINNED : NBW_LOC_HOST_PAGEABLE;
+	return m == NBW_HOSTMEM_PINNED	       ? NBW_LOC_HOST_PINNED
+	       : m == NBW_HOSTMEM_REGISTERED ? NBW_LOC_HOST_REGISTERED
+					     : NBW_LOC_HOST_PAGEABLE;
 }
 
 /* Write a pattern (or poison) into a buffer wherever it lives. */
@@ -167,8 +173,9 @@ static void stream_endpoints(const struct series *s, unsigned me, size_t bytes,
 {
 	int sdev = s->src[me], ddev = s->dst[me];
 	int pin_dev = sdev >= 0 ? sdev : ddev;
-	/* Pinned memory belongs to the device it is for; pageable memory to nobody. */
-	int host_dev = s->mem == NBW_HOSTMEM_PINNED ? pin_dev : -1;
+	/* Page-locked memory belongs to the device it is for; pageable memory to nobody. */
+	int host_dev = s->mem == NBW_HOSTMEM_PINNED || s->mem == NBW_HOSTMEM_REGISTERED ? pin_dev
+											: -1;
 	*src = (struct nbw_buf){ .loc = sdev >= 0 ? NBW_LOC_DEVICE : host_loc(s->mem),
 				 .device = sdev >= 0 ? sdev : host_dev, .bytes = bytes };
 	*dst = (struct nbw_buf){ .loc = ddev >= 0 ? NBW_LOC_DEVICE : host_loc(s->mem),
@@ -213,7 +220,8 @@ static int setup_stream(struct point *p, unsigned me)
 		return -1;
 	}
 	ss->x = (struct nbw_xfer){ .dir = s->dir, .mode = s->mode, .src = &ss->src,
-				   .dst = &ss->dst, .bytes = p->bytes };
+				   .dst = &ss->dst, .bytes = p->bytes, .peer = s->peer,
+				   .device_s = -1.0 };
 	if (s->ops->prepare && s->ops->prepare(s->be, &ss->x)) {
 		stream_error(p, ss, "prepare");
 		return -1;
@@ -254,6 +262,7 @@ static void cache_alloc(struct series *s)
 
 static int timed(struct point *p, struct stream_state *ss, double *t0, double *t1)
 {
+	ss->x.device_s = -1.0;
 	*t0 = nbw_now();
 	int rc = p->s->ops->transfer(p->s->be, &ss->x);
 	*t1 = nbw_now();
@@ -288,6 +297,42 @@ static void verify_stream(struct point *p, unsigned me)
 	}
 }
 
+/* One repetition of a gated start: every stream enqueues its copy behind the backend's closed
+ * gate, one thread opens it, each waits for its own copy. The start time of every stream is
+ * the moment the gate opened (filled in by gated_times). */
+static void gated_rep(struct point *p, unsigned me, unsigned r)
+{
+	struct stream_state *ss = &p->st[me];
+	const struct nbw_backend_ops *ops = p->s->ops;
+	ss->x.device_s = -1.0;
+	int rc = ops->submit(p->s->be, &ss->x);
+	if (rc)
+		stream_error(p, ss, "submit");
+	pthread_barrier_wait(&p->bar);
+	if (me == 0) {
+		/* Opened even when a stream failed: the other one's copy is waiting on it. */
+		p->t_release[r] = nbw_now();
+		if (ops->release(p->s->be))
+			stream_error(p, ss, "gate release");
+	}
+	if (rc == 0) {
+		if (ops->complete(p->s->be, &ss->x)) {
+			stream_error(p, ss, "complete");
+		} else {
+			ss->t1[r] = nbw_now();
+			ss->dev[r] = ss->x.device_s;
+		}
+	}
+}
+
+static void gated_times(struct point *p, struct stream_state *ss)
+{
+	for (unsigned r = 0; r < p->reps; r++) {
+		ss->t0[r] = p->t_release[r];
+		ss->samples[r] = ss->t1[r] - ss->t0[r];
+	}
+}
+
 static void *stream_worker(void *arg)
 {
 	struct worker_arg *wa = arg;
@@ -317,13 +362,19 @@ static void *stream_worker(void *arg)
 			p->st[i].samples = calloc(p->reps, sizeof(double));
 			p->st[i].t0 = calloc(p->reps, sizeof(double));
 			p->st[i].t1 = calloc(p->reps, sizeof(double));
+			p->st[i].dev = calloc(p->reps, sizeof(double));
 			p->st[i].alone = ns > 1 ? calloc(p->alone_reps, sizeof(double)) : NULL;
-			if (!p->st[i].samples || !p->st[i].t0 || !p->st[i].t1 ||
+			if (!p->st[i].samples || !p->st[i].t0 || !p->st[i].t1 || !p->st[i].dev ||
 			    (ns > 1 && !p->st[i].alone)) {
 				snprintf(p->st[i].err, sizeof(p->st[i].err),
 					 "out of memory for %u samples", p->reps);
 				p->failed = 1;
 			}
+		}
+		if (p->s->gated) {
+			p->t_release = calloc(p->reps, sizeof(double));
+			if (!p->t_release)
+				p->failed = 1;
 		}
 	}
 	pthread_barrier_wait(&p->bar);
@@ -346,10 +397,16 @@ static void *stream_worker(void *arg)
 		pthread_barrier_wait(&p->bar);
 		if (p->failed)
 			break;
-		if (timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0)
+		if (p->s->gated) {
+			gated_rep(p, me, r);
+		} else if (timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0) {
 			ss->samples[r] = ss->t1[r] - ss->t0[r];
+			ss->dev[r] = ss->x.device_s;
+		}
 	}
 	pthread_barrier_wait(&p->bar);
+	if (p->s->gated && !p->failed)
+		gated_times(p, ss);
 
 	if (!p->failed)
 		verify_stream(p, me);
@@ -389,6 +446,10 @@ static void describe(const struct series *s, struct nbw_measurement *m)
 	snprintf(m->host_mem_note, sizeof(m->host_mem_note), "%s",
 		 s->dir == NBW_P2P ? "no host memory involved"
 				   : s->ops->hostmem_note(s->be, s->mem, dev));
+	snprintf(m->start, sizeof(m->start), "%s",
+		 s->nstreams == 1 ? "one host thread"
+		 : s->gated	  ? "backend gate: both copies enqueued, then released together"
+				  : "two host threads released together by a barrier");
 	if (s->conc == NBW_CONC_SINGLE)
 		snprintf(m->bytes_counting, sizeof(m->bytes_counting),
 			 "bytes = size of one transfer, counted once (read at the source, written "
@@ -414,6 +475,7 @@ static void fill_measurement(struct series *s, struct point *p, const struct nbw
 	m->mode = s->mode;
 	m->hostmem = s->mem;
 	m->conc = s->conc;
+	m->peer = s->peer;
 	m->bytes = sz->bytes;
 	m->halo_n = sz->halo_n;
 	m->hidden_helpers = strcmp(s->ops->name, "omp") == 0 ? nbw_effective_hidden_helpers() : -1;
@@ -459,6 +521,16 @@ static void fill_measurement(struct series *s, struct point *p, const struct nbw
 			st->n_alone = p->alone_reps;
 			p->st[i].alone = NULL;
 		}
+		bool timed_on_device = true;
+		for (unsigned r = 0; r < p->reps; r++)
+			timed_on_device = timed_on_device && p->st[i].dev[r] >= 0.0;
+		if (timed_on_device && s->ops->device_timer) {
+			st->device_samples_s = p->st[i].dev;
+			st->n_device = p->reps;
+			p->st[i].dev = NULL;
+			snprintf(m->device_timer, sizeof(m->device_timer), "%s",
+				 s->ops->device_timer);
+		}
 		if (strcmp(p->st[i].verify_status, "passed") == 0)
 			checked += sz->bytes;
 		else
@@ -503,7 +575,9 @@ static void free_point(struct point *p)
 		free(p->st[i].alone);
 		free(p->st[i].t0);
 		free(p->st[i].t1);
+		free(p->st[i].dev);
 	}
+	free(p->t_release);
 }
 
 static void endpoints(const int *dev, unsigned n, char *buf, size_t len)
@@ -523,8 +597,10 @@ static void print_series_header(const struct series *s)
 	char a[64], b[64];
 	endpoints(s->src, s->nstreams, a, sizeof(a));
 	endpoints(s->dst, s->nstreams, b, sizeof(b));
-	printf("\n%s-%s  mode %s  host memory %s  %s  (%s -> %s)\n  interface: %s\n",
+	printf("\n%s-%s  mode %s  host memory %s%s%s  %s  (%s -> %s)\n  interface: %s\n",
 	       s->ops->name, nbw_dir_name(s->dir), nbw_mode_name(s->mode), nbw_hostmem_name(s->mem),
+	       s->peer == NBW_PEER_NA ? "" : "  peer access ",
+	       s->peer == NBW_PEER_NA ? "" : nbw_peer_name(s->peer),
 	       s->conc == NBW_CONC_SINGLE ? "one host thread"
 	       : s->conc == NBW_CONC_DUAL ? "two devices, two host threads at once"
 					  : "both directions, two host threads at once",
@@ -702,7 +778,7 @@ static void skip(struct nbw_doc *doc, struct nbw_run_status *st, const struct nb
 	st->skipped++;
 	print_header_once();
 	if (!o->quiet)
-		printf("\n%s %s: skipped: %s\n", probe, what, reason);
+		printf("\n%s %s: skipped: %s\n", strcmp(probe, "*") ? probe : api, what, reason);
 }
 
 static void add_versions(struct nbw_doc *doc, const struct nbw_backend_ops *ops,
@@ -757,6 +833,98 @@ static int check_memory(const struct nbw_probe_opts *o, struct nbw_doc *doc,
 		}
 	}
 	return 0;
+}
+
+static void checkpoint(const struct series *s, struct nbw_doc *doc, const char *outdir)
+{
+	char werr[NBW_REASON_LEN];
+	if (outdir && nbw_doc_write(doc, outdir, werr, sizeof(werr)) && !s->o->quiet)
+		fprintf(stderr, "nodebw: checkpoint: %s\n", werr);
+}
+
+/* Enable or disable peer access for every pair of the series (outside the timed region). */
+static int set_peer_access(struct series *s, char *why, size_t whylen)
+{
+	if (s->peer == NBW_PEER_NA)
+		return 0;
+	for (unsigned i = 0; i < s->nstreams; i++)
+		if (s->ops->peer_access(s->be, s->src[i], s->dst[i], s->peer == NBW_PEER_ON, why,
+					whylen))
+			return -1;
+	return 0;
+}
+
+/* The series of one (direction, mode): host memory kinds x one or two host threads x peer
+ * access. A combination the backend cannot do is recorded as skipped with its reason. */
+static void run_mode(struct series *s, int nd, const int *devs, struct nbw_doc *doc,
+		     const char *outdir, struct nbw_run_status *st)
+{
+	const struct nbw_probe_opts *o = s->o;
+	const struct nbw_backend_ops *ops = s->ops;
+	char probe[48], why[NBW_REASON_LEN] = "";
+	snprintf(probe, sizeof(probe), "%s-%s", ops->name, nbw_dir_name(s->dir));
+	s->interface = ops->interface(s->dir, s->mode, why, sizeof(why));
+	if (!s->interface) {
+		skip(doc, st, o, ops->name, probe, nbw_mode_name(s->mode), why);
+		return;
+	}
+	for (int mem = 0; mem < NBW_HOSTMEM_NONE && !nbw_stop_requested; mem++) {
+		if (s->dir == NBW_P2P && mem > 0)
+			break;
+		if (s->dir != NBW_P2P && !o->hostmem[mem])
+			continue;
+		s->mem = s->dir == NBW_P2P ? NBW_HOSTMEM_NONE : (enum nbw_hostmem)mem;
+		for (int t = 0; t < 2 && !nbw_stop_requested; t++) {
+			if (!o->threads[t])
+				continue;
+			char what[80];
+			snprintf(what, sizeof(what), "%s %s %s", nbw_mode_name(s->mode),
+				 nbw_hostmem_name(s->mem),
+				 t ? (s->dir == NBW_P2P ? "bidir" : "dual") : "single");
+			if (ops->supports &&
+			    ops->supports(s->be, s->dir, s->mode, s->mem, why, sizeof(why))) {
+				skip(doc, st, o, ops->name, probe, what, why);
+				continue;
+			}
+			if (t == 1 && nd < 2) {
+				snprintf(why, sizeof(why), "needs two devices; %s",
+					 o->ndevices ? "--devices lists one" : "the API has only one");
+				skip(doc, st, o, ops->name, probe, what, why);
+				continue;
+			}
+			s->conc = t == 0 ? NBW_CONC_SINGLE
+			      : s->dir == NBW_P2P ? NBW_CONC_BIDIR
+						  : NBW_CONC_DUAL;
+			s->nstreams = t == 0 ? 1 : 2;
+			/* With one device, P2P is a same-device copy (labelled so by p2p_path). */
+			int a = devs[0], b = devs[1 % nd];
+			for (unsigned i = 0; i < s->nstreams; i++) {
+				int dev = i == 0 ? a : b;
+				s->src[i] = s->dir == NBW_HTOD ? -1 : s->dir == NBW_DTOH ? dev
+								    : (i == 0 ? a : b);
+				s->dst[i] = s->dir == NBW_DTOH ? -1 : s->dir == NBW_HTOD ? dev
+								    : (i == 0 ? b : a);
+			}
+			s->gated = s->nstreams > 1 && s->mode == NBW_MODE_ASYNC && ops->submit &&
+				   ops->release && ops->complete;
+			bool peer_axis = s->dir == NBW_P2P && ops->peer_access && a != b;
+			for (int pe = 0; pe < (peer_axis ? 2 : 1) && !nbw_stop_requested; pe++) {
+				s->peer = !peer_axis ? NBW_PEER_NA : pe == 0 ? NBW_PEER_ON
+									     : NBW_PEER_OFF;
+				if (peer_axis && !o->peer[pe])
+					continue;
+				if (set_peer_access(s, why, sizeof(why))) {
+					char w2[128];
+					snprintf(w2, sizeof(w2), "%s, peer access %s", what,
+						 nbw_peer_name(s->peer));
+					skip(doc, st, o, ops->name, probe, w2, why);
+					continue;
+				}
+				run_series(s, doc, st);
+				checkpoint(s, doc, outdir);
+			}
+		}
+	}
 }
 
 static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_probe_opts *o,
@@ -815,60 +983,11 @@ static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_prob
 		s->dir = (enum nbw_dir)dir;
 		if (!probe_selected(o, ops->name, s->dir))
 			continue;
-		char probe[48];
-		snprintf(probe, sizeof(probe), "%s-%s", ops->name, nbw_dir_name(s->dir));
 		for (int mode = 0; mode < NBW_MODE_COUNT && !nbw_stop_requested; mode++) {
 			if (!o->modes[mode])
 				continue;
 			s->mode = (enum nbw_mode)mode;
-			s->interface = ops->interface(s->dir, s->mode, why, sizeof(why));
-			if (!s->interface) {
-				skip(doc, st, o, ops->name, probe, nbw_mode_name(s->mode), why);
-				continue;
-			}
-			for (int mem = 0; mem < 2 && !nbw_stop_requested; mem++) {
-				if (s->dir == NBW_P2P && mem > 0)
-					break;
-				if (s->dir != NBW_P2P && !o->hostmem[mem])
-					continue;
-				s->mem = s->dir == NBW_P2P ? NBW_HOSTMEM_NONE : (enum nbw_hostmem)mem;
-				for (int t = 0; t < 2 && !nbw_stop_requested; t++) {
-					if (!o->threads[t])
-						continue;
-					bool two = s->dir == NBW_P2P || t == 1;
-					char what[64];
-					snprintf(what, sizeof(what), "%s %s %s", nbw_mode_name(s->mode),
-						 nbw_hostmem_name(s->mem),
-						 t ? (s->dir == NBW_P2P ? "bidir" : "dual") : "single");
-					if (two && nd < 2) {
-						snprintf(why, sizeof(why),
-							 "needs two devices; %s",
-							 o->ndevices ? "--devices lists one"
-								     : "the API has only one");
-						skip(doc, st, o, ops->name, probe, what, why);
-						continue;
-					}
-					s->conc = t == 0 ? NBW_CONC_SINGLE
-					      : s->dir == NBW_P2P ? NBW_CONC_BIDIR
-								  : NBW_CONC_DUAL;
-					s->nstreams = t == 0 ? 1 : 2;
-					for (unsigned i = 0; i < s->nstreams; i++) {
-						int a = devs[0], b = devs[1 % nd];
-						int dev = i == 0 ? a : b;
-						s->src[i] = s->dir == NBW_HTOD ? -1
-							    : s->dir == NBW_DTOH ? dev
-										 : (i == 0 ? a : b);
-						s->dst[i] = s->dir == NBW_DTOH ? -1
-							    : s->dir == NBW_HTOD ? dev
-										 : (i == 0 ? b : a);
-					}
-					run_series(s, doc, st);
-					char werr[NBW_REASON_LEN];
-					if (outdir && nbw_doc_write(doc, outdir, werr, sizeof(werr)) &&
-					    !o->quiet)
-						fprintf(stderr, "nodebw: checkpoint: %s\n", werr);
-				}
-			}
+			run_mode(s, nd, devs, doc, outdir, st);
 		}
 	}
 out:
@@ -905,8 +1024,25 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 			      "sizes", sizes, "hidden_helpers_effective",
 			      nbw_effective_hidden_helpers(), "timer", "clock_gettime(CLOCK_MONOTONIC)",
 			      "timer_resolution_s", (double)res.tv_sec + res.tv_nsec * 1e-9));
-	size_t n;
+	size_t n, nmiss;
 	const struct nbw_backend_ops *const *all = nbw_backends(&n);
+	const struct nbw_backend_missing *miss = nbw_backends_missing(&nmiss);
+	for (size_t i = 0; i < nmiss; i++)
+		if (api_selected(o, miss[i].name))
+			skip(doc, st, o, miss[i].name, "*", "backend", miss[i].reason);
+	/* Asked for by name but not compiled into this nodebw at all. */
+	for (int i = 0; i < o->napis; i++) {
+		bool known = nbw_backend_find(o->apis[i]) != NULL;
+		for (size_t k = 0; k < nmiss; k++)
+			known = known || strcmp(miss[k].name, o->apis[i]) == 0;
+		if (!known) {
+			char why[NBW_REASON_LEN];
+			snprintf(why, sizeof(why),
+				 "not built into this nodebw (its runtime was not found at configure "
+				 "time; see meson_options.txt)");
+			skip(doc, st, o, o->apis[i], "*", "backend", why);
+		}
+	}
 	int usage_rc = 0;
 	bool any = false;
 	for (size_t i = 0; i < n && !usage_rc && !nbw_stop_requested; i++) {
@@ -921,6 +1057,11 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 	nbw_doc_set(doc, "interrupted", json_boolean(st->interrupted));
 	if (usage_rc)
 		return usage_rc;
+	nbw_gap_match_devices(doc->devices);
+	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
+	if (!o->quiet)
+		nbw_gap_print(stdout, gaps);
+	nbw_doc_set(doc, "gaps", gaps);
 	if (outdir && nbw_doc_write(doc, outdir, err, errlen))
 		return -1;
 	return 0;

@@ -11,6 +11,7 @@
 
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
+#include "nodebw/gap.h"
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
 #include "nodebw/version.h"
@@ -21,13 +22,15 @@ static void usage(FILE *f)
 		"Usage: nodebw [--help] [--version] COMMAND [OPTIONS]\n"
 		"\n"
 		"Characterise the data paths of a GPU node: host-to-device, device-to-host and\n"
-		"device-to-device bandwidth and latency through OpenMP offload (LLVM libomptarget).\n"
+		"device-to-device bandwidth and latency through OpenMP offload (LLVM libomptarget)\n"
+		"and the native APIs (CUDA, HIP, Level Zero, and a host-memory reference).\n"
 		"\n"
 		"Commands:\n"
 		"  list     every device of every built API (with its kind) and the probe catalogue\n"
 		"  probe    run transfer probes over a size sweep (see 'nodebw probe --help')\n"
 		"  run      the main job: every probe of every available API and the hidden-helper\n"
 		"           sweep, into one results folder (see 'nodebw run --help')\n"
+		"  gap      the OpenMP-vs-native gap table of a results file\n"
 		"\n"
 		"Bandwidth is reported in GB/s = 1e9 bytes per second. Without a GPU, LLVM's host\n"
 		"plugin provides virtual devices whose memory is host memory: nodebw labels them\n"
@@ -189,6 +192,54 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	return rc;
 }
 
+static int cmd_gap(int argc, char **argv)
+{
+	bool json = false;
+	const char *file = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("Usage: nodebw gap [--json] RESULTS.json\n\nRecompute the "
+			       "OpenMP-vs-native gap table from a results file: per direction, "
+			       "mode, host memory and device count the mean absolute gap in GB/s "
+			       "(1e9 B/s), the relative gap and the extra time per transfer.\n");
+			return 0;
+		}
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "nodebw: error: unknown option '%s' (see 'nodebw gap "
+					"--help')\n", argv[i]);
+			return NBW_EXIT_USAGE;
+		} else if (file) {
+			fprintf(stderr, "nodebw: error: 'gap' takes one results file\n");
+			return NBW_EXIT_USAGE;
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file) {
+		fprintf(stderr, "nodebw: error: 'gap' needs a results file (results.json)\n");
+		return NBW_EXIT_USAGE;
+	}
+	char err[1024];
+	struct nbw_doc *doc = nbw_doc_load(file, err, sizeof(err));
+	if (!doc) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return NBW_EXIT_USAGE;
+	}
+	nbw_gap_match_devices(doc->devices);
+	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
+	if (json)
+		json_dumpf(gaps, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+	else
+		nbw_gap_print(stdout, gaps);
+	if (json)
+		printf("\n");
+	json_decref(gaps);
+	nbw_doc_free(doc);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -207,6 +258,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "list") == 0)
 		return cmd_list(argc - 1, argv + 1);
+	if (strcmp(cmd, "gap") == 0)
+		return cmd_gap(argc - 1, argv + 1);
 	if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "run") == 0)
 		return cmd_probe(argc - 1, argv + 1, argv, argc);
 	if (cmd[0] == '-')

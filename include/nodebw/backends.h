@@ -1,19 +1,32 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /** \file
  * \brief The registry of compiled-in backends and the probe catalogue built from it.
- * common/registry.c is the only file that knows which backends were built.
+ * common/registry.c is the only file that knows which backends were built: OpenMP and the
+ * host reference are built in, the vendor backends are plugins loaded at run time.
  */
 #ifndef NODEBW_BACKENDS_H
 #define NODEBW_BACKENDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "nodebw/probe.h"
 
 extern const struct nbw_backend_ops nbw_backend_omp;
+extern const struct nbw_backend_ops nbw_backend_host;
+
+/** A plugin that was built but could not be loaded, and why. */
+struct nbw_backend_missing {
+	char name[16];
+	char reason[NBW_REASON_LEN * 2];
+};
 
 /** All compiled-in backends, in run order. */
 const struct nbw_backend_ops *const *nbw_backends(size_t *n);
+/** Built plugins that could not be loaded (recorded as skipped backends). */
+const struct nbw_backend_missing *nbw_backends_missing(size_t *n);
+/** A backend name nodebw knows, whether or not it was built here. */
+bool nbw_backend_known(const char *name);
 /** A backend by name, or NULL. */
 const struct nbw_backend_ops *nbw_backend_find(const char *name);
 

@@ -25,7 +25,8 @@ struct nbw_probe_opts {
 	char probes[NBW_MAX_LIST][48];    /**< "htod", "omp-p2p", ...; empty = all */
 	int nprobes;
 	bool modes[NBW_MODE_COUNT];
-	bool hostmem[2];                  /**< pageable, pinned */
+	bool hostmem[NBW_HOSTMEM_NONE];   /**< pageable, pinned, registered */
+	bool peer[2];                     /**< P2P with peer access enabled, disabled */
 	bool threads[2];                  /**< one host thread, two host threads at once */
 	int devices[NBW_MAX_DEVICES];
 	int ndevices;                     /**< 0 = the first two devices */

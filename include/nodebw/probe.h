@@ -11,22 +11,34 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define NBW_PROBE_ABI 1
+#define NBW_PROBE_ABI 2
 
 enum nbw_dir { NBW_HTOD, NBW_DTOH, NBW_P2P, NBW_DIR_COUNT };
 
 /** How the copy is issued and waited for; each backend names its own interface per mode. */
-enum nbw_mode { NBW_MODE_SYNC, NBW_MODE_ASYNC, NBW_MODE_NOWAIT, NBW_MODE_COUNT };
+/** SYNC: a blocking copy call. ASYNC: issued on a stream/queue (or to a helper) and waited
+ *  for. NOWAIT: OpenMP `target update nowait`. PARALLEL: one copy split over all host cores
+ *  (the host backend's physical limit of host memory). */
+enum nbw_mode { NBW_MODE_SYNC, NBW_MODE_ASYNC, NBW_MODE_NOWAIT, NBW_MODE_PARALLEL,
+		NBW_MODE_COUNT };
 
-/** Host memory kind of the host side of a HtoD/DtoH copy (NONE for P2P). */
-enum nbw_hostmem { NBW_HOSTMEM_PAGEABLE, NBW_HOSTMEM_PINNED, NBW_HOSTMEM_NONE, NBW_HOSTMEM_COUNT };
+/** Host memory kind of the host side of a HtoD/DtoH copy (NONE for P2P). PINNED: allocated
+ *  page-locked by the API (cudaMallocHost, ...); REGISTERED: ordinary memory page-locked
+ *  afterwards (cudaHostRegister, ...). */
+enum nbw_hostmem { NBW_HOSTMEM_PAGEABLE, NBW_HOSTMEM_PINNED, NBW_HOSTMEM_REGISTERED,
+		   NBW_HOSTMEM_NONE, NBW_HOSTMEM_COUNT };
+
+/** Peer access of a device-to-device copy: NA when the API gives no control over it (or for
+ *  a same-device copy), ON/OFF when the core enabled or disabled it for the series. */
+enum nbw_peer { NBW_PEER_NA, NBW_PEER_ON, NBW_PEER_OFF, NBW_PEER_COUNT };
 
 /** SINGLE: one copy from one host thread. DUAL: two devices, two host threads at once.
  *  BIDIR: P2P a->b and b->a at once from two host threads. */
 enum nbw_conc { NBW_CONC_SINGLE, NBW_CONC_DUAL, NBW_CONC_BIDIR, NBW_CONC_COUNT };
 
 /** Where a buffer lives. */
-enum nbw_loc { NBW_LOC_HOST_PAGEABLE, NBW_LOC_HOST_PINNED, NBW_LOC_DEVICE };
+enum nbw_loc { NBW_LOC_HOST_PAGEABLE, NBW_LOC_HOST_PINNED, NBW_LOC_HOST_REGISTERED,
+	       NBW_LOC_DEVICE };
 
 struct nbw_buf {
 	enum nbw_loc loc;
@@ -41,6 +53,10 @@ struct nbw_xfer {
 	enum nbw_mode mode;
 	struct nbw_buf *src, *dst;
 	size_t bytes;
+	enum nbw_peer peer;
+	/** Set by the backend when a device timer (events, timestamps) timed the copy: seconds
+	 *  on the device. The core sets it to -1 before each call. */
+	double device_s;
 	void *priv;     /**< backend state set by prepare(), freed by unprepare() */
 };
 
@@ -53,6 +69,9 @@ struct nbw_device {
 	char name[NBW_NAME_LEN];
 	char memory[NBW_NAME_LEN];     /**< what "device memory" physically is */
 	bool is_gpu;
+	/** PCI address "dddd:bb:dd.f" in lower case, "" when the device has none (host-plugin
+	 *  devices, host memory). Devices are matched across APIs by this, never by index. */
+	char pci_bus_id[24];
 };
 
 struct nbw_backend;                /* opaque, one per backend */
@@ -70,10 +89,20 @@ struct nbw_backend_ops {
 	void (*versions)(struct nbw_backend *be, char *buf, size_t len);
 	/** The API call(s) a mode uses for a direction, or NULL with \p why when unsupported. */
 	const char *(*interface)(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen);
+	/** 0 when this backend can run (dir, mode, host memory) at all, else -1 with \p why
+	 *  (e.g. OpenMP cannot register existing memory). NULL: every combination is possible
+	 *  for which interface() names a call. */
+	int (*supports)(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode mode,
+			enum nbw_hostmem mem, char *why, size_t whylen);
 	/** What the host side of a copy is in this backend (e.g. "plain malloc on the host plugin"). */
 	const char *(*hostmem_note)(struct nbw_backend *be, enum nbw_hostmem mem, int dev);
 	/** How a copy between two devices travels (peer link, staged through host, ...). */
 	const char *(*p2p_path)(struct nbw_backend *be, int src, int dst);
+	/** Enable (or disable) access of device \p src to \p dst's memory, for P2P with and
+	 *  without peer access. NULL when the API decides itself. 0, or -1 with \p why (e.g. the
+	 *  pair cannot reach each other directly). Called outside the timed region. */
+	int (*peer_access)(struct nbw_backend *be, int src, int dst, bool enable, char *why,
+			   size_t whylen);
 	int (*alloc)(struct nbw_backend *be, struct nbw_buf *b);   /**< 0 or -ENOMEM */
 	void (*free)(struct nbw_backend *be, struct nbw_buf *b);
 	/** Untimed helpers for initialisation and verification of device buffers. */
@@ -84,6 +113,17 @@ struct nbw_backend_ops {
 	void (*unprepare)(struct nbw_backend *be, struct nbw_xfer *x);
 	/** Move x->bytes; the copy is complete when this returns. Timed by the core. */
 	int (*transfer)(struct nbw_backend *be, struct nbw_xfer *x);
+	/** Gated start of concurrent asynchronous copies (all three or none; ASYNC mode only):
+	 *  submit() enqueues the copy behind the backend's closed gate and returns at once;
+	 *  release() opens the gate, so every submitted copy starts together and enqueue cost
+	 *  is not timed; complete() waits for one submitted copy (and sets x->device_s). The
+	 *  gate is closed again for the next submit. Called from the streams' host threads;
+	 *  release() from one of them after every submit() returned. */
+	int (*submit)(struct nbw_backend *be, struct nbw_xfer *x);
+	int (*release)(struct nbw_backend *be);
+	int (*complete)(struct nbw_backend *be, struct nbw_xfer *x);
+	/** The device timer behind x->device_s (e.g. "cudaEventElapsedTime"), or NULL. */
+	const char *device_timer;
 	/** Text of the last error of this thread (API name, code, string). */
 	const char *(*last_error)(struct nbw_backend *be);
 };
@@ -92,10 +132,12 @@ const char *nbw_dir_name(enum nbw_dir d);
 const char *nbw_mode_name(enum nbw_mode m);
 const char *nbw_hostmem_name(enum nbw_hostmem m);
 const char *nbw_conc_name(enum nbw_conc c);
+const char *nbw_peer_name(enum nbw_peer p);
 /** Parse a name; return the enum value or -1. */
 int nbw_dir_parse(const char *s);
 int nbw_mode_parse(const char *s);
 int nbw_hostmem_parse(const char *s);
 int nbw_conc_parse(const char *s);
+int nbw_peer_parse(const char *s);
 
 #endif

@@ -14,7 +14,7 @@
 #include "nodebw/stats.h"
 
 #define NBW_SCHEMA_NAME "nodebw-results"
-#define NBW_SCHEMA_VERSION 1
+#define NBW_SCHEMA_VERSION 2
 #define NBW_MAX_STREAMS 2
 
 /** One host thread's copies inside a measurement. */
@@ -25,8 +25,11 @@ struct nbw_stream {
 	size_t n;
 	double *alone_samples_s;    /**< DUAL/BIDIR: the same copy with the other thread idle */
 	size_t n_alone;
+	double *device_samples_s;   /**< per repetition, the backend's device timer (or NULL) */
+	size_t n_device;
 	struct nbw_summary gbps;
 	struct nbw_summary alone_gbps;
+	struct nbw_summary device_gbps;
 };
 
 struct nbw_measurement {
@@ -37,6 +40,9 @@ struct nbw_measurement {
 	enum nbw_mode mode;
 	enum nbw_hostmem hostmem;
 	enum nbw_conc conc;
+	enum nbw_peer peer;         /**< P2P: peer access enabled, disabled, or not controllable */
+	char start[96];             /**< how concurrent copies were started together */
+	char device_timer[80];      /**< the backend's device timer, "" when none */
 	char path[256];             /**< what was between source and destination */
 	char host_mem_note[160];
 	uint64_t bytes;             /**< bytes of one transfer */

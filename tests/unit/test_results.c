@@ -733,11 +733,11 @@ static void test_doc_load_schema(void **state)
 		 err, sizeof(err), path, sizeof(path));
 	assert_non_null(strstr(err, "schema"));
 
-	load_bad(dir, "v2.json",
-		 "{\"schema\": \"nodebw-results\", \"schema_version\": 2, \"devices\": [],"
+	load_bad(dir, "v3.json",
+		 "{\"schema\": \"nodebw-results\", \"schema_version\": 3, \"devices\": [],"
 		 " \"skipped\": [], \"measurements\": []}",
 		 err, sizeof(err), path, sizeof(path));
-	assert_non_null(strstr(err, "schema_version 2"));
+	assert_non_null(strstr(err, "schema_version 3"));
 
 	load_bad(dir, "arr.json", "[1, 2]", err, sizeof(err), path, sizeof(path));
 

@@ -1,0 +1,829 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The CUDA backend: copies between host memory and NVIDIA GPUs, and between GPUs, through the
+ * CUDA runtime API. The runtime is linked statically (libcudart_static) and loads the driver
+ * (libcuda.so.1) itself, so without a driver open() reports the runtime's own reason.
+ *
+ *   sync   cudaMemcpy (HtoD, DtoH, DtoD on one GPU) or cudaMemcpyPeer (two GPUs). A pageable
+ *          HtoD copy returns once the bytes are staged and a device-to-device copy returns at
+ *          once, so those are followed by cudaDeviceSynchronize.
+ *   async  cudaMemcpyAsync / cudaMemcpyPeerAsync on the transfer's own non-blocking stream
+ *          between two cudaEvents; the host waits on the stop event and the events give the
+ *          time the copy took on the device.
+ *   gated  two concurrent async copies: each stream first waits (cuStreamWaitValue32, taken
+ *          from the driver with cudaGetDriverEntryPointByVersion) until a 32-bit epoch in
+ *          mapped pinned host memory reaches the next value; release() stores that value, so
+ *          the copies start together and their enqueue cost stays outside the timing.
+ *
+ * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable), registered =
+ * posix_memalign + cudaHostRegister(Portable); device memory = cudaMalloc. The current CUDA
+ * device belongs to the host thread, so every entry point selects its device itself.
+ */
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/probe.h"
+
+/* The CUDA versions whose driver entry points we ask for (hard-coded, as NVIDIA advises):
+ * cuStreamWaitValue32 has its current (_v2) form since 11.7, the error texts since 6.0. */
+#define WAIT_VALUE_VERSION 11070
+#define ERROR_TEXT_VERSION 6000
+#define HOST_ALIGN 4096
+
+/* Per-transfer state, made by prepare(). */
+struct cu_xfer {
+	struct cu_xfer *prev, *next;   /* the backend's list of live states */
+	int dev;                       /* device whose context issues the copy */
+	bool peer;                     /* a copy between two different GPUs */
+	bool sync_after;               /* SYNC: the call may return before the copy is done */
+	cudaStream_t stream;           /* ASYNC only */
+	cudaEvent_t start, stop;
+	CUdeviceptr gate;              /* the gate flag on this device; 0: no gate */
+	char gate_why[NBW_REASON_LEN]; /* why there is no gate */
+	bool pending;                  /* submitted and not yet completed */
+};
+
+struct nbw_backend {
+	int ndev;
+	int runtime_version, driver_version;
+	PFN_cuStreamWaitValue32_v11070 wait_value32;
+	PFN_cuGetErrorName_v6000 drv_error_name;
+	PFN_cuGetErrorString_v6000 drv_error_string;
+	pthread_mutex_t lock;          /* guards the gate's creation and the list of states */
+	char gate_why[NBW_REASON_LEN]; /* why there is no gate (empty: none tried or it works) */
+	uint32_t *gate;                /* mapped pinned flag the gated streams wait on */
+	uint32_t epoch;                /* last epoch release() opened */
+	struct cu_xfer *xfers;
+};
+
+static _Thread_local char last_err[NBW_REASON_LEN];
+
+/* "name: cudaErrorX (code): text", where name is the call's source text up to its '('. */
+static void cu_format(char *buf, size_t len, cudaError_t rc, const char *call)
+{
+	snprintf(buf, len, "%.*s: %s (%d): %s", (int)strcspn(call, "("), call,
+		 cudaGetErrorName(rc), (int)rc, cudaGetErrorString(rc));
+}
+
+/* Every runtime call that can fail goes through here: true (and last_err set) on failure. */
+static bool cu_failed(cudaError_t rc, const char *call)
+{
+	if (rc == cudaSuccess)
+		return false;
+	cu_format(last_err, sizeof(last_err), rc, call);
+	return true;
+}
+
+#define CU_FAILED(call) cu_failed((call), #call)
+
+/* The same for the one driver call we make (cuStreamWaitValue32). */
+static bool drv_failed(const struct nbw_backend *be, CUresult rc, const char *call)
+{
+	const char *name = NULL, *text = NULL;
+	if (rc == CUDA_SUCCESS)
+		return false;
+	if (be->drv_error_name)
+		be->drv_error_name(rc, &name);
+	if (be->drv_error_string)
+		be->drv_error_string(rc, &text);
+	snprintf(last_err, sizeof(last_err), "%s: %s (%d): %s", call, name ? name : "CUresult",
+		 (int)rc, text ? text : "no error text from the driver");
+	return true;
+}
+
+__attribute__((format(printf, 1, 2))) static void set_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_err, sizeof(last_err), fmt, ap);
+	va_end(ap);
+}
+
+/* A driver function by name and version; NULL (and last_err) when the driver lacks it. */
+static void *driver_entry(const char *symbol, unsigned version)
+{
+	void *fn = NULL;
+	enum cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+	if (CU_FAILED(cudaGetDriverEntryPointByVersion(symbol, &fn, version, cudaEnableDefault,
+						      &status)))
+		return NULL;
+	if (!fn || status != cudaDriverEntryPointSuccess) {
+		set_err("cudaGetDriverEntryPointByVersion(%s, %u): %s", symbol, version,
+			status == cudaDriverEntryPointVersionNotSufficent
+				? "the driver is too old for this version"
+				: "the driver has no such symbol");
+		return NULL;
+	}
+	return fn;
+}
+
+static void find_driver_entries(struct nbw_backend *be)
+{
+	be->drv_error_name = (PFN_cuGetErrorName_v6000)driver_entry("cuGetErrorName",
+								     ERROR_TEXT_VERSION);
+	be->drv_error_string = (PFN_cuGetErrorString_v6000)driver_entry("cuGetErrorString",
+									 ERROR_TEXT_VERSION);
+	be->wait_value32 = (PFN_cuStreamWaitValue32_v11070)driver_entry("cuStreamWaitValue32",
+									 WAIT_VALUE_VERSION);
+	if (!be->wait_value32)
+		snprintf(be->gate_why, sizeof(be->gate_why), "%s", last_err);
+}
+
+static int cb_open(struct nbw_backend **out, char *why, size_t whylen)
+{
+	int n = 0;
+	cudaError_t rc = cudaGetDeviceCount(&n);
+	if (rc != cudaSuccess) {
+		cu_format(why, whylen, rc, "cudaGetDeviceCount");
+		/* No driver (none, only the link-time stub, or one too old for this runtime)
+		 * and no device: CUDA is absent here. */
+		if (rc == cudaErrorInsufficientDriver || rc == cudaErrorNoDevice ||
+		    rc == cudaErrorStubLibrary)
+			return -ENODEV;
+		return -EIO;
+	}
+	if (n <= 0) {
+		snprintf(why, whylen, "cudaGetDeviceCount: %d devices", n);
+		return -ENODEV;
+	}
+	struct nbw_backend *be = calloc(1, sizeof(*be));
+	if (!be)
+		return -ENOMEM;
+	be->ndev = n;
+	pthread_mutex_init(&be->lock, NULL);
+	if (CU_FAILED(cudaRuntimeGetVersion(&be->runtime_version)))
+		be->runtime_version = 0;
+	if (CU_FAILED(cudaDriverGetVersion(&be->driver_version)))
+		be->driver_version = 0;
+	find_driver_entries(be);
+	*out = be;
+	return 0;
+}
+
+/* Open the gate: every stream waiting for the next epoch starts. */
+static void gate_open(struct nbw_backend *be)
+{
+	uint32_t e = __atomic_add_fetch(&be->epoch, 1, __ATOMIC_ACQ_REL);
+	__atomic_store_n(be->gate, e, __ATOMIC_SEQ_CST);
+}
+
+static void state_destroy(struct nbw_backend *be, struct cu_xfer *st)
+{
+	(void)CU_FAILED(cudaSetDevice(st->dev));
+	if (st->pending) {
+		/* A submitted copy still waits behind the gate: let it run and drain. */
+		gate_open(be);
+		(void)CU_FAILED(cudaStreamSynchronize(st->stream));
+	}
+	if (st->start)
+		(void)CU_FAILED(cudaEventDestroy(st->start));
+	if (st->stop)
+		(void)CU_FAILED(cudaEventDestroy(st->stop));
+	if (st->stream)
+		(void)CU_FAILED(cudaStreamDestroy(st->stream));
+	free(st);
+}
+
+static void state_link(struct nbw_backend *be, struct cu_xfer *st)
+{
+	pthread_mutex_lock(&be->lock);
+	st->prev = NULL;
+	st->next = be->xfers;
+	if (be->xfers)
+		be->xfers->prev = st;
+	be->xfers = st;
+	pthread_mutex_unlock(&be->lock);
+}
+
+static void state_unlink(struct nbw_backend *be, struct cu_xfer *st)
+{
+	pthread_mutex_lock(&be->lock);
+	if (st->prev)
+		st->prev->next = st->next;
+	else
+		be->xfers = st->next;
+	if (st->next)
+		st->next->prev = st->prev;
+	pthread_mutex_unlock(&be->lock);
+}
+
+static void cb_close(struct nbw_backend *be)
+{
+	if (!be)
+		return;
+	while (be->xfers) {
+		struct cu_xfer *st = be->xfers;
+		state_unlink(be, st);
+		state_destroy(be, st);
+	}
+	if (be->gate)
+		(void)CU_FAILED(cudaFreeHost(be->gate));
+	pthread_mutex_destroy(&be->lock);
+	free(be);
+}
+
+static int cb_device_count(struct nbw_backend *be)
+{
+	return be->ndev;
+}
+
+/* CUDA cannot name the memory technology; the bus width tells it: every HBM GPU has at least
+ * one 1024-bit stack, GDDR buses are at most 512 bits wide. */
+static void describe_memory(char *buf, size_t len, int dev, size_t bytes)
+{
+	int integrated = 0, width = 0;
+	double gb = (double)bytes / 1e9;
+	if (CU_FAILED(cudaDeviceGetAttribute(&integrated, cudaDevAttrIntegrated, dev)))
+		integrated = 0;
+	if (CU_FAILED(cudaDeviceGetAttribute(&width, cudaDevAttrGlobalMemoryBusWidth, dev)))
+		width = 0;
+	if (integrated)
+		snprintf(buf, len, "integrated GPU: host memory, %.1f GB usable", gb);
+	else if (width >= 1024)
+		snprintf(buf, len, "HBM (%d-bit bus), %.1f GB device memory", width, gb);
+	else if (width > 0)
+		snprintf(buf, len, "GDDR (%d-bit bus), %.1f GB device memory", width, gb);
+	else
+		snprintf(buf, len, "%.1f GB device memory", gb);
+}
+
+/* cudaDeviceGetPCIBusId in the "dddd:bb:dd.f" lower-case form, "" when unknown. */
+static void pci_bus_id(char *buf, size_t len, int dev)
+{
+	char id[64];
+	unsigned dom = 0, bus = 0, slot = 0, fn = 0;
+	buf[0] = '\0';
+	if (CU_FAILED(cudaDeviceGetPCIBusId(id, (int)sizeof(id), dev)))
+		return;
+	if (sscanf(id, "%x:%x:%x.%x", &dom, &bus, &slot, &fn) < 3)
+		return;
+	snprintf(buf, len, "%04x:%02x:%02x.%x", dom, bus, slot, fn);
+}
+
+static int cb_device_info(struct nbw_backend *be, int dev, struct nbw_device *out)
+{
+	struct cudaDeviceProp prop;
+	if (dev < 0 || dev >= be->ndev)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->id = dev;
+	out->is_gpu = true;
+	snprintf(out->kind, sizeof(out->kind), "cuda");
+	if (CU_FAILED(cudaGetDeviceProperties(&prop, dev))) {
+		snprintf(out->name, sizeof(out->name), "CUDA device %d", dev);
+		snprintf(out->memory, sizeof(out->memory), "unknown");
+		return -EIO;
+	}
+	snprintf(out->name, sizeof(out->name), "%.*s", (int)sizeof(out->name) - 1, prop.name);
+	describe_memory(out->memory, sizeof(out->memory), dev, prop.totalGlobalMem);
+	pci_bus_id(out->pci_bus_id, sizeof(out->pci_bus_id), dev);
+	return 0;
+}
+
+/* The driver library the runtime loaded, resolved to its versioned file name. */
+static void driver_library(char *buf, size_t len)
+{
+	struct link_map *map = NULL;
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+	snprintf(buf, len, "not loaded");
+	if (!h)
+		return;
+	if (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) {
+		char *real = realpath(map->l_name, NULL);
+		snprintf(buf, len, "%s", real ? real : map->l_name);
+		free(real);
+	}
+	dlclose(h);
+}
+
+static void cb_versions(struct nbw_backend *be, char *buf, size_t len)
+{
+	char drv[512];
+	driver_library(drv, sizeof(drv));
+	snprintf(buf, len,
+		 "cuda_runtime=%d.%d\ncuda_driver=%d.%d\n"
+		 "cudart=libcudart_static (CUDART_VERSION %d)\nlibcuda=%s\n"
+		 "stream_wait_value32=%s\ndevices=%d\n",
+		 be->runtime_version / 1000, be->runtime_version % 1000 / 10,
+		 be->driver_version / 1000, be->driver_version % 1000 / 10, CUDART_VERSION,
+		 drv,
+		 be->wait_value32 ? "cuStreamWaitValue32 (cudaGetDriverEntryPointByVersion 11070)"
+				  : be->gate_why,
+		 be->ndev);
+}
+
+static const char *cb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
+{
+	static const char *const sync_if[NBW_DIR_COUNT] = {
+		[NBW_HTOD] = "cudaMemcpy HostToDevice (+ cudaDeviceSynchronize for a pageable "
+			     "source, which returns once staged)",
+		[NBW_DTOH] = "cudaMemcpy DeviceToHost (returns when complete)",
+		[NBW_P2P] = "cudaMemcpyPeer (one GPU: cudaMemcpy DeviceToDevice) + "
+			    "cudaDeviceSynchronize (both return before the copy is done)",
+	};
+	static const char *const async_if[NBW_DIR_COUNT] = {
+		[NBW_HTOD] = "cudaMemcpyAsync HostToDevice on a non-blocking stream, cudaEvent "
+			     "timing; concurrent copies gated with cuStreamWaitValue32",
+		[NBW_DTOH] = "cudaMemcpyAsync DeviceToHost on a non-blocking stream, cudaEvent "
+			     "timing; concurrent copies gated with cuStreamWaitValue32",
+		[NBW_P2P] = "cudaMemcpyPeerAsync (one GPU: cudaMemcpyAsync DeviceToDevice) on a "
+			    "non-blocking stream, cudaEvent timing; concurrent copies gated with "
+			    "cuStreamWaitValue32",
+	};
+	if ((unsigned)dir >= NBW_DIR_COUNT) {
+		snprintf(why, whylen, "unknown direction");
+		return NULL;
+	}
+	switch (mode) {
+	case NBW_MODE_SYNC:
+		return sync_if[dir];
+	case NBW_MODE_ASYNC:
+		return async_if[dir];
+	case NBW_MODE_NOWAIT:
+		snprintf(why, whylen, "nowait is OpenMP's target update nowait; the CUDA "
+				      "non-blocking copy is the async mode");
+		return NULL;
+	case NBW_MODE_PARALLEL:
+		snprintf(why, whylen, "parallel splits a copy over the host cores (host "
+				      "backend); a CUDA copy is done by the GPU's copy engines");
+		return NULL;
+	default:
+		break;
+	}
+	snprintf(why, whylen, "unknown mode");
+	return NULL;
+}
+
+static int cb_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode mode,
+		       enum nbw_hostmem mem, char *why, size_t whylen)
+{
+	if (!cb_interface(dir, mode, why, whylen))
+		return -1;
+	if (dir == NBW_P2P && mem != NBW_HOSTMEM_NONE) {
+		snprintf(why, whylen, "a device-to-device copy has no host memory side");
+		return -1;
+	}
+	if (dir != NBW_P2P && (mem < NBW_HOSTMEM_PAGEABLE || mem > NBW_HOSTMEM_REGISTERED)) {
+		snprintf(why, whylen, "a host<->device copy needs pageable, pinned or "
+				      "registered host memory");
+		return -1;
+	}
+	if (mem != NBW_HOSTMEM_REGISTERED || !be)
+		return 0;
+	for (int d = 0; d < be->ndev; d++) {
+		int ok = 0;
+		if (CU_FAILED(cudaDeviceGetAttribute(&ok, cudaDevAttrHostRegisterSupported, d))) {
+			snprintf(why, whylen, "%s", last_err);
+			return -1;
+		}
+		if (!ok) {
+			snprintf(why, whylen, "cudaDevAttrHostRegisterSupported = 0 on device %d",
+				 d);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const char *cb_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem, int dev)
+{
+	(void)be;
+	(void)dev;
+	switch (mem) {
+	case NBW_HOSTMEM_PAGEABLE:
+		return "posix_memalign: pageable; the CUDA driver stages it through its own "
+		       "pinned buffers";
+	case NBW_HOSTMEM_PINNED:
+		return "cudaHostAlloc(cudaHostAllocPortable): page-locked, portable to every "
+		       "device, copied by DMA directly";
+	case NBW_HOSTMEM_REGISTERED:
+		return "posix_memalign + cudaHostRegister(cudaHostRegisterPortable): page-locked "
+		       "in place, portable to every device";
+	default:
+		return "";
+	}
+}
+
+static const char *cb_p2p_path(struct nbw_backend *be, int src, int dst)
+{
+	static _Thread_local char path[NBW_REASON_LEN + 64];
+	int access = 0, rank = 0, atomics = 0;
+	if (src == dst)
+		return "same-GPU copy in device memory, not a peer link";
+	if (src < 0 || dst < 0 || src >= be->ndev || dst >= be->ndev)
+		return "no such pair of CUDA devices";
+	if (CU_FAILED(cudaDeviceGetP2PAttribute(&access, cudaDevP2PAttrAccessSupported, src,
+						dst)) ||
+	    CU_FAILED(cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, src, dst)) ||
+	    CU_FAILED(cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported,
+						src, dst))) {
+		snprintf(path, sizeof(path), "unknown: %s", last_err);
+		return path;
+	}
+	if (!access)
+		snprintf(path, sizeof(path),
+			 "no peer access (cudaDeviceGetP2PAttribute(%d, %d) access supported 0): "
+			 "the driver stages the copy through host memory", src, dst);
+	else
+		snprintf(path, sizeof(path),
+			 "peer access supported (cudaDeviceGetP2PAttribute(%d, %d): performance "
+			 "rank %d, native atomics %d); with peer access off the driver stages the "
+			 "copy through host memory", src, dst, rank, atomics);
+	return path;
+}
+
+static int cb_peer_access(struct nbw_backend *be, int src, int dst, bool enable, char *why,
+			  size_t whylen)
+{
+	int can = 0;
+	cudaError_t rc;
+	if (src == dst)
+		return 0;
+	if (src < 0 || dst < 0 || src >= be->ndev || dst >= be->ndev) {
+		snprintf(why, whylen, "no such pair of CUDA devices (%d, %d)", src, dst);
+		return -1;
+	}
+	if (CU_FAILED(cudaDeviceCanAccessPeer(&can, src, dst))) {
+		snprintf(why, whylen, "%s", last_err);
+		return -1;
+	}
+	if (!can) {
+		snprintf(why, whylen, "cudaDeviceCanAccessPeer(%d, %d) = 0", src, dst);
+		return -1;
+	}
+	if (CU_FAILED(cudaSetDevice(src))) {
+		snprintf(why, whylen, "%s", last_err);
+		return -1;
+	}
+	rc = enable ? cudaDeviceEnablePeerAccess(dst, 0) : cudaDeviceDisablePeerAccess(dst);
+	if (rc == (enable ? cudaErrorPeerAccessAlreadyEnabled : cudaErrorPeerAccessNotEnabled)) {
+		(void)cudaGetLastError(); /* benign: already in the wanted state */
+		return 0;
+	}
+	if (cu_failed(rc, enable ? "cudaDeviceEnablePeerAccess" : "cudaDeviceDisablePeerAccess")) {
+		snprintf(why, whylen, "%s", last_err);
+		return -1;
+	}
+	return 0;
+}
+
+static bool select_device(int dev)
+{
+	return dev < 0 || !CU_FAILED(cudaSetDevice(dev));
+}
+
+static int cb_alloc(struct nbw_backend *be, struct nbw_buf *b)
+{
+	b->ptr = NULL;
+	switch (b->loc) {
+	case NBW_LOC_HOST_PAGEABLE:
+	case NBW_LOC_HOST_REGISTERED:
+		if (posix_memalign(&b->ptr, HOST_ALIGN, b->bytes)) {
+			b->ptr = NULL;
+			set_err("posix_memalign(%zu bytes) failed", b->bytes);
+			return -ENOMEM;
+		}
+		if (b->loc == NBW_LOC_HOST_PAGEABLE)
+			return 0;
+		if (!select_device(b->device) ||
+		    CU_FAILED(cudaHostRegister(b->ptr, b->bytes, cudaHostRegisterPortable))) {
+			free(b->ptr);
+			b->ptr = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	case NBW_LOC_HOST_PINNED:
+		if (!select_device(b->device) ||
+		    CU_FAILED(cudaHostAlloc(&b->ptr, b->bytes, cudaHostAllocPortable))) {
+			b->ptr = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	case NBW_LOC_DEVICE:
+		if (b->device < 0 || b->device >= be->ndev) {
+			set_err("cudaMalloc: no CUDA device %d", b->device);
+			return -ENOMEM;
+		}
+		if (CU_FAILED(cudaSetDevice(b->device)) ||
+		    CU_FAILED(cudaMalloc(&b->ptr, b->bytes))) {
+			b->ptr = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	set_err("unknown buffer location %d", (int)b->loc);
+	return -ENOMEM;
+}
+
+static void cb_free(struct nbw_backend *be, struct nbw_buf *b)
+{
+	(void)be;
+	if (!b->ptr)
+		return;
+	switch (b->loc) {
+	case NBW_LOC_HOST_PAGEABLE:
+		free(b->ptr);
+		break;
+	case NBW_LOC_HOST_REGISTERED:
+		(void)CU_FAILED(cudaHostUnregister(b->ptr));
+		free(b->ptr);
+		break;
+	case NBW_LOC_HOST_PINNED:
+		(void)CU_FAILED(cudaFreeHost(b->ptr));
+		break;
+	case NBW_LOC_DEVICE:
+		if (!CU_FAILED(cudaSetDevice(b->device)))
+			(void)CU_FAILED(cudaFree(b->ptr));
+		break;
+	}
+	b->ptr = NULL;
+}
+
+/* Untimed: a pageable HtoD cudaMemcpy may return before the bytes arrive, hence the sync. */
+static int cb_write(struct nbw_backend *be, struct nbw_buf *dst, const void *host, size_t n)
+{
+	(void)be;
+	if (dst->loc != NBW_LOC_DEVICE) {
+		memcpy(dst->ptr, host, n);
+		return 0;
+	}
+	if (CU_FAILED(cudaSetDevice(dst->device)) ||
+	    CU_FAILED(cudaMemcpy(dst->ptr, host, n, cudaMemcpyHostToDevice)) ||
+	    CU_FAILED(cudaDeviceSynchronize()))
+		return -EIO;
+	return 0;
+}
+
+static int cb_read(struct nbw_backend *be, void *host, const struct nbw_buf *src, size_t n)
+{
+	(void)be;
+	if (src->loc != NBW_LOC_DEVICE) {
+		memcpy(host, src->ptr, n);
+		return 0;
+	}
+	if (CU_FAILED(cudaSetDevice(src->device)) ||
+	    CU_FAILED(cudaMemcpy(host, src->ptr, n, cudaMemcpyDeviceToHost)))
+		return -EIO;
+	return 0;
+}
+
+/* The device whose context issues the copy: the GPU end, the source GPU for P2P. */
+static int xfer_device(const struct nbw_xfer *x)
+{
+	return x->dir == NBW_HTOD ? x->dst->device : x->src->device;
+}
+
+/* Give the state the gate (created on first use), or say in st->gate_why why it has none. */
+static void gate_attach(struct nbw_backend *be, struct cu_xfer *st)
+{
+	int can_map = 0;
+	void *dptr = NULL;
+	pthread_mutex_lock(&be->lock);
+	if (!be->gate && !be->gate_why[0]) {
+		void *p = NULL;
+		if (CU_FAILED(cudaHostAlloc(&p, sizeof(uint32_t),
+					    cudaHostAllocMapped | cudaHostAllocPortable))) {
+			snprintf(be->gate_why, sizeof(be->gate_why), "%s", last_err);
+		} else {
+			be->gate = p;
+			__atomic_store_n(be->gate, __atomic_load_n(&be->epoch, __ATOMIC_ACQUIRE),
+					 __ATOMIC_SEQ_CST);
+		}
+	}
+	if (!be->gate)
+		snprintf(st->gate_why, sizeof(st->gate_why), "%s", be->gate_why);
+	pthread_mutex_unlock(&be->lock);
+	if (!be->gate)
+		return;
+	if (CU_FAILED(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, st->dev)))
+		snprintf(st->gate_why, sizeof(st->gate_why), "%s", last_err);
+	else if (!can_map)
+		snprintf(st->gate_why, sizeof(st->gate_why),
+			 "cudaDevAttrCanMapHostMemory = 0 on device %d", st->dev);
+	else if (CU_FAILED(cudaHostGetDevicePointer(&dptr, be->gate, 0)))
+		snprintf(st->gate_why, sizeof(st->gate_why), "%s", last_err);
+	else
+		st->gate = (CUdeviceptr)(uintptr_t)dptr;
+}
+
+static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	char why[NBW_REASON_LEN];
+	if (!cb_interface(x->dir, x->mode, why, sizeof(why))) {
+		set_err("%s", why);
+		return -EINVAL;
+	}
+	struct cu_xfer *st = calloc(1, sizeof(*st));
+	if (!st) {
+		set_err("out of host memory for the transfer state");
+		return -ENOMEM;
+	}
+	st->dev = xfer_device(x);
+	st->peer = x->dir == NBW_P2P && x->src->device != x->dst->device;
+	st->sync_after = x->dir == NBW_P2P ||
+			 (x->dir == NBW_HTOD && x->src->loc == NBW_LOC_HOST_PAGEABLE);
+	if (CU_FAILED(cudaSetDevice(st->dev)))
+		goto fail;
+	if (x->mode == NBW_MODE_ASYNC) {
+		if (CU_FAILED(cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking)) ||
+		    CU_FAILED(cudaEventCreateWithFlags(&st->start, cudaEventDefault)) ||
+		    CU_FAILED(cudaEventCreateWithFlags(&st->stop, cudaEventDefault)))
+			goto fail;
+		gate_attach(be, st);
+	}
+	state_link(be, st);
+	x->priv = st;
+	return 0;
+fail:
+	state_destroy(be, st);
+	return -EIO;
+}
+
+static void cb_unprepare(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct cu_xfer *st = x->priv;
+	if (!st)
+		return;
+	state_unlink(be, st);
+	state_destroy(be, st);
+	x->priv = NULL;
+}
+
+static int copy_sync(const struct nbw_xfer *x)
+{
+	void *dst = x->dst->ptr;
+	const void *src = x->src->ptr;
+	size_t n = x->bytes;
+	bool failed;
+	if (x->dir == NBW_HTOD)
+		failed = CU_FAILED(cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice));
+	else if (x->dir == NBW_DTOH)
+		failed = CU_FAILED(cudaMemcpy(dst, src, n, cudaMemcpyDeviceToHost));
+	else if (x->src->device == x->dst->device)
+		failed = CU_FAILED(cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice));
+	else
+		failed = CU_FAILED(cudaMemcpyPeer(dst, x->dst->device, src, x->src->device, n));
+	return failed ? -EIO : 0;
+}
+
+static int copy_async(const struct nbw_xfer *x, cudaStream_t s)
+{
+	void *dst = x->dst->ptr;
+	const void *src = x->src->ptr;
+	size_t n = x->bytes;
+	bool failed;
+	if (x->dir == NBW_HTOD)
+		failed = CU_FAILED(cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, s));
+	else if (x->dir == NBW_DTOH)
+		failed = CU_FAILED(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, s));
+	else if (x->src->device == x->dst->device)
+		failed = CU_FAILED(cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, s));
+	else
+		failed = CU_FAILED(cudaMemcpyPeerAsync(dst, x->dst->device, src, x->src->device,
+						       n, s));
+	return failed ? -EIO : 0;
+}
+
+/* Start event, copy, stop event on the transfer's stream (behind whatever is queued). */
+static int enqueue_timed(struct cu_xfer *st, const struct nbw_xfer *x)
+{
+	if (CU_FAILED(cudaEventRecord(st->start, st->stream)) || copy_async(x, st->stream) ||
+	    CU_FAILED(cudaEventRecord(st->stop, st->stream)))
+		return -EIO;
+	return 0;
+}
+
+static int wait_timed(struct cu_xfer *st, struct nbw_xfer *x)
+{
+	float ms = 0;
+	if (CU_FAILED(cudaEventSynchronize(st->stop)) ||
+	    CU_FAILED(cudaEventElapsedTime(&ms, st->start, st->stop)))
+		return -EIO;
+	x->device_s = (double)ms * 1e-3;
+	return 0;
+}
+
+static int cb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct cu_xfer *st = x->priv;
+	(void)be;
+	if (!st) {
+		set_err("transfer() without prepare()");
+		return -EINVAL;
+	}
+	if (CU_FAILED(cudaSetDevice(st->dev)))
+		return -EIO;
+	if (x->mode == NBW_MODE_SYNC) {
+		int rc = copy_sync(x);
+		if (rc == 0 && st->sync_after && CU_FAILED(cudaDeviceSynchronize()))
+			rc = -EIO;
+		return rc;
+	}
+	int rc = enqueue_timed(st, x);
+	if (rc)
+		return rc;
+	return wait_timed(st, x);
+}
+
+static int cb_submit(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct cu_xfer *st = x->priv;
+	if (!st || x->mode != NBW_MODE_ASYNC) {
+		set_err("gated start is for prepared async transfers only");
+		return -1;
+	}
+	if (!st->gate) {
+		set_err("no start gate on CUDA device %d: %s", st->dev, st->gate_why);
+		return -1;
+	}
+	/* Behind a closed gate these would block submit() itself, and release() never came. */
+	if (x->src->loc == NBW_LOC_HOST_PAGEABLE || x->dst->loc == NBW_LOC_HOST_PAGEABLE) {
+		set_err("no gated start with pageable host memory: cudaMemcpyAsync stages it on "
+			"the host and would wait for the gated stream");
+		return -1;
+	}
+	if (st->peer && x->peer != NBW_PEER_ON) {
+		set_err("no gated start for a peer copy without peer access: the driver stages "
+			"it through host memory and may wait on the host for the gated stream");
+		return -1;
+	}
+	uint32_t want = __atomic_load_n(&be->epoch, __ATOMIC_ACQUIRE) + 1;
+	if (CU_FAILED(cudaSetDevice(st->dev)))
+		return -EIO;
+	if (drv_failed(be, be->wait_value32(st->stream, st->gate, want, CU_STREAM_WAIT_VALUE_GEQ),
+		       "cuStreamWaitValue32"))
+		return -EIO;
+	/* From here the stream holds the wait: unprepare() must open the gate to drain it. */
+	st->pending = true;
+	return enqueue_timed(st, x);
+}
+
+static int cb_release(struct nbw_backend *be)
+{
+	if (!be->gate) {
+		set_err("release() without a start gate: %s", be->gate_why);
+		return -1;
+	}
+	gate_open(be);
+	return 0;
+}
+
+static int cb_complete(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct cu_xfer *st = x->priv;
+	(void)be;
+	if (!st || !st->pending) {
+		set_err("complete() without a submitted copy");
+		return -1;
+	}
+	if (CU_FAILED(cudaSetDevice(st->dev)))
+		return -EIO;
+	int rc = wait_timed(st, x);
+	if (rc == 0)
+		st->pending = false;
+	return rc;
+}
+
+static const char *cb_last_error(struct nbw_backend *be)
+{
+	(void)be;
+	return last_err;
+}
+
+const struct nbw_backend_ops nbw_backend_cuda = {
+	.abi = NBW_PROBE_ABI,
+	.name = "cuda",
+	.description = "CUDA runtime API (cudaMemcpy, cudaMemcpyAsync, cudaMemcpyPeer), "
+		       "libcudart_static",
+	.open = cb_open,
+	.close = cb_close,
+	.device_count = cb_device_count,
+	.device_info = cb_device_info,
+	.versions = cb_versions,
+	.interface = cb_interface,
+	.supports = cb_supports,
+	.hostmem_note = cb_hostmem_note,
+	.p2p_path = cb_p2p_path,
+	.peer_access = cb_peer_access,
+	.alloc = cb_alloc,
+	.free = cb_free,
+	.write = cb_write,
+	.read = cb_read,
+	.prepare = cb_prepare,
+	.unprepare = cb_unprepare,
+	.transfer = cb_transfer,
+	.submit = cb_submit,
+	.release = cb_release,
+	.complete = cb_complete,
+	.device_timer = "cudaEventElapsedTime",
+	.last_error = cb_last_error,
+};

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief The OpenMP-versus-native gap: for every transfer measured through OpenMP and through
+ * a native API on the same devices in one results document, the absolute and relative
+ * bandwidth gap and the extra time per transfer, and per mode the mean absolute gap (the
+ * annotation of the paper's Figure 4).
+ *
+ * Devices are matched by PCI bus id; a GPU that OpenMP cannot name a bus id for is matched
+ * by its order among the devices of its kind (libomptarget numbers devices in the vendor
+ * runtime's order) and the match says so; host-plugin device d is matched with the host
+ * backend's memory region d.
+ */
+#ifndef NODEBW_GAP_H
+#define NODEBW_GAP_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/** Match devices across APIs: adds "native": {"api", "id", "by"} to every OpenMP device of
+ *  \p devices that has a native counterpart (and the inferred "pci_bus_id"). Returns the
+ *  number matched. */
+int nbw_gap_match_devices(json_t *devices);
+
+/** Compute the gap object {"definition", "rows": [...], "summary": [...]} from the devices
+ *  (already matched) and measurements of a results document. Never NULL. */
+json_t *nbw_gap_compute(json_t *devices, json_t *measurements);
+
+/** Print the summary as a table (decimal GB/s). Returns the number of summary rows. */
+size_t nbw_gap_print(FILE *f, json_t *gaps);
+
+#endif
