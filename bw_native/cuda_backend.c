@@ -639,6 +639,16 @@ static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		    CU_FAILED(cudaEventCreateWithFlags(&st->stop, cudaEventDefault)))
 			goto fail;
 		gate_attach(be, st);
+		/* Tell the core up front when submit() would refuse: it then uses a barrier. */
+		if (!st->gate)
+			x->no_gate = st->gate_why;
+		else if (x->src->loc == NBW_LOC_HOST_PAGEABLE ||
+			 x->dst->loc == NBW_LOC_HOST_PAGEABLE)
+			x->no_gate = "pageable host memory: cudaMemcpyAsync stages it on the host "
+				     "and would wait behind the closed gate";
+		else if (st->peer && x->peer != NBW_PEER_ON)
+			x->no_gate = "a peer copy without peer access is staged by the driver "
+				     "through host memory and may wait on the host";
 	}
 	state_link(be, st);
 	x->priv = st;

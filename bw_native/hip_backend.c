@@ -51,6 +51,7 @@ struct hip_xfer {
 	hipStream_t stream;
 	hipEvent_t start, stop;
 	uint32_t wait_for;         /* gate value a submitted copy waits for; 0 when none is */
+	char gate_why[NBW_REASON_LEN]; /* why this copy cannot start on the gate */
 };
 
 static _Thread_local char last_err[NBW_REASON_LEN];
@@ -530,6 +531,9 @@ static void destroy_state(struct hip_xfer *st)
 	free(st);
 }
 
+static int gate_refusal(struct nbw_backend *be, const struct nbw_xfer *x,
+			const struct hip_xfer *st);
+
 static int hb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	x->priv = NULL;
@@ -545,6 +549,11 @@ static int hb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 	    HIP_TRY(hipEventCreateWithFlags(&st->stop, hipEventDefault))) {
 		destroy_state(st);
 		return -EIO;
+	}
+	/* Tell the core up front when submit() would refuse: it then uses a barrier. */
+	if (gate_refusal(be, x, st)) {
+		snprintf(st->gate_why, sizeof(st->gate_why), "%s", last_err);
+		x->no_gate = st->gate_why;
 	}
 	x->priv = st;
 	return 0;

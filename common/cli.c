@@ -384,7 +384,11 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	memcpy(o->threads, threads, sizeof(threads));
 	memcpy(o->peer, peer, sizeof(peer));
 	if (!any_mode) set_all(o->modes, NBW_MODE_COUNT, true);
-	if (!any_mem) set_all(o->hostmem, NBW_HOSTMEM_NONE, true);
+	if (!any_mem) {
+		/* The quick profile leaves registered memory out unless asked for by name. */
+		set_all(o->hostmem, NBW_HOSTMEM_NONE, true);
+		o->hostmem[NBW_HOSTMEM_REGISTERED] = o->profile != NBW_PROFILE_QUICK;
+	}
 	if (!any_threads) set_all(o->threads, 2, true);
 	if (!any_peer) set_all(o->peer, 2, true);
 

@@ -131,6 +131,8 @@ struct point {
 	unsigned reps;
 	unsigned alone_reps;      /* repetitions of each stream alone (two streams only) */
 	double *t_release;        /* gated starts: when the gate was opened, per repetition */
+	bool gated;               /* this point starts on the backend's gate */
+	char no_gate[160];        /* why a gated series could not use the gate here */
 	pthread_barrier_t bar;
 	struct stream_state st[NBW_MAX_STREAMS];
 	volatile int failed;      /* set by any stream; read after a barrier */
@@ -371,7 +373,13 @@ static void *stream_worker(void *arg)
 				p->failed = 1;
 			}
 		}
-		if (p->s->gated) {
+		p->gated = p->s->gated;
+		for (unsigned i = 0; i < ns && p->gated; i++)
+			if (p->st[i].x.no_gate) {
+				p->gated = false;
+				snprintf(p->no_gate, sizeof(p->no_gate), "%s", p->st[i].x.no_gate);
+			}
+		if (p->gated) {
 			p->t_release = calloc(p->reps, sizeof(double));
 			if (!p->t_release)
 				p->failed = 1;
@@ -397,7 +405,7 @@ static void *stream_worker(void *arg)
 		pthread_barrier_wait(&p->bar);
 		if (p->failed)
 			break;
-		if (p->s->gated) {
+		if (p->gated) {
 			gated_rep(p, me, r);
 		} else if (timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0) {
 			ss->samples[r] = ss->t1[r] - ss->t0[r];
@@ -405,7 +413,7 @@ static void *stream_worker(void *arg)
 		}
 	}
 	pthread_barrier_wait(&p->bar);
-	if (p->s->gated && !p->failed)
+	if (p->gated && !p->failed)
 		gated_times(p, ss);
 
 	if (!p->failed)
@@ -431,7 +439,7 @@ static void device_label(const struct series *s, int dev, char *buf, size_t len)
 			 s->devinfo[dev].memory);
 }
 
-static void describe(const struct series *s, struct nbw_measurement *m)
+static void describe(const struct series *s, const struct point *p, struct nbw_measurement *m)
 {
 	char a[200], b[200];
 	device_label(s, s->src[0], a, sizeof(a));
@@ -446,10 +454,16 @@ static void describe(const struct series *s, struct nbw_measurement *m)
 	snprintf(m->host_mem_note, sizeof(m->host_mem_note), "%s",
 		 s->dir == NBW_P2P ? "no host memory involved"
 				   : s->ops->hostmem_note(s->be, s->mem, dev));
-	snprintf(m->start, sizeof(m->start), "%s",
-		 s->nstreams == 1 ? "one host thread"
-		 : s->gated	  ? "backend gate: both copies enqueued, then released together"
-				  : "two host threads released together by a barrier");
+	if (s->nstreams == 1)
+		snprintf(m->start, sizeof(m->start), "one host thread");
+	else if (p->gated)
+		snprintf(m->start, sizeof(m->start),
+			 "backend gate: both copies enqueued, then released together");
+	else if (p->no_gate[0])
+		snprintf(m->start, sizeof(m->start), "barrier (no gate: %s)", p->no_gate);
+	else
+		snprintf(m->start, sizeof(m->start),
+			 "two host threads released together by a barrier");
 	if (s->conc == NBW_CONC_SINGLE)
 		snprintf(m->bytes_counting, sizeof(m->bytes_counting),
 			 "bytes = size of one transfer, counted once (read at the source, written "
@@ -480,7 +494,7 @@ static void fill_measurement(struct series *s, struct point *p, const struct nbw
 	m->halo_n = sz->halo_n;
 	m->hidden_helpers = strcmp(s->ops->name, "omp") == 0 ? nbw_effective_hidden_helpers() : -1;
 	m->warmup = s->o->warmup;
-	describe(s, m);
+	describe(s, p, m);
 	m->nstreams = s->nstreams;
 	for (unsigned i = 0; i < s->nstreams; i++) {
 		m->streams[i].src_device = s->src[i];

@@ -9,8 +9,11 @@
 set -eu
 cd "$(dirname "$0")/.."
 
+# The vendor runtimes' development packages let CI compile the HIP and Level Zero backends
+# (they run here without a device and record why); CUDA comes from /usr/local/cuda when the
+# machine has the toolkit.
 packages="clang-19 libomp-19-dev libclang-rt-19-dev meson ninja-build pkg-config valgrind \
-libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema"
+libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema libamdhip64-dev libze-dev"
 
 install_missing() {
 	missing=""

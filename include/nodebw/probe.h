@@ -57,6 +57,10 @@ struct nbw_xfer {
 	/** Set by the backend when a device timer (events, timestamps) timed the copy: seconds
 	 *  on the device. The core sets it to -1 before each call. */
 	double device_s;
+	/** Set by prepare() when this copy cannot start on the backend's gate (e.g. pageable
+	 *  memory is staged on the host, which would block submit()): the reason. The core then
+	 *  starts the streams with a barrier, as for a backend without a gate. */
+	const char *no_gate;
 	void *priv;     /**< backend state set by prepare(), freed by unprepare() */
 };
 

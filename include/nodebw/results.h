@@ -41,7 +41,7 @@ struct nbw_measurement {
 	enum nbw_hostmem hostmem;
 	enum nbw_conc conc;
 	enum nbw_peer peer;         /**< P2P: peer access enabled, disabled, or not controllable */
-	char start[96];             /**< how concurrent copies were started together */
+	char start[256];            /**< how concurrent copies were started together */
 	char device_timer[80];      /**< the backend's device timer, "" when none */
 	char path[256];             /**< what was between source and destination */
 	char host_mem_note[160];

@@ -1,0 +1,1094 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The Level Zero backend: copies issued through the oneAPI Level Zero loader (Debian's
+ * libze-dev 1.8, API 1.4).
+ *
+ * Every device of every driver that zeDriverGet reports is one nodebw device, and each driver
+ * gets one context. A copy runs on one device's first copy-only queue group (the blitter
+ * engines), or on its first compute group when the device has no copy-only group. That device
+ * is the GPU end of a host copy and the source device of a device-to-device copy.
+ *
+ *   sync    zeCommandListAppendMemoryCopy on an immediate command list in synchronous mode:
+ *           the append returns when the copy is done
+ *   async   the same append on an asynchronous immediate command list, signalling an event
+ *           from a kernel-timestamp pool; zeEventHostSynchronize waits for it and the event's
+ *           global start/end ticks give the device time of the copy
+ *   gated   (submit/release/complete) the async copy also waits on a gate event of its
+ *           driver, which release() signals from the host
+ *
+ * Pinned host memory is zeMemAllocHost (USM host memory of the driver's context). Level Zero
+ * 1.8 cannot page-lock existing memory, so registered host memory is not supported. Peer
+ * access needs no enabling in Level Zero, so peer_access is NULL.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <level_zero/ze_api.h>
+#include <level_zero/loader/ze_loader.h>
+
+#include "nodebw/probe.h"
+
+struct ze_drv {
+	ze_driver_handle_t h;
+	ze_context_handle_t ctx;
+	ze_api_version_t api;
+	uint32_t version;               /* ze_driver_properties_t.driverVersion */
+	bool bw_ext;                    /* ZE_experimental_bandwidth_properties */
+	/* Two host-signalled gate events, used in turn by successive gated rounds. */
+	ze_event_pool_handle_t gate_pool;
+	ze_event_handle_t gate[2];
+	char gate_err[NBW_REASON_LEN];  /* why the gate cannot work; "" when it can */
+};
+
+struct ze_dev {
+	ze_device_handle_t h;
+	struct ze_drv *drv;
+	ze_device_properties_t props;
+	uint32_t ordinal;               /* queue group the copies use */
+	uint32_t nqueues;
+	bool copy_only;                 /* false: no copy-only group, a compute group is used */
+	double ns_per_tick;             /* kernel timestamp period */
+	uint64_t ts_mask;               /* valid bits of a kernel timestamp */
+	pthread_mutex_t lock;           /* serialises the helper list of write()/read() */
+	bool lock_init;
+	ze_command_list_handle_t helper;
+};
+
+struct nbw_backend {
+	uint32_t ndrv;
+	struct ze_drv *drv;
+	int ndev;
+	struct ze_dev *dev;
+	atomic_uint gate_slot;          /* gate event the next gated round waits on */
+};
+
+/* Per-transfer state: the command list (and for async the timestamped signal event). */
+struct ze_xfer {
+	struct ze_dev *dev;
+	ze_command_list_handle_t list;
+	ze_event_pool_handle_t pool;
+	ze_event_handle_t done;
+};
+
+static _Thread_local char last_err[NBW_REASON_LEN];
+static _Thread_local char iface_buf[2 * NBW_REASON_LEN];
+static _Thread_local char path_buf[2 * NBW_REASON_LEN];
+
+/* Set once open() found a device without a copy-only queue group; interface() has no backend. */
+static atomic_bool compute_fallback;
+
+struct ze_code {
+	ze_result_t r;
+	const char *name;
+	const char *text;
+};
+
+#define ZE_CODE(c, t) { c, #c, t }
+
+static const struct ze_code ze_codes[] = {
+	ZE_CODE(ZE_RESULT_SUCCESS, "success"),
+	ZE_CODE(ZE_RESULT_NOT_READY, "not signalled yet, or the wait timed out"),
+	ZE_CODE(ZE_RESULT_ERROR_DEVICE_LOST, "the device hung, was reset or removed"),
+	ZE_CODE(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY, "host memory exhausted"),
+	ZE_CODE(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, "device memory exhausted"),
+	ZE_CODE(ZE_RESULT_ERROR_MODULE_BUILD_FAILURE, "module build failed"),
+	ZE_CODE(ZE_RESULT_ERROR_MODULE_LINK_FAILURE, "module link failed"),
+	ZE_CODE(ZE_RESULT_ERROR_DEVICE_REQUIRES_RESET, "the device needs a reset"),
+	ZE_CODE(ZE_RESULT_ERROR_DEVICE_IN_LOW_POWER_STATE, "the device is in a low-power state"),
+	ZE_CODE(ZE_RESULT_EXP_ERROR_DEVICE_IS_NOT_VERTEX, "device is not a fabric vertex"),
+	ZE_CODE(ZE_RESULT_EXP_ERROR_VERTEX_IS_NOT_DEVICE, "fabric vertex is not a device"),
+	ZE_CODE(ZE_RESULT_EXP_ERROR_REMOTE_DEVICE, "fabric vertex is a remote device"),
+	ZE_CODE(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS, "permission denied"),
+	ZE_CODE(ZE_RESULT_ERROR_NOT_AVAILABLE, "resource busy or removed"),
+	ZE_CODE(ZE_RESULT_ERROR_DEPENDENCY_UNAVAILABLE, "a required external component is missing"),
+	ZE_CODE(ZE_RESULT_WARNING_DROPPED_DATA, "data may have been dropped"),
+	ZE_CODE(ZE_RESULT_ERROR_UNINITIALIZED,
+		"no Level Zero driver is initialised (none installed, or none found a device)"),
+	ZE_CODE(ZE_RESULT_ERROR_UNSUPPORTED_VERSION, "version not supported"),
+	ZE_CODE(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, "not supported by this driver or device"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_ARGUMENT, "invalid argument"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, "null handle"),
+	ZE_CODE(ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE, "the device still uses the object"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_NULL_POINTER, "null pointer"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_SIZE, "invalid size"),
+	ZE_CODE(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, "size not supported by the device"),
+	ZE_CODE(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT, "alignment not supported"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT, "event or fence in a bad state"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_ENUMERATION, "invalid enumerator"),
+	ZE_CODE(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION, "enumerator not supported by the device"),
+	ZE_CODE(ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, "image format not supported"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_NATIVE_BINARY, "native binary not supported"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_GLOBAL_NAME, "global variable not found"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_KERNEL_NAME, "kernel not found"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_FUNCTION_NAME, "function not found"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION, "invalid group size"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_GLOBAL_WIDTH_DIMENSION, "invalid global width"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX, "invalid kernel argument index"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE, "invalid kernel argument size"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_KERNEL_ATTRIBUTE_VALUE, "invalid kernel attribute"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED, "module not linked"),
+	ZE_CODE(ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE, "command list and queue types differ"),
+	ZE_CODE(ZE_RESULT_ERROR_OVERLAPPING_REGIONS, "source and destination overlap"),
+	ZE_CODE(ZE_RESULT_WARNING_ACTION_REQUIRED, "an action is required"),
+	ZE_CODE(ZE_RESULT_ERROR_UNKNOWN, "unknown or internal driver error"),
+};
+
+static const struct ze_code *ze_code_of(ze_result_t r)
+{
+	for (size_t i = 0; i < sizeof(ze_codes) / sizeof(ze_codes[0]); i++)
+		if (ze_codes[i].r == r)
+			return &ze_codes[i];
+	return NULL;
+}
+
+__attribute__((format(printf, 1, 2))) static void set_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_err, sizeof(last_err), fmt, ap);
+	va_end(ap);
+}
+
+/* Add context (sizes, device numbers) to the error a failed call just recorded. */
+__attribute__((format(printf, 1, 2))) static void add_err(const char *fmt, ...)
+{
+	size_t used = strlen(last_err);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_err + used, sizeof(last_err) - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Every Level Zero call goes through here: true on success, else last_err names the call. */
+static bool ze_ok(ze_result_t r, const char *call)
+{
+	const struct ze_code *c;
+
+	if (r == ZE_RESULT_SUCCESS)
+		return true;
+	c = ze_code_of(r);
+	set_err("%s: %s (0x%08x): %s", call, c ? c->name : "unlisted ze_result_t", (unsigned)r,
+		c ? c->text : "not a result code of the 1.8 headers");
+	return false;
+}
+
+#define ZE_CALL(fn, ...) ze_ok(fn(__VA_ARGS__), #fn)
+
+/* printf into buf at *off, never past len. */
+__attribute__((format(printf, 4, 5))) static void buf_add(char *buf, size_t len, size_t *off,
+							  const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off += (size_t)n;
+}
+
+static bool has_extension(ze_driver_handle_t h, const char *name)
+{
+	ze_driver_extension_properties_t *ext;
+	uint32_t n = 0;
+	bool found = false;
+
+	if (!ZE_CALL(zeDriverGetExtensionProperties, h, &n, NULL) || n == 0)
+		return false;
+	ext = calloc(n, sizeof(*ext));
+	if (!ext)
+		return false;
+	if (ZE_CALL(zeDriverGetExtensionProperties, h, &n, ext))
+		for (uint32_t i = 0; i < n && !found; i++)
+			found = strcmp(ext[i].name, name) == 0;
+	free(ext);
+	return found;
+}
+
+/* The gate of a driver: two host-visible events, visible to all devices of the context. */
+static void open_gate(struct ze_drv *d)
+{
+	ze_event_pool_desc_t pd = {
+		.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+		.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE,
+		.count = 2,
+	};
+	bool ok = ZE_CALL(zeEventPoolCreate, d->ctx, &pd, 0, NULL, &d->gate_pool);
+
+	for (uint32_t i = 0; ok && i < 2; i++) {
+		ze_event_desc_t ed = {
+			.stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+			.index = i,
+			.signal = ZE_EVENT_SCOPE_FLAG_HOST,
+			.wait = ZE_EVENT_SCOPE_FLAG_HOST,
+		};
+		ok = ZE_CALL(zeEventCreate, d->gate_pool, &ed, &d->gate[i]);
+	}
+	if (!ok)
+		snprintf(d->gate_err, sizeof(d->gate_err), "no gate event: %.200s",
+			 last_err);
+}
+
+static int open_driver(struct ze_drv *d, ze_driver_handle_t h)
+{
+	ze_driver_properties_t p = { .stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES };
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+
+	d->h = h;
+	if (!ZE_CALL(zeDriverGetApiVersion, h, &d->api) || !ZE_CALL(zeDriverGetProperties, h, &p) ||
+	    !ZE_CALL(zeContextCreate, h, &cd, &d->ctx))
+		return -EIO;
+	d->version = p.driverVersion;
+	d->bw_ext = has_extension(h, ZE_BANDWIDTH_PROPERTIES_EXP_NAME);
+	open_gate(d);
+	return 0;
+}
+
+static int open_drivers(struct nbw_backend *be)
+{
+	ze_driver_handle_t *h;
+	uint32_t n = 0;
+	int rc = 0;
+
+	if (!ZE_CALL(zeDriverGet, &n, NULL))
+		return -ENODEV;
+	if (n == 0) {
+		set_err("zeDriverGet: zeInit succeeded but the loader reports 0 drivers");
+		return -ENODEV;
+	}
+	h = calloc(n, sizeof(*h));
+	be->drv = calloc(n, sizeof(*be->drv));
+	if (!h || !be->drv) {
+		free(h);
+		set_err("out of host memory");
+		return -ENOMEM;
+	}
+	if (!ZE_CALL(zeDriverGet, &n, h)) {
+		free(h);
+		return -EIO;
+	}
+	be->ndrv = n;
+	for (uint32_t i = 0; i < n && !rc; i++)
+		rc = open_driver(&be->drv[i], h[i]);
+	free(h);
+	return rc;
+}
+
+/*
+ * Kernel timestamps count ticks of the device timer. With the 1.0 property structure its
+ * resolution is whole nanoseconds per tick; the 1.2 structure gives ticks per second, which
+ * is exact for clocks like 19.2 MHz (52.083 ns), so prefer it where the driver has it.
+ */
+static void set_timer(struct ze_dev *v)
+{
+	uint32_t bits = v->props.kernelTimestampValidBits;
+
+	v->ts_mask = bits == 0 || bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+	v->ns_per_tick = (double)v->props.timerResolution;
+	if (v->drv->api >= ZE_API_VERSION_1_2) {
+		ze_device_properties_t p = { .stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2 };
+
+		if (ZE_CALL(zeDeviceGetProperties, v->h, &p) && p.timerResolution)
+			v->ns_per_tick = 1e9 / (double)p.timerResolution;
+	}
+}
+
+/* The first copy-only queue group, else the first compute group. */
+static int pick_queue_group(struct ze_dev *v)
+{
+	ze_command_queue_group_properties_t *g;
+	uint32_t n = 0;
+	int copy = -1, compute = -1, pick;
+
+	if (!ZE_CALL(zeDeviceGetCommandQueueGroupProperties, v->h, &n, NULL))
+		return -EIO;
+	g = calloc(n ? n : 1, sizeof(*g));
+	if (!g) {
+		set_err("out of host memory");
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		g[i].stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
+	if (!ZE_CALL(zeDeviceGetCommandQueueGroupProperties, v->h, &n, g)) {
+		free(g);
+		return -EIO;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		ze_command_queue_group_property_flags_t f = g[i].flags;
+
+		if (copy < 0 && (f & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY) &&
+		    !(f & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE))
+			copy = (int)i;
+		if (compute < 0 && (f & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE))
+			compute = (int)i;
+	}
+	pick = copy >= 0 ? copy : compute;
+	if (pick < 0) {
+		set_err("zeDeviceGetCommandQueueGroupProperties: %s has neither a copy nor a "
+			"compute queue group (%u groups)", v->props.name, n);
+		free(g);
+		return -EIO;
+	}
+	v->ordinal = (uint32_t)pick;
+	v->nqueues = g[pick].numQueues;
+	v->copy_only = copy >= 0;
+	if (!v->copy_only)
+		atomic_store(&compute_fallback, true);
+	free(g);
+	return 0;
+}
+
+static int open_device(struct ze_dev *v, struct ze_drv *d, ze_device_handle_t h)
+{
+	int rc;
+
+	v->h = h;
+	v->drv = d;
+	v->props.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+	if (!ZE_CALL(zeDeviceGetProperties, h, &v->props))
+		return -EIO;
+	set_timer(v);
+	rc = pick_queue_group(v);
+	if (rc)
+		return rc;
+	rc = pthread_mutex_init(&v->lock, NULL);
+	if (rc) {
+		set_err("pthread_mutex_init: %s", strerror(rc));
+		return -rc;
+	}
+	v->lock_init = true;
+	return 0;
+}
+
+static int open_devices(struct nbw_backend *be)
+{
+	ze_device_handle_t *h;
+	uint32_t total = 0, n;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < be->ndrv; i++) {
+		n = 0;
+		if (!ZE_CALL(zeDeviceGet, be->drv[i].h, &n, NULL))
+			return -EIO;
+		total += n;
+	}
+	if (total == 0) {
+		set_err("zeDeviceGet: %u Level Zero driver(s) but no GPU device", be->ndrv);
+		return -ENODEV;
+	}
+	be->dev = calloc(total, sizeof(*be->dev));
+	h = calloc(total, sizeof(*h));
+	if (!be->dev || !h) {
+		free(h);
+		set_err("out of host memory");
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < be->ndrv && !rc; i++) {
+		n = total - (uint32_t)be->ndev;
+		if (!ZE_CALL(zeDeviceGet, be->drv[i].h, &n, h)) {
+			rc = -EIO;
+			break;
+		}
+		for (uint32_t k = 0; k < n && !rc; k++) {
+			rc = open_device(&be->dev[be->ndev], &be->drv[i], h[k]);
+			be->ndev++;
+		}
+	}
+	free(h);
+	return rc;
+}
+
+static void zb_close(struct nbw_backend *be)
+{
+	if (!be)
+		return;
+	for (int i = 0; i < be->ndev; i++) {
+		struct ze_dev *v = &be->dev[i];
+
+		if (v->helper)
+			ZE_CALL(zeCommandListDestroy, v->helper);
+		if (v->lock_init)
+			pthread_mutex_destroy(&v->lock);
+	}
+	for (uint32_t i = 0; i < be->ndrv; i++) {
+		struct ze_drv *d = &be->drv[i];
+
+		for (int k = 0; k < 2; k++)
+			if (d->gate[k])
+				ZE_CALL(zeEventDestroy, d->gate[k]);
+		if (d->gate_pool)
+			ZE_CALL(zeEventPoolDestroy, d->gate_pool);
+		if (d->ctx)
+			ZE_CALL(zeContextDestroy, d->ctx);
+	}
+	free(be->dev);
+	free(be->drv);
+	free(be);
+}
+
+static int zb_open(struct nbw_backend **out, char *why, size_t whylen)
+{
+	struct nbw_backend *be;
+	int rc;
+
+	*out = NULL;
+	if (!ZE_CALL(zeInit, ZE_INIT_FLAG_GPU_ONLY)) {
+		snprintf(why, whylen, "%s", last_err);
+		return -ENODEV;
+	}
+	be = calloc(1, sizeof(*be));
+	if (!be) {
+		snprintf(why, whylen, "out of host memory");
+		return -ENOMEM;
+	}
+	rc = open_drivers(be);
+	if (!rc)
+		rc = open_devices(be);
+	if (rc) {
+		snprintf(why, whylen, "%s", last_err);
+		zb_close(be);
+		return rc;
+	}
+	*out = be;
+	return 0;
+}
+
+static int zb_device_count(struct nbw_backend *be)
+{
+	return be->ndev;
+}
+
+static void describe_memory(const struct ze_dev *v, char *buf, size_t len)
+{
+	ze_device_memory_properties_t *m;
+	uint32_t n = 0;
+	unsigned long long total = 0, gb10;
+	char name[64] = "";
+
+	if (!ZE_CALL(zeDeviceGetMemoryProperties, v->h, &n, NULL) || n == 0) {
+		snprintf(buf, len, "unknown (zeDeviceGetMemoryProperties reports no memory)");
+		return;
+	}
+	m = calloc(n, sizeof(*m));
+	if (!m) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		m[i].stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
+	if (ZE_CALL(zeDeviceGetMemoryProperties, v->h, &n, m)) {
+		for (uint32_t i = 0; i < n; i++)
+			total += m[i].totalSize;
+		snprintf(name, sizeof(name), "%.63s", m[0].name);
+	}
+	free(m);
+	/* Decimal GB with one decimal, rounded: 139.8 GB. */
+	gb10 = (total + 50000000) / 100000000;
+	if (v->props.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED)
+		snprintf(buf, len, "integrated GPU: host memory shared with the CPU, %llu.%llu GB",
+			 gb10 / 10, gb10 % 10);
+	else
+		snprintf(buf, len, "%s%s%llu.%llu GB device memory", name, name[0] ? ", " : "",
+			 gb10 / 10, gb10 % 10);
+}
+
+static void pci_bus_id(const struct ze_dev *v, char *buf, size_t len)
+{
+	ze_pci_ext_properties_t p = { .stype = ZE_STRUCTURE_TYPE_PCI_EXT_PROPERTIES };
+
+	buf[0] = '\0';
+	if (ZE_CALL(zeDevicePciGetPropertiesExt, v->h, &p))
+		snprintf(buf, len, "%04x:%02x:%02x.%x", p.address.domain, p.address.bus & 0xff,
+			 p.address.device & 0x1f, p.address.function & 0x7);
+}
+
+static int zb_device_info(struct nbw_backend *be, int dev, struct nbw_device *out)
+{
+	const struct ze_dev *v;
+
+	if (dev < 0 || dev >= be->ndev)
+		return -EINVAL;
+	v = &be->dev[dev];
+	memset(out, 0, sizeof(*out));
+	out->id = dev;
+	snprintf(out->kind, sizeof(out->kind), "level-zero");
+	if (v->props.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE)
+		snprintf(out->name, sizeof(out->name), "%.100s (tile %u)", v->props.name,
+			 v->props.subdeviceId);
+	else
+		snprintf(out->name, sizeof(out->name), "%.127s", v->props.name);
+	out->is_gpu = v->props.type == ZE_DEVICE_TYPE_GPU;
+	describe_memory(v, out->memory, sizeof(out->memory));
+	pci_bus_id(v, out->pci_bus_id, sizeof(out->pci_bus_id));
+	return 0;
+}
+
+static void zb_versions(struct nbw_backend *be, char *buf, size_t len)
+{
+	zel_component_version_t comp[8];
+	size_t off = 0, n = 0;
+
+	buf_add(buf, len, &off, "ze_headers_api=%u.%u\n",
+		ZE_MAJOR_VERSION(ZE_API_VERSION_CURRENT),
+		ZE_MINOR_VERSION(ZE_API_VERSION_CURRENT));
+	/* Loader components (loader, validation/tracing layers) with their library versions. */
+	if (!ZE_CALL(zelLoaderGetVersions, &n, NULL))
+		n = 0;
+	if (n > sizeof(comp) / sizeof(comp[0]))
+		n = sizeof(comp) / sizeof(comp[0]);
+	if (n > 0 && ZE_CALL(zelLoaderGetVersions, &n, comp)) {
+		for (size_t i = 0; i < n; i++) {
+			const zel_version_t *v = &comp[i].component_lib_version;
+
+			buf_add(buf, len, &off, "ze_%.63s=%d.%d.%d\n", comp[i].component_name,
+				v->major, v->minor, v->patch);
+		}
+	}
+	buf_add(buf, len, &off, "drivers=%u\n", be->ndrv);
+	for (uint32_t i = 0; i < be->ndrv; i++) {
+		const struct ze_drv *d = &be->drv[i];
+
+		buf_add(buf, len, &off, "driver%u_api=%u.%u\ndriver%u_version=%u\n", i,
+			ZE_MAJOR_VERSION((unsigned)d->api), ZE_MINOR_VERSION((unsigned)d->api), i,
+			d->version);
+	}
+	for (int i = 0; i < be->ndev; i++) {
+		const struct ze_dev *v = &be->dev[i];
+
+		buf_add(buf, len, &off,
+			"device%d_queue_group=ordinal %u, %u queue(s), %s\n"
+			"device%d_timer=%.4f ns/tick, %u valid bits\n",
+			i, v->ordinal, v->nqueues,
+			v->copy_only ? "copy-only" : "compute (no copy-only group)", i,
+			v->ns_per_tick, v->props.kernelTimestampValidBits);
+	}
+}
+
+static const char *zb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
+{
+	const char *where = dir == NBW_P2P ? "source device, " : "";
+	const char *engine = "copy-only queue group";
+
+	if (atomic_load(&compute_fallback))
+		engine = "copy-only queue group; a compute group on devices without one";
+	if ((unsigned)dir >= NBW_DIR_COUNT) {
+		snprintf(why, whylen, "unknown direction");
+		return NULL;
+	}
+	switch (mode) {
+	case NBW_MODE_SYNC:
+		snprintf(iface_buf, sizeof(iface_buf),
+			 "zeCommandListAppendMemoryCopy on a synchronous immediate command list "
+			 "(%s%s)", where, engine);
+		return iface_buf;
+	case NBW_MODE_ASYNC:
+		snprintf(iface_buf, sizeof(iface_buf),
+			 "zeCommandListAppendMemoryCopy on an asynchronous immediate command list "
+			 "(%s%s) + zeEventHostSynchronize, zeEventQueryKernelTimestamp timing; "
+			 "concurrent copies gated on a zeEventHostSignal event", where, engine);
+		return iface_buf;
+	case NBW_MODE_NOWAIT:
+		snprintf(why, whylen,
+			 "nowait is OpenMP's target update nowait, not a Level Zero call (the "
+			 "asynchronous immediate command list is async mode)");
+		return NULL;
+	case NBW_MODE_PARALLEL:
+		snprintf(why, whylen,
+			 "parallel splits one copy over host threads (host backend only), not a "
+			 "Level Zero call");
+		return NULL;
+	default:
+		break;
+	}
+	snprintf(why, whylen, "unknown mode");
+	return NULL;
+}
+
+static int zb_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode mode,
+		       enum nbw_hostmem mem, char *why, size_t whylen)
+{
+	if (!zb_interface(dir, mode, why, whylen))
+		return -1;
+	if (mem == NBW_HOSTMEM_REGISTERED) {
+		snprintf(why, whylen,
+			 "registered host memory is not available in Level Zero 1.8: no call "
+			 "page-locks existing memory (only zeMemAllocHost allocates it)");
+		return -1;
+	}
+	return 0;
+}
+
+static const char *zb_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem, int dev)
+{
+	switch (mem) {
+	case NBW_HOSTMEM_PAGEABLE:
+		return "posix_memalign: pageable, not a Level Zero allocation; the driver makes "
+		       "it reachable for the copy itself (imports or stages it)";
+	case NBW_HOSTMEM_PINNED:
+		return "zeMemAllocHost: USM host memory of the driver's context, page-locked and "
+		       "directly accessible by its devices";
+	case NBW_HOSTMEM_REGISTERED:
+		return "not available: Level Zero 1.8 cannot page-lock existing host memory";
+	default:
+		return "";
+	}
+}
+
+static const char *bw_unit(ze_bandwidth_unit_t u)
+{
+	switch (u) {
+	case ZE_BANDWIDTH_UNIT_BYTES_PER_NANOSEC:
+		return "bytes/ns";
+	case ZE_BANDWIDTH_UNIT_BYTES_PER_CLOCK:
+		return "bytes/clock";
+	default:
+		return "(unit unknown)";
+	}
+}
+
+static const char *lat_unit(ze_latency_unit_t u)
+{
+	switch (u) {
+	case ZE_LATENCY_UNIT_NANOSEC:
+		return "ns";
+	case ZE_LATENCY_UNIT_CLOCK:
+		return "clocks";
+	case ZE_LATENCY_UNIT_HOP:
+		return "hops";
+	default:
+		return "(unit unknown)";
+	}
+}
+
+static const char *engine_name(const struct ze_dev *v)
+{
+	return v->copy_only ? "copy engine" : "compute engine (no copy-only queue group)";
+}
+
+static const char *zb_p2p_path(struct nbw_backend *be, int src, int dst)
+{
+	ze_device_p2p_bandwidth_exp_properties_t bw = {
+		.stype = ZE_STRUCTURE_TYPE_DEVICE_P2P_BANDWIDTH_EXP_PROPERTIES,
+	};
+	ze_device_p2p_properties_t p = { .stype = ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES };
+	const struct ze_dev *a, *b;
+	size_t len = sizeof(path_buf), off = 0;
+	ze_bool_t can = 0;
+
+	if (src < 0 || src >= be->ndev || dst < 0 || dst >= be->ndev) {
+		snprintf(path_buf, len, "invalid device pair (%d, %d)", src, dst);
+		return path_buf;
+	}
+	a = &be->dev[src];
+	b = &be->dev[dst];
+	if (src == dst) {
+		snprintf(path_buf, len,
+			 "same-GPU copy in device memory, not a peer link (device %d's %s)", src,
+			 engine_name(a));
+		return path_buf;
+	}
+	if (a->drv != b->drv) {
+		snprintf(path_buf, len,
+			 "devices %d and %d belong to different Level Zero drivers (separate "
+			 "contexts): no copy path between them", src, dst);
+		return path_buf;
+	}
+	if (!ZE_CALL(zeDeviceCanAccessPeer, a->h, b->h, &can)) {
+		snprintf(path_buf, len, "%s", last_err);
+		return path_buf;
+	}
+	buf_add(path_buf, len, &off, "zeDeviceCanAccessPeer(%d, %d) = %u%s", src, dst, can,
+		can ? " (Level Zero grants peer access implicitly: no enable call)" :
+		      " (no direct access: the driver must stage the copy or fail it)");
+	if (a->drv->bw_ext)
+		p.pNext = &bw;
+	if (ZE_CALL(zeDeviceGetP2PProperties, a->h, b->h, &p)) {
+		buf_add(path_buf, len, &off, "; zeDeviceGetP2PProperties: access %s, atomics %s",
+			p.flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS ? "yes" : "no",
+			p.flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS ? "yes" : "no");
+		if (a->drv->bw_ext)
+			buf_add(path_buf, len, &off,
+				", link design bandwidth %u logical / %u physical %s, latency %u "
+				"logical / %u physical %s", bw.logicalBandwidth,
+				bw.physicalBandwidth, bw_unit(bw.bandwidthUnit), bw.logicalLatency,
+				bw.physicalLatency, lat_unit(bw.latencyUnit));
+	} else {
+		buf_add(path_buf, len, &off, "; %s", last_err);
+	}
+	buf_add(path_buf, len, &off, "; copies run on device %d's %s", src, engine_name(a));
+	return path_buf;
+}
+
+/* Context for host memory meant for \p dev (-1: the first device's driver). */
+static struct ze_drv *host_drv(struct nbw_backend *be, int dev)
+{
+	if (dev >= be->ndev)
+		return NULL;
+	return be->dev[dev < 0 ? 0 : dev].drv;
+}
+
+static int zb_alloc(struct nbw_backend *be, struct nbw_buf *b)
+{
+	size_t n = b->bytes ? b->bytes : 1;
+	ze_host_mem_alloc_desc_t hd = { .stype = ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC };
+	ze_device_mem_alloc_desc_t dd = { .stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC };
+	struct ze_drv *d;
+	struct ze_dev *v;
+
+	b->ptr = NULL;
+	switch (b->loc) {
+	case NBW_LOC_HOST_PAGEABLE:
+		if (posix_memalign(&b->ptr, 4096, n)) {
+			b->ptr = NULL;
+			set_err("posix_memalign(%zu bytes) failed", n);
+			return -ENOMEM;
+		}
+		return 0;
+	case NBW_LOC_HOST_PINNED:
+		d = host_drv(be, b->device);
+		if (!d) {
+			set_err("pinned memory for invalid device %d", b->device);
+			return -EINVAL;
+		}
+		if (!ZE_CALL(zeMemAllocHost, d->ctx, &hd, n, 4096, &b->ptr)) {
+			add_err(" (%zu bytes)", n);
+			b->ptr = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	case NBW_LOC_HOST_REGISTERED:
+		set_err("registered host memory is not available in Level Zero 1.8");
+		return -ENOMEM;
+	case NBW_LOC_DEVICE:
+		if (b->device < 0 || b->device >= be->ndev) {
+			set_err("device memory on invalid device %d", b->device);
+			return -EINVAL;
+		}
+		v = &be->dev[b->device];
+		if (!ZE_CALL(zeMemAllocDevice, v->drv->ctx, &dd, n, 4096, v->h, &b->ptr)) {
+			add_err(" (%zu bytes on device %d)", n, b->device);
+			b->ptr = NULL;
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	set_err("unknown buffer location %d", (int)b->loc);
+	return -EINVAL;
+}
+
+static void zb_free(struct nbw_backend *be, struct nbw_buf *b)
+{
+	struct ze_drv *d = NULL;
+
+	if (!b->ptr)
+		return;
+	switch (b->loc) {
+	case NBW_LOC_HOST_PAGEABLE:
+		free(b->ptr);
+		break;
+	case NBW_LOC_HOST_PINNED:
+		d = host_drv(be, b->device);
+		break;
+	case NBW_LOC_DEVICE:
+		if (b->device >= 0 && b->device < be->ndev)
+			d = be->dev[b->device].drv;
+		break;
+	default:
+		break;
+	}
+	if (d)
+		ZE_CALL(zeMemFree, d->ctx, b->ptr);
+	b->ptr = NULL;
+}
+
+static bool make_list(struct ze_dev *v, ze_command_queue_mode_t mode,
+		      ze_command_list_handle_t *list)
+{
+	ze_command_queue_desc_t qd = {
+		.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+		.ordinal = v->ordinal,
+		.index = 0,
+		.mode = mode,
+		.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL,
+	};
+
+	return ZE_CALL(zeCommandListCreateImmediate, v->drv->ctx, v->h, &qd, list);
+}
+
+/* Untimed blocking copy on the device's own synchronous helper list. */
+static int helper_copy(struct nbw_backend *be, int dev, void *dst, const void *src, size_t n)
+{
+	struct ze_dev *v;
+	int rc = 0;
+
+	if (dev < 0 || dev >= be->ndev) {
+		set_err("copy on invalid device %d", dev);
+		return -EINVAL;
+	}
+	v = &be->dev[dev];
+	pthread_mutex_lock(&v->lock);
+	if (!v->helper && !make_list(v, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, &v->helper))
+		rc = -EIO;
+	if (!rc && !ZE_CALL(zeCommandListAppendMemoryCopy, v->helper, dst, src, n, NULL, 0, NULL))
+		rc = -EIO;
+	pthread_mutex_unlock(&v->lock);
+	return rc;
+}
+
+static int zb_write(struct nbw_backend *be, struct nbw_buf *dst, const void *host, size_t n)
+{
+	if (dst->loc != NBW_LOC_DEVICE) {
+		memcpy(dst->ptr, host, n);
+		return 0;
+	}
+	return helper_copy(be, dst->device, dst->ptr, host, n);
+}
+
+static int zb_read(struct nbw_backend *be, void *host, const struct nbw_buf *src, size_t n)
+{
+	if (src->loc != NBW_LOC_DEVICE) {
+		memcpy(host, src->ptr, n);
+		return 0;
+	}
+	return helper_copy(be, src->device, host, src->ptr, n);
+}
+
+/* The device whose queue runs the copy: the GPU end of a host copy, the source of a P2P. */
+static int exec_device(const struct nbw_xfer *x)
+{
+	switch (x->dir) {
+	case NBW_HTOD:
+		return x->dst->loc == NBW_LOC_DEVICE ? x->dst->device : -1;
+	case NBW_DTOH:
+	case NBW_P2P:
+		return x->src->loc == NBW_LOC_DEVICE ? x->src->device : -1;
+	default:
+		return -1;
+	}
+}
+
+static void free_xfer(struct ze_xfer *st)
+{
+	if (st->done)
+		ZE_CALL(zeEventDestroy, st->done);
+	if (st->pool)
+		ZE_CALL(zeEventPoolDestroy, st->pool);
+	if (st->list)
+		ZE_CALL(zeCommandListDestroy, st->list);
+	free(st);
+}
+
+/* The copy's signal event, from a pool with kernel timestamps that the host can wait on. */
+static int make_done_event(struct ze_xfer *st)
+{
+	ze_event_pool_desc_t pd = {
+		.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+		.flags = ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | ZE_EVENT_POOL_FLAG_HOST_VISIBLE,
+		.count = 1,
+	};
+	ze_event_desc_t ed = {
+		.stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+		.index = 0,
+		.signal = ZE_EVENT_SCOPE_FLAG_HOST,
+		.wait = ZE_EVENT_SCOPE_FLAG_HOST,
+	};
+
+	if (!ZE_CALL(zeEventPoolCreate, st->dev->drv->ctx, &pd, 1, &st->dev->h, &st->pool) ||
+	    !ZE_CALL(zeEventCreate, st->pool, &ed, &st->done))
+		return -EIO;
+	return 0;
+}
+
+static int zb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct ze_xfer *st;
+	int d = exec_device(x), rc;
+
+	x->priv = NULL;
+	if (x->mode != NBW_MODE_SYNC && x->mode != NBW_MODE_ASYNC) {
+		set_err("mode %d is not a Level Zero mode", (int)x->mode);
+		return -EINVAL;
+	}
+	if (d < 0 || d >= be->ndev) {
+		set_err("transfer without a valid device buffer (device %d)", d);
+		return -EINVAL;
+	}
+	if (x->dir == NBW_P2P) {
+		int t = x->dst->device;
+
+		if (x->dst->loc != NBW_LOC_DEVICE || t < 0 || t >= be->ndev) {
+			set_err("P2P destination is not a device buffer");
+			return -EINVAL;
+		}
+		if (be->dev[d].drv != be->dev[t].drv) {
+			set_err("P2P between devices %d and %d of different Level Zero drivers "
+				"(separate contexts) is not possible", d, t);
+			return -EINVAL;
+		}
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		set_err("out of host memory");
+		return -ENOMEM;
+	}
+	st->dev = &be->dev[d];
+	rc = make_list(st->dev, x->mode == NBW_MODE_SYNC ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS :
+							    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+		       &st->list) ? 0 : -EIO;
+	if (!rc && x->mode == NBW_MODE_ASYNC)
+		rc = make_done_event(st);
+	if (rc) {
+		free_xfer(st);
+		return rc;
+	}
+	x->priv = st;
+	return 0;
+}
+
+static void zb_unprepare(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	if (x->priv)
+		free_xfer(x->priv);
+	x->priv = NULL;
+}
+
+/* Global (wall-clock) ticks between the start and end of the copy, in seconds. */
+static double ticks_to_s(const struct ze_dev *v, const ze_kernel_timestamp_result_t *ts)
+{
+	uint64_t ticks = (ts->global.kernelEnd - ts->global.kernelStart) & v->ts_mask;
+
+	if (v->ns_per_tick <= 0)
+		return -1;
+	return (double)ticks * v->ns_per_tick * 1e-9;
+}
+
+/* Wait for the copy's event, then time it from the event's kernel timestamps. */
+static int finish(struct ze_xfer *st, struct nbw_xfer *x)
+{
+	ze_kernel_timestamp_result_t ts;
+
+	if (!ZE_CALL(zeEventHostSynchronize, st->done, UINT64_MAX) ||
+	    !ZE_CALL(zeEventQueryKernelTimestamp, st->done, &ts))
+		return -EIO;
+	x->device_s = ticks_to_s(st->dev, &ts);
+	return 0;
+}
+
+static int zb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct ze_xfer *st = x->priv;
+
+	if (!st) {
+		set_err("transfer without prepare");
+		return -EINVAL;
+	}
+	if (x->mode == NBW_MODE_SYNC)
+		return ZE_CALL(zeCommandListAppendMemoryCopy, st->list, x->dst->ptr, x->src->ptr,
+			       x->bytes, NULL, 0, NULL) ? 0 : -EIO;
+	if (!ZE_CALL(zeEventHostReset, st->done) ||
+	    !ZE_CALL(zeCommandListAppendMemoryCopy, st->list, x->dst->ptr, x->src->ptr, x->bytes,
+		     st->done, 0, NULL))
+		return -EIO;
+	return finish(st, x);
+}
+
+/* Enqueue the copy behind the current gate event of its driver and return at once. */
+static int zb_submit(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct ze_xfer *st = x->priv;
+	struct ze_drv *d;
+	unsigned slot;
+
+	if (!st || !st->done) {
+		set_err("submit needs an async transfer prepared by the ze backend");
+		return -1;
+	}
+	d = st->dev->drv;
+	if (d->gate_err[0]) {
+		set_err("%s", d->gate_err);
+		return -1;
+	}
+	slot = atomic_load(&be->gate_slot);
+	if (!ZE_CALL(zeEventHostReset, st->done) ||
+	    !ZE_CALL(zeCommandListAppendMemoryCopy, st->list, x->dst->ptr, x->src->ptr, x->bytes,
+		     st->done, 1, &d->gate[slot]))
+		return -EIO;
+	return 0;
+}
+
+/*
+ * Open the gate of every driver, then close the other gate for the next round. Resetting it
+ * is safe here: each worker completed its copy of the previous round (which waited on that
+ * gate) before it submitted to this round, and every submit of this round has returned.
+ */
+static int zb_release(struct nbw_backend *be)
+{
+	unsigned slot = atomic_load(&be->gate_slot);
+	int rc = 0;
+
+	for (uint32_t i = 0; i < be->ndrv; i++)
+		if (!be->drv[i].gate_err[0] && !ZE_CALL(zeEventHostSignal, be->drv[i].gate[slot]))
+			rc = -EIO;
+	for (uint32_t i = 0; i < be->ndrv; i++)
+		if (!be->drv[i].gate_err[0] &&
+		    !ZE_CALL(zeEventHostReset, be->drv[i].gate[slot ^ 1]))
+			rc = -EIO;
+	atomic_store(&be->gate_slot, slot ^ 1);
+	return rc;
+}
+
+static int zb_complete(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct ze_xfer *st = x->priv;
+
+	if (!st || !st->done) {
+		set_err("complete without a submitted async transfer");
+		return -EINVAL;
+	}
+	return finish(st, x);
+}
+
+static const char *zb_last_error(struct nbw_backend *be)
+{
+	return last_err;
+}
+
+const struct nbw_backend_ops nbw_backend_ze = {
+	.abi = NBW_PROBE_ABI,
+	.name = "ze",
+	.description = "oneAPI Level Zero copies on copy-only queue groups (loader 1.8, API 1.4)",
+	.open = zb_open,
+	.close = zb_close,
+	.device_count = zb_device_count,
+	.device_info = zb_device_info,
+	.versions = zb_versions,
+	.interface = zb_interface,
+	.supports = zb_supports,
+	.hostmem_note = zb_hostmem_note,
+	.p2p_path = zb_p2p_path,
+	.peer_access = NULL,
+	.alloc = zb_alloc,
+	.free = zb_free,
+	.write = zb_write,
+	.read = zb_read,
+	.prepare = zb_prepare,
+	.unprepare = zb_unprepare,
+	.transfer = zb_transfer,
+	.submit = zb_submit,
+	.release = zb_release,
+	.complete = zb_complete,
+	.device_timer = "zeEventQueryKernelTimestamp (global start/end ticks of the copy)",
+	.last_error = zb_last_error,
+};

@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The acceptance run on the embedded default: `nodebw probe --quick` (every API) gives the
+# OpenMP matrix on the host plugin and the host-native reference matrix, all verified, the
+# vendor backends recorded as skipped with their runtime's reason, and the OpenMP-vs-native
+# gap table, in a document that matches doc/results.schema.json.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+start=$(date +%s)
+"$NODEBW" probe --quick --output "$tmp/r" >"$tmp/out" 2>"$tmp/err"
+st=$?
+end=$(date +%s)
+diag "nodebw probe --quick (all APIs) took $((end - start)) s (status $st)"
+check "quick run exits 0" test $st -eq 0
+check "results.json written" test -s "$tmp/r/results.json"
+check "results.csv written" test -s "$tmp/r/results.csv"
+check "no temporary file left" sh -c "! ls '$tmp/r' | grep -q tmp"
+check "table states the unit" grep -q "GB/s = 1e9 B/s" "$tmp/out"
+check "gap table printed" grep -q "OpenMP vs native gap (GB/s" "$tmp/out"
+if $py "$NODEBW_SOURCE/tests/integration/validate_results.py" \
+	"$NODEBW_SOURCE/doc/results.schema.json" "$tmp/r/results.json" --require-matrix \
+	>"$tmp/val" 2>&1; then
+	ok "schema and full OpenMP matrix: $(tail -n 1 "$tmp/val")"
+else
+	not_ok "schema and full OpenMP matrix"
+	sed 's/^/#   /' "$tmp/val" | head -n 40
+fi
+# The host reference: every direction x mode x memory x threads it offers, all verified.
+$py - "$tmp/r/results.json" >"$tmp/host" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ms = [m for m in d["measurements"] if m["api"] == "host"]
+bad = [m for m in ms if m["error"] or m["verification"]["status"] != "passed"]
+have = {(m["direction"], m["mode"], m["host_mem"], m["concurrency"]) for m in ms}
+want = set()
+for dr in ("htod", "dtoh"):
+    for mo in ("sync", "async", "parallel"):
+        for me in ("pageable", "pinned"):
+            for c in ("single", "dual"):
+                want.add((dr, mo, me, c))
+for mo in ("sync", "async", "parallel"):
+    for c in ("single", "bidir"):
+        want.add(("p2p", mo, "none", c))
+missing = sorted(want - have)
+devs = [x for x in d["devices"] if x["api"] == "host"]
+skips = [s for s in d["skipped"] if s["api"] == "host" and s["what"] == "nowait"]
+timed = [m for m in ms if m["mode"] == "async" and all("device_samples_s" in s for s in m["streams"])]
+gated = [m for m in ms if m["mode"] == "async" and m["concurrency"] != "single"
+         and m["start"].startswith("backend gate")]
+print(f"{len(ms)} host measurements, {len(bad)} bad, {len(missing)} combinations missing, "
+      f"{len(timed)} async timed on the copying thread, {len(gated)} gated")
+for m in missing[:10]:
+    print("missing", m)
+ok = (ms and not bad and not missing and len(devs) == 4
+      and all(not x["is_gpu"] and x["kind"] == "host-memory" for x in devs)
+      and len(skips) == 3 and all("OpenMP" in s["reason"] for s in skips)
+      and timed and gated)
+sys.exit(0 if ok else 1)
+PY
+if [ $? -eq 0 ]; then ok "host matrix: $(head -n 1 "$tmp/host")"; else
+	not_ok "host matrix"; sed 's/^/#   /' "$tmp/host"; fi
+# Gap rows: OpenMP paired with the host reference on matching devices; nowait with async.
+check "gap rows for every OpenMP mode, one and two devices" $py -c "
+import json, sys
+d = json.load(open('$tmp/r/results.json'))
+g = d['gaps']
+rows = g['rows']
+keys = {(r['omp_mode'], r['devices']) for r in rows}
+want = {(m, n) for m in ('sync', 'async', 'nowait') for n in (1, 2)}
+ok = want <= keys and all(r['native_api'] == 'host' for r in rows)
+ok = ok and all(abs(r['gap_gbps'] - (r['native_gbps'] - r['omp_gbps'])) < 1e-9 for r in rows)
+ok = ok and all(r['native_mode'] == 'async' for r in rows if r['omp_mode'] == 'nowait')
+ok = ok and any(s['direction'] == 'all' for s in g['summary'])
+omp = [x for x in d['devices'] if x['api'] == 'omp']
+ok = ok and all(x.get('native', {}).get('api') == 'host' for x in omp)
+sys.exit(0 if ok else 1)"
+check "nodebw gap recomputes the same table from the file" sh -c "
+	'$NODEBW' gap '$tmp/r/results.json' >'$tmp/gap' &&
+	grep -q 'OpenMP vs native gap (GB/s' '$tmp/gap' &&
+	test \$(grep -c '^  host ' '$tmp/gap') -eq \$($py -c \"import json; print(len(json.load(open('$tmp/r/results.json'))['gaps']['summary']))\")"
+check "CSV has one row per measurement" $py -c "
+import json, sys
+d = json.load(open('$tmp/r/results.json'))
+rows = [l for l in open('$tmp/r/results.csv') if not l.startswith('#')]
+sys.exit(0 if len(rows) - 1 == len(d['measurements']) else 1)"
+done_testing
