@@ -103,6 +103,8 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		c.napis = 1;
 		snprintf(c.apis[0], sizeof(c.apis[0]), "omp");
 		c.modes[NBW_MODE_SYNC] = false;
+		c.modes[NBW_MODE_PARALLEL] = false;               /* not an OpenMP mode */
+		c.hostmem[NBW_HOSTMEM_REGISTERED] = false;        /* OpenMP cannot register */
 		c.hidden_helpers = plan[k].hh;
 		c.hht_sweep = false;
 		c.quiet = true;

@@ -456,7 +456,8 @@ int nbw_doc_write_csv(const struct nbw_doc *d, const char *path, char *err, size
 		NBW_VERSION);
 	fprintf(f, "api,probe,direction,mode,host_mem,concurrency,src,dst,bytes,halo_n,"
 		   "hidden_helpers,hht_sweep,repetitions,median_gbps,min_gbps,max_gbps,mean_gbps,cv,"
-		   "median_s,overlap_speedup,verification,error,interface,bytes_counting\n");
+		   "median_s,overlap_speedup,verification,error,interface,bytes_counting,"
+		   "peer_access,device_median_gbps\n");
 	size_t i;
 	json_t *m;
 	json_array_foreach(d->measurements, i, m) {
@@ -493,6 +494,10 @@ int nbw_doc_write_csv(const struct nbw_doc *d, const char *path, char *err, size
 		csv_field(f, x.interface);
 		fputc(',', f);
 		csv_field(f, x.bytes_counting);
+		fprintf(f, ",%s,", nbw_peer_name(x.peer));
+		/* The device timer's figure: stream 0's (each stream has its own in the JSON). */
+		if (x.nstreams && x.streams[0].n_device)
+			fprintf(f, "%.6g", x.streams[0].device_gbps.median);
 		fputc('\n', f);
 		nbw_measurement_free(&x);
 	}

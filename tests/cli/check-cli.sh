@@ -65,6 +65,22 @@ usage_error "bad min-time" probe --min-time soon
 usage_error "sizes and max-size together" probe --sizes 8 --max-size 1MiB
 usage_error "stray argument" probe extra
 usage_error "run rejects bad options too" run --mode fast
+usage_error "unknown peer access" probe --peer-access sometimes
+usage_error "host memory list names registered" probe --host-mem locked
+grep -q "registered" "$tmp/err" && ok "host memory error lists registered" ||
+	not_ok "host memory error lists registered"
+usage_error "gap without a file" gap
+usage_error "gap with two files" gap a.json b.json
+usage_error "gap unknown option" gap --csv x.json
+usage_error "gap on a missing file" gap "$tmp/none.json"
+printf '{"schema": "nodebw-results",\n "schema_version": 2,\n "devices": [,]}\n' >"$tmp/bad.json"
+usage_error "gap on a malformed file" gap "$tmp/bad.json"
+grep -q "bad.json:3:" "$tmp/err" && ok "malformed file error names file and line" ||
+	not_ok "malformed file error names file and line"
+for args in "gap --help"; do
+	# shellcheck disable=SC2086
+	check "nodebw $args exits 0" expect_status 0 $args
+done
 if "$NODEBW" list | grep -q '^  omp '; then
 	usage_error "device id that does not exist" probe --devices 999 --sizes 8 --output "$tmp/dev"
 	check "no results folder after a bad device id" test ! -e "$tmp/dev"

@@ -804,6 +804,59 @@ static void test_write_atomic_no_folder(void **state)
 	assert_string_equal(names, "");
 }
 
+/* Schema 2: peer access, start, device timer and per-stream device samples survive a round
+ * trip; a schema-1 measurement without them loads with peer access n/a. */
+static void test_roundtrip_native_fields(void **state)
+{
+	(void)state;
+	static const double dev0[] = { 0.0008, 0.0018, 0.0013 };
+	struct nbw_measurement m, back;
+	char err[256];
+	make_dual(&m);
+	snprintf(m.api, sizeof(m.api), "cuda");
+	m.hidden_helpers = -1;
+	m.peer = NBW_PEER_OFF;
+	snprintf(m.start, sizeof(m.start), "backend gate: both copies enqueued");
+	snprintf(m.device_timer, sizeof(m.device_timer), "cudaEventElapsedTime");
+	m.streams[0].device_samples_s = dup_samples(dev0, 3);
+	m.streams[0].n_device = 3;
+	nbw_measurement_summarize(&m);
+	json_t *j = nbw_measurement_to_json(&m);
+	assert_string_equal(json_string_value(json_object_get(j, "peer_access")), "disabled");
+	assert_non_null(json_object_get(json_array_get(json_object_get(j, "streams"), 0),
+					"device_gbps"));
+	assert_null(json_object_get(json_array_get(json_object_get(j, "streams"), 1),
+				    "device_samples_s"));
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.peer, NBW_PEER_OFF);
+	assert_string_equal(back.start, m.start);
+	assert_string_equal(back.device_timer, "cudaEventElapsedTime");
+	assert_int_equal(back.streams[0].n_device, 3);
+	assert_int_equal(back.streams[1].n_device, 0);
+	/* 2 MiB in 1.3 ms (the median) = 1.613 GB/s */
+	assert_true(fabs(back.streams[0].device_gbps.median - 2097152 / 0.0013 / 1e9) < 1e-6);
+	nbw_measurement_free(&back);
+
+	json_object_del(j, "peer_access");
+	json_object_del(j, "start");
+	json_object_del(j, "device_timer");
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.peer, NBW_PEER_NA);
+	assert_string_equal(back.start, "");
+	assert_string_equal(back.device_timer, "");
+	nbw_measurement_free(&back);
+
+	json_object_set_new(j, "peer_access", json_string("sometimes"));
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "peer_access"));
+	json_object_set_new(j, "peer_access", json_string("enabled"));
+	json_object_set_new(j, "start", json_integer(3));
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "start"));
+	json_decref(j);
+	nbw_measurement_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -812,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_dual),
 		cmocka_unit_test(test_roundtrip_single_error),
 		cmocka_unit_test(test_roundtrip_p2p),
+		cmocka_unit_test(test_roundtrip_native_fields),
 		cmocka_unit_test(test_from_json_reject),
 		cmocka_unit_test(test_from_json_not_object),
 		cmocka_unit_test_setup_teardown(test_doc_write_load, make_tmpdir, remove_tmpdir),
