@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The nodebw command: subcommands list, probe, run. */
+/* The nodebw command: subcommands list, probe, run, gap, topo. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "nodebw/gap.h"
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
+#include "nodebw/topology.h"
 #include "nodebw/version.h"
 
 static void usage(FILE *f)
@@ -31,6 +32,8 @@ static void usage(FILE *f)
 		"  run      the main job: every probe of every available API and the hidden-helper\n"
 		"           sweep, into one results folder (see 'nodebw run --help')\n"
 		"  gap      the OpenMP-vs-native gap table of a results file\n"
+		"  topo     the node's topology: NUMA, host links (PCIe), the device-to-device\n"
+		"           matrix with theoretical bandwidth (see 'nodebw topo --help')\n"
 		"\n"
 		"Bandwidth is reported in GB/s = 1e9 bytes per second. Without a GPU, LLVM's host\n"
 		"plugin provides virtual devices whose memory is host memory: nodebw labels them\n"
@@ -39,7 +42,8 @@ static void usage(FILE *f)
 		"Examples:\n"
 		"  nodebw list\n"
 		"  nodebw probe --api omp --quick\n"
-		"  nodebw run --output results/node42\n");
+		"  nodebw run --output results/node42\n"
+		"  nodebw topo\n");
 }
 
 static void on_sigint(int sig)
@@ -260,6 +264,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (strcmp(cmd, "gap") == 0)
 		return cmd_gap(argc - 1, argv + 1);
+	if (strcmp(cmd, "topo") == 0)
+		return nbw_topo_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "run") == 0)
 		return cmd_probe(argc - 1, argv + 1, argv, argc);
 	if (cmd[0] == '-')

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The `nodebw topo` text: host, sources, devices with their host links, and the matrix. */
+#include <stdio.h>
+#include <string.h>
+
+#include "topo_int.h"
+
+static void pcie_text(char *buf, size_t len, const struct nbw_pcie *p)
+{
+	if (p->gen && p->width)
+		snprintf(buf, len, "Gen%d x%d", p->gen, p->width);
+	else if (p->gt_s > 0 || p->width > 0)
+		snprintf(buf, len, "%.1fGT/s x%d", p->gt_s, p->width);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_host(const struct nbw_topo *t, FILE *f)
+{
+	struct nbw_topo_host h;
+	nbw_topo_host(t, &h);
+	fprintf(f, "Host: %u package%s, %u NUMA node%s, %u cores, %u PUs%s%s\n", h.packages,
+		h.packages == 1 ? "" : "s", h.numa_nodes, h.numa_nodes == 1 ? "" : "s", h.cores,
+		h.pus, h.cpu_model[0] ? "; " : "", h.cpu_model);
+	struct nbw_topo_numa n;
+	for (unsigned i = 0; nbw_topo_numa(t, i, &n) == 0; i++) {
+		char pkg[32] = "";
+		if (n.package >= 0)
+			snprintf(pkg, sizeof(pkg), " (package %d)", n.package);
+		fprintf(f, "  NUMA node %d: %.1f GiB, CPUs %s%s\n", n.os_index,
+			(double)n.memory_bytes / (1024.0 * 1024 * 1024),
+			n.cpuset[0] ? n.cpuset : "none (memory only)", pkg);
+	}
+}
+
+static void print_sources(const struct nbw_topo *t, FILE *f)
+{
+	fprintf(f, "\nSources:\n");
+	for (size_t i = 0; i < t->nsrc; i++)
+		fprintf(f, "  %-11s %-7s %s\n", t->src[i].name,
+			t->src[i].ok ? "ok" : "nothing", t->src[i].detail);
+}
+
+/* "GPU3" for devices with a PCI address (in matrix order), else the device id. */
+static void short_name(const struct nbw_topo *t, size_t i, char *buf, size_t len)
+{
+	int k = 0;
+	for (size_t j = 0; j < i; j++)
+		k += t->dev[j].pub.pci_bus_id[0] != '\0';
+	if (t->dev[i].pub.pci_bus_id[0])
+		snprintf(buf, len, "GPU%d", k);
+	else
+		snprintf(buf, len, "%s", t->dev[i].pub.id);
+}
+
+static void print_devices(const struct nbw_topo *t, FILE *f)
+{
+	fprintf(f, "\nDevices (host link: now / can train to; GB/s theoretical per direction):\n");
+	if (!t->ndev) {
+		fprintf(f, "  none\n");
+		return;
+	}
+	fprintf(f, "  %-6s %-15s %-11s %-4s %-14s %-21s %6s  %s\n", "", "id", "kind", "NUMA",
+		"CPUs", "host link", "GB/s", "name [seen by]");
+	for (size_t i = 0; i < t->ndev; i++) {
+		const struct nbw_topo_device *d = &t->dev[i].pub;
+		const struct nbw_host_link *l = &d->link;
+		char sn[NBW_TOPO_ID_LEN], numa[8] = "-", now[24], max[24], link[48], gb[16];
+		short_name(t, i, sn, sizeof(sn));
+		if (l->numa_node >= 0)
+			snprintf(numa, sizeof(numa), "%d", l->numa_node);
+		pcie_text(now, sizeof(now), &l->current);
+		pcie_text(max, sizeof(max), &l->max);
+		if (l->host_memory)
+			snprintf(link, sizeof(link), "host memory");
+		else
+			snprintf(link, sizeof(link), "%s / %s", now, max);
+		topo_fmt_gbps(gb, sizeof(gb), l->theoretical_gbps);
+		fprintf(f, "  %-6s %-15s %-11s %-4s %-14s %-21s %6s  %s [%s]\n",
+			d->pci_bus_id[0] ? sn : "", d->id, d->kind, numa,
+			l->cpuset[0] ? l->cpuset : "-", link, gb, d->name, d->seen_by);
+		if (l->note[0] && !l->host_memory)
+			fprintf(f, "  %-6s note: %s\n", "", l->note);
+	}
+	size_t host = 0;
+	for (size_t i = 0; i < t->ndev; i++)
+		host += t->dev[i].pub.pci_bus_id[0] == '\0';
+	if (host)
+		fprintf(f, "  %zu device%s without a PCI address: host memory, no link (a copy "
+			"between them is a copy in host memory)\n", host, host == 1 ? "" : "s");
+}
+
+static void print_matrix(const struct nbw_topo *t, FILE *f)
+{
+	bool seen[NBW_LINK_KIND_COUNT] = { false };
+	size_t n = 0;
+	for (size_t i = 0; i < t->ndev; i++)
+		n += t->dev[i].pub.pci_bus_id[0] != '\0';
+	fprintf(f, "\nDevice-to-device (label / theoretical GB/s per direction):\n");
+	if (n == 0) {
+		fprintf(f, "  no device with a PCI address: no matrix\n");
+		return;
+	}
+	fprintf(f, "  %-6s", "");
+	for (size_t j = 0; j < t->ndev; j++) {
+		char sn[NBW_TOPO_ID_LEN];
+		if (!t->dev[j].pub.pci_bus_id[0])
+			continue;
+		short_name(t, j, sn, sizeof(sn));
+		fprintf(f, " %-11s", sn);
+	}
+	fprintf(f, " %-14s %s\n", "CPU affinity", "NUMA");
+	for (size_t i = 0; i < t->ndev; i++) {
+		char sn[NBW_TOPO_ID_LEN];
+		const struct nbw_host_link *l = &t->dev[i].pub.link;
+		if (!t->dev[i].pub.pci_bus_id[0])
+			continue;
+		short_name(t, i, sn, sizeof(sn));
+		fprintf(f, "  %-6s", sn);
+		for (size_t j = 0; j < t->ndev; j++) {
+			struct nbw_topo_pair p;
+			char cell[32], gb[16];
+			if (!t->dev[j].pub.pci_bus_id[0])
+				continue;
+			topo_pair_idx(t, (int)i, (int)j, &p);
+			seen[p.kind] = true;
+			topo_fmt_gbps(gb, sizeof(gb), p.theoretical_gbps);
+			if (p.kind == NBW_LINK_SELF)
+				snprintf(cell, sizeof(cell), "X");
+			else
+				snprintf(cell, sizeof(cell), "%s/%s", p.label, gb);
+			fprintf(f, " %-11s", cell);
+		}
+		char numa[8] = "-";
+		if (l->numa_node >= 0)
+			snprintf(numa, sizeof(numa), "%d", l->numa_node);
+		fprintf(f, " %-14s %s\n", l->cpuset[0] ? l->cpuset : "-", numa);
+	}
+	fprintf(f, "\nLegend (theoretical per direction; '-' = not known):\n");
+	for (int k = 0; k < NBW_LINK_KIND_COUNT; k++)
+		if (seen[k])
+			fprintf(f, "  %s\n", nbw_link_kind_legend((enum nbw_link_kind)k));
+	fprintf(f, "  PCIe: GB/s = GT/s x encoding (8b/10b Gen1-2, 128b/130b Gen3+) / 8 x lanes; "
+		"a PCIe pair gets the slower of its two host links\n");
+}
+
+void nbw_topo_print(const struct nbw_topo *t, FILE *f)
+{
+	struct nbw_topo_host h;
+	nbw_topo_host(t, &h);
+	if (t->fixture)
+		fprintf(f, "nodebw topo: fixture %s (not this machine)\n", t->fixture_dir);
+	else
+		fprintf(f, "nodebw topo: this machine%s%s (sysfs %s)\n", h.hostname[0] ? ", " : "",
+			h.hostname, t->sysroot);
+	fprintf(f, "Bandwidth is theoretical, per direction, GB/s = 1e9 bytes/s; nothing here "
+		"is measured.\n\n");
+	print_host(t, f);
+	print_sources(t, f);
+	print_devices(t, f);
+	print_matrix(t, f);
+}

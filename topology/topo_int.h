@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Private to topology/: the model every source fills and the matrix reads. */
+#ifndef NODEBW_TOPO_INT_H
+#define NODEBW_TOPO_INT_H
+
+#include <hwloc.h>
+#include <limits.h>
+#include <stdarg.h>
+
+#include "nodebw/topology.h"
+
+#define TOPO_MAX_SOURCES 8
+#define TOPO_MAX_CHAIN 16
+
+/* The PCI path of a device: its root complex and the bridges from the root port down to
+ * the device's parent. Only paths from the same origin (hwloc or sysfs) are compared. */
+struct topo_pci_path {
+	char origin;                  /* 'h' hwloc, 's' sysfs, 0 none */
+	char root[32];                /* host bridge identity */
+	int n;
+	char bridge[TOPO_MAX_CHAIN][16];
+};
+
+struct topo_dev {
+	struct nbw_topo_device pub;
+	int nvlink_version;           /* NVLink major version (1 ... 5); 0 none */
+	int switch_links;             /* active NVLinks to NVSwitches */
+	int orig;                     /* scratch: index before sorting */
+};
+
+/* A link between two devices as an API answered it (or a fixture stands in for it). Kinds
+ * PIX ... SYS are hints (NVML's common ancestor), used when the PCI tree cannot tell. */
+struct topo_link {
+	int a, b;
+	enum nbw_link_kind kind;
+	int count;                    /* bonded links, 0 unknown */
+	int hops;                     /* 1 direct */
+	int version;                  /* NVLink major version */
+	double api_gbps;              /* per direction as the API reported it; < 0 none */
+	double link_gbps;             /* per link per direction; < 0 from the rate table */
+	char source[16];
+};
+
+struct nbw_topo {
+	bool fixture;
+	char fixture_dir[PATH_MAX];
+	char sysroot[PATH_MAX];       /* sysfs root ("/sys" or DIR/sys) */
+	hwloc_topology_t hw;
+	struct nbw_topo_source src[TOPO_MAX_SOURCES];
+	size_t nsrc;
+	struct topo_dev *dev;
+	size_t ndev, capdev;
+	struct topo_link *link;
+	size_t nlink, caplink;
+};
+
+/* topo.c */
+struct nbw_topo_source *topo_source(struct nbw_topo *t, const char *name, bool ok,
+				    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Normalise "0:18:0.0", "00000000:18:00.0", "0000:18:00.0/1" -> "0000:18:00.0" and tile 1
+ * (-1 without suffix). 0, or -1 when it is not a PCI address. */
+int topo_busid_parse(const char *in, char out[24], int *tile);
+/* The device with this id (bus id [+ tile], or "api:N"), or -1. */
+int topo_find(const struct nbw_topo *t, const char *id);
+/* Add (or find) a GPU or tile by bus id; returns its index or -1. */
+int topo_add_gpu(struct nbw_topo *t, const char *bus_id, int tile, const char *vendor,
+		 const char *name, const char *seen_by);
+void topo_seen_by(struct topo_dev *d, const char *who);
+int topo_add_link(struct nbw_topo *t, const struct topo_link *l);
+const struct topo_link *topo_find_link(const struct nbw_topo *t, int a, int b, bool hints);
+/* Resolve a device's host link (numa, cpuset, PCIe) from hwloc and sysfs. */
+int topo_resolve_link(const struct nbw_topo *t, const char *bus_id, struct nbw_host_link *o);
+/* The PCI path of a bus id (hwloc first, sysfs second). */
+void topo_pci_path(const struct nbw_topo *t, const char *bus_id, struct topo_pci_path *p);
+void topo_finalize(struct nbw_topo *t);
+/* The "sysfs-pci" source line: how many PCI devices the sysfs root has. */
+void topo_sysfs_source(struct nbw_topo *t);
+
+/* hwloc_host.c */
+int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, char *err, size_t errlen);
+hwloc_obj_t topo_hwloc_pcidev(const struct nbw_topo *t, const char *bus_id);
+void topo_hwloc_path(hwloc_obj_t pcidev, struct topo_pci_path *p);
+/* Locality of a PCI object: NUMA node (-1 when not exactly one) and CPU list. */
+void topo_hwloc_locality(const struct nbw_topo *t, hwloc_obj_t o, int *numa, char *cpus,
+			 size_t len);
+int topo_hwloc_numa_cpus(const struct nbw_topo *t, int node, char *cpus, size_t len);
+/* Add the PCI GPUs and accelerators hwloc sees (class 03xx, 12xx) as devices. */
+void topo_hwloc_scan_gpus(struct nbw_topo *t);
+
+/* sysfs_pci.c */
+struct topo_sysfs {
+	bool found;
+	unsigned cls, vendor, device;
+	int numa_node;                /* -1 unknown */
+	struct nbw_pcie cur, max, port_max;
+	struct topo_pci_path path;
+};
+int topo_sysfs_read(const char *root, const char *bus_id, struct topo_sysfs *out);
+
+/* vendor sources: each adds a source line, its devices and links */
+void topo_nvml_discover(struct nbw_topo *t);
+void topo_rocm_discover(struct nbw_topo *t);
+void topo_ze_discover(struct nbw_topo *t);
+/* NVLink per link per direction (GB/s) for a major version; < 0 unknown. */
+double topo_nvlink_gbps(int version);
+/* NVML's nvmlNvlinkVersion_t -> NVLink major version (A100: 5 -> 3). */
+int topo_nvml_version_major(unsigned nvml_enum);
+
+/* fixture.c */
+int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t errlen);
+/* links.json (also written by export): devices, links, vendor source answers. */
+int topo_links_from_json(struct nbw_topo *t, json_t *root, const char *file, char *err,
+			 size_t errlen);
+json_t *topo_links_to_json(const struct nbw_topo *t);
+
+/* matrix.c */
+void topo_pair_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair *out);
+/* The PCIe path alone (PIX ... SYS), whatever NVLink/xGMI/Xe Link the pair also has. */
+void topo_pcie_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair *out);
+const char *topo_kind_from_name(const char *s, enum nbw_link_kind *k);
+
+/* small helpers (topo.c) */
+void topo_fmt_gbps(char *buf, size_t len, double gbps);
+
+#endif
