@@ -234,6 +234,11 @@ static int expand(const struct nbw_topo *t, const char *id, int *idx, int max)
 	return n;
 }
 
+static int rank(enum nbw_link_kind k)
+{
+	return k == NBW_LINK_SELF ? 0 : k <= NBW_LINK_MDF ? 1 : (int)k;
+}
+
 static int pair_of(const struct nbw_topo *t, const char *a, const char *b,
 		   struct nbw_topo_pair *out, bool pcie_only)
 {
@@ -261,13 +266,17 @@ static int pair_of(const struct nbw_topo *t, const char *a, const char *b,
 	}
 	int best = -1;
 	struct nbw_topo_pair p;
+	/* fabric links first (what a copy between the devices uses), then the PCIe kinds
+	 * from near to far; within a kind the higher bandwidth */
 	for (int x = 0; x < na; x++)
 		for (int y = 0; y < nb; y++) {
 			if (pcie_only)
 				topo_pcie_idx(t, ia[x], ib[y], &p);
 			else
 				topo_pair_idx(t, ia[x], ib[y], &p);
-			if (best < 0 || p.theoretical_gbps > out->theoretical_gbps) {
+			if (best < 0 || rank(p.kind) < rank(out->kind) ||
+			    (rank(p.kind) == rank(out->kind) &&
+			     p.theoretical_gbps > out->theoretical_gbps)) {
 				*out = p;
 				best = x * nb + y;
 			}
