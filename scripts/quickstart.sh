@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 
 # The vendor runtimes' development packages let CI compile the HIP and Level Zero backends
 # (they run here without a device and record why); CUDA comes from /usr/local/cuda when the
-# machine has the toolkit.
+# machine has the toolkit. Topology needs hwloc; libnuma and libxml2 are optional extras.
 packages="clang-19 libomp-19-dev libclang-rt-19-dev meson ninja-build pkg-config valgrind \
-libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema libamdhip64-dev libze-dev"
+libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema libamdhip64-dev libze-dev \
+libhwloc-dev libnuma-dev libxml2-dev"
 
 install_missing() {
 	missing=""

@@ -41,16 +41,22 @@ static void print_sources(const struct nbw_topo *t, FILE *f)
 			t->src[i].ok ? "ok" : "nothing", t->src[i].detail);
 }
 
-/* "GPU3" for devices with a PCI address (in matrix order), else the device id. */
+/* "GPU3" for devices with a PCI address (in matrix order), "GPU1/0" for tile 0 of the second
+ * one, else the device id. */
 static void short_name(const struct nbw_topo *t, size_t i, char *buf, size_t len)
 {
+	const struct nbw_topo_device *d = &t->dev[i].pub;
 	int k = 0;
 	for (size_t j = 0; j < i; j++)
-		k += t->dev[j].pub.pci_bus_id[0] != '\0';
-	if (t->dev[i].pub.pci_bus_id[0])
+		k += t->dev[j].pub.pci_bus_id[0] != '\0' &&
+		     (j == 0 || strcmp(t->dev[j].pub.pci_bus_id, t->dev[j - 1].pub.pci_bus_id) != 0);
+	if (d->pci_bus_id[0] && d->tile >= 0)
+		snprintf(buf, len, "GPU%d/%d", k - (i > 0 && strcmp(d->pci_bus_id,
+			 t->dev[i - 1].pub.pci_bus_id) == 0), d->tile);
+	else if (d->pci_bus_id[0])
 		snprintf(buf, len, "GPU%d", k);
 	else
-		snprintf(buf, len, "%s", t->dev[i].pub.id);
+		snprintf(buf, len, "%s", d->id);
 }
 
 static void print_devices(const struct nbw_topo *t, FILE *f)
