@@ -81,8 +81,9 @@ static int cmd_list(int argc, char **argv)
 		for (int d = 0; d < nd; d++) {
 			struct nbw_device dev;
 			if (all[i]->device_info(be, d, &dev) == 0)
-				printf("  %-6s %2d  %-12s %s; memory: %s\n", all[i]->name, d, dev.kind,
-				       dev.name, dev.memory);
+				printf("  %-6s %2d  %-12s %s; memory: %s%s%s\n", all[i]->name, d,
+				       dev.kind, dev.name, dev.memory,
+				       dev.pci_bus_id[0] ? "; PCI " : "", dev.pci_bus_id);
 		}
 		all[i]->close(be);
 	}

@@ -5,13 +5,17 @@
 Usage: validate_results.py SCHEMA RESULTS.json [--require-matrix]
 
 Always: JSON Schema (draft-07) validation, then a few cross-field checks that a schema
-cannot express (probe name = api-direction, sample counts = repetitions, halo_n against
-bytes, checked bytes of a passed verification, no device listed twice).
+cannot express (probe name = api-direction, sample counts = repetitions, also of the alone
+and device samples, halo_n against bytes, checked bytes of a passed verification, no device
+listed twice, an OpenMP device's "native" names a listed device with the same PCI bus id,
+the gap rows' arithmetic).
 With --require-matrix, also the content expected from a full OpenMP probe run on this
 project's test machines: every htod/dtoh mode x host memory x concurrency and every p2p
 sync/async x single/bidir was measured and verified, host-plugin devices are labelled as
-host memory and never as GPUs, their P2P copies are reported as host-staged, and the
-skipped P2P nowait series is listed with its reason.
+host memory and never as GPUs, their P2P copies are reported as host-staged, the skipped
+P2P nowait series is listed with its reason, and the gap table is present. Measurements of
+the other APIs (host, cuda, hip, ze) may be present too; of those only a failed
+verification is an error here (a measurement error, e.g. out of device memory, is not).
 
 Exit status: 0 valid, 1 the results file is invalid (or unreadable), 2 bad usage or an
 unusable schema.
@@ -165,6 +169,10 @@ def consistency_errors(doc):
                 if not 1 <= n_alone <= reps:
                     errs.append("%s.streams[%d].alone_samples_s: %d samples, expected 1 to %d"
                                 % (where, k, n_alone, reps))
+        for k, s in enumerate(m["streams"]):
+            if "device_samples_s" in s:
+                counts.append(("streams[%d].device_samples_s" % k, len(s["device_samples_s"])))
+                counts.append(("streams[%d].device_gbps.n" % k, s["device_gbps"]["n"]))
         for name, n in counts:
             if n != reps:
                 errs.append("%s.%s: %d samples, but repetitions is %d" % (where, name, n, reps))
@@ -176,12 +184,65 @@ def consistency_errors(doc):
                 "%s.verification.checked_bytes: %d, but a passed check covers bytes x streams = %d"
                 % (where, ver["checked_bytes"], m["bytes"] * len(m["streams"]))
             )
-    seen = set()
+    seen = {}
     for i, d in enumerate(doc["devices"]):
         key = (d["api"], d["id"])
         if key in seen:
             errs.append("$.devices[%d]: device %s %d is listed twice" % (i, d["api"], d["id"]))
+        seen.setdefault(key, d)
+    for i, d in enumerate(doc["devices"]):
+        if "native" not in d:
+            continue
+        n = seen.get((d["native"]["api"], d["native"]["id"]))
+        if n is None:
+            errs.append(
+                "$.devices[%d].native: %s device %d is not listed in $.devices"
+                % (i, d["native"]["api"], d["native"]["id"])
+            )
+        elif n["pci_bus_id"] != d["pci_bus_id"]:
+            errs.append(
+                "$.devices[%d].pci_bus_id: %s, but its native %s device %d has %s"
+                % (i, short(d["pci_bus_id"]), n["api"], n["id"], short(n["pci_bus_id"]))
+            )
+    if "gaps" in doc:
+        errs += gap_errors(doc["gaps"])
+    return errs
+
+
+def _close(a, b, scale):
+    """a equals b up to the rounding of numbers written with 10 significant digits."""
+    return abs(a - b) <= 1e-8 * max(abs(scale), 1e-300) + 1e-15
+
+
+def gap_errors(gaps):
+    errs = []
+    for i, r in enumerate(gaps["rows"]):
+        where = "$.gaps.rows[%d]" % i
+        nat, omp = r["native_gbps"], r["omp_gbps"]
+        scale = max(abs(nat), abs(omp))
+        if not _close(r["gap_gbps"], nat - omp, scale):
+            errs.append("%s.gap_gbps: %r, but native_gbps - omp_gbps = %r" % (where, r["gap_gbps"], nat - omp))
+        if not _close(r["relative_gap"], r["gap_gbps"] / nat, scale / nat):
+            errs.append(
+                "%s.relative_gap: %r, but gap_gbps / native_gbps = %r" % (where, r["relative_gap"], r["gap_gbps"] / nat)
+            )
+        extra = (r["omp_s"] - r["native_s"]) * 1e6
+        if not _close(r["extra_us"], extra, 1e6 * max(r["omp_s"], r["native_s"])):
+            errs.append("%s.extra_us: %r, but (omp_s - native_s) x 1e6 = %r" % (where, r["extra_us"], extra))
+    seen = set()
+    for i, g in enumerate(gaps["summary"]):
+        key = (g["native_api"], g["direction"], g["omp_mode"], g["host_mem"], g["devices"])
+        if key in seen:
+            errs.append("$.gaps.summary[%d]: group %s is listed twice" % (i, "/".join(map(str, key))))
         seen.add(key)
+    rows = len(gaps["rows"])
+    per_group = sum(g["sizes"] for g in gaps["summary"] if g["direction"] != "all")
+    overall = sum(g["sizes"] for g in gaps["summary"] if g["direction"] == "all")
+    if per_group != rows or overall != rows:
+        errs.append(
+            "$.gaps.summary: sizes add up to %d (per group) and %d (direction all), but there are %d rows"
+            % (per_group, overall, rows)
+        )
     return errs
 
 
@@ -213,8 +274,14 @@ def matrix_errors(doc):
     for c in missing:
         errs.append("$.measurements: no omp measurement with direction %s, mode %s, host_mem %s, concurrency %s" % c)
 
+    # Every OpenMP measurement worked; of the other APIs' measurements, none delivered wrong
+    # data (an error such as a failed allocation is theirs to report, not the matrix's).
     for i, m in enumerate(ms):
         where = "$.measurements[%d]" % i
+        if m["api"] != "omp":
+            if m["verification"]["status"] == "failed":
+                errs.append("%s.verification.status: failed (%s)" % (where, m["verification"]["detail"]))
+            continue
         if m["error"] is not None:
             errs.append("%s.error: %s" % (where, short(m["error"], 160)))
         if m["verification"]["status"] != "passed":
@@ -236,9 +303,10 @@ def matrix_errors(doc):
                 )
     if doc["devices"] and not any(d["is_gpu"] for d in doc["devices"]):
         for i, d in enumerate(doc["devices"]):
-            if d["kind"] != "host-plugin":
+            if d["api"] == "omp" and d["kind"] != "host-plugin":
                 errs.append(
-                    "$.devices[%d].kind: %s, but with no GPU every device should be host-plugin" % (i, short(d["kind"]))
+                    "$.devices[%d].kind: %s, but with no GPU every omp device should be host-plugin"
+                    % (i, short(d["kind"]))
                 )
     if not any(d["api"] == "omp" for d in doc["devices"]):
         errs.append("$.devices: no omp device listed")
@@ -264,6 +332,8 @@ def matrix_errors(doc):
             "$.interrupted: %s, not false: the run did not finish"
             % ("absent (a checkpoint file)" if "interrupted" not in doc else short(doc["interrupted"]))
         )
+    if "gaps" not in doc:
+        errs.append("$.gaps: absent, but a finished run always writes the gap table")
     if "1e9" not in doc["units"]["bandwidth"]:
         errs.append("$.units.bandwidth: %s does not say GB/s = 1e9 B/s" % short(doc["units"]["bandwidth"]))
     return errs, len(required_combinations()) - len(missing)
@@ -322,19 +392,25 @@ def main(argv):
     ms = doc["measurements"]
     passed = sum(1 for m in ms if m["verification"]["status"] == "passed")
     swept = sum(1 for m in ms if "hht_sweep" in m)
+    per_api = {}
+    for m in ms:
+        per_api[m["api"]] = per_api.get(m["api"], 0) + 1
+    gaps = doc.get("gaps")
     print(
-        "%s: valid %s v%d: %d measurement%s (%d verified%s), %d device%s, %d skipped%s"
+        "%s: valid %s v%d: %d measurement%s (%s; %d verified%s), %d device%s, %d skipped, %s%s"
         % (
             args.results,
             doc["schema"],
             doc["schema_version"],
             len(ms),
             "" if len(ms) == 1 else "s",
+            ", ".join("%s %d" % kv for kv in per_api.items()) or "none",
             passed,
             ", %d from the hidden-helper sweep" % swept if swept else "",
             len(doc["devices"]),
             "" if len(doc["devices"]) == 1 else "s",
             len(doc["skipped"]),
+            "%d gap row%s" % (len(gaps["rows"]), "" if len(gaps["rows"]) == 1 else "s") if gaps else "no gap table",
             matrix,
         )
     )

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The GPU check of the native-probe work, for a device machine (see ../shared/device/README.md):
+#   source .device/env.sh && tests/device/gpu-check.sh BUILD_DIR OUT_DIR
+# BUILD_DIR is a build made here with -Doffload_targets=x86_64-pc-linux-gnu,sm_90 and the CUDA
+# plugin. It records the devices, then CUDA and OpenMP HtoD/DtoH sync and async, pinned and
+# pageable, 8 B to 1 GiB, and same-GPU device-to-device, in one run with the gap table.
+set -u
+build=${1:?build folder}
+out=${2:?output folder}
+mkdir -p "$out"
+exe=$build/tools/nodebw
+export OMP_TARGET_OFFLOAD=MANDATORY
+{
+	nvidia-smi -L 2>&1
+	nvidia-smi --query-gpu=name,pci.bus_id,pcie.link.gen.current,pcie.link.width.current,clocks.mem --format=csv 2>&1
+	"$exe" --version
+	"$exe" list
+} >"$out/devices.txt" 2>&1
+# The OpenMP GPU is the first device in a mixed sm_90 + host build; the host-plugin devices
+# follow it. One GPU: P2P is a same-GPU copy (labelled so, not a peer link).
+timeout 420 "$exe" probe --api omp,cuda --devices 0 --mode sync,async \
+	--host-mem pinned,pageable --threads 1 --max-size 1GiB --output "$out/r" \
+	>"$out/probe.txt" 2>&1
+echo "probe status $?" >>"$out/probe.txt"
+"$exe" gap "$out/r/results.json" >"$out/gap.txt" 2>&1
+tail -n 40 "$out/gap.txt"
