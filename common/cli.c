@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "nodebw/backends.h"
+#include "nodebw/topology.h"
 
 enum {
 	OPT_API = 256, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
 	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
-	OPT_PEER,
+	OPT_PEER, OPT_BIND,
 };
 
 static const struct option probe_options[] = {
@@ -23,6 +24,7 @@ static const struct option probe_options[] = {
 	{ "host-mem", required_argument, NULL, OPT_HOSTMEM },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "peer-access", required_argument, NULL, OPT_PEER },
+	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "sizes", required_argument, NULL, OPT_SIZES },
 	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
@@ -57,6 +59,8 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --host-mem LIST      pageable, pinned, registered\n"
 		"  --peer-access LIST   P2P with peer access enabled, disabled (where the API lets\n"
 		"                       a program choose: CUDA, HIP)\n"
+		"  --bind LIST          NUMA binding of the host threads and host buffers: local\n"
+		"                       (the device's node; default), remote, none\n"
 		"  --threads LIST       1 (one device, one host thread), 2 (two devices or both P2P\n"
 		"                       directions from two host threads at once)\n"
 		"  --devices LIST       device ids; the first is used alone, the first two in pairs\n"
@@ -210,6 +214,17 @@ static int one_peer(const char *t, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+static int one_bind(const char *t, void *ctx, char *err, size_t errlen)
+{
+	int p = nbw_bind_policy_parse(t);
+	if (p < 0) {
+		snprintf(err, errlen, "unknown binding '%s' (local, remote, none)", t);
+		return -1;
+	}
+	((bool *)ctx)[p] = true;
+	return 0;
+}
+
 static int one_threads(const char *t, void *ctx, char *err, size_t errlen)
 {
 	if (strcmp(t, "1") && strcmp(t, "2")) {
@@ -292,8 +307,9 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	/* The main job defaults to the quick profile; --full gives the thorough one. */
 	o->profile = is_run ? NBW_PROFILE_QUICK : NBW_PROFILE_DEFAULT;
 	bool modes[NBW_MODE_COUNT] = { 0 }, mems[NBW_HOSTMEM_NONE] = { 0 }, threads[2] = { 0 };
-	bool peer[2] = { 0 };
+	bool peer[2] = { 0 }, bind[3] = { 0 };
 	bool any_mode = false, any_mem = false, any_threads = false, any_peer = false;
+	bool any_bind = false;
 	long warm = -1, reps = -1, maxreps = -1;
 	double mintime = -1.0;
 	uint64_t max_size = 0;
@@ -310,6 +326,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		case OPT_HOSTMEM: rc = each_item(optarg, one_hostmem, mems, err, errlen); any_mem = true; break;
 		case OPT_THREADS: rc = each_item(optarg, one_threads, threads, err, errlen); any_threads = true; break;
 		case OPT_PEER: rc = each_item(optarg, one_peer, peer, err, errlen); any_peer = true; break;
+		case OPT_BIND: rc = each_item(optarg, one_bind, bind, err, errlen); any_bind = true; break;
 		case OPT_DEVICES:
 			rc = nbw_cli_parse_int_list(optarg, o->devices, NBW_MAX_DEVICES, &o->ndevices,
 						    "device id", err, errlen);
@@ -383,6 +400,9 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	memcpy(o->hostmem, mems, sizeof(mems));
 	memcpy(o->threads, threads, sizeof(threads));
 	memcpy(o->peer, peer, sizeof(peer));
+	memcpy(o->bind, bind, sizeof(bind));
+	if (!any_bind)
+		o->bind[NBW_BIND_LOCAL] = true;
 	if (!any_mode) set_all(o->modes, NBW_MODE_COUNT, true);
 	if (!any_mem) {
 		/* The quick profile leaves registered memory out unless asked for by name. */
@@ -472,6 +492,8 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 	add_list(&v, &n, "--host-mem", mems, o->hostmem, NBW_HOSTMEM_NONE);
 	add_list(&v, &n, "--threads", threads, o->threads, 2);
 	add_list(&v, &n, "--peer-access", peers, o->peer, 2);
+	const char *binds[] = { "none", "local", "remote" };
+	add_list(&v, &n, "--bind", binds, o->bind, 3);
 	if (o->ndevices) {
 		char dl[512] = "";
 		for (int i = 0; i < o->ndevices; i++) {

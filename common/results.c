@@ -119,6 +119,19 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 	json_object_set_new(j, "start", json_string(m->start));
 	json_object_set_new(j, "device_timer",
 			    m->device_timer[0] ? json_string(m->device_timer) : json_null());
+	bool known = m->theoretical_gbps > 0.0;
+	json_object_set_new(
+		j, "theoretical",
+		json_pack("{s:o, s:o, s:s, s:s}", "gbps",
+			  known ? json_real(m->theoretical_gbps) : json_null(), "fraction",
+			  known && m->gbps.n ? json_real(m->gbps.median / m->theoretical_gbps)
+					     : json_null(),
+			  "link", m->link, "basis", m->theoretical_basis));
+	json_object_set_new(j, "binding",
+			    json_pack("{s:s, s:o, s:s}", "policy",
+				      m->bind_policy[0] ? m->bind_policy : "none", "node",
+				      m->bind_node >= 0 ? json_integer(m->bind_node) : json_null(),
+				      "host_pages", m->host_pages));
 	if (m->has_overlap)
 		json_object_set_new(j, "overlap",
 				    json_pack("{s:f, s:f, s:f, s:s}", "serial_estimate_s",
@@ -269,6 +282,26 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	json_t *timer = json_object_get(j, "device_timer");
 	if (json_is_string(timer))
 		snprintf(m->device_timer, sizeof(m->device_timer), "%s", json_string_value(timer));
+	/* Optional (added with the topology): what the path could give, and the binding. */
+	json_t *th = json_object_get(j, "theoretical"), *bd = json_object_get(j, "binding");
+	m->theoretical_gbps = -1.0;
+	m->bind_node = -1;
+	if (json_is_object(th)) {
+		json_t *g = json_object_get(th, "gbps");
+		m->theoretical_gbps = json_is_number(g) ? json_number_value(g) : -1.0;
+		const char *l = json_string_value(json_object_get(th, "link"));
+		const char *b = json_string_value(json_object_get(th, "basis"));
+		snprintf(m->link, sizeof(m->link), "%s", l ? l : "");
+		snprintf(m->theoretical_basis, sizeof(m->theoretical_basis), "%s", b ? b : "");
+	}
+	if (json_is_object(bd)) {
+		const char *pol = json_string_value(json_object_get(bd, "policy"));
+		const char *pg = json_string_value(json_object_get(bd, "host_pages"));
+		json_t *nd = json_object_get(bd, "node");
+		snprintf(m->bind_policy, sizeof(m->bind_policy), "%s", pol ? pol : "");
+		snprintf(m->host_pages, sizeof(m->host_pages), "%s", pg ? pg : "");
+		m->bind_node = json_is_integer(nd) ? (int)json_integer_value(nd) : -1;
+	}
 	json_t *e = json_object_get(j, "error");
 	if (json_is_string(e))
 		snprintf(m->error, sizeof(m->error), "%s", json_string_value(e));

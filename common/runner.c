@@ -27,8 +27,13 @@
 #include "nodebw/bufpool.h"
 #include "nodebw/gap.h"
 #include "nodebw/sysinfo.h"
+#include "nodebw/topology.h"
 
 volatile sig_atomic_t nbw_stop_requested;
+
+/* The machine's topology for this run (NULL when it could not be read: then nothing is
+ * bound and no theoretical figure is given, and the skip list says why). */
+static struct nbw_topo *topo;
 
 double nbw_now(void)
 {
@@ -98,6 +103,8 @@ struct series {
 	enum nbw_conc conc;
 	enum nbw_peer peer;
 	bool gated;               /* concurrent async copies started by the backend's gate */
+	enum nbw_bind_policy bind;
+	int node[NBW_MAX_STREAMS]; /* NUMA node of each stream's host thread and buffers */
 	const char *interface;
 	unsigned nstreams;
 	int src[NBW_MAX_STREAMS], dst[NBW_MAX_STREAMS];   /* -1 = host */
@@ -122,6 +129,7 @@ struct stream_state {
 	char err[NBW_REASON_LEN];
 	char verify_status[16];
 	char verify_detail[160];
+	char placement[64];        /* where the host buffer's pages are */
 };
 
 struct point {
@@ -248,7 +256,12 @@ static void cache_alloc(struct series *s)
 	size_t largest = 0;
 	for (size_t k = 0; k < s->o->sizes.n; k++)
 		largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
+	char why[NBW_REASON_LEN];
+	bool can_bind = topo && !nbw_topo_is_fixture(topo);
 	for (unsigned i = 0; i < s->nstreams; i++) {
+		/* Allocate (and first-touch) each stream's buffers from its own NUMA node. */
+		if (can_bind)
+			nbw_topo_bind_thread(topo, s->node[i], why, sizeof(why));
 		stream_endpoints(s, i, largest, &s->cache[i].src, &s->cache[i].dst);
 		s->cache[i].scratch = (struct nbw_buf){ .loc = NBW_LOC_HOST_PAGEABLE,
 							.device = -1, .bytes = largest };
@@ -259,7 +272,16 @@ static void cache_alloc(struct series *s)
 			return;
 		}
 		s->cache[i].have = true;
+		/* Pageable memory may come back from the pool: move it where it belongs. Page-
+		 * locked memory stays where its allocation put it (this thread's node). */
+		struct nbw_buf *hb[] = { &s->cache[i].src, &s->cache[i].dst };
+		for (unsigned k = 0; can_bind && s->node[i] >= 0 && k < 2; k++)
+			if (hb[k]->loc == NBW_LOC_HOST_PAGEABLE)
+				nbw_topo_bind_area(topo, hb[k]->ptr, hb[k]->bytes, s->node[i], why,
+						   sizeof(why));
 	}
+	if (can_bind)
+		nbw_topo_bind_thread(topo, -1, why, sizeof(why));
 }
 
 static int timed(struct point *p, struct stream_state *ss, double *t0, double *t1)
@@ -335,6 +357,24 @@ static void gated_times(struct point *p, struct stream_state *ss)
 	}
 }
 
+/* Where the pages of this stream's host buffer actually are (outside the timed region). */
+static void host_placement(struct point *p, unsigned me)
+{
+	struct stream_state *ss = &p->st[me];
+	const struct nbw_buf *h = ss->src.loc != NBW_LOC_DEVICE   ? &ss->src
+				  : ss->dst.loc != NBW_LOC_DEVICE ? &ss->dst
+								  : NULL;
+	struct nbw_page_placement pl;
+	char why[NBW_REASON_LEN];
+	ss->placement[0] = '\0';
+	if (!h || !h->ptr)
+		return;
+	if (nbw_page_placement(h->ptr, p->bytes, &pl, why, sizeof(why)) == 0)
+		nbw_page_placement_format(&pl, ss->placement, sizeof(ss->placement));
+	else
+		snprintf(ss->placement, sizeof(ss->placement), "unknown: %.50s", why);
+}
+
 static void *stream_worker(void *arg)
 {
 	struct worker_arg *wa = arg;
@@ -342,6 +382,9 @@ static void *stream_worker(void *arg)
 	unsigned me = wa->me, ns = p->s->nstreams;
 	struct stream_state *ss = &p->st[me];
 	const struct nbw_probe_opts *o = p->s->o;
+	char why[NBW_REASON_LEN];
+	if (topo && !nbw_topo_is_fixture(topo))
+		nbw_topo_bind_thread(topo, p->s->node[me], why, sizeof(why)); /* -1: all CPUs */
 	setup_stream(p, me);
 	pthread_barrier_wait(&p->bar);
 
@@ -418,6 +461,7 @@ static void *stream_worker(void *arg)
 
 	if (!p->failed)
 		verify_stream(p, me);
+	host_placement(p, me);
 	if (ss->prepared && p->s->ops->unprepare)
 		p->s->ops->unprepare(p->s->be, &ss->x);
 	if (!ss->cached) {
@@ -478,6 +522,61 @@ static void describe(const struct series *s, const struct point *p, struct nbw_m
 			 "start to the latest end; per direction = size / that thread's time");
 }
 
+/* What the path of the series could give, per measurement (aggregate for two streams). */
+static void theoretical(const struct series *s, struct nbw_measurement *m)
+{
+	m->theoretical_gbps = -1.0;
+	if (!topo) {
+		snprintf(m->link, sizeof(m->link), "unknown");
+		snprintf(m->theoretical_basis, sizeof(m->theoretical_basis),
+			 "the topology could not be read");
+		return;
+	}
+	double sum = 0.0;
+	bool known = true;
+	for (unsigned i = 0; i < s->nstreams; i++) {
+		double g = -1.0;
+		char label[64] = "", basis[NBW_TOPO_NOTE_LEN] = "";
+		if (s->dir == NBW_P2P) {
+			struct nbw_topo_pair pr;
+			const char *a = s->devinfo[s->src[i]].pci_bus_id,
+				   *b = s->devinfo[s->dst[i]].pci_bus_id;
+			int rc = s->peer == NBW_PEER_OFF ? nbw_topo_pcie_pair(topo, a, b, &pr)
+							 : nbw_topo_pair(topo, a, b, &pr);
+			if (!*a || !*b) {
+				snprintf(label, sizeof(label), "host memory, no link");
+				snprintf(basis, sizeof(basis), "a copy inside host memory");
+			} else {
+				snprintf(label, sizeof(label), "%s", pr.label);
+				snprintf(basis, sizeof(basis), "%s", pr.basis);
+				g = rc == 0 ? pr.theoretical_gbps : -1.0;
+			}
+		} else {
+			int dev = s->dir == NBW_HTOD ? s->dst[i] : s->src[i];
+			struct nbw_host_link hl;
+			int rc = nbw_topo_host_link(topo, s->devinfo[dev].pci_bus_id, &hl);
+			if (hl.host_memory) {
+				snprintf(label, sizeof(label), "host memory, no link");
+			} else if (rc == 0 && hl.max.gen) {
+				snprintf(label, sizeof(label), "PCIe Gen%d x%d", hl.max.gen,
+					 hl.max.width);
+			} else {
+				snprintf(label, sizeof(label), "unknown");
+			}
+			snprintf(basis, sizeof(basis), "%s", hl.note);
+			g = rc == 0 ? hl.theoretical_gbps : -1.0;
+		}
+		if (i == 0) {
+			snprintf(m->link, sizeof(m->link), "%s", label);
+			snprintf(m->theoretical_basis, sizeof(m->theoretical_basis), "%s%s", basis,
+				 s->nstreams > 1 ? "; aggregate = sum over both streams' paths" : "");
+		}
+		known = known && g > 0.0;
+		sum += g;
+	}
+	m->theoretical_gbps = known ? sum : -1.0;
+}
+
 static void fill_measurement(struct series *s, struct point *p, const struct nbw_size *sz,
 			     struct nbw_measurement *m)
 {
@@ -495,6 +594,15 @@ static void fill_measurement(struct series *s, struct point *p, const struct nbw
 	m->hidden_helpers = strcmp(s->ops->name, "omp") == 0 ? nbw_effective_hidden_helpers() : -1;
 	m->warmup = s->o->warmup;
 	describe(s, p, m);
+	theoretical(s, m);
+	snprintf(m->bind_policy, sizeof(m->bind_policy), "%s", nbw_bind_policy_name(s->bind));
+	m->bind_node = s->node[0];
+	for (unsigned i = 0; i < s->nstreams; i++) {
+		size_t l = strlen(m->host_pages);
+		if (p->st[i].placement[0])
+			snprintf(m->host_pages + l, sizeof(m->host_pages) - l, "%s%s",
+				 l ? "; " : "", p->st[i].placement);
+	}
 	m->nstreams = s->nstreams;
 	for (unsigned i = 0; i < s->nstreams; i++) {
 		m->streams[i].src_device = s->src[i];
@@ -868,6 +976,25 @@ static int set_peer_access(struct series *s, char *why, size_t whylen)
 	return 0;
 }
 
+/* The NUMA node of each stream under the series' binding policy. */
+static int plan_binding(struct series *s, char *why, size_t whylen)
+{
+	for (unsigned i = 0; i < s->nstreams; i++) {
+		s->node[i] = -1;
+		if (s->bind == NBW_BIND_NONE)
+			continue;
+		if (!topo) {
+			snprintf(why, whylen, "binding needs the topology, which could not be read");
+			return -1;
+		}
+		int dev = s->dir == NBW_HTOD ? s->dst[i] : s->src[i];
+		if (nbw_topo_bind_node(topo, s->devinfo[dev].pci_bus_id, s->bind, &s->node[i], why,
+				       whylen))
+			return -1;
+	}
+	return 0;
+}
+
 /* The series of one (direction, mode): host memory kinds x one or two host threads x peer
  * access. A combination the backend cannot do is recorded as skipped with its reason. */
 static void run_mode(struct series *s, int nd, const int *devs, struct nbw_doc *doc,
@@ -934,8 +1061,20 @@ static void run_mode(struct series *s, int nd, const int *devs, struct nbw_doc *
 					skip(doc, st, o, ops->name, probe, w2, why);
 					continue;
 				}
-				run_series(s, doc, st);
-				checkpoint(s, doc, outdir);
+				for (int bp = 0; bp < 3 && !nbw_stop_requested; bp++) {
+					if (!o->bind[bp])
+						continue;
+					s->bind = (enum nbw_bind_policy)bp;
+					if (plan_binding(s, why, sizeof(why))) {
+						char w2[128];
+						snprintf(w2, sizeof(w2), "%s, bind %s", what,
+							 nbw_bind_policy_name(s->bind));
+						skip(doc, st, o, ops->name, probe, w2, why);
+						continue;
+					}
+					run_series(s, doc, st);
+					checkpoint(s, doc, outdir);
+				}
 			}
 		}
 	}
@@ -967,6 +1106,8 @@ static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_prob
 	for (int d = 0; d < ndev && d < NBW_MAX_DEVICES; d++) {
 		ops->device_info(be, d, &s->devinfo[d]);
 		nbw_doc_add_device(doc, ops->name, &s->devinfo[d]);
+		if (topo)
+			nbw_topo_add_api_device(topo, ops->name, &s->devinfo[d]);
 	}
 	add_versions(doc, ops, be);
 	int devs[NBW_MAX_DEVICES], nd = 0;
@@ -1038,6 +1179,11 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 			      "sizes", sizes, "hidden_helpers_effective",
 			      nbw_effective_hidden_helpers(), "timer", "clock_gettime(CLOCK_MONOTONIC)",
 			      "timer_resolution_s", (double)res.tv_sec + res.tv_nsec * 1e-9));
+	char terr[NBW_REASON_LEN];
+	if (nbw_topo_load(&topo, NULL, terr, sizeof(terr))) {
+		topo = NULL;
+		skip(doc, st, o, "*", "*", "topology", terr);
+	}
 	size_t n, nmiss;
 	const struct nbw_backend_ops *const *all = nbw_backends(&n);
 	const struct nbw_backend_missing *miss = nbw_backends_missing(&nmiss);
@@ -1069,6 +1215,11 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		printf("no backend selected or built\n");
 	st->interrupted = nbw_stop_requested != 0;
 	nbw_doc_set(doc, "interrupted", json_boolean(st->interrupted));
+	if (topo) {
+		nbw_doc_set(doc, "topology", nbw_topo_to_json(topo));
+		nbw_topo_free(topo);
+		topo = NULL;
+	}
 	if (usage_rc)
 		return usage_rc;
 	nbw_gap_match_devices(doc->devices);

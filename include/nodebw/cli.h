@@ -27,6 +27,8 @@ struct nbw_probe_opts {
 	bool modes[NBW_MODE_COUNT];
 	bool hostmem[NBW_HOSTMEM_NONE];   /**< pageable, pinned, registered */
 	bool peer[2];                     /**< P2P with peer access enabled, disabled */
+	bool bind[3];                     /**< NUMA binding: none, local, remote (enum
+					       nbw_bind_policy order); default local */
 	bool threads[2];                  /**< one host thread, two host threads at once */
 	int devices[NBW_MAX_DEVICES];
 	int ndevices;                     /**< 0 = the first two devices */

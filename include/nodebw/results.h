@@ -43,6 +43,14 @@ struct nbw_measurement {
 	enum nbw_peer peer;         /**< P2P: peer access enabled, disabled, or not controllable */
 	char start[256];            /**< how concurrent copies were started together */
 	char device_timer[80];      /**< the backend's device timer, "" when none */
+	/* What the path could give (topology): per measurement, aggregate like gbps. */
+	double theoretical_gbps;    /**< < 0: unknown (host memory has no link) */
+	char link[64];              /**< "PCIe Gen5 x16", "NV18", "host memory, no link" */
+	char theoretical_basis[256];
+	/* NUMA binding of the host threads and host buffers, and where the pages really are. */
+	char bind_policy[8];        /**< "local", "remote", "none" */
+	int bind_node;              /**< -1: not bound */
+	char host_pages[128];       /**< actual placement of the host buffers, "" if none */
 	char path[256];             /**< what was between source and destination */
 	char host_mem_note[160];
 	uint64_t bytes;             /**< bytes of one transfer */

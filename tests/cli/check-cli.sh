@@ -66,6 +66,7 @@ usage_error "sizes and max-size together" probe --sizes 8 --max-size 1MiB
 usage_error "stray argument" probe extra
 usage_error "run rejects bad options too" run --mode fast
 usage_error "unknown peer access" probe --peer-access sometimes
+usage_error "unknown binding" probe --bind sideways
 usage_error "host memory list names registered" probe --host-mem locked
 grep -q "registered" "$tmp/err" && ok "host memory error lists registered" ||
 	not_ok "host memory error lists registered"

@@ -48,6 +48,16 @@ apis = {m['api'] for m in d['measurements']}
 miss = [s for s in d['skipped'] if s['what'] == 'backend' and 'not found' in s['reason']]
 built = [a for a in ('cuda', 'hip', 'ze') if __import__('os').path.exists('$plugdir/nodebw-' + a + '.so')]
 sys.exit(0 if 'host' in apis and len(miss) == len(built) else 1)"
+# One NUMA node: --bind remote is skipped with the reason, and the run still succeeds.
+if [ "$(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)" -le 1 ]; then
+	"$NODEBW" probe --api host --probe htod --mode sync --threads 1 --sizes 8 --bind remote \
+		--output "$tmp/remote" >"$tmp/remote.out" 2>&1
+	check "--bind remote on one NUMA node: exit 0, skipped with the reason" $py -c "
+import json, sys
+d = json.load(open('$tmp/remote/results.json'))
+s = [x for x in d['skipped'] if 'bind remote' in x['what']]
+sys.exit(0 if s and 'remote' in s[0]['reason'] and not d['measurements'] else 1)"
+fi
 "$NODEBW" probe --api nosuchapi --sizes 8 >"$tmp/bad.out" 2>"$tmp/bad.err"
 check "unknown API is a usage error (exit 2, one line)" sh -c "test $? -eq 2 && test \$(wc -l <'$tmp/bad.err') -eq 1 && ! test -s '$tmp/bad.out'"
 done_testing

@@ -80,6 +80,16 @@ check "nodebw gap recomputes the same table from the file" sh -c "
 	'$NODEBW' gap '$tmp/r/results.json' >'$tmp/gap' &&
 	grep -q 'OpenMP vs native gap (GB/s' '$tmp/gap' &&
 	test \$(grep -c '^  host ' '$tmp/gap') -eq \$($py -c \"import json; print(len(json.load(open('$tmp/r/results.json'))['gaps']['summary']))\")"
+check "binding on by default and recorded; host memory has no theoretical link" $py -c "
+import json, sys
+d = json.load(open('$tmp/r/results.json'))
+ms = [m for m in d['measurements'] if not m['error']]
+ok = all(m['binding']['policy'] == 'local' and m['binding']['node'] is not None for m in ms)
+ok = ok and all(m['theoretical']['gbps'] is None and 'host memory' in m['theoretical']['link'] for m in ms)
+hp = [m for m in ms if m['direction'] != 'p2p']
+ok = ok and all(m['binding']['host_pages'].startswith('node ') for m in hp)
+ok = ok and isinstance(d.get('topology'), dict)
+sys.exit(0 if ok else 1)"
 check "CSV has one row per measurement" $py -c "
 import json, sys
 d = json.load(open('$tmp/r/results.json'))
