@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The nodebw command: subcommands list, probe, run, gap, topo. */
+/* The nodebw command: subcommands list, probe, run, gap, topo, heat. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,9 +11,12 @@
 
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
+#include "nodebw/config.h"
 #include "nodebw/gap.h"
+#include "nodebw/heat.h"
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
+#include "nodebw/session.h"
 #include "nodebw/topology.h"
 #include "nodebw/version.h"
 
@@ -34,6 +37,8 @@ static void usage(FILE *f)
 		"  gap      the OpenMP-vs-native gap table of a results file\n"
 		"  topo     the node's topology: NUMA, host links (PCIe), the device-to-device\n"
 		"           matrix with theoretical bandwidth (see 'nodebw topo --help')\n"
+		"  heat     the bundled 3D heat solver: serial reference, 1-device baseline and\n"
+		"           Versions 1-4 on G devices, verified (see 'nodebw heat --help')\n"
 		"\n"
 		"Bandwidth is reported in GB/s = 1e9 bytes per second. Without a GPU, LLVM's host\n"
 		"plugin provides virtual devices whose memory is host memory: nodebw labels them\n"
@@ -98,49 +103,14 @@ static int cmd_list(int argc, char **argv)
 /* libomp reads the hidden-helper count once, at start-up: restart with it set. */
 static void reexec_for_hidden_helpers(const struct nbw_probe_opts *o, char **argv)
 {
-	if (o->hidden_helpers < 0)
-		return;
-	char want[16];
-	snprintf(want, sizeof(want), "%d", o->hidden_helpers);
-	const char *have = getenv("LIBOMP_NUM_HIDDEN_HELPER_THREADS");
-	if (have && strcmp(have, want) == 0 && !getenv("LIBOMP_USE_HIDDEN_HELPER_TASK"))
-		return;
-	if (getenv("NODEBW_REEXEC")) {
-		fprintf(stderr, "nodebw: warning: could not set the hidden-helper count\n");
-		return;
-	}
-	setenv("LIBOMP_NUM_HIDDEN_HELPER_THREADS", want, 1);
-	unsetenv("LIBOMP_USE_HIDDEN_HELPER_TASK"); /* it would override the count */
-	setenv("NODEBW_REEXEC", "1", 1);
-	execv("/proc/self/exe", argv);
-	fprintf(stderr, "nodebw: warning: cannot restart to set hidden helpers: %s\n",
-		strerror(errno));
+	nbw_reexec_hidden_helpers(o->hidden_helpers, argv);
 }
 
 static int make_outdir(const struct nbw_probe_opts *o, char *dir, size_t len)
 {
-	if (o->output[0]) {
-		snprintf(dir, len, "%s", o->output);
-	} else {
-		char stamp[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		localtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-		if (mkdir("nodebw-results", 0755) && errno != EEXIST) {
-			fprintf(stderr, "nodebw: error: cannot create nodebw-results: %s\n",
-				strerror(errno));
-			return -1;
-		}
-		snprintf(dir, len, "nodebw-results/%s", stamp);
-	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "nodebw: error: cannot create results folder %s: %s\n", dir,
-			strerror(errno));
-		return -1;
-	}
-	if (access(dir, W_OK)) {
-		fprintf(stderr, "nodebw: error: results folder %s is not writable\n", dir);
+	char err[NBW_REASON_LEN * 2];
+	if (nbw_results_dir(o->output, dir, len, err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -269,6 +239,10 @@ int main(int argc, char **argv)
 		return nbw_topo_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "run") == 0)
 		return cmd_probe(argc - 1, argv + 1, argv, argc);
+#if NBW_HAVE_OMP
+	if (strcmp(cmd, "heat") == 0)
+		return nbw_heat_main(argc - 1, argv + 1);
+#endif
 	if (cmd[0] == '-')
 		fprintf(stderr, "nodebw: error: unknown option '%s' (see 'nodebw --help')\n", cmd);
 	else

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Options of `nodebw heat`: parsed and checked here (no device needed), completed against
+ * the devices that exist by nbw_heat_resolve_devices. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/cli.h"
+#include "nodebw/heat.h"
+
+#define MAX_SIDE 100000
+#define MAX_STEPS 1000000000
+
+enum {
+	OPT_N = 256, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
+	OPT_REPS, OPT_HH, OPT_INSTRUMENT, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+};
+
+static const struct option heat_options[] = {
+	{ "n", required_argument, NULL, OPT_N },
+	{ "nx", required_argument, NULL, OPT_NX },
+	{ "ny", required_argument, NULL, OPT_NY },
+	{ "nz", required_argument, NULL, OPT_NZ },
+	{ "steps", required_argument, NULL, OPT_STEPS },
+	{ "version", required_argument, NULL, OPT_VERSION },
+	{ "versions", required_argument, NULL, OPT_VERSION },
+	{ "devices", required_argument, NULL, OPT_DEVICES },
+	{ "gpus", required_argument, NULL, OPT_GPUS },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "hidden-helpers", required_argument, NULL, OPT_HH },
+	{ "instrument", no_argument, NULL, OPT_INSTRUMENT },
+	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+void nbw_heat_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: nodebw heat [OPTIONS]\n"
+		"\n"
+		"The seed paper's 3D heat solver (7-point stencil, variable kappa, split along z):\n"
+		"a serial CPU reference, the OpenMP offload 1-device baseline and Versions 1-4 on\n"
+		"G >= 2 devices. Every variant is verified against the serial reference\n"
+		"(|u - u_ref| <= 1e-6 + 1e-5 |u_ref|, no NaN/Inf); a failure exits with status 1.\n"
+		"\n"
+		"Problem:\n"
+		"  --n LIST             cubic grids of N^3 points, e.g. 64,96 (default 64)\n"
+		"  --nx N --ny N --nz N one box of nx x ny x nz points (all three; instead of --n);\n"
+		"                       --nz P+2 reproduces the slab of P planes one device holds\n"
+		"  --steps S            time steps, an integer (default 100)\n"
+		"Variants:\n"
+		"  --versions LIST      serial, baseline, v1, v2, v3, v4, or all (default all);\n"
+		"                       --version is the same option\n"
+		"                         serial    serial CPU reference, one host thread\n"
+		"                         baseline  OpenMP offload on one device\n"
+		"                         v1        one host thread, host-staged, blocking copies\n"
+		"                         v2        one host thread, host-staged, async + depobj\n"
+		"                         v3        a host thread per device, host-staged, async\n"
+		"                         v4        a host thread per device, device to device\n"
+		"  --devices LIST       OpenMP device ids to use, in order (default: every device)\n"
+		"  --gpus LIST          device counts G: each run uses the first G of --devices\n"
+		"                       (default 1 and the whole list); baseline runs for G = 1,\n"
+		"                       v1-v4 for G >= 2, serial once per grid\n"
+		"  --reps R             timed repetitions of each run (default 1; median reported)\n"
+		"  --instrument         also time each step phase by phase: interior kernels,\n"
+		"                       boundary kernels, halo exchange, synchronisation (an extra\n"
+		"                       run that waits after every phase)\n"
+		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
+		"                       nodebw restarts itself so the runtime sees it)\n"
+		"Speed:\n"
+		"  --roofline-gbs X     memory bandwidth roofline in GB/s (default: measured in the\n"
+		"                       same process with a STREAM triad over 3 x 256 MiB arrays on\n"
+		"                       the host for host-plugin devices and the serial reference,\n"
+		"                       on device 0 of the list for GPUs)\n"
+		"Output:\n"
+		"  --output DIR         results folder (default nodebw-results/<date-time>); the\n"
+		"                       runs are the array \"solver_runs\" of results.json\n"
+		"  --quiet              no table on stdout\n"
+		"\n"
+		"Speed is reported in points per second (interior points x steps / seconds), in\n"
+		"GB/s = 1e9 bytes per second counting 32 bytes per point and step (u, kappa, rhs\n"
+		"read and u_new written once), and as a fraction of the roofline. Host-plugin\n"
+		"devices are host memory, not GPUs. The timer covers the time steps only.\n"
+		"\n"
+		"Examples:\n"
+		"  nodebw heat --n 64 --steps 100\n"
+		"  nodebw heat --versions all --gpus 1,2,4 --n 64,96 --steps 50\n"
+		"  nodebw heat --version v4 --devices 0,1,2 --nx 96 --ny 96 --nz 34 --instrument\n"
+		"  nodebw heat --version v2 --gpus 4 --hidden-helpers 0\n");
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out, const char *what, char *err,
+		     size_t errlen)
+{
+	char *end = NULL;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || !end || end == s || *end) {
+		snprintf(err, errlen, "%s '%s' is not an integer", what, s);
+		return -1;
+	}
+	if (v < lo || v > hi) {
+		snprintf(err, errlen, "%s %ld is out of range (%ld to %ld)", what, v, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_versions(const char *s, struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	char *copy = strdup(s), *save = NULL;
+	int rc = 0, count = 0;
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		count++;
+		if (strcmp(t, "all") == 0) {
+			o->versions_all = true;
+			for (int v = 0; v < NBW_HEAT_VERSION_COUNT; v++)
+				o->versions[v] = true;
+			continue;
+		}
+		int v = nbw_heat_version_parse(t);
+		if (v < 0) {
+			snprintf(err, errlen,
+				 "unknown version '%s' (serial, baseline, v1, v2, v3, v4, all)", t);
+			rc = -1;
+		} else {
+			o->versions[v] = true;
+		}
+	}
+	if (!rc && count == 0) {
+		snprintf(err, errlen, "empty version list");
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+/* A grid's z extent and the device counts it must hold. */
+static int check_slabs(const struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	int nshapes = o->nz ? 1 : o->nsizes;
+	for (int s = 0; s < nshapes; s++) {
+		int nx = o->nz ? o->nx : o->sizes[s], ny = o->nz ? o->ny : o->sizes[s];
+		int nz = o->nz ? o->nz : o->sizes[s];
+		for (int k = 0; k < o->ngpus; k++)
+			if (nz - 2 < o->gpus[k]) {
+				snprintf(err, errlen,
+					 "grid %dx%dx%d has %d interior planes along z, fewer than "
+					 "the %d devices: every device needs at least one plane",
+					 nx, ny, nz, nz - 2, o->gpus[k]);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* An explicitly named version that none of the device counts can run. */
+static int check_versions_fit(const struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	if (o->versions_all)
+		return 0;
+	for (int v = NBW_HEAT_BASELINE; v < NBW_HEAT_VERSION_COUNT; v++) {
+		if (!o->versions[v])
+			continue;
+		bool fits = false;
+		for (int k = 0; k < o->ngpus; k++)
+			fits |= nbw_heat_version_fits((enum nbw_heat_version)v, o->gpus[k]);
+		if (!fits) {
+			snprintf(err, errlen, "%s runs on %s, and no device count of --gpus fits",
+				 nbw_heat_version_name((enum nbw_heat_version)v),
+				 v == NBW_HEAT_BASELINE ? "one device" : "two or more devices");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	o->steps = 100;
+	o->reps = 1;
+	o->hidden_helpers = -1;
+	bool any_version = false;
+	long v;
+	int c, rc = 0;
+	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, "+:", heat_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_N:
+			rc = nbw_cli_parse_int_list(optarg, o->sizes, NBW_HEAT_MAX_SIZES, &o->nsizes,
+						    "grid size N", err, errlen);
+			for (int i = 0; rc == 0 && i < o->nsizes; i++)
+				if (o->sizes[i] < 3 || o->sizes[i] > MAX_SIDE) {
+					snprintf(err, errlen,
+						 "grid size N = %d is out of range (3 to %d)",
+						 o->sizes[i], MAX_SIDE);
+					rc = -1;
+				}
+			break;
+		case OPT_NX:
+		case OPT_NY:
+		case OPT_NZ: {
+			const char *name = c == OPT_NX ? "--nx" : c == OPT_NY ? "--ny" : "--nz";
+			rc = parse_int(optarg, 3, MAX_SIDE, &v, name, err, errlen);
+			int *dst = c == OPT_NX ? &o->nx : c == OPT_NY ? &o->ny : &o->nz;
+			*dst = (int)v;
+			break;
+		}
+		case OPT_STEPS:
+			rc = parse_int(optarg, 1, MAX_STEPS, &v, "--steps", err, errlen);
+			o->steps = (int)v;
+			break;
+		case OPT_VERSION:
+			rc = parse_versions(optarg, o, err, errlen);
+			any_version = true;
+			break;
+		case OPT_DEVICES:
+			rc = nbw_cli_parse_int_list(optarg, o->devices, NBW_HEAT_MAX_DEVICES,
+						    &o->ndevices, "device id", err, errlen);
+			break;
+		case OPT_GPUS:
+			rc = nbw_cli_parse_int_list(optarg, o->gpus, NBW_HEAT_MAX_DEVICES, &o->ngpus,
+						    "device count", err, errlen);
+			for (int i = 0; rc == 0 && i < o->ngpus; i++)
+				if (o->gpus[i] < 1) {
+					snprintf(err, errlen, "device count 0 in --gpus (at least 1)");
+					rc = -1;
+				}
+			break;
+		case OPT_REPS:
+			rc = parse_int(optarg, 1, 1000, &v, "--reps", err, errlen);
+			o->reps = (int)v;
+			break;
+		case OPT_HH:
+			rc = parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
+			o->hidden_helpers = (int)v;
+			break;
+		case OPT_INSTRUMENT: o->instrument = true; break;
+		case OPT_ROOFLINE: {
+			char *end = NULL;
+			errno = 0;
+			double x = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(x) || x <= 0.0) {
+				snprintf(err, errlen, "--roofline-gbs '%s' must be a positive number "
+						      "of GB/s", optarg);
+				rc = -1;
+			}
+			o->roofline_gbs = x;
+			break;
+		}
+		case OPT_OUTPUT:
+			if (!*optarg || strlen(optarg) >= sizeof(o->output)) {
+				snprintf(err, errlen, "--output needs a folder name shorter than %zu",
+					 sizeof(o->output));
+				rc = -1;
+			} else {
+				snprintf(o->output, sizeof(o->output), "%s", optarg);
+			}
+			break;
+		case OPT_QUIET: o->quiet = true; break;
+		case OPT_HELP: return 1;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			rc = -1;
+			break;
+		default:
+			if (optopt > 0 && optopt < 256)
+				snprintf(err, errlen, "unknown option '-%c' (see 'nodebw heat --help')",
+					 optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s' (see 'nodebw heat --help')",
+					 argv[optind - 1]);
+			rc = -1;
+			break;
+		}
+	}
+	if (rc == 0 && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -1;
+	}
+	if (rc)
+		return -1;
+	int given = (o->nx > 0) + (o->ny > 0) + (o->nz > 0);
+	if (given && given < 3) {
+		snprintf(err, errlen, "--nx, --ny and --nz go together (give all three)");
+		return -1;
+	}
+	if (given && o->nsizes) {
+		snprintf(err, errlen, "--n and --nx/--ny/--nz exclude each other");
+		return -1;
+	}
+	if (!given && !o->nsizes) {
+		o->sizes[0] = 64;
+		o->nsizes = 1;
+	}
+	if (!any_version) {
+		o->versions_all = true;
+		for (int i = 0; i < NBW_HEAT_VERSION_COUNT; i++)
+			o->versions[i] = true;
+	}
+	if (o->ngpus && (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen)))
+		return -1;
+	return 0;
+}
+
+int nbw_heat_resolve_devices(struct nbw_heat_opts *o, int ndev, char *err, size_t errlen)
+{
+	bool offload = false;
+	for (int v = NBW_HEAT_BASELINE; v < NBW_HEAT_VERSION_COUNT; v++)
+		offload |= o->versions[v];
+	if (ndev <= 0 && offload && !o->versions_all) {
+		snprintf(err, errlen, "no OpenMP offload device: only the serial reference can run");
+		return -1;
+	}
+	for (int i = 0; i < o->ndevices; i++)
+		if (o->devices[i] >= ndev) {
+			if (ndev > 0)
+				snprintf(err, errlen, "device %d does not exist (device ids 0 to %d)",
+					 o->devices[i], ndev - 1);
+			else
+				snprintf(err, errlen,
+					 "device %d does not exist (no OpenMP offload device)",
+					 o->devices[i]);
+			return -1;
+		}
+	if (o->ndevices == 0) {
+		o->ndevices = ndev < NBW_HEAT_MAX_DEVICES ? ndev : NBW_HEAT_MAX_DEVICES;
+		for (int i = 0; i < o->ndevices; i++)
+			o->devices[i] = i;
+	}
+	if (o->ngpus == 0 && o->ndevices > 0) {
+		o->gpus[o->ngpus++] = 1;
+		if (o->ndevices > 1)
+			o->gpus[o->ngpus++] = o->ndevices;
+	}
+	for (int k = 0; k < o->ngpus; k++)
+		if (o->gpus[k] > o->ndevices) {
+			if (o->ndevices < ndev)
+				snprintf(err, errlen, "--gpus %d: the device list has %d device%s",
+					 o->gpus[k], o->ndevices, o->ndevices == 1 ? "" : "s");
+			else
+				snprintf(err, errlen, "--gpus %d: only %d device%s exist%s", o->gpus[k],
+					 ndev, ndev == 1 ? "" : "s", ndev == 1 ? "s" : "");
+			return -1;
+		}
+	if (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Interface of libnodebw-heat-omp.so, the offload half of the heat solver (kernels, the
+ * 1-device baseline, Versions 1-4, the memory-bandwidth kernel). It is built with the
+ * offload flags and never sanitised; heat/main.c (sanitisable) calls it.
+ */
+#ifndef NODEBW_HEAT_OMP_H
+#define NODEBW_HEAT_OMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nodebw/heat.h"
+
+struct nbw_heat_omp_request {
+	enum nbw_heat_version version;      /**< NBW_HEAT_BASELINE .. NBW_HEAT_V4 */
+	const struct nbw_heat_grid *grid;
+	const struct nbw_heat_fields *fields;
+	int ndev;
+	const int *devices;                 /**< OpenMP device numbers, one per slab */
+	const bool *gpu;                    /**< per device: GPU kernel forms (else host plugin) */
+	const struct nbw_heat_slab *slabs;
+	int steps;
+	int warmup_steps;                   /**< untimed steps first, then the data is reset */
+	int reps;                           /**< timed repetitions, each from the initial state */
+	bool instrument;                    /**< one more run, timed phase by phase */
+};
+
+struct nbw_heat_omp_result {
+	double *samples_s;                  /**< caller's array of reps entries */
+	struct nbw_heat_phases phases;      /**< when instrumented */
+	int host_threads;
+	char halo_path[200];
+	char kernels[200];
+};
+
+/** Run one variant; the solution after the last repetition goes to \p u_out (the whole
+ *  grid, boundary included). 0, or -1 with \p err. */
+int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
+		     struct nbw_heat_omp_result *res, char *err, size_t errlen);
+
+/** STREAM triad a = b + s c over three arrays of \p n doubles, \p passes times; the best
+ *  pass in GB/s (24 bytes per element). \p device < 0: the host, with every OpenMP thread;
+ *  else on that device. 0, or -1 with \p err. */
+int nbw_heat_omp_triad(int device, size_t n, int passes, double *gbps, int *threads,
+		       char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,483 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * `nodebw heat`: parse, check against the devices that exist, then for every grid the
+ * serial reference and every (G, version) run, each verified against the reference and
+ * recorded in "solver_runs" of results.json (written after every run, so Ctrl-C keeps what
+ * was measured).
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "heat_omp.h"
+#include "nodebw/backends.h"
+#include "nodebw/cli.h"
+#include "nodebw/heat.h"
+#include "nodebw/results.h"
+#include "nodebw/runner.h"
+#include "nodebw/session.h"
+#include "nodebw/stats.h"
+#include "nodebw/sysinfo.h"
+
+/* STREAM triad for the roofline: three arrays of 256 MiB, best of 10 passes. */
+#define TRIAD_BYTES (256ull << 20)
+#define TRIAD_PASSES 10
+
+struct heat_session {
+	struct nbw_heat_opts *o;
+	const struct nbw_backend_ops *ops;
+	struct nbw_backend *be;
+	int ndev;                                     /* devices that exist */
+	struct nbw_device info[NBW_HEAT_MAX_DEVICES]; /* of o->devices[i] */
+	struct nbw_doc *doc;
+	json_t *runs;                                 /* borrowed: "solver_runs" */
+	char dir[1100];
+	/* Rooflines, measured once each. */
+	bool host_roof_done, dev_roof_done;
+	struct nbw_heat_roofline host_roof, dev_roof;
+	bool header_done;
+	unsigned nruns, refs, failed, errors;
+};
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	nbw_stop_requested = 1;
+	signal(SIGINT, SIG_DFL);
+}
+
+static bool is_gpu_kind(const struct nbw_device *d)
+{
+	return d->is_gpu;
+}
+
+/* ---- roofline -------------------------------------------------------------------------- */
+
+static void host_roofline(struct heat_session *hs, struct nbw_heat_roofline *out)
+{
+	if (!hs->host_roof_done) {
+		struct nbw_heat_roofline *r = &hs->host_roof;
+		if (hs->o->roofline_gbs > 0.0) {
+			r->gbs = hs->o->roofline_gbs;
+			snprintf(r->source, sizeof(r->source), "given");
+			snprintf(r->method, sizeof(r->method), "--roofline-gbs %g", r->gbs);
+		} else {
+			char err[256];
+			int threads = 0;
+			double gbs = 0.0;
+			if (nbw_heat_omp_triad(-1, TRIAD_BYTES / sizeof(double), TRIAD_PASSES, &gbs,
+					       &threads, err, sizeof(err)) == 0 &&
+			    gbs > 0.0) {
+				r->gbs = gbs;
+				snprintf(r->source, sizeof(r->source), "measured");
+				snprintf(r->method, sizeof(r->method),
+					 "host memory bandwidth: STREAM triad a = b + 3 c over 3 x %llu "
+					 "MiB arrays, %d OpenMP host threads, first touch by the same "
+					 "threads, best of %d passes after a warm-up, 24 bytes per "
+					 "element; host-plugin devices share it",
+					 TRIAD_BYTES >> 20, threads, TRIAD_PASSES);
+			} else {
+				fprintf(stderr, "nodebw: warning: host bandwidth not measured: %s\n",
+					err);
+			}
+		}
+		hs->host_roof_done = true;
+	}
+	*out = hs->host_roof;
+}
+
+/* GPUs: the triad on the first device of the list, times the G devices of a run. */
+static void device_roofline(struct heat_session *hs, int g, struct nbw_heat_roofline *out)
+{
+	if (!hs->dev_roof_done) {
+		struct nbw_heat_roofline *r = &hs->dev_roof;
+		if (hs->o->roofline_gbs > 0.0) {
+			r->gbs = hs->o->roofline_gbs;
+			snprintf(r->source, sizeof(r->source), "given");
+			snprintf(r->method, sizeof(r->method), "--roofline-gbs %g per device",
+				 r->gbs);
+		} else {
+			char err[256];
+			int threads = 0;
+			double gbs = 0.0;
+			int dev = hs->o->devices[0];
+			if (nbw_heat_omp_triad(dev, TRIAD_BYTES / sizeof(double), TRIAD_PASSES, &gbs,
+					       &threads, err, sizeof(err)) == 0 &&
+			    gbs > 0.0) {
+				r->gbs = gbs;
+				snprintf(r->source, sizeof(r->source), "measured");
+				snprintf(r->method, sizeof(r->method),
+					 "device memory bandwidth of device %d: STREAM triad kernel "
+					 "(target teams distribute parallel for) over 3 x %llu MiB, best "
+					 "of %d passes, 24 bytes per element; times G for G devices",
+					 dev, TRIAD_BYTES >> 20, TRIAD_PASSES);
+			} else {
+				fprintf(stderr, "nodebw: warning: device bandwidth not measured: %s\n",
+					err);
+			}
+		}
+		hs->dev_roof_done = true;
+	}
+	*out = hs->dev_roof;
+	out->gbs *= g;
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+static void print_header(struct heat_session *hs)
+{
+	if (hs->o->quiet || hs->header_done)
+		return;
+	hs->header_done = true;
+	printf("nodebw heat: speed in points/s and GB/s = 1e9 B/s (32 B per point and step); "
+	       "host-plugin devices are host memory, not GPUs\n");
+	printf("%-8s %2s %-8s %-11s %-13s %6s %10s %9s %7s %6s %9s  %s\n", "version", "G",
+	       "devices", "kind", "grid", "steps", "seconds", "Mpoint/s", "GB/s", "roof",
+	       "max|d|", "check");
+}
+
+static void print_row(struct heat_session *hs, const struct nbw_heat_record *r)
+{
+	if (hs->o->quiet)
+		return;
+	print_header(hs);
+	char devs[64] = "-", grid[48];
+	size_t l = 0;
+	for (int i = 0; i < r->ndev && l < sizeof(devs) - 8; i++)
+		l += (size_t)snprintf(devs + l, sizeof(devs) - l, "%s%d", i ? "," : "",
+				      r->devices[i]);
+	snprintf(grid, sizeof(grid), "%dx%dx%d", r->grid.nx, r->grid.ny, r->grid.nz);
+	if (r->error[0]) {
+		printf("%-8s %2d %-8s %-11s %-13s %6d  error: %s\n",
+		       nbw_heat_version_name(r->version), r->ndev, devs, r->device_kind, grid,
+		       r->steps, r->error);
+	} else {
+		char diff[16] = "-";
+		if (strcmp(r->verify_status, "reference") != 0)
+			snprintf(diff, sizeof(diff), "%.2g", r->check.max_abs_diff);
+		printf("%-8s %2d %-8s %-11s %-13s %6d %10.4g %9.1f %7.2f %6.3f %9s  %s\n",
+		       nbw_heat_version_name(r->version), r->ndev, devs, r->device_kind, grid,
+		       r->steps, r->seconds, nbw_heat_points_per_s(r) / 1e6,
+		       nbw_heat_bytes_per_s(r) / 1e9, nbw_heat_roofline_fraction(r), diff,
+		       r->verify_status);
+	}
+	if (r->instrumented && !r->error[0])
+		printf("%-8s phases (s): interior %.4f, boundary %.4f, halo exchange %.4f, "
+		       "synchronisation %.4f; instrumented total %.4f\n",
+		       "", r->phases.interior_s, r->phases.boundary_s, r->phases.halo_s,
+		       r->phases.sync_s, r->phases.total_s);
+	fflush(stdout);
+}
+
+static int save(struct heat_session *hs, const struct nbw_heat_record *r)
+{
+	json_array_append_new(hs->runs, nbw_heat_record_to_json(r));
+	char err[512];
+	if (nbw_doc_write(hs->doc, hs->dir, err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one run ------------------------------------------------------------------------------ */
+
+/* Test hook: NODEBW_HEAT_FAULT=<version> perturbs that variant's solution before the
+ * check, so that the tests can see a verification failure end the command with status 1. */
+static void inject_fault(const struct nbw_heat_record *r, double *u)
+{
+	const char *f = getenv("NODEBW_HEAT_FAULT");
+	if (!f || strcmp(f, nbw_heat_version_name(r->version)) != 0)
+		return;
+	const struct nbw_heat_grid *g = &r->grid;
+	size_t c = ((size_t)(g->nz / 2) * g->ny + g->ny / 2) * g->nx + g->nx / 2;
+	u[c] += 1e-3;
+}
+
+static void summarise(struct nbw_heat_record *r)
+{
+	struct nbw_summary s;
+	if (r->reps > 0 && nbw_summarize(r->samples_s, (size_t)r->reps, &s) == 0)
+		r->seconds = s.median;
+}
+
+static void finish(struct heat_session *hs, struct nbw_heat_record *r, double *u,
+		   const double *ref)
+{
+	hs->nruns++;
+	if (r->error[0]) {
+		hs->errors++;
+		return;
+	}
+	summarise(r);
+	if (r->version == NBW_HEAT_SERIAL) {
+		hs->refs++;
+		snprintf(r->verify_status, sizeof(r->verify_status), "reference");
+		return;
+	}
+	inject_fault(r, u);
+	nbw_heat_verify(u, ref, nbw_heat_grid_points(&r->grid), &r->check);
+	snprintf(r->verify_status, sizeof(r->verify_status), "%s",
+		 r->check.passed ? "passed" : "failed");
+	if (!r->check.passed)
+		hs->failed++;
+}
+
+static int run_serial(struct heat_session *hs, const struct nbw_heat_grid *g,
+		      const struct nbw_heat_fields *f, double *ref)
+{
+	struct nbw_heat_record r;
+	memset(&r, 0, sizeof(r));
+	double samples[1000] = { 0 };
+	r.version = NBW_HEAT_SERIAL;
+	r.grid = *g;
+	r.steps = hs->o->steps;
+	r.reps = hs->o->reps;
+	r.samples_s = samples;
+	r.host_threads = 1;
+	r.hidden_helpers = -1;
+	snprintf(r.device_kind, sizeof(r.device_kind), "host-cpu");
+	snprintf(r.kernels, sizeof(r.kernels),
+		 "serial C loops over (k, j) with a contiguous i row, one host thread");
+	snprintf(r.halo_path, sizeof(r.halo_path), "none (one host array)");
+	for (int i = 0; i < r.reps; i++) {
+		samples[i] = nbw_heat_serial(g, f, r.steps, ref);
+		if (samples[i] < 0.0) {
+			snprintf(r.error, sizeof(r.error), "out of memory");
+			break;
+		}
+	}
+	host_roofline(hs, &r.roofline);
+	finish(hs, &r, ref, ref);
+	print_row(hs, &r);
+	return save(hs, &r) ? -1 : r.error[0] ? 1 : 0;
+}
+
+static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
+			const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
+			const double *ref, double *u)
+{
+	struct nbw_heat_record r;
+	memset(&r, 0, sizeof(r));
+	double samples[1000] = { 0 };
+	bool gpu[NBW_HEAT_MAX_DEVICES];
+	r.version = v;
+	r.grid = *g;
+	r.ndev = G;
+	r.steps = hs->o->steps;
+	r.warmup_steps = 1;
+	r.reps = hs->o->reps;
+	r.samples_s = samples;
+	r.instrumented = hs->o->instrument;
+	r.hidden_helpers = nbw_effective_hidden_helpers();
+	bool any_gpu = false, mixed = false;
+	for (int i = 0; i < G; i++) {
+		r.devices[i] = hs->o->devices[i];
+		gpu[i] = is_gpu_kind(&hs->info[i]);
+		any_gpu |= gpu[i];
+		mixed |= strcmp(hs->info[i].kind, hs->info[0].kind) != 0;
+	}
+	snprintf(r.device_kind, sizeof(r.device_kind), "%s", mixed ? "mixed" : hs->info[0].kind);
+	char err[256] = "";
+	if (nbw_heat_split(g, G, r.slabs, err, sizeof(err)) == 0) {
+		struct nbw_heat_omp_request rq = {
+			.version = v, .grid = g, .fields = f, .ndev = G, .devices = r.devices,
+			.gpu = gpu, .slabs = r.slabs, .steps = r.steps,
+			.warmup_steps = r.warmup_steps, .reps = r.reps, .instrument = r.instrumented,
+		};
+		struct nbw_heat_omp_result res;
+		memset(&res, 0, sizeof(res));
+		res.samples_s = samples;
+		if (nbw_heat_omp_run(&rq, u, &res, err, sizeof(err)) == 0) {
+			r.phases = res.phases;
+		}
+		r.host_threads = res.host_threads;
+		snprintf(r.kernels, sizeof(r.kernels), "%s", res.kernels);
+		snprintf(r.halo_path, sizeof(r.halo_path), "%s", res.halo_path);
+	}
+	if (err[0])
+		snprintf(r.error, sizeof(r.error), "%s", err);
+	if (any_gpu && !mixed)
+		device_roofline(hs, G, &r.roofline);
+	else
+		host_roofline(hs, &r.roofline);
+	finish(hs, &r, u, ref);
+	print_row(hs, &r);
+	save(hs, &r);
+}
+
+/* ---- set-up ------------------------------------------------------------------------------ */
+
+static int open_devices(struct heat_session *hs, char *err, size_t errlen)
+{
+	hs->ops = nbw_backend_find("omp");
+	char why[NBW_REASON_LEN] = "";
+	if (!hs->ops || hs->ops->open(&hs->be, why, sizeof(why)) != 0) {
+		hs->be = NULL;
+		hs->ndev = 0;
+	} else {
+		hs->ndev = hs->ops->device_count(hs->be);
+	}
+	if (nbw_heat_resolve_devices(hs->o, hs->ndev, err, errlen))
+		return -1;
+	for (int i = 0; i < hs->o->ndevices; i++)
+		if (hs->ops->device_info(hs->be, hs->o->devices[i], &hs->info[i])) {
+			snprintf(err, errlen, "no information on device %d", hs->o->devices[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* The largest grid must fit in the host's available memory: 5 host arrays (u0, kappa, rhs,
+ * reference, result), the bandwidth kernel's 3 arrays, and 4 arrays per host-plugin slab. */
+static int check_memory(const struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	size_t worst = 0;
+	int nshapes = o->nz ? 1 : o->nsizes;
+	for (int s = 0; s < nshapes; s++) {
+		size_t nx = (size_t)(o->nz ? o->nx : o->sizes[s]);
+		size_t ny = (size_t)(o->nz ? o->ny : o->sizes[s]);
+		size_t nz = (size_t)(o->nz ? o->nz : o->sizes[s]);
+		size_t pts = nx * ny * nz;
+		size_t need = 9 * pts * sizeof(double) + 2 * 4 * 64 * nx * ny * sizeof(double);
+		worst = need > worst ? need : worst;
+	}
+	worst += 3 * TRIAD_BYTES;
+	uint64_t avail = nbw_sysinfo_mem_available();
+	if (avail && worst > avail) {
+		snprintf(err, errlen,
+			 "the grid needs about %.1f GB of host memory, %.1f GB are available",
+			 (double)worst / 1e9, (double)avail / 1e9);
+		return -1;
+	}
+	return 0;
+}
+
+static char **full_argv(int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	if (!v)
+		return NULL;
+	v[0] = "nodebw";
+	for (int i = 0; i < argc; i++)
+		v[i + 1] = argv[i];
+	return v;
+}
+
+static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
+{
+	const struct nbw_heat_opts *o = hs->o;
+	struct nbw_heat_grid g;
+	struct nbw_heat_fields f;
+	char err[256];
+	if (nbw_heat_grid_init(&g, nx, ny, nz, err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return -1;
+	}
+	size_t n = nbw_heat_grid_points(&g);
+	double *ref = malloc(n * sizeof(double)), *u = malloc(n * sizeof(double));
+	if (!ref || !u || nbw_heat_fields_init(&f, &g)) {
+		free(ref);
+		free(u);
+		fprintf(stderr, "nodebw: error: out of memory for a %dx%dx%d grid\n", nx, ny, nz);
+		return -1;
+	}
+	int rc = 0;
+	if (o->versions[NBW_HEAT_SERIAL]) {
+		rc = run_serial(hs, &g, &f, ref);
+	} else if (nbw_heat_serial(&g, &f, o->steps, ref) < 0.0) {
+		fprintf(stderr, "nodebw: error: out of memory for the serial reference\n");
+		rc = -1;
+	}
+	for (int k = 0; rc >= 0 && k < o->ngpus && !nbw_stop_requested; k++)
+		for (int v = NBW_HEAT_BASELINE; v < NBW_HEAT_VERSION_COUNT && !nbw_stop_requested;
+		     v++)
+			if (o->versions[v] && nbw_heat_version_fits((enum nbw_heat_version)v,
+								     o->gpus[k]))
+				run_offload(hs, (enum nbw_heat_version)v, o->gpus[k], &g, &f, ref,
+					    u);
+	nbw_heat_fields_free(&f);
+	free(ref);
+	free(u);
+	return rc < 0 ? -1 : 0;
+}
+
+int nbw_heat_main(int argc, char **argv)
+{
+	struct nbw_heat_opts o;
+	char err[512];
+	int rc = nbw_heat_parse(argc, argv, &o, err, sizeof(err));
+	if (rc == 1) {
+		nbw_heat_usage(stdout);
+		return 0;
+	}
+	if (rc) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return NBW_EXIT_USAGE;
+	}
+	char **fargv = full_argv(argc, argv);
+	if (!fargv) {
+		fprintf(stderr, "nodebw: error: out of memory\n");
+		return 1;
+	}
+	nbw_reexec_hidden_helpers(o.hidden_helpers, fargv);
+	struct heat_session hs;
+	memset(&hs, 0, sizeof(hs));
+	hs.o = &o;
+	if (open_devices(&hs, err, sizeof(err)) || check_memory(&o, err, sizeof(err)) ||
+	    nbw_results_dir(o.output, hs.dir, sizeof(hs.dir), err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		if (hs.be)
+			hs.ops->close(hs.be);
+		free(fargv);
+		return NBW_EXIT_USAGE;
+	}
+	signal(SIGINT, on_sigint);
+	hs.doc = nbw_doc_new(argc + 1, fargv);
+	if (!hs.doc) {
+		fprintf(stderr, "nodebw: error: out of memory\n");
+		free(fargv);
+		return 1;
+	}
+	for (int i = 0; i < o.ndevices; i++)
+		nbw_doc_add_device(hs.doc, "omp", &hs.info[i]);
+	if (hs.ndev == 0)
+		nbw_doc_add_skip(hs.doc, "omp", "heat", "baseline, v1, v2, v3, v4",
+				 "libomptarget reports no offload device");
+	hs.runs = json_array();
+	nbw_doc_set(hs.doc, "solver_runs", json_incref(hs.runs));
+	nbw_doc_set(hs.doc, "interrupted", json_false());
+
+	int nshapes = o.nz ? 1 : o.nsizes;
+	rc = 0;
+	for (int s = 0; s < nshapes && rc == 0 && !nbw_stop_requested; s++) {
+		int nx = o.nz ? o.nx : o.sizes[s], ny = o.nz ? o.ny : o.sizes[s];
+		int nz = o.nz ? o.nz : o.sizes[s];
+		rc = run_grid(&hs, nx, ny, nz);
+	}
+	bool interrupted = nbw_stop_requested != 0;
+	nbw_doc_set(hs.doc, "interrupted", json_boolean(interrupted));
+	if (nbw_doc_write(hs.doc, hs.dir, err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		rc = -1;
+	}
+	if (!o.quiet || hs.failed || hs.errors)
+		printf("\n%u solver runs: %u serial reference, %u verified against it, %u failed "
+		       "verification, %u with an error%s\nresults: %s/results.json "
+		       "(\"solver_runs\")\n",
+		       hs.nruns, hs.refs, hs.nruns - hs.refs - hs.failed - hs.errors, hs.failed,
+		       hs.errors,
+		       interrupted ? "; interrupted, partial results kept" : "", hs.dir);
+	json_decref(hs.runs);
+	nbw_doc_free(hs.doc);
+	if (hs.be)
+		hs.ops->close(hs.be);
+	free(fargv);
+	if (interrupted)
+		return 130;
+	return rc || hs.failed || hs.errors ? 1 : 0;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* One solver run as an element of "solver_runs" (doc/solver-run.schema.json, doc/heat.md). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nodebw/heat.h"
+
+double nbw_heat_points_per_s(const struct nbw_heat_record *r)
+{
+	if (!(r->seconds > 0.0))
+		return 0.0;
+	return (double)nbw_heat_interior_points(&r->grid) * (double)r->steps / r->seconds;
+}
+
+double nbw_heat_bytes_per_s(const struct nbw_heat_record *r)
+{
+	return nbw_heat_points_per_s(r) * NBW_HEAT_BYTES_PER_POINT;
+}
+
+double nbw_heat_roofline_fraction(const struct nbw_heat_record *r)
+{
+	if (!(r->roofline.gbs > 0.0))
+		return 0.0;
+	return nbw_heat_bytes_per_s(r) / (r->roofline.gbs * 1e9);
+}
+
+static json_t *num_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
+{
+	const struct nbw_heat_grid *g = &r->grid;
+	json_t *devices = json_array(), *slabs = json_array(), *samples = json_array();
+	for (int i = 0; i < r->ndev; i++) {
+		const struct nbw_heat_slab *s = &r->slabs[i];
+		int planes = s->k_end - s->k_begin;
+		json_array_append_new(devices, json_integer(r->devices[i]));
+		json_array_append_new(slabs,
+				      json_pack("{s:i, s:i, s:i, s:i, s:[i, i, i]}", "device",
+						r->devices[i], "k_begin", s->k_begin, "k_end", s->k_end,
+						"planes", planes, "local_shape", g->nx, g->ny,
+						planes + 2));
+	}
+	for (int i = 0; i < r->reps && r->samples_s; i++)
+		json_array_append_new(samples, json_real(r->samples_s[i]));
+	uint64_t pts = nbw_heat_interior_points(g);
+	double work = (double)pts * (double)r->steps;
+	json_t *j = json_pack(
+		"{s:s, s:s, s:{s:i, s:i, s:i}, s:I, s:i, s:o, s:s, s:i, s:i, s:i, s:o, s:s, s:b,"
+		" s:i, s:i, s:f, s:f, s:f, s:s}",
+		"version", nbw_heat_version_name(r->version), "version_label",
+		nbw_heat_version_label(r->version), "shape", "nx", g->nx, "ny", g->ny, "nz", g->nz,
+		"interior_points", (json_int_t)pts, "G", r->ndev, "devices", devices, "device_kind",
+		r->device_kind, "steps", r->steps, "warmup_steps", r->warmup_steps, "repetitions",
+		r->reps, "samples_s", samples, "timer",
+		"omp_get_wtime around the time-step loop only (data already on the devices; ends "
+		"after the last step's synchronisation)",
+		"instrumented", r->instrumented, "host_threads", r->host_threads, "hidden_helpers",
+		r->hidden_helpers, "h", g->h, "dt", g->dt, "factor", g->factor, "bytes_counting",
+		"32 bytes per interior point and step: u, kappa and rhs read and u_new written "
+		"once (neighbours reused from cache, write-allocate not counted)");
+	json_object_set_new(j, "slabs", slabs);
+	json_object_set_new(j, "cubic_n", g->nx == g->ny && g->ny == g->nz ? json_integer(g->nx)
+									: json_null());
+	json_object_set_new(j, "kernels", json_string(r->kernels));
+	json_object_set_new(j, "halo_path", json_string(r->halo_path));
+	/* The halo traffic of one step: every interface moves one plane each way. */
+	json_object_set_new(j, "halo",
+			    json_pack("{s:i, s:I}", "planes_per_step", 2 * (r->ndev > 1 ? r->ndev - 1 : 0),
+				      "bytes_per_plane",
+				      (json_int_t)((size_t)g->nx * (size_t)g->ny * sizeof(double))));
+	bool ok = r->error[0] == '\0' && r->seconds > 0.0;
+	json_object_set_new(j, "seconds", ok ? json_real(r->seconds) : json_null());
+	json_object_set_new(j, "seconds_per_step",
+			    ok ? json_real(r->seconds / r->steps) : json_null());
+	json_object_set_new(j, "k_s_per_point", ok ? json_real(r->seconds / work) : json_null());
+	json_object_set_new(j, "points_per_s", ok ? json_real(nbw_heat_points_per_s(r))
+						  : json_null());
+	json_object_set_new(j, "bytes_per_s", ok ? json_real(nbw_heat_bytes_per_s(r))
+						 : json_null());
+	json_object_set_new(j, "roofline",
+			    r->roofline.gbs > 0.0
+				    ? json_pack("{s:f, s:s, s:s}", "gbs", r->roofline.gbs, "source",
+						r->roofline.source, "method", r->roofline.method)
+				    : json_null());
+	json_object_set_new(j, "roofline_fraction",
+			    ok && r->roofline.gbs > 0.0 ? json_real(nbw_heat_roofline_fraction(r))
+							: json_null());
+	if (r->instrumented && ok)
+		json_object_set_new(j, "phases_s",
+				    json_pack("{s:f, s:f, s:f, s:f, s:f}", "interior",
+					      r->phases.interior_s, "boundary", r->phases.boundary_s,
+					      "halo_exchange", r->phases.halo_s, "synchronisation",
+					      r->phases.sync_s, "total", r->phases.total_s));
+	else
+		json_object_set_new(j, "phases_s", json_null());
+	const char *st = r->verify_status[0] ? r->verify_status : "not-run";
+	json_t *ver = json_pack("{s:s, s:s}", "status", st, "rule",
+				"|u - u_ref| <= 1e-6 + 1e-5 |u_ref| at every point, no NaN or Inf; "
+				"u_ref from the serial reference");
+	bool checked = strcmp(st, "passed") == 0 || strcmp(st, "failed") == 0;
+	json_object_set_new(ver, "max_abs_diff", checked ? num_or_null(r->check.max_abs_diff)
+							 : strcmp(st, "reference") == 0
+								   ? json_real(0.0)
+								   : json_null());
+	json_object_set_new(ver, "points_failed",
+			    checked ? json_integer((json_int_t)r->check.bad) : json_integer(0));
+	json_object_set_new(ver, "nonfinite",
+			    checked ? json_integer((json_int_t)r->check.nonfinite) : json_integer(0));
+	if (checked && r->check.bad) {
+		size_t p = r->check.first_bad, plane = (size_t)g->nx * (size_t)g->ny;
+		char where[96];
+		snprintf(where, sizeof(where), "first at i=%zu j=%zu k=%zu", p % g->nx,
+			 (p % plane) / g->nx, p / plane);
+		json_object_set_new(ver, "detail", json_string(where));
+	}
+	json_object_set_new(j, "verification", ver);
+	json_object_set_new(j, "error", r->error[0] ? json_string(r->error) : json_null());
+	return j;
+}

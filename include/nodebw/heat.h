@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief The bundled 3D heat solver (`nodebw heat`): the paper's problem, a serial CPU
+ * reference, the OpenMP offload 1-device baseline and Versions 1-4 for any G >= 2 devices,
+ * verification against the reference, and the "solver_runs" records of results.json.
+ *
+ * Problem (doc/heat.md): du/dt = div(kappa grad u) + f on a box of nx x ny x nz grid points
+ * with one spacing h = 1/(max(nx, ny, nz) - 1) (the unit cube when nx = ny = nz = N),
+ * Dirichlet u = 0 on the boundary, layout u[k][j][i] with i fastest, split along k.
+ *
+ * The argument parsing, problem set-up, serial reference, verification and records live in
+ * a static library that can be sanitised; the offload kernels and variants live in a shared
+ * library built with the offload flags (heat/heat_omp.h), never sanitised.
+ */
+#ifndef NODEBW_HEAT_H
+#define NODEBW_HEAT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** Devices one run can use (the host plugin has 4; a GPU node rarely more than 16). */
+#define NBW_HEAT_MAX_DEVICES 64
+/** Grid sizes (--n) one command can list. */
+#define NBW_HEAT_MAX_SIZES 32
+/** Effective bytes counted per interior point and step: u, kappa and rhs read, u_new
+ *  written, each once (neighbours are reused from cache; write-allocate is not counted). */
+#define NBW_HEAT_BYTES_PER_POINT 32
+/** The paper's acceptance rule: |u - u_ref| <= ATOL + RTOL |u_ref|, no NaN or Inf. */
+#define NBW_HEAT_ATOL 1e-6
+#define NBW_HEAT_RTOL 1e-5
+
+enum nbw_heat_version {
+	NBW_HEAT_SERIAL,    /**< serial CPU reference, one host thread, no offload */
+	NBW_HEAT_BASELINE,  /**< OpenMP offload, one device */
+	NBW_HEAT_V1,        /**< one host thread, host-staged, blocking omp_target_memcpy */
+	NBW_HEAT_V2,        /**< one host thread, host-staged, omp_target_memcpy_async + depobj */
+	NBW_HEAT_V3,        /**< one host thread per device, host-staged, asynchronous */
+	NBW_HEAT_V4,        /**< one host thread per device, device-to-device copies */
+	NBW_HEAT_VERSION_COUNT
+};
+
+/** "serial", "baseline", "v1" ... "v4". */
+const char *nbw_heat_version_name(enum nbw_heat_version v);
+/** A one-line description ("Version 3: one host thread per device, ..."). */
+const char *nbw_heat_version_label(enum nbw_heat_version v);
+/** The version of a name ("v2", "2", "baseline", ...), or -1. */
+int nbw_heat_version_parse(const char *s);
+/** Whether version \p v runs on \p g devices (serial: 0, baseline: 1, v1-v4: 2 or more). */
+bool nbw_heat_version_fits(enum nbw_heat_version v, int g);
+
+/** Grid and the discretisation constants derived from it. */
+struct nbw_heat_grid {
+	int nx, ny, nz;
+	double h;       /**< 1 / (max(nx, ny, nz) - 1) */
+	double dt;      /**< h^2 / (12 kappa_max), kappa_max = 0.95 */
+	double factor;  /**< dt / (2 h^2) */
+};
+
+/** Fill the constants of a grid. 0, or -1 with \p err when a side is below 3. */
+int nbw_heat_grid_init(struct nbw_heat_grid *g, int nx, int ny, int nz, char *err,
+		       size_t errlen);
+/** nx * ny * nz */
+size_t nbw_heat_grid_points(const struct nbw_heat_grid *g);
+/** (nx - 2)(ny - 2)(nz - 2): the points updated each step. */
+uint64_t nbw_heat_interior_points(const struct nbw_heat_grid *g);
+
+/** Host arrays of the whole grid: the initial u, kappa and rhs = dt * f. */
+struct nbw_heat_fields {
+	double *u0, *kappa, *rhs;
+};
+
+/** Allocate and initialise the fields (sin/cos as in the paper, boundary nodes u = 0). */
+int nbw_heat_fields_init(struct nbw_heat_fields *f, const struct nbw_heat_grid *g);
+void nbw_heat_fields_free(struct nbw_heat_fields *f);
+
+/** The planes of the split along k that one device updates: global planes
+ *  [k_begin, k_end), held with one ghost plane on each side. */
+struct nbw_heat_slab {
+	int k_begin, k_end;
+};
+
+/** Split the nz - 2 interior planes evenly over \p ndev devices (the first
+ *  (nz - 2) % ndev devices get one plane more). 0, or -1 with \p err when a device would get
+ *  no plane. */
+int nbw_heat_split(const struct nbw_heat_grid *g, int ndev, struct nbw_heat_slab *out,
+		   char *err, size_t errlen);
+
+/** The serial CPU reference: \p steps steps from f->u0 into \p u (nx*ny*nz doubles).
+ *  Returns the seconds of the time-step loop alone. */
+double nbw_heat_serial(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
+		       int steps, double *u);
+
+/** Outcome of comparing a solution with the reference (the paper's rule). */
+struct nbw_heat_check {
+	bool passed;
+	double max_abs_diff;      /**< over all points; +inf when a value is NaN or Inf */
+	size_t bad;               /**< points that break the rule */
+	size_t first_bad;         /**< index of the first, when bad > 0 */
+	size_t nonfinite;         /**< NaN or Inf values in \p u */
+};
+
+void nbw_heat_verify(const double *u, const double *ref, size_t n,
+		     struct nbw_heat_check *out);
+
+/** Mirror and transpose checks of a solution on the unit cube (nx = ny = nz): the problem
+ *  is invariant under swapping two axes and under reflecting two axes at once. Returns the
+ *  largest difference between u and its images, or -1 for a grid that is not cubic. */
+double nbw_heat_symmetry_error(const struct nbw_heat_grid *g, const double *u);
+
+/* ---- command line ------------------------------------------------------------------- */
+
+struct nbw_heat_opts {
+	int sizes[NBW_HEAT_MAX_SIZES];   /**< cubic N values (--n) */
+	int nsizes;
+	int nx, ny, nz;                  /**< --nx/--ny/--nz (all three or none); 0 = unset */
+	int steps;
+	bool versions[NBW_HEAT_VERSION_COUNT];
+	bool versions_all;               /**< "all": skip the versions a G does not fit */
+	int devices[NBW_HEAT_MAX_DEVICES];
+	int ndevices;                    /**< 0 = every device */
+	int gpus[NBW_HEAT_MAX_DEVICES];  /**< device counts G (--gpus) */
+	int ngpus;                       /**< 0 = 1 and the whole device list */
+	int reps;
+	int hidden_helpers;              /**< -1 = leave the runtime's setting alone */
+	bool instrument;
+	double roofline_gbs;             /**< 0 = measure */
+	char output[1024];
+	bool quiet;
+};
+
+/** Parse the options of "heat" (argv[0] is "heat"). 0, 1 for --help, or -1 with a
+ *  one-line message in \p err (usage error: exit status 2). Checks that need no device:
+ *  sizes >= 3, steps > 0, duplicate ids, unknown versions, slabs thinner than a plane. */
+int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, size_t errlen);
+void nbw_heat_usage(FILE *f);
+
+/** Check the options against the \p ndev devices that exist; completes the device list and
+ *  the G list. 0, or -1 with \p err. */
+int nbw_heat_resolve_devices(struct nbw_heat_opts *o, int ndev, char *err, size_t errlen);
+
+/* ---- records ------------------------------------------------------------------------ */
+
+/** Per-phase seconds of the instrumented run, summed over its steps (mean over host
+ *  threads for Versions 3 and 4). */
+struct nbw_heat_phases {
+	double interior_s, boundary_s, halo_s, sync_s, total_s;
+};
+
+/** Where the roofline bandwidth came from. */
+struct nbw_heat_roofline {
+	double gbs;               /**< GB/s (1e9 B/s) for the whole run */
+	char source[16];          /**< "measured" or "given" */
+	char method[320];
+};
+
+/** Everything one solver run reports (one element of "solver_runs"). */
+struct nbw_heat_record {
+	enum nbw_heat_version version;
+	struct nbw_heat_grid grid;
+	int ndev;
+	int devices[NBW_HEAT_MAX_DEVICES];
+	struct nbw_heat_slab slabs[NBW_HEAT_MAX_DEVICES];
+	char device_kind[32];     /**< "host-plugin", "cuda", ...; "host-cpu" for serial */
+	int steps;
+	int warmup_steps;
+	int reps;
+	double *samples_s;        /**< per repetition: seconds of the time-step loop */
+	double seconds;           /**< median of samples_s */
+	bool instrumented;
+	struct nbw_heat_phases phases;
+	int host_threads;         /**< host threads driving the devices */
+	int hidden_helpers;       /**< as libomp uses it; -1 for serial */
+	char halo_path[200];
+	char kernels[200];
+	struct nbw_heat_roofline roofline;
+	struct nbw_heat_check check;
+	char verify_status[16];   /**< "passed", "failed", "reference" */
+	char error[256];          /**< empty on success */
+};
+
+/** Derived figures of a record. */
+double nbw_heat_points_per_s(const struct nbw_heat_record *r);
+double nbw_heat_bytes_per_s(const struct nbw_heat_record *r);
+double nbw_heat_roofline_fraction(const struct nbw_heat_record *r);
+
+/** The JSON object of one record (schema: doc/solver-run.schema.json). */
+json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r);
+
+/* ---- the command -------------------------------------------------------------------- */
+
+/** `nodebw heat ...` (argv[0] is "heat"): exit status 0, 1 (a run failed verification or
+ *  could not run), 2 (usage) or 130 (interrupted). */
+int nbw_heat_main(int argc, char **argv);
+
+#endif

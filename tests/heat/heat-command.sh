@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# nodebw heat on the host plugin: help; every bad input is one line on stderr, exit 2,
+# nothing on stdout and no results folder; every variant for G = 1, 2, 3, 4 verified and
+# recorded (schema and cross-field checks); several grids in one command; a non-cubic
+# instrumented run on a chosen device list; the slab a device holds reproduced by a
+# one-device run; the measured roofline; the hidden-helper restart; a failed verification
+# ends with status 1 and is recorded.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+schema="$NODEBW_SOURCE/doc/results.schema.json"
+record_schema="$NODEBW_SOURCE/doc/solver-run.schema.json"
+validate="$NODEBW_SOURCE/tests/integration/validate_results.py"
+validate_runs="$NODEBW_SOURCE/tests/heat/validate_solver_runs.py"
+q() { # q FILE PYTHON-EXPRESSION: exit 0 when the expression over d and r (the runs) is true
+	$py -c "import json,sys; d=json.load(open('$1')); r=d['solver_runs']; sys.exit(0 if ($2) else 1)"
+}
+valid() { # valid FILE: the document and every record
+	$py "$validate" "$schema" "$1" >/dev/null && $py "$validate_runs" "$record_schema" "$1" >"$tmp/v.out" ||
+		{ sed 's/^/#   /' "$tmp/v.out"; return 1; }
+}
+
+# 1. Help.
+"$NODEBW" heat --help >"$tmp/out" 2>"$tmp/err"
+check "heat --help exits 0" test $? -eq 0
+check "heat --help has examples and the unit" sh -c "grep -q Examples '$tmp/out' && grep -q 1e9 '$tmp/out'"
+"$NODEBW" --help >"$tmp/out"
+check "nodebw --help lists heat" grep -q '^  heat ' "$tmp/out"
+
+# 2. Bad input: one line on stderr, status 2, nothing on stdout, no results folder.
+usage_error() { # usage_error description args...
+	desc=$1; shift
+	"$NODEBW" heat "$@" --output "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^nodebw: error: ' "$tmp/err" &&
+	   [ ! -s "$tmp/out" ] && [ ! -e "$tmp/bad" ]; then
+		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
+	else
+		not_ok "$desc: status $st, $lines stderr lines"
+		sed 's/^/#   /' "$tmp/err" "$tmp/out"
+	fi
+}
+usage_error "N below 3" --n 2
+usage_error "nx below 3" --nx 2 --ny 8 --nz 8
+usage_error "nz below 3" --nx 8 --ny 8 --nz 1
+usage_error "nx without ny and nz" --nx 8
+usage_error "zero steps" --steps 0
+usage_error "negative steps" --steps -5
+usage_error "fractional steps" --steps 2.5
+usage_error "more devices than exist (id)" --devices 0,9
+usage_error "more devices than exist (count)" --gpus 9
+usage_error "more devices than the list" --devices 0,1 --gpus 3
+usage_error "device list with duplicates" --devices 1,2,1
+usage_error "slab thinner than one plane per device" --n 5 --gpus 4
+usage_error "slab too thin on a box" --nx 16 --ny 16 --nz 4 --version v2 --gpus 3
+usage_error "unknown version" --version v5
+usage_error "baseline on two devices" --version baseline --gpus 2
+usage_error "Version 1 on one device" --version v1 --gpus 1
+usage_error "hidden helpers out of range" --hidden-helpers 17
+usage_error "bad roofline" --roofline-gbs fast
+usage_error "unknown option" --fast
+usage_error "stray argument" 64
+
+# 3. Every variant for G = 1, 2, 3 and 4 (host-plugin devices), checked and recorded.
+"$NODEBW" heat --versions all --gpus 1,2,3,4 --n 10 --steps 3 --roofline-gbs 10 \
+	--output "$tmp/all" --quiet >"$tmp/all.out" 2>&1
+check "all variants on 1-4 devices exit 0" test $? -eq 0
+check "results and records match their schemas" valid "$tmp/all/results.json"
+check "one serial, one baseline and v1-v4 for G = 2, 3, 4" q "$tmp/all/results.json" \
+	"sorted((x['version'], x['G']) for x in r) == sorted([('serial', 0), ('baseline', 1)] + [('v%d' % v, g) for v in range(1, 5) for g in (2, 3, 4)])"
+check "every offload run passed with max |d| = 0 on the host plugin" q "$tmp/all/results.json" \
+	"all(x['verification']['status'] == 'passed' and x['verification']['max_abs_diff'] == 0 for x in r if x['G'] > 0)"
+check "host-plugin devices are labelled so, never GPUs" q "$tmp/all/results.json" \
+	"all(x['device_kind'] == 'host-plugin' for x in r if x['G'] > 0) and not any(x['is_gpu'] for x in d['devices'])"
+check "speed, bytes and roofline fraction recorded" q "$tmp/all/results.json" \
+	"all(x['points_per_s'] > 0 and x['bytes_per_s'] > 0 and x['roofline_fraction'] > 0 and x['roofline']['source'] == 'given' for x in r)"
+check "v3 and v4 use one host thread per device" q "$tmp/all/results.json" \
+	"all(x['host_threads'] == x['G'] for x in r if x['version'] in ('v3', 'v4'))"
+check "the odd G = 3 split is 3+3+2 planes" q "$tmp/all/results.json" \
+	"[s['planes'] for x in r if x['G'] == 3 for s in x['slabs']][:3] == [3, 3, 2]"
+
+# 4. Several grids and device counts in one command: one record each (k(N) per size).
+"$NODEBW" heat --versions baseline,v4 --gpus 1,2 --n 8,12 --steps 2 --roofline-gbs 10 \
+	--output "$tmp/multi" --quiet
+check "baseline and v4 for two grids exit 0" test $? -eq 0
+check "four records with N and k" q "$tmp/multi/results.json" \
+	"sorted((x['cubic_n'], x['version']) for x in r) == [(8, 'baseline'), (8, 'v4'), (12, 'baseline'), (12, 'v4')] and all(x['k_s_per_point'] > 0 for x in r)"
+
+# 5. A non-cubic instrumented run on a chosen device list.
+"$NODEBW" heat --version v3 --devices 3,1 --nx 9 --ny 7 --nz 12 --steps 3 --instrument \
+	--roofline-gbs 10 --output "$tmp/box" >"$tmp/box.out"
+check "instrumented non-cubic run exits 0" test $? -eq 0
+check "it prints the phases" grep -q 'phases (s): interior' "$tmp/box.out"
+check "it records shape, devices and phases" q "$tmp/box/results.json" \
+	"len(r) == 1 and r[0]['shape'] == {'nx': 9, 'ny': 7, 'nz': 12} and r[0]['cubic_n'] is None and r[0]['devices'] == [3, 1] and r[0]['instrumented'] and r[0]['phases_s']['halo_exchange'] > 0 and r[0]['phases_s']['total'] > 0"
+check "the instrumented document is valid" valid "$tmp/box/results.json"
+
+# 6. The slab device 0 holds in a 2-device run of N = 10, run alone on one device.
+"$NODEBW" heat --version baseline --nx 10 --ny 10 --nz 6 --steps 3 --roofline-gbs 10 \
+	--output "$tmp/slab" --quiet
+check "slab-shaped baseline exits 0" test $? -eq 0
+check "it updates exactly the points of device 0's slab" $py -c "
+import json, sys
+g = json.load(open('$tmp/all/results.json'))['solver_runs']
+s = json.load(open('$tmp/slab/results.json'))['solver_runs'][0]
+two = [x for x in g if x['version'] == 'v4' and x['G'] == 2][0]['slabs'][0]
+ok = s['shape'] == dict(zip(('nx', 'ny', 'nz'), two['local_shape'])) and s['interior_points'] == two['planes'] * 8 * 8
+sys.exit(0 if ok else 1)"
+
+# 7. The measured roofline (a STREAM triad on the host, as host-plugin devices share it).
+"$NODEBW" heat --versions serial,baseline --n 12 --steps 2 --output "$tmp/roof" --quiet
+check "run with a measured roofline exits 0" test $? -eq 0
+check "the roofline was measured and says how" q "$tmp/roof/results.json" \
+	"all(x['roofline']['source'] == 'measured' and 'STREAM triad' in x['roofline']['method'] and x['roofline']['gbs'] > 0 for x in r)"
+
+# 8. Hidden helpers: nodebw restarts itself with the variable set, and records it.
+"$NODEBW" heat --version v2,v3 --gpus 2 --n 8 --steps 2 --hidden-helpers 0 \
+	--roofline-gbs 10 --output "$tmp/hh0" --quiet
+check "--hidden-helpers 0 run exits 0" test $? -eq 0
+check "records say 0 hidden helpers and the environment has it" q "$tmp/hh0/results.json" \
+	"all(x['hidden_helpers'] == 0 and x['verification']['status'] == 'passed' for x in r) and d['environment'].get('LIBOMP_NUM_HIDDEN_HELPER_THREADS') == '0'"
+
+# 9. A verification failure (test hook: perturb v2's solution) exits 1 and is recorded.
+NODEBW_HEAT_FAULT=v2 "$NODEBW" heat --versions v1,v2 --gpus 2 --n 8 --steps 2 \
+	--roofline-gbs 10 --output "$tmp/fail" >"$tmp/fail.out" 2>&1
+st=$?
+check "a failed verification exits 1 (got $st)" test $st -eq 1
+check "it is recorded as failed, the other run passed" q "$tmp/fail/results.json" \
+	"[(x['version'], x['verification']['status']) for x in r] == [('v1', 'passed'), ('v2', 'failed')] and abs(r[1]['verification']['max_abs_diff'] - 1e-3) < 1e-9 and 'first at' in r[1]['verification']['detail']"
+check "the failed document is still valid" valid "$tmp/fail/results.json"
+check "the summary line counts the failure" grep -q '1 failed verification' "$tmp/fail.out"
+done_testing
