@@ -23,6 +23,9 @@ int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, char *err, size_t 
 	}
 	/* PCI devices and bridges that matter (GPUs, NICs, storage, and bridges above them). */
 	hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	/* hwloc's Linux backend reads the PCI tree from sysfs itself; its "pci" component
+	 * would use libpciaccess instead, which keeps memory after the topology is gone. */
+	hwloc_topology_set_components(t->hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 	if (xml_path && hwloc_topology_set_xml(t->hw, xml_path)) {
 		snprintf(err, errlen, "%s: hwloc cannot read this XML topology "
 			 "(hwloc_topology_set_xml: %s)", xml_path, strerror(errno));

@@ -427,7 +427,8 @@ void topo_finalize(struct nbw_topo *t)
 		old[i] = -1;
 	for (size_t i = 0; i < m; i++)
 		old[copy[i].orig] = (int)i;
-	memcpy(t->dev, copy, m * sizeof(*copy));
+	if (m)
+		memcpy(t->dev, copy, m * sizeof(*copy));
 	t->ndev = m;
 	size_t k = 0;
 	for (size_t i = 0; i < t->nlink; i++) {
