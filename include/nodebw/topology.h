@@ -17,9 +17,11 @@
  *     struct nbw_topo *t;
  *     if (nbw_topo_load(&t, NULL, err, sizeof(err)))        // live machine, once per run
  *             ... record err; topology is optional, go on without it ...
- *     json_object_set_new(doc_root, "topology", nbw_topo_to_json(t));
+ *     nbw_doc_set(doc, "topology", nbw_topo_to_json(t));  // results.json key "topology"
  *
- *     // per device (dev from backend->device_info):
+ *     // per device (dev from backend->device_info); registering it first makes the
+ *     // JSON list which APIs saw each device:
+ *     nbw_topo_add_api_device(t, ops->name, &dev);
  *     struct nbw_host_link hl;
  *     nbw_topo_host_link(t, dev.pci_bus_id, &hl);   // "" = host memory: hl.host_memory
  *     // hl.theoretical_gbps: the ceiling of a HtoD/DtoH copy (< 0: unknown)
@@ -38,8 +40,12 @@
  *     ... first touch (pattern fill), pin/register, measure ...
  *     struct nbw_page_placement pl;                      // outside the timed region
  *     nbw_page_placement(buf, bytes, &pl, why, len);     // where the pages really are
- *     nbw_page_placement_format(&pl, text, sizeof(text)); // "node 0: 100% (256 pages)"
+ *     nbw_page_placement_format(&pl, text, sizeof(text)); // "node 0: 100.0% (256 pages)"
+ *     // record nbw_page_placement_to_json(&pl) beside the measurement
  *
+ * With NBW_BIND_NONE the node is -1: leave the thread and the memory alone. The buffer pool
+ * (common/bufpool.c) allocates once per run: bind its buffers once, per stream, before the
+ * pattern is first written.
  * Pinning (cudaHostRegister, hipHostRegister, mlock) does not move pages, so bind before
  * the first touch. libomp's hidden helper threads are not bound by this: they follow
  * `KMP_HIDDEN_HELPER_AFFINITY`. A topology loaded from a fixture is not this machine, so
