@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 # machine has the toolkit. Topology needs hwloc; libnuma and libxml2 are optional extras.
 packages="clang-19 libomp-19-dev libclang-rt-19-dev meson ninja-build pkg-config valgrind \
 libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema libamdhip64-dev libze-dev \
-libhwloc-dev libnuma-dev libxml2-dev"
+libhwloc-dev libnuma-dev libxml2-dev gnuplot-nox"
 
 install_missing() {
 	missing=""

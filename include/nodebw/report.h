@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief `nodebw report`: turn one or more results files into a report folder (Markdown and
+ * HTML, CSV tables, gnuplot plots as PNG and SVG with their data and .gp scripts).
+ *
+ * Layers (report/):
+ * - curves.c: the measured transfer series of each path (api, direction, mode, host memory,
+ *   concurrency, peer access) over sizes, and the bandwidth at any size by interpolation;
+ * - fit.c: t(n) = alpha + n / beta per path (GSL weighted least squares), n_1/2;
+ * - rdoc.c, plot.c: one document written as Markdown and HTML at once, tables that are
+ *   also CSV files, plots that are gnuplot data + script + PNG + SVG;
+ * - transfers.c: the transfers section; the model sections live in model_report.c;
+ * - report_cmd.c: the command, loading and merging results files.
+ */
+#ifndef NODEBW_REPORT_H
+#define NODEBW_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- transfer curves ---------------------------------------------------------------- */
+
+/** What identifies one measured path; strings as in results.json. */
+struct nbw_curve_key {
+	char api[16];        /**< "omp", "cuda", "host", ... */
+	char dir[8];         /**< "htod", "dtoh", "p2p" */
+	char mode[12];       /**< "sync", "async", "nowait", "parallel" */
+	char host_mem[16];   /**< "pageable", "pinned", "registered", "none" */
+	char conc[8];        /**< "single", "dual", "bidir" */
+	char peer[12];       /**< "n/a", "enabled", "disabled" */
+	char bind[8];        /**< "local", "remote", "none", "" when not recorded */
+	int hidden_helpers;  /**< as measured; -1 for native APIs */
+};
+
+struct nbw_curve_point {
+	double bytes;              /**< bytes of one transfer (per stream) */
+	double seconds;            /**< median wall time of one repetition (all streams) */
+	double gbps;               /**< median aggregate GB/s (1e9 B/s) */
+	double gbps_min, gbps_max; /**< over the repetitions */
+	double overlap_speedup;    /**< two streams: serial estimate / concurrent; 0 if none */
+};
+
+struct nbw_curve {
+	struct nbw_curve_key key;
+	int streams;                /**< 1, or 2 for dual and bidir */
+	char link[64];              /**< topology label ("PCIe Gen5 x16", "host memory, no link") */
+	double theoretical_gbps;    /**< < 0: unknown */
+	size_t n;                   /**< points, sorted by bytes */
+	struct nbw_curve_point *pt;
+	int file;                   /**< index of the results file it came from */
+};
+
+struct nbw_curves {
+	struct nbw_curve *c;
+	size_t n;
+};
+
+/** Group the verified, error-free measurements of \p measurements (array of a results
+ *  document) into curves; several files can be added with their index. 0 or -1 (memory). */
+int nbw_curves_add(struct nbw_curves *cs, json_t *measurements, int file);
+void nbw_curves_free(struct nbw_curves *cs);
+
+/** The first curve matching the non-NULL fields (NULL or "" = any; hidden_helpers < -1 = any). */
+const struct nbw_curve *nbw_curves_find(const struct nbw_curves *cs, const char *api,
+					const char *dir, const char *mode, const char *host_mem,
+					const char *conc);
+
+/** Median seconds of one repetition at \p bytes: linear interpolation of t(n) between the
+ *  two measured sizes around \p bytes; outside the measured range the nearest point scaled
+ *  with the fitted alpha-beta line when there is one. Negative when the curve is empty.
+ *  \p how (may be NULL) says "measured", "interpolated 1.0 MB..2.1 MB" or "extrapolated". */
+double nbw_curve_seconds_at(const struct nbw_curve *c, double bytes, char *how, size_t howlen);
+
+/* ---- alpha-beta fit ----------------------------------------------------------------- */
+
+struct nbw_abfit {
+	bool ok;
+	double alpha_s;          /**< latency: t(0) */
+	double beta_gbps;        /**< asymptotic bandwidth, GB/s (1e9 B/s) */
+	double n_half_bytes;     /**< alpha * beta: size that reaches half of beta */
+	double max_rel_resid;    /**< largest |t_fit - t| / t over the points */
+	size_t n;                /**< points used */
+	char why[96];            /**< when !ok */
+};
+
+/** Fit t = alpha + n / beta to \p n points (bytes, seconds) by least squares on relative
+ *  residuals (weights 1/t^2, GSL); alpha is held at 0 when the free fit makes it negative.
+ *  Needs two distinct sizes. Returns 0 or -1 (out->why says why). */
+int nbw_abfit(const double *bytes, const double *seconds, size_t n, struct nbw_abfit *out);
+/** The same on a curve's points. */
+int nbw_abfit_curve(const struct nbw_curve *c, struct nbw_abfit *out);
+
+/* ---- one document as Markdown and HTML ---------------------------------------------- */
+
+struct nbw_rdoc;
+struct nbw_rtable;
+
+/** A report in folder \p dir (created if missing, with plots/ and tables/). NULL with
+ *  \p err when the folder cannot be made. */
+struct nbw_rdoc *nbw_rdoc_new(const char *dir, const char *title, char *err, size_t errlen);
+const char *nbw_rdoc_dir(const struct nbw_rdoc *r);
+void nbw_rdoc_heading(struct nbw_rdoc *r, int level, const char *text);
+/** A paragraph (plain text; escaped for HTML). */
+void nbw_rdoc_para(struct nbw_rdoc *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** A bullet; consecutive bullets form one list. */
+void nbw_rdoc_item(struct nbw_rdoc *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** A table whose rows are also written to tables/<name>.csv. */
+struct nbw_rtable *nbw_rtable_new(const char *name, size_t ncols, const char *const *headers);
+/** Append one cell to the current row. */
+void nbw_rtable_cell(struct nbw_rtable *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void nbw_rtable_end_row(struct nbw_rtable *t);
+/** Place the table (consumed) in the document with a caption; writes the CSV. */
+void nbw_rdoc_table(struct nbw_rdoc *r, struct nbw_rtable *t, const char *caption);
+
+struct nbw_plot_series {
+	const char *title;
+	const double *x, *y;
+	size_t n;
+	const char *style;   /**< gnuplot style: NULL = "linespoints", "lines dashtype 2", ... */
+};
+
+struct nbw_plot {
+	const char *name;    /**< file stem under plots/ */
+	const char *title, *xlabel, *ylabel;
+	bool logx, logy;
+	const struct nbw_plot_series *series;
+	size_t nseries;
+	const double *hline; /**< horizontal reference lines (theoretical bandwidth, +-10 %) */
+	const char *const *hline_title;
+	size_t nhline;
+	const char *note;    /**< annotation in the top-left corner ("mean |gap| 1.2 GB/s") */
+	const char *extra;   /**< further gnuplot commands, NULL = none */
+};
+
+/** Write plots/<name>.dat and .gp, run gnuplot for .png and .svg, and place the figure.
+ *  Without gnuplot the data and script stay and the report says why there is no image.
+ *  Returns 0, or -1 when no image could be made. */
+int nbw_rdoc_plot(struct nbw_rdoc *r, const struct nbw_plot *p, const char *caption);
+
+/** Write report.md and report.html atomically. 0, or -1 with \p err. */
+int nbw_rdoc_write(struct nbw_rdoc *r, char *err, size_t errlen);
+void nbw_rdoc_free(struct nbw_rdoc *r);
+
+/* ---- the report --------------------------------------------------------------------- */
+
+/** Results files merged for one report. */
+struct nbw_rinput {
+	size_t nfiles;
+	const char **paths;
+	json_t **docs;          /**< the loaded documents */
+	json_t *devices;        /**< all files' devices (each with "file": index) */
+	json_t *measurements;   /**< all files' measurements (each with "file": index) */
+	json_t *solver_runs;    /**< all files' solver runs (each with "file": index) */
+	struct nbw_curves curves;
+};
+
+/** Load and merge results files; on error \p err names the file, line and column. */
+int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, char *err,
+		    size_t errlen);
+void nbw_rinput_free(struct nbw_rinput *in);
+
+/** The sections. */
+void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in);
+void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in);
+/** Model, predictions and validation (model_report.c). */
+void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in);
+
+/** The whole report of \p in into \p dir. 0, or -1 with \p err. */
+int nbw_report_build(const struct nbw_rinput *in, const char *dir, char *err, size_t errlen);
+
+/** `nodebw report [--output DIR] RESULTS...` (argv[0] is "report"): 0, 1 or 2. */
+int nbw_report_main(int argc, char **argv);
+
+#endif
