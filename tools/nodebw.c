@@ -14,6 +14,7 @@
 #include "nodebw/config.h"
 #include "nodebw/gap.h"
 #include "nodebw/heat.h"
+#include "nodebw/model.h"
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
@@ -37,6 +38,8 @@ static void usage(FILE *f)
 		"  gap      the OpenMP-vs-native gap table of a results file\n"
 		"  topo     the node's topology: NUMA, host links (PCIe), the device-to-device\n"
 		"           matrix with theoretical bandwidth (see 'nodebw topo --help')\n"
+		"  predict  heat-solver runtimes from a calibration, with the paper's model and\n"
+		"           the extended one (see 'nodebw predict --help')\n"
 		"  heat     the bundled 3D heat solver: serial reference, 1-device baseline and\n"
 		"           Versions 1-4 on G devices, verified (see 'nodebw heat --help')\n"
 		"\n"
@@ -235,6 +238,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (strcmp(cmd, "gap") == 0)
 		return cmd_gap(argc - 1, argv + 1);
+	if (strcmp(cmd, "predict") == 0)
+		return nbw_predict_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "topo") == 0)
 		return nbw_topo_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "run") == 0)

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief Runtime models of the multi-device heat solver (doc/model.md).
+ *
+ * The paper's model (Eq. 7-12): t_step = k (N-2)^3; k(N) = T / (n_steps (N-2)^3) from
+ * one-device runs; k-bar their mean (over all sizes, or over the three largest as the
+ * paper's artifact did); one halo plane = 8 N^2 bytes moved at the bandwidth measured at that
+ * size; Eq. 9 (host-staged) T = n_steps [k-bar (N-2)^3 / G + HtoD + DtoH], Eq. 10 (P2P)
+ * T = n_steps [k-bar (N-2)^3 / G + P2P], Eq. 11/12 the same with max() for full overlap.
+ *
+ * The extended model (ours), per step, for the device with the most work:
+ *   compute   k_slab(N, G) x busy(V, G) x (N-2)^2 x P, P = ceil((N-2)/G) planes, k_slab
+ *             from one-device runs of exactly that slab shape, busy from the interior phase
+ *             of instrumented runs with G devices at work at once;
+ *   transfer  the planes that device really moves (one neighbour at the ends, two inside;
+ *             a single host thread moves every interface's planes one after the other),
+ *             each at the measured time of one transfer of 8 N^2 bytes on the version's path
+ *             (alpha-beta behaviour: latency included), times the contention factor of
+ *             concurrent copies (two-stream time / one-stream time at that size);
+ *   overhead  launch and synchronisation per step from the instrumented runs (boundary and
+ *             synchronisation phases less the boundary planes' compute);
+ *   overlap   Versions 2-4 overlap the interior with the halo transfers (after the boundary
+ *             planes) where the runtime has somewhere to run asynchronous work (a GPU
+ *             queue, or hidden helper threads): boundary + max(interior, transfer).
+ */
+#ifndef NODEBW_MODEL_H
+#define NODEBW_MODEL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NBW_CALIB_SCHEMA "nodebw-calibration"
+#define NBW_CALIB_VERSION 1
+
+enum nbw_kbar_rule { NBW_KBAR_ALL, NBW_KBAR_TOP3 };
+
+/** One measured transfer path of the calibration ("p2p/async", "htod/sync/dual", ...). */
+struct nbw_xpath {
+	char name[32];
+	double alpha_s;        /**< < 0: not given */
+	double beta_gbps;      /**< <= 0: not given */
+	size_t n;
+	double *bytes, *seconds; /**< measured medians, ascending sizes (may be empty) */
+};
+
+/** k per interior point and step of one-device runs: cubic (planes = n - 2) or a slab. */
+struct nbw_ksample {
+	int n;          /**< nx = ny */
+	int planes;     /**< interior planes along z */
+	double k;       /**< seconds per interior point and step */
+};
+
+/** Per (version, G, N) terms from instrumented runs. */
+struct nbw_vsample {
+	char version[8];
+	int g, n;
+	double busy;         /**< interior time / (k_slab x interior points of the slab) */
+	double overhead_s;   /**< per step */
+};
+
+struct nbw_calib {
+	char source[512];
+	char device_kind[32];     /**< of the solver's devices ("host-plugin", "cuda", ...) */
+	int hidden_helpers;       /**< of the solver runs; -1 unknown */
+	int steps;                /**< default n_steps for predictions (0: none) */
+	double kbar_given;        /**< > 0 when the file gives k-bar directly */
+	struct nbw_ksample *k;    /**< cubic one-device runs (the paper's k(N)) */
+	size_t nk;
+	struct nbw_ksample *slab; /**< slab-shaped one-device runs */
+	size_t nslab;
+	struct nbw_xpath *paths;
+	size_t npaths;
+	struct nbw_vsample *vs;
+	size_t nvs;
+};
+
+void nbw_calib_free(struct nbw_calib *c);
+
+/** k-bar by \p rule (or the given one). 0, or -1 with \p why (no samples). */
+int nbw_calib_kbar(const struct nbw_calib *c, enum nbw_kbar_rule rule, double *kbar,
+		   char *why, size_t whylen);
+
+/** Time of one transfer of \p bytes on path \p name ("p2p/async"); the mode-less name
+ *  ("p2p") is the fallback. \p how says where it came from. 0, or -1 with \p how saying
+ *  what is missing. */
+int nbw_calib_xfer_s(const struct nbw_calib *c, const char *name, double bytes, double *t,
+		     char *how, size_t howlen);
+
+/* ---- predictions -------------------------------------------------------------------- */
+
+struct nbw_paper_pred {
+	const char *equation;     /**< "Eq. 9" or "Eq. 10" */
+	double kbar;
+	double compute_s;         /**< n_steps k-bar (N-2)^3 / G */
+	double transfer_s;        /**< n_steps (HtoD + DtoH) or n_steps P2P */
+	double beta_gbps[2];      /**< HtoD, DtoH or P2P (second 0) at the plane size */
+	double total_s;           /**< Eq. 9/10 */
+	double overlap_s;         /**< Eq. 11/12 */
+};
+
+struct nbw_ext_pred {
+	double k_slab, busy;
+	int planes;               /**< planes of the largest slab */
+	double compute_s;         /**< whole run */
+	int xfers;                /**< transfers per step of the busiest host thread */
+	double xfer_one_s;        /**< one plane on the path(s), summed over the hops */
+	double contention;        /**< factor >= 1 (1 when not concurrent or unknown) */
+	double transfer_s;        /**< whole run */
+	double overhead_s;        /**< whole run */
+	bool overlap;
+	double total_s;
+};
+
+/** The paper's model for version \p v ("v1".."v4") on \p g devices, grid N, \p steps. */
+int nbw_predict_paper(const struct nbw_calib *c, enum nbw_kbar_rule rule, int n, int g,
+		      const char *v, int steps, struct nbw_paper_pred *out, char *why,
+		      size_t whylen);
+
+/** The extended model; the samples of size \p exclude_n are left out of the per-version
+ *  terms and of k_slab (leave-one-out validation), 0 = use all. */
+int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen);
+
+/* ---- calibration files -------------------------------------------------------------- */
+
+/** Build a calibration from merged results (transfer curves of the OpenMP API and solver
+ *  runs). \p transfers_api: "omp". 0, or -1 with \p err. */
+struct nbw_rinput;
+int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, char *err,
+			   size_t errlen);
+json_t *nbw_calib_to_json(const struct nbw_calib *c);
+/** Read a calibration file: file:line:col for malformed JSON, file: key for bad fields. */
+int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen);
+
+/** `nodebw predict` (argv[0] is "predict"). */
+int nbw_predict_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Transfer curves: the verified measurements of one path (api, direction, mode, host
+ * memory, concurrency, peer access, binding, hidden helpers) grouped over sizes, and the
+ * time of one transfer at any size, which the models need at the halo-plane size.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/report.h"
+
+static const char *jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static double jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void key_of(json_t *m, struct nbw_curve_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	snprintf(k->api, sizeof(k->api), "%s", jstr(m, "api"));
+	snprintf(k->dir, sizeof(k->dir), "%s", jstr(m, "direction"));
+	snprintf(k->mode, sizeof(k->mode), "%s", jstr(m, "mode"));
+	snprintf(k->host_mem, sizeof(k->host_mem), "%s", jstr(m, "host_mem"));
+	snprintf(k->conc, sizeof(k->conc), "%s", jstr(m, "concurrency"));
+	const char *peer = jstr(m, "peer_access");
+	snprintf(k->peer, sizeof(k->peer), "%s", peer[0] ? peer : "n/a");
+	snprintf(k->bind, sizeof(k->bind), "%s", jstr(json_object_get(m, "binding"), "policy"));
+	json_t *hh = json_object_get(m, "hidden_helpers");
+	k->hidden_helpers = json_is_integer(hh) ? (int)json_integer_value(hh) : -1;
+}
+
+static bool same_key(const struct nbw_curve_key *a, const struct nbw_curve_key *b)
+{
+	return strcmp(a->api, b->api) == 0 && strcmp(a->dir, b->dir) == 0 &&
+	       strcmp(a->mode, b->mode) == 0 && strcmp(a->host_mem, b->host_mem) == 0 &&
+	       strcmp(a->conc, b->conc) == 0 && strcmp(a->peer, b->peer) == 0 &&
+	       strcmp(a->bind, b->bind) == 0 && a->hidden_helpers == b->hidden_helpers;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	double x = ((const struct nbw_curve_point *)a)->bytes;
+	double y = ((const struct nbw_curve_point *)b)->bytes;
+	return (x > y) - (x < y);
+}
+
+static bool usable(json_t *m)
+{
+	json_t *err = json_object_get(m, "error");
+	if (err && !json_is_null(err))
+		return false;
+	if (strcmp(jstr(json_object_get(m, "verification"), "status"), "passed") != 0)
+		return false;
+	json_t *sec = json_object_get(m, "seconds");
+	return jnum(sec, "median") > 0.0 && jnum(m, "bytes") > 0.0;
+}
+
+static struct nbw_curve *curve_for(struct nbw_curves *cs, const struct nbw_curve_key *k,
+				   int file)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->c[i].file == file && same_key(&cs->c[i].key, k))
+			return &cs->c[i];
+	struct nbw_curve *c = realloc(cs->c, (cs->n + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	cs->c = c;
+	c = &cs->c[cs->n++];
+	memset(c, 0, sizeof(*c));
+	c->key = *k;
+	c->file = file;
+	c->streams = strcmp(k->conc, "single") == 0 ? 1 : 2;
+	c->theoretical_gbps = -1.0;
+	return c;
+}
+
+int nbw_curves_add(struct nbw_curves *cs, json_t *measurements, int file)
+{
+	size_t i;
+	json_t *m;
+	json_array_foreach(measurements, i, m) {
+		if (!usable(m))
+			continue;
+		struct nbw_curve_key k;
+		key_of(m, &k);
+		struct nbw_curve *c = curve_for(cs, &k, file);
+		if (!c)
+			return -1;
+		struct nbw_curve_point *pt = realloc(c->pt, (c->n + 1) * sizeof(*pt));
+		if (!pt)
+			return -1;
+		c->pt = pt;
+		json_t *g = json_object_get(m, "gbps");
+		json_t *ov = json_object_get(m, "overlap");
+		pt[c->n++] = (struct nbw_curve_point){
+			.bytes = jnum(m, "bytes"),
+			.seconds = jnum(json_object_get(m, "seconds"), "median"),
+			.gbps = jnum(g, "median"),
+			.gbps_min = jnum(g, "min"),
+			.gbps_max = jnum(g, "max"),
+			.overlap_speedup = json_is_object(ov) && jnum(ov, "speedup") > 0.0
+						   ? jnum(ov, "speedup") : 0.0,
+		};
+		json_t *th = json_object_get(m, "theoretical");
+		if (json_is_object(th)) {
+			double t = jnum(th, "gbps");
+			if (t > 0.0)
+				c->theoretical_gbps = t;
+			if (!c->link[0])
+				snprintf(c->link, sizeof(c->link), "%s", jstr(th, "link"));
+		}
+	}
+	for (size_t j = 0; j < cs->n; j++)
+		qsort(cs->c[j].pt, cs->c[j].n, sizeof(*cs->c[j].pt), cmp_point);
+	return 0;
+}
+
+void nbw_curves_free(struct nbw_curves *cs)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		free(cs->c[i].pt);
+	free(cs->c);
+	cs->c = NULL;
+	cs->n = 0;
+}
+
+static bool field_ok(const char *want, const char *have)
+{
+	return !want || !want[0] || strcmp(want, have) == 0;
+}
+
+const struct nbw_curve *nbw_curves_find(const struct nbw_curves *cs, const char *api,
+					const char *dir, const char *mode, const char *host_mem,
+					const char *conc)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct nbw_curve_key *k = &cs->c[i].key;
+		if (cs->c[i].n && field_ok(api, k->api) && field_ok(dir, k->dir) &&
+		    field_ok(mode, k->mode) && field_ok(host_mem, k->host_mem) &&
+		    field_ok(conc, k->conc))
+			return &cs->c[i];
+	}
+	return NULL;
+}
+
+static void say(char *how, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void say(char *how, size_t len, const char *fmt, ...)
+{
+	if (!how || !len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(how, len, fmt, ap);
+	va_end(ap);
+}
+
+double nbw_curve_seconds_at(const struct nbw_curve *c, double bytes, char *how, size_t howlen)
+{
+	if (!c || c->n == 0)
+		return -1.0;
+	const struct nbw_curve_point *p = c->pt;
+	for (size_t i = 0; i < c->n; i++) {
+		if (p[i].bytes == bytes) {
+			say(how, howlen, "measured at %.0f B", bytes);
+			return p[i].seconds;
+		}
+		if (i + 1 < c->n && p[i].bytes < bytes && bytes < p[i + 1].bytes) {
+			double f = (bytes - p[i].bytes) / (p[i + 1].bytes - p[i].bytes);
+			say(how, howlen, "interpolated between %.0f B and %.0f B", p[i].bytes,
+			    p[i + 1].bytes);
+			return p[i].seconds + f * (p[i + 1].seconds - p[i].seconds);
+		}
+	}
+	/* Outside the measured sizes: follow the fitted line from the nearest point. */
+	const struct nbw_curve_point *near = bytes < p[0].bytes ? &p[0] : &p[c->n - 1];
+	struct nbw_abfit fit;
+	double s = c->streams;
+	if (nbw_abfit_curve(c, &fit) == 0) {
+		double at = fit.alpha_s + s * bytes / (fit.beta_gbps * 1e9);
+		double ref = fit.alpha_s + s * near->bytes / (fit.beta_gbps * 1e9);
+		say(how, howlen, "extrapolated from %.0f B along the alpha-beta fit",
+		    near->bytes);
+		return near->seconds * at / ref;
+	}
+	say(how, howlen, "extrapolated from %.0f B (time proportional to size)",
+	    near->bytes);
+	return bytes > near->bytes ? near->seconds * bytes / near->bytes : near->seconds;
+}

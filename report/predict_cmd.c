@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* `nodebw predict`: heat-solver runtimes from a calibration with both models. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/cli.h"
+#include "nodebw/model.h"
+
+#define MAX_LIST 64
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: nodebw predict --calibration FILE --n LIST --gpus LIST [OPTIONS]\n"
+		"\n"
+		"Predict the heat solver's runtime with the paper's model (Eq. 9 for the\n"
+		"host-staged Versions 1-3, Eq. 10 for the P2P Version 4, and Eq. 11/12 for full\n"
+		"overlap) and with nodebw's extended model (doc/model.md).\n"
+		"\n"
+		"Options:\n"
+		"  --calibration FILE  calibration.json written by 'nodebw run' (or by hand:\n"
+		"                      k-bar or k samples, beta per path; see doc/model.md)\n"
+		"  --n LIST            grid sizes N (the grid is N^3), e.g. 512,640,768\n"
+		"  --gpus LIST         device counts G >= 2\n"
+		"  --version LIST      v1,v2,v3,v4 or all (default v4, the paper's Figure 8)\n"
+		"  --steps N           time steps (default: the calibration's \"steps\")\n"
+		"  --kbar-rule RULE    all (mean over every size, Eq. 8; default) or top3 (the\n"
+		"                      three largest sizes, as the paper's artifact scripts)\n"
+		"  --json              print JSON instead of a table\n"
+		"\n"
+		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n");
+}
+
+static int parse_ints(const char *s, int *out, int max, int lo, const char *what, char *err,
+		      size_t errlen)
+{
+	int n = 0;
+	const char *p = s;
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || (*end && *end != ',') || v < lo || v > 1000000) {
+			snprintf(err, errlen, "%s: '%s' is not a list of integers >= %d", what, s, lo);
+			return -1;
+		}
+		if (n == max) {
+			snprintf(err, errlen, "%s: at most %d values", what, max);
+			return -1;
+		}
+		out[n++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	if (n == 0)
+		snprintf(err, errlen, "%s: empty list", what);
+	return n ? n : -1;
+}
+
+static int parse_versions(const char *s, bool v[5], char *err, size_t errlen)
+{
+	if (strcmp(s, "all") == 0) {
+		v[1] = v[2] = v[3] = v[4] = true;
+		return 0;
+	}
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (strlen(t) == 2 && t[0] == 'v' && t[1] >= '1' && t[1] <= '4')
+			v[t[1] - '0'] = true;
+		else if (strlen(t) == 1 && t[0] >= '1' && t[0] <= '4')
+			v[t[0] - '0'] = true;
+		else {
+			snprintf(err, errlen, "--version: unknown version '%s' (v1, v2, v3, v4, all)",
+				 t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int nbw_predict_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"calibration", required_argument, NULL, 'c'}, {"n", required_argument, NULL, 'n'},
+		{"gpus", required_argument, NULL, 'g'},    {"version", required_argument, NULL, 'v'},
+		{"steps", required_argument, NULL, 's'},   {"kbar-rule", required_argument, NULL, 'r'},
+		{"json", no_argument, NULL, 'j'},          {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	const char *file = NULL;
+	int ns[MAX_LIST], gs[MAX_LIST], nn = 0, ng = 0, steps = 0;
+	bool vers[5] = {false}, json = false, any_version = false;
+	enum nbw_kbar_rule rule = NBW_KBAR_ALL;
+	char err[1200];
+	optind = 1;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			file = optarg;
+			break;
+		case 'n':
+			if ((nn = parse_ints(optarg, ns, MAX_LIST, 3, "--n", err, sizeof(err))) < 0)
+				goto usage_error;
+			break;
+		case 'g':
+			if ((ng = parse_ints(optarg, gs, MAX_LIST, 2, "--gpus", err, sizeof(err))) < 0)
+				goto usage_error;
+			break;
+		case 'v':
+			if (parse_versions(optarg, vers, err, sizeof(err)))
+				goto usage_error;
+			any_version = true;
+			break;
+		case 's': {
+			int one[1];
+			if (parse_ints(optarg, one, 1, 1, "--steps", err, sizeof(err)) < 0)
+				goto usage_error;
+			steps = one[0];
+			break;
+		}
+		case 'r':
+			if (strcmp(optarg, "all") == 0)
+				rule = NBW_KBAR_ALL;
+			else if (strcmp(optarg, "top3") == 0)
+				rule = NBW_KBAR_TOP3;
+			else {
+				snprintf(err, sizeof(err), "--kbar-rule: '%s' (all or top3)", optarg);
+				goto usage_error;
+			}
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			snprintf(err, sizeof(err), "option '%s' needs a value", argv[optind - 1]);
+			goto usage_error;
+		default:
+			snprintf(err, sizeof(err), "unknown option '%s' (see 'nodebw predict --help')",
+				 argv[optind - 1]);
+			goto usage_error;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, sizeof(err), "unexpected argument '%s'", argv[optind]);
+		goto usage_error;
+	}
+	if (!file || !nn || !ng) {
+		snprintf(err, sizeof(err), "predict needs --calibration FILE, --n LIST and --gpus "
+					   "LIST (see 'nodebw predict --help')");
+		goto usage_error;
+	}
+	if (!any_version)
+		vers[4] = true;
+	struct nbw_calib c;
+	if (nbw_calib_load(file, &c, err, sizeof(err)))
+		goto usage_error;
+	if (!steps)
+		steps = c.steps;
+	if (!steps) {
+		snprintf(err, sizeof(err), "%s has no \"steps\": give --steps", file);
+		nbw_calib_free(&c);
+		goto usage_error;
+	}
+	json_t *out = json_array();
+	if (!json)
+		printf("nodebw predict: %s (%s); %d steps; k-bar rule: %s; times in s, GB/s = "
+		       "1e9 B/s, one plane = 8 N^2 B\n"
+		       "%5s %3s %3s %7s %11s %9s %11s %11s %11s  %s\n",
+		       file, c.source[0] ? c.source : "no source given", steps,
+		       rule == NBW_KBAR_TOP3 ? "three largest sizes" : "mean over all sizes", "N",
+		       "G", "ver", "eq", "k-bar", "beta", "paper", "overlap", "extended",
+		       "extended terms (compute + transfer + overhead)");
+	int rc = 0;
+	for (int i = 0; i < nn && rc == 0; i++)
+		for (int j = 0; j < ng && rc == 0; j++)
+			for (int v = 1; v <= 4 && rc == 0; v++) {
+				if (!vers[v])
+					continue;
+				char vn[4] = {'v', (char)('0' + v), 0, 0};
+				struct nbw_paper_pred p;
+				struct nbw_ext_pred e;
+				char why[400], ewhy[400] = "";
+				if (nbw_predict_paper(&c, rule, ns[i], gs[j], vn, steps, &p, why,
+						      sizeof(why))) {
+					snprintf(err, sizeof(err), "N=%d G=%d %s: %s", ns[i], gs[j],
+						 vn, why);
+					rc = 2;
+					break;
+				}
+				int erc = nbw_predict_ext(&c, ns[i], gs[j], vn, steps, 0, &e, ewhy,
+							  sizeof(ewhy));
+				if (json) {
+					json_t *o = json_pack(
+						"{s:i, s:i, s:s, s:i, s:{s:s, s:f, s:f, s:f, s:f, s:f, "
+						"s:f}}",
+						"n", ns[i], "G", gs[j], "version", vn, "steps", steps,
+						"paper", "equation", p.equation, "kbar", p.kbar,
+						"compute_s", p.compute_s, "transfer_s", p.transfer_s,
+						"beta_gbps", p.beta_gbps[0], "total_s", p.total_s,
+						"overlap_s", p.overlap_s);
+					json_object_set_new(
+						o, "extended",
+						erc ? json_pack("{s:s}", "missing", ewhy)
+						    : json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:f, "
+								"s:b}",
+								"total_s", e.total_s, "compute_s",
+								e.compute_s, "transfer_s", e.transfer_s,
+								"overhead_s", e.overhead_s, "k_slab",
+								e.k_slab, "transfers_per_step", e.xfers,
+								"contention", e.contention, "overlap",
+								e.overlap));
+					json_array_append_new(out, o);
+					continue;
+				}
+				char ext[48], terms[160];
+				if (erc) {
+					snprintf(ext, sizeof(ext), "%11s", "n/a");
+					snprintf(terms, sizeof(terms), "missing: %s", ewhy);
+				} else {
+					snprintf(ext, sizeof(ext), "%11.5g", e.total_s);
+					snprintf(terms, sizeof(terms),
+						 "%.4g + %.4g + %.4g%s; %d plane%s/step x%.2f",
+						 e.compute_s, e.transfer_s, e.overhead_s,
+						 e.overlap ? " (overlapped)" : "", e.xfers,
+						 e.xfers == 1 ? "" : "s", e.contention);
+				}
+				printf("%5d %3d %3s %7s %11.5g %9.4g %11.5g %11.5g %s  %s\n", ns[i],
+				       gs[j], vn, p.equation, p.kbar, p.beta_gbps[0], p.total_s,
+				       p.overlap_s, ext, terms);
+			}
+	if (json && rc == 0) {
+		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+		printf("\n");
+	}
+	json_decref(out);
+	nbw_calib_free(&c);
+	if (rc) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return NBW_EXIT_USAGE;
+	}
+	return 0;
+usage_error:
+	fprintf(stderr, "nodebw: error: %s\n", err);
+	return NBW_EXIT_USAGE;
+}
