@@ -15,7 +15,7 @@
 #define MAX_STEPS 1000000000
 
 enum {
-	OPT_N = 256, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
+	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
 	OPT_REPS, OPT_HH, OPT_INSTRUMENT, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
@@ -24,6 +24,7 @@ static const struct option heat_options[] = {
 	{ "nx", required_argument, NULL, OPT_NX },
 	{ "ny", required_argument, NULL, OPT_NY },
 	{ "nz", required_argument, NULL, OPT_NZ },
+	{ "shapes", required_argument, NULL, OPT_SHAPES },
 	{ "steps", required_argument, NULL, OPT_STEPS },
 	{ "version", required_argument, NULL, OPT_VERSION },
 	{ "versions", required_argument, NULL, OPT_VERSION },
@@ -53,6 +54,7 @@ void nbw_heat_usage(FILE *f)
 		"  --n LIST             cubic grids of N^3 points, e.g. 64,96 (default 64)\n"
 		"  --nx N --ny N --nz N one box of nx x ny x nz points (all three; instead of --n);\n"
 		"                       --nz P+2 reproduces the slab of P planes one device holds\n"
+		"  --shapes LIST        several boxes, e.g. 96x96x50,96x96x26 (instead of --n)\n"
 		"  --steps S            time steps, an integer (default 100)\n"
 		"Variants:\n"
 		"  --versions LIST      serial, baseline, v1, v2, v3, v4, or all (default all);\n"
@@ -146,13 +148,43 @@ static int parse_versions(const char *s, struct nbw_heat_opts *o, char *err, siz
 	return rc;
 }
 
+/* --shapes 96x96x50,96x96x26: boxes of nx x ny x nz points. */
+static int parse_shapes(const char *arg, struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	const char *p = arg;
+	o->nshapes = 0;
+	while (*p) {
+		int v[3], used = 0;
+		if (sscanf(p, "%dx%dx%d%n", &v[0], &v[1], &v[2], &used) != 3 ||
+		    (p[used] && p[used] != ',')) {
+			snprintf(err, errlen, "--shapes: '%s' is not a list of NXxNYxNZ boxes", arg);
+			return -1;
+		}
+		for (int i = 0; i < 3; i++)
+			if (v[i] < 3 || v[i] > MAX_SIDE) {
+				snprintf(err, errlen, "--shapes: side %d is out of range (3 to %d)",
+					 v[i], MAX_SIDE);
+				return -1;
+			}
+		if (o->nshapes == NBW_HEAT_MAX_SIZES) {
+			snprintf(err, errlen, "--shapes: at most %d boxes", NBW_HEAT_MAX_SIZES);
+			return -1;
+		}
+		memcpy(o->shapes[o->nshapes++], v, sizeof(v));
+		p += used + (p[used] == ',');
+	}
+	if (!o->nshapes) {
+		snprintf(err, errlen, "--shapes: empty list");
+		return -1;
+	}
+	return 0;
+}
+
 /* A grid's z extent and the device counts it must hold. */
 static int check_slabs(const struct nbw_heat_opts *o, char *err, size_t errlen)
 {
-	int nshapes = o->nz ? 1 : o->nsizes;
-	for (int s = 0; s < nshapes; s++) {
-		int nx = o->nz ? o->nx : o->sizes[s], ny = o->nz ? o->ny : o->sizes[s];
-		int nz = o->nz ? o->nz : o->sizes[s];
+	for (int s = 0; s < o->nshapes; s++) {
+		int nx = o->shapes[s][0], ny = o->shapes[s][1], nz = o->shapes[s][2];
 		for (int k = 0; k < o->ngpus; k++)
 			if (nz - 2 < o->gpus[k]) {
 				snprintf(err, errlen,
@@ -209,6 +241,9 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 						 o->sizes[i], MAX_SIDE);
 					rc = -1;
 				}
+			break;
+		case OPT_SHAPES:
+			rc = parse_shapes(optarg, o, err, errlen);
 			break;
 		case OPT_NX:
 		case OPT_NY:
@@ -298,13 +333,23 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 		snprintf(err, errlen, "--nx, --ny and --nz go together (give all three)");
 		return -1;
 	}
-	if (given && o->nsizes) {
-		snprintf(err, errlen, "--n and --nx/--ny/--nz exclude each other");
+	if ((given > 0) + (o->nsizes > 0) + (o->nshapes > 0) > 1) {
+		snprintf(err, errlen, "--n, --nx/--ny/--nz and --shapes exclude each other");
 		return -1;
 	}
-	if (!given && !o->nsizes) {
+	if (!given && !o->nsizes && !o->nshapes) {
 		o->sizes[0] = 64;
 		o->nsizes = 1;
+	}
+	if (given) {
+		o->shapes[0][0] = o->nx;
+		o->shapes[0][1] = o->ny;
+		o->shapes[0][2] = o->nz;
+		o->nshapes = 1;
+	} else if (o->nsizes) {
+		for (int i = 0; i < o->nsizes; i++)
+			o->shapes[i][0] = o->shapes[i][1] = o->shapes[i][2] = o->sizes[i];
+		o->nshapes = o->nsizes;
 	}
 	if (!any_version) {
 		o->versions_all = true;

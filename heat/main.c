@@ -337,11 +337,9 @@ static int open_devices(struct heat_session *hs, char *err, size_t errlen)
 static int check_memory(const struct nbw_heat_opts *o, char *err, size_t errlen)
 {
 	size_t worst = 0;
-	int nshapes = o->nz ? 1 : o->nsizes;
-	for (int s = 0; s < nshapes; s++) {
-		size_t nx = (size_t)(o->nz ? o->nx : o->sizes[s]);
-		size_t ny = (size_t)(o->nz ? o->ny : o->sizes[s]);
-		size_t nz = (size_t)(o->nz ? o->nz : o->sizes[s]);
+	for (int s = 0; s < o->nshapes; s++) {
+		size_t nx = (size_t)o->shapes[s][0], ny = (size_t)o->shapes[s][1];
+		size_t nz = (size_t)o->shapes[s][2];
 		size_t pts = nx * ny * nz;
 		size_t need = 9 * pts * sizeof(double) + 2 * 4 * 64 * nx * ny * sizeof(double);
 		worst = need > worst ? need : worst;
@@ -452,12 +450,9 @@ int nbw_heat_main(int argc, char **argv)
 	nbw_doc_set(hs.doc, "solver_runs", json_incref(hs.runs));
 	nbw_doc_set(hs.doc, "interrupted", json_false());
 
-	int nshapes = o.nz ? 1 : o.nsizes;
 	rc = 0;
-	for (int s = 0; s < nshapes && rc == 0 && !nbw_stop_requested; s++) {
-		int nx = o.nz ? o.nx : o.sizes[s], ny = o.nz ? o.ny : o.sizes[s];
-		int nz = o.nz ? o.nz : o.sizes[s];
-		rc = run_grid(&hs, nx, ny, nz);
+	for (int s = 0; s < o.nshapes && rc == 0 && !nbw_stop_requested; s++) {
+		rc = run_grid(&hs, o.shapes[s][0], o.shapes[s][1], o.shapes[s][2]);
 	}
 	bool interrupted = nbw_stop_requested != 0;
 	nbw_doc_set(hs.doc, "interrupted", json_boolean(interrupted));

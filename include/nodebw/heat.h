@@ -116,6 +116,9 @@ struct nbw_heat_opts {
 	int sizes[NBW_HEAT_MAX_SIZES];   /**< cubic N values (--n) */
 	int nsizes;
 	int nx, ny, nz;                  /**< --nx/--ny/--nz (all three or none); 0 = unset */
+	int shapes[NBW_HEAT_MAX_SIZES][3]; /**< every grid to run, nx, ny, nz (from --n,
+					    *   --nx/--ny/--nz or --shapes), filled by the parser */
+	int nshapes;
 	int steps;
 	bool versions[NBW_HEAT_VERSION_COUNT];
 	bool versions_all;               /**< "all": skip the versions a G does not fit */
