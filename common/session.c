@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,4 +56,23 @@ int nbw_results_dir(const char *output, char *dir, size_t len, char *err, size_t
 		return -1;
 	}
 	return 0;
+}
+
+int nbw_run_child(char **argv)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		unsetenv("NODEBW_REEXEC"); /* the child may restart itself for its own settings */
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

@@ -17,4 +17,8 @@ void nbw_reexec_hidden_helpers(int count, char **argv);
  *  The folder's path goes to \p dir. 0, or -1 with a one-line message in \p err. */
 int nbw_results_dir(const char *output, char *dir, size_t len, char *err, size_t errlen);
 
+/** Run this executable (/proc/self/exe) with \p argv in a child process and wait for it.
+ *  Returns its exit status, 128 + signal when it was killed, or -1 when it could not start. */
+int nbw_run_child(char **argv);
+
 #endif
