@@ -20,6 +20,7 @@
 #include "nodebw/session.h"
 #include "nodebw/topology.h"
 #include "nodebw/version.h"
+#include "run.h"
 
 static void usage(FILE *f)
 {
@@ -119,10 +120,57 @@ static int make_outdir(const struct nbw_probe_opts *o, char *dir, size_t len)
 	return 0;
 }
 
+/* `nodebw run` after the probes: solver runs, calibration, report. Returns the exit
+ * status contribution (0, 1 or 130). */
+static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir)
+{
+	char err[1400];
+	int rc = 0;
+	if (ro->solver && !nbw_stop_requested) {
+		struct nbw_run_solver_status ss;
+		if (nbw_run_solver(ro, doc, dir, &ss, err, sizeof(err))) {
+			fprintf(stderr, "nodebw: error: %s\n", err);
+			return 1;
+		}
+		nbw_run_progress(ro, "solver: %u runs, %u failed verification, %u child "
+				     "failures%s",
+				 ss.runs, ss.verify_failed, ss.child_failures,
+				 ss.interrupted ? "; interrupted" : "");
+		if (ss.verify_failed || ss.child_failures)
+			rc = 1;
+	}
+	/* The report is made from what was measured, also after Ctrl-C. */
+	nbw_run_progress(ro, "calibration: %s/calibration.json", dir);
+	if (nbw_run_report(ro, dir, err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return 1;
+	}
+	if (!ro->quiet)
+		printf("\nnodebw run: results %s/results.json, calibration %s/calibration.json%s%s%s\n"
+		       "regenerate the report with: nodebw report %s/results.json\n",
+		       dir, dir, ro->report ? ", report " : "", ro->report ? dir : "",
+		       ro->report ? "/report/report.html" : "", dir);
+	return rc;
+}
+
 static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 {
 	struct nbw_probe_opts o;
 	char err[NBW_REASON_LEN * 2];
+	struct nbw_run_opts ro;
+	bool is_run = strcmp(argv[0], "run") == 0;
+	/* A copy of the arguments for the probe parser (run's own options taken out); kept in
+	 * a static so that every return path leaves it reachable. */
+	static char **pargv;
+	pargv = calloc((size_t)argc + 1, sizeof(char *));
+	if (!pargv)
+		return 1;
+	memcpy(pargv, argv, (size_t)argc * sizeof(char *));
+	if (is_run && nbw_run_extract_opts(&argc, pargv, &ro, err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return NBW_EXIT_USAGE;
+	}
+	argv = pargv;
 	int rc = nbw_cli_parse_probe(argc, argv, &o, err, sizeof(err));
 	if (rc == 1) {
 		nbw_cli_usage_probe(stdout, argv[0]);
@@ -164,6 +212,10 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 			       st.verify_failed, st.errors, st.skipped,
 			       st.interrupted ? "; interrupted, partial results kept" : "", dir);
 		rc = st.interrupted ? 130 : st.verify_failed ? 1 : 0;
+		if (is_run) {
+			int r2 = run_after_probes(&ro, doc, dir);
+			rc = nbw_stop_requested ? 130 : rc ? rc : r2;
+		}
 	}
 	nbw_doc_free(doc);
 	nbw_cli_opts_free(&o);

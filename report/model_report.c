@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The model sections of the report: the paper's model (k(N), k-bar by both rules, beta at
+ * the halo-plane sizes, a Table 6), the extended model's calibrated terms, predictions
+ * against the solver's measured runtimes (MAPE and bias per (G, version), the paper's
+ * Figure 8), and speedups (Figures 3 and 6).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/model.h"
+#include "nodebw/report.h"
+
+#define MAXN 32
+
+/* One validated configuration: the median over rounds of the runs' median seconds. */
+struct vrow {
+	char version[12];
+	int g, n, steps, runs;
+	double seconds, spread;   /* max/min over the runs */
+	struct nbw_paper_pred paper;
+	struct nbw_ext_pred ext;
+	bool has_paper, has_ext;
+	char why[200];
+};
+
+static const char *jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct vrow *x = a, *y = b;
+	if (x->g != y->g)
+		return x->g - y->g;
+	int c = strcmp(x->version, y->version);
+	return c ? c : x->n - y->n;
+}
+
+static bool run_ok(json_t *r)
+{
+	json_t *e = json_object_get(r, "error");
+	const char *st = jstr(json_object_get(r, "verification"), "status");
+	json_t *s = json_object_get(r, "seconds");
+	return (!e || json_is_null(e)) && json_is_number(s) && json_number_value(s) > 0.0 &&
+	       (strcmp(st, "passed") == 0 || strcmp(st, "reference") == 0);
+}
+
+/* Cubic runs of baseline and v1-v4 grouped by (version, G, N, steps). */
+static size_t collect_rows(json_t *runs, struct vrow **out)
+{
+	struct vrow *rows = NULL;
+	double **secs = NULL;
+	size_t n = 0, i;
+	json_t *r;
+	json_array_foreach(runs, i, r) {
+		json_t *cn = json_object_get(r, "cubic_n");
+		const char *v = jstr(r, "version");
+		if (!run_ok(r) || !json_is_integer(cn) || strcmp(v, "serial") == 0)
+			continue;
+		int g = (int)json_integer_value(json_object_get(r, "G"));
+		int nn = (int)json_integer_value(cn);
+		int steps = (int)json_integer_value(json_object_get(r, "steps"));
+		size_t k;
+		for (k = 0; k < n; k++)
+			if (strcmp(rows[k].version, v) == 0 && rows[k].g == g && rows[k].n == nn &&
+			    rows[k].steps == steps)
+				break;
+		if (k == n) {
+			struct vrow *more = realloc(rows, (n + 1) * sizeof(*rows));
+			double **ms = realloc(secs, (n + 1) * sizeof(*secs));
+			if (!more || !ms) {
+				free(more ? more : rows);
+				free(ms ? ms : secs);
+				*out = NULL;
+				return 0;
+			}
+			rows = more;
+			secs = ms;
+			memset(&rows[n], 0, sizeof(rows[n]));
+			snprintf(rows[n].version, sizeof(rows[n].version), "%s", v);
+			rows[n].g = g;
+			rows[n].n = nn;
+			rows[n].steps = steps;
+			secs[n] = NULL;
+			n++;
+		}
+		double *s = realloc(secs[k], (size_t)(rows[k].runs + 1) * sizeof(double));
+		if (!s)
+			continue;
+		secs[k] = s;
+		s[rows[k].runs++] = json_number_value(json_object_get(r, "seconds"));
+	}
+	for (size_t k = 0; k < n; k++) {
+		int m = rows[k].runs;
+		qsort(secs[k], (size_t)m, sizeof(double), cmp_double);
+		rows[k].seconds = m % 2 ? secs[k][m / 2] : 0.5 * (secs[k][m / 2 - 1] + secs[k][m / 2]);
+		rows[k].spread = secs[k][m - 1] / secs[k][0];
+		free(secs[k]);
+	}
+	free(secs);
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_row);
+	*out = rows;
+	return n;
+}
+
+static const struct vrow *find_row(const struct vrow *rows, size_t n, const char *v, int g,
+				   int nn)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(rows[i].version, v) == 0 && rows[i].g == g && rows[i].n == nn)
+			return &rows[i];
+	return NULL;
+}
+
+static double rel(double pred, double meas)
+{
+	return (pred - meas) / meas;
+}
+
+/* ---- the paper's model -------------------------------------------------------------- */
+
+static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const int *ns,
+			  int nn, int gmax)
+{
+	nbw_rdoc_heading(r, 2, "The paper's model (Eq. 7-12)");
+	nbw_rdoc_para(r, "k(N) = T / (n_steps (N-2)^3) from one-device (baseline) runs of N^3 "
+			 "grids (Eq. 7-8); one halo plane is 8 N^2 bytes; beta is the bandwidth "
+			 "the OpenMP probes measured at that size on the path each version uses "
+			 "(Version 1: omp_target_memcpy; Versions 2-4: omp_target_memcpy_async), "
+			 "with the solver's hidden-helper setting where it was measured.");
+	if (c->nk == 0) {
+		nbw_rdoc_para(r, "No one-device runs of cubic grids in these results: k(N) and "
+				 "k-bar cannot be computed (run 'nodebw run' or 'nodebw heat "
+				 "--versions baseline').");
+		return;
+	}
+	const char *hk[] = {"N", "k(N) (s per point and step)", "k(N) x 1e11"};
+	struct nbw_rtable *t = nbw_rtable_new("paper-k", 3, hk);
+	for (size_t i = 0; i < c->nk; i++) {
+		nbw_rtable_cell(t, "%d", c->k[i].n);
+		nbw_rtable_cell(t, "%.5g", c->k[i].k);
+		nbw_rtable_cell(t, "%.4f", c->k[i].k * 1e11);
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "k(N) of the one-device runs (median over rounds).");
+	double all = 0.0, top3 = 0.0;
+	nbw_calib_kbar(c, NBW_KBAR_ALL, &all, NULL, 0);
+	nbw_calib_kbar(c, NBW_KBAR_TOP3, &top3, NULL, 0);
+	nbw_rdoc_item(r, "k-bar, mean over all %zu sizes (Eq. 8 as written): %.5g s "
+			 "(%.4f x 1e-11); used for the predictions below", c->nk, all, all * 1e11);
+	nbw_rdoc_item(r, "k-bar, mean over the three largest sizes (the rule of the paper's "
+			 "artifact scripts): %.5g s (%.4f x 1e-11)", top3, top3 * 1e11);
+
+	const char *hb[] = {"N", "plane bytes", "path", "beta (GB/s)", "time per plane (us)",
+			    "how"};
+	struct nbw_rtable *tb = nbw_rtable_new("paper-beta", 6, hb);
+	static const char *paths[] = {"htod/sync", "dtoh/sync", "htod/async", "dtoh/async",
+				      "p2p/async"};
+	for (int i = 0; i < nn; i++)
+		for (size_t p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
+			double b = 8.0 * ns[i] * ns[i], t1;
+			char how[160];
+			nbw_rtable_cell(tb, "%d", ns[i]);
+			nbw_rtable_cell(tb, "%.0f", b);
+			nbw_rtable_cell(tb, "%s", paths[p]);
+			if (nbw_calib_xfer_s(c, paths[p], b, &t1, how, sizeof(how)) == 0) {
+				nbw_rtable_cell(tb, "%.4g", b / t1 / 1e9);
+				nbw_rtable_cell(tb, "%.4g", t1 * 1e6);
+			} else {
+				nbw_rtable_cell(tb, "-");
+				nbw_rtable_cell(tb, "-");
+			}
+			nbw_rtable_cell(tb, "%s", how);
+			nbw_rtable_end_row(tb);
+		}
+	nbw_rdoc_table(r, tb, "beta at each N's halo-plane size (GB/s = 1e9 B/s).");
+
+	/* Table 6 of this node. */
+	const char *h6[] = {"devices", "G", "k-bar (x 1e-11)", "beta_P2P (GB/s)", "at"};
+	struct nbw_rtable *t6 = nbw_rtable_new("table6", 5, h6);
+	int nbig = ns[nn - 1];
+	double b = 8.0 * nbig * nbig, t1;
+	char how[160];
+	nbw_rtable_cell(t6, "%s", c->device_kind[0] ? c->device_kind : "?");
+	nbw_rtable_cell(t6, "%s", gmax >= 4 ? "2, 4" : "2");
+	nbw_rtable_cell(t6, "%.4f", all * 1e11);
+	if (nbw_calib_xfer_s(c, "p2p/async", b, &t1, how, sizeof(how)) == 0)
+		nbw_rtable_cell(t6, "%.4g", b / t1 / 1e9);
+	else
+		nbw_rtable_cell(t6, "-");
+	nbw_rtable_cell(t6, "plane of N = %d (%.0f B)", nbig, b);
+	nbw_rtable_end_row(t6);
+	nbw_rdoc_table(r, t6, "The paper's Table 6 for this node (paper: H100 6.4042 / 253.11, "
+			      "MI250X 13.584 / 61.28, Max 1550 4.6676 / 62.85).");
+}
+
+/* ---- the extended model's terms ------------------------------------------------------ */
+
+static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
+	nbw_rdoc_heading(r, 2, "The extended model: calibrated terms");
+	nbw_rdoc_para(r, "Per step, for the device with the most work: compute = k_slab x busy "
+			 "x (N-2)^2 x P with P = ceil((N-2)/G); transfer = the planes the busiest "
+			 "host thread moves x the measured time of one 8 N^2-byte transfer on the "
+			 "version's path (latency included) x the contention factor of concurrent "
+			 "copies; overhead = boundary and synchronisation phases of the "
+			 "instrumented runs less the boundary planes' compute. Versions 2-4 overlap "
+			 "the interior with the halo when the runtime can run asynchronous work "
+			 "(GPU queues or hidden helpers: here %s, hidden helpers %d). busy and "
+			 "overhead are medians over the other sizes (leave-one-out) when validating.",
+		      c->device_kind[0] ? c->device_kind : "unknown devices", c->hidden_helpers);
+	const char *hs[] = {"N", "planes", "k_slab (s)", "k_slab / k(N)"};
+	struct nbw_rtable *t = nbw_rtable_new("ext-kslab", 4, hs);
+	for (size_t i = 0; i < c->nslab; i++) {
+		double kn = 0.0;
+		for (size_t j = 0; j < c->nk; j++)
+			if (c->k[j].n == c->slab[i].n)
+				kn = c->k[j].k;
+		nbw_rtable_cell(t, "%d", c->slab[i].n);
+		nbw_rtable_cell(t, "%d", c->slab[i].planes);
+		nbw_rtable_cell(t, "%.5g", c->slab[i].k);
+		nbw_rtable_cell(t, kn > 0.0 ? "%.3f" : "-", kn > 0.0 ? c->slab[i].k / kn : 0.0);
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "k of one-device runs of exactly the slab shape N x N x (P+2).");
+	const char *hv[] = {"version", "G", "N", "busy", "overhead per step (us)"};
+	struct nbw_rtable *tv = nbw_rtable_new("ext-versions", 5, hv);
+	for (size_t i = 0; i < c->nvs; i++) {
+		nbw_rtable_cell(tv, "%s", c->vs[i].version);
+		nbw_rtable_cell(tv, "%d", c->vs[i].g);
+		nbw_rtable_cell(tv, "%d", c->vs[i].n);
+		nbw_rtable_cell(tv, "%.3f", c->vs[i].busy);
+		nbw_rtable_cell(tv, "%.2f", c->vs[i].overhead_s * 1e6);
+		nbw_rtable_end_row(tv);
+	}
+	nbw_rdoc_table(r, tv, "Per-version terms from the instrumented runs (median over "
+			      "rounds): busy = interior time / (k_slab x interior points).");
+	const char *hp[] = {"path", "alpha (us)", "beta (GB/s)", "measured sizes"};
+	struct nbw_rtable *tp = nbw_rtable_new("ext-paths", 4, hp);
+	for (size_t i = 0; i < c->npaths; i++) {
+		const struct nbw_xpath *p = &c->paths[i];
+		nbw_rtable_cell(tp, "%s", p->name);
+		nbw_rtable_cell(tp, p->alpha_s >= 0.0 ? "%.3f" : "-", p->alpha_s * 1e6);
+		nbw_rtable_cell(tp, p->beta_gbps > 0.0 ? "%.4g" : "-", p->beta_gbps);
+		nbw_rtable_cell(tp, "%zu", p->n);
+		nbw_rtable_end_row(tp);
+	}
+	nbw_rdoc_table(r, tp, "Transfer paths of the calibration (OpenMP probes; alpha and "
+			      "beta fitted, GB/s = 1e9 B/s).");
+}
+
+/* ---- validation --------------------------------------------------------------------- */
+
+struct acc {
+	double mape_p, bias_p, mape_e, bias_e;
+	int n;
+};
+
+static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, const char *v,
+		       int g, const struct acc *a)
+{
+	double x[MAXN], ym[MAXN], yp[MAXN], ye[MAXN], ep[MAXN], ee[MAXN];
+	size_t m = 0;
+	for (size_t i = 0; i < nr && m < MAXN; i++) {
+		const struct vrow *w = &rows[i];
+		if (strcmp(w->version, v) || w->g != g || !w->has_paper || !w->has_ext)
+			continue;
+		x[m] = w->n;
+		ym[m] = w->seconds;
+		yp[m] = w->paper.total_s;
+		ye[m] = w->ext.total_s;
+		ep[m] = 100.0 * rel(w->paper.total_s, w->seconds);
+		ee[m] = 100.0 * rel(w->ext.total_s, w->seconds);
+		m++;
+	}
+	if (m == 0)
+		return;
+	char name[64], title[128], note[160], cap[256];
+	struct nbw_plot_series s[3] = {
+		{"measured", x, ym, m, "linespoints lw 2"},
+		{"paper model", x, yp, m, "linespoints dashtype 2"},
+		{"extended model", x, ye, m, "linespoints dashtype 3"},
+	};
+	snprintf(name, sizeof(name), "fig8-%s-g%d", v, g);
+	snprintf(title, sizeof(title), "%s on %d devices: measured and modelled runtime", v, g);
+	snprintf(note, sizeof(note), "paper: MAPE %.1f%%, bias %+.1f%%; extended: MAPE %.1f%%, "
+				     "bias %+.1f%%",
+		 100 * a->mape_p, 100 * a->bias_p, 100 * a->mape_e, 100 * a->bias_e);
+	struct nbw_plot p = {.name = name, .title = title, .xlabel = "grid size N (N^3 points)",
+			     .ylabel = "time of the step loop (s)", .logy = true, .series = s,
+			     .nseries = 3, .note = note};
+	snprintf(cap, sizeof(cap), "Figure 8 style: %s, G = %d; solid measured, dashed models.",
+		 v, g);
+	nbw_rdoc_plot(r, &p, cap);
+	struct nbw_plot_series se[2] = {
+		{"paper model", x, ep, m, "linespoints dashtype 2"},
+		{"extended model", x, ee, m, "linespoints dashtype 3"},
+	};
+	static const double guides[] = {-20, -10, 10, 20};
+	static const char *const gt[] = {"-20 %", "-10 %", "+10 %", "+20 %"};
+	snprintf(name, sizeof(name), "fig8-err-%s-g%d", v, g);
+	snprintf(title, sizeof(title), "%s on %d devices: relative error", v, g);
+	struct nbw_plot pe = {.name = name, .title = title, .xlabel = "grid size N",
+			      .ylabel = "(T_model - T_measured) / T_measured (%)", .series = se,
+			      .nseries = 2, .hline = guides, .hline_title = gt, .nhline = 4};
+	snprintf(cap, sizeof(cap), "Relative error per grid size, %s, G = %d, with +-10 %% and "
+				   "+-20 %% guides.", v, g);
+	nbw_rdoc_plot(r, &pe, cap);
+}
+
+static void plot_speedups(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, int g)
+{
+	static const char *vs[] = {"v1", "v2", "v3", "v4"};
+	double x[4][MAXN], y[4][MAXN], yp[4][MAXN], ye[4][MAXN];
+	struct nbw_plot_series s[8], s6[12];
+	size_t ns = 0, ns6 = 0;
+	char titles[12][48];
+	for (int k = 0; k < 4; k++) {
+		size_t m = 0;
+		for (size_t i = 0; i < nr && m < MAXN; i++) {
+			const struct vrow *w = &rows[i];
+			if (strcmp(w->version, vs[k]) || w->g != g)
+				continue;
+			const struct vrow *b = find_row(rows, nr, "baseline", 1, w->n);
+			if (!b)
+				continue;
+			x[k][m] = w->n;
+			y[k][m] = b->seconds / w->seconds;
+			yp[k][m] = w->has_paper ? b->seconds / w->paper.total_s : NAN;
+			ye[k][m] = w->has_ext ? b->seconds / w->ext.total_s : NAN;
+			m++;
+		}
+		if (!m)
+			continue;
+		s[ns++] = (struct nbw_plot_series){vs[k], x[k], y[k], m, NULL};
+		snprintf(titles[ns6], sizeof(titles[0]), "%s measured", vs[k]);
+		s6[ns6] = (struct nbw_plot_series){titles[ns6], x[k], y[k], m, "linespoints lw 2"};
+		ns6++;
+		snprintf(titles[ns6], sizeof(titles[0]), "%s extended model", vs[k]);
+		s6[ns6] = (struct nbw_plot_series){titles[ns6], x[k], ye[k], m,
+						   "linespoints dashtype 3"};
+		ns6++;
+	}
+	if (!ns)
+		return;
+	double ideal = g;
+	static const char *const it[] = {"ideal (G)"};
+	char name[48], title[96], cap[200];
+	snprintf(name, sizeof(name), "fig3-speedup-g%d", g);
+	snprintf(title, sizeof(title), "Speedup over the one-device baseline, G = %d", g);
+	struct nbw_plot p = {.name = name, .title = title, .xlabel = "grid size N",
+			     .ylabel = "T(baseline) / T(version)", .series = s, .nseries = ns,
+			     .hline = &ideal, .hline_title = it, .nhline = 1};
+	snprintf(cap, sizeof(cap), "Figure 3 style: measured speedup of each version on %d "
+				   "devices over one device.", g);
+	nbw_rdoc_plot(r, &p, cap);
+	snprintf(name, sizeof(name), "fig6-speedup-model-g%d", g);
+	snprintf(title, sizeof(title), "Speedup measured and predicted (extended), G = %d", g);
+	struct nbw_plot p6 = {.name = name, .title = title, .xlabel = "grid size N",
+			      .ylabel = "T(baseline) / T(version)", .series = s6, .nseries = ns6,
+			      .hline = &ideal, .hline_title = it, .nhline = 1};
+	snprintf(cap, sizeof(cap), "Figure 6 style: measured speedups (solid) beside the "
+				   "extended model's (dashed), G = %d.", g);
+	nbw_rdoc_plot(r, &p6, cap);
+}
+
+static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
+			       const struct nbw_calib *c)
+{
+	nbw_rdoc_heading(r, 2, "Validation: measured against both models");
+	size_t npred = 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct vrow *w = &rows[i];
+		if (w->version[0] != 'v' || w->g < 2)
+			continue;
+		char why[200];
+		w->has_paper = nbw_predict_paper(c, NBW_KBAR_ALL, w->n, w->g, w->version, w->steps,
+						 &w->paper, why, sizeof(why)) == 0;
+		if (!w->has_paper)
+			snprintf(w->why, sizeof(w->why), "paper: %s", why);
+		w->has_ext = nbw_predict_ext(c, w->n, w->g, w->version, w->steps, w->n, &w->ext,
+					     why, sizeof(why)) == 0;
+		if (!w->has_ext)
+			snprintf(w->why, sizeof(w->why), "extended: %s", why);
+		npred += w->has_paper && w->has_ext;
+	}
+	if (npred == 0) {
+		nbw_rdoc_para(r, "No multi-device solver run could be predicted%s%s.",
+			      nr ? ": " : " (no solver runs in these results)",
+			      nr && rows[nr - 1].why[0] ? rows[nr - 1].why : "");
+		return;
+	}
+	const char *h[] = {"G", "version", "N", "steps", "runs", "spread", "measured (s)",
+			   "paper (s)", "eq", "paper err", "overlap Eq. 11/12 (s)", "extended (s)",
+			   "ext err", "compute", "transfer", "overhead"};
+	struct nbw_rtable *t = nbw_rtable_new("validation", 16, h);
+	for (size_t i = 0; i < nr; i++) {
+		const struct vrow *w = &rows[i];
+		if (!w->has_paper || !w->has_ext)
+			continue;
+		double tot = w->ext.compute_s + w->ext.transfer_s + w->ext.overhead_s;
+		nbw_rtable_cell(t, "%d", w->g);
+		nbw_rtable_cell(t, "%s", w->version);
+		nbw_rtable_cell(t, "%d", w->n);
+		nbw_rtable_cell(t, "%d", w->steps);
+		nbw_rtable_cell(t, "%d", w->runs);
+		nbw_rtable_cell(t, "%.2f", w->spread);
+		nbw_rtable_cell(t, "%.5g", w->seconds);
+		nbw_rtable_cell(t, "%.5g", w->paper.total_s);
+		nbw_rtable_cell(t, "%s", w->paper.equation);
+		nbw_rtable_cell(t, "%+.1f%%", 100 * rel(w->paper.total_s, w->seconds));
+		nbw_rtable_cell(t, "%.5g", w->paper.overlap_s);
+		nbw_rtable_cell(t, "%.5g", w->ext.total_s);
+		nbw_rtable_cell(t, "%+.1f%%", 100 * rel(w->ext.total_s, w->seconds));
+		nbw_rtable_cell(t, "%.0f%%", 100 * w->ext.compute_s / tot);
+		nbw_rtable_cell(t, "%.0f%%", 100 * w->ext.transfer_s / tot);
+		nbw_rtable_cell(t, "%.0f%%", 100 * w->ext.overhead_s / tot);
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "Every validated configuration: measured = median over rounds "
+			     "of each run's median; spread = slowest / fastest round; error = "
+			     "(T_model - T_measured) / T_measured; the extended model's terms as "
+			     "shares of its (non-overlapped) sum.");
+
+	const char *ha[] = {"G", "version", "sizes", "paper MAPE", "paper bias",
+			    "extended MAPE", "extended bias"};
+	struct nbw_rtable *ta = nbw_rtable_new("accuracy", 7, ha);
+	static const char *vs[] = {"v1", "v2", "v3", "v4"};
+	int gl[2] = {2, 4};
+	for (int gi = 0; gi < 2; gi++)
+		for (int k = 0; k < 4; k++) {
+			struct acc a = {0};
+			for (size_t i = 0; i < nr; i++) {
+				const struct vrow *w = &rows[i];
+				if (strcmp(w->version, vs[k]) || w->g != gl[gi] || !w->has_paper ||
+				    !w->has_ext)
+					continue;
+				double ep = rel(w->paper.total_s, w->seconds);
+				double ee = rel(w->ext.total_s, w->seconds);
+				a.mape_p += fabs(ep);
+				a.bias_p += ep;
+				a.mape_e += fabs(ee);
+				a.bias_e += ee;
+				a.n++;
+			}
+			if (!a.n)
+				continue;
+			a.mape_p /= a.n;
+			a.bias_p /= a.n;
+			a.mape_e /= a.n;
+			a.bias_e /= a.n;
+			nbw_rtable_cell(ta, "%d", gl[gi]);
+			nbw_rtable_cell(ta, "%s", vs[k]);
+			nbw_rtable_cell(ta, "%d", a.n);
+			nbw_rtable_cell(ta, "%.1f%%", 100 * a.mape_p);
+			nbw_rtable_cell(ta, "%+.1f%%", 100 * a.bias_p);
+			nbw_rtable_cell(ta, "%.1f%%", 100 * a.mape_e);
+			nbw_rtable_cell(ta, "%+.1f%%", 100 * a.bias_e);
+			nbw_rtable_end_row(ta);
+			plot_group(r, rows, nr, vs[k], gl[gi], &a);
+		}
+	nbw_rdoc_table(r, ta, "Accuracy per (G, version): MAPE = mean |T_model - T_measured| / "
+			      "T_measured and signed bias = mean (T_model - T_measured) / "
+			      "T_measured over the grid sizes (the paper's Figure 8 annotation).");
+	for (int gi = 0; gi < 2; gi++)
+		plot_speedups(r, rows, nr, gl[gi]);
+}
+
+void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	struct vrow *rows = NULL;
+	size_t nr = collect_rows(in->solver_runs, &rows);
+	struct nbw_calib c;
+	char err[400];
+	if (nbw_calib_from_results(in, &c, err, sizeof(err))) {
+		nbw_rdoc_heading(r, 2, "Models");
+		nbw_rdoc_para(r, "No calibration: %s", err);
+		free(rows);
+		return;
+	}
+	int ns[MAXN], nn = 0, gmax = 0;
+	for (size_t i = 0; i < c.nk && nn < MAXN; i++)
+		ns[nn++] = c.k[i].n;
+	for (size_t i = 0; i < nr; i++)
+		gmax = rows[i].g > gmax ? rows[i].g : gmax;
+	if (!nr && !c.nk) {
+		nbw_rdoc_heading(r, 2, "Models");
+		nbw_rdoc_para(r, "These results hold no solver runs, so neither model can be "
+				 "calibrated or validated ('nodebw run' runs the solver; 'nodebw "
+				 "predict' predicts from a calibration file).");
+	} else {
+		section_paper(r, &c, ns, nn, gmax);
+		section_ext_terms(r, &c);
+		section_validation(r, rows, nr, &c);
+	}
+	nbw_calib_free(&c);
+	free(rows);
+}

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * `nodebw run` after the probes: the solver's calibration and validation runs (child
+ * processes of `nodebw heat`, merged into results.json), the calibration file and the
+ * report. See doc/model.md for what the runs feed.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nodebw/cli.h"
+#include "nodebw/model.h"
+#include "nodebw/report.h"
+#include "nodebw/results.h"
+#include "nodebw/runner.h"
+#include "nodebw/session.h"
+
+#define MAX_ARGS 64
+
+static double t_start;
+
+void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
+{
+	if (ro->quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	if (t_start == 0.0)
+		t_start = nbw_now();
+	printf("\n[nodebw run %6.1f s] ", nbw_now() - t_start);
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+	va_end(ap);
+}
+
+/* Remove the run-only options from argv (the rest goes to the probe parser). */
+int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *err,
+			 size_t errlen)
+{
+	memset(ro, 0, sizeof(*ro));
+	ro->solver = ro->report = true;
+	ro->rounds = 0;
+	ro->steps = 0;
+	int w = 0;
+	for (int i = 0; i < *argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < *argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--no-solver") == 0) {
+			ro->solver = false;
+		} else if (strcmp(a, "--no-report") == 0) {
+			ro->report = false;
+		} else if (strcmp(a, "--solver-n") == 0 || strcmp(a, "--solver-steps") == 0 ||
+			   strcmp(a, "--solver-rounds") == 0) {
+			if (!val) {
+				snprintf(err, errlen, "option '%s' needs a value", a);
+				return -1;
+			}
+			int tmp[NBW_RUN_MAX_N], n = 0;
+			bool is_n = strcmp(a, "--solver-n") == 0;
+			if (nbw_cli_parse_int_list(val, tmp, is_n ? NBW_RUN_MAX_N : 1, &n, a, err,
+						   errlen))
+				return -1;
+			for (int k = 0; k < n; k++)
+				if (tmp[k] < (is_n ? 8 : 1) || tmp[k] > (is_n ? 4096 : 100000)) {
+					snprintf(err, errlen, "%s: %d is out of range (%d to %d)", a,
+						 tmp[k], is_n ? 8 : 1, is_n ? 4096 : 100000);
+					return -1;
+				}
+			if (is_n) {
+				memcpy(ro->n, tmp, (size_t)n * sizeof(int));
+				ro->nn = n;
+			} else if (strcmp(a, "--solver-steps") == 0) {
+				ro->steps = tmp[0];
+			} else {
+				ro->rounds = tmp[0];
+			}
+			i++;
+		} else {
+			if (strcmp(a, "--quiet") == 0)
+				ro->quiet = true;
+			if (strcmp(a, "--full") == 0)
+				ro->full = true;
+			argv[w++] = argv[i];
+		}
+	}
+	argv[w] = NULL;
+	*argc = w;
+	return 0;
+}
+
+/* ---- solver runs ------------------------------------------------------------------- */
+
+struct argbuf {
+	char *v[MAX_ARGS];
+	int n;
+};
+
+static void arg(struct argbuf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arg(struct argbuf *a, const char *fmt, ...)
+{
+	if (a->n >= MAX_ARGS - 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&a->v[a->n], fmt, ap) >= 0)
+		a->n++;
+	va_end(ap);
+	a->v[a->n] = NULL;
+}
+
+static void args_free(struct argbuf *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	a->n = 0;
+}
+
+static json_t *args_json(const struct argbuf *a)
+{
+	json_t *j = json_array();
+	for (int i = 0; i < a->n; i++)
+		json_array_append_new(j, json_string(a->v[i]));
+	return j;
+}
+
+static void remove_child_dir(const char *dir)
+{
+	char p[1300];
+	snprintf(p, sizeof(p), "%s/results.json", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/results.csv", dir);
+	unlink(p);
+	rmdir(dir);
+}
+
+/* Append the child's solver runs to the main document, tagged with round and purpose;
+ * returns the roofline GB/s the child measured (0 when none). */
+static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const char *purpose,
+			 unsigned *nruns, unsigned *nfailed)
+{
+	char p[1300], err[1200];
+	snprintf(p, sizeof(p), "%s/results.json", dir);
+	if (access(p, F_OK))
+		return 0.0;
+	struct nbw_doc *child = nbw_doc_load(p, err, sizeof(err));
+	if (!child) {
+		fprintf(stderr, "nodebw: warning: solver results unreadable: %s\n", err);
+		return 0.0;
+	}
+	json_t *all = json_object_get(doc->root, "solver_runs");
+	if (!json_is_array(all)) {
+		all = json_array();
+		nbw_doc_set(doc, "solver_runs", all);
+	}
+	double roof = 0.0;
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(child->root, "solver_runs"), i, r) {
+		json_t *c = json_deep_copy(r);
+		json_object_set_new(c, "round", json_integer(round));
+		json_object_set_new(c, "purpose", json_string(purpose));
+		json_array_append_new(all, c);
+		(*nruns)++;
+		const char *st = json_string_value(
+			json_object_get(json_object_get(r, "verification"), "status"));
+		if (st && strcmp(st, "failed") == 0)
+			(*nfailed)++;
+		json_t *rf = json_object_get(json_object_get(r, "roofline"), "gbs");
+		if (json_is_number(rf) && roof == 0.0)
+			roof = json_number_value(rf);
+	}
+	nbw_doc_free(child);
+	return roof;
+}
+
+static int omp_devices(json_t *devices, char *kind, size_t kindlen)
+{
+	int n = 0;
+	size_t i;
+	json_t *d;
+	kind[0] = '\0';
+	json_array_foreach(devices, i, d) {
+		const char *api = json_string_value(json_object_get(d, "api"));
+		if (!api || strcmp(api, "omp") != 0)
+			continue;
+		if (!n)
+			snprintf(kind, kindlen, "%s",
+				 json_string_value(json_object_get(d, "kind"))
+					 ? json_string_value(json_object_get(d, "kind"))
+					 : "");
+		n++;
+	}
+	return n;
+}
+
+static void list_str(char *buf, size_t len, const int *v, int n, const char *sep)
+{
+	size_t w = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && w < len; i++)
+		w += (size_t)snprintf(buf + w, len - w, "%s%d", i ? sep : "", v[i]);
+}
+
+int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
+		   struct nbw_run_solver_status *st, char *err, size_t errlen)
+{
+	memset(st, 0, sizeof(*st));
+	char kind[32];
+	int ndev = omp_devices(doc->devices, kind, sizeof(kind));
+	bool host = strcmp(kind, "host-plugin") == 0;
+	json_t *info = json_object();
+	nbw_doc_set(doc, "solver", info);
+	if (ndev < 1) {
+		json_object_set_new(info, "skipped",
+				    json_string("no OpenMP offload device: the solver needs one "
+						"(see the skipped list)"));
+		nbw_run_progress(ro, "solver: skipped (no OpenMP device)");
+		return nbw_doc_write(doc, dir, err, errlen);
+	}
+	/* Sizes: small cache-resident grids on the host plugin (its devices share the host's
+	 * cores and memory), the paper's range on GPUs. */
+	int n[NBW_RUN_MAX_N], nn = ro->nn;
+	memcpy(n, ro->n, sizeof(n));
+	static const int host_n[] = {48, 64, 80, 96};
+	static const int gpu_quick[] = {256, 384, 512, 640};
+	static const int gpu_full[] = {512, 640, 768, 896, 1024, 1152, 1280};
+	const int *dn = host ? host_n : ro->full ? gpu_full : gpu_quick;
+	int ndn = host ? 4 : ro->full ? 7 : 4;
+	if (!nn) {
+		memcpy(n, dn, (size_t)ndn * sizeof(int));
+		nn = ndn;
+	}
+	int steps = ro->steps ? ro->steps : host ? 40 : ro->full ? 500 : 100;
+	int rounds = ro->rounds ? ro->rounds : ro->full ? 5 : 3;
+	/* libomp's hidden helper threads compete with the host threads for the cores when
+	 * the devices are host memory; the solver runs without them there. */
+	int hh = host ? 0 : -1;
+	int gs[2], ng = 0;
+	if (ndev >= 2)
+		gs[ng++] = 2;
+	if (ndev >= 4)
+		gs[ng++] = 4;
+	char nlist[256], glist[32];
+	list_str(nlist, sizeof(nlist), n, nn, ",");
+	glist[0] = '\0';
+	snprintf(glist, sizeof(glist), "1%s%s", ng > 0 ? ",2" : "", ng > 1 ? ",4" : "");
+	/* The slab shapes of the extended model: N x N x (ceil((N-2)/G) + 2). */
+	char shapes[2048] = "";
+	size_t w = 0;
+	for (int i = 0; i < nn; i++)
+		for (int k = 0; k < ng; k++) {
+			int planes = (n[i] - 2 + gs[k] - 1) / gs[k];
+			w += (size_t)snprintf(shapes + w, sizeof(shapes) - w, "%s%dx%dx%d",
+					      w ? "," : "", n[i], n[i], planes + 2);
+		}
+	json_object_set_new(info, "device_kind", json_string(kind));
+	json_object_set_new(info, "devices", json_integer(ndev));
+	json_object_set_new(info, "n", json_string(nlist));
+	json_object_set_new(info, "G", json_string(glist));
+	json_object_set_new(info, "steps", json_integer(steps));
+	json_object_set_new(info, "rounds", json_integer(rounds));
+	json_object_set_new(info, "hidden_helpers", hh >= 0 ? json_integer(hh) : json_null());
+	json_object_set_new(info, "hidden_helpers_reason",
+			    json_string(host ? "0: on host-plugin devices libomp's hidden helper "
+					       "threads compete with the solver's host threads for "
+					       "the same cores"
+					     : "the runtime's own setting"));
+	json_object_set_new(info, "summary",
+			    json_string("every round: cubic N^3 grids with baseline (1 device) "
+					"and v1-v4 on each G, timed and instrumented (validation, "
+					"and the paper's k(N)); then one-device runs of the slab "
+					"shapes N x N x (ceil((N-2)/G)+2) (calibration); the models "
+					"take the median over rounds"));
+	if (ng == 0)
+		json_object_set_new(info, "validation_skipped",
+				    json_string("fewer than 2 OpenMP devices: Versions 1-4 need "
+						"G >= 2"));
+	json_t *children = json_array();
+	json_object_set_new(info, "children", children);
+	double roof = 0.0;
+	int rc = 0;
+	for (int r = 1; r <= rounds && !nbw_stop_requested && rc == 0; r++) {
+		for (int part = 0; part < 2 && !nbw_stop_requested; part++) {
+			if (part == 1 && ng == 0)
+				continue;
+			struct argbuf a = {.n = 0};
+			arg(&a, "nodebw");
+			arg(&a, "heat");
+			if (part == 0) {
+				arg(&a, "--n");
+				arg(&a, "%s", nlist);
+				arg(&a, "--versions");
+				arg(&a, ng ? "baseline,v1,v2,v3,v4" : "baseline");
+				arg(&a, "--gpus");
+				arg(&a, "%s", glist);
+				arg(&a, "--instrument");
+			} else {
+				arg(&a, "--shapes");
+				arg(&a, "%s", shapes);
+				arg(&a, "--versions");
+				arg(&a, "baseline");
+				arg(&a, "--gpus");
+				arg(&a, "1");
+			}
+			arg(&a, "--steps");
+			arg(&a, "%d", steps);
+			arg(&a, "--reps");
+			arg(&a, "%d", 3);
+			if (hh >= 0) {
+				arg(&a, "--hidden-helpers");
+				arg(&a, "%d", hh);
+			}
+			if (roof > 0.0) {
+				arg(&a, "--roofline-gbs");
+				arg(&a, "%.6g", roof);
+			}
+			char cdir[1200];
+			snprintf(cdir, sizeof(cdir), "%s/.solver-%d-%d-XXXXXX", dir, r, part);
+			if (!mkdtemp(cdir)) {
+				snprintf(err, errlen, "cannot create a folder in %s: %s", dir,
+					 strerror(errno));
+				args_free(&a);
+				return -1;
+			}
+			arg(&a, "--output");
+			arg(&a, "%s", cdir);
+			arg(&a, "--quiet");
+			const char *purpose = part == 0 ? "validation" : "calibration";
+			nbw_run_progress(ro, "solver round %d/%d: %s (%s; %d steps)", r, rounds,
+					 part == 0 ? "cubic grids, baseline and v1-v4, timed + "
+						     "instrumented"
+						   : "one-device runs of the slab shapes",
+					 part == 0 ? nlist : shapes, steps);
+			int crc = nbw_run_child(a.v);
+			double rf = merge_runs(doc, cdir, r, purpose, &st->runs, &st->verify_failed);
+			if (roof == 0.0)
+				roof = rf;
+			remove_child_dir(cdir);
+			json_t *cj = json_pack("{s:i, s:s, s:o, s:i}", "round", r, "purpose", purpose,
+					       "argv", args_json(&a), "exit_status", crc);
+			json_array_append_new(children, cj);
+			args_free(&a);
+			if (crc == 130 || nbw_stop_requested) {
+				st->interrupted = 1;
+				break;
+			}
+			if (crc != 0)
+				st->child_failures++;
+			if (nbw_doc_write(doc, dir, err, errlen))
+				return -1;
+		}
+	}
+	if (nbw_stop_requested)
+		st->interrupted = 1;
+	if (st->interrupted)
+		nbw_doc_set(doc, "interrupted", json_true());
+	return nbw_doc_write(doc, dir, err, errlen);
+}
+
+/* ---- calibration and report -------------------------------------------------------- */
+
+int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, char *err, size_t errlen)
+{
+	char results[1100], rdir[1100], cal[1100];
+	snprintf(results, sizeof(results), "%s/results.json", dir);
+	snprintf(rdir, sizeof(rdir), "%s/report", dir);
+	snprintf(cal, sizeof(cal), "%s/calibration.json", dir);
+	struct nbw_rinput in;
+	const char *paths[1] = {results};
+	if (nbw_rinput_load(&in, paths, 1, err, errlen))
+		return -1;
+	struct nbw_calib c;
+	int rc = 0;
+	if (nbw_calib_from_results(&in, &c, err, errlen) == 0) {
+		json_t *j = nbw_calib_to_json(&c);
+		char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+		json_decref(j);
+		rc = text ? nbw_write_atomic(cal, text, strlen(text), err, errlen) : -1;
+		free(text);
+		nbw_calib_free(&c);
+	} else {
+		rc = -1;
+	}
+	if (rc == 0 && ro->report) {
+		nbw_run_progress(ro, "report: %s/report.md and report.html", rdir);
+		rc = nbw_report_build(&in, rdir, err, errlen);
+	}
+	nbw_rinput_free(&in);
+	return rc;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* `nodebw run` beyond the probes: solver runs, calibration and report (tools/run.c). */
+#ifndef NODEBW_TOOLS_RUN_H
+#define NODEBW_TOOLS_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nodebw/results.h"
+
+#define NBW_RUN_MAX_N 16
+
+struct nbw_run_opts {
+	bool solver, report, quiet, full;
+	int n[NBW_RUN_MAX_N];   /**< --solver-n; nn == 0: by device kind */
+	int nn;
+	int steps;              /**< --solver-steps; 0: by device kind */
+	int rounds;             /**< --solver-rounds; 0: 3 (5 with --full) */
+};
+
+struct nbw_run_solver_status {
+	unsigned runs, verify_failed, child_failures;
+	int interrupted;
+};
+
+/** Take --no-solver, --no-report, --solver-n, --solver-steps, --solver-rounds out of argv
+ *  (and note --quiet/--full). 0, or -1 with \p err. */
+int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *err,
+			 size_t errlen);
+/** A progress line with the elapsed time (unless quiet). */
+void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** The solver's validation and calibration runs, merged into \p doc and written. */
+int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
+		   struct nbw_run_solver_status *st, char *err, size_t errlen);
+/** calibration.json and the report folder from \p dir/results.json. */
+int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, char *err, size_t errlen);
+
+#endif
