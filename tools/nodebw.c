@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The nodebw command: subcommands list, probe, run, gap, topo, heat. */
+/* The nodebw command: subcommands list, probe, run, gap, topo, predict, report, heat. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include "nodebw/gap.h"
 #include "nodebw/heat.h"
 #include "nodebw/model.h"
+#include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
@@ -41,6 +42,9 @@ static void usage(FILE *f)
 		"           matrix with theoretical bandwidth (see 'nodebw topo --help')\n"
 		"  predict  heat-solver runtimes from a calibration, with the paper's model and\n"
 		"           the extended one (see 'nodebw predict --help')\n"
+		"  report   a report folder from results files: Markdown and HTML, CSV tables,\n"
+		"           plots as PNG and SVG with their gnuplot scripts (see\n"
+		"           'nodebw report --help')\n"
 		"  heat     the bundled 3D heat solver: serial reference, 1-device baseline and\n"
 		"           Versions 1-4 on G devices, verified (see 'nodebw heat --help')\n"
 		"\n"
@@ -52,7 +56,8 @@ static void usage(FILE *f)
 		"  nodebw list\n"
 		"  nodebw probe --api omp --quick\n"
 		"  nodebw run --output results/node42\n"
-		"  nodebw topo\n");
+		"  nodebw topo\n"
+		"  nodebw report results/node42/results.json\n");
 }
 
 static void on_sigint(int sig)
@@ -292,6 +297,8 @@ int main(int argc, char **argv)
 		return cmd_gap(argc - 1, argv + 1);
 	if (strcmp(cmd, "predict") == 0)
 		return nbw_predict_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "report") == 0)
+		return nbw_report_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "topo") == 0)
 		return nbw_topo_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "run") == 0)

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The overview section: which results files, which nodebw, which machine, the command
+ * lines, the devices of every API and what they really are (host-plugin devices are host
+ * memory, not GPUs), what was skipped and why, the topology when the file has one, and the
+ * units with the measurements' own words on how bytes are counted.
+ */
+#include "nodebw/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdoc_priv.h"
+
+static const char *str(json_t *o, const char *key, const char *dflt)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : dflt;
+}
+
+static void command_line(json_t *cmd, char *out, size_t outlen)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	size_t i;
+	json_t *a;
+	json_array_foreach(cmd, i, a) {
+		const char *s = json_string_value(a);
+		if (!s)
+			continue;
+		bool quote = !*s || strpbrk(s, " \t'\"$*?;&|<>()") != NULL;
+		int w = snprintf(out + n, outlen - n, "%s%s%s%s", i ? " " : "", quote ? "'" : "", s,
+				 quote ? "'" : "");
+		if (w < 0 || (size_t)w >= outlen - n)
+			break;
+		n += (size_t)w;
+	}
+}
+
+static void files_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 3, "Results files");
+	static const char *const h[] = { "file", "path", "created (UTC)", "nodebw",
+					 "schema", "measurements", "solver runs",
+					 "interrupted" };
+	struct nbw_rtable *t = nbw_rtable_new("files", 8, h);
+	for (size_t i = 0; i < in->nfiles; i++) {
+		json_t *d = in->docs[i];
+		nbw_rtable_cell(t, "%zu", i);
+		nbw_rtable_cell(t, "%s", in->paths[i]);
+		nbw_rtable_cell(t, "%s", str(d, "created", "unknown"));
+		nbw_rtable_cell(t, "%s", str(json_object_get(d, "tool"), "version", "unknown"));
+		nbw_rtable_cell(t, "%lld",
+				(long long)json_integer_value(json_object_get(d, "schema_version")));
+		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(d, "measurements")));
+		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(d, "solver_runs")));
+		nbw_rtable_cell(t, "%s",
+				json_is_true(json_object_get(d, "interrupted")) ? "yes" : "no");
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "The results files of this report");
+	for (size_t i = 0; i < in->nfiles; i++) {
+		char cmd[2048];
+		command_line(json_object_get(in->docs[i], "command"), cmd, sizeof(cmd));
+		nbw_rdoc_item(r, "Command of file %zu: %s", i, cmd[0] ? cmd : "(not recorded)");
+	}
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (json_is_true(json_object_get(in->docs[i], "interrupted")))
+			nbw_rdoc_para(r, "File %zu is from a run stopped with Ctrl-C: it holds the "
+					 "series finished before that.", i);
+}
+
+static void machine_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 3, "Machine and software");
+	for (size_t i = 0; i < in->nfiles; i++) {
+		json_t *m = json_object_get(in->docs[i], "machine");
+		json_t *sw = json_object_get(in->docs[i], "software");
+		char mem[32];
+		nbw_human_bytes((double)json_integer_value(json_object_get(m, "memory_total_bytes")),
+				mem, sizeof(mem));
+		nbw_rdoc_item(r, "File %zu: host %s, %s, %lld CPUs online, %s memory, %s %s", i,
+			      str(m, "hostname", "unknown"), str(m, "cpu_model", "unknown CPU"),
+			      (long long)json_integer_value(json_object_get(m, "cpus_online")),
+			      mem, str(m, "kernel", "unknown kernel"), str(m, "arch", ""));
+		if (!sw)
+			continue;
+		char be[1024] = "";
+		size_t n = 0;
+		const char *api;
+		json_t *v;
+		json_object_foreach(json_object_get(sw, "backends"), api, v) {
+			const char *ver = str(v, "libomptarget_version",
+					      str(v, "cuda_runtime", str(v, "hip_runtime",
+					      str(v, "ze_headers_api", str(v, "copy", "")))));
+			int w = snprintf(be + n, sizeof(be) - n, "%s%s%s%s%s", n ? ", " : "", api,
+					 *ver ? " (" : "", ver, *ver ? ")" : "");
+			if (w > 0 && (size_t)w < sizeof(be) - n)
+				n += (size_t)w;
+		}
+		nbw_rdoc_item(r, "File %zu: built with %s (%s); OpenMP offload targets: %s; "
+				 "backends opened: %s", i, str(sw, "compiler", "unknown compiler"),
+			      str(sw, "build", "unknown build"), str(sw, "offload_targets", "none"),
+			      be[0] ? be : "none");
+	}
+}
+
+static const char *kind_meaning(const char *kind, bool is_gpu)
+{
+	if (strcmp(kind, "host-plugin") == 0)
+		return "host memory: LLVM host offload plugin, not a GPU";
+	if (strcmp(kind, "host-memory") == 0)
+		return "host memory region: native reference, not a GPU";
+	return is_gpu ? "GPU" : "not a GPU";
+}
+
+static void devices_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 3, "Devices");
+	size_t ndev = json_array_size(in->devices);
+	if (ndev == 0) {
+		nbw_rdoc_para(r, "No device was recorded.");
+		return;
+	}
+	/* Per file and API: how many devices of which kind. */
+	size_t host_plugin = 0, host_memory = 0;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		json_t *apis = json_object();
+		size_t i;
+		json_t *d;
+		json_array_foreach(in->devices, i, d) {
+			if ((size_t)json_integer_value(json_object_get(d, "file")) != f)
+				continue;
+			const char *api = str(d, "api", "?"), *kind = str(d, "kind", "unknown");
+			host_plugin += strcmp(kind, "host-plugin") == 0;
+			host_memory += strcmp(kind, "host-memory") == 0;
+			json_t *a = json_object_get(apis, api);
+			if (!a) {
+				a = json_object();
+				json_object_set_new(apis, api, a);
+			}
+			json_object_set_new(a, kind, json_integer(json_integer_value(
+							     json_object_get(a, kind)) + 1));
+		}
+		const char *api;
+		json_t *a;
+		json_object_foreach(apis, api, a) {
+			char kinds[512] = "";
+			size_t n = 0;
+			const char *kind;
+			json_t *c;
+			json_object_foreach(a, kind, c) {
+				int w = snprintf(kinds + n, sizeof(kinds) - n, "%s%lld %s (%s)",
+						 n ? ", " : "", (long long)json_integer_value(c),
+						 kind, kind_meaning(kind, strcmp(kind, "cuda") == 0 ||
+									  strcmp(kind, "amdgpu") == 0 ||
+									  strcmp(kind, "level-zero") == 0));
+				if (w > 0 && (size_t)w < sizeof(kinds) - n)
+					n += (size_t)w;
+			}
+			if (in->nfiles > 1)
+				nbw_rdoc_item(r, "File %zu, API %s: %s", f, api, kinds);
+			else
+				nbw_rdoc_item(r, "API %s: %s", api, kinds);
+		}
+		json_decref(apis);
+	}
+	if (host_plugin)
+		nbw_rdoc_para(r, "The OpenMP devices of kind host-plugin are LLVM's host offload "
+				 "plugin: their \"device memory\" is ordinary host memory, so they are "
+				 "not GPUs, and their host-to-device, device-to-host and "
+				 "device-to-device numbers are host-to-host memory copies. Never read "
+				 "them as GPU bandwidth.");
+	if (host_memory)
+		nbw_rdoc_para(r, "The host API's devices (kind host-memory) are separate regions of "
+				 "host memory copied with memcpy: the native reference that the "
+				 "host-plugin devices are held against in the gap table.");
+
+	static const char *const h[] = { "file", "api", "id", "kind", "what it is", "name",
+					 "memory", "PCI bus id", "native counterpart" };
+	struct nbw_rtable *t = nbw_rtable_new("devices", 9, h);
+	size_t i;
+	json_t *d;
+	json_array_foreach(in->devices, i, d) {
+		json_t *nat = json_object_get(d, "native");
+		nbw_rtable_cell(t, "%lld", (long long)json_integer_value(json_object_get(d, "file")));
+		nbw_rtable_cell(t, "%s", str(d, "api", "?"));
+		nbw_rtable_cell(t, "%lld", (long long)json_integer_value(json_object_get(d, "id")));
+		nbw_rtable_cell(t, "%s", str(d, "kind", "unknown"));
+		nbw_rtable_cell(t, "%s", kind_meaning(str(d, "kind", ""),
+						      json_is_true(json_object_get(d, "is_gpu"))));
+		nbw_rtable_cell(t, "%s", str(d, "name", ""));
+		nbw_rtable_cell(t, "%s", str(d, "memory", ""));
+		nbw_rtable_cell(t, "%s", str(d, "pci_bus_id", "none"));
+		if (nat)
+			nbw_rtable_cell(t, "%s %lld (%s)", str(nat, "api", "?"),
+					(long long)json_integer_value(json_object_get(nat, "id")),
+					str(nat, "by", ""));
+		else
+			nbw_rtable_cell(t, "%s", "");
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "Every device of every API that could be opened");
+}
+
+static void skipped_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 3, "Skipped");
+	size_t backends = 0, others = 0;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		size_t i;
+		json_t *s;
+		json_array_foreach(json_object_get(in->docs[f], "skipped"), i, s) {
+			if (strcmp(str(s, "what", ""), "backend") == 0) {
+				if (in->nfiles > 1)
+					nbw_rdoc_item(r, "File %zu: backend %s skipped: %s", f,
+						      str(s, "api", "?"),
+						      str(s, "reason", "no reason recorded"));
+				else
+					nbw_rdoc_item(r, "Backend %s skipped: %s", str(s, "api", "?"),
+						      str(s, "reason", "no reason recorded"));
+				backends++;
+			} else {
+				others++;
+			}
+		}
+	}
+	if (backends == 0)
+		nbw_rdoc_para(r, "No backend was skipped: every API built into nodebw could be "
+				 "opened.");
+	if (others == 0)
+		return;
+	nbw_rdoc_para(r, "%zu series or settings were not measured; the table says why.", others);
+	static const char *const h[] = { "file", "api", "probe", "what", "reason" };
+	struct nbw_rtable *t = nbw_rtable_new("skipped", 5, h);
+	for (size_t f = 0; f < in->nfiles; f++) {
+		size_t i;
+		json_t *s;
+		json_array_foreach(json_object_get(in->docs[f], "skipped"), i, s) {
+			if (strcmp(str(s, "what", ""), "backend") == 0)
+				continue;
+			nbw_rtable_cell(t, "%zu", f);
+			nbw_rtable_cell(t, "%s", str(s, "api", "?"));
+			nbw_rtable_cell(t, "%s", str(s, "probe", "?"));
+			nbw_rtable_cell(t, "%s", str(s, "what", "?"));
+			nbw_rtable_cell(t, "%s", str(s, "reason", ""));
+			nbw_rtable_end_row(t);
+		}
+	}
+	nbw_rdoc_table(r, t, "What was not measured, and why");
+}
+
+static void gbps_cell(struct nbw_rtable *t, json_t *v)
+{
+	if (json_is_number(v))
+		nbw_rtable_cell(t, "%.1f", json_number_value(v));
+	else
+		nbw_rtable_cell(t, "%s", "unknown");
+}
+
+static void topology_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	for (size_t f = 0; f < in->nfiles; f++) {
+		json_t *topo = json_object_get(in->docs[f], "topology");
+		if (!json_is_object(topo))
+			continue;
+		char head[64];
+		snprintf(head, sizeof(head), in->nfiles > 1 ? "Topology (file %zu)" : "Topology", f);
+		nbw_rdoc_heading(r, 3, head);
+		json_t *host = json_object_get(topo, "host");
+		nbw_rdoc_para(r, "Host %s: %lld package(s), %lld NUMA node(s), %lld cores, %lld "
+				 "hardware threads (%s topology). Theoretical figures are GB/s = "
+				 "1e9 B/s per direction (doc/topology.md).",
+			      str(host, "hostname", "unknown"),
+			      (long long)json_integer_value(json_object_get(host, "packages")),
+			      (long long)json_integer_value(json_object_get(host, "numa_nodes")),
+			      (long long)json_integer_value(json_object_get(host, "cores")),
+			      (long long)json_integer_value(json_object_get(host, "pus")),
+			      str(topo, "origin", "live"));
+		size_t i;
+		json_t *s;
+		json_array_foreach(json_object_get(topo, "sources"), i, s)
+			nbw_rdoc_item(r, "source %s: %s; %s", str(s, "name", "?"),
+				      json_is_true(json_object_get(s, "ok")) ? "used" : "not available",
+				      str(s, "detail", ""));
+		json_t *devs = json_object_get(topo, "devices");
+		if (json_array_size(devs)) {
+			static const char *const h[] = { "id", "kind", "name", "host link",
+							  "theoretical GB/s", "NUMA node", "note" };
+			char name[32];
+			snprintf(name, sizeof(name), "topology-devices-%zu", f);
+			struct nbw_rtable *t = nbw_rtable_new(name, 7, h);
+			json_t *d;
+			json_array_foreach(devs, i, d) {
+				json_t *hl = json_object_get(d, "host_link");
+				json_t *node = json_object_get(hl, "numa_node");
+				nbw_rtable_cell(t, "%s", str(d, "id", "?"));
+				nbw_rtable_cell(t, "%s", str(d, "kind", "?"));
+				nbw_rtable_cell(t, "%s", str(d, "name", ""));
+				nbw_rtable_cell(t, "%s", str(hl, "type", "unknown"));
+				gbps_cell(t, json_object_get(hl, "theoretical_gbps"));
+				if (json_is_integer(node))
+					nbw_rtable_cell(t, "%lld", (long long)json_integer_value(node));
+				else
+					nbw_rtable_cell(t, "%s", "");
+				nbw_rtable_cell(t, "%s", str(hl, "note", ""));
+				nbw_rtable_end_row(t);
+			}
+			nbw_rdoc_table(r, t, "Devices and their host links (theoretical GB/s = 1e9 "
+					     "B/s per direction)");
+		}
+		json_t *pairs = json_object_get(topo, "pairs");
+		if (json_array_size(pairs)) {
+			static const char *const h[] = { "a", "b", "link", "kind",
+							  "theoretical GB/s", "basis" };
+			char name[32];
+			snprintf(name, sizeof(name), "topology-pairs-%zu", f);
+			struct nbw_rtable *t = nbw_rtable_new(name, 6, h);
+			json_t *p;
+			json_array_foreach(pairs, i, p) {
+				nbw_rtable_cell(t, "%s", str(p, "a", "?"));
+				nbw_rtable_cell(t, "%s", str(p, "b", "?"));
+				nbw_rtable_cell(t, "%s", str(p, "label", "?"));
+				nbw_rtable_cell(t, "%s", str(p, "kind", ""));
+				gbps_cell(t, json_object_get(p, "theoretical_gbps"));
+				nbw_rtable_cell(t, "%s", str(p, "basis", ""));
+				nbw_rtable_end_row(t);
+			}
+			nbw_rdoc_table(r, t, "Device-to-device links (theoretical GB/s = 1e9 B/s "
+					     "per direction)");
+		}
+	}
+}
+
+static void units_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 3, "Units and how bytes are counted");
+	nbw_rdoc_para(r, "Bandwidth is in GB/s = 1e9 bytes per second (decimal, not GiB/s); "
+			 "times are in seconds or microseconds (us); sizes are in bytes, and kB, "
+			 "MB, GB are powers of 1000.");
+	/* Each distinct wording of bytes_counting once, with the concurrency it belongs to. */
+	json_t *seen = json_object();
+	size_t i;
+	json_t *m;
+	json_array_foreach(in->measurements, i, m) {
+		const char *bc = str(m, "bytes_counting", NULL);
+		if (!bc || json_object_get(seen, bc))
+			continue;
+		json_object_set_new(seen, bc, json_true());
+		nbw_rdoc_item(r, "%s: %s", str(m, "concurrency", "?"), bc);
+	}
+	json_decref(seen);
+}
+
+void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 2, "Overview");
+	files_section(r, in);
+	machine_section(r, in);
+	devices_section(r, in);
+	skipped_section(r, in);
+	topology_section(r, in);
+	units_section(r, in);
+}

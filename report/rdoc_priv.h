@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What rdoc.c offers the other report files beyond include/nodebw/report.h: unique file
+ * names under plots/ and tables/, placing a figure, and text helpers shared by the sections.
+ */
+#ifndef NODEBW_REPORT_RDOC_PRIV_H
+#define NODEBW_REPORT_RDOC_PRIV_H
+
+#include <stddef.h>
+
+#include "nodebw/report.h"
+
+/** A file stem made of [A-Za-z0-9._-] from \p want (other characters become '-'), unique
+ *  within the document for \p kind ("plot" or "table"): "x", then "x-2", "x-3", ... */
+void nbw_rdoc_claim_name(struct nbw_rdoc *r, const char *kind, const char *want, char *out,
+			 size_t outlen);
+
+/** Place figure plots/<stem>.svg (linked to the PNG) with \p caption; when \p no_image is
+ *  non-NULL there is no image, and a paragraph says why and where the data and script are. */
+void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
+		     const char *no_image);
+
+/** How many figures have no image; \p why gets the first reason. */
+int nbw_rdoc_plot_failures(const struct nbw_rdoc *r, char *why, size_t whylen);
+
+/** \p bytes in decimal units for people: "8 B", "1.05 MB", "4.29 GB". */
+void nbw_human_bytes(double bytes, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The transfers section: per direction and mode one log-log plot of median bandwidth
+ * against transfer size, one line per measured path (API, host memory, one or two devices,
+ * peer access), the theoretical bandwidth of the link as a horizontal line when the
+ * topology knew it, and the OpenMP-versus-native gap as the plot's note (the style of the
+ * paper's Figure 4); then per direction a table of the alpha-beta fits, and the gap table.
+ */
+#include "nodebw/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/gap.h"
+#include "rdoc_priv.h"
+
+#define MAX_HLINES 4
+
+static const char *const dirs[] = { "htod", "dtoh", "p2p" };
+static const char *const modes[] = { "sync", "async", "nowait", "parallel" };
+
+static const char *dir_words(const char *dir)
+{
+	return strcmp(dir, "htod") == 0 ? "host to device"
+	       : strcmp(dir, "dtoh") == 0 ? "device to host"
+	       : "device to device";
+}
+
+static const char *str(json_t *o, const char *key, const char *dflt)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : dflt;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static bool is_omp(const struct nbw_curve *c)
+{
+	return strcmp(c->key.api, "omp") == 0;
+}
+
+/* True when the curve's devices are host memory (host plugin, host regions): no link. */
+static bool host_memory(const struct nbw_rinput *in, const struct nbw_curve *c)
+{
+	if (strstr(c->link, "host memory"))
+		return true;
+	size_t i, n = 0;
+	json_t *d;
+	json_array_foreach(in->devices, i, d) {
+		if (json_integer_value(json_object_get(d, "file")) != c->file ||
+		    strcmp(str(d, "api", ""), c->key.api) != 0)
+			continue;
+		const char *kind = str(d, "kind", "");
+		if (json_is_true(json_object_get(d, "is_gpu")) ||
+		    (strcmp(kind, "host-plugin") != 0 && strcmp(kind, "host-memory") != 0))
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/* The gap object of each file: the recorded one, or recomputed from its devices and
+ * measurements (on copies: matching writes into the devices). */
+static json_t **file_gaps(const struct nbw_rinput *in)
+{
+	json_t **g = calloc(in->nfiles ? in->nfiles : 1, sizeof(*g));
+	if (!g)
+		return NULL;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		json_t *doc = in->docs[f];
+		json_t *have = json_object_get(doc, "gaps");
+		if (json_is_array(json_object_get(have, "summary"))) {
+			g[f] = json_incref(have);
+			continue;
+		}
+		json_t *devs = json_deep_copy(json_object_get(doc, "devices"));
+		if (!devs)
+			continue;
+		nbw_gap_match_devices(devs);
+		g[f] = nbw_gap_compute(devs, json_object_get(doc, "measurements"));
+		json_decref(devs);
+	}
+	return g;
+}
+
+static void free_gaps(json_t **g, size_t n)
+{
+	if (!g)
+		return;
+	for (size_t f = 0; f < n; f++)
+		json_decref(g[f]);
+	free(g);
+}
+
+/* "OpenMP vs host: mean |gap| 1.2 GB/s (34 %), +5.1 us per transfer" over the summary
+ * groups of \p dir and \p mode (weighted by their sizes); "" when there is none. */
+static void gap_note(const struct nbw_rinput *in, json_t **gaps, const char *dir,
+		     const char *mode, char *out, size_t outlen)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t f = 0; f < in->nfiles; f++) {
+		double w = 0, gap = 0, rel = 0, extra = 0;
+		const char *native = NULL;
+		size_t i;
+		json_t *s;
+		json_array_foreach(json_object_get(gaps[f], "summary"), i, s) {
+			if (strcmp(str(s, "direction", ""), dir) != 0 ||
+			    strcmp(str(s, "omp_mode", ""), mode) != 0)
+				continue;
+			double k = num(s, "sizes");
+			if (!(k > 0))
+				continue;
+			w += k;
+			gap += k * num(s, "mean_abs_gap_gbps");
+			rel += k * num(s, "mean_abs_relative_gap");
+			extra += k * num(s, "mean_extra_us");
+			native = str(s, "native_api", "native");
+		}
+		if (!(w > 0) || !isfinite(gap))
+			continue;
+		char file[32] = "";
+		if (in->nfiles > 1)
+			snprintf(file, sizeof(file), "file %zu: ", f);
+		double us = extra / w;
+		int wr = snprintf(out + n, outlen - n, "%s%sOpenMP vs %s: mean |gap| %.3g GB/s "
+				  "(%.0f %%), %+.*f us per transfer", n ? "; " : "", file,
+				  native, gap / w, 100.0 * rel / w, fabs(us) < 10 ? 2 : 0, us);
+		if (wr < 0 || (size_t)wr >= outlen - n)
+			break;
+		n += (size_t)wr;
+	}
+}
+
+/* What tells the series of one plot apart. */
+struct distinct {
+	bool bind, hh, file;
+};
+
+static void series_title(const struct nbw_curve *c, const struct distinct *d, bool reference,
+			 char *out, size_t outlen)
+{
+	const struct nbw_curve_key *k = &c->key;
+	char devs[32];
+	if (strcmp(k->conc, "single") == 0)
+		snprintf(devs, sizeof(devs), "1 device");
+	else
+		snprintf(devs, sizeof(devs), "2 devices (%s)", k->conc);
+	bool mem = strcmp(k->host_mem, "none") != 0;
+	snprintf(out, outlen, "%s%s%s%s%s, %s", k->api, reference ? " " : "",
+		 reference ? k->mode : "", mem ? ", " : "", mem ? k->host_mem : "", devs);
+	size_t n = strlen(out);
+	if (strcmp(k->peer, "n/a") != 0)
+		n += (size_t)snprintf(out + n, outlen - n, ", peer %s", k->peer);
+	if (n < outlen && d->bind && k->bind[0])
+		n += (size_t)snprintf(out + n, outlen - n, ", bind %s", k->bind);
+	if (n < outlen && d->hh && k->hidden_helpers >= 0)
+		n += (size_t)snprintf(out + n, outlen - n, ", %d hidden helpers",
+				      k->hidden_helpers);
+	if (n < outlen && d->file)
+		n += (size_t)snprintf(out + n, outlen - n, " [file %d]", c->file);
+	if (n < outlen && reference)
+		snprintf(out + n, outlen - n, ", native reference");
+}
+
+static bool same_group(const struct nbw_curve *a, const struct nbw_curve *b)
+{
+	return strcmp(a->key.host_mem, b->key.host_mem) == 0 &&
+	       strcmp(a->key.conc, b->key.conc) == 0 && strcmp(a->key.peer, b->key.peer) == 0;
+}
+
+/* Same colour for the same host memory, device count and peer access in every API, so an
+ * OpenMP line and its native counterpart share it. */
+static int colour_of(const struct nbw_curve *const *cv, size_t i)
+{
+	size_t first = i;
+	for (size_t k = 0; k < i; k++)
+		if (same_group(cv[k], cv[i])) {
+			first = k;
+			break;
+		}
+	int colour = 0;
+	for (size_t j = 0; j <= first; j++) {
+		bool fresh = true;
+		for (size_t k = 0; k < j && fresh; k++)
+			fresh = !same_group(cv[k], cv[j]);
+		colour += fresh;
+	}
+	return colour;
+}
+
+static int cmp_curve(const void *a, const void *b)
+{
+	const struct nbw_curve *x = *(const struct nbw_curve *const *)a;
+	const struct nbw_curve *y = *(const struct nbw_curve *const *)b;
+	int r = is_omp(y) - is_omp(x); /* OpenMP first */
+	if (!r)
+		r = strcmp(x->key.api, y->key.api);
+	if (!r)
+		r = strcmp(x->key.conc, y->key.conc) * -1; /* single before dual/bidir */
+	if (!r)
+		r = strcmp(x->key.host_mem, y->key.host_mem);
+	if (!r)
+		r = strcmp(x->key.peer, y->key.peer);
+	if (!r)
+		r = x->file - y->file;
+	if (!r)
+		r = x->key.hidden_helpers - y->key.hidden_helpers;
+	return r;
+}
+
+static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **gaps,
+			  const char *dir, const char *mode)
+{
+	const struct nbw_curves *cs = &in->curves;
+	const struct nbw_curve **cv = calloc(cs->n ? cs->n : 1, sizeof(*cv));
+	bool *ref = calloc(cs->n ? cs->n : 1, sizeof(*ref));
+	if (!cv || !ref) {
+		free(cv);
+		free(ref);
+		return;
+	}
+	size_t n = 0, nomp = 0;
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct nbw_curve *c = &cs->c[i];
+		if (c->n && strcmp(c->key.dir, dir) == 0 && strcmp(c->key.mode, mode) == 0) {
+			cv[n++] = c;
+			nomp += is_omp(c);
+		}
+	}
+	size_t own = n;
+	/* OpenMP's nowait has no native twin: show the native async copies it is held
+	 * against in the gap table, as references. */
+	if (strcmp(mode, "nowait") == 0 && nomp)
+		for (size_t i = 0; i < cs->n; i++) {
+			const struct nbw_curve *c = &cs->c[i];
+			if (c->n && !is_omp(c) && strcmp(c->key.dir, dir) == 0 &&
+			    strcmp(c->key.mode, "async") == 0)
+				cv[n++] = c;
+		}
+	if (own == 0) {
+		free(cv);
+		free(ref);
+		return;
+	}
+	qsort(cv, own, sizeof(*cv), cmp_curve);
+	for (size_t i = own; i < n; i++)
+		ref[i] = true;
+
+	struct distinct d = { .file = in->nfiles > 1 };
+	for (size_t i = 1; i < n; i++) {
+		d.bind = d.bind || strcmp(cv[i]->key.bind, cv[0]->key.bind) != 0;
+		for (size_t j = 0; j < i; j++)
+			d.hh = d.hh || (strcmp(cv[i]->key.api, cv[j]->key.api) == 0 &&
+					cv[i]->key.hidden_helpers != cv[j]->key.hidden_helpers);
+	}
+
+	struct nbw_plot_series *ser = calloc(n, sizeof(*ser));
+	char (*titles)[160] = calloc(n, sizeof(*titles));
+	char (*styles)[96] = calloc(n, sizeof(*styles));
+	double **xs = calloc(n, sizeof(*xs)), **ys = calloc(n, sizeof(*ys));
+	double hline[MAX_HLINES];
+	char hl_title[MAX_HLINES][128];
+	const char *hl_ptr[MAX_HLINES];
+	size_t nh = 0;
+	bool all_host = true;
+	if (!ser || !titles || !styles || !xs || !ys)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const struct nbw_curve *c = cv[i];
+		xs[i] = malloc(c->n * sizeof(double));
+		ys[i] = malloc(c->n * sizeof(double));
+		if (!xs[i] || !ys[i])
+			goto out;
+		for (size_t p = 0; p < c->n; p++) {
+			xs[i][p] = c->pt[p].bytes;
+			ys[i][p] = c->pt[p].gbps;
+		}
+		series_title(c, &d, ref[i], titles[i], sizeof(titles[i]));
+		bool two = c->streams > 1;
+		if (ref[i])
+			snprintf(styles[i], sizeof(styles[i]), "lines lc %d dashtype 3 lw 2",
+				 colour_of(cv, i));
+		else
+			snprintf(styles[i], sizeof(styles[i]), "linespoints lc %d lw 2 pt %d%s",
+				 colour_of(cv, i), is_omp(c) ? (two ? 5 : 7) : (two ? 4 : 6),
+				 is_omp(c) ? "" : " dashtype 2");
+		ser[i] = (struct nbw_plot_series){ .title = titles[i], .x = xs[i], .y = ys[i],
+						   .n = c->n, .style = styles[i] };
+		if (!ref[i])
+			all_host = all_host && host_memory(in, c);
+		double th = c->theoretical_gbps;
+		if (ref[i] || !(th > 0))
+			continue;
+		bool dup = false;
+		for (size_t h = 0; h < nh && !dup; h++)
+			dup = fabs(hline[h] - th) <= 1e-3 * th;
+		if (dup || nh == MAX_HLINES)
+			continue;
+		hline[nh] = th;
+		snprintf(hl_title[nh], sizeof(hl_title[nh]), "theoretical%s%s: %.3g GB/s%s",
+			 c->link[0] ? " " : "", c->link, th,
+			 c->streams > 1 ? " (two streams)" : "");
+		hl_ptr[nh] = hl_title[nh];
+		nh++;
+	}
+
+	char name[64], title[160], note[512], caption[1024];
+	snprintf(name, sizeof(name), "bw-%s-%s", dir, mode);
+	snprintf(title, sizeof(title), "%s, %s: median bandwidth against transfer size",
+		 dir_words(dir), mode);
+	gap_note(in, gaps, dir, mode, note, sizeof(note));
+	const char *noline = nh ? ""
+			     : all_host ? " No theoretical line: host memory, no link."
+					: " No theoretical line: the topology gave no figure for "
+					  "this link.";
+	snprintf(caption, sizeof(caption), "%s (%s), %s: median bandwidth in GB/s (1e9 B/s) "
+		 "against bytes per transfer, log-log; solid lines OpenMP, dashed lines native "
+		 "APIs; two devices count the bytes of both streams.%s%s%s%s",
+		 dir, dir_words(dir), mode, noline, note[0] ? " " : "", note,
+		 note[0] ? "." : "");
+	struct nbw_plot p = {
+		.name = name,
+		.title = title,
+		.xlabel = "bytes per transfer (decimal: 1 kB = 1000 B)",
+		.ylabel = "bandwidth, GB/s (1e9 B/s)",
+		.logx = true,
+		.logy = true,
+		.series = ser,
+		.nseries = n,
+		.hline = hline,
+		.hline_title = hl_ptr,
+		.nhline = nh,
+		.note = note[0] ? note : NULL,
+		.extra = "set format x '%.0s %cB'",
+	};
+	char head[96];
+	snprintf(head, sizeof(head), "%s %s", dir_words(dir), mode);
+	head[0] = (char)(head[0] - 'a' + 'A');
+	nbw_rdoc_heading(r, 4, head);
+	nbw_rdoc_plot(r, &p, caption);
+out:
+	for (size_t i = 0; i < n; i++) {
+		if (xs)
+			free(xs[i]);
+		if (ys)
+			free(ys[i]);
+	}
+	free(xs);
+	free(ys);
+	free(ser);
+	free(titles);
+	free(styles);
+	free(cv);
+	free(ref);
+}
+
+static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const char *dir)
+{
+	const struct nbw_curves *cs = &in->curves;
+	const struct nbw_curve **cv = calloc(cs->n ? cs->n : 1, sizeof(*cv));
+	if (!cv)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->c[i].n && strcmp(cs->c[i].key.dir, dir) == 0)
+			cv[n++] = &cs->c[i];
+	if (n == 0) {
+		free(cv);
+		return;
+	}
+	qsort(cv, n, sizeof(*cv), cmp_curve);
+	static const char *const h[] = { "file", "api", "mode", "host memory", "devices",
+					 "peer access", "hidden helpers", "sizes", "alpha (us)",
+					 "beta (GB/s)", "n_1/2 (bytes)", "n_1/2", "max rel. residual",
+					 "theoretical (GB/s)", "beta / theoretical", "note" };
+	char name[32];
+	snprintf(name, sizeof(name), "fit-%s", dir);
+	struct nbw_rtable *t = nbw_rtable_new(name, 16, h);
+	size_t two = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct nbw_curve *c = cv[i];
+		struct nbw_abfit fit;
+		int rc = nbw_abfit_curve(c, &fit);
+		nbw_rtable_cell(t, "%d", c->file);
+		nbw_rtable_cell(t, "%s", c->key.api);
+		nbw_rtable_cell(t, "%s", c->key.mode);
+		nbw_rtable_cell(t, "%s", c->key.host_mem);
+		nbw_rtable_cell(t, "%d (%s)", c->streams, c->key.conc);
+		nbw_rtable_cell(t, "%s", c->key.peer);
+		if (c->key.hidden_helpers >= 0)
+			nbw_rtable_cell(t, "%d", c->key.hidden_helpers);
+		else
+			nbw_rtable_cell(t, "%s", "");
+		nbw_rtable_cell(t, "%zu", c->n);
+		if (rc == 0) {
+			char hb[32];
+			nbw_human_bytes(fit.n_half_bytes, hb, sizeof(hb));
+			nbw_rtable_cell(t, "%.3f", fit.alpha_s * 1e6);
+			nbw_rtable_cell(t, "%.4g", fit.beta_gbps);
+			nbw_rtable_cell(t, "%.0f", fit.n_half_bytes);
+			nbw_rtable_cell(t, "%s", hb);
+			nbw_rtable_cell(t, "%.3f", fit.max_rel_resid);
+		} else {
+			for (int k = 0; k < 5; k++)
+				nbw_rtable_cell(t, "%s", "");
+		}
+		if (c->theoretical_gbps > 0) {
+			nbw_rtable_cell(t, "%.4g", c->theoretical_gbps);
+			if (rc == 0)
+				nbw_rtable_cell(t, "%.3f", fit.beta_gbps / c->theoretical_gbps);
+			else
+				nbw_rtable_cell(t, "%s", "");
+		} else {
+			nbw_rtable_cell(t, "%s", "");
+			nbw_rtable_cell(t, "%s", "");
+		}
+		if (rc)
+			nbw_rtable_cell(t, "no fit: %s", fit.why);
+		else if (c->n == 2)
+			nbw_rtable_cell(t, "%s", "two sizes: the line passes through both");
+		else if (c->theoretical_gbps <= 0 && host_memory(in, c))
+			nbw_rtable_cell(t, "%s", "host memory, no link");
+		else
+			nbw_rtable_cell(t, "%s", "");
+		nbw_rtable_end_row(t);
+		two += c->n == 2;
+	}
+	char caption[512];
+	snprintf(caption, sizeof(caption), "Alpha-beta fits of %s (%s): t(n) = alpha + n / beta, "
+		 "n = bytes of all streams of one repetition, fitted on relative residuals; "
+		 "beta in GB/s = 1e9 B/s; n_1/2 = alpha x beta reaches half of beta", dir,
+		 dir_words(dir));
+	nbw_rdoc_table(r, t, caption);
+	if (two)
+		nbw_rdoc_para(r, "%zu of these paths were measured at two sizes only: alpha and "
+				 "beta then follow from those two points exactly, and the residual "
+				 "says nothing about how well the line fits other sizes.", two);
+	free(cv);
+}
+
+/* The summary rows of every file: the groups, or (\p all) the per-mode "all" rows. */
+static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t **gaps,
+		     bool all)
+{
+	for (size_t f = 0; f < in->nfiles; f++) {
+		size_t i;
+		json_t *s;
+		json_array_foreach(json_object_get(gaps[f], "summary"), i, s) {
+			if ((strcmp(str(s, "direction", ""), "all") == 0) != all)
+				continue;
+			nbw_rtable_cell(t, "%zu", f);
+			nbw_rtable_cell(t, "%s", str(s, "native_api", "?"));
+			nbw_rtable_cell(t, "%s", str(s, "direction", "?"));
+			nbw_rtable_cell(t, "%s", str(s, "omp_mode", "?"));
+			nbw_rtable_cell(t, "%s", str(s, "host_mem", "?"));
+			nbw_rtable_cell(t, "%.0f", num(s, "devices"));
+			nbw_rtable_cell(t, "%.0f", num(s, "sizes"));
+			nbw_rtable_cell(t, "%.4g", num(s, "mean_abs_gap_gbps"));
+			nbw_rtable_cell(t, "%.1f", 100.0 * num(s, "mean_abs_relative_gap"));
+			nbw_rtable_cell(t, "%.3f", num(s, "mean_extra_us"));
+			nbw_rtable_end_row(t);
+		}
+	}
+}
+
+static void gap_table(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **gaps)
+{
+	nbw_rdoc_heading(r, 3, "OpenMP versus native");
+	size_t rows = 0;
+	for (size_t f = 0; f < in->nfiles; f++)
+		rows += json_array_size(json_object_get(gaps[f], "summary"));
+	if (rows == 0) {
+		nbw_rdoc_para(r, "No OpenMP measurement has a native partner (same direction, "
+				 "host memory, device count, size and matched devices), so there is "
+				 "no gap table.");
+		return;
+	}
+	nbw_rdoc_para(r, "Gap = native GB/s - OpenMP GB/s at the same size and devices "
+			 "(positive: OpenMP slower), averaged over the sizes of each group; the "
+			 "relative gap divides by the native figure; extra time is OpenMP's "
+			 "additional time per transfer. OpenMP nowait is held against the native "
+			 "async copy. Rows with direction \"all\" average each mode over every "
+			 "direction and host memory kind. GB/s = 1e9 B/s.");
+	static const char *const h[] = { "file", "native API", "direction", "mode",
+					 "host memory", "devices", "sizes", "mean |gap| (GB/s)",
+					 "relative gap (%)", "extra us per transfer" };
+	struct nbw_rtable *t = nbw_rtable_new("gap", 10, h);
+	gap_rows(t, in, gaps, false);
+	gap_rows(t, in, gaps, true);
+	nbw_rdoc_table(r, t, "OpenMP-versus-native gap per direction, mode, host memory and "
+			     "device count (GB/s = 1e9 B/s, time in microseconds)");
+}
+
+void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 2, "Transfers");
+	size_t curves = 0;
+	bool host_only = true;
+	for (size_t i = 0; i < in->curves.n; i++)
+		if (in->curves.c[i].n) {
+			curves++;
+			host_only = host_only && host_memory(in, &in->curves.c[i]);
+		}
+	if (curves == 0) {
+		nbw_rdoc_para(r, "No verified transfer measurement: nothing to plot.");
+		return;
+	}
+	nbw_rdoc_para(r, "%zu measured paths (verified measurements without an error), one "
+			 "plot per direction and mode. Each line is one path: API, host memory "
+			 "kind, one device or two at once (dual: both in the same direction; "
+			 "bidir: device to device both ways), peer access. The bandwidth is the "
+			 "median over the repetitions in GB/s = 1e9 B/s; with two devices it "
+			 "counts the bytes of both streams.", curves);
+	if (host_only)
+		nbw_rdoc_para(r, "Every device here is host memory (LLVM's host offload plugin and "
+				 "the host reference): these curves are memory copies inside this "
+				 "machine, not GPU transfers, and there is no link to hold them "
+				 "against.");
+	json_t **gaps = file_gaps(in);
+	if (!gaps)
+		return;
+	for (size_t d = 0; d < sizeof(dirs) / sizeof(*dirs); d++) {
+		bool any = false;
+		for (size_t i = 0; i < in->curves.n && !any; i++)
+			any = in->curves.c[i].n && strcmp(in->curves.c[i].key.dir, dirs[d]) == 0;
+		if (!any)
+			continue;
+		char head[64];
+		snprintf(head, sizeof(head), "%s (%s)", dir_words(dirs[d]), dirs[d]);
+		head[0] = (char)(head[0] - 'a' + 'A');
+		nbw_rdoc_heading(r, 3, head);
+		for (size_t m = 0; m < sizeof(modes) / sizeof(*modes); m++)
+			plot_dir_mode(r, in, gaps, dirs[d], modes[m]);
+		fit_table(r, in, dirs[d]);
+	}
+	gap_table(r, in, gaps);
+	free_gaps(gaps, in->nfiles);
+}
