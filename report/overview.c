@@ -251,12 +251,12 @@ static void skipped_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	nbw_rdoc_table(r, t, "What was not measured, and why");
 }
 
-static void gbps_cell(struct nbw_rtable *t, json_t *v)
+static void gbps_cell(struct nbw_rtable *t, json_t *v, const char *none)
 {
 	if (json_is_number(v))
 		nbw_rtable_cell(t, "%.1f", json_number_value(v));
 	else
-		nbw_rtable_cell(t, "%s", "unknown");
+		nbw_rtable_cell(t, "%s", none);
 }
 
 static void topology_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -299,7 +299,9 @@ static void topology_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				nbw_rtable_cell(t, "%s", str(d, "kind", "?"));
 				nbw_rtable_cell(t, "%s", str(d, "name", ""));
 				nbw_rtable_cell(t, "%s", str(hl, "type", "unknown"));
-				gbps_cell(t, json_object_get(hl, "theoretical_gbps"));
+				gbps_cell(t, json_object_get(hl, "theoretical_gbps"),
+					  strcmp(str(hl, "type", ""), "none") == 0 ? "no link"
+										  : "unknown");
 				if (json_is_integer(node))
 					nbw_rtable_cell(t, "%lld", (long long)json_integer_value(node));
 				else
@@ -323,7 +325,7 @@ static void topology_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				nbw_rtable_cell(t, "%s", str(p, "b", "?"));
 				nbw_rtable_cell(t, "%s", str(p, "label", "?"));
 				nbw_rtable_cell(t, "%s", str(p, "kind", ""));
-				gbps_cell(t, json_object_get(p, "theoretical_gbps"));
+				gbps_cell(t, json_object_get(p, "theoretical_gbps"), "unknown");
 				nbw_rtable_cell(t, "%s", str(p, "basis", ""));
 				nbw_rtable_end_row(t);
 			}

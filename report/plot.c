@@ -133,7 +133,7 @@ static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len
 	if (p->logy)
 		fputs("set logscale y 10\n", f);
 	fputs("set grid xtics ytics lc rgb '#dddddd'\n"
-	      "set key below Left reverse horizontal maxcols 2 width -4 nobox\n"
+	      "set key below Left reverse horizontal maxcols 2 width -4 height 1 nobox\n"
 	      "set format y '%g'\n", f);
 	if (p->note && *p->note) {
 		fputs("set label 1 ", f);
