@@ -325,6 +325,7 @@ int nbw_rdoc_plot(struct nbw_rdoc *r, const struct nbw_plot *p, const char *capt
 	char *data = data_text(p, &dlen);
 	char *script = script_text(p, stem, &slen);
 	int rc = -1;
+	bool have_script = false;
 	if (!data || !script) {
 		snprintf(why, sizeof(why), "out of memory");
 		goto out;
@@ -339,6 +340,7 @@ int nbw_rdoc_plot(struct nbw_rdoc *r, const struct nbw_plot *p, const char *capt
 		snprintf(why, sizeof(why), "%s", err);
 		goto out;
 	}
+	have_script = true;
 	char *prog = find_gnuplot(why, sizeof(why));
 	if (!prog)
 		goto out;
@@ -360,6 +362,6 @@ int nbw_rdoc_plot(struct nbw_rdoc *r, const struct nbw_plot *p, const char *capt
 out:
 	free(data);
 	free(script);
-	nbw_rdoc_figure(r, stem, caption, rc == 0 ? NULL : why);
+	nbw_rdoc_figure(r, stem, caption, rc == 0 ? NULL : why, have_script);
 	return rc;
 }

@@ -283,16 +283,20 @@ void nbw_rdoc_item(struct nbw_rdoc *r, const char *fmt, ...)
 }
 
 void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
-		     const char *no_image)
+		     const char *no_image, bool have_script)
 {
 	end_list(r);
 	if (no_image) {
 		if (r->no_image++ == 0)
 			snprintf(r->no_image_why, sizeof(r->no_image_why), "%s", no_image);
 		char *s = NULL;
-		if (asprintf(&s, "Figure \"%s\": no image (%s). The data and the gnuplot script "
-				 "are plots/%s.dat and plots/%s.gp; see doc/report.md to make the "
-				 "image.", caption, no_image, stem, stem) < 0)
+		int rc = have_script
+				 ? asprintf(&s, "Figure \"%s\": no image (%s). The data and the "
+						"gnuplot script are plots/%s.dat and plots/%s.gp; "
+						"see doc/report.md to make the image.", caption,
+					    no_image, stem, stem)
+				 : asprintf(&s, "Figure \"%s\": no image (%s).", caption, no_image);
+		if (rc < 0)
 			return;
 		md_text(r->mdf, s, false);
 		fputs("\n\n", r->mdf);

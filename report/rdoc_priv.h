@@ -16,9 +16,10 @@ void nbw_rdoc_claim_name(struct nbw_rdoc *r, const char *kind, const char *want,
 			 size_t outlen);
 
 /** Place figure plots/<stem>.svg (linked to the PNG) with \p caption; when \p no_image is
- *  non-NULL there is no image, and a paragraph says why and where the data and script are. */
+ *  non-NULL there is no image, and a paragraph says why (and, with \p have_script, where the
+ *  data and script are). */
 void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
-		     const char *no_image);
+		     const char *no_image, bool have_script);
 
 /** How many figures have no image; \p why gets the first reason. */
 int nbw_rdoc_plot_failures(const struct nbw_rdoc *r, char *why, size_t whylen);

@@ -210,7 +210,12 @@ int nbw_report_main(int argc, char **argv)
 				return NBW_EXIT_USAGE;
 			}
 			output = argv[++i];
-		} else if (strncmp(a, "--output=", 9) == 0 && a[9]) {
+		} else if (strncmp(a, "--output=", 9) == 0) {
+			if (!a[9]) {
+				fprintf(stderr, "nodebw: error: --output needs a folder\n");
+				free(files);
+				return NBW_EXIT_USAGE;
+			}
 			output = a + 9;
 		} else {
 			fprintf(stderr, "nodebw: error: unknown option '%s' (see 'nodebw report "

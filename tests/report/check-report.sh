@@ -117,6 +117,7 @@ usage_error() { # usage_error description args...
 usage_error "no results file" report
 usage_error "unknown option" report --bogus "$fixture"
 usage_error "--output without a folder" report "$fixture" --output
+usage_error "--output= without a folder" report --output= "$fixture"
 usage_error "missing file" report -o "$tmp/x1" "$tmp/none.json"
 grep -qF "$tmp/none.json" "$tmp/err" && ok "missing file is named" || not_ok "missing file is named"
 check "no folder after a missing file" test ! -e "$tmp/x1"
