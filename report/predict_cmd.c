@@ -167,8 +167,17 @@ int nbw_predict_main(int argc, char **argv)
 		goto usage_error;
 	}
 	json_t *out = json_array();
+	/* The table goes to a buffer first: on an error nothing but the message is printed. */
+	char *table = NULL;
+	size_t table_len = 0;
+	FILE *tf = open_memstream(&table, &table_len);
+	if (!tf) {
+		json_decref(out);
+		nbw_calib_free(&c);
+		return 1;
+	}
 	if (!json)
-		printf("nodebw predict: %s (%s); %d steps; k-bar rule: %s; times in s, GB/s = "
+		fprintf(tf, "nodebw predict: %s (%s); %d steps; k-bar rule: %s; times in s, GB/s = "
 		       "1e9 B/s, one plane = 8 N^2 B\n"
 		       "%5s %3s %3s %7s %11s %9s %11s %11s %11s  %s\n",
 		       file, c.source[0] ? c.source : "no source given", steps,
@@ -222,21 +231,25 @@ int nbw_predict_main(int argc, char **argv)
 					snprintf(ext, sizeof(ext), "%11s", "n/a");
 					snprintf(terms, sizeof(terms), "missing: %s", ewhy);
 				} else {
-					snprintf(ext, sizeof(ext), "%11.5g", e.total_s);
+					snprintf(ext, sizeof(ext), "%11.6g", e.total_s);
 					snprintf(terms, sizeof(terms),
 						 "%.4g + %.4g + %.4g%s; %d plane%s/step x%.2f",
 						 e.compute_s, e.transfer_s, e.overhead_s,
 						 e.overlap ? " (overlapped)" : "", e.xfers,
 						 e.xfers == 1 ? "" : "s", e.contention);
 				}
-				printf("%5d %3d %3s %7s %11.5g %9.4g %11.5g %11.5g %s  %s\n", ns[i],
+				fprintf(tf, "%5d %3d %3s %7s %11.5g %9.4g %11.6g %11.6g %s  %s\n", ns[i],
 				       gs[j], vn, p.equation, p.kbar, p.beta_gbps[0], p.total_s,
 				       p.overlap_s, ext, terms);
 			}
+	fclose(tf);
 	if (json && rc == 0) {
 		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 		printf("\n");
+	} else if (rc == 0) {
+		fwrite(table, 1, table_len, stdout);
 	}
+	free(table);
 	json_decref(out);
 	nbw_calib_free(&c);
 	if (rc) {
