@@ -500,22 +500,27 @@ int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 	}
 	if (rc == 0)
 		rc = download(&r, rq->steps, u_out, err, errlen);
-	if (rc == 0 && rq->instrument) {
+	/* Instrumented runs: as many as timed ones; the phases of the fastest are kept
+	 * (background load only slows a run down). */
+	for (int rep = 0; rc == 0 && rq->instrument && rep < rq->reps; rep++) {
 		rc = reset_levels(&r, err, errlen);
-		if (rc == 0) {
-			r.instrument = true;
-			memset(r.ph, 0, (size_t)r.ndev * sizeof(*r.ph));
-			double total = time_steps(&r, rq->steps);
-			int nth = res->host_threads;
-			for (int g = 0; g < nth; g++) {
-				res->phases.interior_s += r.ph[g].interior_s / nth;
-				res->phases.boundary_s += r.ph[g].boundary_s / nth;
-				res->phases.halo_s += r.ph[g].halo_s / nth;
-				res->phases.sync_s += r.ph[g].sync_s / nth;
-			}
-			res->phases.total_s = total;
-			rc = r.failed ? -1 : 0;
+		if (rc)
+			break;
+		r.instrument = true;
+		memset(r.ph, 0, (size_t)r.ndev * sizeof(*r.ph));
+		double total = time_steps(&r, rq->steps);
+		rc = r.failed ? -1 : 0;
+		if (rc || (rep > 0 && total >= res->phases.total_s))
+			continue;
+		memset(&res->phases, 0, sizeof(res->phases));
+		int nth = res->host_threads;
+		for (int g = 0; g < nth; g++) {
+			res->phases.interior_s += r.ph[g].interior_s / nth;
+			res->phases.boundary_s += r.ph[g].boundary_s / nth;
+			res->phases.halo_s += r.ph[g].halo_s / nth;
+			res->phases.sync_s += r.ph[g].sync_s / nth;
 		}
+		res->phases.total_s = total;
 	}
 	if (r.failed && r.err[0])
 		snprintf(err, errlen, "%s", r.err);

@@ -37,6 +37,7 @@ static void key_of(json_t *m, struct nbw_curve_key *k)
 	snprintf(k->bind, sizeof(k->bind), "%s", jstr(json_object_get(m, "binding"), "policy"));
 	json_t *hh = json_object_get(m, "hidden_helpers");
 	k->hidden_helpers = json_is_integer(hh) ? (int)json_integer_value(hh) : -1;
+	snprintf(k->sweep, sizeof(k->sweep), "%s", jstr(m, "hht_sweep"));
 }
 
 static bool same_key(const struct nbw_curve_key *a, const struct nbw_curve_key *b)
@@ -44,7 +45,8 @@ static bool same_key(const struct nbw_curve_key *a, const struct nbw_curve_key *
 	return strcmp(a->api, b->api) == 0 && strcmp(a->dir, b->dir) == 0 &&
 	       strcmp(a->mode, b->mode) == 0 && strcmp(a->host_mem, b->host_mem) == 0 &&
 	       strcmp(a->conc, b->conc) == 0 && strcmp(a->peer, b->peer) == 0 &&
-	       strcmp(a->bind, b->bind) == 0 && a->hidden_helpers == b->hidden_helpers;
+	       strcmp(a->bind, b->bind) == 0 && a->hidden_helpers == b->hidden_helpers &&
+	       strcmp(a->sweep, b->sweep) == 0;
 }
 
 static int cmp_point(const void *a, const void *b)

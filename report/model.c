@@ -4,6 +4,7 @@
  * (include/nodebw/model.h, doc/model.md). No I/O here, so every formula can be checked
  * against hand-computed cases.
  */
+#include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -272,25 +273,79 @@ static int slab_k(const struct nbw_calib *c, int n, int planes, double *k, char 
 	return -1;
 }
 
-/* Median busy factor and overhead of (v, g) over the instrumented sizes != exclude_n. */
+/* busy and overhead of (v, g) from the samples of sizes other than exclude_n: the least-
+ * squares line y = overhead + busy x through the measured samples (relative residuals),
+ * or the medians of hand-given values. */
 static void version_terms(const struct nbw_calib *c, const char *v, int g, int exclude_n,
 			  double *busy, double *overhead, size_t *used)
 {
-	double *b = malloc((c->nvs + 1) * sizeof(double));
-	double *o = malloc((c->nvs + 1) * sizeof(double));
-	size_t m = 0;
-	for (size_t i = 0; b && o && i < c->nvs; i++) {
+	size_t m = 0, given = 0, cap = c->nvs + 1;
+	double *x = malloc(cap * sizeof(double)), *y = malloc(cap * sizeof(double));
+	double *w = malloc(cap * sizeof(double)), *gb = malloc(cap * sizeof(double));
+	double *go = malloc(cap * sizeof(double));
+	*busy = 1.0;
+	*overhead = 0.0;
+	*used = 0;
+	if (!x || !y || !w || !gb || !go)
+		goto out;
+	bool distinct = false;
+	for (size_t i = 0; i < c->nvs; i++) {
 		const struct nbw_vsample *s = &c->vs[i];
-		if (strcmp(s->version, v) == 0 && s->g == g && s->n != exclude_n) {
-			b[m] = s->busy;
-			o[m++] = s->overhead_s;
+		if (strcmp(s->version, v) != 0 || s->g != g || (exclude_n && s->n == exclude_n))
+			continue;
+		if (s->x_s > 0.0 && s->y_s > 0.0) {
+			x[m] = s->x_s;
+			y[m] = s->y_s;
+			w[m] = 1.0 / (s->y_s * s->y_s);
+			distinct = distinct || x[m] != x[0];
+			m++;
+		} else {
+			gb[given] = s->busy;
+			go[given++] = s->overhead_s;
 		}
 	}
-	*used = m;
-	*busy = m ? median(b, m) : 1.0;
-	*overhead = m ? fmax(0.0, median(o, m)) : 0.0;
-	free(b);
-	free(o);
+	if (m >= 2 && distinct) {
+		double c0, c1, v00, v01, v11, chi;
+		gsl_fit_wlinear(x, 1, w, 1, y, 1, m, &c0, &c1, &v00, &v01, &v11, &chi);
+		if (c0 < 0.0 || c1 <= 0.0) {
+			/* No negative overhead: the line through the origin. */
+			c0 = 0.0;
+			gsl_fit_wmul(x, 1, w, 1, y, 1, m, &c1, &v11, &chi);
+		}
+		*busy = c1;
+		*overhead = c0;
+		*used = m;
+	} else if (m >= 1) {
+		for (size_t i = 0; i < m; i++)
+			x[i] = y[i] / x[i];
+		*busy = median(x, m);
+		*used = m;
+	} else if (given) {
+		*busy = median(gb, given);
+		*overhead = fmax(0.0, median(go, given));
+		*used = given;
+	}
+out:
+	free(x);
+	free(y);
+	free(w);
+	free(gb);
+	free(go);
+}
+
+/* Contention of two copies at once on a path: one stream's asymptotic bandwidth over half
+ * the two-stream aggregate (fitted betas), at least 1; from the times at the size when a
+ * beta is missing. */
+static double contention(const struct nbw_calib *c, const char *single, const char *conc,
+			 double bytes, double t_single)
+{
+	const struct nbw_xpath *a = find_path(c, single), *b = find_path(c, conc);
+	if (a && b && a->beta_gbps > 0.0 && b->beta_gbps > 0.0)
+		return fmax(1.0, a->beta_gbps / (b->beta_gbps / 2.0));
+	double t;
+	if (b && nbw_calib_xfer_s(c, conc, bytes, &t, NULL, 0) == 0 && t > t_single)
+		return t / t_single;
+	return 1.0;
 }
 
 int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
@@ -315,38 +370,39 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 	double compute_step = kk * area * planes;
 	double boundary_step = kk * area * (planes >= 2 ? 2 : planes);
 
-	/* Transfers of the busiest host thread per step. */
-	double b = plane_bytes(n), t1 = 0.0, tc = 0.0;
-	char how[160], name[32];
+	/* Transfers of the busiest host thread per step: each hop at the measured time of one
+	 * plane; with copies from several host threads at once (Versions 3, 4) the bandwidth
+	 * term grows by the contention factor. */
+	double b = plane_bytes(n), t1 = 0.0, extra = 0.0, csum = 0.0;
+	char how[160], name[32], conc[40];
 	int neighbours = g > 2 ? 2 : 1;
 	const char *mode = version_mode(vn);
 	const char *hops[2] = {"dtoh", "htod"};
 	int nhops = vn == 4 ? 1 : 2;
-	out->contention = 1.0;
 	for (int h = 0; h < nhops; h++) {
-		double t, tcon;
+		double t;
 		snprintf(name, sizeof(name), "%s/%s", vn == 4 ? "p2p" : hops[h], mode);
 		if (nbw_calib_xfer_s(c, name, b, &t, how, sizeof(how))) {
 			say(why, whylen, "the extended model needs %s at %.0f B: %s", name, b, how);
 			return -1;
 		}
 		t1 += t;
-		/* Versions 3 and 4 copy from several host threads at once. */
-		snprintf(name, sizeof(name), "%s/%s/%s", vn == 4 ? "p2p" : hops[h], mode,
-			 vn == 4 ? "bidir" : "dual");
-		if (vn >= 3 && nbw_calib_xfer_s(c, name, b, &tcon, how, sizeof(how)) == 0 &&
-		    tcon > t)
-			tc += tcon;
-		else
-			tc += t;
+		double f = 1.0;
+		if (vn >= 3) {
+			snprintf(conc, sizeof(conc), "%s/%s", name, vn == 4 ? "bidir" : "dual");
+			f = contention(c, name, conc, b, t);
+			const struct nbw_xpath *p = find_path(c, name);
+			double bw = p && p->beta_gbps > 0.0 ? p->beta_gbps * 1e9 : b / t;
+			extra += (f - 1.0) * b / bw;
+		}
+		csum += f;
 	}
 	out->xfer_one_s = t1;
-	if (vn >= 3)
-		out->contention = tc / t1;
+	out->contention = csum / nhops;
 	/* One host thread (V1, V2) moves every interface's two planes in turn; a thread per
 	 * device (V3, V4) moves its own: one neighbour at the ends, two inside. */
 	out->xfers = vn <= 2 ? 2 * (g - 1) : neighbours;
-	double transfer_step = out->xfers * t1 * out->contention;
+	double transfer_step = out->xfers * (t1 + extra);
 
 	out->overlap = vn >= 2 && (strcmp(c->device_kind, "host-plugin") != 0 ||
 				   c->hidden_helpers > 0);

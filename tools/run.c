@@ -283,6 +283,15 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 		json_object_set_new(info, "validation_skipped",
 				    json_string("fewer than 2 OpenMP devices: Versions 1-4 need "
 						"G >= 2"));
+	/* On host-plugin devices the solver's threads share the machine's cores: libomp's
+	 * spin-waiting (200 ms by default) would hold a core another of its threads needs. */
+	if (host && !getenv("KMP_BLOCKTIME")) {
+		setenv("KMP_BLOCKTIME", "0", 1);
+		json_object_set_new(info, "environment",
+				    json_pack("{s:s}", "KMP_BLOCKTIME",
+					      "0 (host-plugin devices share the cores: waiting "
+					      "threads sleep at once instead of spinning)"));
+	}
 	json_t *children = json_array();
 	json_object_set_new(info, "children", children);
 	double roof = 0.0;

@@ -10,15 +10,16 @@
  *
  * The extended model (ours), per step, for the device with the most work:
  *   compute   k_slab(N, G) x busy(V, G) x (N-2)^2 x P, P = ceil((N-2)/G) planes, k_slab
- *             from one-device runs of exactly that slab shape, busy from the interior phase
- *             of instrumented runs with G devices at work at once;
+ *             from one-device runs of exactly that slab shape, busy the slope of the
+ *             instrumented runs' per-step time (all but the halo copies, G devices at work
+ *             at once) against k_slab (N-2)^2 P over the sizes;
  *   transfer  the planes that device really moves (one neighbour at the ends, two inside;
  *             a single host thread moves every interface's planes one after the other),
  *             each at the measured time of one transfer of 8 N^2 bytes on the version's path
  *             (alpha-beta behaviour: latency included), times the contention factor of
- *             concurrent copies (two-stream time / one-stream time at that size);
- *   overhead  launch and synchronisation per step from the instrumented runs (boundary and
- *             synchronisation phases less the boundary planes' compute);
+ *             concurrent copies on the bandwidth term (one stream's beta / half the
+ *             two-stream aggregate beta, at least 1);
+ *   overhead  launch and synchronisation per step: the intercept of that fit;
  *   overlap   Versions 2-4 overlap the interior with the halo transfers (after the boundary
  *             planes) where the runtime has somewhere to run asynchronous work (a GPU
  *             queue, or hidden helper threads): boundary + max(interior, transfer).
@@ -51,12 +52,16 @@ struct nbw_ksample {
 	double k;       /**< seconds per interior point and step */
 };
 
-/** Per (version, G, N) terms from instrumented runs. */
+/** Per (version, G, N) terms from instrumented runs: the per-step time of everything but
+ *  the halo copies (y) against the one-device compute time of the largest slab (x). Over
+ *  the sizes, y = overhead + busy x (least squares); a hand-written calibration may give
+ *  busy and overhead_s directly (x = y = 0). */
 struct nbw_vsample {
 	char version[8];
 	int g, n;
-	double busy;         /**< interior time / (k_slab x interior points of the slab) */
-	double overhead_s;   /**< per step */
+	double x_s, y_s;     /**< per step; 0 when given by hand */
+	double busy;         /**< y / x of this sample, or as given */
+	double overhead_s;   /**< as given (hand-written), else 0 */
 };
 
 struct nbw_calib {

@@ -31,6 +31,7 @@ struct nbw_curve_key {
 	char peer[12];       /**< "n/a", "enabled", "disabled" */
 	char bind[8];        /**< "local", "remote", "none", "" when not recorded */
 	int hidden_helpers;  /**< as measured; -1 for native APIs */
+	char sweep[24];      /**< the hidden-helper sweep's label ("hht-0"), "" for the main run */
 };
 
 struct nbw_curve_point {

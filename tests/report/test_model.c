@@ -150,8 +150,9 @@ static void test_extended_v4(void **state)
 	p[0].seconds = t1;
 	p[1].seconds = t2;
 	struct nbw_ksample slab = {102, 25, 2e-10};
-	struct nbw_vsample vs[3] = {{"v4", 4, 66, 1.4, 2e-6}, {"v4", 4, 130, 1.6, 4e-6},
-				    {"v4", 4, 102, 9.0, 9e-3}};
+	struct nbw_vsample vs[3] = {{.version = "v4", .g = 4, .n = 66, .busy = 1.4, .overhead_s = 2e-6},
+				    {.version = "v4", .g = 4, .n = 130, .busy = 1.6, .overhead_s = 4e-6},
+				    {.version = "v4", .g = 4, .n = 102, .busy = 9.0, .overhead_s = 9e-3}};
 	struct nbw_calib c = {.slab = &slab, .nslab = 1, .paths = p, .npaths = 2, .vs = vs,
 			      .nvs = 3, .hidden_helpers = 0};
 	snprintf(c.device_kind, sizeof(c.device_kind), "cuda");
@@ -172,6 +173,30 @@ static void test_extended_v4(void **state)
 	assert_int_equal(nbw_predict_ext(&c, 102, 4, "v4", 10, 102, &e, why, sizeof(why)), 0);
 	assert_false(e.overlap);
 	assert_true(REL(e.total_s, 1.38e-3) < 1e-9);
+}
+
+/* Measured samples: y = 5 us + 1.5 x exactly at three sizes, and a wild fourth sample at
+ * the size being predicted, which leave-one-out must ignore: busy 1.5, overhead 5 us. */
+static void test_extended_fit(void **state)
+{
+	(void)state;
+	struct nbw_xpath p[2] = {path("htod", 0.0, 10.0), path("dtoh", 0.0, 10.0)};
+	struct nbw_ksample slab = {66, 16, 1e-9};
+	struct nbw_vsample vs[4] = {
+		{.version = "v3", .g = 4, .n = 34, .x_s = 1e-5, .y_s = 5e-6 + 1.5e-5},
+		{.version = "v3", .g = 4, .n = 50, .x_s = 3e-5, .y_s = 5e-6 + 4.5e-5},
+		{.version = "v3", .g = 4, .n = 82, .x_s = 9e-5, .y_s = 5e-6 + 1.35e-4},
+		{.version = "v3", .g = 4, .n = 66, .x_s = 4e-5, .y_s = 1.0},
+	};
+	struct nbw_calib c = {.slab = &slab, .nslab = 1, .paths = p, .npaths = 2, .vs = vs,
+			      .nvs = 4};
+	struct nbw_ext_pred e;
+	char why[256];
+	assert_int_equal(nbw_predict_ext(&c, 66, 4, "v3", 1, 66, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.busy, 1.5) < 1e-9);
+	assert_true(REL(e.overhead_s, 5e-6) < 1e-9);
+	/* compute = 1.5 x 1e-9 x 64^2 x 16 planes. */
+	assert_true(REL(e.compute_s, 1.5e-9 * 4096 * 16) < 1e-9);
 }
 
 /* Version 1 on 3 devices: one host thread moves 2 (G-1) = 4 planes each way per step, each
@@ -306,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_xfer_lookup),
 		cmocka_unit_test(test_extended_v4),
 		cmocka_unit_test(test_extended_v1_planes),
+		cmocka_unit_test(test_extended_fit),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_calib_files),
 	};
