@@ -16,7 +16,7 @@
 
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
-	OPT_REPS, OPT_HH, OPT_INSTRUMENT, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_REPS, OPT_HH, OPT_INSTRUMENT, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option heat_options[] = {
@@ -33,6 +33,7 @@ static const struct option heat_options[] = {
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "hidden-helpers", required_argument, NULL, OPT_HH },
 	{ "instrument", no_argument, NULL, OPT_INSTRUMENT },
+	{ "baseline-launch", required_argument, NULL, OPT_BASELINE_LAUNCH },
 	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -70,6 +71,10 @@ void nbw_heat_usage(FILE *f)
 		"                       (default 1 and the whole list); baseline runs for G = 1,\n"
 		"                       v1-v4 for G >= 2, serial once per grid\n"
 		"  --reps R             timed repetitions of each run (default 1; median reported)\n"
+		"  --baseline-launch L  sync (default: one blocking target region per step, the\n"
+		"                       paper's baseline) or nowait (the kernel form and launch of\n"
+		"                       Versions 1-4: target nowait + taskwait; what the extended\n"
+		"                       model calibrates on)\n"
 		"  --instrument         also time each step phase by phase: interior kernels,\n"
 		"                       boundary kernels, halo exchange, synchronisation (an extra\n"
 		"                       run that waits after every phase)\n"
@@ -284,6 +289,14 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 			o->hidden_helpers = (int)v;
 			break;
 		case OPT_INSTRUMENT: o->instrument = true; break;
+		case OPT_BASELINE_LAUNCH:
+			if (strcmp(optarg, "sync") == 0 || strcmp(optarg, "nowait") == 0) {
+				o->baseline_nowait = strcmp(optarg, "nowait") == 0;
+			} else {
+				snprintf(err, errlen, "--baseline-launch: '%s' (sync or nowait)", optarg);
+				rc = -1;
+			}
+			break;
 		case OPT_ROOFLINE: {
 			char *end = NULL;
 			errno = 0;

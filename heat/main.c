@@ -288,6 +288,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 			.version = v, .grid = g, .fields = f, .ndev = G, .devices = r.devices,
 			.gpu = gpu, .slabs = r.slabs, .steps = r.steps,
 			.warmup_steps = r.warmup_steps, .reps = r.reps, .instrument = r.instrumented,
+			.baseline_nowait = hs->o->baseline_nowait,
 		};
 		struct nbw_heat_omp_result res;
 		memset(&res, 0, sizeof(res));
@@ -297,6 +298,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 		}
 		r.host_threads = res.host_threads;
 		snprintf(r.kernels, sizeof(r.kernels), "%s", res.kernels);
+		r.launch = v == NBW_HEAT_BASELINE && !hs->o->baseline_nowait ? "sync" : "nowait";
 		snprintf(r.halo_path, sizeof(r.halo_path), "%s", res.halo_path);
 	}
 	if (err[0])

@@ -277,9 +277,16 @@ static void lap(double *t, double *acc)
 static void run_baseline(struct heat_run *r, int steps)
 {
 	struct heat_dev *d = &r->dev[0];
+	int ta = 0, tb = 0; /* dependence tokens of the nowait form */
 	for (int s = 0; s < steps; s++) {
 		double t = omp_get_wtime();
-		heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_SYNC, NULL, NULL);
+		if (r->rq->baseline_nowait) {
+			/* The kernel form and launch of Versions 1-4, on one device. */
+			heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_NOWAIT, &ta, &tb);
+#pragma omp taskwait
+		} else {
+			heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_SYNC, NULL, NULL);
+		}
 		if (r->instrument)
 			lap(&t, &r->ph[0].interior_s);
 	}
@@ -426,7 +433,8 @@ static int reset_levels(struct heat_run *r, char *err, size_t errlen)
 static void describe(const struct heat_run *r, struct nbw_heat_omp_result *res)
 {
 	const struct nbw_heat_omp_request *rq = r->rq;
-	bool gpu = r->dev[0].gpu, nowait = rq->version != NBW_HEAT_BASELINE;
+	bool gpu = r->dev[0].gpu;
+	bool nowait = rq->version != NBW_HEAT_BASELINE || rq->baseline_nowait;
 	snprintf(res->kernels, sizeof(res->kernels), "%s", heat_kernel_forms(gpu, nowait));
 	const char *path = "none (one device)";
 	switch (rq->version) {

@@ -236,9 +236,6 @@ static int slab_k(const struct nbw_calib *c, int n, int planes, double *k, char 
 	for (size_t i = 0; i < c->nslab; i++)
 		if (c->slab[i].n == n && c->slab[i].planes == planes)
 			x[m++] = c->slab[i].k;
-	for (size_t i = 0; i < c->nk; i++)
-		if (c->k[i].n == n && c->k[i].planes == planes)
-			x[m++] = c->k[i].k;
 	if (m) {
 		*k = median(x, m);
 		free(x);

@@ -129,6 +129,7 @@ struct nbw_heat_opts {
 	int reps;
 	int hidden_helpers;              /**< -1 = leave the runtime's setting alone */
 	bool instrument;
+	bool baseline_nowait;            /**< --baseline-launch nowait */
 	double roofline_gbs;             /**< 0 = measure */
 	char output[1024];
 	bool quiet;
@@ -178,6 +179,8 @@ struct nbw_heat_record {
 	int hidden_helpers;       /**< as libomp uses it; -1 for serial */
 	char halo_path[200];
 	char kernels[200];
+	const char *launch;       /**< "sync" (blocking target region), "nowait" (target nowait
+				   *   + taskwait), "none" (serial) */
 	struct nbw_heat_roofline roofline;
 	struct nbw_heat_check check;
 	char verify_status[16];   /**< "passed", "failed", "reference" */

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# 'nodebw run' end to end on a small configuration: probes (OpenMP and host reference),
+# solver calibration and validation, calibration.json usable by 'nodebw predict', the report
+# with the model sections; regenerating the report; Ctrl-C during the solver keeps what was
+# measured and still writes the report; bad run-only options.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+small="--api omp,host --sizes 8,32KiB,1MiB --reps 2 --max-reps 3 --min-time 0.001
+       --solver-n 24,32 --solver-steps 6 --solver-rounds 2"
+
+out="$tmp/run"
+# shellcheck disable=SC2086
+"$NODEBW" run $small --output "$out" >"$tmp/out" 2>"$tmp/err"
+st=$?
+check "run exits 0 (status $st)" test "$st" -eq 0
+sed 's/^/#   /' "$tmp/err"
+for stage in "solver round 1/2" "solver round 2/2" "calibration:" "report:"; do
+	check "progress line: $stage" grep -q "^\[nodebw run .*\] $stage" "$tmp/out"
+done
+for f in results.json results.csv calibration.json report/report.md report/report.html \
+	 report/tables/validation.csv report/tables/accuracy.csv report/tables/table6.csv \
+	 report/tables/paper-k.csv report/tables/ext-kslab.csv; do
+	check "$f exists and is not empty" test -s "$out/$f"
+done
+check "no child folder left behind" sh -c "! ls -d '$out'/.solver-* 2>/dev/null"
+python3 - "$out/results.json" "$out/calibration.json" >"$tmp/py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["solver_runs"]
+purposes = {r["purpose"] for r in runs}
+assert purposes == {"validation", "calibration"}, purposes
+assert {r["round"] for r in runs} == {1, 2}, "rounds"
+versions = {(r["version"], r["G"]) for r in runs if r["purpose"] == "validation"}
+for v in ("v1", "v2", "v3", "v4"):
+    for g in (2, 4):
+        assert (v, g) in versions, (v, g)
+assert all(r["verification"]["status"] in ("passed", "reference") for r in runs)
+cal = [r for r in runs if r["purpose"] == "calibration"]
+assert cal and all(r["launch"] == "nowait" and r["G"] == 1 for r in cal), "calibration runs"
+# slab shapes: N x N x (ceil((N-2)/G)+2) for G = 2, 4
+shapes = {(r["shape"]["nx"], r["shape"]["nz"]) for r in cal}
+assert shapes == {(24, 13), (24, 8), (32, 17), (32, 10)}, shapes
+assert all(r["phases_s"] for r in runs if r["purpose"] == "validation" and r["version"] != "baseline")
+s = d["solver"]
+assert s["rounds"] == 2 and s["steps"] == 6 and len(s["children"]) == 4, s
+assert all(c["exit_status"] == 0 for c in s["children"])
+c = json.load(open(sys.argv[2]))
+assert c["schema"] == "nodebw-calibration"
+assert len(c["k"]["samples"]) == 2 and len(c["k_slab"]) == 4
+assert {"htod/sync", "dtoh/sync", "p2p/async"} <= set(c["transfers"])
+assert len(c["versions"]) == 16
+print("ok")
+PY
+check "results and calibration hold what the models need" grep -q "^ok" "$tmp/py"
+sed 's/^/#   /' "$tmp/py"
+md="$out/report/report.md"
+for h in "## The paper's model (Eq. 7-12)" "## The extended model: calibrated terms" \
+	 "## Validation: measured against both models"; do
+	check "report section: $h" grep -qF "$h" "$md"
+done
+check "k-bar given by both rules" sh -c "grep -q 'mean over all 2 sizes' '$md' && grep -q 'three largest sizes' '$md'"
+rows=$(grep -c '^| [24] | v[1-4] | 2 |' "$md")
+check "accuracy table: a row per (G, version) ($rows)" test "$rows" -eq 8
+check "Figure 8 plot data for v4 on 4 devices" test -s "$out/report/plots/fig8-v4-g4.dat"
+check "Figure 3 and 6 speedup plots" test -s "$out/report/plots/fig3-speedup-g2.dat" -a \
+	-s "$out/report/plots/fig6-speedup-model-g4.dat"
+
+"$NODEBW" predict --calibration "$out/calibration.json" --n 32 --gpus 2,4 --version all \
+	>"$tmp/pred" 2>"$tmp/err"
+check "predict from the run's calibration: exit 0" test $? -eq 0
+check "predict: 8 rows, extended model available for each" \
+	sh -c "[ \$(grep -c '^   32 ' '$tmp/pred') -eq 8 ] && ! grep -q 'n/a' '$tmp/pred'"
+
+"$NODEBW" report --output "$tmp/again" "$out/results.json" >"$tmp/out2" 2>&1
+check "the report regenerates from the saved results" test $? -eq 0 -a -s "$tmp/again/report.md"
+check "same validation table" cmp -s "$out/report/tables/validation.csv" "$tmp/again/tables/validation.csv"
+
+# Ctrl-C during the solver: the whole process group gets SIGINT, as from a terminal.
+int="$tmp/int"
+# shellcheck disable=SC2086
+setsid "$NODEBW" run $small --solver-rounds 3 --output "$int" >"$tmp/iout" 2>"$tmp/ierr" &
+pid=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q "solver round 2/3" "$tmp/iout" 2>/dev/null; do
+	sleep 0.2; i=$((i + 1))
+done
+kill -INT -- "-$pid" 2>/dev/null
+wait "$pid"
+st=$?
+check "Ctrl-C: exit 130 (status $st)" test "$st" -eq 130
+check "Ctrl-C: results say interrupted" python3 -c "
+import json, sys; d = json.load(open('$int/results.json')); assert d['interrupted'] is True
+assert d['solver_runs'], 'no solver runs kept'"
+check "Ctrl-C: calibration and report still written" test -s "$int/calibration.json" -a \
+	-s "$int/report/report.md"
+
+bad() { # bad "description" expected args...
+	desc=$1; want=$2; shift 2
+	"$NODEBW" run "$@" --output "$tmp/bad" >"$tmp/bout" 2>"$tmp/berr"
+	st=$?
+	check "$desc: exit 2 (status $st)" test "$st" -eq 2
+	check "$desc: one line naming '$want'" \
+		sh -c "[ \$(wc -l <'$tmp/berr') -eq 1 ] && grep -q -- '$want' '$tmp/berr'"
+}
+bad "--solver-n below 8" "--solver-n" --solver-n 4
+bad "--solver-n not a number" "--solver-n" --solver-n abc
+bad "--solver-rounds without a value" "--solver-rounds" --solver-rounds
+bad "--solver-steps zero" "--solver-steps" --solver-steps 0
+done_testing
