@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "nodebw/results.h"
 
+#include "nodebw/jsonpos.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -578,14 +580,18 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 	if (json_unpack_ex(root, &je, 0, "{s:s, s:i}", "schema", &schema, "schema_version",
 			   &version) ||
 	    strcmp(schema, NBW_SCHEMA_NAME) != 0) {
-		snprintf(err, errlen, "%s: not a nodebw results file (no \"schema\": \"%s\")", path,
-			 NBW_SCHEMA_NAME);
+		int line = 1, col = 1;
+		nbw_json_locate_file(path, "schema", &line, &col);
+		snprintf(err, errlen, "%s:%d:%d: not a nodebw results file (no \"schema\": \"%s\")",
+			 path, line, col, NBW_SCHEMA_NAME);
 		json_decref(root);
 		return NULL;
 	}
 	if (version < 1 || version > NBW_SCHEMA_VERSION) {
-		snprintf(err, errlen, "%s: schema_version %d, this nodebw reads 1 to %d", path,
-			 version, NBW_SCHEMA_VERSION);
+		int line = 1, col = 1;
+		nbw_json_locate_file(path, "schema_version", &line, &col);
+		snprintf(err, errlen, "%s:%d:%d: schema_version %d, this nodebw reads 1 to %d", path,
+			 line, col, version, NBW_SCHEMA_VERSION);
 		json_decref(root);
 		return NULL;
 	}
@@ -600,7 +606,7 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 	d->measurements = json_incref(json_object_get(root, "measurements"));
 	if (!json_is_array(d->devices) || !json_is_array(d->skipped) ||
 	    !json_is_array(d->measurements)) {
-		snprintf(err, errlen, "%s: 'devices', 'skipped' and 'measurements' must be arrays",
+		snprintf(err, errlen, "%s:1:1: 'devices', 'skipped' and 'measurements' must be arrays",
 			 path);
 		nbw_doc_free(d);
 		return NULL;
@@ -611,7 +617,11 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 		struct nbw_measurement x;
 		char e[NBW_REASON_LEN];
 		if (nbw_measurement_from_json(m, &x, e, sizeof(e))) {
-			snprintf(err, errlen, "%s: measurements[%zu]: %s", path, i, e);
+			char where[48];
+			int line = 1, col = 1;
+			snprintf(where, sizeof(where), "measurements[%zu]", i);
+			nbw_json_locate_file(path, where, &line, &col);
+			snprintf(err, errlen, "%s:%d:%d: measurements[%zu]: %s", path, line, col, i, e);
 			nbw_doc_free(d);
 			return NULL;
 		}

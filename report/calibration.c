@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/jsonpos.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
 
@@ -612,7 +613,15 @@ int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errl
 	int rc = calib_from_json(j, c, e, sizeof(e));
 	json_decref(j);
 	if (rc) {
-		snprintf(err, errlen, "%s: %s", path, e);
+		/* e is "JSON.PATH: what": name the line and column of that value. */
+		char where[128];
+		size_t n = strcspn(e, ":");
+		int line, col;
+		snprintf(where, sizeof(where), "%.*s", (int)(n < sizeof(where) ? n : 0), e);
+		if (where[0] && nbw_json_locate_file(path, where, &line, &col) == 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, e);
+		else
+			snprintf(err, errlen, "%s: %s", path, e);
 		nbw_calib_free(c);
 	}
 	return rc;

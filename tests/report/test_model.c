@@ -308,6 +308,11 @@ static void test_calib_files(void **state)
 	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
 			  "\"transfers\": {\"p2p\": {\"beta_gbps\": -3}}}",
 			  "transfers.p2p");
+	/* A bad field is named by its line and column. */
+	expect_load_error("{\"schema\": \"nodebw-calibration\",\n \"schema_version\": 1,\n"
+			  " \"transfers\": {\"htod\": {\"beta_gbps\": 3},\n"
+			  "   \"p2p\": {\"beta_gbps\": -3}}}",
+			  ":4:11: transfers.p2p");
 	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
 			  "\"transfers\": {\"sideways\": {\"beta_gbps\": 3}}}",
 			  "transfers.sideways");
