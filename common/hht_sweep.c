@@ -15,16 +15,6 @@
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 
-static void remove_folder(const char *dir)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/results.json", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/results.csv", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
 static void merge(struct nbw_doc *doc, const char *dir, const char *label,
 		  struct nbw_run_status *st)
 {
@@ -131,7 +121,7 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		/* After Ctrl-C the child keeps what it measured; merge that if it got so far. */
 		if (!nbw_stop_requested || access(child_results, F_OK) == 0)
 			merge(doc, c.output, plan[k].label, st);
-		remove_folder(c.output);
+		nbw_remove_results_dir(c.output);
 		if (nbw_stop_requested) {
 			st->interrupted = 1;
 			nbw_doc_set(doc, "interrupted", json_true());

@@ -76,3 +76,13 @@ int nbw_run_child(char **argv)
 			return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+void nbw_remove_results_dir(const char *dir)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/results.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	unlink(path);
+	rmdir(dir);
+}

@@ -13,24 +13,7 @@
 #include "nodebw/jsonpos.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
-
-static const char *jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
-static double jnum(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static int jint(json_t *o, const char *key, int dflt)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
-}
+#include "jget.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -178,7 +161,7 @@ static int push(double **arr, size_t n, double x)
 /* The runtime of one run: its fastest repetition. Background load on a shared machine only
  * ever slows a repetition down, so the fastest is the best estimate of the undisturbed time;
  * configurations are then combined over rounds by the median. */
-static double run_seconds(json_t *r)
+double nbw_solver_run_seconds(json_t *r)
 {
 	json_t *a = json_object_get(r, "samples_s"), *x;
 	double best = INFINITY;
@@ -224,7 +207,7 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 			gp = &gs[n++];
 			*gp = key;
 		}
-		if (push(&gp->sec, gp->n++, run_seconds(r)))
+		if (push(&gp->sec, gp->n++, nbw_solver_run_seconds(r)))
 			goto oom;
 		json_t *ph = json_object_get(r, "phases_s");
 		if (json_is_object(ph)) {

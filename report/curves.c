@@ -11,18 +11,7 @@
 #include <string.h>
 
 #include "nodebw/report.h"
-
-static const char *jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
-static double jnum(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
+#include "jget.h"
 
 static void key_of(json_t *m, struct nbw_curve_key *k)
 {

@@ -12,6 +12,7 @@
 
 #include "nodebw/model.h"
 #include "nodebw/report.h"
+#include "jget.h"
 
 #define MAXN 32
 
@@ -25,12 +26,6 @@ struct vrow {
 	bool has_paper, has_ext;
 	char why[200];
 };
-
-static const char *jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -54,23 +49,6 @@ static bool run_ok(json_t *r)
 	json_t *s = json_object_get(r, "seconds");
 	return (!e || json_is_null(e)) && json_is_number(s) && json_number_value(s) > 0.0 &&
 	       (strcmp(st, "passed") == 0 || strcmp(st, "reference") == 0);
-}
-
-/* The runtime of one run: its fastest repetition. Background load on a shared machine only
- * ever slows a repetition down, so the fastest is the best estimate of the undisturbed time;
- * configurations are then combined over rounds by the median. */
-static double run_seconds(json_t *r)
-{
-	json_t *a = json_object_get(r, "samples_s"), *x;
-	double best = INFINITY;
-	size_t i;
-	json_array_foreach(a, i, x)
-		if (json_is_number(x) && json_number_value(x) > 0.0 && json_number_value(x) < best)
-			best = json_number_value(x);
-	if (isfinite(best))
-		return best;
-	x = json_object_get(r, "seconds");
-	return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
 /* Cubic runs of baseline and v1-v4 grouped by (version, G, N, steps). */
@@ -116,7 +94,7 @@ static size_t collect_rows(json_t *runs, struct vrow **out)
 		if (!s)
 			continue;
 		secs[k] = s;
-		s[rows[k].runs++] = run_seconds(r);
+		s[rows[k].runs++] = nbw_solver_run_seconds(r);
 	}
 	for (size_t k = 0; k < n; k++) {
 		int m = rows[k].runs;

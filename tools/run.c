@@ -131,16 +131,6 @@ static json_t *args_json(const struct argbuf *a)
 	return j;
 }
 
-static void remove_child_dir(const char *dir)
-{
-	char p[1300];
-	snprintf(p, sizeof(p), "%s/results.json", dir);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s/results.csv", dir);
-	unlink(p);
-	rmdir(dir);
-}
-
 /* Append the child's solver runs to the main document, tagged with round and purpose;
  * returns the roofline GB/s the child measured (0 when none). */
 static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const char *purpose,
@@ -361,7 +351,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 			double rf = merge_runs(doc, cdir, r, purpose, &st->runs, &st->verify_failed);
 			if (roof == 0.0)
 				roof = rf;
-			remove_child_dir(cdir);
+			nbw_remove_results_dir(cdir);
 			json_t *cj = json_pack("{s:i, s:s, s:o, s:i}", "round", r, "purpose", purpose,
 					       "argv", args_json(&a), "exit_status", crc);
 			json_array_append_new(children, cj);

@@ -135,6 +135,9 @@ struct nbw_rinput;
 int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, char *err,
 			   size_t errlen);
 json_t *nbw_calib_to_json(const struct nbw_calib *c);
+/** A solver run's runtime for the models: its fastest repetition (background load only
+ *  slows a repetition down; configurations are combined over rounds by the median). */
+double nbw_solver_run_seconds(json_t *run);
 /** Read a calibration file: file:line:col for malformed JSON, file: key for bad fields. */
 int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen);
 

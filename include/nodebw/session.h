@@ -21,4 +21,7 @@ int nbw_results_dir(const char *output, char *dir, size_t len, char *err, size_t
  *  Returns its exit status, 128 + signal when it was killed, or -1 when it could not start. */
 int nbw_run_child(char **argv);
 
+/** Remove a child's private results folder (results.json, results.csv, the folder). */
+void nbw_remove_results_dir(const char *dir);
+
 #endif

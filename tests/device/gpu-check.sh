@@ -25,3 +25,12 @@ timeout 420 "$exe" probe --api omp,cuda --devices 0 --mode sync,async \
 echo "probe status $?" >>"$out/probe.txt"
 "$exe" gap "$out/r/results.json" >"$out/gap.txt" 2>&1
 tail -n 40 "$out/gap.txt"
+# The models on one H200: the solver's baseline at the paper's sizes (k(N), HBM fraction)
+# and the report's paper-model section; Versions 1-4 need two devices, which one GPU lacks
+# (the run records why). Bounded so the whole check fits the device time.
+timeout 240 "$exe" heat --n 256,512,768 --versions baseline --devices 0 --steps 100 --reps 3 \
+	--output "$out/heat" >"$out/heat.txt" 2>&1
+echo "heat status $?" >>"$out/heat.txt"
+"$exe" report --output "$out/heat-report" "$out/r/results.json" "$out/heat/results.json" \
+	>"$out/report.txt" 2>&1
+grep -A8 "paper's model" "$out/heat-report/report.md" | tail -n 8

@@ -86,7 +86,7 @@ i=0
 while [ $i -lt 600 ] && ! grep -q "solver round 2/3" "$tmp/iout" 2>/dev/null; do
 	sleep 0.2; i=$((i + 1))
 done
-kill -INT -- "-$pid" 2>/dev/null
+kill -INT "-$pid" 2>/dev/null
 wait "$pid"
 st=$?
 check "Ctrl-C: exit 130 (status $st)" test "$st" -eq 130

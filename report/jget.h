@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Reading fields of results JSON with defaults (private to report/). */
+#ifndef NODEBW_REPORT_JGET_H
+#define NODEBW_REPORT_JGET_H
+
+#include <jansson.h>
+#include <math.h>
+
+/** The string at \p key, or "". */
+static inline const char *jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+/** The number at \p key, or NaN. */
+static inline double jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/** The integer at \p key, or \p dflt. */
+static inline int jint(json_t *o, const char *key, int dflt)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+}
+
+#endif
