@@ -90,6 +90,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --output DIR         results folder (default nodebw-results/<date-time>):\n"
 		"                       results.json (every sample) and results.csv (summaries)\n"
 		"  --quiet              no tables on stdout\n"
+		"%s"
 		"\n"
 		"Bandwidth is printed in GB/s = 1e9 bytes per second.\n"
 		"\n"
@@ -99,11 +100,24 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  nodebw %s --probe p2p --devices 2,3 --hidden-helpers 4\n",
 		cmd,
 		strcmp(cmd, "run") == 0
-			? "Run the main job: every probe of every available API, with the\n"
-			  "hidden-helper sweep, into one results folder.\n"
+			? "Run the main job: topology, every probe of every available API with the\n"
+			  "hidden-helper sweep, the heat solver's calibration and validation runs,\n"
+			  "calibration.json and the report (report/report.html), into one folder.\n"
 			: "Measure host-to-device, device-to-host and device-to-device transfers over\n"
 			  "a size sweep. Every transfer is verified outside the timed region.\n",
-		strcmp(cmd, "run") == 0 ? " (on by default for run)" : "", cmd, cmd, cmd);
+		strcmp(cmd, "run") == 0 ? " (on by default for run)" : "",
+		strcmp(cmd, "run") == 0
+			? "Solver and report (run only; doc/model.md):\n"
+			  "  --solver-n LIST      grid sizes N of the solver runs (default 40,52,64,76 on\n"
+			  "                       host-plugin devices, 256-640 on GPUs, --full 512-1280)\n"
+			  "  --solver-steps N     time steps per run (default 40 host plugin, 100 GPU,\n"
+			  "                       --full 500)\n"
+			  "  --solver-rounds N    rounds of every solver configuration (default 3, --full\n"
+			  "                       5); the models take the median over rounds\n"
+			  "  --no-solver          probes only (no calibration or validation runs)\n"
+			  "  --no-report          no report folder (nodebw report makes it later)\n"
+			: "",
+		cmd, cmd, cmd);
 }
 
 static int parse_uint(const char *s, long lo, long hi, long *out, const char *what, char *err,
