@@ -502,7 +502,58 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 		plot_speedups(r, rows, nr, gl[gi]);
 }
 
+static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in);
+
+/* Solver runs of several files are never pooled: each file is its own machine or run, so
+ * each gets its own calibration and validation. */
 void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	int nsolver = 0;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		size_t i;
+		json_t *x;
+		json_array_foreach(in->solver_runs, i, x)
+			if (json_integer_value(json_object_get(x, "file")) == (json_int_t)f) {
+				nsolver++;
+				break;
+			}
+	}
+	if (nsolver <= 1) {
+		model_sections(r, in);
+		return;
+	}
+	for (size_t f = 0; f < in->nfiles; f++) {
+		struct nbw_rinput one = *in;
+		one.nfiles = 1;
+		one.paths = &in->paths[f];
+		one.solver_runs = json_array();
+		one.curves.c = NULL;
+		one.curves.n = 0;
+		size_t i;
+		json_t *x;
+		json_array_foreach(in->solver_runs, i, x)
+			if (json_integer_value(json_object_get(x, "file")) == (json_int_t)f)
+				json_array_append(one.solver_runs, x);
+		struct nbw_curve *cs = malloc((in->curves.n + 1) * sizeof(*cs));
+		for (size_t k = 0; cs && k < in->curves.n; k++)
+			if (in->curves.c[k].file == (int)f)
+				cs[one.curves.n++] = in->curves.c[k];
+		one.curves.c = cs;
+		if (json_array_size(one.solver_runs)) {
+			char title[1200];
+			snprintf(title, sizeof(title), "Models of %s", in->paths[f]);
+			nbw_rdoc_heading(r, 2, title);
+			nbw_rdoc_para(r, "The solver runs of each results file are calibrated and "
+					 "validated on their own (with that file's transfer "
+					 "measurements): files are never pooled.");
+			model_sections(r, &one);
+		}
+		json_decref(one.solver_runs);
+		free(cs); /* the curves' points belong to in */
+	}
+}
+
+static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	struct vrow *rows = NULL;
 	size_t nr = collect_rows(in->solver_runs, &rows);

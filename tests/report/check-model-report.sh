@@ -42,4 +42,11 @@ for g in 2 4; do
 		check "Figure 8 data for $v, G = $g" test -s "$tmp/r/plots/fig8-$v-g$g.dat"
 	done
 done
+# Two results files with solver runs: each is calibrated and validated on its own.
+"$NODEBW" report --output "$tmp/two" "$fixture" "$fixture" >"$tmp/out" 2>"$tmp/err"
+check "two files: exit 0" test $? -eq 0
+check "two files: a model section per file" \
+	test "$(grep -c "^## Models of .*results-run-2cpu-vm.json" "$tmp/two/report.md")" -eq 2
+check "two files: each reproduces the recorded accuracy (not a pooled one)" \
+	sh -c "cmp -s '$tmp/two/tables/accuracy.csv' '$tmp/want' && cmp -s '$tmp/two/tables/accuracy-2.csv' '$tmp/want'"
 done_testing
