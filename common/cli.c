@@ -120,7 +120,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		cmd, cmd, cmd);
 }
 
-static int parse_uint(const char *s, long lo, long hi, long *out, const char *what, char *err,
+int nbw_cli_parse_int(const char *s, long lo, long hi, long *out, const char *what, char *err,
 		      size_t errlen)
 {
 	char *end = NULL;
@@ -148,7 +148,7 @@ int nbw_cli_parse_int_list(const char *s, int *out, int max_items, int *n, const
 		return -1;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		long v;
-		if (parse_uint(t, 0, INT_MAX, &v, what, err, errlen)) {
+		if (nbw_cli_parse_int(t, 0, INT_MAX, &v, what, err, errlen)) {
 			rc = -1;
 			break;
 		}
@@ -350,9 +350,9 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		case OPT_QUICK: o->profile = NBW_PROFILE_QUICK; break;
 		case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
 		case OPT_DEFAULT: o->profile = NBW_PROFILE_DEFAULT; break;
-		case OPT_WARMUP: rc = parse_uint(optarg, 0, 1000, &warm, "--warmup", err, errlen); break;
-		case OPT_REPS: rc = parse_uint(optarg, 1, 1000000, &reps, "--reps", err, errlen); break;
-		case OPT_MAXREPS: rc = parse_uint(optarg, 1, 1000000, &maxreps, "--max-reps", err, errlen); break;
+		case OPT_WARMUP: rc = nbw_cli_parse_int(optarg, 0, 1000, &warm, "--warmup", err, errlen); break;
+		case OPT_REPS: rc = nbw_cli_parse_int(optarg, 1, 1000000, &reps, "--reps", err, errlen); break;
+		case OPT_MAXREPS: rc = nbw_cli_parse_int(optarg, 1, 1000000, &maxreps, "--max-reps", err, errlen); break;
 		case OPT_MINTIME: {
 			char *end = NULL;
 			errno = 0;
@@ -365,7 +365,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		}
 		case OPT_HH: {
 			long v = -1;
-			rc = parse_uint(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
+			rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
 			o->hidden_helpers = (int)v;
 			break;
 		}

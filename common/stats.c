@@ -3,6 +3,7 @@
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,14 @@ int nbw_summarize(const double *x, size_t n, struct nbw_summary *out)
 	}
 	free(s);
 	return 0;
+}
+
+double nbw_median(double *x, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	gsl_sort(x, 1, n);
+	return gsl_stats_median_from_sorted_data(x, 1, n);
 }
 
 void nbw_rates_gbps(const double *seconds, size_t n, double bytes, double *out)

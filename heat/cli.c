@@ -102,24 +102,6 @@ void nbw_heat_usage(FILE *f)
 		"  nodebw heat --version v2 --gpus 4 --hidden-helpers 0\n");
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out, const char *what, char *err,
-		     size_t errlen)
-{
-	char *end = NULL;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || !end || end == s || *end) {
-		snprintf(err, errlen, "%s '%s' is not an integer", what, s);
-		return -1;
-	}
-	if (v < lo || v > hi) {
-		snprintf(err, errlen, "%s %ld is out of range (%ld to %ld)", what, v, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 static int parse_versions(const char *s, struct nbw_heat_opts *o, char *err, size_t errlen)
 {
 	char *copy = strdup(s), *save = NULL;
@@ -254,13 +236,13 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 		case OPT_NY:
 		case OPT_NZ: {
 			const char *name = c == OPT_NX ? "--nx" : c == OPT_NY ? "--ny" : "--nz";
-			rc = parse_int(optarg, 3, MAX_SIDE, &v, name, err, errlen);
+			rc = nbw_cli_parse_int(optarg, 3, MAX_SIDE, &v, name, err, errlen);
 			int *dst = c == OPT_NX ? &o->nx : c == OPT_NY ? &o->ny : &o->nz;
 			*dst = (int)v;
 			break;
 		}
 		case OPT_STEPS:
-			rc = parse_int(optarg, 1, MAX_STEPS, &v, "--steps", err, errlen);
+			rc = nbw_cli_parse_int(optarg, 1, MAX_STEPS, &v, "--steps", err, errlen);
 			o->steps = (int)v;
 			break;
 		case OPT_VERSION:
@@ -281,11 +263,11 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 				}
 			break;
 		case OPT_REPS:
-			rc = parse_int(optarg, 1, 1000, &v, "--reps", err, errlen);
+			rc = nbw_cli_parse_int(optarg, 1, 1000, &v, "--reps", err, errlen);
 			o->reps = (int)v;
 			break;
 		case OPT_HH:
-			rc = parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
+			rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
 			o->hidden_helpers = (int)v;
 			break;
 		case OPT_INSTRUMENT: o->instrument = true; break;

@@ -13,19 +13,8 @@
 #include "nodebw/jsonpos.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
+#include "nodebw/stats.h"
 #include "jget.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *x, size_t n)
-{
-	qsort(x, n, sizeof(*x), cmp_double);
-	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 /* ---- transfer paths from curves ----------------------------------------------------- */
 
@@ -274,7 +263,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 		if (strcmp(g->version, "baseline") || g->nx != g->ny || g->steps < 1)
 			continue;
 		double pts = (double)(g->nx - 2) * (g->ny - 2) * (g->nz - 2);
-		double k = median_of(g->sec, g->n) / (g->steps * pts);
+		double k = nbw_median(g->sec, g->n) / (g->steps * pts);
 		/* The paper's k(N): blocking launches of N^3 grids. The extended model's k_slab:
 		 * the launch of Versions 1-4 (nowait) where measured, else any other shape. */
 		bool nowait = strcmp(g->launch, "nowait") == 0;
@@ -294,7 +283,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 			continue;
 		double area = (double)(n - 2) * (n - 2);
 		/* Everything but the halo copies, per step, with G devices at work at once. */
-		double y = (median_of(g->interior, g->nph) + median_of(g->bnd_sync, g->nph)) /
+		double y = (nbw_median(g->interior, g->nph) + nbw_median(g->bnd_sync, g->nph)) /
 			   g->steps;
 		double x = k * area * planes;
 		struct nbw_vsample *v = realloc(c->vs, (c->nvs + 1) * sizeof(*v));

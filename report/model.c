@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nodebw/model.h"
+#include "nodebw/stats.h"
 
 #define BYTES_PER_VALUE 8.0
 
@@ -37,18 +38,6 @@ void nbw_calib_free(struct nbw_calib *c)
 	free(c->slab);
 	free(c->vs);
 	memset(c, 0, sizeof(*c));
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *x, size_t n)
-{
-	qsort(x, n, sizeof(*x), cmp_double);
-	return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
 static int cmp_ksample_n(const void *a, const void *b)
@@ -237,7 +226,7 @@ static int slab_k(const struct nbw_calib *c, int n, int planes, double *k, char 
 		if (c->slab[i].n == n && c->slab[i].planes == planes)
 			x[m++] = c->slab[i].k;
 	if (m) {
-		*k = median(x, m);
+		*k = nbw_median(x, m);
 		free(x);
 		return 0;
 	}
@@ -315,11 +304,11 @@ static void version_terms(const struct nbw_calib *c, const char *v, int g, int e
 	} else if (m >= 1) {
 		for (size_t i = 0; i < m; i++)
 			x[i] = y[i] / x[i];
-		*busy = median(x, m);
+		*busy = nbw_median(x, m);
 		*used = m;
 	} else if (given) {
-		*busy = median(gb, given);
-		*overhead = fmax(0.0, median(go, given));
+		*busy = nbw_median(gb, given);
+		*overhead = fmax(0.0, nbw_median(go, given));
 		*used = given;
 	}
 out:

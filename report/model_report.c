@@ -12,6 +12,7 @@
 
 #include "nodebw/model.h"
 #include "nodebw/report.h"
+#include "nodebw/stats.h"
 #include "jget.h"
 
 #define MAXN 32
@@ -26,12 +27,6 @@ struct vrow {
 	bool has_paper, has_ext;
 	char why[200];
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 static int cmp_row(const void *a, const void *b)
 {
@@ -98,8 +93,7 @@ static size_t collect_rows(json_t *runs, struct vrow **out)
 	}
 	for (size_t k = 0; k < n; k++) {
 		int m = rows[k].runs;
-		qsort(secs[k], (size_t)m, sizeof(double), cmp_double);
-		rows[k].seconds = m % 2 ? secs[k][m / 2] : 0.5 * (secs[k][m / 2 - 1] + secs[k][m / 2]);
+		rows[k].seconds = nbw_median(secs[k], (size_t)m); /* sorts them */
 		rows[k].spread = secs[k][m - 1] / secs[k][0];
 		free(secs[k]);
 	}

@@ -33,28 +33,19 @@ static void usage(FILE *f)
 		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n");
 }
 
+/* A comma-separated list of distinct integers, each at least \p lo; its length or -1. */
 static int parse_ints(const char *s, int *out, int max, int lo, const char *what, char *err,
 		      size_t errlen)
 {
 	int n = 0;
-	const char *p = s;
-	while (*p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p || (*end && *end != ',') || v < lo || v > 1000000) {
-			snprintf(err, errlen, "%s: '%s' is not a list of integers >= %d", what, s, lo);
+	if (nbw_cli_parse_int_list(s, out, max, &n, what, err, errlen))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (out[i] < lo) {
+			snprintf(err, errlen, "%s %d is out of range (at least %d)", what, out[i], lo);
 			return -1;
 		}
-		if (n == max) {
-			snprintf(err, errlen, "%s: at most %d values", what, max);
-			return -1;
-		}
-		out[n++] = (int)v;
-		p = *end ? end + 1 : end;
-	}
-	if (n == 0)
-		snprintf(err, errlen, "%s: empty list", what);
-	return n ? n : -1;
+	return n;
 }
 
 static int parse_versions(const char *s, bool v[5], char *err, size_t errlen)
@@ -114,10 +105,10 @@ int nbw_predict_main(int argc, char **argv)
 			any_version = true;
 			break;
 		case 's': {
-			int one[1];
-			if (parse_ints(optarg, one, 1, 1, "--steps", err, sizeof(err)) < 0)
+			long v;
+			if (nbw_cli_parse_int(optarg, 1, 100000000, &v, "--steps", err, sizeof(err)))
 				goto usage_error;
-			steps = one[0];
+			steps = (int)v;
 			break;
 		}
 		case 'r':

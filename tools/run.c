@@ -63,24 +63,21 @@ int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *
 				snprintf(err, errlen, "option '%s' needs a value", a);
 				return -1;
 			}
-			int tmp[NBW_RUN_MAX_N], n = 0;
-			bool is_n = strcmp(a, "--solver-n") == 0;
-			if (nbw_cli_parse_int_list(val, tmp, is_n ? NBW_RUN_MAX_N : 1, &n, a, err,
-						   errlen))
-				return -1;
-			for (int k = 0; k < n; k++)
-				if (tmp[k] < (is_n ? 8 : 1) || tmp[k] > (is_n ? 4096 : 100000)) {
-					snprintf(err, errlen, "%s: %d is out of range (%d to %d)", a,
-						 tmp[k], is_n ? 8 : 1, is_n ? 4096 : 100000);
+			if (strcmp(a, "--solver-n") == 0) {
+				if (nbw_cli_parse_int_list(val, ro->n, NBW_RUN_MAX_N, &ro->nn, a, err,
+							   errlen))
 					return -1;
-				}
-			if (is_n) {
-				memcpy(ro->n, tmp, (size_t)n * sizeof(int));
-				ro->nn = n;
-			} else if (strcmp(a, "--solver-steps") == 0) {
-				ro->steps = tmp[0];
+				for (int k = 0; k < ro->nn; k++)
+					if (ro->n[k] < 8 || ro->n[k] > 4096) {
+						snprintf(err, errlen, "%s: %d is out of range (8 to 4096)",
+							 a, ro->n[k]);
+						return -1;
+					}
 			} else {
-				ro->rounds = tmp[0];
+				long v;
+				if (nbw_cli_parse_int(val, 1, 100000, &v, a, err, errlen))
+					return -1;
+				*(strcmp(a, "--solver-steps") == 0 ? &ro->steps : &ro->rounds) = (int)v;
 			}
 			i++;
 		} else {

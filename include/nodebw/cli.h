@@ -50,6 +50,10 @@ void nbw_cli_opts_free(struct nbw_probe_opts *o);
 void nbw_cli_usage_probe(FILE *f, const char *cmd);
 
 /** Parse "0,1,3" into ints in [0, max); rejects duplicates. 0 or -1 with \p err. */
+/** One integer in [lo, hi]; 0, or -1 with "WHAT 'x' is not an integer" / "WHAT v is out of
+ *  range (lo to hi)" in \p err. */
+int nbw_cli_parse_int(const char *s, long lo, long hi, long *out, const char *what, char *err,
+		      size_t errlen);
 int nbw_cli_parse_int_list(const char *s, int *out, int max_items, int *n, const char *what,
 			   char *err, size_t errlen);
 

@@ -61,6 +61,11 @@ usage_error "baseline on two devices" --version baseline --gpus 2
 usage_error "Version 1 on one device" --version v1 --gpus 1
 usage_error "hidden helpers out of range" --hidden-helpers 17
 usage_error "bad roofline" --roofline-gbs fast
+usage_error "shapes not NXxNYxNZ" --shapes 64x64
+usage_error "shape side below 3" --shapes 64x64x2
+usage_error "shapes with --n" --shapes 16x16x16 --n 16
+usage_error "slab shape thinner than one plane per device" --shapes 16x16x4 --version v2 --gpus 3
+usage_error "unknown baseline launch" --baseline-launch sometimes
 usage_error "unknown option" --fast
 usage_error "stray argument" 64
 
