@@ -276,6 +276,7 @@ static int cb_device_info(struct nbw_backend *be, int dev, struct nbw_device *ou
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->id = dev;
+	out->runtime_id = out->id;
 	out->is_gpu = true;
 	snprintf(out->kind, sizeof(out->kind), "cuda");
 	if (CU_FAILED(cudaGetDeviceProperties(&prop, dev))) {

@@ -177,6 +177,7 @@ static int hb_device_info(struct nbw_backend *be, int dev, struct nbw_device *ou
 		return -EIO;
 	memset(out, 0, sizeof(*out));
 	out->id = dev;
+	out->runtime_id = out->id;
 	out->is_gpu = true;
 	snprintf(out->kind, sizeof(out->kind), "amdgpu");
 	snprintf(out->name, sizeof(out->name), "%.80s (%.40s)", p.name[0] ? p.name : "AMD GPU",

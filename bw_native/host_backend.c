@@ -203,6 +203,7 @@ static int hb_device_info(struct nbw_backend *be, int dev, struct nbw_device *ou
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->id = dev;
+	out->runtime_id = out->id;
 	snprintf(out->kind, sizeof(out->kind), "host-memory");
 	snprintf(out->name, sizeof(out->name), "host memory region %d (native reference for "
 		 "host-plugin device %d)", dev, dev);

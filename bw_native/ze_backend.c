@@ -523,6 +523,7 @@ static int zb_device_info(struct nbw_backend *be, int dev, struct nbw_device *ou
 	v = &be->dev[dev];
 	memset(out, 0, sizeof(*out));
 	out->id = dev;
+	out->runtime_id = out->id;
 	snprintf(out->kind, sizeof(out->kind), "level-zero");
 	if (v->props.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE)
 		snprintf(out->name, sizeof(out->name), "%.100s (tile %u)", v->props.name,

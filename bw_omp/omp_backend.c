@@ -9,17 +9,24 @@
  *           task path; the host buffer is bound to our device buffer with
  *           omp_target_associate_ptr so that every mode copies into the same memory
  *
+ * Device numbers: nodebw numbers the devices GPUs first, in the runtime's order, then the
+ * rest (host plugin). libomptarget numbers them in the order the offload images were linked,
+ * so in a build for x86_64-pc-linux-gnu,sm_90 the GPU would be runtime device 4; nodebw
+ * device 0 is still the GPU, and its runtime number is recorded (nbw_device.runtime_id).
+ *
  * This file is compiled with the offload flags and built into a shared library that is
  * never sanitised (LLVM 19 cannot link the sanitizer runtime into the device image).
  */
 #include <errno.h>
 #include <link.h>
 #include <omp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nodebw/backends.h"
+#include "nodebw/devorder.h"
 #include "nodebw/probe.h"
 
 /* Exported by libomptarget but not declared in LLVM 19's omp.h. */
@@ -31,8 +38,10 @@ enum omp_dev_kind { KIND_UNKNOWN, KIND_HOST_PLUGIN, KIND_NVPTX, KIND_AMDGCN };
 struct nbw_backend {
 	int ndev;
 	int host;                 /* omp_get_initial_device() */
+	/* Indexed by nodebw's device number: */
 	enum omp_dev_kind *kind;
 	int *arch;                /* sm_XX number for nvptx */
+	int *rt;                  /* the runtime's device number */
 };
 
 static _Thread_local char last_err[NBW_REASON_LEN];
@@ -66,6 +75,8 @@ static void query_kind(int dev, enum omp_dev_kind *kind, int *arch)
 	*arch = a;
 }
 
+static void ob_close(struct nbw_backend *be);
+
 static int ob_open(struct nbw_backend **out, char *why, size_t whylen)
 {
 	int n = omp_get_num_devices();
@@ -83,14 +94,29 @@ static int ob_open(struct nbw_backend **out, char *why, size_t whylen)
 	be->host = omp_get_initial_device();
 	be->kind = calloc((size_t)n, sizeof(*be->kind));
 	be->arch = calloc((size_t)n, sizeof(*be->arch));
-	if (!be->kind || !be->arch) {
-		free(be->kind);
-		free(be->arch);
-		free(be);
+	be->rt = calloc((size_t)n, sizeof(*be->rt));
+	enum omp_dev_kind *rkind = calloc((size_t)n, sizeof(*rkind));
+	int *rarch = calloc((size_t)n, sizeof(*rarch));
+	bool *isgpu = calloc((size_t)n, sizeof(*isgpu));
+	if (!be->kind || !be->arch || !be->rt || !rkind || !rarch || !isgpu) {
+		free(rkind);
+		free(rarch);
+		free(isgpu);
+		ob_close(be);
 		return -ENOMEM;
 	}
-	for (int d = 0; d < n; d++)
-		query_kind(d, &be->kind[d], &be->arch[d]);
+	for (int r = 0; r < n; r++) {
+		query_kind(r, &rkind[r], &rarch[r]);
+		isgpu[r] = rkind[r] == KIND_NVPTX || rkind[r] == KIND_AMDGCN;
+	}
+	nbw_order_gpus_first(n, isgpu, be->rt);
+	free(isgpu);
+	for (int d = 0; d < n; d++) {
+		be->kind[d] = rkind[be->rt[d]];
+		be->arch[d] = rarch[be->rt[d]];
+	}
+	free(rkind);
+	free(rarch);
 	*out = be;
 	return 0;
 }
@@ -101,6 +127,7 @@ static void ob_close(struct nbw_backend *be)
 		return;
 	free(be->kind);
 	free(be->arch);
+	free(be->rt);
 	free(be);
 }
 
@@ -115,11 +142,12 @@ static int ob_device_info(struct nbw_backend *be, int dev, struct nbw_device *ou
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->id = dev;
+	out->runtime_id = be->rt[dev];
 	switch (be->kind[dev]) {
 	case KIND_HOST_PLUGIN:
 		snprintf(out->kind, sizeof(out->kind), "host-plugin");
 		snprintf(out->name, sizeof(out->name),
-			 "libomptarget host plugin device %d (x86_64 CPU, not a GPU)", dev);
+			 "libomptarget host plugin device %d (x86_64 CPU, not a GPU)", be->rt[dev]);
 		snprintf(out->memory, sizeof(out->memory), "host memory (plain malloc)");
 		break;
 	case KIND_NVPTX:
@@ -136,7 +164,8 @@ static int ob_device_info(struct nbw_backend *be, int dev, struct nbw_device *ou
 		break;
 	default:
 		snprintf(out->kind, sizeof(out->kind), "unknown");
-		snprintf(out->name, sizeof(out->name), "offload device %d of unknown kind", dev);
+		snprintf(out->name, sizeof(out->name), "offload device %d of unknown kind",
+			 be->rt[dev]);
 		snprintf(out->memory, sizeof(out->memory), "unknown");
 		break;
 	}
@@ -264,12 +293,14 @@ static int ob_alloc(struct nbw_backend *be, struct nbw_buf *b)
 			b->ptr = NULL;
 		break;
 	case NBW_LOC_HOST_PINNED:
-		b->ptr = llvm_omp_target_alloc_host(b->bytes, b->device);
+		if (b->device < 0 || b->device >= be->ndev)
+			return -EINVAL;
+		b->ptr = llvm_omp_target_alloc_host(b->bytes, be->rt[b->device]);
 		break;
 	case NBW_LOC_DEVICE:
 		if (b->device < 0 || b->device >= be->ndev)
 			return -EINVAL;
-		b->ptr = omp_target_alloc(b->bytes, b->device);
+		b->ptr = omp_target_alloc(b->bytes, be->rt[b->device]);
 		break;
 	case NBW_LOC_HOST_REGISTERED:
 		snprintf(last_err, sizeof(last_err), "registered host memory is not supported");
@@ -288,7 +319,6 @@ static int ob_alloc(struct nbw_backend *be, struct nbw_buf *b)
 
 static void ob_free(struct nbw_backend *be, struct nbw_buf *b)
 {
-	(void)be;
 	if (!b->ptr)
 		return;
 	switch (b->loc) {
@@ -296,10 +326,12 @@ static void ob_free(struct nbw_backend *be, struct nbw_buf *b)
 		free(b->ptr);
 		break;
 	case NBW_LOC_HOST_PINNED:
-		llvm_omp_target_free_host(b->ptr, b->device);
+		llvm_omp_target_free_host(b->ptr, b->device >= 0 && b->device < be->ndev
+							   ? be->rt[b->device] : 0);
 		break;
 	case NBW_LOC_DEVICE:
-		omp_target_free(b->ptr, b->device);
+		if (b->device >= 0 && b->device < be->ndev)
+			omp_target_free(b->ptr, be->rt[b->device]);
 		break;
 	case NBW_LOC_HOST_REGISTERED:
 		break;
@@ -309,7 +341,7 @@ static void ob_free(struct nbw_backend *be, struct nbw_buf *b)
 
 static int dev_of(struct nbw_backend *be, const struct nbw_buf *b)
 {
-	return b->loc == NBW_LOC_DEVICE ? b->device : be->host;
+	return b->loc == NBW_LOC_DEVICE ? be->rt[b->device] : be->host;
 }
 
 static int memcpy_rc(int rc, const char *what)
@@ -334,7 +366,6 @@ static int ob_read(struct nbw_backend *be, void *host, const struct nbw_buf *src
 
 static int ob_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 {
-	(void)be;
 	struct omp_xfer_state *st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
@@ -344,14 +375,14 @@ static int ob_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 	} else if (x->mode == NBW_MODE_NOWAIT) {
 		struct nbw_buf *h = x->dir == NBW_HTOD ? x->src : x->dst;
 		struct nbw_buf *d = x->dir == NBW_HTOD ? x->dst : x->src;
-		int rc = omp_target_associate_ptr(h->ptr, d->ptr, x->bytes, 0, d->device);
+		int rc = omp_target_associate_ptr(h->ptr, d->ptr, x->bytes, 0, dev_of(be, d));
 		if (rc) {
 			snprintf(last_err, sizeof(last_err),
 				 "omp_target_associate_ptr returned %d", rc);
 			free(st);
 			return -EIO;
 		}
-		st->associated_dev = d->device;
+		st->associated_dev = dev_of(be, d);
 		st->associated_host = h->ptr;
 	}
 	x->priv = st;

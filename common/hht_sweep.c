@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nodebw/backends.h"
+#include "nodebw/config.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 
@@ -59,6 +61,12 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		omp |= strcmp(o->apis[i], "omp") == 0;
 	if (!omp)
 		return 0;
+	if (!nbw_backend_find("omp")) {
+		nbw_doc_add_skip(doc, "omp", "*", "hidden-helper sweep",
+				 NBW_HAVE_OMP ? "no OpenMP backend" : NBW_NO_OFFLOAD_REASON);
+		st->skipped++;
+		return 0;
+	}
 	struct {
 		int hh;
 		int threads;    /* 0 = as selected, 1 or 2 = only that */

@@ -374,9 +374,12 @@ struct nbw_doc *nbw_doc_new(int argc, char **argv)
 	d->skipped = json_array();
 	d->measurements = json_array();
 	d->root = json_pack(
-		"{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:O, s:O, s:O}",
+		"{s:s, s:i, s:{s:s, s:s, s:b, s:s}, s:s, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:O, "
+		"s:O, s:O}",
 		"schema", NBW_SCHEMA_NAME, "schema_version", NBW_SCHEMA_VERSION, "tool", "name",
-		"nodebw", "version", NBW_VERSION, "created", stamp, "command", cmd, "units",
+		"nodebw", "version", NBW_VERSION, "openmp_offload",
+		strcmp(NBW_OFFLOAD_TARGETS, "none") != 0, "offload_targets", NBW_OFFLOAD_TARGETS,
+		"created", stamp, "command", cmd, "units",
 		"bandwidth", "GB/s = 1e9 bytes per second", "time", "seconds", "size", "bytes",
 		"machine", nbw_sysinfo_machine(), "software", nbw_sysinfo_software(), "environment",
 		nbw_sysinfo_environment(), "devices", d->devices, "skipped", d->skipped,
@@ -402,8 +405,8 @@ void nbw_doc_free(struct nbw_doc *d)
 void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev)
 {
 	json_array_append_new(d->devices,
-			      json_pack("{s:s, s:i, s:s, s:s, s:s, s:b, s:o}", "api", api, "id",
-					dev->id, "kind", dev->kind, "name", dev->name, "memory",
+			      json_pack("{s:s, s:i, s:i, s:s, s:s, s:s, s:b, s:o}", "api", api, "id",
+					dev->id, "runtime_id", dev->runtime_id, "kind", dev->kind, "name", dev->name, "memory",
 					dev->memory, "is_gpu", dev->is_gpu, "pci_bus_id",
 					dev->pci_bus_id[0] ? json_string(dev->pci_bus_id)
 							   : json_null()));

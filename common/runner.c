@@ -25,6 +25,7 @@
 
 #include "nodebw/backends.h"
 #include "nodebw/bufpool.h"
+#include "nodebw/config.h"
 #include "nodebw/gap.h"
 #include "nodebw/sysinfo.h"
 #include "nodebw/topology.h"
@@ -889,6 +890,10 @@ static void print_header_once(void)
 	if (header_printed)
 		return;
 	header_printed = true;
+#if !NBW_HAVE_OMP
+	/* First of all: what this nodebw cannot measure at all. */
+	printf("nodebw: %s\n", NBW_NO_OFFLOAD_REASON);
+#endif
 	printf("nodebw probes; bandwidth in GB/s = 1e9 B/s; timer resolution %.0f ns\n",
 	       timer_res_ns);
 }
@@ -901,6 +906,26 @@ static void skip(struct nbw_doc *doc, struct nbw_run_status *st, const struct nb
 	print_header_once();
 	if (!o->quiet)
 		printf("\n%s %s: skipped: %s\n", strcmp(probe, "*") ? probe : api, what, reason);
+}
+
+/* A backend that cannot run: skipped with its reason, and counted against the command when
+ * it was asked for by name (--api) or when it is present but unusable (\p error). */
+static void backend_unavailable(struct nbw_doc *doc, struct nbw_run_status *st,
+				const struct nbw_probe_opts *o, const char *api, const char *reason,
+				bool error)
+{
+	skip(doc, st, o, api, "*", "backend", reason);
+	bool named = false;
+	for (int i = 0; i < o->napis; i++)
+		named = named || strcmp(o->apis[i], api) == 0;
+	if (!named && !error)
+		return;
+	if (error)
+		st->backend_errors++;
+	else
+		st->unavailable++;
+	if (!st->unavailable_why[0])
+		snprintf(st->unavailable_why, sizeof(st->unavailable_why), "%s: %s", api, reason);
 }
 
 static void add_versions(struct nbw_doc *doc, const struct nbw_backend_ops *ops,
@@ -970,8 +995,8 @@ static int set_peer_access(struct series *s, char *why, size_t whylen)
 	if (s->peer == NBW_PEER_NA)
 		return 0;
 	for (unsigned i = 0; i < s->nstreams; i++)
-		if (s->ops->peer_access(s->be, s->src[i], s->dst[i], s->peer == NBW_PEER_ON, why,
-					whylen))
+		if (nbw_peer_access_pair(s->ops, s->be, s->src[i], s->dst[i],
+					 s->peer == NBW_PEER_ON, why, whylen))
 			return -1;
 	return 0;
 }
@@ -1088,7 +1113,10 @@ static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_prob
 	struct nbw_backend *be = NULL;
 	int rc = ops->open(&be, why, sizeof(why));
 	if (rc) {
-		skip(doc, st, o, ops->name, "*", "backend", why[0] ? why : strerror(-rc));
+		/* -ENODEV: no driver or device, a skip; anything else: the API is there but
+		 * cannot be used (e.g. a driver older than the runtime), an error. */
+		backend_unavailable(doc, st, o, ops->name, why[0] ? why : strerror(-rc),
+				    rc != -ENODEV);
 		return;
 	}
 	struct series *s = calloc(1, sizeof(*s));
@@ -1189,18 +1217,23 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 	const struct nbw_backend_missing *miss = nbw_backends_missing(&nmiss);
 	for (size_t i = 0; i < nmiss; i++)
 		if (api_selected(o, miss[i].name))
-			skip(doc, st, o, miss[i].name, "*", "backend", miss[i].reason);
+			backend_unavailable(doc, st, o, miss[i].name, miss[i].reason, false);
+#if !NBW_HAVE_OMP
+	if (api_selected(o, "omp"))
+		backend_unavailable(doc, st, o, "omp", NBW_NO_OFFLOAD_REASON, false);
+#endif
 	/* Asked for by name but not compiled into this nodebw at all. */
 	for (int i = 0; i < o->napis; i++) {
 		bool known = nbw_backend_find(o->apis[i]) != NULL;
 		for (size_t k = 0; k < nmiss; k++)
 			known = known || strcmp(miss[k].name, o->apis[i]) == 0;
+		known = known || (!NBW_HAVE_OMP && strcmp(o->apis[i], "omp") == 0);
 		if (!known) {
 			char why[NBW_REASON_LEN];
 			snprintf(why, sizeof(why),
 				 "not built into this nodebw (its runtime was not found at configure "
 				 "time; see meson_options.txt)");
-			skip(doc, st, o, o->apis[i], "*", "backend", why);
+			backend_unavailable(doc, st, o, o->apis[i], why, false);
 		}
 	}
 	int usage_rc = 0;

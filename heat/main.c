@@ -104,7 +104,7 @@ static void device_roofline(struct heat_session *hs, int g, struct nbw_heat_roof
 			char err[256];
 			int threads = 0;
 			double gbs = 0.0;
-			int dev = hs->o->devices[0];
+			int dev = hs->info[0].runtime_id;
 			if (nbw_heat_omp_triad(dev, TRIAD_BYTES / sizeof(double), TRIAD_PASSES, &gbs,
 					       &threads, err, sizeof(err)) == 0 &&
 			    gbs > 0.0) {
@@ -275,8 +275,11 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 	r.instrumented = hs->o->instrument;
 	r.hidden_helpers = nbw_effective_hidden_helpers();
 	bool any_gpu = false, mixed = false;
+	/* The record keeps nodebw's device numbers; the kernels take the runtime's. */
+	int rtdev[NBW_HEAT_MAX_DEVICES];
 	for (int i = 0; i < G; i++) {
 		r.devices[i] = hs->o->devices[i];
+		rtdev[i] = hs->info[i].runtime_id;
 		gpu[i] = is_gpu_kind(&hs->info[i]);
 		any_gpu |= gpu[i];
 		mixed |= strcmp(hs->info[i].kind, hs->info[0].kind) != 0;
@@ -285,7 +288,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 	char err[256] = "";
 	if (nbw_heat_split(g, G, r.slabs, err, sizeof(err)) == 0) {
 		struct nbw_heat_omp_request rq = {
-			.version = v, .grid = g, .fields = f, .ndev = G, .devices = r.devices,
+			.version = v, .grid = g, .fields = f, .ndev = G, .devices = rtdev,
 			.gpu = gpu, .slabs = r.slabs, .steps = r.steps,
 			.warmup_steps = r.warmup_steps, .reps = r.reps, .instrument = r.instrumented,
 			.baseline_nowait = hs->o->baseline_nowait,

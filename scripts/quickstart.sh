@@ -4,15 +4,23 @@
 #   scripts/quickstart.sh run [nodebw run options]   install, build, run the main job
 #   scripts/quickstart.sh test                       install, build, run every test twice:
 #                                                    plain and with ASan+UBSan
-# Builds go to build/ and build-asan/; extra meson options can be given in NODEBW_MESON_ARGS
-# (for example -Doffload_targets=x86_64-pc-linux-gnu,sm_90).
+# Builds go to build/, build-asan/ and (tests only) build-nooffload/; extra meson options can
+# be given in NODEBW_MESON_ARGS (for example -Doffload_targets=sm_90). On a GPU node the
+# default offload target (auto) is the GPUs that nvptx-arch / amdgpu-arch find, so the same
+# two commands build and run nodebw for them.
 set -eu
 cd "$(dirname "$0")/.."
 
-# The vendor runtimes' development packages let CI compile the HIP and Level Zero backends
-# (they run here without a device and record why); CUDA comes from /usr/local/cuda when the
-# machine has the toolkit. Topology needs hwloc; libnuma and libxml2 are optional extras.
-packages="clang-19 libomp-19-dev libclang-rt-19-dev meson ninja-build pkg-config valgrind \
+# Every package the build and the tests use, named here: nothing may come in as a
+# Recommends (apt-get runs with --no-install-recommends, as on a minimal system). clang-19
+# only recommends clang-tools-19, which holds clang-offload-packager and
+# clang-linker-wrapper (every OpenMP offload link runs them) and nvptx-arch/amdgpu-arch
+# (offload_targets=auto). The vendor runtimes' development packages let CI compile the HIP
+# and Level Zero backends (they run here without a device and record why); CUDA comes from
+# /usr/local/cuda when the machine has the toolkit. Topology needs hwloc; libnuma and
+# libxml2 are optional extras.
+packages="clang-19 clang-tools-19 libomp-19-dev libclang-rt-19-dev meson ninja-build \
+pkg-config valgrind \
 libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema libamdhip64-dev libze-dev \
 libhwloc-dev libnuma-dev libxml2-dev gnuplot-nox"
 
@@ -43,9 +51,10 @@ build() { # build DIR [meson options]
 # Counts the tests of one build from meson's log; appends to the totals.
 passed=0
 failed=0
-run_tests() { # run_tests DIR
-	meson test -C "$1" --print-errorlogs --num-processes 1 || true
-	counts=$(/usr/bin/python3 - "$1/meson-logs/testlog.json" <<'PY'
+run_tests() { # run_tests DIR [meson test options]
+	dir=$1; shift
+	meson test -C "$dir" --print-errorlogs --num-processes 1 "$@" || true
+	counts=$(/usr/bin/python3 - "$dir/meson-logs/testlog.json" <<'PY'
 import json, sys
 ok = bad = 0
 try:
@@ -64,18 +73,36 @@ PY
 	failed=$((failed + ${counts#* }))
 }
 
+# libomptarget's CUDA plugin dlopens the unversioned libcuda.so, which a driver-only install
+# may lack (only libcuda.so.1): give it one in the build folder, as the CUDA toolkit's
+# development symlink would.
+cuda_shim() { # cuda_shim BUILD
+	command -v ldconfig >/dev/null 2>&1 || return 0
+	real=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 /{print $NF; exit}')
+	[ -n "$real" ] || return 0
+	ldconfig -p | grep -q 'libcuda\.so ' && return 0
+	mkdir -p "$1/cuda-shim" && ln -sf "$real" "$1/cuda-shim/libcuda.so"
+	LD_LIBRARY_PATH="$1/cuda-shim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
 run)
 	install_missing
 	build build
+	cuda_shim "$PWD/build"
 	exec ./build/tools/nodebw run "$@"
 	;;
 test)
 	install_missing
-	if build build; then run_tests build; else failed=$((failed + 1)); fi
+	if build build; then cuda_shim "$PWD/build"; run_tests build; else failed=$((failed + 1)); fi
 	if build build-asan -Dsanitize=address,undefined; then run_tests build-asan
+	else failed=$((failed + 1)); fi
+	# A build without OpenMP offload, asked for explicitly: it must say so (suites unit, cli).
+	if build build-nooffload -Dopenmp_offload=disabled; then
+		run_tests build-nooffload --suite unit --suite cli
 	else failed=$((failed + 1)); fi
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

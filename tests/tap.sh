@@ -10,3 +10,18 @@ check() { # check "description" command...
 }
 diag() { echo "# $*"; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
+# wait_bounded PID SECONDS: wait for a background child at most SECONDS, then kill it (its
+# process group too when it leads one) so that no test can hang; the child's exit status
+# (137 after the kill) is the return value.
+wait_bounded() {
+	wb_i=0
+	while [ $wb_i -lt $(($2 * 10)) ] && [ -e "/proc/$1" ] &&
+		[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]; do
+		sleep 0.1; wb_i=$((wb_i + 1))
+	done
+	if [ -e "/proc/$1" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]; then
+		echo "# pid $1 still running after $2 s: killed"
+		kill -KILL "-$1" 2>/dev/null || kill -KILL "$1" 2>/dev/null
+	fi
+	wait "$1"
+}

@@ -82,6 +82,9 @@ static int cmd_list(int argc, char **argv)
 	const struct nbw_backend_ops *const *all = nbw_backends(&n);
 	printf("nodebw %s; offload targets: %s\n", NBW_VERSION, NBW_OFFLOAD_TARGETS);
 	printf("\nDevices:\n");
+#if !NBW_HAVE_OMP
+	printf("  %-6s skipped: %s\n", "omp", NBW_NO_OFFLOAD_REASON);
+#endif
 	if (n == 0)
 		printf("  no backend was built\n");
 	for (size_t i = 0; i < n; i++) {
@@ -94,10 +97,15 @@ static int cmd_list(int argc, char **argv)
 		int nd = all[i]->device_count(be);
 		for (int d = 0; d < nd; d++) {
 			struct nbw_device dev;
-			if (all[i]->device_info(be, d, &dev) == 0)
-				printf("  %-6s %2d  %-12s %s; memory: %s%s%s\n", all[i]->name, d,
-				       dev.kind, dev.name, dev.memory,
-				       dev.pci_bus_id[0] ? "; PCI " : "", dev.pci_bus_id);
+			if (all[i]->device_info(be, d, &dev) != 0)
+				continue;
+			char rt[48] = "";
+			if (dev.runtime_id != d)
+				snprintf(rt, sizeof(rt), " (the runtime's device %d)",
+					 dev.runtime_id);
+			printf("  %-6s %2d  %-12s %s; memory: %s%s%s%s\n", all[i]->name, d,
+			       dev.kind, dev.name, dev.memory, dev.pci_bus_id[0] ? "; PCI " : "",
+			       dev.pci_bus_id, rt);
 		}
 		all[i]->close(be);
 	}
@@ -217,6 +225,13 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 			       st.verify_failed, st.errors, st.skipped,
 			       st.interrupted ? "; interrupted, partial results kept" : "", dir);
 		rc = st.interrupted ? 130 : st.verify_failed ? 1 : 0;
+		if (st.unavailable || st.backend_errors) {
+			fprintf(stderr, "nodebw: error: %s%s\n",
+				st.backend_errors ? "an API is present but unusable: "
+						  : "an API asked for with --api cannot run: ",
+				st.unavailable_why);
+			rc = rc ? rc : 1;
+		}
 		if (is_run) {
 			int r2 = run_after_probes(&ro, doc, dir);
 			rc = nbw_stop_requested ? 130 : rc ? rc : r2;
@@ -306,6 +321,11 @@ int main(int argc, char **argv)
 #if NBW_HAVE_OMP
 	if (strcmp(cmd, "heat") == 0)
 		return nbw_heat_main(argc - 1, argv + 1);
+#else
+	if (strcmp(cmd, "heat") == 0) {
+		fprintf(stderr, "nodebw: error: %s\n", NBW_NO_OFFLOAD_REASON);
+		return 1;
+	}
 #endif
 	if (cmd[0] == '-')
 		fprintf(stderr, "nodebw: error: unknown option '%s' (see 'nodebw --help')\n", cmd);

@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nodebw/backends.h"
 #include "nodebw/cli.h"
+#include "nodebw/config.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
@@ -207,9 +209,11 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	nbw_doc_set(doc, "solver", info);
 	if (ndev < 1) {
 		json_object_set_new(info, "skipped",
-				    json_string("no OpenMP offload device: the solver needs one "
-						"(see the skipped list)"));
-		nbw_run_progress(ro, "solver: skipped (no OpenMP device)");
+				    json_string(NBW_HAVE_OMP ? "no OpenMP offload device: the solver "
+							       "needs one (see the skipped list)"
+							     : NBW_NO_OFFLOAD_REASON));
+		nbw_run_progress(ro, "solver: skipped (%s)",
+				 NBW_HAVE_OMP ? "no OpenMP offload device" : NBW_NO_OFFLOAD_REASON);
 		return nbw_doc_write(doc, dir, err, errlen);
 	}
 	/* Sizes: small grids on the host plugin (its devices share the host's cores and

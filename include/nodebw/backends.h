@@ -12,6 +12,13 @@
 
 #include "nodebw/probe.h"
 
+/** Why there is no OpenMP backend in a build without offload (said at the start of a run,
+ *  in the skipped list and by every command that needs OpenMP). */
+#define NBW_NO_OFFLOAD_REASON                                                               \
+	"this build of nodebw has no OpenMP offload (configured with "                       \
+	"-Dopenmp_offload=disabled): no OpenMP probes and no heat solver; rebuild with the "  \
+	"default options to measure them"
+
 extern const struct nbw_backend_ops nbw_backend_omp;
 extern const struct nbw_backend_ops nbw_backend_host;
 
@@ -29,6 +36,12 @@ const struct nbw_backend_missing *nbw_backends_missing(size_t *n);
 bool nbw_backend_known(const char *name);
 /** A backend by name, or NULL. */
 const struct nbw_backend_ops *nbw_backend_find(const char *name);
+
+/** Enable or disable peer access of the pair (a, b) in both directions (a -> b, then
+ *  b -> a), outside any timed region. 0, or -1 with \p why from the backend. A backend
+ *  without peer_access, or a == b: nothing to do, 0. */
+int nbw_peer_access_pair(const struct nbw_backend_ops *ops, struct nbw_backend *be, int a,
+			 int b, bool enable, char *why, size_t whylen);
 
 struct nbw_probe_info {
 	char name[48];            /**< "<api>-<direction>", e.g. "omp-htod" */

@@ -76,6 +76,11 @@ struct nbw_device {
 	/** PCI address "dddd:bb:dd.f" in lower case, "" when the device has none (host-plugin
 	 *  devices, host memory). Devices are matched across APIs by this, never by index. */
 	char pci_bus_id[24];
+	/** The runtime's own number of this device. nodebw numbers the OpenMP devices GPUs
+	 *  first (libomptarget numbers them in the order the images were linked, which can put
+	 *  host-plugin devices before a GPU), so for OpenMP it may differ from \p id; every
+	 *  other backend sets it equal to \p id. */
+	int runtime_id;
 };
 
 struct nbw_backend;                /* opaque, one per backend */

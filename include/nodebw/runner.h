@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "nodebw/cli.h"
+#include "nodebw/probe.h"
 #include "nodebw/results.h"
 
 struct nbw_run_status {
@@ -18,6 +19,13 @@ struct nbw_run_status {
 	unsigned errors;          /**< measurements that recorded an error */
 	unsigned skipped;
 	int interrupted;
+	/** APIs named with --api that could not run (not built, no driver or device), and
+	 *  APIs present but unusable (e.g. a CUDA driver older than the CUDA runtime) whether
+	 *  named or not: both make the command fail. \p unavailable_why is the first reason,
+	 *  "api: reason". */
+	unsigned unavailable;
+	unsigned backend_errors;
+	char unavailable_why[NBW_REASON_LEN + 32];
 };
 
 /** Set from a SIGINT handler: the runner stops after the current size and keeps results. */

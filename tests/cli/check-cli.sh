@@ -82,7 +82,7 @@ for args in "gap --help"; do
 	# shellcheck disable=SC2086
 	check "nodebw $args exits 0" expect_status 0 $args
 done
-if "$NODEBW" list | grep -q '^  omp '; then
+if "$NODEBW" list | grep -q '^  omp  *[0-9]'; then
 	usage_error "device id that does not exist" probe --devices 999 --sizes 8 --output "$tmp/dev"
 	check "no results folder after a bad device id" test ! -e "$tmp/dev"
 	"$NODEBW" list >"$tmp/out"

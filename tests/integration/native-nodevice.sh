@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The vendor backends without a device or driver: each built plugin is loaded, finds no
-# device, and is recorded as skipped with its runtime's own reason; the run still succeeds.
-# A plugin that cannot be found is recorded with the reason too. Where a GPU is present
-# (a device machine), the no-device checks of that API are skipped.
+# device, and is recorded as skipped with its runtime's own reason. Asked for by name
+# (--api cuda) the run then fails (exit 1, the reason on stderr); with the default
+# (--api all) it skips and succeeds. A plugin that cannot be found is recorded with the
+# reason too. Where a GPU is present (a device machine), the no-device checks of that API
+# are skipped.
 . "$NODEBW_SOURCE/tests/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -11,7 +13,7 @@ py=/usr/bin/python3
 plugdir=$(dirname "$NODEBW")/../bw_native
 for api in cuda hip ze; do
 	case $api in
-	cuda) call=cudaGetDeviceCount ;;
+	cuda) call='cudaGetDeviceCount|no CUDA driver' ;;
 	hip) call=hipGetDeviceCount ;;
 	ze) call=zeInit ;;
 	esac
@@ -26,14 +28,19 @@ for api in cuda hip ze; do
 		ok "# SKIP $api has a device on this machine"
 		continue
 	fi
-	check "$api: run without a device exits 0" test $st -eq 0
+	check "$api asked for by name without a device: exit 1 (status $st)" test $st -eq 1
+	check "$api: one line on stderr with the reason" sh -c "test \$(wc -l <'$tmp/$api.err') -eq 1 &&
+		grep -Eq '^nodebw: error: an API asked for with --api cannot run: $api: ($call)' '$tmp/$api.err'"
 	check "$api: recorded as skipped with the runtime's reason ($call)" $py -c "
-import json, sys
+import json, re, sys
 d = json.load(open('$tmp/$api/results.json'))
 s = [x for x in d['skipped'] if x['api'] == '$api' and x['what'] == 'backend']
-sys.exit(0 if len(s) == 1 and s[0]['reason'].startswith('$call') else 1)"
-	check "$api: reason printed" grep -q "$api backend: skipped: $call" "$tmp/$api.out"
-	check "$api: 'nodebw list' says why" sh -c "'$NODEBW' list | grep -q '^  $api  *skipped: $call'"
+sys.exit(0 if len(s) == 1 and re.match('$call', s[0]['reason']) else 1)"
+	check "$api: reason printed" grep -Eq "$api backend: skipped: ($call)" "$tmp/$api.out"
+	check "$api: 'nodebw list' says why" sh -c "'$NODEBW' list | grep -Eq '^  $api  *skipped: ($call)'"
+	"$NODEBW" probe --api all --probe htod --mode sync --threads 1 --host-mem pageable \
+		--sizes 8 --reps 1 --max-reps 1 --warmup 0 --output "$tmp/$api-all" >"$tmp/$api-all.out" 2>&1
+	check "$api skipped under --api all: the run still succeeds" test $? -eq 0
 	diag "$api: $(grep 'skipped' "$tmp/$api.out" | head -n 1)"
 done
 # A copy of the executable away from the build tree finds no plugin folder beside it.
@@ -41,6 +48,13 @@ mkdir "$tmp/bin" "$tmp/empty" && cp "$NODEBW" "$tmp/bin/nodebw"
 NODEBW_PLUGIN_DIR=$tmp/empty "$tmp/bin/nodebw" probe --sizes 8 --reps 1 --max-reps 1 \
 	--warmup 0 --mode sync --threads 1 --probe htod --output "$tmp/np" >"$tmp/np.out" 2>&1
 check "run with no plugin to be found still succeeds" test $? -eq 0
+for api in cuda hip ze; do
+	[ -f "$plugdir/nodebw-$api.so" ] || continue
+	NODEBW_PLUGIN_DIR=$tmp/empty "$tmp/bin/nodebw" probe --api "$api" --sizes 8 \
+		--output "$tmp/np-$api" >/dev/null 2>"$tmp/np-$api.err"
+	check "--api $api with its plugin not to be found: exit 1, says so" sh -c "test $? -eq 1 &&
+		grep -q 'cannot run: $api: plugin nodebw-$api.so not found' '$tmp/np-$api.err'"
+done
 check "missing plugins recorded with the reason, the other APIs measured" $py -c "
 import json, sys
 d = json.load(open('$tmp/np/results.json'))

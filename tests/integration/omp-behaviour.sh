@@ -19,7 +19,7 @@ interrupt_when() {
 		sleep 0.1; i=$((i + 1))
 	done
 	kill -INT $pid
-	wait $pid
+	wait_bounded $pid 300
 	st=$?
 }
 q() { # q FILE PYTHON-EXPRESSION: exit 0 when the expression over d (the document) is true

@@ -87,7 +87,7 @@ while [ $i -lt 600 ] && ! grep -q "solver round 2/3" "$tmp/iout" 2>/dev/null; do
 	sleep 0.2; i=$((i + 1))
 done
 kill -INT "-$pid" 2>/dev/null
-wait "$pid"
+wait_bounded "$pid" 300
 st=$?
 check "Ctrl-C: exit 130 (status $st)" test "$st" -eq 130
 check "Ctrl-C: results say interrupted" python3 -c "
