@@ -25,6 +25,9 @@
 
 /* STREAM triad for the roofline: three arrays of 256 MiB, best of 10 passes. */
 #define TRIAD_BYTES (256ull << 20)
+/* On a GPU the arrays are far larger than any cache (H200: 50 MB of L2), as a roofline of
+ * HBM needs; a device that cannot hold 3 x 2 GiB falls back to TRIAD_BYTES and says so. */
+#define DEVICE_TRIAD_BYTES (2ull << 30)
 #define TRIAD_PASSES 10
 
 struct heat_session {
@@ -105,16 +108,25 @@ static void device_roofline(struct heat_session *hs, int g, struct nbw_heat_roof
 			int threads = 0;
 			double gbs = 0.0;
 			int dev = hs->info[0].runtime_id;
-			if (nbw_heat_omp_triad(dev, TRIAD_BYTES / sizeof(double), TRIAD_PASSES, &gbs,
-					       &threads, err, sizeof(err)) == 0 &&
-			    gbs > 0.0) {
+			unsigned long long bytes = DEVICE_TRIAD_BYTES;
+			int trc = nbw_heat_omp_triad(dev, bytes / sizeof(double), TRIAD_PASSES, &gbs,
+						     &threads, err, sizeof(err));
+			if (trc != 0) {
+				bytes = TRIAD_BYTES;
+				trc = nbw_heat_omp_triad(dev, bytes / sizeof(double), TRIAD_PASSES,
+							 &gbs, &threads, err, sizeof(err));
+			}
+			if (trc == 0 && gbs > 0.0) {
 				r->gbs = gbs;
 				snprintf(r->source, sizeof(r->source), "measured");
 				snprintf(r->method, sizeof(r->method),
-					 "device memory bandwidth of device %d: STREAM triad kernel "
-					 "(target teams distribute parallel for) over 3 x %llu MiB, best "
-					 "of %d passes, 24 bytes per element; times G for G devices",
-					 dev, TRIAD_BYTES >> 20, TRIAD_PASSES);
+					 "device memory bandwidth of device %d (the runtime's %d): "
+					 "STREAM triad kernel (target teams distribute parallel for) "
+					 "over 3 x %llu MiB%s, best of %d passes, 24 bytes per element; "
+					 "times G for G devices",
+					 hs->o->devices[0], dev, bytes >> 20,
+					 bytes < DEVICE_TRIAD_BYTES ? " (3 x 2 GiB did not fit)" : "",
+					 TRIAD_PASSES);
 			} else {
 				fprintf(stderr, "nodebw: warning: device bandwidth not measured: %s\n",
 					err);
