@@ -14,6 +14,10 @@
  *          from the driver with cudaGetDriverEntryPointByVersion) until a 32-bit epoch in
  *          mapped pinned host memory reaches the next value; release() stores that value, so
  *          the copies start together and their enqueue cost stays outside the timing.
+ *          The driver may refuse the wait (no stream memory operations on that device or
+ *          driver): prepare() tries it once per device, outside the timing, with a value
+ *          the flag already has, and where it is refused declines the gate (x->no_gate),
+ *          so the core starts those copies on its barrier instead of failing them.
  *
  * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable), registered =
  * posix_memalign + cudaHostRegister(Portable); device memory = cudaMalloc. The current CUDA
@@ -63,6 +67,10 @@ struct nbw_backend {
 	uint32_t *gate;                /* mapped pinned flag the gated streams wait on */
 	uint32_t epoch;                /* last epoch release() opened */
 	struct cu_xfer *xfers;
+	/* Per device: whether cuStreamWaitValue32 works there (0 not tried yet, 1 yes, -1 no,
+	 * with the reason). */
+	signed char *wait_ok;
+	char (*wait_why)[NBW_REASON_LEN];
 };
 
 static _Thread_local char last_err[NBW_REASON_LEN];
@@ -159,6 +167,14 @@ static int cb_open(struct nbw_backend **out, char *why, size_t whylen)
 	if (!be)
 		return -ENOMEM;
 	be->ndev = n;
+	be->wait_ok = calloc((size_t)n, sizeof(*be->wait_ok));
+	be->wait_why = calloc((size_t)n, sizeof(*be->wait_why));
+	if (!be->wait_ok || !be->wait_why) {
+		free(be->wait_ok);
+		free(be->wait_why);
+		free(be);
+		return -ENOMEM;
+	}
 	pthread_mutex_init(&be->lock, NULL);
 	if (CU_FAILED(cudaRuntimeGetVersion(&be->runtime_version)))
 		be->runtime_version = 0;
@@ -228,6 +244,8 @@ static void cb_close(struct nbw_backend *be)
 	if (be->gate)
 		(void)CU_FAILED(cudaFreeHost(be->gate));
 	pthread_mutex_destroy(&be->lock);
+	free(be->wait_ok);
+	free(be->wait_why);
 	free(be);
 }
 
@@ -615,6 +633,35 @@ static void gate_attach(struct nbw_backend *be, struct cu_xfer *st)
 		st->gate = (CUdeviceptr)(uintptr_t)dptr;
 }
 
+/*
+ * Whether the device accepts the gate's wait: tried once per device on this state's stream,
+ * outside the timed region, with the value the flag already holds (so it never blocks), and
+ * synchronised so that an error the driver reports late shows too. Where it is refused the
+ * state drops the gate with the reason, and the core starts the copies on its barrier.
+ */
+static void gate_probe(struct nbw_backend *be, struct cu_xfer *st)
+{
+	pthread_mutex_lock(&be->lock);
+	if (!be->wait_ok[st->dev]) {
+		uint32_t now = __atomic_load_n(be->gate, __ATOMIC_ACQUIRE);
+		if (drv_failed(be, be->wait_value32(st->stream, st->gate, now,
+						    CU_STREAM_WAIT_VALUE_GEQ),
+			       "cuStreamWaitValue32") ||
+		    CU_FAILED(cudaStreamSynchronize(st->stream))) {
+			be->wait_ok[st->dev] = -1;
+			snprintf(be->wait_why[st->dev], sizeof(be->wait_why[0]),
+				 "the wait was refused on device %d: %s", st->dev, last_err);
+		} else {
+			be->wait_ok[st->dev] = 1;
+		}
+	}
+	if (be->wait_ok[st->dev] < 0) {
+		st->gate = 0;
+		snprintf(st->gate_why, sizeof(st->gate_why), "%s", be->wait_why[st->dev]);
+	}
+	pthread_mutex_unlock(&be->lock);
+}
+
 static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	char why[NBW_REASON_LEN];
@@ -639,6 +686,8 @@ static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		    CU_FAILED(cudaEventCreateWithFlags(&st->stop, cudaEventDefault)))
 			goto fail;
 		gate_attach(be, st);
+		if (st->gate)
+			gate_probe(be, st);
 		/* Tell the core up front when submit() would refuse: it then uses a barrier. */
 		if (!st->gate)
 			x->no_gate = st->gate_why;

@@ -58,8 +58,11 @@ struct nbw_xfer {
 	 *  on the device. The core sets it to -1 before each call. */
 	double device_s;
 	/** Set by prepare() when this copy cannot start on the backend's gate (e.g. pageable
-	 *  memory is staged on the host, which would block submit()): the reason. The core then
-	 *  starts the streams with a barrier, as for a backend without a gate. */
+	 *  memory is staged on the host, which would block submit(), or the driver refuses the
+	 *  gate's wait, which prepare() tries once outside the timed region): the reason. The
+	 *  core then starts the streams with a barrier, as for a backend without a gate, and
+	 *  records the reason. A submit() that fails after prepare() kept the gate is an error
+	 *  of the measurement. */
 	const char *no_gate;
 	void *priv;     /**< backend state set by prepare(), freed by unprepare() */
 };

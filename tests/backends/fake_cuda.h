@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Controls of the fake CUDA runtime and driver entry points (fake_cuda.c). */
+#ifndef NODEBW_TEST_FAKE_CUDA_H
+#define NODEBW_TEST_FAKE_CUDA_H
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+extern int fake_cuda_ndev;               /* devices cudaGetDeviceCount reports */
+extern cudaError_t fake_cuda_count_rc;   /* what cudaGetDeviceCount returns */
+extern CUresult fake_cuda_wait_rc;       /* what cuStreamWaitValue32 returns */
+extern int fake_cuda_live;               /* streams, events and host allocations alive */
+void fake_cuda_reset(void);
+
+#endif

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of bw_native/cuda_backend.c on a fake CUDA runtime (fake_cuda.c). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "calllog.h"
+#include "fake_cuda.h"
+#include "nodebw/probe.h"
+
+extern const struct nbw_backend_ops nbw_backend_cuda;
+static const struct nbw_backend_ops *ops = &nbw_backend_cuda;
+
+#define N 4096
+
+struct fixture {
+	struct nbw_backend *be;
+	struct nbw_buf src[2], dst[2];
+	struct nbw_xfer x[2];
+};
+
+static struct fixture fx;
+
+static struct nbw_backend *open_ok(void)
+{
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	if (ops->open(&be, why, sizeof(why)) != 0)
+		fail_msg("open: %s", why);
+	return be;
+}
+
+static int setup(void **state)
+{
+	memset(&fx, 0, sizeof(fx));
+	fake_cuda_reset();
+	*state = &fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	for (int i = 0; i < 2; i++) {
+		if (f->x[i].priv)
+			ops->unprepare(f->be, &f->x[i]);
+		if (f->be) {
+			ops->free(f->be, &f->src[i]);
+			ops->free(f->be, &f->dst[i]);
+		}
+	}
+	if (f->be)
+		ops->close(f->be);
+	assert_int_equal(fake_cuda_live, 0);
+	return 0;
+}
+
+static void prepare_again(struct fixture *f, int i)
+{
+	f->x[i] = (struct nbw_xfer){ .dir = NBW_HTOD, .mode = NBW_MODE_ASYNC, .src = &f->src[i],
+				     .dst = &f->dst[i], .bytes = N, .peer = NBW_PEER_NA,
+				     .device_s = -1 };
+	assert_int_equal(ops->prepare(f->be, &f->x[i]), 0);
+}
+
+/* Stream i: an async pinned host-to-device copy to device i, prepared. */
+static void prepare_htod(struct fixture *f, int i)
+{
+	f->src[i] = (struct nbw_buf){ .loc = NBW_LOC_HOST_PINNED, .device = i, .bytes = N };
+	f->dst[i] = (struct nbw_buf){ .loc = NBW_LOC_DEVICE, .device = i, .bytes = N };
+	assert_int_equal(ops->alloc(f->be, &f->src[i]), 0);
+	assert_int_equal(ops->alloc(f->be, &f->dst[i]), 0);
+	prepare_again(f, i);
+}
+
+/* ---- the gate's wait, tried at prepare() ------------------------------------------------- */
+
+/* The wait works: prepare() keeps the gate after one untimed trial wait per device that the
+ * flag already satisfies; the gated round then queues the real wait ahead of the copy. */
+static void test_gate_wait_works(void **state)
+{
+	struct fixture *f = *state;
+	f->be = open_ok();
+	prepare_htod(f, 0);
+	assert_null(f->x[0].no_gate);
+	assert_int_equal(calllog_count("cuStreamWaitValue32(dev 0, 0)"), 1);
+	assert_true(calllog_before("cuStreamWaitValue32(dev 0, 0)", "cudaStreamSynchronize(dev 0)"));
+	prepare_htod(f, 1);
+	assert_null(f->x[1].no_gate);
+	calllog_reset();
+	/* Tried once per device: a second state on device 0 does not try again. */
+	ops->unprepare(f->be, &f->x[0]);
+	prepare_again(f, 0);
+	assert_int_equal(calllog_count("cuStreamWaitValue32"), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ops->submit(f->be, &f->x[i]), 0);
+	assert_true(calllog_before("cuStreamWaitValue32(dev 0, 1)", "cudaMemcpyAsync(dev 0)"));
+	assert_true(calllog_before("cuStreamWaitValue32(dev 1, 1)", "cudaMemcpyAsync(dev 1)"));
+	assert_int_equal(ops->release(f->be), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ops->complete(f->be, &f->x[i]), 0);
+}
+
+/* The driver refuses the wait: prepare() still succeeds but declines the gate with the
+ * driver's reason, so the core times the copies behind its barrier; submit() refuses. */
+static void test_gate_wait_refused(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_wait_rc = CUDA_ERROR_NOT_SUPPORTED;
+	f->be = open_ok();
+	prepare_htod(f, 0);
+	prepare_htod(f, 1);
+	for (int i = 0; i < 2; i++) {
+		assert_non_null(f->x[i].no_gate);
+		if (!strstr(f->x[i].no_gate, "cuStreamWaitValue32") ||
+		    !strstr(f->x[i].no_gate, "CUDA_ERROR_NOT_SUPPORTED"))
+			fail_msg("no_gate: %s", f->x[i].no_gate);
+	}
+	assert_non_null(strstr(f->x[1].no_gate, "device 1"));
+	calllog_reset();
+	assert_int_not_equal(ops->submit(f->be, &f->x[0]), 0);
+	assert_int_equal(calllog_count("cudaMemcpyAsync"), 0);
+	/* The barrier path: plain timed transfers work. */
+	assert_int_equal(ops->transfer(f->be, &f->x[0]), 0);
+	assert_true(f->x[0].device_s > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_gate_wait_works, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gate_wait_refused, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
