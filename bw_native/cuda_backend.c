@@ -146,7 +146,8 @@ static void find_driver_entries(struct nbw_backend *be)
 		snprintf(be->gate_why, sizeof(be->gate_why), "%s", last_err);
 }
 
-static int cb_open(struct nbw_backend **out, char *why, size_t whylen)
+static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		     size_t whylen)
 {
 	int n = 0;
 	cudaError_t rc = cudaGetDeviceCount(&n);

@@ -113,8 +113,10 @@ static void gate_init(struct nbw_backend *be)
 	__atomic_store_n(be->gate, 0, __ATOMIC_SEQ_CST);
 }
 
-static int hb_open(struct nbw_backend **out, char *why, size_t whylen)
+static int hb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		     size_t whylen)
 {
+	(void)opts; /* nothing of it is for this backend */
 	int n = 0;
 	hipError_t e = hipGetDeviceCount(&n);
 

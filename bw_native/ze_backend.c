@@ -445,8 +445,10 @@ static void zb_close(struct nbw_backend *be)
 	free(be);
 }
 
-static int zb_open(struct nbw_backend **out, char *why, size_t whylen)
+static int zb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		     size_t whylen)
 {
+	(void)opts; /* nothing of it is for this backend */
 	struct nbw_backend *be;
 	int rc;
 

@@ -1086,7 +1086,7 @@ static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_prob
 {
 	char why[NBW_REASON_LEN] = "";
 	struct nbw_backend *be = NULL;
-	int rc = ops->open(&be, why, sizeof(why));
+	int rc = ops->open(&be, NULL, why, sizeof(why));
 	if (rc) {
 		skip(doc, st, o, ops->name, "*", "backend", why[0] ? why : strerror(-rc));
 		return;

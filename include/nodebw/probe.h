@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define NBW_PROBE_ABI 2
+#define NBW_PROBE_ABI 3
 
 enum nbw_dir { NBW_HTOD, NBW_DTOH, NBW_P2P, NBW_DIR_COUNT };
 
@@ -83,12 +83,23 @@ struct nbw_device {
 
 struct nbw_backend;                /* opaque, one per backend */
 
+/** What the user asked of the backends at open(). NULL, or a member left NULL, means the
+ *  default; each backend reads the members meant for it and ignores the others. */
+struct nbw_backend_opts {
+	/** CUDA: how host threads wait for the GPU in each device's primary context: "spin",
+	 *  "yield" or "blocking" set it (CU_CTX_SCHED_*) before anything is measured; "auto"
+	 *  (or NULL) leaves the contexts as found. */
+	const char *cuda_sched;
+};
+
 struct nbw_backend_ops {
 	unsigned abi;                  /**< NBW_PROBE_ABI */
 	const char *name;              /**< "omp", later "cuda", "hip", "ze", "host" */
 	const char *description;
-	/** 0 on success; -ENODEV with \p why filled when the API has no device or driver. */
-	int (*open)(struct nbw_backend **out, char *why, size_t whylen);
+	/** 0 on success; -ENODEV with \p why filled when the API has no device or driver.
+	 *  \p opts may be NULL (the defaults). */
+	int (*open)(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		    size_t whylen);
 	void (*close)(struct nbw_backend *be);
 	int (*device_count)(struct nbw_backend *be);
 	int (*device_info)(struct nbw_backend *be, int dev, struct nbw_device *out);

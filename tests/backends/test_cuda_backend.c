@@ -31,7 +31,7 @@ static struct nbw_backend *open_ok(void)
 {
 	struct nbw_backend *be = NULL;
 	char why[NBW_REASON_LEN] = "";
-	if (ops->open(&be, why, sizeof(why)) != 0)
+	if (ops->open(&be, NULL, why, sizeof(why)) != 0)
 		fail_msg("open: %s", why);
 	return be;
 }

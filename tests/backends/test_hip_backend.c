@@ -34,7 +34,7 @@ static int setup(void **state)
 	fake_hip_ndev = 2;
 	fake_hip_live = 0;
 	calllog_reset();
-	if (ops->open(&f.be, why, sizeof(why)) != 0)
+	if (ops->open(&f.be, NULL, why, sizeof(why)) != 0)
 		fail_msg("open: %s", why);
 	*state = &f;
 	return 0;

@@ -41,7 +41,7 @@ static int setup(void **state)
 	memset(&f, 0, sizeof(f));
 	fake_ze_ndev = 2;
 	fake_ze_reset();
-	if (ops->open(&f.be, why, sizeof(why)) != 0)
+	if (ops->open(&f.be, NULL, why, sizeof(why)) != 0)
 		fail_msg("open: %s", why);
 	for (int i = 0; i < 2; i++) {
 		struct stream *s = &f.s[i];
