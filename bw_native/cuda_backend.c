@@ -19,6 +19,11 @@
  *          the flag already has, and where it is refused declines the gate (x->no_gate),
  *          so the core starts those copies on its barrier instead of failing them.
  *
+ * How host threads wait for a device (spin, yield, blocking sync) is a flag of its primary
+ * context, which the runtime shares with every other user in the process (libomptarget's
+ * CUDA plugin asks for blocking sync): sched() reads it (cuDevicePrimaryCtxGetState) for
+ * every measurement.
+ *
  * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable), registered =
  * posix_memalign + cudaHostRegister(Portable); device memory = cudaMalloc. The current CUDA
  * device belongs to the host thread, so every entry point selects its device itself.
@@ -41,6 +46,7 @@
  * cuStreamWaitValue32 has its current (_v2) form since 11.7, the error texts since 6.0. */
 #define WAIT_VALUE_VERSION 11070
 #define ERROR_TEXT_VERSION 6000
+#define CTX_STATE_VERSION 7000
 #define HOST_ALIGN 4096
 
 /* Per-transfer state, made by prepare(). */
@@ -62,6 +68,9 @@ struct nbw_backend {
 	PFN_cuStreamWaitValue32_v11070 wait_value32;
 	PFN_cuGetErrorName_v6000 drv_error_name;
 	PFN_cuGetErrorString_v6000 drv_error_string;
+	PFN_cuDevicePrimaryCtxGetState_v7000 ctx_state;
+	char ctx_state_why[NBW_REASON_LEN]; /* why ctx_state is NULL */
+	char (*sched_note)[NBW_REASON_LEN]; /* per device: how its scheduling came to be */
 	pthread_mutex_t lock;          /* guards the gate's creation and the list of states */
 	char gate_why[NBW_REASON_LEN]; /* why there is no gate (empty: none tried or it works) */
 	uint32_t *gate;                /* mapped pinned flag the gated streams wait on */
@@ -144,6 +153,59 @@ static void find_driver_entries(struct nbw_backend *be)
 									 WAIT_VALUE_VERSION);
 	if (!be->wait_value32)
 		snprintf(be->gate_why, sizeof(be->gate_why), "%s", last_err);
+	be->ctx_state = (PFN_cuDevicePrimaryCtxGetState_v7000)driver_entry(
+		"cuDevicePrimaryCtxGetState", CTX_STATE_VERSION);
+	if (!be->ctx_state)
+		snprintf(be->ctx_state_why, sizeof(be->ctx_state_why), "%s", last_err);
+}
+
+/* The flags of device dev's primary context and whether it is active: 0, or -1 (last_err). */
+static int ctx_get(struct nbw_backend *be, int dev, unsigned *flags, int *active)
+{
+	*flags = 0;
+	*active = 0;
+	if (!be->ctx_state) {
+		set_err("%s", be->ctx_state_why);
+		return -1;
+	}
+	return drv_failed(be, be->ctx_state((CUdevice)dev, flags, active),
+			  "cuDevicePrimaryCtxGetState") ? -1 : 0;
+}
+
+/* CU_CTX_SCHED_* as the word the results use; NULL for a combination the driver never sets. */
+static const char *sched_word(unsigned flags)
+{
+	switch (flags & CU_CTX_SCHED_MASK) {
+	case CU_CTX_SCHED_AUTO:
+		return "auto";
+	case CU_CTX_SCHED_SPIN:
+		return "spin";
+	case CU_CTX_SCHED_YIELD:
+		return "yield";
+	case CU_CTX_SCHED_BLOCKING_SYNC:
+		return "blocking";
+	default:
+		return NULL;
+	}
+}
+
+/* How each device's scheduling came to be, as open() found it (before this backend made any
+ * context of its own). */
+static void sched_setup(struct nbw_backend *be)
+{
+	for (int d = 0; d < be->ndev; d++) {
+		unsigned flags;
+		int active;
+		char *note = be->sched_note[d];
+		if (ctx_get(be, d, &flags, &active)) {
+			snprintf(note, NBW_REASON_LEN, "cannot be read: %s", last_err);
+			continue;
+		}
+		snprintf(note, NBW_REASON_LEN, "left as found; primary context %s",
+			 active ? "already active at open (made by another user in this "
+				  "process, e.g. libomptarget's CUDA plugin)"
+				: "not yet active at open");
+	}
 }
 
 static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
@@ -170,9 +232,11 @@ static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 	be->ndev = n;
 	be->wait_ok = calloc((size_t)n, sizeof(*be->wait_ok));
 	be->wait_why = calloc((size_t)n, sizeof(*be->wait_why));
-	if (!be->wait_ok || !be->wait_why) {
+	be->sched_note = calloc((size_t)n, sizeof(*be->sched_note));
+	if (!be->wait_ok || !be->wait_why || !be->sched_note) {
 		free(be->wait_ok);
 		free(be->wait_why);
+		free(be->sched_note);
 		free(be);
 		return -ENOMEM;
 	}
@@ -182,6 +246,7 @@ static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 	if (CU_FAILED(cudaDriverGetVersion(&be->driver_version)))
 		be->driver_version = 0;
 	find_driver_entries(be);
+	sched_setup(be);
 	*out = be;
 	return 0;
 }
@@ -247,6 +312,7 @@ static void cb_close(struct nbw_backend *be)
 	pthread_mutex_destroy(&be->lock);
 	free(be->wait_ok);
 	free(be->wait_why);
+	free(be->sched_note);
 	free(be);
 }
 
@@ -324,9 +390,34 @@ static void driver_library(char *buf, size_t len)
 	dlclose(h);
 }
 
+static int cb_sched(struct nbw_backend *be, int dev, char *word, size_t wlen, char *note,
+		    size_t nlen)
+{
+	unsigned flags;
+	int active;
+	const char *w;
+	word[0] = '\0';
+	if (dev < 0 || dev >= be->ndev) {
+		snprintf(note, nlen, "no CUDA device %d", dev);
+		return -1;
+	}
+	if (ctx_get(be, dev, &flags, &active)) {
+		snprintf(note, nlen, "%s", last_err);
+		return -1;
+	}
+	w = sched_word(flags);
+	if (w)
+		snprintf(word, wlen, "%s", w);
+	else
+		snprintf(word, wlen, "CU_CTX_SCHED flags 0x%x", flags & CU_CTX_SCHED_MASK);
+	snprintf(note, nlen, "%s", be->sched_note[dev]);
+	return 0;
+}
+
 static void cb_versions(struct nbw_backend *be, char *buf, size_t len)
 {
 	char drv[512];
+	size_t off;
 	driver_library(drv, sizeof(drv));
 	snprintf(buf, len,
 		 "cuda_runtime=%d.%d\ncuda_driver=%d.%d\n"
@@ -338,6 +429,14 @@ static void cb_versions(struct nbw_backend *be, char *buf, size_t len)
 		 be->wait_value32 ? "cuStreamWaitValue32 (cudaGetDriverEntryPointByVersion 11070)"
 				  : be->gate_why,
 		 be->ndev);
+	for (int d = 0; d < be->ndev; d++) {
+		char word[64], note[NBW_REASON_LEN];
+		off = strlen(buf);
+		if (cb_sched(be, d, word, sizeof(word), note, sizeof(note)))
+			snprintf(buf + off, len - off, "device%d_sched=unknown: %s\n", d, note);
+		else
+			snprintf(buf + off, len - off, "device%d_sched=%s; %s\n", d, word, note);
+	}
 }
 
 static const char *cb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
@@ -886,4 +985,5 @@ const struct nbw_backend_ops nbw_backend_cuda = {
 	.complete = cb_complete,
 	.device_timer = "cudaEventElapsedTime",
 	.last_error = cb_last_error,
+	.sched = cb_sched,
 };

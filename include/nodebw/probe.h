@@ -144,6 +144,14 @@ struct nbw_backend_ops {
 	const char *device_timer;
 	/** Text of the last error of this thread (API name, code, string). */
 	const char *(*last_error)(struct nbw_backend *be);
+	/** How host threads wait for device \p dev's work as the API has it set now, one word
+	 *  into \p word ("spin", "yield", "blocking" or "auto"; CUDA: the CU_CTX_SCHED_* flags
+	 *  of the primary context), and how it came to be so (left as found, set at open() as
+	 *  nbw_backend_opts asked, or why the driver refused that) into \p note. 0, or -1 with
+	 *  the reason in \p note when it cannot be read. NULL: the API has no such setting.
+	 *  Called outside the timed region. */
+	int (*sched)(struct nbw_backend *be, int dev, char *word, size_t wlen, char *note,
+		     size_t nlen);
 };
 
 const char *nbw_dir_name(enum nbw_dir d);

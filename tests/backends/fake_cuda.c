@@ -2,13 +2,17 @@
 /*
  * A fake CUDA runtime for the CUDA backend's unit tests: the runtime calls
  * bw_native/cuda_backend.c makes, on host memory, and the driver entry points it asks
- * cudaGetDriverEntryPointByVersion for. Copies are done at once with memcpy; a stream wait
- * on the gate is only logged (calllog.h).
+ * cudaGetDriverEntryPointByVersion for, with every interesting call logged (calllog.h).
+ * Copies are done with memcpy: at once, or, on a stream that waits on the gate
+ * (cuStreamWaitValue32 on mapped host memory), when the host synchronises with the stream
+ * and the gate has reached the value, as a device would run them.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "calllog.h"
 #include "fake_cuda.h"
@@ -17,13 +21,66 @@ int fake_cuda_ndev = 2;
 cudaError_t fake_cuda_count_rc = cudaSuccess;
 CUresult fake_cuda_wait_rc = CUDA_SUCCESS;
 int fake_cuda_live;
+unsigned fake_cuda_ctx_flags[8];
+int fake_cuda_ctx_active[8];
+const char *fake_cuda_missing_entry;
+
+#define MAX_QUEUED 8
 
 struct CUstream_st {
 	int dev;
+	const uint32_t *wait_addr;     /* a wait not yet satisfied: the flag and the value */
+	uint32_t wait_value;
+	struct {
+		void *dst;
+		const void *src;
+		size_t n;
+	} q[MAX_QUEUED];               /* copies queued behind the wait */
+	int nq;
 };
 struct CUevent_st {
-	int unused;
+	cudaStream_t stream;
 };
+
+static bool reached(const uint32_t *addr, uint32_t value)
+{
+	return (int32_t)(__atomic_load_n(addr, __ATOMIC_ACQUIRE) - value) >= 0;
+}
+
+/* The "device" side of a stream: wait until its gate opens (polling host memory, as the GPU
+ * does), then run the queued copies. A wait that never ends would hang a real run: abort. */
+static void drain(cudaStream_t s)
+{
+	struct timespec nap = { 0, 20000 };
+	long waited = 0;
+	if (!s || !s->wait_addr)
+		return;
+	while (!reached(s->wait_addr, s->wait_value)) {
+		nanosleep(&nap, NULL);
+		if (++waited > 500000) {
+			fprintf(stderr, "fake CUDA: a stream waited 10 s for its gate: deadlock\n");
+			abort();
+		}
+	}
+	for (int i = 0; i < s->nq; i++)
+		memcpy(s->q[i].dst, s->q[i].src, s->q[i].n);
+	s->nq = 0;
+	s->wait_addr = NULL;
+}
+
+static cudaError_t copy_on(cudaStream_t s, void *dst, const void *src, size_t n)
+{
+	if (s && s->wait_addr && !reached(s->wait_addr, s->wait_value)) {
+		if (s->nq >= MAX_QUEUED)
+			return cudaErrorLaunchOutOfResources;
+		s->q[s->nq].dst = dst;
+		s->q[s->nq].src = src;
+		s->q[s->nq++].n = n;
+		return cudaSuccess;
+	}
+	memcpy(dst, src, n);
+	return cudaSuccess;
+}
 
 static _Thread_local int current;
 
@@ -33,6 +90,9 @@ void fake_cuda_reset(void)
 	fake_cuda_count_rc = cudaSuccess;
 	fake_cuda_wait_rc = CUDA_SUCCESS;
 	fake_cuda_live = 0;
+	memset(fake_cuda_ctx_flags, 0, sizeof(fake_cuda_ctx_flags));
+	memset(fake_cuda_ctx_active, 0, sizeof(fake_cuda_ctx_active));
+	fake_cuda_missing_entry = NULL;
 	calllog_reset();
 }
 
@@ -41,10 +101,24 @@ void fake_cuda_reset(void)
 static CUresult CUDAAPI wait_value32(CUstream s, CUdeviceptr addr, cuuint32_t value,
 				     unsigned int flags)
 {
-	(void)addr;
-	(void)flags;
+	(void)flags; /* GEQ, as the backend asks */
 	calllog_add("cuStreamWaitValue32(dev %d, %u)", s ? s->dev : -1, value);
-	return fake_cuda_wait_rc;
+	if (fake_cuda_wait_rc != CUDA_SUCCESS)
+		return fake_cuda_wait_rc;
+	if (s && s->nq == 0 && !s->wait_addr) {
+		s->wait_addr = (const uint32_t *)(uintptr_t)addr; /* mapped = host address */
+		s->wait_value = value;
+	}
+	return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI ctx_get_state(CUdevice dev, unsigned int *flags, int *active)
+{
+	if (dev < 0 || dev >= fake_cuda_ndev)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*flags = fake_cuda_ctx_flags[dev];
+	*active = fake_cuda_ctx_active[dev];
+	return CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI error_name(CUresult rc, const char **s)
@@ -72,6 +146,10 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
 		*funcPtr = (void *)error_name;
 	else if (strcmp(symbol, "cuGetErrorString") == 0)
 		*funcPtr = (void *)error_string;
+	else if (strcmp(symbol, "cuDevicePrimaryCtxGetState") == 0)
+		*funcPtr = (void *)ctx_get_state;
+	if (fake_cuda_missing_entry && strcmp(symbol, fake_cuda_missing_entry) == 0)
+		*funcPtr = NULL;
 	if (driverStatus)
 		*driverStatus = *funcPtr ? cudaDriverEntryPointSuccess
 					 : cudaDriverEntryPointSymbolNotFound;
@@ -242,8 +320,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
 {
 	(void)kind;
 	calllog_add("cudaMemcpyAsync(dev %d)", stream ? stream->dev : -1);
-	memcpy(dst, src, count);
-	return cudaSuccess;
+	return copy_on(stream, dst, src, count);
 }
 
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
@@ -257,10 +334,8 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
 cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
 				size_t count, cudaStream_t stream)
 {
-	(void)stream;
 	calllog_add("cudaMemcpyPeerAsync(%d,%d)", srcDevice, dstDevice);
-	memcpy(dst, src, count);
-	return cudaSuccess;
+	return copy_on(stream, dst, src, count);
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
@@ -276,6 +351,8 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+	if (stream->nq)
+		calllog_add("cudaStreamDestroy with %d copies queued", stream->nq);
 	free(stream);
 	fake_cuda_live--;
 	return cudaSuccess;
@@ -284,6 +361,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
 	calllog_add("cudaStreamSynchronize(dev %d)", stream ? stream->dev : -1);
+	drain(stream);
 	return cudaSuccess;
 }
 
@@ -306,14 +384,13 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-	(void)event;
-	(void)stream;
+	event->stream = stream;
 	return cudaSuccess;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
-	(void)event;
+	drain(event->stream);
 	return cudaSuccess;
 }
 

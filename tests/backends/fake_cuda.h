@@ -10,6 +10,11 @@ extern int fake_cuda_ndev;               /* devices cudaGetDeviceCount reports *
 extern cudaError_t fake_cuda_count_rc;   /* what cudaGetDeviceCount returns */
 extern CUresult fake_cuda_wait_rc;       /* what cuStreamWaitValue32 returns */
 extern int fake_cuda_live;               /* streams, events and host allocations alive */
+/* Each device's primary context: its flags and whether it is active. */
+extern unsigned fake_cuda_ctx_flags[8];
+extern int fake_cuda_ctx_active[8];
+/* A driver entry point cudaGetDriverEntryPointByVersion reports missing (NULL: none). */
+extern const char *fake_cuda_missing_entry;
 void fake_cuda_reset(void);
 
 #endif

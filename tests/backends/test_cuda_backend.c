@@ -131,11 +131,59 @@ static void test_gate_wait_refused(void **state)
 	assert_true(f->x[0].device_s > 0);
 }
 
+/* ---- host-wait scheduling of the primary contexts -------------------------------------- */
+
+static void expect_sched(struct nbw_backend *be, int dev, const char *word, const char *note_has)
+{
+	char w[64] = "x", note[NBW_REASON_LEN] = "";
+	assert_int_equal(ops->sched(be, dev, w, sizeof(w), note, sizeof(note)), 0);
+	assert_string_equal(w, word);
+	if (!strstr(note, note_has))
+		fail_msg("device %d: note '%s' does not say '%s'", dev, note, note_has);
+}
+
+/* As found: device 0's context was made by someone else (libomptarget asks for blocking
+ * sync), device 1's is not active yet; both are reported as they are, also in versions(). */
+static void test_sched_as_found(void **state)
+{
+	struct fixture *f = *state;
+	char v[4096] = "";
+	fake_cuda_ctx_flags[0] = CU_CTX_SCHED_BLOCKING_SYNC | CU_CTX_MAP_HOST;
+	fake_cuda_ctx_active[0] = 1;
+	f->be = open_ok();
+	expect_sched(f->be, 0, "blocking", "already active");
+	expect_sched(f->be, 1, "auto", "not yet active");
+	/* Read when asked, not only at open(): a later change shows. */
+	fake_cuda_ctx_flags[1] = CU_CTX_SCHED_YIELD;
+	expect_sched(f->be, 1, "yield", "left as found");
+	ops->versions(f->be, v, sizeof(v));
+	if (!strstr(v, "device0_sched=blocking; left as found") ||
+	    !strstr(v, "device1_sched=yield; left as found"))
+		fail_msg("versions:\n%s", v);
+	char w[64], note[NBW_REASON_LEN];
+	assert_int_equal(ops->sched(f->be, 2, w, sizeof(w), note, sizeof(note)), -1);
+}
+
+/* A driver without cuDevicePrimaryCtxGetState: sched() fails with the reason. */
+static void test_sched_unreadable(void **state)
+{
+	struct fixture *f = *state;
+	char w[64], note[NBW_REASON_LEN] = "", v[4096] = "";
+	fake_cuda_missing_entry = "cuDevicePrimaryCtxGetState";
+	f->be = open_ok();
+	assert_int_equal(ops->sched(f->be, 0, w, sizeof(w), note, sizeof(note)), -1);
+	assert_non_null(strstr(note, "cuDevicePrimaryCtxGetState"));
+	ops->versions(f->be, v, sizeof(v));
+	assert_non_null(strstr(v, "device0_sched=unknown: "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_gate_wait_works, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_wait_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_as_found, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_unreadable, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

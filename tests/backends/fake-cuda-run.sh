@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The real nodebw core with the CUDA backend built on the fake CUDA runtime
+# (tests/backends/fake_cuda.c, $FAKE_CUDA_PLUGIN_DIR/nodebw-cuda.so), no GPU needed: what the
+# core records and prints of the backend's facts, checked end to end. The fake copies with
+# memcpy; no bandwidth of it means anything.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+schema="$NODEBW_SOURCE/doc/results.schema.json"
+validate="$NODEBW_SOURCE/tests/integration/validate_results.py"
+
+valid() { # the document matches the schema (the validator's summary as a TAP comment)
+	out=$($py "$validate" "$schema" "$1" 2>&1)
+	st=$?
+	diag "$out"
+	return $st
+}
+
+fake() { # fake NAME [nodebw probe options...]: one run into $tmp/NAME
+	name=$1; shift
+	NODEBW_PLUGIN_DIR=$FAKE_CUDA_PLUGIN_DIR "$NODEBW" probe --api cuda --sizes 4096 \
+		--bind none --warmup 1 --reps 2 --max-reps 2 --output "$tmp/$name" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err"
+}
+
+# jq-like checks in Python on one results file: q NAME 'expression over d (the document)
+# and ms (the cuda measurements)'
+q() {
+	$py - "$tmp/$1/results.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ms = [m for m in d["measurements"] if m["api"] == "cuda"]
+def find(**kw):
+    return [m for m in ms if all(m[k] == v for k, v in kw.items())]
+ok = eval("(" + sys.argv[2] + ")")
+if not ok:
+    for m in ms[:40]:
+        print("#", m["direction"], m["mode"], m["host_mem"], m["concurrency"],
+              m.get("sched"), "|", m.get("sched_note"), "|", m["start"], "|", m["error"])
+    print("# skipped:", d["skipped"])
+sys.exit(0 if ok else 1)
+PY
+}
+
+# ---- host-wait scheduling, as found ------------------------------------------------------
+FAKE_CUDA_CTX_FLAGS=4,0 FAKE_CUDA_CTX_ACTIVE=1,0 fake asfound
+check "as found: exit 0" test $? -eq 0
+check "as found: the fake plugin was the one measured" q asfound 'len(ms) > 10'
+check "as found: matches the schema" valid "$tmp/asfound/results.json"
+$py -c "
+import json
+d = json.load(open('$tmp/asfound/results.json'))
+m = [m for m in d['measurements'] if m['api'] == 'cuda'][0]
+del m['sched_note']
+json.dump(d, open('$tmp/nonote.json', 'w'))
+m['sched'] = ''
+m['sched_note'] = 'x'
+json.dump(d, open('$tmp/empty.json', 'w'))"
+check "schema: sched without its note is invalid" sh -c "! '$py' '$validate' '$schema' '$tmp/nonote.json' >/dev/null"
+check "schema: an empty sched is invalid" sh -c "! '$py' '$validate' '$schema' '$tmp/empty.json' >/dev/null"
+check "as found: every cuda measurement records sched and its note" \
+	q asfound 'all(m.get("sched") and m.get("sched_note") for m in ms)'
+check "as found: device 0 alone: blocking, its context already active" \
+	q asfound 'all(m["sched"] == "blocking" and "already active" in m["sched_note"]
+		for m in find(direction="htod", concurrency="single"))'
+check "as found: devices 0 and 1 together: both named" \
+	q asfound 'all(m["sched"] == "blocking (device 0), auto (device 1)"
+		for m in find(direction="htod", concurrency="dual"))'
+check "as found: a peer copy is issued by its source device; both directions name both" \
+	q asfound 'find(direction="p2p", concurrency="single")
+		and all(m["sched"] == "blocking" for m in find(direction="p2p", concurrency="single"))
+		and all(m["sched"] == "blocking (device 0), auto (device 1)"
+			for m in find(direction="p2p", concurrency="bidir"))'
+check "as found: versions record each device" \
+	q asfound 'd["software"]["backends"]["cuda"]["device0_sched"].startswith("blocking; left as found")
+		and d["software"]["backends"]["cuda"]["device1_sched"].startswith("auto; left as found")'
+check "as found: the series header prints it" grep -q "^  sched: blocking (left as found" "$tmp/asfound.out"
+check "as found: host measurements have no sched" q asfound \
+	'all("sched" not in m for m in d["measurements"] if m["api"] != "cuda")'
+
+# ---- the gate's wait refused by the driver ----------------------------------------------
+check "gate works: concurrent pinned async copies start on the gate" \
+	q asfound 'all(m["start"].startswith("backend gate") and not m["error"]
+		for m in find(mode="async", host_mem="pinned", concurrency="dual"))'
+FAKE_CUDA_WAIT_RC=801 fake nowait --mode async --host-mem pinned
+check "wait refused: exit 0" test $? -eq 0
+check "wait refused: dual copies timed behind the barrier, the reason recorded, verified" \
+	q nowait 'find(concurrency="dual") and all(
+		m["start"].startswith("barrier (no gate: the wait was refused on device 0: "
+				      "cuStreamWaitValue32: CUDA_ERROR_NOT_SUPPORTED")
+		and not m["error"] and m["verification"]["status"] == "passed"
+		for m in find(concurrency="dual"))'
+check "wait refused: matches the schema" valid "$tmp/nowait/results.json"
+
+done_testing
