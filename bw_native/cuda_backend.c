@@ -22,7 +22,9 @@
  * How host threads wait for a device (spin, yield, blocking sync) is a flag of its primary
  * context, which the runtime shares with every other user in the process (libomptarget's
  * CUDA plugin asks for blocking sync): sched() reads it (cuDevicePrimaryCtxGetState) for
- * every measurement.
+ * every measurement. opts->cuda_sched ("spin", "yield", "blocking") sets it on every device
+ * at open() (cuDevicePrimaryCtxSetFlags, keeping the context's other flags); "auto" leaves it
+ * as found. Whether the driver took it, or refused it, is kept for the records.
  *
  * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable), registered =
  * posix_memalign + cudaHostRegister(Portable); device memory = cudaMalloc. The current CUDA
@@ -47,6 +49,7 @@
 #define WAIT_VALUE_VERSION 11070
 #define ERROR_TEXT_VERSION 6000
 #define CTX_STATE_VERSION 7000
+#define CTX_SET_FLAGS_VERSION 11000
 #define HOST_ALIGN 4096
 
 /* Per-transfer state, made by prepare(). */
@@ -69,8 +72,11 @@ struct nbw_backend {
 	PFN_cuGetErrorName_v6000 drv_error_name;
 	PFN_cuGetErrorString_v6000 drv_error_string;
 	PFN_cuDevicePrimaryCtxGetState_v7000 ctx_state;
+	PFN_cuDevicePrimaryCtxSetFlags_v11000 ctx_set_flags;
 	char ctx_state_why[NBW_REASON_LEN]; /* why ctx_state is NULL */
+	char ctx_set_why[NBW_REASON_LEN];   /* why ctx_set_flags is NULL */
 	char (*sched_note)[NBW_REASON_LEN]; /* per device: how its scheduling came to be */
+	const char *sched_asked;            /* opts->cuda_sched: "auto", "spin", ... */
 	pthread_mutex_t lock;          /* guards the gate's creation and the list of states */
 	char gate_why[NBW_REASON_LEN]; /* why there is no gate (empty: none tried or it works) */
 	uint32_t *gate;                /* mapped pinned flag the gated streams wait on */
@@ -157,6 +163,10 @@ static void find_driver_entries(struct nbw_backend *be)
 		"cuDevicePrimaryCtxGetState", CTX_STATE_VERSION);
 	if (!be->ctx_state)
 		snprintf(be->ctx_state_why, sizeof(be->ctx_state_why), "%s", last_err);
+	be->ctx_set_flags = (PFN_cuDevicePrimaryCtxSetFlags_v11000)driver_entry(
+		"cuDevicePrimaryCtxSetFlags", CTX_SET_FLAGS_VERSION);
+	if (!be->ctx_set_flags)
+		snprintf(be->ctx_set_why, sizeof(be->ctx_set_why), "%s", last_err);
 }
 
 /* The flags of device dev's primary context and whether it is active: 0, or -1 (last_err). */
@@ -189,29 +199,75 @@ static const char *sched_word(unsigned flags)
 	}
 }
 
-/* How each device's scheduling came to be, as open() found it (before this backend made any
- * context of its own). */
-static void sched_setup(struct nbw_backend *be)
+/* opts->cuda_sched as CU_CTX_SCHED_* flags; -1 for "auto" (leave as found), -2 when unknown. */
+static int sched_request(const struct nbw_backend_opts *opts)
+{
+	static const struct {
+		const char *name;
+		int flags;
+	} names[] = { { "auto", -1 }, { "spin", CU_CTX_SCHED_SPIN },
+		      { "yield", CU_CTX_SCHED_YIELD }, { "blocking", CU_CTX_SCHED_BLOCKING_SYNC } };
+	if (!opts || !opts->cuda_sched || !opts->cuda_sched[0])
+		return -1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(opts->cuda_sched, names[i].name) == 0)
+			return names[i].flags;
+	return -2;
+}
+
+/*
+ * Each device's scheduling as open() finds it (before this backend made any context of its
+ * own), set to \p want where that is not -1, and how it came to be so, for the records. The
+ * context's other flags are kept.
+ */
+static void sched_setup(struct nbw_backend *be, int want)
 {
 	for (int d = 0; d < be->ndev; d++) {
-		unsigned flags;
-		int active;
+		unsigned flags, now;
+		int active, still;
 		char *note = be->sched_note[d];
 		if (ctx_get(be, d, &flags, &active)) {
 			snprintf(note, NBW_REASON_LEN, "cannot be read: %s", last_err);
 			continue;
 		}
-		snprintf(note, NBW_REASON_LEN, "left as found; primary context %s",
-			 active ? "already active at open (made by another user in this "
-				  "process, e.g. libomptarget's CUDA plugin)"
-				: "not yet active at open");
+		const char *was = sched_word(flags) ? sched_word(flags) : "unknown flags";
+		const char *ctx = active ? "primary context already active at open (made by "
+					   "another user in this process, e.g. libomptarget's "
+					   "CUDA plugin)"
+					 : "primary context not yet active at open";
+		const char *asked = want >= 0 ? sched_word((unsigned)want) : "auto";
+		if (want < 0) {
+			snprintf(note, NBW_REASON_LEN, "left as found; %s", ctx);
+		} else if (!be->ctx_set_flags) {
+			snprintf(note, NBW_REASON_LEN, "--cuda-sched %s not applied (%s); left %s, %s",
+				 asked, be->ctx_set_why, was, ctx);
+		} else if (drv_failed(be,
+				      be->ctx_set_flags((CUdevice)d,
+							(flags & ~(unsigned)CU_CTX_SCHED_MASK) |
+								(unsigned)want),
+				      "cuDevicePrimaryCtxSetFlags")) {
+			snprintf(note, NBW_REASON_LEN, "--cuda-sched %s refused by the driver (%s); "
+				 "left %s, %s", asked, last_err, was, ctx);
+		} else if (ctx_get(be, d, &now, &still) ||
+			   (now & CU_CTX_SCHED_MASK) != (unsigned)want) {
+			snprintf(note, NBW_REASON_LEN, "--cuda-sched %s: cuDevicePrimaryCtxSetFlags "
+				 "succeeded, but the context does not report it; %s", asked, ctx);
+		} else {
+			snprintf(note, NBW_REASON_LEN, "set by --cuda-sched %s "
+				 "(cuDevicePrimaryCtxSetFlags; was %s); %s", asked, was, ctx);
+		}
 	}
 }
 
 static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
 		     size_t whylen)
 {
-	int n = 0;
+	int n = 0, want = sched_request(opts);
+	if (want == -2) {
+		snprintf(why, whylen, "unknown cuda_sched '%s' (spin, yield, blocking, auto)",
+			 opts->cuda_sched);
+		return -EINVAL;
+	}
 	cudaError_t rc = cudaGetDeviceCount(&n);
 	if (rc != cudaSuccess) {
 		cu_format(why, whylen, rc, "cudaGetDeviceCount");
@@ -246,7 +302,8 @@ static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 	if (CU_FAILED(cudaDriverGetVersion(&be->driver_version)))
 		be->driver_version = 0;
 	find_driver_entries(be);
-	sched_setup(be);
+	be->sched_asked = want >= 0 ? sched_word((unsigned)want) : "auto";
+	sched_setup(be, want);
 	*out = be;
 	return 0;
 }
@@ -422,13 +479,13 @@ static void cb_versions(struct nbw_backend *be, char *buf, size_t len)
 	snprintf(buf, len,
 		 "cuda_runtime=%d.%d\ncuda_driver=%d.%d\n"
 		 "cudart=libcudart_static (CUDART_VERSION %d)\nlibcuda=%s\n"
-		 "stream_wait_value32=%s\ndevices=%d\n",
+		 "stream_wait_value32=%s\ndevices=%d\ncuda_sched=%s\n",
 		 be->runtime_version / 1000, be->runtime_version % 1000 / 10,
 		 be->driver_version / 1000, be->driver_version % 1000 / 10, CUDART_VERSION,
 		 drv,
 		 be->wait_value32 ? "cuStreamWaitValue32 (cudaGetDriverEntryPointByVersion 11070)"
 				  : be->gate_why,
-		 be->ndev);
+		 be->ndev, be->sched_asked);
 	for (int d = 0; d < be->ndev; d++) {
 		char word[64], note[NBW_REASON_LEN];
 		off = strlen(buf);

@@ -578,7 +578,7 @@ static void theoretical(const struct series *s, struct nbw_measurement *m)
 }
 
 /* How host threads wait for the devices that issue the series' copies (the backend's
- * sched(); "" when it has none). Two devices that differ are both named. */
+ * sched(); "" when it has none). Where two devices differ, each is named. */
 static void series_sched(const struct series *s, char *word, size_t wlen, char *note,
 			 size_t nlen)
 {
@@ -597,13 +597,16 @@ static void series_sched(const struct series *s, char *word, size_t wlen, char *
 			snprintf(w[k], sizeof(w[k]), "unknown");
 		k++;
 	}
-	if (k == 1 || (k == 2 && !strcmp(w[0], w[1]) && !strcmp(n[0], n[1]))) {
+	if (k == 0)
+		return;
+	if (k == 1 || !strcmp(w[0], w[1]))
 		snprintf(word, wlen, "%s", w[0]);
-		snprintf(note, nlen, "%s", n[0]);
-	} else if (k == 2) {
+	else
 		snprintf(word, wlen, "%s (device %d), %s (device %d)", w[0], dev[0], w[1], dev[1]);
+	if (k == 1 || !strcmp(n[0], n[1]))
+		snprintf(note, nlen, "%s", n[0]);
+	else
 		snprintf(note, nlen, "device %d: %s; device %d: %s", dev[0], n[0], dev[1], n[1]);
-	}
 }
 
 static void fill_measurement(struct series *s, struct point *p, const struct nbw_size *sz,
@@ -1120,7 +1123,8 @@ static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_prob
 {
 	char why[NBW_REASON_LEN] = "";
 	struct nbw_backend *be = NULL;
-	int rc = ops->open(&be, NULL, why, sizeof(why));
+	struct nbw_backend_opts bo = { .cuda_sched = o->cuda_sched };
+	int rc = ops->open(&be, &bo, why, sizeof(why));
 	if (rc) {
 		skip(doc, st, o, ops->name, "*", "backend", why[0] ? why : strerror(-rc));
 		return;
@@ -1204,7 +1208,7 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 	for (size_t k = 0; k < nsizes; k++)
 		json_array_append_new(sizes, json_integer((json_int_t)o->sizes.v[k].bytes));
 	nbw_doc_set(doc, "settings",
-		    json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:i, s:s, s:f}", "profile",
+		    json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:i, s:s, s:f, s:s}", "profile",
 			      o->profile == NBW_PROFILE_QUICK  ? "quick"
 			      : o->profile == NBW_PROFILE_FULL ? "full"
 							       : "default",
@@ -1212,7 +1216,8 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 			      "max_repetitions", (int)o->max_reps, "min_time_s", o->min_time_s,
 			      "sizes", sizes, "hidden_helpers_effective",
 			      nbw_effective_hidden_helpers(), "timer", "clock_gettime(CLOCK_MONOTONIC)",
-			      "timer_resolution_s", (double)res.tv_sec + res.tv_nsec * 1e-9));
+			      "timer_resolution_s", (double)res.tv_sec + res.tv_nsec * 1e-9,
+			      "cuda_sched", o->cuda_sched[0] ? o->cuda_sched : "auto"));
 	char terr[NBW_REASON_LEN];
 	if (nbw_topo_load(&topo, NULL, terr, sizeof(terr))) {
 		topo = NULL;

@@ -80,6 +80,27 @@ check "as found: the series header prints it" grep -q "^  sched: blocking (left 
 check "as found: host measurements have no sched" q asfound \
 	'all("sched" not in m for m in d["measurements"] if m["api"] != "cuda")'
 
+check "as found: settings record --cuda-sched auto" q asfound 'd["settings"]["cuda_sched"] == "auto"'
+
+# ---- --cuda-sched ------------------------------------------------------------------------
+FAKE_CUDA_CTX_FLAGS=4,0 FAKE_CUDA_CTX_ACTIVE=1,0 fake spin --cuda-sched spin --mode sync
+check "--cuda-sched spin: exit 0" test $? -eq 0
+check "--cuda-sched spin: every measurement ran with spin, and says it was set" \
+	q spin 'ms and all(m["sched"] == "spin" and "set by --cuda-sched spin" in m["sched_note"]
+		for m in ms)'
+check "--cuda-sched spin: device 0 was blocking in an active context" \
+	q spin '"was blocking); primary context already active" in find(concurrency="single")[0]["sched_note"]'
+check "--cuda-sched spin: settings and versions" \
+	q spin 'd["settings"]["cuda_sched"] == "spin" and d["software"]["backends"]["cuda"]["cuda_sched"] == "spin"'
+check "--cuda-sched spin: the header prints it" grep -q "^  sched: spin (set by --cuda-sched spin" "$tmp/spin.out"
+check "--cuda-sched spin: matches the schema" valid "$tmp/spin/results.json"
+FAKE_CUDA_CTX_FLAGS=4,0 FAKE_CUDA_CTX_ACTIVE=1,0 FAKE_CUDA_SETFLAGS_RC=708 \
+	fake refused --cuda-sched yield --mode sync --threads 1 --probe htod
+check "--cuda-sched refused: exit 0, measured as found, the refusal recorded" \
+	q refused 'ms and all(m["sched"] == "blocking" and "--cuda-sched yield refused by the driver"
+		in m["sched_note"] and "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE" in m["sched_note"]
+		and "already active" in m["sched_note"] for m in ms)'
+
 # ---- the gate's wait refused by the driver ----------------------------------------------
 check "gate works: concurrent pinned async copies start on the gate" \
 	q asfound 'all(m["start"].startswith("backend gate") and not m["error"]

@@ -24,6 +24,8 @@ int fake_cuda_live;
 unsigned fake_cuda_ctx_flags[8];
 int fake_cuda_ctx_active[8];
 const char *fake_cuda_missing_entry;
+CUresult fake_cuda_setflags_rc = CUDA_SUCCESS;
+int fake_cuda_setflags_ignored;
 
 #define MAX_QUEUED 8
 
@@ -93,6 +95,8 @@ void fake_cuda_reset(void)
 	memset(fake_cuda_ctx_flags, 0, sizeof(fake_cuda_ctx_flags));
 	memset(fake_cuda_ctx_active, 0, sizeof(fake_cuda_ctx_active));
 	fake_cuda_missing_entry = NULL;
+	fake_cuda_setflags_rc = CUDA_SUCCESS;
+	fake_cuda_setflags_ignored = 0;
 	calllog_reset();
 }
 
@@ -121,15 +125,29 @@ static CUresult CUDAAPI ctx_get_state(CUdevice dev, unsigned int *flags, int *ac
 	return CUDA_SUCCESS;
 }
 
+static CUresult CUDAAPI ctx_set_flags(CUdevice dev, unsigned int flags)
+{
+	calllog_add("cuDevicePrimaryCtxSetFlags(%d, 0x%x)", dev, flags);
+	if (dev < 0 || dev >= fake_cuda_ndev)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (fake_cuda_setflags_rc == CUDA_SUCCESS && !fake_cuda_setflags_ignored)
+		fake_cuda_ctx_flags[dev] = flags;
+	return fake_cuda_setflags_rc;
+}
+
 static CUresult CUDAAPI error_name(CUresult rc, const char **s)
 {
-	*s = rc == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED" : "CUDA_ERROR_FAKE";
+	*s = rc == CUDA_ERROR_NOT_SUPPORTED	       ? "CUDA_ERROR_NOT_SUPPORTED"
+	     : rc == CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE ? "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"
+						       : "CUDA_ERROR_FAKE";
 	return CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI error_string(CUresult rc, const char **s)
 {
-	*s = rc == CUDA_ERROR_NOT_SUPPORTED ? "operation not supported" : "fake driver error";
+	*s = rc == CUDA_ERROR_NOT_SUPPORTED	       ? "operation not supported"
+	     : rc == CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE ? "primary context active"
+						       : "fake driver error";
 	return CUDA_SUCCESS;
 }
 
@@ -148,6 +166,8 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
 		*funcPtr = (void *)error_string;
 	else if (strcmp(symbol, "cuDevicePrimaryCtxGetState") == 0)
 		*funcPtr = (void *)ctx_get_state;
+	else if (strcmp(symbol, "cuDevicePrimaryCtxSetFlags") == 0)
+		*funcPtr = (void *)ctx_set_flags;
 	if (fake_cuda_missing_entry && strcmp(symbol, fake_cuda_missing_entry) == 0)
 		*funcPtr = NULL;
 	if (driverStatus)

@@ -13,6 +13,10 @@ extern int fake_cuda_live;               /* streams, events and host allocations
 /* Each device's primary context: its flags and whether it is active. */
 extern unsigned fake_cuda_ctx_flags[8];
 extern int fake_cuda_ctx_active[8];
+/* What cuDevicePrimaryCtxSetFlags returns; on success it sets the flags unless
+ * fake_cuda_setflags_ignored (a driver that says yes and does nothing). */
+extern CUresult fake_cuda_setflags_rc;
+extern int fake_cuda_setflags_ignored;
 /* A driver entry point cudaGetDriverEntryPointByVersion reports missing (NULL: none). */
 extern const char *fake_cuda_missing_entry;
 void fake_cuda_reset(void);

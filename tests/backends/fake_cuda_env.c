@@ -8,6 +8,7 @@
  *   FAKE_CUDA_WAIT_RC      CUresult of cuStreamWaitValue32 (default 0)
  *   FAKE_CUDA_CTX_FLAGS    primary context flags per device, "4,0"
  *   FAKE_CUDA_CTX_ACTIVE   primary context active per device, "1,0"
+ *   FAKE_CUDA_SETFLAGS_RC  CUresult of cuDevicePrimaryCtxSetFlags (default 0)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,4 +49,5 @@ __attribute__((constructor)) static void fake_cuda_from_env(void)
 	fake_cuda_wait_rc = (CUresult)env_int("FAKE_CUDA_WAIT_RC", 0);
 	env_list("FAKE_CUDA_CTX_FLAGS", set_flags);
 	env_list("FAKE_CUDA_CTX_ACTIVE", set_active);
+	fake_cuda_setflags_rc = (CUresult)env_int("FAKE_CUDA_SETFLAGS_RC", 0);
 }

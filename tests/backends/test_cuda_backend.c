@@ -27,13 +27,19 @@ struct fixture {
 
 static struct fixture fx;
 
-static struct nbw_backend *open_ok(void)
+static struct nbw_backend *open_sched(const char *cuda_sched)
 {
 	struct nbw_backend *be = NULL;
+	struct nbw_backend_opts o = { .cuda_sched = cuda_sched };
 	char why[NBW_REASON_LEN] = "";
-	if (ops->open(&be, NULL, why, sizeof(why)) != 0)
+	if (ops->open(&be, &o, why, sizeof(why)) != 0)
 		fail_msg("open: %s", why);
 	return be;
+}
+
+static struct nbw_backend *open_ok(void)
+{
+	return open_sched(NULL);
 }
 
 static int setup(void **state)
@@ -177,6 +183,81 @@ static void test_sched_unreadable(void **state)
 	assert_non_null(strstr(v, "device0_sched=unknown: "));
 }
 
+/* --cuda-sched spin on a context libomptarget made with blocking sync (and mapped host
+ * memory): the driver takes it, the other flags stay, the records say so. */
+static void test_sched_set(void **state)
+{
+	struct fixture *f = *state;
+	char v[4096] = "";
+	fake_cuda_ctx_flags[0] = CU_CTX_SCHED_BLOCKING_SYNC | CU_CTX_MAP_HOST;
+	fake_cuda_ctx_active[0] = 1;
+	f->be = open_sched("spin");
+	assert_int_equal(calllog_count("cuDevicePrimaryCtxSetFlags(0, 0x9)"), 1);
+	assert_int_equal(calllog_count("cuDevicePrimaryCtxSetFlags(1, 0x1)"), 1);
+	expect_sched(f->be, 0, "spin", "set by --cuda-sched spin (cuDevicePrimaryCtxSetFlags; "
+				       "was blocking); primary context already active");
+	expect_sched(f->be, 1, "spin", "was auto); primary context not yet active");
+	ops->versions(f->be, v, sizeof(v));
+	assert_non_null(strstr(v, "cuda_sched=spin\n"));
+	assert_non_null(strstr(v, "device0_sched=spin; set by --cuda-sched spin"));
+}
+
+/* auto (and NULL options) never touch the contexts. */
+static void test_sched_auto(void **state)
+{
+	struct fixture *f = *state;
+	f->be = open_sched("auto");
+	ops->close(f->be);
+	f->be = open_ok();
+	assert_int_equal(calllog_count("cuDevicePrimaryCtxSetFlags"), 0);
+	expect_sched(f->be, 0, "auto", "left as found");
+}
+
+/* The driver refuses (as drivers before CUDA 11 did for an active context): the context
+ * keeps its flags and the note gives the driver's reason and that the context was active. */
+static void test_sched_refused(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_ctx_flags[0] = CU_CTX_SCHED_BLOCKING_SYNC;
+	fake_cuda_ctx_active[0] = 1;
+	fake_cuda_setflags_rc = CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE;
+	f->be = open_sched("yield");
+	expect_sched(f->be, 0, "blocking", "--cuda-sched yield refused by the driver "
+					   "(cuDevicePrimaryCtxSetFlags: "
+					   "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE (708)");
+	expect_sched(f->be, 0, "blocking", "left blocking, primary context already active");
+}
+
+/* A driver that says yes and does nothing is not believed. */
+static void test_sched_not_taken(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_setflags_ignored = 1;
+	f->be = open_sched("blocking");
+	expect_sched(f->be, 1, "auto", "succeeded, but the context does not report it");
+}
+
+/* Without the entry point (a driver before CUDA 11.0) nothing is set, and the note says why. */
+static void test_sched_no_entry(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_missing_entry = "cuDevicePrimaryCtxSetFlags";
+	f->be = open_sched("spin");
+	expect_sched(f->be, 0, "auto", "--cuda-sched spin not applied (cudaGetDriverEntryPoint");
+}
+
+static void test_sched_bad_value(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = NULL;
+	struct nbw_backend_opts o = { .cuda_sched = "fast" };
+	char why[NBW_REASON_LEN] = "";
+	assert_int_equal(ops->open(&be, &o, why, sizeof(why)), -EINVAL);
+	assert_null(be);
+	assert_non_null(strstr(why, "'fast'"));
+	assert_int_equal(calllog_count("cudaGetDeviceCount"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +265,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gate_wait_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_as_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_set, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_auto, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_not_taken, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_no_entry, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_bad_value, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
