@@ -2,7 +2,10 @@
 /*
  * The CUDA backend: copies between host memory and NVIDIA GPUs, and between GPUs, through the
  * CUDA runtime API. The runtime is linked statically (libcudart_static) and loads the driver
- * (libcuda.so.1) itself, so without a driver open() reports the runtime's own reason.
+ * (libcuda.so.1) itself. The runtime says cudaErrorInsufficientDriver both when there is no
+ * driver and when the driver is older than the runtime; open() tells them apart (probe.h's
+ * contract): no libcuda.so.1 is -ENODEV (CUDA is absent: a skip), an older driver -EPROTO
+ * (CUDA is installed but unusable: an error), naming both versions.
  *
  *   sync   cudaMemcpy (HtoD, DtoH, DtoD on one GPU) or cudaMemcpyPeer (two GPUs). A pageable
  *          HtoD copy returns once the bytes are staged and a device-to-device copy returns at
@@ -259,6 +262,50 @@ static void sched_setup(struct nbw_backend *be, int want)
 	}
 }
 
+/*
+ * cudaErrorInsufficientDriver from the runtime: no driver at all (libcuda.so.1 cannot be
+ * loaded), -ENODEV; or a driver older than this runtime (cuDriverGetVersion of the
+ * libcuda.so.1 that loads < CUDART_VERSION), -EPROTO with both versions; anything else with a
+ * driver that loads is an error too (-EIO), with the runtime's words.
+ */
+static int insufficient_driver(cudaError_t rc, char *why, size_t whylen)
+{
+	static const char not_found[] = "libcuda.so.1: cannot open shared object file";
+	char runtime[NBW_REASON_LEN];
+	CUresult (*get_version)(int *);
+	int v = 0;
+	cu_format(runtime, sizeof(runtime), rc, "cudaGetDeviceCount");
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *e = dlerror();
+		if (!e || strncmp(e, not_found, sizeof(not_found) - 1) == 0)
+			snprintf(why, whylen, "no CUDA driver: libcuda.so.1 not found");
+		else
+			snprintf(why, whylen, "no CUDA driver: libcuda.so.1 cannot be loaded: %s", e);
+		return -ENODEV;
+	}
+	*(void **)&get_version = dlsym(h, "cuDriverGetVersion");
+	CUresult vrc = get_version ? get_version(&v) : CUDA_ERROR_NOT_FOUND;
+	dlclose(h);
+	if (vrc != CUDA_SUCCESS) {
+		snprintf(why, whylen, "%s; libcuda.so.1 loads but cuDriverGetVersion %s (%d)",
+			 runtime, get_version ? "fails" : "is missing", (int)vrc);
+		return -EIO;
+	}
+	if (v < CUDART_VERSION) {
+		snprintf(why, whylen,
+			 "CUDA driver %d.%d (cuDriverGetVersion %d) is older than the CUDA runtime "
+			 "%d.%d (CUDART_VERSION %d) nodebw was built with: %s",
+			 v / 1000, v % 1000 / 10, v, CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10,
+			 CUDART_VERSION, runtime);
+		return -EPROTO;
+	}
+	snprintf(why, whylen, "%s, although libcuda.so.1 loads and supports CUDA %d.%d "
+		 "(cuDriverGetVersion %d), not older than the runtime's %d.%d", runtime,
+		 v / 1000, v % 1000 / 10, v, CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+	return -EIO;
+}
+
 static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
 		     size_t whylen)
 {
@@ -269,12 +316,13 @@ static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 		return -EINVAL;
 	}
 	cudaError_t rc = cudaGetDeviceCount(&n);
+	if (rc == cudaErrorInsufficientDriver)
+		return insufficient_driver(rc, why, whylen);
 	if (rc != cudaSuccess) {
 		cu_format(why, whylen, rc, "cudaGetDeviceCount");
-		/* No driver (none, only the link-time stub, or one too old for this runtime)
-		 * and no device: CUDA is absent here. */
-		if (rc == cudaErrorInsufficientDriver || rc == cudaErrorNoDevice ||
-		    rc == cudaErrorStubLibrary)
+		/* Only the toolkit's link-time stub of the driver, or no device: CUDA is absent
+		 * here. Anything else: present but failing. */
+		if (rc == cudaErrorNoDevice || rc == cudaErrorStubLibrary)
 			return -ENODEV;
 		return -EIO;
 	}

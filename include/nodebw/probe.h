@@ -96,8 +96,12 @@ struct nbw_backend_ops {
 	unsigned abi;                  /**< NBW_PROBE_ABI */
 	const char *name;              /**< "omp", later "cuda", "hip", "ze", "host" */
 	const char *description;
-	/** 0 on success; -ENODEV with \p why filled when the API has no device or driver.
-	 *  \p opts may be NULL (the defaults). */
+	/** 0 on success, else a negative errno with \p why filled. The contract:
+	 *  -ENODEV means the API is absent here: no driver, or no device (a skip, not a
+	 *  failure of the run). Any other negative code means the API is present but unusable
+	 *  (e.g. -EPROTO: a driver older than the runtime the backend was built with; -EIO: the
+	 *  runtime fails; -EINVAL: bad \p opts), which is an error. \p opts may be NULL (the
+	 *  defaults). */
 	int (*open)(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
 		    size_t whylen);
 	void (*close)(struct nbw_backend *be);

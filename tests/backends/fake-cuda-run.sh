@@ -115,4 +115,28 @@ check "wait refused: dual copies timed behind the barrier, the reason recorded, 
 		for m in find(concurrency="dual"))'
 check "wait refused: matches the schema" valid "$tmp/nowait/results.json"
 
+# ---- open(): no driver is a skip, a driver older than the runtime an error -----------------
+# (recorded as a skip by the core for now; its exit status is the core's business)
+if ! $py -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then
+	FAKE_CUDA_COUNT_RC=35 fake nodriver
+	check "no driver: exit 0, skipped as absent" \
+		q nodriver 'not ms and [s["reason"] for s in d["skipped"] if s["api"] == "cuda"]
+			== ["no CUDA driver: libcuda.so.1 not found"]'
+else
+	ok "# SKIP a libcuda.so.1 is installed here"
+fi
+LD_LIBRARY_PATH="$FAKE_LIBCUDA_DIR:$LD_LIBRARY_PATH" FAKE_LIBCUDA_VERSION=11080 \
+	FAKE_CUDA_COUNT_RC=35 fake olddriver
+check "old driver: both versions named" \
+	q olddriver '[s["reason"] for s in d["skipped"] if s["api"] == "cuda"][0].startswith(
+		"CUDA driver 11.8 (cuDriverGetVersion 11080) is older than the CUDA runtime")'
+# The real plugin (libcudart_static) finds the fake libcuda.so.1 first and refuses it as too
+# old: the same reason, from the runtime itself.
+if [ -f "$(dirname "$NODEBW")/../bw_native/nodebw-cuda.so" ]; then
+	LD_LIBRARY_PATH="$FAKE_LIBCUDA_DIR:$LD_LIBRARY_PATH" FAKE_LIBCUDA_VERSION=11080 \
+		"$NODEBW" list >"$tmp/list.out" 2>&1
+	check "old driver, real plugin: 'nodebw list' names both versions" \
+		grep -q "^  cuda   skipped: CUDA driver 11.8 (cuDriverGetVersion 11080) is older than the CUDA runtime .*cudaErrorInsufficientDriver" "$tmp/list.out"
+fi
+
 done_testing

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of bw_native/cuda_backend.c on a fake CUDA runtime (fake_cuda.c). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,6 +260,60 @@ static void test_sched_bad_value(void **state)
 	assert_int_equal(calllog_count("cudaGetDeviceCount"), 0);
 }
 
+/* ---- open(): no driver is a skip, an old driver an error --------------------------------- */
+
+static void test_no_device(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	fake_cuda_count_rc = cudaErrorNoDevice;
+	assert_int_equal(ops->open(&be, NULL, why, sizeof(why)), -ENODEV);
+	assert_null(be);
+	assert_non_null(strstr(why, "cudaGetDeviceCount: "));
+}
+
+/* cudaErrorInsufficientDriver: which one it is depends on the libcuda.so.1 this process can
+ * load (none here; the fake one, CUDA 11.8, in the cuda-backend-old-driver test). */
+static void test_insufficient_driver(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	const char *fake_version = getenv("FAKE_LIBCUDA_VERSION");
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	fake_cuda_count_rc = cudaErrorInsufficientDriver;
+	int rc = ops->open(&be, NULL, why, sizeof(why));
+	assert_null(be);
+	if (!h) {
+		if (fake_version)
+			fail_msg("the fake libcuda.so.1 is not on the library path");
+		assert_int_equal(rc, -ENODEV);
+		assert_string_equal(why, "no CUDA driver: libcuda.so.1 not found");
+		return;
+	}
+	int (*get)(int *) = NULL;
+	int v = 0;
+	*(void **)&get = dlsym(h, "cuDriverGetVersion");
+	assert_non_null(get);
+	assert_int_equal(get(&v), 0);
+	dlclose(h);
+	if (fake_version)
+		assert_int_equal(v, atoi(fake_version));
+	if (v < CUDART_VERSION) {
+		char both[128];
+		assert_int_equal(rc, -EPROTO);
+		snprintf(both, sizeof(both), "CUDA driver %d.%d (cuDriverGetVersion %d) is older than "
+			 "the CUDA runtime %d.%d (CUDART_VERSION %d)", v / 1000, v % 1000 / 10, v,
+			 CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10, CUDART_VERSION);
+		if (!strstr(why, both))
+			fail_msg("why '%s' does not say '%s'", why, both);
+		assert_non_null(strstr(why, "cudaErrorInsufficientDriver"));
+	} else {
+		assert_int_equal(rc, -EIO);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +327,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sched_not_taken, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_no_entry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_bad_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_insufficient_driver, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The vendor backends without a device or driver: each built plugin is loaded, finds no
-# device, and is recorded as skipped with its runtime's own reason; the run still succeeds.
+# device, and is recorded as skipped with its runtime's own reason (CUDA without libcuda.so.1:
+# "no CUDA driver"); the run still succeeds.
 # A plugin that cannot be found is recorded with the reason too. Where a GPU is present
 # (a device machine), the no-device checks of that API are skipped.
 . "$NODEBW_SOURCE/tests/tap.sh"
@@ -11,7 +12,13 @@ py=/usr/bin/python3
 plugdir=$(dirname "$NODEBW")/../bw_native
 for api in cuda hip ze; do
 	case $api in
-	cuda) call=cudaGetDeviceCount ;;
+	cuda) # no libcuda.so.1 at all: the backend says so; a driver without a device: the
+	      # runtime's own reason
+		if $py -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then
+			call=cudaGetDeviceCount
+		else
+			call="no CUDA driver: libcuda.so.1 not found"
+		fi ;;
 	hip) call=hipGetDeviceCount ;;
 	ze) call=zeInit ;;
 	esac
