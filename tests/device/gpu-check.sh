@@ -4,7 +4,8 @@
 #   source .device/env.sh && tests/device/gpu-check.sh BUILD_DIR OUT_DIR
 # BUILD_DIR is a build made here with -Doffload_targets=x86_64-pc-linux-gnu,sm_90 and the CUDA
 # plugin. It records the devices, then CUDA and OpenMP HtoD/DtoH sync and async, pinned and
-# pageable, 8 B to 1 GiB, and same-GPU device-to-device, in one run with the gap table.
+# pageable, 8 B to 1 GiB, and same-GPU device-to-device, in one run with the gap table; and the
+# CUDA scheduling flags as found and with --cuda-sched spin.
 set -u
 build=${1:?build folder}
 out=${2:?output folder}
@@ -23,6 +24,15 @@ timeout 420 "$exe" probe --api omp,cuda --devices 0 --mode sync,async \
 	--host-mem pinned,pageable --threads 1 --max-size 1GiB --output "$out/r" \
 	>"$out/probe.txt" 2>&1
 echo "probe status $?" >>"$out/probe.txt"
+# How CUDA host threads wait: as found once the OpenMP plugin has made the primary context
+# (it asks for blocking sync), and with --cuda-sched spin set on that active context; each
+# run records 'sched' and how it came to be. Small, so it costs seconds.
+for s in auto spin; do
+	timeout 90 "$exe" probe --api omp,cuda --devices 0 --probe htod --mode sync,async \
+		--host-mem pinned --threads 1 --sizes 4KiB,64MiB --cuda-sched $s \
+		--output "$out/sched-$s" >"$out/sched-$s.txt" 2>&1
+	echo "sched-$s status $?: $(grep -m 1 '^  sched:' "$out/sched-$s.txt")"
+done
 "$exe" gap "$out/r/results.json" >"$out/gap.txt" 2>&1
 tail -n 40 "$out/gap.txt"
 # The models on one H200: the solver's baseline at the paper's sizes (k(N), HBM fraction)
