@@ -107,7 +107,7 @@ int main(int argc, char **argv)
 	const struct nbw_backend_ops *ops = nbw_backend_find("omp");
 	struct nbw_backend *be = NULL;
 	char why[256];
-	if (!ops || ops->open(&be, why, sizeof(why))) {
+	if (!ops || ops->open(&be, NULL, why, sizeof(why))) {
 		printf("SKIP: no OpenMP backend (%s)\n", ops ? why : "not built");
 		return 77;
 	}

@@ -2,7 +2,10 @@
 /*
  * The CUDA backend: copies between host memory and NVIDIA GPUs, and between GPUs, through the
  * CUDA runtime API. The runtime is linked statically (libcudart_static) and loads the driver
- * (libcuda.so.1) itself, so without a driver open() reports the runtime's own reason.
+ * (libcuda.so.1) itself. The runtime says cudaErrorInsufficientDriver both when there is no
+ * driver and when the driver is older than the runtime; open() tells them apart (probe.h's
+ * contract): no libcuda.so.1 is -ENODEV (CUDA is absent: a skip), an older driver -EPROTO
+ * (CUDA is installed but unusable: an error), naming both versions.
  *
  *   sync   cudaMemcpy (HtoD, DtoH, DtoD on one GPU) or cudaMemcpyPeer (two GPUs). A pageable
  *          HtoD copy returns once the bytes are staged and a device-to-device copy returns at
@@ -14,6 +17,17 @@
  *          from the driver with cudaGetDriverEntryPointByVersion) until a 32-bit epoch in
  *          mapped pinned host memory reaches the next value; release() stores that value, so
  *          the copies start together and their enqueue cost stays outside the timing.
+ *          The driver may refuse the wait (no stream memory operations on that device or
+ *          driver): prepare() tries it once per device, outside the timing, with a value
+ *          the flag already has, and where it is refused declines the gate (x->no_gate),
+ *          so the core starts those copies on its barrier instead of failing them.
+ *
+ * How host threads wait for a device (spin, yield, blocking sync) is a flag of its primary
+ * context, which the runtime shares with every other user in the process (libomptarget's
+ * CUDA plugin asks for blocking sync): sched() reads it (cuDevicePrimaryCtxGetState) for
+ * every measurement. opts->cuda_sched ("spin", "yield", "blocking") sets it on every device
+ * at open() (cuDevicePrimaryCtxSetFlags, keeping the context's other flags); "auto" leaves it
+ * as found. Whether the driver took it, or refused it, is kept for the records.
  *
  * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable), registered =
  * posix_memalign + cudaHostRegister(Portable); device memory = cudaMalloc. The current CUDA
@@ -37,6 +51,8 @@
  * cuStreamWaitValue32 has its current (_v2) form since 11.7, the error texts since 6.0. */
 #define WAIT_VALUE_VERSION 11070
 #define ERROR_TEXT_VERSION 6000
+#define CTX_STATE_VERSION 7000
+#define CTX_SET_FLAGS_VERSION 11000
 #define HOST_ALIGN 4096
 
 /* Per-transfer state, made by prepare(). */
@@ -58,11 +74,21 @@ struct nbw_backend {
 	PFN_cuStreamWaitValue32_v11070 wait_value32;
 	PFN_cuGetErrorName_v6000 drv_error_name;
 	PFN_cuGetErrorString_v6000 drv_error_string;
+	PFN_cuDevicePrimaryCtxGetState_v7000 ctx_state;
+	PFN_cuDevicePrimaryCtxSetFlags_v11000 ctx_set_flags;
+	char ctx_state_why[NBW_REASON_LEN]; /* why ctx_state is NULL */
+	char ctx_set_why[NBW_REASON_LEN];   /* why ctx_set_flags is NULL */
+	char (*sched_note)[NBW_REASON_LEN]; /* per device: how its scheduling came to be */
+	const char *sched_asked;            /* opts->cuda_sched: "auto", "spin", ... */
 	pthread_mutex_t lock;          /* guards the gate's creation and the list of states */
 	char gate_why[NBW_REASON_LEN]; /* why there is no gate (empty: none tried or it works) */
 	uint32_t *gate;                /* mapped pinned flag the gated streams wait on */
 	uint32_t epoch;                /* last epoch release() opened */
 	struct cu_xfer *xfers;
+	/* Per device: whether cuStreamWaitValue32 works there (0 not tried yet, 1 yes, -1 no,
+	 * with the reason). */
+	signed char *wait_ok;
+	char (*wait_why)[NBW_REASON_LEN];
 };
 
 static _Thread_local char last_err[NBW_REASON_LEN];
@@ -136,18 +162,167 @@ static void find_driver_entries(struct nbw_backend *be)
 									 WAIT_VALUE_VERSION);
 	if (!be->wait_value32)
 		snprintf(be->gate_why, sizeof(be->gate_why), "%s", last_err);
+	be->ctx_state = (PFN_cuDevicePrimaryCtxGetState_v7000)driver_entry(
+		"cuDevicePrimaryCtxGetState", CTX_STATE_VERSION);
+	if (!be->ctx_state)
+		snprintf(be->ctx_state_why, sizeof(be->ctx_state_why), "%s", last_err);
+	be->ctx_set_flags = (PFN_cuDevicePrimaryCtxSetFlags_v11000)driver_entry(
+		"cuDevicePrimaryCtxSetFlags", CTX_SET_FLAGS_VERSION);
+	if (!be->ctx_set_flags)
+		snprintf(be->ctx_set_why, sizeof(be->ctx_set_why), "%s", last_err);
 }
 
-static int cb_open(struct nbw_backend **out, char *why, size_t whylen)
+/* The flags of device dev's primary context and whether it is active: 0, or -1 (last_err). */
+static int ctx_get(struct nbw_backend *be, int dev, unsigned *flags, int *active)
 {
-	int n = 0;
+	*flags = 0;
+	*active = 0;
+	if (!be->ctx_state) {
+		set_err("%s", be->ctx_state_why);
+		return -1;
+	}
+	return drv_failed(be, be->ctx_state((CUdevice)dev, flags, active),
+			  "cuDevicePrimaryCtxGetState") ? -1 : 0;
+}
+
+/* CU_CTX_SCHED_* as the word the results use; NULL for a combination the driver never sets. */
+static const char *sched_word(unsigned flags)
+{
+	switch (flags & CU_CTX_SCHED_MASK) {
+	case CU_CTX_SCHED_AUTO:
+		return "auto";
+	case CU_CTX_SCHED_SPIN:
+		return "spin";
+	case CU_CTX_SCHED_YIELD:
+		return "yield";
+	case CU_CTX_SCHED_BLOCKING_SYNC:
+		return "blocking";
+	default:
+		return NULL;
+	}
+}
+
+/* opts->cuda_sched as CU_CTX_SCHED_* flags; -1 for "auto" (leave as found), -2 when unknown. */
+static int sched_request(const struct nbw_backend_opts *opts)
+{
+	static const struct {
+		const char *name;
+		int flags;
+	} names[] = { { "auto", -1 }, { "spin", CU_CTX_SCHED_SPIN },
+		      { "yield", CU_CTX_SCHED_YIELD }, { "blocking", CU_CTX_SCHED_BLOCKING_SYNC } };
+	if (!opts || !opts->cuda_sched || !opts->cuda_sched[0])
+		return -1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(opts->cuda_sched, names[i].name) == 0)
+			return names[i].flags;
+	return -2;
+}
+
+/*
+ * Each device's scheduling as open() finds it (before this backend made any context of its
+ * own), set to \p want where that is not -1, and how it came to be so, for the records. The
+ * context's other flags are kept.
+ */
+static void sched_setup(struct nbw_backend *be, int want)
+{
+	for (int d = 0; d < be->ndev; d++) {
+		unsigned flags, now;
+		int active, still;
+		char *note = be->sched_note[d];
+		if (ctx_get(be, d, &flags, &active)) {
+			snprintf(note, NBW_REASON_LEN, "cannot be read: %s", last_err);
+			continue;
+		}
+		const char *was = sched_word(flags) ? sched_word(flags) : "unknown flags";
+		const char *ctx = active ? "primary context already active at open (made by "
+					   "another user in this process, e.g. libomptarget's "
+					   "CUDA plugin)"
+					 : "primary context not yet active at open";
+		const char *asked = want >= 0 ? sched_word((unsigned)want) : "auto";
+		if (want < 0) {
+			snprintf(note, NBW_REASON_LEN, "left as found; %s", ctx);
+		} else if (!be->ctx_set_flags) {
+			snprintf(note, NBW_REASON_LEN, "--cuda-sched %s not applied (%s); left %s, %s",
+				 asked, be->ctx_set_why, was, ctx);
+		} else if (drv_failed(be,
+				      be->ctx_set_flags((CUdevice)d,
+							(flags & ~(unsigned)CU_CTX_SCHED_MASK) |
+								(unsigned)want),
+				      "cuDevicePrimaryCtxSetFlags")) {
+			snprintf(note, NBW_REASON_LEN, "--cuda-sched %s refused by the driver (%s); "
+				 "left %s, %s", asked, last_err, was, ctx);
+		} else if (ctx_get(be, d, &now, &still) ||
+			   (now & CU_CTX_SCHED_MASK) != (unsigned)want) {
+			snprintf(note, NBW_REASON_LEN, "--cuda-sched %s: cuDevicePrimaryCtxSetFlags "
+				 "succeeded, but the context does not report it; %s", asked, ctx);
+		} else {
+			snprintf(note, NBW_REASON_LEN, "set by --cuda-sched %s "
+				 "(cuDevicePrimaryCtxSetFlags; was %s); %s", asked, was, ctx);
+		}
+	}
+}
+
+/*
+ * cudaErrorInsufficientDriver from the runtime: no driver at all (libcuda.so.1 cannot be
+ * loaded), -ENODEV; or a driver older than this runtime (cuDriverGetVersion of the
+ * libcuda.so.1 that loads < CUDART_VERSION), -EPROTO with both versions; anything else with a
+ * driver that loads is an error too (-EIO), with the runtime's words.
+ */
+static int insufficient_driver(cudaError_t rc, char *why, size_t whylen)
+{
+	static const char not_found[] = "libcuda.so.1: cannot open shared object file";
+	char runtime[NBW_REASON_LEN];
+	CUresult (*get_version)(int *);
+	int v = 0;
+	cu_format(runtime, sizeof(runtime), rc, "cudaGetDeviceCount");
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *e = dlerror();
+		if (!e || strncmp(e, not_found, sizeof(not_found) - 1) == 0)
+			snprintf(why, whylen, "no CUDA driver: libcuda.so.1 not found");
+		else
+			snprintf(why, whylen, "no CUDA driver: libcuda.so.1 cannot be loaded: %s", e);
+		return -ENODEV;
+	}
+	*(void **)&get_version = dlsym(h, "cuDriverGetVersion");
+	CUresult vrc = get_version ? get_version(&v) : CUDA_ERROR_NOT_FOUND;
+	dlclose(h);
+	if (vrc != CUDA_SUCCESS) {
+		snprintf(why, whylen, "%s; libcuda.so.1 loads but cuDriverGetVersion %s (%d)",
+			 runtime, get_version ? "fails" : "is missing", (int)vrc);
+		return -EIO;
+	}
+	if (v < CUDART_VERSION) {
+		snprintf(why, whylen,
+			 "CUDA driver %d.%d (cuDriverGetVersion %d) is older than the CUDA runtime "
+			 "%d.%d (CUDART_VERSION %d) nodebw was built with: %s",
+			 v / 1000, v % 1000 / 10, v, CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10,
+			 CUDART_VERSION, runtime);
+		return -EPROTO;
+	}
+	snprintf(why, whylen, "%s, although libcuda.so.1 loads and supports CUDA %d.%d "
+		 "(cuDriverGetVersion %d), not older than the runtime's %d.%d", runtime,
+		 v / 1000, v % 1000 / 10, v, CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+	return -EIO;
+}
+
+static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		     size_t whylen)
+{
+	int n = 0, want = sched_request(opts);
+	if (want == -2) {
+		snprintf(why, whylen, "unknown cuda_sched '%s' (spin, yield, blocking, auto)",
+			 opts->cuda_sched);
+		return -EINVAL;
+	}
 	cudaError_t rc = cudaGetDeviceCount(&n);
+	if (rc == cudaErrorInsufficientDriver)
+		return insufficient_driver(rc, why, whylen);
 	if (rc != cudaSuccess) {
 		cu_format(why, whylen, rc, "cudaGetDeviceCount");
-		/* No driver (none, only the link-time stub, or one too old for this runtime)
-		 * and no device: CUDA is absent here. */
-		if (rc == cudaErrorInsufficientDriver || rc == cudaErrorNoDevice ||
-		    rc == cudaErrorStubLibrary)
+		/* Only the toolkit's link-time stub of the driver, or no device: CUDA is absent
+		 * here. Anything else: present but failing. */
+		if (rc == cudaErrorNoDevice || rc == cudaErrorStubLibrary)
 			return -ENODEV;
 		return -EIO;
 	}
@@ -159,12 +334,24 @@ static int cb_open(struct nbw_backend **out, char *why, size_t whylen)
 	if (!be)
 		return -ENOMEM;
 	be->ndev = n;
+	be->wait_ok = calloc((size_t)n, sizeof(*be->wait_ok));
+	be->wait_why = calloc((size_t)n, sizeof(*be->wait_why));
+	be->sched_note = calloc((size_t)n, sizeof(*be->sched_note));
+	if (!be->wait_ok || !be->wait_why || !be->sched_note) {
+		free(be->wait_ok);
+		free(be->wait_why);
+		free(be->sched_note);
+		free(be);
+		return -ENOMEM;
+	}
 	pthread_mutex_init(&be->lock, NULL);
 	if (CU_FAILED(cudaRuntimeGetVersion(&be->runtime_version)))
 		be->runtime_version = 0;
 	if (CU_FAILED(cudaDriverGetVersion(&be->driver_version)))
 		be->driver_version = 0;
 	find_driver_entries(be);
+	be->sched_asked = want >= 0 ? sched_word((unsigned)want) : "auto";
+	sched_setup(be, want);
 	*out = be;
 	return 0;
 }
@@ -228,6 +415,9 @@ static void cb_close(struct nbw_backend *be)
 	if (be->gate)
 		(void)CU_FAILED(cudaFreeHost(be->gate));
 	pthread_mutex_destroy(&be->lock);
+	free(be->wait_ok);
+	free(be->wait_why);
+	free(be->sched_note);
 	free(be);
 }
 
@@ -306,20 +496,53 @@ static void driver_library(char *buf, size_t len)
 	dlclose(h);
 }
 
+static int cb_sched(struct nbw_backend *be, int dev, char *word, size_t wlen, char *note,
+		    size_t nlen)
+{
+	unsigned flags;
+	int active;
+	const char *w;
+	word[0] = '\0';
+	if (dev < 0 || dev >= be->ndev) {
+		snprintf(note, nlen, "no CUDA device %d", dev);
+		return -1;
+	}
+	if (ctx_get(be, dev, &flags, &active)) {
+		snprintf(note, nlen, "%s", last_err);
+		return -1;
+	}
+	w = sched_word(flags);
+	if (w)
+		snprintf(word, wlen, "%s", w);
+	else
+		snprintf(word, wlen, "CU_CTX_SCHED flags 0x%x", flags & CU_CTX_SCHED_MASK);
+	snprintf(note, nlen, "%s", be->sched_note[dev]);
+	return 0;
+}
+
 static void cb_versions(struct nbw_backend *be, char *buf, size_t len)
 {
 	char drv[512];
+	size_t off;
 	driver_library(drv, sizeof(drv));
 	snprintf(buf, len,
 		 "cuda_runtime=%d.%d\ncuda_driver=%d.%d\n"
 		 "cudart=libcudart_static (CUDART_VERSION %d)\nlibcuda=%s\n"
-		 "stream_wait_value32=%s\ndevices=%d\n",
+		 "stream_wait_value32=%s\ndevices=%d\ncuda_sched=%s\n",
 		 be->runtime_version / 1000, be->runtime_version % 1000 / 10,
 		 be->driver_version / 1000, be->driver_version % 1000 / 10, CUDART_VERSION,
 		 drv,
 		 be->wait_value32 ? "cuStreamWaitValue32 (cudaGetDriverEntryPointByVersion 11070)"
 				  : be->gate_why,
-		 be->ndev);
+		 be->ndev, be->sched_asked);
+	for (int d = 0; d < be->ndev; d++) {
+		char word[64], note[NBW_REASON_LEN];
+		off = strlen(buf);
+		if (cb_sched(be, d, word, sizeof(word), note, sizeof(note)))
+			snprintf(buf + off, len - off, "device%d_sched=unknown: %s\n", d, note);
+		else
+			snprintf(buf + off, len - off, "device%d_sched=%s; %s\n", d, word, note);
+	}
 }
 
 static const char *cb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
@@ -616,6 +839,35 @@ static void gate_attach(struct nbw_backend *be, struct cu_xfer *st)
 		st->gate = (CUdeviceptr)(uintptr_t)dptr;
 }
 
+/*
+ * Whether the device accepts the gate's wait: tried once per device on this state's stream,
+ * outside the timed region, with the value the flag already holds (so it never blocks), and
+ * synchronised so that an error the driver reports late shows too. Where it is refused the
+ * state drops the gate with the reason, and the core starts the copies on its barrier.
+ */
+static void gate_probe(struct nbw_backend *be, struct cu_xfer *st)
+{
+	pthread_mutex_lock(&be->lock);
+	if (!be->wait_ok[st->dev]) {
+		uint32_t now = __atomic_load_n(be->gate, __ATOMIC_ACQUIRE);
+		if (drv_failed(be, be->wait_value32(st->stream, st->gate, now,
+						    CU_STREAM_WAIT_VALUE_GEQ),
+			       "cuStreamWaitValue32") ||
+		    CU_FAILED(cudaStreamSynchronize(st->stream))) {
+			be->wait_ok[st->dev] = -1;
+			snprintf(be->wait_why[st->dev], sizeof(be->wait_why[0]),
+				 "the wait was refused on device %d: %s", st->dev, last_err);
+		} else {
+			be->wait_ok[st->dev] = 1;
+		}
+	}
+	if (be->wait_ok[st->dev] < 0) {
+		st->gate = 0;
+		snprintf(st->gate_why, sizeof(st->gate_why), "%s", be->wait_why[st->dev]);
+	}
+	pthread_mutex_unlock(&be->lock);
+}
+
 static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	char why[NBW_REASON_LEN];
@@ -640,6 +892,8 @@ static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		    CU_FAILED(cudaEventCreateWithFlags(&st->stop, cudaEventDefault)))
 			goto fail;
 		gate_attach(be, st);
+		if (st->gate)
+			gate_probe(be, st);
 		/* Tell the core up front when submit() would refuse: it then uses a barrier. */
 		if (!st->gate)
 			x->no_gate = st->gate_why;
@@ -837,4 +1091,5 @@ const struct nbw_backend_ops nbw_backend_cuda = {
 	.complete = cb_complete,
 	.device_timer = "cudaEventElapsedTime",
 	.last_error = cb_last_error,
+	.sched = cb_sched,
 };

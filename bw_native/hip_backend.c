@@ -113,8 +113,10 @@ static void gate_init(struct nbw_backend *be)
 	__atomic_store_n(be->gate, 0, __ATOMIC_SEQ_CST);
 }
 
-static int hb_open(struct nbw_backend **out, char *why, size_t whylen)
+static int hb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		     size_t whylen)
 {
+	(void)opts; /* nothing of it is for this backend */
 	int n = 0;
 	hipError_t e = hipGetDeviceCount(&n);
 
@@ -608,8 +610,6 @@ static int hb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 static int gate_refusal(struct nbw_backend *be, const struct nbw_xfer *x,
 			const struct hip_xfer *st)
 {
-	int can = 1;
-
 	if (x->mode != NBW_MODE_ASYNC || !st) {
 		snprintf(last_err, sizeof(last_err),
 			 "gated start needs an async transfer set up by prepare()");
@@ -632,16 +632,15 @@ static int gate_refusal(struct nbw_backend *be, const struct nbw_xfer *x,
 			 "wait behind the closed gate");
 		return -1;
 	}
-	if (x->dir == NBW_P2P && !same_device(x)) {
-		if (HIP_TRY(hipDeviceCanAccessPeer(&can, x->src->device, x->dst->device)))
-			return -1;
-		if (!can) {
-			snprintf(last_err, sizeof(last_err),
-				 "hipDeviceCanAccessPeer(%d, %d) = 0: the runtime stages the "
-				 "copy through host memory on the calling thread, which would wait "
-				 "behind the closed gate", x->src->device, x->dst->device);
-			return -1;
-		}
+	/* What counts is whether the core enabled peer access for this series, not whether the
+	 * pair could have it: a copy between two GPUs without it is staged through host memory
+	 * and can block submit() before release() (the CUDA backend's rule). */
+	if (x->dir == NBW_P2P && !same_device(x) && x->peer != NBW_PEER_ON) {
+		snprintf(last_err, sizeof(last_err),
+			 "a peer copy without peer access (%s) is staged by the runtime through "
+			 "host memory and may wait on the host for the gated stream",
+			 x->peer == NBW_PEER_OFF ? "disabled for this series" : "not enabled");
+		return -1;
 	}
 	return 0;
 }

@@ -140,8 +140,10 @@ static void split_copy(struct nbw_backend *be, void *dst, const void *src, size_
 
 static void hb_close(struct nbw_backend *be);
 
-static int hb_open(struct nbw_backend **out, char *why, size_t whylen)
+static int hb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		     size_t whylen)
 {
+	(void)opts; /* nothing of it is for this backend */
 	struct nbw_backend *be = calloc(1, sizeof(*be));
 	if (!be) {
 		snprintf(why, whylen, "out of memory");

@@ -14,7 +14,9 @@
  *           from a kernel-timestamp pool; zeEventHostSynchronize waits for it and the event's
  *           global start/end ticks give the device time of the copy
  *   gated   (submit/release/complete) the async copy also waits on a gate event of its
- *           driver, which release() signals from the host
+ *           driver, which release() signals from the host; unprepare() of a copy that was
+ *           submitted and never completed opens its gate if release() never came and waits
+ *           for the copy before the command list and event go
  *
  * Pinned host memory is zeMemAllocHost (USM host memory of the driver's context). Level Zero
  * 1.8 cannot page-lock existing memory, so registered host memory is not supported. Peer
@@ -67,6 +69,8 @@ struct nbw_backend {
 	int ndev;
 	struct ze_dev *dev;
 	atomic_uint gate_slot;          /* gate event the next gated round waits on */
+	pthread_mutex_t gate_lock;      /* release() and the draining of unprepare() */
+	bool gate_lock_init;
 };
 
 /* Per-transfer state: the command list (and for async the timestamped signal event). */
@@ -75,6 +79,7 @@ struct ze_xfer {
 	ze_command_list_handle_t list;
 	ze_event_pool_handle_t pool;
 	ze_event_handle_t done;
+	ze_event_handle_t gate;         /* submitted and not completed: the gate it waits on */
 };
 
 static _Thread_local char last_err[NBW_REASON_LEN];
@@ -433,13 +438,17 @@ static void zb_close(struct nbw_backend *be)
 		if (d->ctx)
 			ZE_CALL(zeContextDestroy, d->ctx);
 	}
+	if (be->gate_lock_init)
+		pthread_mutex_destroy(&be->gate_lock);
 	free(be->dev);
 	free(be->drv);
 	free(be);
 }
 
-static int zb_open(struct nbw_backend **out, char *why, size_t whylen)
+static int zb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		     size_t whylen)
 {
+	(void)opts; /* nothing of it is for this backend */
 	struct nbw_backend *be;
 	int rc;
 
@@ -453,6 +462,13 @@ static int zb_open(struct nbw_backend **out, char *why, size_t whylen)
 		snprintf(why, whylen, "out of host memory");
 		return -ENOMEM;
 	}
+	rc = pthread_mutex_init(&be->gate_lock, NULL);
+	if (rc) {
+		snprintf(why, whylen, "pthread_mutex_init: %s", strerror(rc));
+		free(be);
+		return -rc;
+	}
+	be->gate_lock_init = true;
 	rc = open_drivers(be);
 	if (!rc)
 		rc = open_devices(be);
@@ -958,10 +974,40 @@ static int zb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 	return 0;
 }
 
+/*
+ * A copy submitted behind the gate and never completed (the measurement failed, or release()
+ * never came): open its gate if it is still closed, wait until the copy is done, and close
+ * that gate again, so the command list and event are idle when they are destroyed and the
+ * next round still starts behind a closed gate. Under the gate lock, so that two streams
+ * draining at once cannot close the gate between the other's opening and its copy's start:
+ * whoever finds it closed opens it again.
+ */
+static void drain(struct nbw_backend *be, struct ze_xfer *st)
+{
+	ze_result_t status;
+	bool opened;
+
+	pthread_mutex_lock(&be->gate_lock);
+	status = zeEventQueryStatus(st->gate);
+	opened = status != ZE_RESULT_SUCCESS;
+	if (opened)
+		ZE_CALL(zeEventHostSignal, st->gate);
+	ZE_CALL(zeEventHostSynchronize, st->done, UINT64_MAX);
+	if (opened)
+		ZE_CALL(zeEventHostReset, st->gate);
+	pthread_mutex_unlock(&be->gate_lock);
+	st->gate = NULL;
+}
+
 static void zb_unprepare(struct nbw_backend *be, struct nbw_xfer *x)
 {
-	if (x->priv)
-		free_xfer(x->priv);
+	struct ze_xfer *st = x->priv;
+
+	if (!st)
+		return;
+	if (st->gate)
+		drain(be, st);
+	free_xfer(st);
 	x->priv = NULL;
 }
 
@@ -1026,6 +1072,8 @@ static int zb_submit(struct nbw_backend *be, struct nbw_xfer *x)
 	    !ZE_CALL(zeCommandListAppendMemoryCopy, st->list, x->dst->ptr, x->src->ptr, x->bytes,
 		     st->done, 1, &d->gate[slot]))
 		return -EIO;
+	/* From here the copy waits on that gate: unprepare() must drain it. */
+	st->gate = d->gate[slot];
 	return 0;
 }
 
@@ -1036,9 +1084,11 @@ static int zb_submit(struct nbw_backend *be, struct nbw_xfer *x)
  */
 static int zb_release(struct nbw_backend *be)
 {
-	unsigned slot = atomic_load(&be->gate_slot);
+	unsigned slot;
 	int rc = 0;
 
+	pthread_mutex_lock(&be->gate_lock);
+	slot = atomic_load(&be->gate_slot);
 	for (uint32_t i = 0; i < be->ndrv; i++)
 		if (!be->drv[i].gate_err[0] && !ZE_CALL(zeEventHostSignal, be->drv[i].gate[slot]))
 			rc = -EIO;
@@ -1047,18 +1097,23 @@ static int zb_release(struct nbw_backend *be)
 		    !ZE_CALL(zeEventHostReset, be->drv[i].gate[slot ^ 1]))
 			rc = -EIO;
 	atomic_store(&be->gate_slot, slot ^ 1);
+	pthread_mutex_unlock(&be->gate_lock);
 	return rc;
 }
 
 static int zb_complete(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	struct ze_xfer *st = x->priv;
+	int rc;
 
-	if (!st || !st->done) {
+	if (!st || !st->done || !st->gate) {
 		set_err("complete without a submitted async transfer");
 		return -EINVAL;
 	}
-	return finish(st, x);
+	rc = finish(st, x);
+	if (rc == 0)
+		st->gate = NULL;
+	return rc;
 }
 
 static const char *zb_last_error(struct nbw_backend *be)

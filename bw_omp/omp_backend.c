@@ -77,8 +77,10 @@ static void query_kind(int dev, enum omp_dev_kind *kind, int *arch)
 
 static void ob_close(struct nbw_backend *be);
 
-static int ob_open(struct nbw_backend **out, char *why, size_t whylen)
+static int ob_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		     size_t whylen)
 {
+	(void)opts; /* nothing of it is for this backend */
 	int n = omp_get_num_devices();
 	if (n <= 0) {
 		const char *pol = getenv("OMP_TARGET_OFFLOAD");

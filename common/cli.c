@@ -14,7 +14,7 @@ enum {
 	OPT_API = 256, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
 	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
-	OPT_PEER, OPT_BIND,
+	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED,
 };
 
 static const struct option probe_options[] = {
@@ -36,6 +36,7 @@ static const struct option probe_options[] = {
 	{ "max-reps", required_argument, NULL, OPT_MAXREPS },
 	{ "min-time", required_argument, NULL, OPT_MINTIME },
 	{ "hidden-helpers", required_argument, NULL, OPT_HH },
+	{ "cuda-sched", required_argument, NULL, OPT_CUDA_SCHED },
 	{ "hht-sweep", no_argument, NULL, OPT_HHT_SWEEP },
 	{ "no-hht-sweep", no_argument, NULL, OPT_NO_HHT_SWEEP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
@@ -86,6 +87,10 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --hht-sweep          also measure the async modes with 0, one per device and 8\n"
 		"                       hidden helper threads (one child process each)%s\n"
 		"  --no-hht-sweep       do not run the hidden-helper sweep\n"
+		"  --cuda-sched WAIT    how host threads wait for CUDA GPUs: spin, yield or\n"
+		"                       blocking (set on each device's primary context before\n"
+		"                       measuring), or auto (leave them as found; the default).\n"
+		"                       CUDA measurements record the setting in force ('sched')\n"
 		"Output:\n"
 		"  --output DIR         results folder (default nodebw-results/<date-time>):\n"
 		"                       results.json (every sample) and results.csv (summaries)\n"
@@ -316,6 +321,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 {
 	memset(o, 0, sizeof(*o));
 	o->hidden_helpers = -1;
+	snprintf(o->cuda_sched, sizeof(o->cuda_sched), "auto");
 	bool is_run = argc > 0 && strcmp(argv[0], "run") == 0;
 	o->hht_sweep = is_run;
 	/* The main job defaults to the quick profile; --full gives the thorough one. */
@@ -370,6 +376,16 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 			break;
 		}
 		case OPT_HHT_SWEEP: o->hht_sweep = true; break;
+		case OPT_CUDA_SCHED:
+			if (strcmp(optarg, "spin") && strcmp(optarg, "yield") &&
+			    strcmp(optarg, "blocking") && strcmp(optarg, "auto")) {
+				snprintf(err, errlen,
+					 "unknown --cuda-sched '%s' (spin, yield, blocking, auto)", optarg);
+				rc = -1;
+				break;
+			}
+			snprintf(o->cuda_sched, sizeof(o->cuda_sched), "%s", optarg);
+			break;
 		case OPT_NO_HHT_SWEEP: o->hht_sweep = false; break;
 		case OPT_OUTPUT:
 			if (!*optarg || strlen(optarg) >= sizeof(o->output)) {
@@ -547,6 +563,8 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 		add_arg(&v, &n, buf);
 	}
 	add_arg(&v, &n, o->hht_sweep ? "--hht-sweep" : "--no-hht-sweep");
+	add_arg(&v, &n, "--cuda-sched");
+	add_arg(&v, &n, o->cuda_sched);
 	if (o->output[0]) {
 		add_arg(&v, &n, "--output");
 		add_arg(&v, &n, o->output);

@@ -121,6 +121,10 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 	json_object_set_new(j, "start", json_string(m->start));
 	json_object_set_new(j, "device_timer",
 			    m->device_timer[0] ? json_string(m->device_timer) : json_null());
+	if (m->sched[0]) {
+		json_object_set_new(j, "sched", json_string(m->sched));
+		json_object_set_new(j, "sched_note", json_string(m->sched_note));
+	}
 	bool known = m->theoretical_gbps > 0.0;
 	json_object_set_new(
 		j, "theoretical",
@@ -284,6 +288,11 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	json_t *timer = json_object_get(j, "device_timer");
 	if (json_is_string(timer))
 		snprintf(m->device_timer, sizeof(m->device_timer), "%s", json_string_value(timer));
+	/* Optional: only backends with a scheduling setting (CUDA) record it. */
+	if (json_object_get(j, "sched") &&
+	    (copy_str(j, "sched", m->sched, sizeof(m->sched), err, errlen) ||
+	     copy_str(j, "sched_note", m->sched_note, sizeof(m->sched_note), err, errlen)))
+		return -1;
 	/* Optional (added with the topology): what the path could give, and the binding. */
 	json_t *th = json_object_get(j, "theoretical"), *bd = json_object_get(j, "binding");
 	m->theoretical_gbps = -1.0;

@@ -578,6 +578,38 @@ static void theoretical(const struct series *s, struct nbw_measurement *m)
 	m->theoretical_gbps = known ? sum : -1.0;
 }
 
+/* How host threads wait for the devices that issue the series' copies (the backend's
+ * sched(); "" when it has none). Where two devices differ, each is named. */
+static void series_sched(const struct series *s, char *word, size_t wlen, char *note,
+			 size_t nlen)
+{
+	char w[NBW_MAX_STREAMS][32], n[NBW_MAX_STREAMS][NBW_REASON_LEN];
+	int dev[NBW_MAX_STREAMS];
+	unsigned k = 0;
+	word[0] = note[0] = '\0';
+	if (!s->ops->sched)
+		return;
+	for (unsigned i = 0; i < s->nstreams; i++) {
+		int d = s->dir == NBW_HTOD ? s->dst[i] : s->src[i];
+		if (d < 0 || (k && dev[0] == d))
+			continue;
+		dev[k] = d;
+		if (s->ops->sched(s->be, d, w[k], sizeof(w[k]), n[k], sizeof(n[k])))
+			snprintf(w[k], sizeof(w[k]), "unknown");
+		k++;
+	}
+	if (k == 0)
+		return;
+	if (k == 1 || !strcmp(w[0], w[1]))
+		snprintf(word, wlen, "%s", w[0]);
+	else
+		snprintf(word, wlen, "%s (device %d), %s (device %d)", w[0], dev[0], w[1], dev[1]);
+	if (k == 1 || !strcmp(n[0], n[1]))
+		snprintf(note, nlen, "%s", n[0]);
+	else
+		snprintf(note, nlen, "device %d: %s; device %d: %s", dev[0], n[0], dev[1], n[1]);
+}
+
 static void fill_measurement(struct series *s, struct point *p, const struct nbw_size *sz,
 			     struct nbw_measurement *m)
 {
@@ -596,6 +628,7 @@ static void fill_measurement(struct series *s, struct point *p, const struct nbw
 	m->warmup = s->o->warmup;
 	describe(s, p, m);
 	theoretical(s, m);
+	series_sched(s, m->sched, sizeof(m->sched), m->sched_note, sizeof(m->sched_note));
 	snprintf(m->bind_policy, sizeof(m->bind_policy), "%s", nbw_bind_policy_name(s->bind));
 	m->bind_node = s->node[0];
 	for (unsigned i = 0; i < s->nstreams; i++) {
@@ -728,6 +761,10 @@ static void print_series_header(const struct series *s)
 	       : s->conc == NBW_CONC_DUAL ? "two devices, two host threads at once"
 					  : "both directions, two host threads at once",
 	       a, b, s->interface);
+	char word[64], note[320];
+	series_sched(s, word, sizeof(word), note, sizeof(note));
+	if (word[0])
+		printf("  sched: %s (%s)\n", word, note);
 	printf("  %12s %6s %12s %10s %10s %7s %12s %8s%s\n", "size", "reps", "median GB/s",
 	       "min GB/s", "max GB/s", "CV", "median us", "verified",
 	       s->nstreams > 1 ? "  overlap (serial/concurrent)" : "");
@@ -931,7 +968,7 @@ static void backend_unavailable(struct nbw_doc *doc, struct nbw_run_status *st,
 static void add_versions(struct nbw_doc *doc, const struct nbw_backend_ops *ops,
 			 struct nbw_backend *be)
 {
-	char buf[2048] = "";
+	char buf[4096] = "";
 	if (ops->versions)
 		ops->versions(be, buf, sizeof(buf));
 	json_t *o = json_object();
@@ -1111,7 +1148,8 @@ static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_prob
 {
 	char why[NBW_REASON_LEN] = "";
 	struct nbw_backend *be = NULL;
-	int rc = ops->open(&be, why, sizeof(why));
+	struct nbw_backend_opts bo = { .cuda_sched = o->cuda_sched };
+	int rc = ops->open(&be, &bo, why, sizeof(why));
 	if (rc) {
 		/* -ENODEV: no driver or device, a skip; anything else: the API is there but
 		 * cannot be used (e.g. a driver older than the runtime), an error. */
@@ -1198,7 +1236,7 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 	for (size_t k = 0; k < nsizes; k++)
 		json_array_append_new(sizes, json_integer((json_int_t)o->sizes.v[k].bytes));
 	nbw_doc_set(doc, "settings",
-		    json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:i, s:s, s:f}", "profile",
+		    json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:i, s:s, s:f, s:s}", "profile",
 			      o->profile == NBW_PROFILE_QUICK  ? "quick"
 			      : o->profile == NBW_PROFILE_FULL ? "full"
 							       : "default",
@@ -1206,7 +1244,8 @@ int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 			      "max_repetitions", (int)o->max_reps, "min_time_s", o->min_time_s,
 			      "sizes", sizes, "hidden_helpers_effective",
 			      nbw_effective_hidden_helpers(), "timer", "clock_gettime(CLOCK_MONOTONIC)",
-			      "timer_resolution_s", (double)res.tv_sec + res.tv_nsec * 1e-9));
+			      "timer_resolution_s", (double)res.tv_sec + res.tv_nsec * 1e-9,
+			      "cuda_sched", o->cuda_sched[0] ? o->cuda_sched : "auto"));
 	char terr[NBW_REASON_LEN];
 	if (nbw_topo_load(&topo, NULL, terr, sizeof(terr))) {
 		topo = NULL;

@@ -49,7 +49,7 @@ static void add_api_devices(struct nbw_topo *t)
 	for (size_t i = 0; i < n && off < sizeof(detail); i++) {
 		struct nbw_backend *be = NULL;
 		char why[NBW_REASON_LEN] = "";
-		if (all[i]->open(&be, why, sizeof(why))) {
+		if (all[i]->open(&be, NULL, why, sizeof(why))) {
 			off += (size_t)snprintf(detail + off, sizeof(detail) - off, "%s%s: %s",
 						off ? "; " : "", all[i]->name, why);
 			continue;

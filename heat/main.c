@@ -333,7 +333,7 @@ static int open_devices(struct heat_session *hs, char *err, size_t errlen)
 {
 	hs->ops = nbw_backend_find("omp");
 	char why[NBW_REASON_LEN] = "";
-	if (!hs->ops || hs->ops->open(&hs->be, why, sizeof(why)) != 0) {
+	if (!hs->ops || hs->ops->open(&hs->be, NULL, why, sizeof(why)) != 0) {
 		hs->be = NULL;
 		hs->ndev = 0;
 	} else {

@@ -90,7 +90,7 @@ static int cmd_list(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct nbw_backend *be = NULL;
 		char why[NBW_REASON_LEN] = "";
-		if (all[i]->open(&be, why, sizeof(why))) {
+		if (all[i]->open(&be, NULL, why, sizeof(why))) {
 			printf("  %-6s skipped: %s\n", all[i]->name, why);
 			continue;
 		}

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 	struct nbw_backend *be = NULL;
 	char why[256] = "", err[256] = "";
 	struct nbw_device dev;
-	if (!ops || ops->open(&be, why, sizeof(why)) || ops->device_count(be) < 1 ||
+	if (!ops || ops->open(&be, NULL, why, sizeof(why)) || ops->device_count(be) < 1 ||
 	    ops->device_info(be, 0, &dev)) {
 		printf("1..0 # SKIP no OpenMP offload device (%s)\n", why);
 		return 0;

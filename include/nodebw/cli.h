@@ -37,6 +37,9 @@ struct nbw_probe_opts {
 	unsigned warmup, min_reps, max_reps;
 	double min_time_s;                /**< per size: repeat until this much time is measured */
 	int hidden_helpers;               /**< -1 = leave the runtime's setting alone */
+	/** --cuda-sched: how host threads wait for CUDA GPUs: "spin", "yield", "blocking"
+	 *  (set on each primary context before measuring) or "auto" (leave them as found) */
+	char cuda_sched[16];
 	bool hht_sweep;
 	char output[1024];                /**< results folder; empty = nodebw-results/<time> */
 	bool quiet;

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define NBW_PROBE_ABI 2
+#define NBW_PROBE_ABI 3
 
 enum nbw_dir { NBW_HTOD, NBW_DTOH, NBW_P2P, NBW_DIR_COUNT };
 
@@ -58,8 +58,11 @@ struct nbw_xfer {
 	 *  on the device. The core sets it to -1 before each call. */
 	double device_s;
 	/** Set by prepare() when this copy cannot start on the backend's gate (e.g. pageable
-	 *  memory is staged on the host, which would block submit()): the reason. The core then
-	 *  starts the streams with a barrier, as for a backend without a gate. */
+	 *  memory is staged on the host, which would block submit(), or the driver refuses the
+	 *  gate's wait, which prepare() tries once outside the timed region): the reason. The
+	 *  core then starts the streams with a barrier, as for a backend without a gate, and
+	 *  records the reason. A submit() that fails after prepare() kept the gate is an error
+	 *  of the measurement. */
 	const char *no_gate;
 	void *priv;     /**< backend state set by prepare(), freed by unprepare() */
 };
@@ -85,12 +88,27 @@ struct nbw_device {
 
 struct nbw_backend;                /* opaque, one per backend */
 
+/** What the user asked of the backends at open(). NULL, or a member left NULL, means the
+ *  default; each backend reads the members meant for it and ignores the others. */
+struct nbw_backend_opts {
+	/** CUDA: how host threads wait for the GPU in each device's primary context: "spin",
+	 *  "yield" or "blocking" set it (CU_CTX_SCHED_*) before anything is measured; "auto"
+	 *  (or NULL) leaves the contexts as found. */
+	const char *cuda_sched;
+};
+
 struct nbw_backend_ops {
 	unsigned abi;                  /**< NBW_PROBE_ABI */
 	const char *name;              /**< "omp", later "cuda", "hip", "ze", "host" */
 	const char *description;
-	/** 0 on success; -ENODEV with \p why filled when the API has no device or driver. */
-	int (*open)(struct nbw_backend **out, char *why, size_t whylen);
+	/** 0 on success, else a negative errno with \p why filled. The contract:
+	 *  -ENODEV means the API is absent here: no driver, or no device (a skip, not a
+	 *  failure of the run). Any other negative code means the API is present but unusable
+	 *  (e.g. -EPROTO: a driver older than the runtime the backend was built with; -EIO: the
+	 *  runtime fails; -EINVAL: bad \p opts), which is an error. \p opts may be NULL (the
+	 *  defaults). */
+	int (*open)(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
+		    size_t whylen);
 	void (*close)(struct nbw_backend *be);
 	int (*device_count)(struct nbw_backend *be);
 	int (*device_info)(struct nbw_backend *be, int dev, struct nbw_device *out);
@@ -135,6 +153,14 @@ struct nbw_backend_ops {
 	const char *device_timer;
 	/** Text of the last error of this thread (API name, code, string). */
 	const char *(*last_error)(struct nbw_backend *be);
+	/** How host threads wait for device \p dev's work as the API has it set now, one word
+	 *  into \p word ("spin", "yield", "blocking" or "auto"; CUDA: the CU_CTX_SCHED_* flags
+	 *  of the primary context), and how it came to be so (left as found, set at open() as
+	 *  nbw_backend_opts asked, or why the driver refused that) into \p note. 0, or -1 with
+	 *  the reason in \p note when it cannot be read. NULL: the API has no such setting.
+	 *  Called outside the timed region. */
+	int (*sched)(struct nbw_backend *be, int dev, char *word, size_t wlen, char *note,
+		     size_t nlen);
 };
 
 const char *nbw_dir_name(enum nbw_dir d);

@@ -43,6 +43,11 @@ struct nbw_measurement {
 	enum nbw_peer peer;         /**< P2P: peer access enabled, disabled, or not controllable */
 	char start[256];            /**< how concurrent copies were started together */
 	char device_timer[80];      /**< the backend's device timer, "" when none */
+	/** How host threads wait for the device (the backend's sched(), e.g. "blocking" for a
+	 *  CUDA primary context with CU_CTX_SCHED_BLOCKING_SYNC) and how it came to be so; ""
+	 *  when the backend has no such setting. */
+	char sched[64];
+	char sched_note[320];
 	/* What the path could give (topology): per measurement, aggregate like gbps. */
 	double theoretical_gbps;    /**< < 0: unknown (host memory has no link) */
 	char link[64];              /**< "PCIe Gen5 x16", "NV18", "host memory, no link" */

@@ -22,6 +22,9 @@ check "--help names the commands" grep -q "probe" "$tmp/out"
 check "--help states the unit" grep -q "1e9" "$tmp/out"
 "$NODEBW" probe --help >"$tmp/out"
 check "probe --help has examples" grep -q "Examples" "$tmp/out"
+check "probe --help names --cuda-sched and its values" grep -q "cuda-sched WAIT.*spin, yield" "$tmp/out"
+"$NODEBW" run --help >"$tmp/out"
+check "run --help names --cuda-sched" grep -q -- "--cuda-sched" "$tmp/out"
 
 usage_error() { # usage_error description args...
 	desc=$1; shift
@@ -67,6 +70,9 @@ usage_error "stray argument" probe extra
 usage_error "run rejects bad options too" run --mode fast
 usage_error "unknown peer access" probe --peer-access sometimes
 usage_error "unknown binding" probe --bind sideways
+usage_error "unknown CUDA scheduling" probe --cuda-sched busy
+usage_error "CUDA scheduling without a value" run --cuda-sched
+usage_error "run rejects a bad CUDA scheduling too" run --cuda-sched SPIN
 usage_error "host memory list names registered" probe --host-mem locked
 grep -q "registered" "$tmp/err" && ok "host memory error lists registered" ||
 	not_ok "host memory error lists registered"

@@ -14,7 +14,9 @@
 # pinned HtoD/DtoH sync and async from 1 MiB to 1 GiB through OpenMP and CUDA and the
 # same-GPU copy (one H200: not a peer link), prints the OpenMP-vs-native gap table, and runs
 # the solver's one-device baseline at N = 256, 512, 768 for k(N) and its fraction of the HBM
-# roofline (STREAM triad over 3 x 2 GiB arrays), with the report's paper-model section.
+# roofline (STREAM triad over 3 x 2 GiB arrays), with the report's paper-model section; and
+# how CUDA host threads wait: the primary context's scheduling flags as found (libomptarget
+# asks for blocking sync) and with --cuda-sched spin set on the active context.
 # Every step has its own time limit and the whole check stays inside 8 minutes; what it
 # measured goes to OUT as at most 8 files (summary.txt first).
 set -u
@@ -80,6 +82,15 @@ for m in d["measurements"]:
               f'{m["bytes"] >> 20:5} MiB {m["gbps"]["median"]:8.2f} GB/s '
               f'{m["verification"]["status"]} {m.get("cuda_sched", "")}')
 PY
+
+# 2b. CUDA scheduling flags as found and with --cuda-sched spin; each run records 'sched'
+# and how it came to be. Small: seconds.
+for s in auto spin; do
+	timeout "$(limit 60)" "$exe" probe --api omp,cuda --devices 0 --probe htod \
+		--mode sync,async --host-mem pinned --threads 1 --sizes 4KiB,64MiB --no-hht-sweep \
+		--cuda-sched $s --output "$work/sched-$s" >>"$out/sched.txt" 2>&1
+	say "cuda-sched $s: status $?: $(grep -m 1 'sched:' "$out/sched.txt" | tail -n 1)"
+done
 
 # 3. The solver baseline at the paper's sizes: k(N) and the HBM fraction.
 timeout "$(limit 200)" "$exe" heat --n 256,512,768 --versions baseline --devices 0 --steps 50 \

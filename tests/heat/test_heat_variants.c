@@ -31,7 +31,7 @@ static int setup(void **state)
 	const struct nbw_backend_ops *ops = nbw_backend_find("omp");
 	struct nbw_backend *be = NULL;
 	char why[256];
-	if (!ops || ops->open(&be, why, sizeof(why)))
+	if (!ops || ops->open(&be, NULL, why, sizeof(why)))
 		return 0;
 	ndev = ops->device_count(be);
 	if (ndev > NBW_HEAT_MAX_DEVICES)

@@ -13,7 +13,13 @@ py=/usr/bin/python3
 plugdir=$(dirname "$NODEBW")/../bw_native
 for api in cuda hip ze; do
 	case $api in
-	cuda) call='cudaGetDeviceCount|no CUDA driver' ;;
+	cuda) # no libcuda.so.1 at all: the backend says so; a driver without a device: the
+	      # runtime's own reason
+		if $py -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then
+			call=cudaGetDeviceCount
+		else
+			call="no CUDA driver: libcuda.so.1 not found"
+		fi ;;
 	hip) call=hipGetDeviceCount ;;
 	ze) call=zeInit ;;
 	esac

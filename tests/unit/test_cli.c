@@ -362,6 +362,33 @@ static void test_hidden_helpers(void **state)
 	parse_bad(nan, "four");
 }
 
+static void test_cuda_sched(void **state)
+{
+	(void)state;
+	struct nbw_probe_opts o;
+	char *none[] = { "probe", NULL };
+	parse_ok(none, &o);
+	assert_string_equal(o.cuda_sched, "auto"); /* leave the contexts as found */
+	nbw_cli_opts_free(&o);
+	const char *ok[] = { "spin", "yield", "blocking", "auto" };
+	for (size_t i = 0; i < 4; i++) {
+		char *argv[] = { "run", "--cuda-sched", (char *)ok[i], NULL };
+		parse_ok(argv, &o);
+		assert_string_equal(o.cuda_sched, ok[i]);
+		nbw_cli_opts_free(&o);
+	}
+	char *bad[] = { "probe", "--cuda-sched", "busy", NULL };
+	parse_bad(bad, "--cuda-sched 'busy' (spin, yield, blocking, auto)");
+	char *upper[] = { "probe", "--cuda-sched", "SPIN", NULL };
+	parse_bad(upper, "SPIN");
+	char *empty[] = { "probe", "--cuda-sched", "", NULL };
+	parse_bad(empty, "--cuda-sched");
+	char *list[] = { "probe", "--cuda-sched", "spin,yield", NULL };
+	parse_bad(list, "spin,yield");
+	char *missing[] = { "probe", "--cuda-sched", NULL };
+	parse_bad(missing, "--cuda-sched");
+}
+
 static void test_numbers_rejected(void **state)
 {
 	(void)state;
@@ -545,6 +572,7 @@ static void cmp_opts(const struct nbw_probe_opts *a, const struct nbw_probe_opts
 	assert_true(a->min_time_s == b->min_time_s);
 	assert_int_equal(a->hidden_helpers, b->hidden_helpers);
 	assert_int_equal(a->hht_sweep, b->hht_sweep);
+	assert_string_equal(a->cuda_sched, b->cuda_sched);
 	assert_string_equal(a->output, b->output);
 	assert_int_equal(a->quiet, b->quiet);
 }
@@ -591,7 +619,8 @@ static void test_probe_argv(void **state)
 			 "7",          "--output",  "some dir/x",   "--quiet",    "--probe",
 			 "dtoh,p2p",   NULL };
 	argv_roundtrip(many);
-	char *hh0[] = { "probe", "--hidden-helpers", "0", "--min-time", "0.3", "--full", NULL };
+	char *hh0[] = { "probe", "--hidden-helpers", "0", "--min-time", "0.3", "--full",
+			"--cuda-sched", "blocking", NULL };
 	argv_roundtrip(hh0);
 	char *full_run[] = { "run", "--full", "--no-hht-sweep", NULL };
 	argv_roundtrip(full_run);
@@ -632,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_hidden_helpers),
+		cmocka_unit_test(test_cuda_sched),
 		cmocka_unit_test(test_numbers_rejected),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_help),

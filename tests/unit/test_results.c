@@ -276,6 +276,9 @@ static void test_json_fields(void **state)
 	assert_int_equal(json_integer_value(json_object_get(j, "bytes")), 2097152);
 	assert_int_equal(json_integer_value(json_object_get(j, "halo_n")), 512);
 	assert_true(json_is_null(json_object_get(j, "error")));
+	/* A backend without a scheduling setting records none. */
+	assert_null(json_object_get(j, "sched"));
+	assert_null(json_object_get(j, "sched_note"));
 	json_t *s0 = json_array_get(json_object_get(j, "streams"), 0);
 	assert_string_equal(json_string_value(json_object_get(s0, "src")), "host");
 	assert_int_equal(json_integer_value(json_object_get(s0, "dst")), 0);
@@ -818,6 +821,8 @@ static void test_roundtrip_native_fields(void **state)
 	m.peer = NBW_PEER_OFF;
 	snprintf(m.start, sizeof(m.start), "backend gate: both copies enqueued");
 	snprintf(m.device_timer, sizeof(m.device_timer), "cudaEventElapsedTime");
+	snprintf(m.sched, sizeof(m.sched), "blocking");
+	snprintf(m.sched_note, sizeof(m.sched_note), "left as found");
 	m.streams[0].device_samples_s = dup_samples(dev0, 3);
 	m.streams[0].n_device = 3;
 	nbw_measurement_summarize(&m);
@@ -831,6 +836,8 @@ static void test_roundtrip_native_fields(void **state)
 	assert_int_equal(back.peer, NBW_PEER_OFF);
 	assert_string_equal(back.start, m.start);
 	assert_string_equal(back.device_timer, "cudaEventElapsedTime");
+	assert_string_equal(back.sched, "blocking");
+	assert_string_equal(back.sched_note, "left as found");
 	assert_int_equal(back.streams[0].n_device, 3);
 	assert_int_equal(back.streams[1].n_device, 0);
 	/* 2 MiB in 1.3 ms (the median) = 1.613 GB/s */
@@ -840,11 +847,25 @@ static void test_roundtrip_native_fields(void **state)
 	json_object_del(j, "peer_access");
 	json_object_del(j, "start");
 	json_object_del(j, "device_timer");
+	json_object_del(j, "sched");
+	json_object_del(j, "sched_note");
 	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.peer, NBW_PEER_NA);
 	assert_string_equal(back.start, "");
 	assert_string_equal(back.device_timer, "");
+	assert_string_equal(back.sched, "");
 	nbw_measurement_free(&back);
+
+	/* sched comes with its note; a non-string is rejected. */
+	json_object_set_new(j, "sched", json_string("spin"));
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "sched_note"));
+	json_object_set_new(j, "sched", json_integer(1));
+	json_object_set_new(j, "sched_note", json_string("x"));
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "sched"));
+	json_object_del(j, "sched");
+	json_object_del(j, "sched_note");
 
 	json_object_set_new(j, "peer_access", json_string("sometimes"));
 	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), -1);

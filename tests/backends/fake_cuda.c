@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A fake CUDA runtime for the CUDA backend's unit tests: the runtime calls
+ * bw_native/cuda_backend.c makes, on host memory, and the driver entry points it asks
+ * cudaGetDriverEntryPointByVersion for, with every interesting call logged (calllog.h).
+ * Copies are done with memcpy: at once, or, on a stream that waits on the gate
+ * (cuStreamWaitValue32 on mapped host memory), when the host synchronises with the stream
+ * and the gate has reached the value, as a device would run them.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "calllog.h"
+#include "fake_cuda.h"
+
+int fake_cuda_ndev = 2;
+cudaError_t fake_cuda_count_rc = cudaSuccess;
+CUresult fake_cuda_wait_rc = CUDA_SUCCESS;
+int fake_cuda_live;
+unsigned fake_cuda_ctx_flags[8];
+int fake_cuda_ctx_active[8];
+const char *fake_cuda_missing_entry;
+CUresult fake_cuda_setflags_rc = CUDA_SUCCESS;
+int fake_cuda_setflags_ignored;
+
+#define MAX_QUEUED 8
+
+struct CUstream_st {
+	int dev;
+	const uint32_t *wait_addr;     /* a wait not yet satisfied: the flag and the value */
+	uint32_t wait_value;
+	struct {
+		void *dst;
+		const void *src;
+		size_t n;
+	} q[MAX_QUEUED];               /* copies queued behind the wait */
+	int nq;
+};
+struct CUevent_st {
+	cudaStream_t stream;
+};
+
+static bool reached(const uint32_t *addr, uint32_t value)
+{
+	return (int32_t)(__atomic_load_n(addr, __ATOMIC_ACQUIRE) - value) >= 0;
+}
+
+/* The "device" side of a stream: wait until its gate opens (polling host memory, as the GPU
+ * does), then run the queued copies. A wait that never ends would hang a real run: abort. */
+static void drain(cudaStream_t s)
+{
+	struct timespec nap = { 0, 20000 };
+	long waited = 0;
+	if (!s || !s->wait_addr)
+		return;
+	while (!reached(s->wait_addr, s->wait_value)) {
+		nanosleep(&nap, NULL);
+		if (++waited > 500000) {
+			fprintf(stderr, "fake CUDA: a stream waited 10 s for its gate: deadlock\n");
+			abort();
+		}
+	}
+	for (int i = 0; i < s->nq; i++)
+		memcpy(s->q[i].dst, s->q[i].src, s->q[i].n);
+	s->nq = 0;
+	s->wait_addr = NULL;
+}
+
+static cudaError_t copy_on(cudaStream_t s, void *dst, const void *src, size_t n)
+{
+	if (s && s->wait_addr && !reached(s->wait_addr, s->wait_value)) {
+		if (s->nq >= MAX_QUEUED)
+			return cudaErrorLaunchOutOfResources;
+		s->q[s->nq].dst = dst;
+		s->q[s->nq].src = src;
+		s->q[s->nq++].n = n;
+		return cudaSuccess;
+	}
+	memcpy(dst, src, n);
+	return cudaSuccess;
+}
+
+static _Thread_local int current;
+
+void fake_cuda_reset(void)
+{
+	fake_cuda_ndev = 2;
+	fake_cuda_count_rc = cudaSuccess;
+	fake_cuda_wait_rc = CUDA_SUCCESS;
+	fake_cuda_live = 0;
+	memset(fake_cuda_ctx_flags, 0, sizeof(fake_cuda_ctx_flags));
+	memset(fake_cuda_ctx_active, 0, sizeof(fake_cuda_ctx_active));
+	fake_cuda_missing_entry = NULL;
+	fake_cuda_setflags_rc = CUDA_SUCCESS;
+	fake_cuda_setflags_ignored = 0;
+	calllog_reset();
+}
+
+/* ---- driver entry points ---------------------------------------------------------------- */
+
+static CUresult CUDAAPI wait_value32(CUstream s, CUdeviceptr addr, cuuint32_t value,
+				     unsigned int flags)
+{
+	(void)flags; /* GEQ, as the backend asks */
+	calllog_add("cuStreamWaitValue32(dev %d, %u)", s ? s->dev : -1, value);
+	if (fake_cuda_wait_rc != CUDA_SUCCESS)
+		return fake_cuda_wait_rc;
+	if (s && s->nq == 0 && !s->wait_addr) {
+		s->wait_addr = (const uint32_t *)(uintptr_t)addr; /* mapped = host address */
+		s->wait_value = value;
+	}
+	return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI ctx_get_state(CUdevice dev, unsigned int *flags, int *active)
+{
+	if (dev < 0 || dev >= fake_cuda_ndev)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*flags = fake_cuda_ctx_flags[dev];
+	*active = fake_cuda_ctx_active[dev];
+	return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI ctx_set_flags(CUdevice dev, unsigned int flags)
+{
+	calllog_add("cuDevicePrimaryCtxSetFlags(%d, 0x%x)", dev, flags);
+	if (dev < 0 || dev >= fake_cuda_ndev)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (fake_cuda_setflags_rc == CUDA_SUCCESS && !fake_cuda_setflags_ignored)
+		fake_cuda_ctx_flags[dev] = flags;
+	return fake_cuda_setflags_rc;
+}
+
+static CUresult CUDAAPI error_name(CUresult rc, const char **s)
+{
+	*s = rc == CUDA_ERROR_NOT_SUPPORTED	       ? "CUDA_ERROR_NOT_SUPPORTED"
+	     : rc == CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE ? "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"
+						       : "CUDA_ERROR_FAKE";
+	return CUDA_SUCCESS;
+}
+
+static CUresult CUDAAPI error_string(CUresult rc, const char **s)
+{
+	*s = rc == CUDA_ERROR_NOT_SUPPORTED	       ? "operation not supported"
+	     : rc == CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE ? "primary context active"
+						       : "fake driver error";
+	return CUDA_SUCCESS;
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
+					     unsigned int cudaVersion, unsigned long long flags,
+					     enum cudaDriverEntryPointQueryResult *driverStatus)
+{
+	(void)cudaVersion;
+	(void)flags;
+	*funcPtr = NULL;
+	if (strcmp(symbol, "cuStreamWaitValue32") == 0)
+		*funcPtr = (void *)wait_value32;
+	else if (strcmp(symbol, "cuGetErrorName") == 0)
+		*funcPtr = (void *)error_name;
+	else if (strcmp(symbol, "cuGetErrorString") == 0)
+		*funcPtr = (void *)error_string;
+	else if (strcmp(symbol, "cuDevicePrimaryCtxGetState") == 0)
+		*funcPtr = (void *)ctx_get_state;
+	else if (strcmp(symbol, "cuDevicePrimaryCtxSetFlags") == 0)
+		*funcPtr = (void *)ctx_set_flags;
+	if (fake_cuda_missing_entry && strcmp(symbol, fake_cuda_missing_entry) == 0)
+		*funcPtr = NULL;
+	if (driverStatus)
+		*driverStatus = *funcPtr ? cudaDriverEntryPointSuccess
+					 : cudaDriverEntryPointSymbolNotFound;
+	return cudaSuccess;
+}
+
+/* ---- runtime ---------------------------------------------------------------------------- */
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+	calllog_add("cudaGetDeviceCount");
+	*count = fake_cuda_count_rc == cudaSuccess ? fake_cuda_ndev : 0;
+	return fake_cuda_count_rc;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+	*runtimeVersion = CUDART_VERSION;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+	*driverVersion = CUDART_VERSION;
+	return cudaSuccess;
+}
+
+const char *cudaGetErrorName(cudaError_t error)
+{
+	return error == cudaSuccess		   ? "cudaSuccess"
+	       : error == cudaErrorInsufficientDriver ? "cudaErrorInsufficientDriver"
+						      : "cudaErrorFake";
+}
+
+const char *cudaGetErrorString(cudaError_t error)
+{
+	return error == cudaSuccess ? "no error" : "fake runtime error";
+}
+
+cudaError_t cudaGetLastError(void)
+{
+	return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+	if (device < 0 || device >= fake_cuda_ndev)
+		return cudaErrorInvalidDevice;
+	current = device;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+	(void)device;
+	*value = attr == cudaDevAttrGlobalMemoryBusWidth ? 5120 : 1;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
+				      int dstDevice)
+{
+	(void)attr;
+	(void)srcDevice;
+	(void)dstDevice;
+	*value = 1;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+	snprintf(pciBusId, (size_t)len, "0000:%02X:00.0", 0x30 + device);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+	memset(prop, 0, sizeof(*prop));
+	snprintf(prop->name, sizeof(prop->name), "fake CUDA device %d", device);
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+	(void)device;
+	(void)peerDevice;
+	*canAccessPeer = 1;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+	(void)peerDevice;
+	(void)flags;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+	(void)peerDevice;
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+	(void)flags;
+	*pHost = calloc(1, size ? size : 1);
+	if (!*pHost)
+		return cudaErrorMemoryAllocation;
+	fake_cuda_live++;
+	return cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+	free(ptr);
+	fake_cuda_live--;
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+	(void)flags;
+	*pDevice = pHost;
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+	(void)ptr;
+	(void)size;
+	(void)flags;
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+	(void)ptr;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+	*devPtr = malloc(size ? size : 1);
+	return *devPtr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+	free(devPtr);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+	(void)kind;
+	memcpy(dst, src, count);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+			    cudaStream_t stream)
+{
+	(void)kind;
+	calllog_add("cudaMemcpyAsync(dev %d)", stream ? stream->dev : -1);
+	return copy_on(stream, dst, src, count);
+}
+
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
+{
+	(void)dstDevice;
+	(void)srcDevice;
+	memcpy(dst, src, count);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+				size_t count, cudaStream_t stream)
+{
+	calllog_add("cudaMemcpyPeerAsync(%d,%d)", srcDevice, dstDevice);
+	return copy_on(stream, dst, src, count);
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+	(void)flags;
+	*pStream = calloc(1, sizeof(**pStream));
+	if (!*pStream)
+		return cudaErrorMemoryAllocation;
+	(*pStream)->dev = current;
+	fake_cuda_live++;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+	if (stream->nq)
+		calllog_add("cudaStreamDestroy with %d copies queued", stream->nq);
+	free(stream);
+	fake_cuda_live--;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+	calllog_add("cudaStreamSynchronize(dev %d)", stream ? stream->dev : -1);
+	drain(stream);
+	return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+	(void)flags;
+	*event = calloc(1, sizeof(**event));
+	if (!*event)
+		return cudaErrorMemoryAllocation;
+	fake_cuda_live++;
+	return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+	free(event);
+	fake_cuda_live--;
+	return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+	event->stream = stream;
+	return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+	drain(event->stream);
+	return cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+	(void)start;
+	(void)end;
+	*ms = 1.0f;
+	return cudaSuccess;
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A fake HIP runtime for the HIP backend's unit tests: the calls bw_native/hip_backend.c makes,
+ * on host memory, with every call logged (calllog.h). Copies are done at once with memcpy;
+ * nothing waits. fake_hip_ndev devices, all able to reach each other.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__
+#endif
+#include <hip/hip_runtime_api.h>
+
+#include "calllog.h"
+#include "fake_hip.h"
+
+int fake_hip_ndev = 2;
+int fake_hip_live; /* streams + events not destroyed yet */
+
+struct ihipStream_t {
+	int dev;
+};
+struct ihipEvent_t {
+	int unused;
+};
+
+static _Thread_local int current;
+
+hipError_t hipGetDeviceCount(int *count)
+{
+	calllog_add("hipGetDeviceCount");
+	*count = fake_hip_ndev;
+	return fake_hip_ndev > 0 ? hipSuccess : hipErrorNoDevice;
+}
+
+hipError_t hipSetDevice(int deviceId)
+{
+	if (deviceId < 0 || deviceId >= fake_hip_ndev)
+		return hipErrorInvalidDevice;
+	current = deviceId;
+	return hipSuccess;
+}
+
+hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId)
+{
+	(void)attr;
+	(void)deviceId;
+	*pi = 1; /* hipDeviceAttributeCanUseStreamWaitValue and the rest */
+	return hipSuccess;
+}
+
+hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId)
+{
+	calllog_add("hipDeviceCanAccessPeer(%d,%d)", deviceId, peerDeviceId);
+	*canAccessPeer = 1;
+	return hipSuccess;
+}
+
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags)
+{
+	(void)flags;
+	calllog_add("hipDeviceEnablePeerAccess(%d)", peerDeviceId);
+	return hipSuccess;
+}
+
+hipError_t hipDeviceDisablePeerAccess(int peerDeviceId)
+{
+	calllog_add("hipDeviceDisablePeerAccess(%d)", peerDeviceId);
+	return hipSuccess;
+}
+
+hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+	snprintf(pciBusId, (size_t)len, "0000:%02X:00.0", 0x10 + device);
+	return hipSuccess;
+}
+
+hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId)
+{
+	memset(prop, 0, sizeof(*prop));
+	snprintf(prop->name, sizeof(prop->name), "fake HIP device %d", deviceId);
+	return hipSuccess;
+}
+
+hipError_t hipDriverGetVersion(int *driverVersion)
+{
+	*driverVersion = 50000000;
+	return hipSuccess;
+}
+
+hipError_t hipRuntimeGetVersion(int *runtimeVersion)
+{
+	*runtimeVersion = 50000000;
+	return hipSuccess;
+}
+
+hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype,
+					uint32_t *hopcount)
+{
+	(void)device1;
+	(void)device2;
+	*linktype = 4;
+	*hopcount = 1;
+	return hipSuccess;
+}
+
+const char *hipGetErrorName(hipError_t hip_error)
+{
+	return hip_error == hipSuccess ? "hipSuccess" : "hipErrorFake";
+}
+
+const char *hipGetErrorString(hipError_t hip_error)
+{
+	return hip_error == hipSuccess ? "no error" : "fake error";
+}
+
+hipError_t hipGetLastError(void)
+{
+	return hipSuccess;
+}
+
+hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags)
+{
+	(void)flags;
+	*ptr = calloc(1, size ? size : 1);
+	return *ptr ? hipSuccess : hipErrorOutOfMemory;
+}
+
+hipError_t hipHostFree(void *ptr)
+{
+	free(ptr);
+	return hipSuccess;
+}
+
+hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags)
+{
+	(void)flags;
+	*devPtr = hstPtr;
+	return hipSuccess;
+}
+
+hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags)
+{
+	(void)hostPtr;
+	(void)sizeBytes;
+	(void)flags;
+	return hipSuccess;
+}
+
+hipError_t hipHostUnregister(void *hostPtr)
+{
+	(void)hostPtr;
+	return hipSuccess;
+}
+
+hipError_t hipMalloc(void **ptr, size_t size)
+{
+	*ptr = malloc(size ? size : 1);
+	return *ptr ? hipSuccess : hipErrorOutOfMemory;
+}
+
+hipError_t hipFree(void *ptr)
+{
+	free(ptr);
+	return hipSuccess;
+}
+
+hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind)
+{
+	(void)kind;
+	memcpy(dst, src, sizeBytes);
+	return hipSuccess;
+}
+
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
+			  hipStream_t stream)
+{
+	(void)kind;
+	(void)stream;
+	calllog_add("hipMemcpyAsync");
+	memcpy(dst, src, sizeBytes);
+	return hipSuccess;
+}
+
+hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
+			 size_t sizeBytes)
+{
+	(void)dstDeviceId;
+	(void)srcDeviceId;
+	memcpy(dst, src, sizeBytes);
+	return hipSuccess;
+}
+
+hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice,
+			      size_t sizeBytes, hipStream_t stream)
+{
+	(void)stream;
+	calllog_add("hipMemcpyPeerAsync(%d,%d)", srcDevice, dstDeviceId);
+	memcpy(dst, src, sizeBytes);
+	return hipSuccess;
+}
+
+hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags)
+{
+	(void)flags;
+	*stream = calloc(1, sizeof(**stream));
+	if (!*stream)
+		return hipErrorOutOfMemory;
+	(*stream)->dev = current;
+	fake_hip_live++;
+	return hipSuccess;
+}
+
+hipError_t hipStreamDestroy(hipStream_t stream)
+{
+	free(stream);
+	fake_hip_live--;
+	return hipSuccess;
+}
+
+hipError_t hipStreamSynchronize(hipStream_t stream)
+{
+	calllog_add("hipStreamSynchronize(dev %d)", stream ? stream->dev : -1);
+	return hipSuccess;
+}
+
+hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags,
+				uint32_t mask)
+{
+	(void)ptr;
+	(void)flags;
+	(void)mask;
+	calllog_add("hipStreamWaitValue32(dev %d, %u)", stream->dev, value);
+	return hipSuccess;
+}
+
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags)
+{
+	(void)flags;
+	*event = calloc(1, sizeof(**event));
+	if (!*event)
+		return hipErrorOutOfMemory;
+	fake_hip_live++;
+	return hipSuccess;
+}
+
+hipError_t hipEventDestroy(hipEvent_t event)
+{
+	free(event);
+	fake_hip_live--;
+	return hipSuccess;
+}
+
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream)
+{
+	(void)event;
+	(void)stream;
+	return hipSuccess;
+}
+
+hipError_t hipEventSynchronize(hipEvent_t event)
+{
+	(void)event;
+	return hipSuccess;
+}
+
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop)
+{
+	(void)start;
+	(void)stop;
+	*ms = 1.0f;
+	return hipSuccess;
+}

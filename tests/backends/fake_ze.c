@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A fake Level Zero loader for the ze backend's unit tests: one driver with fake_ze_ndev GPU
+ * devices, each with one copy-only queue group; memory is host memory. A copy appended with
+ * a wait event that is not signalled is queued and runs when the host signals that event,
+ * as a device would; every other copy runs at once and signals its event. Calls are logged
+ * (calllog.h).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <level_zero/ze_api.h>
+#include <level_zero/loader/ze_loader.h>
+
+#include "calllog.h"
+#include "fake_ze.h"
+
+int fake_ze_ndev = 2;
+int fake_ze_hangs;
+int fake_ze_busy_destroys;
+
+struct _ze_driver_handle_t {
+	int unused;
+};
+struct _ze_device_handle_t {
+	int id;
+};
+struct _ze_context_handle_t {
+	int unused;
+};
+struct _ze_event_pool_handle_t {
+	int events;
+};
+struct _ze_event_handle_t {
+	bool signalled;
+	int id;
+};
+struct _ze_command_list_handle_t {
+	int dev;
+};
+
+static struct _ze_driver_handle_t driver;
+static struct _ze_device_handle_t devices[8];
+static int next_event_id;
+
+#define MAX_QUEUED 32
+static struct queued {
+	ze_command_list_handle_t list;
+	void *dst;
+	const void *src;
+	size_t n;
+	ze_event_handle_t signal, wait;
+} queued[MAX_QUEUED];
+static int nqueued;
+
+void fake_ze_reset(void)
+{
+	fake_ze_hangs = fake_ze_busy_destroys = 0;
+	nqueued = 0;
+	calllog_reset();
+}
+
+int fake_ze_pending(void)
+{
+	return nqueued;
+}
+
+/* The "device": run every queued copy whose wait event is signalled. */
+static void run_ready(void)
+{
+	for (int i = 0; i < nqueued;) {
+		struct queued *q = &queued[i];
+		if (!q->wait->signalled) {
+			i++;
+			continue;
+		}
+		memcpy(q->dst, q->src, q->n);
+		if (q->signal)
+			q->signal->signalled = true;
+		queued[i] = queued[--nqueued];
+	}
+}
+
+ze_result_t zeInit(ze_init_flags_t flags)
+{
+	(void)flags;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers)
+{
+	if (phDrivers && *pCount >= 1)
+		phDrivers[0] = &driver;
+	*pCount = 1;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *version)
+{
+	(void)hDriver;
+	*version = ZE_API_VERSION_1_0;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver, ze_driver_properties_t *p)
+{
+	(void)hDriver;
+	p->driverVersion = 1;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
+					   ze_driver_extension_properties_t *p)
+{
+	(void)hDriver;
+	(void)p;
+	*pCount = 0;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+			    ze_context_handle_t *phContext)
+{
+	(void)hDriver;
+	(void)desc;
+	*phContext = calloc(1, sizeof(**phContext));
+	return *phContext ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+ze_result_t zeContextDestroy(ze_context_handle_t hContext)
+{
+	free(hContext);
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount,
+			ze_device_handle_t *phDevices)
+{
+	(void)hDriver;
+	uint32_t n = (uint32_t)fake_ze_ndev;
+	if (phDevices) {
+		n = *pCount < n ? *pCount : n;
+		for (uint32_t i = 0; i < n; i++) {
+			devices[i].id = (int)i;
+			phDevices[i] = &devices[i];
+		}
+	}
+	*pCount = n;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice, ze_device_properties_t *p)
+{
+	p->type = ZE_DEVICE_TYPE_GPU;
+	p->timerResolution = 1;
+	p->kernelTimestampValidBits = 32;
+	snprintf(p->name, sizeof(p->name), "fake Level Zero GPU %d", hDevice->id);
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+						   ze_command_queue_group_properties_t *p)
+{
+	(void)hDevice;
+	if (p && *pCount >= 1) {
+		p[0].flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+		p[0].numQueues = 1;
+	}
+	*pCount = 1;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+					ze_device_memory_properties_t *p)
+{
+	(void)hDevice;
+	(void)p;
+	*pCount = 0;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handle_t hPeer,
+				     ze_device_p2p_properties_t *p)
+{
+	(void)hDevice;
+	(void)hPeer;
+	p->flags = ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeer,
+				  ze_bool_t *value)
+{
+	(void)hDevice;
+	(void)hPeer;
+	*value = 1;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice, ze_pci_ext_properties_t *p)
+{
+	p->address.domain = 0;
+	p->address.bus = 0x20 + (uint32_t)hDevice->id;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+					 const ze_command_queue_desc_t *desc,
+					 ze_command_list_handle_t *phList)
+{
+	(void)hContext;
+	(void)desc;
+	*phList = calloc(1, sizeof(**phList));
+	if (!*phList)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	(*phList)->dev = hDevice->id;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListDestroy(ze_command_list_handle_t hList)
+{
+	calllog_add("zeCommandListDestroy(dev %d)", hList->dev);
+	for (int i = 0; i < nqueued; i++)
+		if (queued[i].list == hList) {
+			fake_ze_busy_destroys++;
+			queued[i--] = queued[--nqueued];
+		}
+	free(hList);
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hList, void *dst,
+					  const void *src, size_t size, ze_event_handle_t hSignal,
+					  uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	calllog_add("zeCommandListAppendMemoryCopy(dev %d, wait %u)", hList->dev, numWaitEvents);
+	if (numWaitEvents > 1)
+		return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; /* the fake waits on one event */
+	if (numWaitEvents == 1 && !phWaitEvents[0]->signalled) {
+		if (nqueued >= MAX_QUEUED)
+			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		queued[nqueued++] = (struct queued){ hList, dst, src, size, hSignal,
+						     phWaitEvents[0] };
+		return ZE_RESULT_SUCCESS;
+	}
+	memcpy(dst, src, size);
+	if (hSignal)
+		hSignal->signalled = true;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t *desc,
+			      uint32_t numDevices, ze_device_handle_t *phDevices,
+			      ze_event_pool_handle_t *phPool)
+{
+	(void)hContext;
+	(void)numDevices;
+	(void)phDevices;
+	*phPool = calloc(1, sizeof(**phPool));
+	if (!*phPool)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	(*phPool)->events = (int)desc->count;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hPool)
+{
+	free(hPool);
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventCreate(ze_event_pool_handle_t hPool, const ze_event_desc_t *desc,
+			  ze_event_handle_t *phEvent)
+{
+	(void)hPool;
+	(void)desc;
+	*phEvent = calloc(1, sizeof(**phEvent));
+	if (!*phEvent)
+		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	(*phEvent)->id = next_event_id++;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventDestroy(ze_event_handle_t hEvent)
+{
+	for (int i = 0; i < nqueued; i++)
+		if (queued[i].signal == hEvent || queued[i].wait == hEvent)
+			fake_ze_busy_destroys++;
+	free(hEvent);
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventHostSignal(ze_event_handle_t hEvent)
+{
+	calllog_add("zeEventHostSignal(%d)", hEvent->id);
+	hEvent->signalled = true;
+	run_ready();
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventHostReset(ze_event_handle_t hEvent)
+{
+	calllog_add("zeEventHostReset(%d)", hEvent->id);
+	hEvent->signalled = false;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent)
+{
+	calllog_add("zeEventQueryStatus(%d)", hEvent->id);
+	return hEvent->signalled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout)
+{
+	calllog_add("zeEventHostSynchronize(%d)", hEvent->id);
+	run_ready();
+	if (hEvent->signalled)
+		return ZE_RESULT_SUCCESS;
+	if (timeout == UINT64_MAX)
+		fake_ze_hangs++;
+	return ZE_RESULT_NOT_READY;
+}
+
+ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
+					ze_kernel_timestamp_result_t *dst)
+{
+	(void)hEvent;
+	memset(dst, 0, sizeof(*dst));
+	dst->global.kernelEnd = 1000; /* 1000 ticks of 1 ns */
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t *desc,
+			   size_t size, size_t alignment, void **pptr)
+{
+	(void)hContext;
+	(void)desc;
+	(void)alignment;
+	*pptr = malloc(size);
+	return *pptr ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+ze_result_t zeMemAllocDevice(ze_context_handle_t hContext, const ze_device_mem_alloc_desc_t *desc,
+			     size_t size, size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	(void)hContext;
+	(void)desc;
+	(void)alignment;
+	(void)hDevice;
+	*pptr = malloc(size);
+	return *pptr ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+}
+
+ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr)
+{
+	(void)hContext;
+	free(ptr);
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *versions)
+{
+	(void)versions;
+	*num_elems = 0;
+	return ZE_RESULT_SUCCESS;
+}

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of bw_native/cuda_backend.c on a fake CUDA runtime (fake_cuda.c). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "calllog.h"
+#include "fake_cuda.h"
+#include "nodebw/probe.h"
+
+extern const struct nbw_backend_ops nbw_backend_cuda;
+static const struct nbw_backend_ops *ops = &nbw_backend_cuda;
+
+#define N 4096
+
+struct fixture {
+	struct nbw_backend *be;
+	struct nbw_buf src[2], dst[2];
+	struct nbw_xfer x[2];
+};
+
+static struct fixture fx;
+
+static struct nbw_backend *open_sched(const char *cuda_sched)
+{
+	struct nbw_backend *be = NULL;
+	struct nbw_backend_opts o = { .cuda_sched = cuda_sched };
+	char why[NBW_REASON_LEN] = "";
+	if (ops->open(&be, &o, why, sizeof(why)) != 0)
+		fail_msg("open: %s", why);
+	return be;
+}
+
+static struct nbw_backend *open_ok(void)
+{
+	return open_sched(NULL);
+}
+
+static int setup(void **state)
+{
+	memset(&fx, 0, sizeof(fx));
+	fake_cuda_reset();
+	*state = &fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	for (int i = 0; i < 2; i++) {
+		if (f->x[i].priv)
+			ops->unprepare(f->be, &f->x[i]);
+		if (f->be) {
+			ops->free(f->be, &f->src[i]);
+			ops->free(f->be, &f->dst[i]);
+		}
+	}
+	if (f->be)
+		ops->close(f->be);
+	assert_int_equal(fake_cuda_live, 0);
+	return 0;
+}
+
+static void prepare_again(struct fixture *f, int i)
+{
+	f->x[i] = (struct nbw_xfer){ .dir = NBW_HTOD, .mode = NBW_MODE_ASYNC, .src = &f->src[i],
+				     .dst = &f->dst[i], .bytes = N, .peer = NBW_PEER_NA,
+				     .device_s = -1 };
+	assert_int_equal(ops->prepare(f->be, &f->x[i]), 0);
+}
+
+/* Stream i: an async pinned host-to-device copy to device i, prepared. */
+static void prepare_htod(struct fixture *f, int i)
+{
+	f->src[i] = (struct nbw_buf){ .loc = NBW_LOC_HOST_PINNED, .device = i, .bytes = N };
+	f->dst[i] = (struct nbw_buf){ .loc = NBW_LOC_DEVICE, .device = i, .bytes = N };
+	assert_int_equal(ops->alloc(f->be, &f->src[i]), 0);
+	assert_int_equal(ops->alloc(f->be, &f->dst[i]), 0);
+	prepare_again(f, i);
+}
+
+/* ---- the gate's wait, tried at prepare() ------------------------------------------------- */
+
+/* The wait works: prepare() keeps the gate after one untimed trial wait per device that the
+ * flag already satisfies; the gated round then queues the real wait ahead of the copy. */
+static void test_gate_wait_works(void **state)
+{
+	struct fixture *f = *state;
+	f->be = open_ok();
+	prepare_htod(f, 0);
+	assert_null(f->x[0].no_gate);
+	assert_int_equal(calllog_count("cuStreamWaitValue32(dev 0, 0)"), 1);
+	assert_true(calllog_before("cuStreamWaitValue32(dev 0, 0)", "cudaStreamSynchronize(dev 0)"));
+	prepare_htod(f, 1);
+	assert_null(f->x[1].no_gate);
+	calllog_reset();
+	/* Tried once per device: a second state on device 0 does not try again. */
+	ops->unprepare(f->be, &f->x[0]);
+	prepare_again(f, 0);
+	assert_int_equal(calllog_count("cuStreamWaitValue32"), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ops->submit(f->be, &f->x[i]), 0);
+	assert_true(calllog_before("cuStreamWaitValue32(dev 0, 1)", "cudaMemcpyAsync(dev 0)"));
+	assert_true(calllog_before("cuStreamWaitValue32(dev 1, 1)", "cudaMemcpyAsync(dev 1)"));
+	assert_int_equal(ops->release(f->be), 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ops->complete(f->be, &f->x[i]), 0);
+}
+
+/* The driver refuses the wait: prepare() still succeeds but declines the gate with the
+ * driver's reason, so the core times the copies behind its barrier; submit() refuses. */
+static void test_gate_wait_refused(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_wait_rc = CUDA_ERROR_NOT_SUPPORTED;
+	f->be = open_ok();
+	prepare_htod(f, 0);
+	prepare_htod(f, 1);
+	for (int i = 0; i < 2; i++) {
+		assert_non_null(f->x[i].no_gate);
+		if (!strstr(f->x[i].no_gate, "cuStreamWaitValue32") ||
+		    !strstr(f->x[i].no_gate, "CUDA_ERROR_NOT_SUPPORTED"))
+			fail_msg("no_gate: %s", f->x[i].no_gate);
+	}
+	assert_non_null(strstr(f->x[1].no_gate, "device 1"));
+	calllog_reset();
+	assert_int_not_equal(ops->submit(f->be, &f->x[0]), 0);
+	assert_int_equal(calllog_count("cudaMemcpyAsync"), 0);
+	/* The barrier path: plain timed transfers work. */
+	assert_int_equal(ops->transfer(f->be, &f->x[0]), 0);
+	assert_true(f->x[0].device_s > 0);
+}
+
+/* ---- host-wait scheduling of the primary contexts -------------------------------------- */
+
+static void expect_sched(struct nbw_backend *be, int dev, const char *word, const char *note_has)
+{
+	char w[64] = "x", note[NBW_REASON_LEN] = "";
+	assert_int_equal(ops->sched(be, dev, w, sizeof(w), note, sizeof(note)), 0);
+	assert_string_equal(w, word);
+	if (!strstr(note, note_has))
+		fail_msg("device %d: note '%s' does not say '%s'", dev, note, note_has);
+}
+
+/* As found: device 0's context was made by someone else (libomptarget asks for blocking
+ * sync), device 1's is not active yet; both are reported as they are, also in versions(). */
+static void test_sched_as_found(void **state)
+{
+	struct fixture *f = *state;
+	char v[4096] = "";
+	fake_cuda_ctx_flags[0] = CU_CTX_SCHED_BLOCKING_SYNC | CU_CTX_MAP_HOST;
+	fake_cuda_ctx_active[0] = 1;
+	f->be = open_ok();
+	expect_sched(f->be, 0, "blocking", "already active");
+	expect_sched(f->be, 1, "auto", "not yet active");
+	/* Read when asked, not only at open(): a later change shows. */
+	fake_cuda_ctx_flags[1] = CU_CTX_SCHED_YIELD;
+	expect_sched(f->be, 1, "yield", "left as found");
+	ops->versions(f->be, v, sizeof(v));
+	if (!strstr(v, "device0_sched=blocking; left as found") ||
+	    !strstr(v, "device1_sched=yield; left as found"))
+		fail_msg("versions:\n%s", v);
+	char w[64], note[NBW_REASON_LEN];
+	assert_int_equal(ops->sched(f->be, 2, w, sizeof(w), note, sizeof(note)), -1);
+}
+
+/* A driver without cuDevicePrimaryCtxGetState: sched() fails with the reason. */
+static void test_sched_unreadable(void **state)
+{
+	struct fixture *f = *state;
+	char w[64], note[NBW_REASON_LEN] = "", v[4096] = "";
+	fake_cuda_missing_entry = "cuDevicePrimaryCtxGetState";
+	f->be = open_ok();
+	assert_int_equal(ops->sched(f->be, 0, w, sizeof(w), note, sizeof(note)), -1);
+	assert_non_null(strstr(note, "cuDevicePrimaryCtxGetState"));
+	ops->versions(f->be, v, sizeof(v));
+	assert_non_null(strstr(v, "device0_sched=unknown: "));
+}
+
+/* --cuda-sched spin on a context libomptarget made with blocking sync (and mapped host
+ * memory): the driver takes it, the other flags stay, the records say so. */
+static void test_sched_set(void **state)
+{
+	struct fixture *f = *state;
+	char v[4096] = "";
+	fake_cuda_ctx_flags[0] = CU_CTX_SCHED_BLOCKING_SYNC | CU_CTX_MAP_HOST;
+	fake_cuda_ctx_active[0] = 1;
+	f->be = open_sched("spin");
+	assert_int_equal(calllog_count("cuDevicePrimaryCtxSetFlags(0, 0x9)"), 1);
+	assert_int_equal(calllog_count("cuDevicePrimaryCtxSetFlags(1, 0x1)"), 1);
+	expect_sched(f->be, 0, "spin", "set by --cuda-sched spin (cuDevicePrimaryCtxSetFlags; "
+				       "was blocking); primary context already active");
+	expect_sched(f->be, 1, "spin", "was auto); primary context not yet active");
+	ops->versions(f->be, v, sizeof(v));
+	assert_non_null(strstr(v, "cuda_sched=spin\n"));
+	assert_non_null(strstr(v, "device0_sched=spin; set by --cuda-sched spin"));
+}
+
+/* auto (and NULL options) never touch the contexts. */
+static void test_sched_auto(void **state)
+{
+	struct fixture *f = *state;
+	f->be = open_sched("auto");
+	ops->close(f->be);
+	f->be = open_ok();
+	assert_int_equal(calllog_count("cuDevicePrimaryCtxSetFlags"), 0);
+	expect_sched(f->be, 0, "auto", "left as found");
+}
+
+/* The driver refuses (as drivers before CUDA 11 did for an active context): the context
+ * keeps its flags and the note gives the driver's reason and that the context was active. */
+static void test_sched_refused(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_ctx_flags[0] = CU_CTX_SCHED_BLOCKING_SYNC;
+	fake_cuda_ctx_active[0] = 1;
+	fake_cuda_setflags_rc = CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE;
+	f->be = open_sched("yield");
+	expect_sched(f->be, 0, "blocking", "--cuda-sched yield refused by the driver "
+					   "(cuDevicePrimaryCtxSetFlags: "
+					   "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE (708)");
+	expect_sched(f->be, 0, "blocking", "left blocking, primary context already active");
+}
+
+/* A driver that says yes and does nothing is not believed. */
+static void test_sched_not_taken(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_setflags_ignored = 1;
+	f->be = open_sched("blocking");
+	expect_sched(f->be, 1, "auto", "succeeded, but the context does not report it");
+}
+
+/* Without the entry point (a driver before CUDA 11.0) nothing is set, and the note says why. */
+static void test_sched_no_entry(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_missing_entry = "cuDevicePrimaryCtxSetFlags";
+	f->be = open_sched("spin");
+	expect_sched(f->be, 0, "auto", "--cuda-sched spin not applied (cudaGetDriverEntryPoint");
+}
+
+static void test_sched_bad_value(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = NULL;
+	struct nbw_backend_opts o = { .cuda_sched = "fast" };
+	char why[NBW_REASON_LEN] = "";
+	assert_int_equal(ops->open(&be, &o, why, sizeof(why)), -EINVAL);
+	assert_null(be);
+	assert_non_null(strstr(why, "'fast'"));
+	assert_int_equal(calllog_count("cudaGetDeviceCount"), 0);
+}
+
+/* ---- open(): no driver is a skip, an old driver an error --------------------------------- */
+
+static void test_no_device(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	fake_cuda_count_rc = cudaErrorNoDevice;
+	assert_int_equal(ops->open(&be, NULL, why, sizeof(why)), -ENODEV);
+	assert_null(be);
+	assert_non_null(strstr(why, "cudaGetDeviceCount: "));
+}
+
+/* cudaErrorInsufficientDriver: which one it is depends on the libcuda.so.1 this process can
+ * load (none here; the fake one, CUDA 11.8, in the cuda-backend-old-driver test). */
+static void test_insufficient_driver(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	const char *fake_version = getenv("FAKE_LIBCUDA_VERSION");
+	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	fake_cuda_count_rc = cudaErrorInsufficientDriver;
+	int rc = ops->open(&be, NULL, why, sizeof(why));
+	assert_null(be);
+	if (!h) {
+		if (fake_version)
+			fail_msg("the fake libcuda.so.1 is not on the library path");
+		assert_int_equal(rc, -ENODEV);
+		assert_string_equal(why, "no CUDA driver: libcuda.so.1 not found");
+		return;
+	}
+	int (*get)(int *) = NULL;
+	int v = 0;
+	*(void **)&get = dlsym(h, "cuDriverGetVersion");
+	assert_non_null(get);
+	assert_int_equal(get(&v), 0);
+	dlclose(h);
+	if (fake_version)
+		assert_int_equal(v, atoi(fake_version));
+	if (v < CUDART_VERSION) {
+		char both[128];
+		assert_int_equal(rc, -EPROTO);
+		snprintf(both, sizeof(both), "CUDA driver %d.%d (cuDriverGetVersion %d) is older than "
+			 "the CUDA runtime %d.%d (CUDART_VERSION %d)", v / 1000, v % 1000 / 10, v,
+			 CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10, CUDART_VERSION);
+		if (!strstr(why, both))
+			fail_msg("why '%s' does not say '%s'", why, both);
+		assert_non_null(strstr(why, "cudaErrorInsufficientDriver"));
+	} else {
+		assert_int_equal(rc, -EIO);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_gate_wait_works, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gate_wait_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_as_found, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_unreadable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_set, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_auto, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_not_taken, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_no_entry, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_bad_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_insufficient_driver, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of bw_native/hip_backend.c on the fake HIP runtime (fake_hip.c): which copies
+ * may start on the gate. A copy that the runtime stages on the host (pageable memory, a peer
+ * copy without peer access) could block in submit() before release(), so prepare() must
+ * decline the gate for it, as the CUDA backend does, and submit() must refuse it. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "calllog.h"
+#include "fake_hip.h"
+#include "nodebw/probe.h"
+
+extern const struct nbw_backend_ops nbw_backend_hip;
+static const struct nbw_backend_ops *ops = &nbw_backend_hip;
+
+struct fixture {
+	struct nbw_backend *be;
+	struct nbw_buf a, b;
+	struct nbw_xfer x;
+};
+
+static int setup(void **state)
+{
+	static struct fixture f;
+	char why[NBW_REASON_LEN] = "";
+	memset(&f, 0, sizeof(f));
+	fake_hip_ndev = 2;
+	fake_hip_live = 0;
+	calllog_reset();
+	if (ops->open(&f.be, NULL, why, sizeof(why)) != 0)
+		fail_msg("open: %s", why);
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	ops->free(f->be, &f->a);
+	ops->free(f->be, &f->b);
+	ops->close(f->be);
+	assert_int_equal(fake_hip_live, 0);
+	return 0;
+}
+
+/* An async transfer of 4 KiB from buffer a to buffer b, prepared. */
+static void prepare(struct fixture *f, enum nbw_dir dir, enum nbw_loc la, int da, enum nbw_loc lb,
+		    int db, enum nbw_peer peer)
+{
+	f->a = (struct nbw_buf){ .loc = la, .device = da, .bytes = 4096 };
+	f->b = (struct nbw_buf){ .loc = lb, .device = db, .bytes = 4096 };
+	assert_int_equal(ops->alloc(f->be, &f->a), 0);
+	assert_int_equal(ops->alloc(f->be, &f->b), 0);
+	f->x = (struct nbw_xfer){ .dir = dir, .mode = NBW_MODE_ASYNC, .src = &f->a, .dst = &f->b,
+				  .bytes = 4096, .peer = peer, .device_s = -1 };
+	assert_int_equal(ops->prepare(f->be, &f->x), 0);
+}
+
+/* The gate is declined up front, and submit() refuses without queueing a wait. */
+static void expect_no_gate(struct fixture *f, const char *reason_has)
+{
+	assert_non_null(f->x.no_gate);
+	if (!strstr(f->x.no_gate, reason_has))
+		fail_msg("no_gate '%s' does not say '%s'", f->x.no_gate, reason_has);
+	calllog_reset();
+	assert_int_not_equal(ops->submit(f->be, &f->x), 0);
+	assert_int_equal(calllog_count("hipStreamWaitValue32"), 0);
+	assert_int_equal(calllog_count("hipMemcpy"), 0);
+	ops->unprepare(f->be, &f->x);
+}
+
+/* The gate is taken: the wait is queued ahead of the copy, release() opens it. */
+static void expect_gate(struct fixture *f, const char *copy_call)
+{
+	assert_null(f->x.no_gate);
+	calllog_reset();
+	assert_int_equal(ops->submit(f->be, &f->x), 0);
+	assert_true(calllog_before("hipStreamWaitValue32", copy_call));
+	assert_int_equal(ops->release(f->be), 0);
+	assert_int_equal(ops->complete(f->be, &f->x), 0);
+	assert_true(f->x.device_s >= 0);
+	ops->unprepare(f->be, &f->x);
+}
+
+static void test_p2p_peer_disabled(void **state)
+{
+	struct fixture *f = *state;
+	/* The pair could reach each other (the fake says so), but the series runs with peer
+	 * access disabled: the runtime stages the copy, so no gate. */
+	prepare(f, NBW_P2P, NBW_LOC_DEVICE, 0, NBW_LOC_DEVICE, 1, NBW_PEER_OFF);
+	expect_no_gate(f, "without peer access");
+}
+
+static void test_p2p_peer_not_set(void **state)
+{
+	struct fixture *f = *state;
+	prepare(f, NBW_P2P, NBW_LOC_DEVICE, 1, NBW_LOC_DEVICE, 0, NBW_PEER_NA);
+	expect_no_gate(f, "without peer access");
+}
+
+static void test_p2p_peer_enabled(void **state)
+{
+	struct fixture *f = *state;
+	prepare(f, NBW_P2P, NBW_LOC_DEVICE, 0, NBW_LOC_DEVICE, 1, NBW_PEER_ON);
+	expect_gate(f, "hipMemcpyPeerAsync(0,1)");
+}
+
+static void test_p2p_same_device(void **state)
+{
+	struct fixture *f = *state;
+	prepare(f, NBW_P2P, NBW_LOC_DEVICE, 1, NBW_LOC_DEVICE, 1, NBW_PEER_NA);
+	expect_gate(f, "hipMemcpyAsync");
+}
+
+static void test_htod_pageable(void **state)
+{
+	struct fixture *f = *state;
+	prepare(f, NBW_HTOD, NBW_LOC_HOST_PAGEABLE, -1, NBW_LOC_DEVICE, 0, NBW_PEER_NA);
+	expect_no_gate(f, "pageable");
+}
+
+static void test_dtoh_pinned(void **state)
+{
+	struct fixture *f = *state;
+	prepare(f, NBW_DTOH, NBW_LOC_DEVICE, 1, NBW_LOC_HOST_PINNED, 1, NBW_PEER_NA);
+	expect_gate(f, "hipMemcpyAsync");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_p2p_peer_disabled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_p2p_peer_not_set, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_p2p_peer_enabled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_p2p_same_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_htod_pageable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dtoh_pinned, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
