@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 	};
 	struct nbw_heat_omp_result res = { .samples_s = &sample };
 	for (int r = 0; r < rounds; r++) {
-		t_ser[r] = nbw_heat_serial(&g, &f, steps, ref);
+		t_ser[r] = nbw_heat_serial(&g, &f, steps, 1, ref);
 		if (nbw_heat_omp_run(&rq, u, &res, err, sizeof(err))) {
 			fprintf(stderr, "bench-heat-roofline: baseline: %s\n", err);
 			return 1;

@@ -154,7 +154,7 @@ static void test_serial_one_step(void **state)
 	make(&g, &f, 7, 6, 5);
 	size_t n = nbw_heat_grid_points(&g);
 	double *u = malloc(n * sizeof(double));
-	assert_true(nbw_heat_serial(&g, &f, 1, u) >= 0.0);
+	assert_true(nbw_heat_serial(&g, &f, 1, 0, u) >= 0.0);
 	/* By hand, summing in another order (z first), at every interior point. */
 	for (int k = 1; k < 4; k++)
 		for (int j = 1; j < 5; j++)
@@ -178,7 +178,7 @@ static void test_serial_one_step(void **state)
 			assert_true(AT(&g, u, i, j, 4) == 0.0);
 		}
 	/* Zero steps: the initial field. */
-	assert_true(nbw_heat_serial(&g, &f, 0, u) >= 0.0);
+	assert_true(nbw_heat_serial(&g, &f, 0, 0, u) >= 0.0);
 	assert_memory_equal(u, f.u0, n * sizeof(double));
 	free(u);
 	nbw_heat_fields_free(&f);
@@ -192,7 +192,7 @@ static void test_serial_symmetry(void **state)
 	make(&g, &f, 11, 11, 11);
 	size_t n = nbw_heat_grid_points(&g);
 	double *u = malloc(n * sizeof(double));
-	assert_true(nbw_heat_serial(&g, &f, 25, u) >= 0.0);
+	assert_true(nbw_heat_serial(&g, &f, 25, 0, u) >= 0.0);
 	double e = nbw_heat_symmetry_error(&g, u);
 	assert_true(e >= 0.0);
 	assert_true(e < 1e-13);
@@ -201,7 +201,7 @@ static void test_serial_symmetry(void **state)
 	AT(&g, u, 2, 3, 4) += 1e-9;
 	assert_true(nbw_heat_symmetry_error(&g, u) > 0.9e-9);
 	/* Maximum principle: u0 >= 0 and a source >= 0 keep u >= 0. */
-	assert_true(nbw_heat_serial(&g, &f, 25, u) >= 0.0);
+	assert_true(nbw_heat_serial(&g, &f, 25, 0, u) >= 0.0);
 	for (size_t p = 0; p < n; p++)
 		assert_true(u[p] >= 0.0 && isfinite(u[p]));
 	free(u);
@@ -308,10 +308,12 @@ static void test_options(void **state)
 	assert_int_equal(o.ngpus, 0);
 	assert_false(o.instrument);
 	assert_true(o.roofline_gbs == 0.0);
+	assert_int_equal(o.ref_threads, 0);
 
 	char *a[] = { "heat", "--versions", "baseline,v4", "--gpus", "1,2,4", "--n", "64,96",
 		      "--steps", "7", "--reps", "3", "--instrument", "--roofline-gbs", "12.5",
-		      "--hidden-helpers", "0", "--devices", "3,2,1,0", "--quiet", NULL };
+		      "--hidden-helpers", "0", "--devices", "3,2,1,0", "--quiet", "--ref-threads",
+		      "3", NULL };
 	parse_ok(a, &o);
 	assert_false(o.versions_all);
 	assert_true(o.versions[NBW_HEAT_BASELINE] && o.versions[NBW_HEAT_V4]);
@@ -325,6 +327,7 @@ static void test_options(void **state)
 	assert_true(o.instrument && o.quiet);
 	assert_float_equal(o.roofline_gbs, 12.5, 0.0);
 	assert_int_equal(o.hidden_helpers, 0);
+	assert_int_equal(o.ref_threads, 3);
 	assert_int_equal(o.ndevices, 4);
 	assert_int_equal(o.devices[0], 3);
 
@@ -386,6 +389,10 @@ static void test_options_bad(void **state)
 	parse_bad(a20, NULL);
 	char *a21[] = { "heat", "--versions", ",", NULL };
 	parse_bad(a21, "empty");
+	char *a22[] = { "heat", "--ref-threads", "0", NULL };
+	parse_bad(a22, "--ref-threads");
+	char *a23[] = { "heat", "--ref-threads", "two", NULL };
+	parse_bad(a23, "--ref-threads");
 }
 
 static void test_resolve(void **state)
