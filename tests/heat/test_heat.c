@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the heat solver's host half (cmocka, no device): grid constants, initial
  * fields, the split along z, the serial reference (stencil by hand, symmetry, maximum
- * principle), the verification rule, options and device resolution, records. */
+ * principle, bit-identical on 1-4 host threads and to the plain loop it replaced), the
+ * verification rule, options and device resolution, records. Built with -ffp-contract=off
+ * like the reference, so that the plain loop here rounds as it does. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <cmocka.h>
 
 #include "nodebw/heat.h"
+#include "stencil.h"
 
 #define AT(g, a, i, j, k) (a)[((size_t)(k) * (g)->ny + (j)) * (g)->nx + (i)]
 
@@ -210,6 +213,74 @@ static void test_serial_symmetry(void **state)
 	make(&g, &f, 9, 9, 7);
 	assert_true(nbw_heat_symmetry_error(&g, f.u0) < 0.0); /* not the unit cube */
 	nbw_heat_fields_free(&f);
+}
+
+/* The single-threaded loop the reference was before it had threads: every step over all
+ * planes in order (heat/stencil.h). */
+static void plain_reference(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
+			    int steps, double *u, double *other)
+{
+	size_t n = nbw_heat_grid_points(g);
+	memcpy(u, f->u0, n * sizeof(double));
+	memcpy(other, f->u0, n * sizeof(double));
+	double *lv[2] = { u, other };
+	for (int s = 0; s < steps; s++)
+		nbw_heat_planes(lv[(s + 1) & 1], lv[s & 1], f->kappa, f->rhs, g->nx, g->ny, 1,
+				g->nz - 2, g->factor);
+	if (steps & 1)
+		memcpy(u, other, n * sizeof(double));
+}
+
+/* The reference on 2, 3 and 4 host threads equals the one-thread reference bit for bit, on
+ * grids whose planes and (k, j) rows those counts do not divide (and more threads than
+ * planes or rows), for an odd and an even number of steps (the odd one ends with the copy
+ * back into u). */
+static void test_serial_threads_bit_identical(void **state)
+{
+	(void)state;
+	static const int shapes[][3] = {
+		{ 13, 7, 9 },   /* 7 planes, 35 rows */
+		{ 40, 33, 27 }, /* 25 planes, 775 rows */
+		{ 31, 11, 4 },  /* 2 planes, 18 rows: fewer planes than threads */
+		{ 5, 3, 3 },    /* 1 plane, 1 row: fewer rows than threads */
+		{ 20, 20, 20 }, /* cubic, 18 planes */
+	};
+	static const int steps[] = { 5, 6 };
+	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+		struct nbw_heat_grid g;
+		struct nbw_heat_fields f;
+		make(&g, &f, shapes[s][0], shapes[s][1], shapes[s][2]);
+		size_t n = nbw_heat_grid_points(&g);
+		double *one = malloc(n * sizeof(double)), *many = malloc(n * sizeof(double));
+		double *other = malloc(n * sizeof(double));
+		assert_non_null(one);
+		assert_non_null(many);
+		assert_non_null(other);
+		for (size_t q = 0; q < sizeof(steps) / sizeof(steps[0]); q++) {
+			assert_true(nbw_heat_serial(&g, &f, steps[q], 1, one) >= 0.0);
+			/* the run moved something: not the initial field */
+			assert_true(memcmp(one, f.u0, n * sizeof(double)) != 0);
+			plain_reference(&g, &f, steps[q], many, other);
+			assert_memory_equal(one, many, n * sizeof(double));
+			for (int t = 1; t <= 4; t++) {
+				memset(many, 0xff, n * sizeof(double)); /* NaN: nothing left over */
+				assert_true(nbw_heat_serial(&g, &f, steps[q], t, many) >= 0.0);
+				if (memcmp(one, many, n * sizeof(double)) != 0)
+					fail_msg("grid %dx%dx%d, %d steps: %d threads differ from 1",
+						 g.nx, g.ny, g.nz, steps[q], t);
+			}
+			/* 0: every core */
+			assert_true(nbw_heat_serial(&g, &f, steps[q], 0, many) >= 0.0);
+			assert_memory_equal(one, many, n * sizeof(double));
+		}
+		free(one);
+		free(many);
+		free(other);
+		nbw_heat_fields_free(&f);
+	}
+	assert_int_equal(nbw_heat_serial_threads(3), 3);
+	assert_true(nbw_heat_serial_threads(0) >= 1);
+	assert_int_equal(nbw_heat_serial_threads(-1), nbw_heat_serial_threads(0));
 }
 
 /* ---- verification ----------------------------------------------------------------------------- */
@@ -531,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_serial_one_step),
 		cmocka_unit_test(test_serial_symmetry),
+		cmocka_unit_test(test_serial_threads_bit_identical),
 		cmocka_unit_test(test_verify),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_options_bad),
