@@ -13,10 +13,11 @@
 
 #define MAX_SIDE 100000
 #define MAX_STEPS 1000000000
+#define MAX_REF_THREADS 1024
 
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
-	OPT_REPS, OPT_HH, OPT_INSTRUMENT, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option heat_options[] = {
@@ -32,6 +33,7 @@ static const struct option heat_options[] = {
 	{ "gpus", required_argument, NULL, OPT_GPUS },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "hidden-helpers", required_argument, NULL, OPT_HH },
+	{ "ref-threads", required_argument, NULL, OPT_REF_THREADS },
 	{ "instrument", no_argument, NULL, OPT_INSTRUMENT },
 	{ "baseline-launch", required_argument, NULL, OPT_BASELINE_LAUNCH },
 	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
@@ -60,7 +62,7 @@ void nbw_heat_usage(FILE *f)
 		"Variants:\n"
 		"  --versions LIST      serial, baseline, v1, v2, v3, v4, or all (default all);\n"
 		"                       --version is the same option\n"
-		"                         serial    serial CPU reference, one host thread\n"
+		"                         serial    CPU reference: plain host loops, no offload\n"
 		"                         baseline  OpenMP offload on one device\n"
 		"                         v1        one host thread, host-staged, blocking copies\n"
 		"                         v2        one host thread, host-staged, async + depobj\n"
@@ -80,6 +82,8 @@ void nbw_heat_usage(FILE *f)
 		"                       run that waits after every phase)\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
+		"  --ref-threads T      host threads of the serial reference (default: every\n"
+		"                       core, or OMP_NUM_THREADS); any T gives the same bits\n"
 		"Speed:\n"
 		"  --roofline-gbs X     memory bandwidth roofline in GB/s (default: measured in the\n"
 		"                       same process with a STREAM triad over 3 x 256 MiB arrays on\n"
@@ -269,6 +273,11 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 		case OPT_HH:
 			rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
 			o->hidden_helpers = (int)v;
+			break;
+		case OPT_REF_THREADS:
+			rc = nbw_cli_parse_int(optarg, 1, MAX_REF_THREADS, &v, "--ref-threads", err,
+					       errlen);
+			o->ref_threads = (int)v;
 			break;
 		case OPT_INSTRUMENT: o->instrument = true; break;
 		case OPT_BASELINE_LAUNCH:

@@ -250,14 +250,16 @@ static int run_serial(struct heat_session *hs, const struct nbw_heat_grid *g,
 	r.steps = hs->o->steps;
 	r.reps = hs->o->reps;
 	r.samples_s = samples;
-	r.host_threads = 1;
+	r.host_threads = nbw_heat_serial_threads(hs->o->ref_threads);
 	r.hidden_helpers = -1;
 	snprintf(r.device_kind, sizeof(r.device_kind), "host-cpu");
 	snprintf(r.kernels, sizeof(r.kernels),
-		 "serial C loops over (k, j) with a contiguous i row, one host thread");
+		 "C loops over (k, j) with a contiguous i row, no offload; host OpenMP parallel "
+		 "for over the (k, j) rows, %d host thread%s",
+		 r.host_threads, r.host_threads == 1 ? "" : "s");
 	snprintf(r.halo_path, sizeof(r.halo_path), "none (one host array)");
 	for (int i = 0; i < r.reps; i++) {
-		samples[i] = nbw_heat_serial(g, f, r.steps, ref);
+		samples[i] = nbw_heat_serial(g, f, r.steps, r.host_threads, ref);
 		if (samples[i] < 0.0) {
 			snprintf(r.error, sizeof(r.error), "out of memory");
 			break;
@@ -404,7 +406,7 @@ static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
 	int rc = 0;
 	if (o->versions[NBW_HEAT_SERIAL]) {
 		rc = run_serial(hs, &g, &f, ref);
-	} else if (nbw_heat_serial(&g, &f, o->steps, ref) < 0.0) {
+	} else if (nbw_heat_serial(&g, &f, o->steps, o->ref_threads, ref) < 0.0) {
 		fprintf(stderr, "nodebw: error: out of memory for the serial reference\n");
 		rc = -1;
 	}

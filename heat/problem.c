@@ -16,7 +16,7 @@ static const char *const names[NBW_HEAT_VERSION_COUNT] = {
 };
 
 static const char *const labels[NBW_HEAT_VERSION_COUNT] = {
-	"serial CPU reference (one host thread, no offload)",
+	"serial CPU reference (plain host loops on host threads, no offload)",
 	"OpenMP offload 1-device baseline",
 	"Version 1: one host thread, host-staged halo, blocking omp_target_memcpy",
 	"Version 2: one host thread, host-staged halo, omp_target_memcpy_async chained by depobj",

@@ -33,7 +33,7 @@
 #define NBW_HEAT_RTOL 1e-5
 
 enum nbw_heat_version {
-	NBW_HEAT_SERIAL,    /**< serial CPU reference, one host thread, no offload */
+	NBW_HEAT_SERIAL,    /**< CPU reference: host loops on host threads, no offload */
 	NBW_HEAT_BASELINE,  /**< OpenMP offload, one device */
 	NBW_HEAT_V1,        /**< one host thread, host-staged, blocking omp_target_memcpy */
 	NBW_HEAT_V2,        /**< one host thread, host-staged, omp_target_memcpy_async + depobj */
@@ -88,10 +88,15 @@ struct nbw_heat_slab {
 int nbw_heat_split(const struct nbw_heat_grid *g, int ndev, struct nbw_heat_slab *out,
 		   char *err, size_t errlen);
 
-/** The serial CPU reference: \p steps steps from f->u0 into \p u (nx*ny*nz doubles).
- *  Returns the seconds of the time-step loop alone. */
+/** The CPU reference ("serial": plain host loops, no offload): \p steps steps from f->u0
+ *  into \p u (nx*ny*nz doubles), the rows of each step shared by \p threads host OpenMP
+ *  threads (0 or less: nbw_heat_serial_threads(0)). Bit-identical for every thread count.
+ *  Returns the seconds of the time-step loop alone, or -1 when out of memory. */
 double nbw_heat_serial(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
-		       int steps, double *u);
+		       int steps, int threads, double *u);
+/** The host threads nbw_heat_serial uses for \p threads: \p threads when above 0, else
+ *  omp_get_max_threads() (every core unless OMP_NUM_THREADS says otherwise). */
+int nbw_heat_serial_threads(int threads);
 
 /** Outcome of comparing a solution with the reference (the paper's rule). */
 struct nbw_heat_check {
@@ -128,6 +133,8 @@ struct nbw_heat_opts {
 	int ngpus;                       /**< 0 = 1 and the whole device list */
 	int reps;
 	int hidden_helpers;              /**< -1 = leave the runtime's setting alone */
+	int ref_threads;                 /**< host threads of the reference (--ref-threads);
+					  *   0 = nbw_heat_serial_threads(0), every core */
 	bool instrument;
 	bool baseline_nowait;            /**< --baseline-launch nowait */
 	double roofline_gbs;             /**< 0 = measure */
@@ -175,7 +182,7 @@ struct nbw_heat_record {
 	double seconds;           /**< median of samples_s */
 	bool instrumented;
 	struct nbw_heat_phases phases;
-	int host_threads;         /**< host threads driving the devices */
+	int host_threads;         /**< host threads driving the devices (serial: computing) */
 	int hidden_helpers;       /**< as libomp uses it; -1 for serial */
 	char halo_path[200];
 	char kernels[200];

@@ -5,7 +5,7 @@
 # recorded (schema and cross-field checks); several grids in one command; a non-cubic
 # instrumented run on a chosen device list; the slab a device holds reproduced by a
 # one-device run; the measured roofline; the hidden-helper restart; a failed verification
-# ends with status 1 and is recorded.
+# ends with status 1 and is recorded; the reference's host threads.
 . "$NODEBW_SOURCE/tests/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -137,4 +137,18 @@ check "it is recorded as failed, the other run passed" q "$tmp/fail/results.json
 	"[(x['version'], x['verification']['status']) for x in r] == [('v1', 'passed'), ('v2', 'failed')] and abs(r[1]['verification']['max_abs_diff'] - 1e-3) < 1e-9 and 'first at' in r[1]['verification']['detail']"
 check "the failed document is still valid" valid "$tmp/fail/results.json"
 check "the summary line counts the failure" grep -q '1 failed verification' "$tmp/fail.out"
+
+# 10. The reference's host threads: --ref-threads, else OMP_NUM_THREADS or every core; the
+# offload runs still match it bit for bit.
+"$NODEBW" heat --versions serial,baseline --nx 11 --ny 9 --nz 13 --steps 3 --ref-threads 3 \
+	--roofline-gbs 10 --output "$tmp/rt3" --quiet
+check "--ref-threads 3 exits 0" test $? -eq 0
+check "the reference ran on 3 host threads, the baseline matches it exactly" q "$tmp/rt3/results.json" \
+	"r[0]['version'] == 'serial' and r[0]['host_threads'] == 3 and '3 host threads' in r[0]['kernels'] and r[1]['verification']['max_abs_diff'] == 0"
+check "the --ref-threads document is valid" valid "$tmp/rt3/results.json"
+OMP_NUM_THREADS=1 "$NODEBW" heat --versions serial --n 8 --steps 2 --roofline-gbs 10 \
+	--output "$tmp/rt1" --quiet
+check "without --ref-threads the reference follows OMP_NUM_THREADS" q "$tmp/rt1/results.json" \
+	"r[0]['host_threads'] == 1"
+usage_error "zero reference threads" --ref-threads 0
 done_testing

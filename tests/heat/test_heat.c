@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the heat solver's host half (cmocka, no device): grid constants, initial
  * fields, the split along z, the serial reference (stencil by hand, symmetry, maximum
- * principle), the verification rule, options and device resolution, records. */
+ * principle, bit-identical on 1-4 host threads and to the plain loop it replaced), the
+ * verification rule, options and device resolution, records. Built with -ffp-contract=off
+ * like the reference, so that the plain loop here rounds as it does. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <cmocka.h>
 
 #include "nodebw/heat.h"
+#include "stencil.h"
 
 #define AT(g, a, i, j, k) (a)[((size_t)(k) * (g)->ny + (j)) * (g)->nx + (i)]
 
@@ -154,7 +157,7 @@ static void test_serial_one_step(void **state)
 	make(&g, &f, 7, 6, 5);
 	size_t n = nbw_heat_grid_points(&g);
 	double *u = malloc(n * sizeof(double));
-	assert_true(nbw_heat_serial(&g, &f, 1, u) >= 0.0);
+	assert_true(nbw_heat_serial(&g, &f, 1, 0, u) >= 0.0);
 	/* By hand, summing in another order (z first), at every interior point. */
 	for (int k = 1; k < 4; k++)
 		for (int j = 1; j < 5; j++)
@@ -178,7 +181,7 @@ static void test_serial_one_step(void **state)
 			assert_true(AT(&g, u, i, j, 4) == 0.0);
 		}
 	/* Zero steps: the initial field. */
-	assert_true(nbw_heat_serial(&g, &f, 0, u) >= 0.0);
+	assert_true(nbw_heat_serial(&g, &f, 0, 0, u) >= 0.0);
 	assert_memory_equal(u, f.u0, n * sizeof(double));
 	free(u);
 	nbw_heat_fields_free(&f);
@@ -192,7 +195,7 @@ static void test_serial_symmetry(void **state)
 	make(&g, &f, 11, 11, 11);
 	size_t n = nbw_heat_grid_points(&g);
 	double *u = malloc(n * sizeof(double));
-	assert_true(nbw_heat_serial(&g, &f, 25, u) >= 0.0);
+	assert_true(nbw_heat_serial(&g, &f, 25, 0, u) >= 0.0);
 	double e = nbw_heat_symmetry_error(&g, u);
 	assert_true(e >= 0.0);
 	assert_true(e < 1e-13);
@@ -201,7 +204,7 @@ static void test_serial_symmetry(void **state)
 	AT(&g, u, 2, 3, 4) += 1e-9;
 	assert_true(nbw_heat_symmetry_error(&g, u) > 0.9e-9);
 	/* Maximum principle: u0 >= 0 and a source >= 0 keep u >= 0. */
-	assert_true(nbw_heat_serial(&g, &f, 25, u) >= 0.0);
+	assert_true(nbw_heat_serial(&g, &f, 25, 0, u) >= 0.0);
 	for (size_t p = 0; p < n; p++)
 		assert_true(u[p] >= 0.0 && isfinite(u[p]));
 	free(u);
@@ -210,6 +213,74 @@ static void test_serial_symmetry(void **state)
 	make(&g, &f, 9, 9, 7);
 	assert_true(nbw_heat_symmetry_error(&g, f.u0) < 0.0); /* not the unit cube */
 	nbw_heat_fields_free(&f);
+}
+
+/* The single-threaded loop the reference was before it had threads: every step over all
+ * planes in order (heat/stencil.h). */
+static void plain_reference(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
+			    int steps, double *u, double *other)
+{
+	size_t n = nbw_heat_grid_points(g);
+	memcpy(u, f->u0, n * sizeof(double));
+	memcpy(other, f->u0, n * sizeof(double));
+	double *lv[2] = { u, other };
+	for (int s = 0; s < steps; s++)
+		nbw_heat_planes(lv[(s + 1) & 1], lv[s & 1], f->kappa, f->rhs, g->nx, g->ny, 1,
+				g->nz - 2, g->factor);
+	if (steps & 1)
+		memcpy(u, other, n * sizeof(double));
+}
+
+/* The reference on 2, 3 and 4 host threads equals the one-thread reference bit for bit, on
+ * grids whose planes and (k, j) rows those counts do not divide (and more threads than
+ * planes or rows), for an odd and an even number of steps (the odd one ends with the copy
+ * back into u). */
+static void test_serial_threads_bit_identical(void **state)
+{
+	(void)state;
+	static const int shapes[][3] = {
+		{ 13, 7, 9 },   /* 7 planes, 35 rows */
+		{ 40, 33, 27 }, /* 25 planes, 775 rows */
+		{ 31, 11, 4 },  /* 2 planes, 18 rows: fewer planes than threads */
+		{ 5, 3, 3 },    /* 1 plane, 1 row: fewer rows than threads */
+		{ 20, 20, 20 }, /* cubic, 18 planes */
+	};
+	static const int steps[] = { 5, 6 };
+	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+		struct nbw_heat_grid g;
+		struct nbw_heat_fields f;
+		make(&g, &f, shapes[s][0], shapes[s][1], shapes[s][2]);
+		size_t n = nbw_heat_grid_points(&g);
+		double *one = malloc(n * sizeof(double)), *many = malloc(n * sizeof(double));
+		double *other = malloc(n * sizeof(double));
+		assert_non_null(one);
+		assert_non_null(many);
+		assert_non_null(other);
+		for (size_t q = 0; q < sizeof(steps) / sizeof(steps[0]); q++) {
+			assert_true(nbw_heat_serial(&g, &f, steps[q], 1, one) >= 0.0);
+			/* the run moved something: not the initial field */
+			assert_true(memcmp(one, f.u0, n * sizeof(double)) != 0);
+			plain_reference(&g, &f, steps[q], many, other);
+			assert_memory_equal(one, many, n * sizeof(double));
+			for (int t = 1; t <= 4; t++) {
+				memset(many, 0xff, n * sizeof(double)); /* NaN: nothing left over */
+				assert_true(nbw_heat_serial(&g, &f, steps[q], t, many) >= 0.0);
+				if (memcmp(one, many, n * sizeof(double)) != 0)
+					fail_msg("grid %dx%dx%d, %d steps: %d threads differ from 1",
+						 g.nx, g.ny, g.nz, steps[q], t);
+			}
+			/* 0: every core */
+			assert_true(nbw_heat_serial(&g, &f, steps[q], 0, many) >= 0.0);
+			assert_memory_equal(one, many, n * sizeof(double));
+		}
+		free(one);
+		free(many);
+		free(other);
+		nbw_heat_fields_free(&f);
+	}
+	assert_int_equal(nbw_heat_serial_threads(3), 3);
+	assert_true(nbw_heat_serial_threads(0) >= 1);
+	assert_int_equal(nbw_heat_serial_threads(-1), nbw_heat_serial_threads(0));
 }
 
 /* ---- verification ----------------------------------------------------------------------------- */
@@ -308,10 +379,12 @@ static void test_options(void **state)
 	assert_int_equal(o.ngpus, 0);
 	assert_false(o.instrument);
 	assert_true(o.roofline_gbs == 0.0);
+	assert_int_equal(o.ref_threads, 0);
 
 	char *a[] = { "heat", "--versions", "baseline,v4", "--gpus", "1,2,4", "--n", "64,96",
 		      "--steps", "7", "--reps", "3", "--instrument", "--roofline-gbs", "12.5",
-		      "--hidden-helpers", "0", "--devices", "3,2,1,0", "--quiet", NULL };
+		      "--hidden-helpers", "0", "--devices", "3,2,1,0", "--quiet", "--ref-threads",
+		      "3", NULL };
 	parse_ok(a, &o);
 	assert_false(o.versions_all);
 	assert_true(o.versions[NBW_HEAT_BASELINE] && o.versions[NBW_HEAT_V4]);
@@ -325,6 +398,7 @@ static void test_options(void **state)
 	assert_true(o.instrument && o.quiet);
 	assert_float_equal(o.roofline_gbs, 12.5, 0.0);
 	assert_int_equal(o.hidden_helpers, 0);
+	assert_int_equal(o.ref_threads, 3);
 	assert_int_equal(o.ndevices, 4);
 	assert_int_equal(o.devices[0], 3);
 
@@ -386,6 +460,10 @@ static void test_options_bad(void **state)
 	parse_bad(a20, NULL);
 	char *a21[] = { "heat", "--versions", ",", NULL };
 	parse_bad(a21, "empty");
+	char *a22[] = { "heat", "--ref-threads", "0", NULL };
+	parse_bad(a22, "--ref-threads");
+	char *a23[] = { "heat", "--ref-threads", "two", NULL };
+	parse_bad(a23, "--ref-threads");
 }
 
 static void test_resolve(void **state)
@@ -524,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_serial_one_step),
 		cmocka_unit_test(test_serial_symmetry),
+		cmocka_unit_test(test_serial_threads_bit_identical),
 		cmocka_unit_test(test_verify),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_options_bad),

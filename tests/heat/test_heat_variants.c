@@ -64,7 +64,7 @@ static void problem_make(struct problem *p, int nx, int ny, int nz, int steps)
 	assert_non_null(p->ref);
 	assert_non_null(p->u);
 	p->steps = steps;
-	assert_true(nbw_heat_serial(&p->g, &p->f, steps, p->ref) >= 0.0);
+	assert_true(nbw_heat_serial(&p->g, &p->f, steps, 0, p->ref) >= 0.0);
 }
 
 static void problem_free(struct problem *p)
