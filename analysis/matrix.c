@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * P2P matrices and host<->device tables of a results document (include/nodebw/analysis.h).
+ *
+ * A series is one (api, mode, concurrency, peer_access) of P2P measurements, or one (api,
+ * direction, mode, host_mem) of single-stream htod/dtoh measurements. Its bandwidth is read
+ * at the largest size measured in the series and the P2P latency at the smallest, so all
+ * cells of a matrix compare the same size; a cell without a measurement of that size is
+ * null ("-" when printed). When a cell was measured twice at one size, the first wins.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "nodebw/analysis.h"
+
+struct series {
+	const char *api, *direction, *mode, *host_mem, *concurrency, *peer_access;
+	json_int_t big, small;
+	bool host_memory;
+};
+
+static bool same_series(const struct series *s, const struct nbw_an_meas *x, bool p2p)
+{
+	if (strcmp(s->api, x->api) || strcmp(s->mode, x->mode))
+		return false;
+	if (p2p)
+		return !strcmp(s->concurrency, x->concurrency) &&
+		       !strcmp(s->peer_access, x->peer_access);
+	return !strcmp(s->direction, x->direction) && !strcmp(s->host_mem, x->host_mem);
+}
+
+static bool wanted(const struct nbw_an_meas *x, bool p2p)
+{
+	if (p2p)
+		return strcmp(x->direction, "p2p") == 0;
+	return (strcmp(x->direction, "htod") == 0 || strcmp(x->direction, "dtoh") == 0) &&
+	       strcmp(x->concurrency, "single") == 0;
+}
+
+/* The series of the document, each with its largest and smallest size. */
+static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t *n)
+{
+	struct series *s = NULL;
+	size_t i, ns = 0, cap = 0;
+	json_t *m;
+	json_array_foreach(ms, i, m) {
+		struct nbw_an_meas x;
+		if (!nbw_an_read(devices, m, &x) || !wanted(&x, p2p))
+			continue;
+		size_t k;
+		for (k = 0; k < ns && !same_series(&s[k], &x, p2p); k++)
+			;
+		if (k == ns) {
+			if (ns == cap) {
+				cap = cap ? 2 * cap : 16;
+				struct series *t = realloc(s, cap * sizeof(*s));
+				if (!t)
+					break;
+				s = t;
+			}
+			s[ns++] = (struct series){ x.api, x.direction, x.mode, x.host_mem,
+						   x.concurrency, x.peer_access, x.bytes, x.bytes,
+						   false };
+		}
+		if (x.bytes > s[k].big)
+			s[k].big = x.bytes;
+		if (x.bytes < s[k].small)
+			s[k].small = x.bytes;
+		s[k].host_memory = s[k].host_memory || x.host_memory;
+	}
+	*n = ns;
+	return s;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+static void add_id(int **ids, size_t *n, size_t *cap, int id)
+{
+	if (id < 0)
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if ((*ids)[i] == id)
+			return;
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		int *t = realloc(*ids, c * sizeof(*t));
+		if (!t)
+			return;
+		*ids = t;
+		*cap = c;
+	}
+	(*ids)[(*n)++] = id;
+}
+
+/* The devices of a series: every device of its API the document lists, and every device
+ * its measurements name; ascending. */
+static int *series_ids(json_t *devices, json_t *ms, const struct series *s, bool p2p,
+		       size_t *n)
+{
+	int *ids = NULL;
+	size_t cap = 0, i;
+	json_t *d;
+	*n = 0;
+	json_array_foreach(devices, i, d) {
+		json_t *id = json_object_get(d, "id");
+		if (json_is_integer(id) && strcmp(nbw_an_str(d, "api"), s->api) == 0)
+			add_id(&ids, n, &cap, (int)json_integer_value(id));
+	}
+	json_array_foreach(ms, i, d) {
+		struct nbw_an_meas x;
+		if (nbw_an_read(devices, d, &x) && wanted(&x, p2p) && same_series(s, &x, p2p)) {
+			add_id(&ids, n, &cap, x.src);
+			add_id(&ids, n, &cap, x.dst);
+		}
+	}
+	if (*n)
+		qsort(ids, *n, sizeof(*ids), cmp_int);
+	return ids;
+}
+
+static int index_of(const int *ids, size_t n, int id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return (int)i;
+	return -1;
+}
+
+static json_t *new_cell(const struct nbw_an_meas *x)
+{
+	return json_pack("{s:i, s:i, s:n, s:n, s:s, s:o, s:n, s:b}", "src", x->src, "dst", x->dst,
+			 "gbps", "latency_us", "link", x->link, "theoretical_gbps",
+			 nbw_an_num(x->theoretical, true), "fraction", "peer_link",
+			 !x->same_device && !x->host_memory);
+}
+
+static json_t *matrix_notes(const struct series *s)
+{
+	json_t *notes = json_array();
+	json_array_append_new(notes, json_string(
+		"GB/s = 1e9 B/s: median GB/s at the largest size; latency = median time of one "
+		"transfer at the smallest size, in microseconds"));
+	if (strcmp(s->concurrency, "bidir") == 0)
+		json_array_append_new(notes, json_string(
+			"bidirectional: aggregate of both directions at once (2 x bytes / wall "
+			"time); cell (a, b) is the run whose first stream goes a -> b; its latency "
+			"is the wall time of both transfers"));
+	json_array_append_new(notes, json_string(
+		"a diagonal cell is a copy within one device: " NBW_SAME_DEVICE_LABEL));
+	if (s->host_memory)
+		json_array_append_new(notes, json_string(
+			"these devices are host memory (host-plugin devices or host regions): "
+			"copies within host memory, not peer links, with no theoretical figure"));
+	return notes;
+}
+
+json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements)
+{
+	json_t *out = json_array();
+	size_t ns, i;
+	struct series *s = find_series(devices, measurements, true, &ns);
+	for (size_t k = 0; k < ns; k++) {
+		size_t n;
+		int *ids = series_ids(devices, measurements, &s[k], true, &n);
+		json_t *cells = json_array(), *idj = json_array(), *m;
+		for (size_t r = 0; r < n; r++) {
+			json_t *row = json_array();
+			for (size_t c = 0; c < n; c++)
+				json_array_append_new(row, json_null());
+			json_array_append_new(cells, row);
+			json_array_append_new(idj, json_integer(ids[r]));
+		}
+		json_array_foreach(measurements, i, m) {
+			struct nbw_an_meas x;
+			if (!nbw_an_read(devices, m, &x) || !wanted(&x, true) ||
+			    !same_series(&s[k], &x, true) ||
+			    (x.bytes != s[k].big && x.bytes != s[k].small))
+				continue;
+			int r = index_of(ids, n, x.src), c = index_of(ids, n, x.dst);
+			if (r < 0 || c < 0)
+				continue;
+			json_t *row = json_array_get(cells, (size_t)r);
+			json_t *cell = json_array_get(row, (size_t)c);
+			if (json_is_null(cell)) {
+				cell = new_cell(&x);
+				json_array_set_new(row, (size_t)c, cell);
+			}
+			if (x.bytes == s[k].big && json_is_null(json_object_get(cell, "gbps"))) {
+				json_object_set_new(cell, "gbps", nbw_an_num(x.gbps, false));
+				json_object_set_new(cell, "fraction",
+						    x.theoretical > 0.0
+							    ? nbw_an_num(x.gbps / x.theoretical, false)
+							    : json_null());
+			}
+			if (x.bytes == s[k].small &&
+			    json_is_null(json_object_get(cell, "latency_us")))
+				json_object_set_new(cell, "latency_us",
+						    nbw_an_num(x.seconds * 1e6, false));
+		}
+		json_array_append_new(
+			out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o}", "api",
+				       s[k].api, "direction", "p2p", "mode", s[k].mode, "concurrency",
+				       s[k].concurrency, "peer_access", s[k].peer_access,
+				       "bandwidth_bytes", s[k].big, "latency_bytes", s[k].small,
+				       "devices", idj, "notes", matrix_notes(&s[k]), "cells", cells));
+		free(ids);
+	}
+	free(s);
+	return out;
+}
+
+json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
+{
+	json_t *out = json_array();
+	size_t ns, i;
+	struct series *s = find_series(devices, measurements, false, &ns);
+	for (size_t k = 0; k < ns; k++) {
+		size_t n;
+		int *ids = series_ids(devices, measurements, &s[k], false, &n);
+		json_t *rows = json_array(), *m;
+		for (size_t r = 0; r < n; r++) {
+			json_t *found = NULL;
+			json_array_foreach(measurements, i, m) {
+				struct nbw_an_meas x;
+				int dev;
+				if (!nbw_an_read(devices, m, &x) || !wanted(&x, false) ||
+				    !same_series(&s[k], &x, false) || x.bytes != s[k].big)
+					continue;
+				dev = strcmp(x.direction, "htod") == 0 ? x.dst : x.src;
+				if (dev != ids[r])
+					continue;
+				found = json_pack(
+					"{s:i, s:o, s:s, s:o, s:o, s:b}", "device", dev, "gbps",
+					nbw_an_num(x.gbps, false), "link", x.link, "theoretical_gbps",
+					nbw_an_num(x.theoretical, true), "fraction",
+					x.theoretical > 0.0 ? nbw_an_num(x.gbps / x.theoretical, false)
+							    : json_null(),
+					"host_memory", x.host_memory);
+				break;
+			}
+			if (found)
+				json_array_append_new(rows, found);
+		}
+		json_t *notes = json_array();
+		json_array_append_new(notes, json_string(
+			"GB/s = 1e9 B/s: median GB/s of one stream at the largest size"));
+		if (s[k].host_memory)
+			json_array_append_new(notes, json_string(
+				"host-plugin devices and host regions are host memory: these are "
+				"host-to-host copies, not GPU figures"));
+		json_array_append_new(
+			out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o}", "api", s[k].api,
+				       "direction", s[k].direction, "mode", s[k].mode, "host_mem",
+				       s[k].host_mem, "concurrency", "single", "bytes", s[k].big,
+				       "notes", notes, "rows", rows));
+		free(ids);
+	}
+	free(s);
+	return out;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Private to analysis/: reading one measurement of a results document (which devices, which
+ * link, which figures), shared by the matrices, the device tables and the outlier rule. */
+#ifndef NODEBW_ANALYSIS_MEASURE_H
+#define NODEBW_ANALYSIS_MEASURE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NBW_AN_LINK_LEN 96
+
+/* What the analyses read of one measurement. */
+struct nbw_an_meas {
+	json_t *m;
+	const char *api, *direction, *mode, *host_mem, *concurrency, *peer_access;
+	json_int_t bytes;
+	int src, dst;           /* stream 0's ends: a device id, -1 = host */
+	int nstreams;
+	double gbps;            /* gbps.median, NaN when absent */
+	double seconds;         /* seconds.median, NaN when absent */
+	double theoretical;     /* theoretical GB/s, < 0 = unknown */
+	bool same_device;       /* p2p with src = dst */
+	bool host_memory;       /* a device involved is host memory (host-plugin, host region) */
+	char link[NBW_AN_LINK_LEN];
+};
+
+const char *nbw_an_str(json_t *o, const char *key);
+/* Verified, no error, not from the hidden-helper sweep. */
+bool nbw_an_usable(json_t *m);
+/* The device of \p api with \p id in the document's "devices", or NULL. */
+json_t *nbw_an_device(json_t *devices, const char *api, int id);
+/* Fill \p out from \p m; false when \p m is unusable or has no stream. */
+bool nbw_an_read(json_t *devices, json_t *m, struct nbw_an_meas *out);
+/* Median of \p n values (reorders \p v); NaN when n = 0. */
+double nbw_an_median(double *v, size_t n);
+/* A JSON number, or null when \p x is not finite or (with \p positive) not > 0. */
+json_t *nbw_an_num(double x, bool positive);
+
+#endif

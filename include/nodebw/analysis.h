@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief Whole-node analyses of a finished results document: the P2P matrices (bandwidth
+ * at the largest size, latency at the smallest, per API, mode, concurrency and peer
+ * access), the per-device host<->device tables, and the outlier rule of issue 12.
+ *
+ * Everything works on the JSON of a results document (its "devices" and "measurements"),
+ * with whatever devices and pairs it holds, so the same code serves a fresh run and a
+ * recorded file (`nodebw matrix RESULTS.json`). Nothing here measures anything, keeps
+ * state between calls or exits. Only verified measurements without an error take part;
+ * the hidden-helper sweep's re-runs are left out. Bandwidth is GB/s = 1e9 B/s.
+ *
+ * A same-device P2P copy (src = dst) is labelled NBW_SAME_DEVICE_LABEL, never a peer
+ * link, and takes no part in the outlier rule; copies between host-plugin devices or host
+ * memory regions are labelled "host memory, no link" and never have a theoretical figure.
+ * The shapes of the JSON are described in doc/analysis.md.
+ */
+#ifndef NODEBW_ANALYSIS_H
+#define NODEBW_ANALYSIS_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#define NBW_SAME_DEVICE_LABEL "same device (not a peer link)"
+#define NBW_HOST_MEMORY_LABEL "host memory, no link"
+
+/** The outlier rule, verbatim from issue 12. */
+#define NBW_OUTLIER_RULE                                                                   \
+	"a device or pair whose bandwidth is more than 10 % below the median of its peers "  \
+	"of the same link kind, or below 70 % of its theoretical figure, is flagged with "   \
+	"the reason"
+/** Flagged when GB/s < NBW_OUTLIER_PEER_FRACTION x the median of its peers. */
+#define NBW_OUTLIER_PEER_FRACTION 0.9
+/** Flagged when GB/s < NBW_OUTLIER_THEORETICAL_FRACTION x its theoretical GB/s. */
+#define NBW_OUTLIER_THEORETICAL_FRACTION 0.7
+/** The median rule needs a group of at least this many members (itself included). */
+#define NBW_OUTLIER_MIN_GROUP 3
+
+/** P2P matrices: an array with one object per (api, mode, concurrency, peer_access) of the
+ *  P2P measurements: "devices" (ids, ascending), "bandwidth_bytes" (largest size of the
+ *  series), "latency_bytes" (smallest), "cells" (rows = source, columns = destination; null
+ *  = not measured), "notes". New reference, never NULL. */
+json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements);
+
+/** Host<->device tables: an array with one object per (api, direction, mode, host_mem) of
+ *  the single-stream htod/dtoh measurements, "rows" one per device at the largest size.
+ *  New reference, never NULL. */
+json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements);
+
+/** The outlier rule on the largest size of every series: an array of outlier objects
+ *  (empty when none). When \p groups is not NULL it receives (new reference) one object
+ *  per group of like measurements, saying how many members it has and whether the median
+ *  rule applied. Never NULL. */
+json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **groups);
+
+/** Terminal output; each table is preceded by a line stating "GB/s = 1e9 B/s". */
+void nbw_analysis_print_matrices(FILE *f, json_t *matrices);
+void nbw_analysis_print_device_tables(FILE *f, json_t *tables);
+/** The outlier table, or an explicit "no outliers" line; \p groups may be NULL. */
+void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups);
+
+#endif
