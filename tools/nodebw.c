@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The nodebw command: subcommands list, probe, run, gap, topo, predict, report, heat. */
+/* The nodebw command: subcommands list, probe, run, gap, matrix, topo, predict, report, heat. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@
 #include "nodebw/session.h"
 #include "nodebw/topology.h"
 #include "nodebw/version.h"
+#include "cmd-matrix.h"
 #include "run.h"
 
 static void usage(FILE *f)
@@ -38,6 +39,8 @@ static void usage(FILE *f)
 		"  run      the main job: every probe of every available API and the hidden-helper\n"
 		"           sweep, into one results folder (see 'nodebw run --help')\n"
 		"  gap      the OpenMP-vs-native gap table of a results file\n"
+		"  matrix   the whole-node view of a results file: P2P bandwidth/latency matrices,\n"
+		"           each device's HtoD/DtoH, outliers (see 'nodebw matrix --help')\n"
 		"  topo     the node's topology: NUMA, host links (PCIe), the device-to-device\n"
 		"           matrix with theoretical bandwidth (see 'nodebw topo --help')\n"
 		"  predict  heat-solver runtimes from a calibration, with the paper's model and\n"
@@ -57,6 +60,7 @@ static void usage(FILE *f)
 		"  nodebw probe --api omp --quick\n"
 		"  nodebw run --output results/node42\n"
 		"  nodebw topo\n"
+		"  nodebw matrix results/node42/results.json\n"
 		"  nodebw report results/node42/results.json\n");
 }
 
@@ -310,6 +314,8 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (strcmp(cmd, "gap") == 0)
 		return cmd_gap(argc - 1, argv + 1);
+	if (strcmp(cmd, "matrix") == 0)
+		return nbw_matrix_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "predict") == 0)
 		return nbw_predict_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "report") == 0)
