@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit tests of analysis/: the P2P matrices, the host<->device tables and the outlier rule,
+ * on the hand-made DGX-H100 document, the recorded host-plugin document and small synthetic
+ * ones (groups of two, host-plugin devices, same-device copies). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nodebw/analysis.h"
+#include "nodebw/results.h"
+
+#ifndef NODEBW_FIXTURES
+#error "NODEBW_FIXTURES (the tests/fixtures folder) must be defined by the build"
+#endif
+
+static struct nbw_doc *load_fixture(const char *name)
+{
+	char path[1024], err[1024];
+	snprintf(path, sizeof(path), "%s/%s", NODEBW_FIXTURES, name);
+	struct nbw_doc *d = nbw_doc_load(path, err, sizeof(err));
+	if (!d)
+		fail_msg("%s", err);
+	return d;
+}
+
+static json_t *load(const char *text)
+{
+	json_error_t e;
+	json_t *j = json_loads(text, 0, &e);
+	if (!j)
+		fail_msg("literal JSON %d:%d: %s", e.line, e.column, e.text);
+	return j;
+}
+
+/* A verified measurement with the fields the analyses read; theo <= 0: none known. */
+static json_t *meas(const char *api, const char *dir, const char *conc, json_int_t bytes,
+		    const char *streams, double gbps, double theo, const char *link)
+{
+	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:{s:f}, s:{s:f}, s:{s:s},"
+			      " s:n, s:{s:o, s:s, s:s}}",
+			      "api", api, "direction", dir, "mode", "sync", "host_mem",
+			      strcmp(dir, "p2p") == 0 ? "none" : "pinned", "concurrency", conc,
+			      "peer_access", "n/a", "bytes", bytes, "streams", load(streams), "gbps",
+			      "median", gbps, "seconds", "median", (double)bytes / (gbps * 1e9),
+			      "verification", "status", "passed", "error", "theoretical", "gbps",
+			      theo > 0 ? json_real(theo) : json_null(), "link", link, "basis", "");
+	assert_non_null(m);
+	return m;
+}
+
+#define GPUS(n) gpu_devices(n)
+static json_t *gpu_devices(int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:b}", "api", "cuda", "id", i,
+						   "kind", "cuda", "is_gpu", 1));
+	return a;
+}
+
+static bool has_device(json_t *o, int id)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(o, "devices"), i, v)
+		if (json_integer_value(v) == id)
+			return true;
+	return false;
+}
+
+static bool has_rule(json_t *o, const char *rule)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(o, "rules"), i, v)
+		if (strcmp(json_string_value(v), rule) == 0)
+			return true;
+	return false;
+}
+
+/* ---- the hand-made DGX-H100 document ------------------------------------------------------ */
+
+static void handmade_flags_exactly_the_planted_faults(void **state)
+{
+	(void)state;
+	struct nbw_doc *d = load_fixture("results-dgx-h100-handmade.json");
+	json_t *groups = NULL;
+	json_t *out = nbw_analysis_outliers(d->devices, d->measurements, &groups);
+	size_t i, pairs = 0, devs = 0;
+	json_t *o;
+	json_array_foreach(out, i, o) {
+		const char *what = json_string_value(json_object_get(o, "what"));
+		const char *reason = json_string_value(json_object_get(o, "reason"));
+		if (strcmp(what, "pair") == 0) {
+			assert_int_equal(json_array_size(json_object_get(o, "devices")), 2);
+			assert_true(has_device(o, 3) && has_device(o, 6));
+			pairs++;
+		} else {
+			assert_string_equal(what, "device");
+			assert_int_equal(json_array_size(json_object_get(o, "devices")), 1);
+			assert_true(has_device(o, 5));
+			devs++;
+		}
+		/* Both rules hold, and the reason names the median and the theoretical figure. */
+		assert_true(has_rule(o, "peer-median") && has_rule(o, "theoretical"));
+		assert_non_null(strstr(reason, "median"));
+		assert_non_null(strstr(reason, "theoretical"));
+		assert_true(json_is_number(json_object_get(o, "peer_median_gbps")));
+		assert_true(json_number_value(json_object_get(o, "fraction")) < 0.7);
+	}
+	/* 3->6, 6->3, 3<->6, 6<->3; device 5's HtoD and DtoH. */
+	assert_int_equal(pairs, 4);
+	assert_int_equal(devs, 2);
+	/* Four groups (htod, dtoh, p2p single, p2p bidir at 256 MiB), all with the median rule. */
+	assert_int_equal(json_array_size(groups), 4);
+	json_array_foreach(groups, i, o)
+		assert_true(json_is_true(json_object_get(o, "median_rule")));
+	json_decref(out);
+	json_decref(groups);
+	nbw_doc_free(d);
+}
+
+static void handmade_matrices(void **state)
+{
+	(void)state;
+	struct nbw_doc *d = load_fixture("results-dgx-h100-handmade.json");
+	json_t *mx = nbw_analysis_matrices(d->devices, d->measurements), *m;
+	size_t i;
+	assert_int_equal(json_array_size(mx), 2); /* single and bidir */
+	json_array_foreach(mx, i, m) {
+		json_t *cells = json_object_get(m, "cells");
+		assert_int_equal(json_array_size(json_object_get(m, "devices")), 8);
+		assert_int_equal(json_integer_value(json_object_get(m, "bandwidth_bytes")),
+				 256 * 1024 * 1024);
+		assert_int_equal(json_integer_value(json_object_get(m, "latency_bytes")), 8);
+		for (size_t r = 0; r < 8; r++)
+			for (size_t c = 0; c < 8; c++) {
+				json_t *cell = json_array_get(json_array_get(cells, r), c);
+				if (r == c) {
+					assert_true(json_is_null(cell));
+					continue;
+				}
+				assert_true(json_is_object(cell));
+				assert_string_equal(json_string_value(json_object_get(cell, "link")),
+						    "NV18");
+				assert_true(json_is_true(json_object_get(cell, "peer_link")));
+				double lat = json_number_value(json_object_get(cell, "latency_us"));
+				assert_true(lat > 5.0 && lat < 20.0);
+			}
+		json_t *bad = json_array_get(json_array_get(cells, 3), 6);
+		assert_true(json_number_value(json_object_get(bad, "fraction")) < 0.5);
+	}
+	json_t *single = json_array_get(mx, 0);
+	assert_string_equal(json_string_value(json_object_get(single, "concurrency")), "single");
+	json_t *c01 = json_array_get(json_array_get(json_object_get(single, "cells"), 0), 1);
+	double g = json_number_value(json_object_get(c01, "gbps"));
+	assert_true(g > 360.0 && g < 400.0);
+	assert_true(fabs(json_number_value(json_object_get(c01, "theoretical_gbps")) - 450.0) < 1e-9);
+
+	json_t *tables = nbw_analysis_device_tables(d->devices, d->measurements), *t;
+	assert_int_equal(json_array_size(tables), 2); /* htod, dtoh */
+	json_array_foreach(tables, i, t) {
+		json_t *rows = json_object_get(t, "rows");
+		assert_int_equal(json_array_size(rows), 8);
+		json_t *r5 = json_array_get(rows, 5);
+		assert_int_equal(json_integer_value(json_object_get(r5, "device")), 5);
+		assert_true(json_number_value(json_object_get(r5, "gbps")) < 30.0);
+		assert_string_equal(json_string_value(json_object_get(r5, "link")), "PCIe Gen5 x16");
+	}
+	json_decref(tables);
+	json_decref(mx);
+	nbw_doc_free(d);
+}
+
+/* ---- small groups, host memory, same device ----------------------------------------------- */
+
+static void group_of_two_gets_only_the_theoretical_rule(void **state)
+{
+	(void)state;
+	json_t *devs = GPUS(4), *ms = json_array(), *groups = NULL;
+	/* Pair 0->1 at half of 2->3 (median rule would flag it), both above 70 % of theory. */
+	json_array_append_new(ms, meas("cuda", "p2p", "single", 1 << 20,
+				       "[{\"src\": 0, \"dst\": 1}]", 200.0, 250.0, "NV4"));
+	json_array_append_new(ms, meas("cuda", "p2p", "single", 1 << 20,
+				       "[{\"src\": 2, \"dst\": 3}]", 240.0, 250.0, "NV4"));
+	json_t *out = nbw_analysis_outliers(devs, ms, &groups);
+	assert_int_equal(json_array_size(out), 0);
+	assert_int_equal(json_array_size(groups), 1);
+	json_t *g = json_array_get(groups, 0);
+	assert_false(json_is_true(json_object_get(g, "median_rule")));
+	assert_int_equal(json_integer_value(json_object_get(g, "members")), 2);
+	assert_non_null(strstr(json_string_value(json_object_get(g, "note")), "median rule not"));
+	json_decref(out);
+	json_decref(groups);
+
+	/* Now 0->1 falls below 70 % of its theoretical figure: flagged by that rule alone. */
+	json_object_set_new(json_object_get(json_array_get(ms, 0), "gbps"), "median",
+			    json_real(100.0));
+	out = nbw_analysis_outliers(devs, ms, NULL);
+	assert_int_equal(json_array_size(out), 1);
+	json_t *o = json_array_get(out, 0);
+	assert_true(has_rule(o, "theoretical"));
+	assert_false(has_rule(o, "peer-median"));
+	assert_true(json_is_null(json_object_get(o, "peer_median_gbps")));
+	assert_string_equal(json_string_value(json_object_get(o, "where")), "0->1");
+	assert_non_null(strstr(json_string_value(json_object_get(o, "reason")), "theoretical"));
+	json_decref(out);
+
+	/* A third member of another link kind does not make a group of three. */
+	json_array_append_new(ms, meas("cuda", "p2p", "single", 1 << 20,
+				       "[{\"src\": 1, \"dst\": 2}]", 50.0, 63.0, "NODE"));
+	out = nbw_analysis_outliers(devs, ms, &groups);
+	assert_int_equal(json_array_size(out), 1);
+	assert_int_equal(json_array_size(groups), 2);
+	json_decref(out);
+	json_decref(groups);
+	json_decref(ms);
+	json_decref(devs);
+}
+
+static void only_the_largest_size_is_judged(void **state)
+{
+	(void)state;
+	json_t *devs = GPUS(2), *ms = json_array();
+	/* 8 B is far below any theoretical figure: latency, not an outlier. */
+	json_array_append_new(ms, meas("cuda", "htod", "single", 8,
+				       "[{\"src\": \"host\", \"dst\": 0}]", 0.001, 63.0, "PCIe Gen5 x16"));
+	json_array_append_new(ms, meas("cuda", "htod", "single", 1 << 28,
+				       "[{\"src\": \"host\", \"dst\": 0}]", 55.0, 63.0, "PCIe Gen5 x16"));
+	json_t *out = nbw_analysis_outliers(devs, ms, NULL);
+	assert_int_equal(json_array_size(out), 0);
+	json_decref(out);
+	json_decref(ms);
+	json_decref(devs);
+}
+
+#define HOST_PLUGIN_DEVICES                                                                \
+	"[{\"api\": \"omp\", \"id\": 0, \"kind\": \"host-plugin\", \"is_gpu\": false},"      \
+	" {\"api\": \"omp\", \"id\": 1, \"kind\": \"host-plugin\", \"is_gpu\": false},"      \
+	" {\"api\": \"omp\", \"id\": 2, \"kind\": \"host-plugin\", \"is_gpu\": false}]"
+
+static void host_plugin_never_flagged_by_theory(void **state)
+{
+	(void)state;
+	json_t *devs = load(HOST_PLUGIN_DEVICES), *ms = json_array();
+	/* Even with a (wrong) theoretical figure in the file, host memory has none. */
+	json_array_append_new(ms, meas("omp", "htod", "single", 1 << 20,
+				       "[{\"src\": \"host\", \"dst\": 0}]", 1.0, 63.0, "PCIe Gen5 x16"));
+	json_array_append_new(ms, meas("omp", "htod", "single", 1 << 20,
+				       "[{\"src\": \"host\", \"dst\": 1}]", 1.05, 63.0, "PCIe Gen5 x16"));
+	json_array_append_new(ms, meas("omp", "htod", "single", 1 << 20,
+				       "[{\"src\": \"host\", \"dst\": 2}]", 1.1, 63.0, "PCIe Gen5 x16"));
+	json_t *out = nbw_analysis_outliers(devs, ms, NULL);
+	assert_int_equal(json_array_size(out), 0);
+	json_decref(out);
+	/* The median rule still applies among host-plugin peers. */
+	json_object_set_new(json_object_get(json_array_get(ms, 2), "gbps"), "median",
+			    json_real(0.5));
+	out = nbw_analysis_outliers(devs, ms, NULL);
+	assert_int_equal(json_array_size(out), 1);
+	json_t *o = json_array_get(out, 0);
+	assert_true(has_rule(o, "peer-median"));
+	assert_false(has_rule(o, "theoretical"));
+	assert_true(json_is_null(json_object_get(o, "theoretical_gbps")));
+	assert_string_equal(json_string_value(json_object_get(o, "link")), NBW_HOST_MEMORY_LABEL);
+	json_decref(out);
+
+	json_t *tables = nbw_analysis_device_tables(devs, ms);
+	json_t *row = json_array_get(json_object_get(json_array_get(tables, 0), "rows"), 0);
+	assert_true(json_is_null(json_object_get(row, "theoretical_gbps")));
+	assert_true(json_is_true(json_object_get(row, "host_memory")));
+	json_decref(tables);
+	json_decref(ms);
+	json_decref(devs);
+}
+
+static void same_device_is_not_a_peer_link(void **state)
+{
+	(void)state;
+	json_t *devs = GPUS(3), *ms = json_array();
+	json_array_append_new(ms, meas("cuda", "p2p", "single", 1 << 20,
+				       "[{\"src\": 1, \"dst\": 1}]", 1500.0, 450.0, "X"));
+	json_array_append_new(ms, meas("cuda", "p2p", "single", 1 << 20,
+				       "[{\"src\": 0, \"dst\": 1}]", 380.0, 450.0, "NV18"));
+	json_t *mx = nbw_analysis_matrices(devs, ms);
+	assert_int_equal(json_array_size(mx), 1);
+	json_t *m = json_array_get(mx, 0), *cells = json_object_get(m, "cells");
+	assert_int_equal(json_array_size(json_object_get(m, "devices")), 3);
+	json_t *diag = json_array_get(json_array_get(cells, 1), 1);
+	assert_string_equal(json_string_value(json_object_get(diag, "link")), NBW_SAME_DEVICE_LABEL);
+	assert_true(json_is_false(json_object_get(diag, "peer_link")));
+	assert_true(json_is_null(json_object_get(diag, "theoretical_gbps")));
+	assert_true(json_is_null(json_array_get(json_array_get(cells, 2), 0))); /* not measured */
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	nbw_analysis_print_matrices(f, mx);
+	fclose(f);
+	assert_non_null(strstr(buf, "GB/s = 1e9 B/s"));
+	assert_non_null(strstr(buf, "* " NBW_SAME_DEVICE_LABEL));
+	free(buf);
+
+	json_t *out = nbw_analysis_outliers(devs, ms, NULL); /* 1500 vs 380: not compared */
+	assert_int_equal(json_array_size(out), 0);
+	f = open_memstream(&buf, &len);
+	nbw_analysis_print_outliers(f, out, NULL);
+	fclose(f);
+	assert_non_null(strstr(buf, "no outliers"));
+	assert_non_null(strstr(buf, "GB/s = 1e9 B/s"));
+	free(buf);
+	json_decref(out);
+	json_decref(mx);
+	json_decref(ms);
+	json_decref(devs);
+}
+
+static void recorded_host_plugin_document(void **state)
+{
+	(void)state;
+	struct nbw_doc *d = load_fixture("results-omp-host-2cpu-vm.json");
+	json_t *mx = nbw_analysis_matrices(d->devices, d->measurements), *m, *groups = NULL;
+	size_t i;
+	assert_true(json_array_size(mx) > 0);
+	json_array_foreach(mx, i, m) {
+		json_t *cells = json_object_get(m, "cells");
+		size_t n = json_array_size(json_object_get(m, "devices"));
+		assert_true(n >= 2);
+		json_t *c01 = json_array_get(json_array_get(cells, 0), 1);
+		assert_true(json_is_object(c01));
+		assert_string_equal(json_string_value(json_object_get(c01, "link")),
+				    NBW_HOST_MEMORY_LABEL);
+		assert_true(json_is_false(json_object_get(c01, "peer_link")));
+		assert_true(json_is_null(json_object_get(c01, "theoretical_gbps")));
+		char *s = json_dumps(json_object_get(m, "notes"), 0);
+		assert_non_null(strstr(s, "not peer links"));
+		free(s);
+	}
+	json_t *out = nbw_analysis_outliers(d->devices, d->measurements, &groups);
+	json_t *o;
+	json_array_foreach(out, i, o)
+		assert_false(has_rule(o, "theoretical"));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	nbw_analysis_print_matrices(f, mx);
+	nbw_analysis_print_outliers(f, out, groups);
+	fclose(f);
+	assert_non_null(strstr(buf, "HOST"));
+	free(buf);
+	json_decref(out);
+	json_decref(groups);
+	json_decref(mx);
+	nbw_doc_free(d);
+}
+
+static void empty_document(void **state)
+{
+	(void)state;
+	json_t *devs = json_array(), *ms = json_array(), *groups = NULL;
+	json_t *mx = nbw_analysis_matrices(devs, ms), *t = nbw_analysis_device_tables(devs, ms);
+	json_t *out = nbw_analysis_outliers(devs, ms, &groups);
+	assert_int_equal(json_array_size(mx) + json_array_size(t) + json_array_size(out) +
+				 json_array_size(groups), 0);
+	json_decref(mx);
+	json_decref(t);
+	json_decref(out);
+	json_decref(groups);
+	json_decref(ms);
+	json_decref(devs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(handmade_flags_exactly_the_planted_faults),
+		cmocka_unit_test(handmade_matrices),
+		cmocka_unit_test(group_of_two_gets_only_the_theoretical_rule),
+		cmocka_unit_test(only_the_largest_size_is_judged),
+		cmocka_unit_test(host_plugin_never_flagged_by_theory),
+		cmocka_unit_test(same_device_is_not_a_peer_link),
+		cmocka_unit_test(recorded_host_plugin_document),
+		cmocka_unit_test(empty_document),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
