@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* `nodebw matrix RESULTS.json [--json]`: the whole-node view of a results file (analysis/). */
 #include "cmd-matrix.h"
+#include "cmd-args.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,36 +41,12 @@ static void usage(FILE *f)
 
 int nbw_matrix_main(int argc, char **argv)
 {
-	bool json = false;
-	const char *file = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "--json") == 0) {
-			json = true;
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-			fprintf(stderr, "nodebw: error: unknown option '%s' (see 'nodebw matrix "
-					"--help')\n", argv[i]);
-			return NBW_EXIT_USAGE;
-		} else if (file) {
-			fprintf(stderr, "nodebw: error: 'matrix' takes one results file\n");
-			return NBW_EXIT_USAGE;
-		} else {
-			file = argv[i];
-		}
-	}
-	if (!file) {
-		fprintf(stderr, "nodebw: error: 'matrix' needs a results file (results.json)\n");
-		return NBW_EXIT_USAGE;
-	}
-	char err[1024];
-	struct nbw_doc *doc = nbw_doc_load(file, err, sizeof(err));
-	if (!doc) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
-		return NBW_EXIT_USAGE;
-	}
+	bool json;
+	const char *file;
+	struct nbw_doc *doc;
+	int rc = nbw_cmd_one_results_file(argc, argv, usage, &json, &file, &doc);
+	if (rc)
+		return rc == 1 ? 0 : rc;
 	json_t *groups = NULL;
 	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
 	json_t *dev = nbw_analysis_device_tables(doc->devices, doc->measurements);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd-args.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
 #include "nodebw/config.h"
@@ -246,41 +247,22 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	return rc;
 }
 
+static void gap_usage(FILE *f)
+{
+	fprintf(f, "Usage: nodebw gap [--json] RESULTS.json\n\nRecompute the OpenMP-vs-native gap "
+		   "table from a results file: per direction, mode, host memory and device count "
+		   "the mean absolute gap in GB/s (1e9 B/s), the relative gap and the extra time "
+		   "per transfer.\n");
+}
+
 static int cmd_gap(int argc, char **argv)
 {
-	bool json = false;
-	const char *file = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("Usage: nodebw gap [--json] RESULTS.json\n\nRecompute the "
-			       "OpenMP-vs-native gap table from a results file: per direction, "
-			       "mode, host memory and device count the mean absolute gap in GB/s "
-			       "(1e9 B/s), the relative gap and the extra time per transfer.\n");
-			return 0;
-		}
-		if (strcmp(argv[i], "--json") == 0) {
-			json = true;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "nodebw: error: unknown option '%s' (see 'nodebw gap "
-					"--help')\n", argv[i]);
-			return NBW_EXIT_USAGE;
-		} else if (file) {
-			fprintf(stderr, "nodebw: error: 'gap' takes one results file\n");
-			return NBW_EXIT_USAGE;
-		} else {
-			file = argv[i];
-		}
-	}
-	if (!file) {
-		fprintf(stderr, "nodebw: error: 'gap' needs a results file (results.json)\n");
-		return NBW_EXIT_USAGE;
-	}
-	char err[1024];
-	struct nbw_doc *doc = nbw_doc_load(file, err, sizeof(err));
-	if (!doc) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
-		return NBW_EXIT_USAGE;
-	}
+	bool json;
+	const char *file;
+	struct nbw_doc *doc;
+	int rc = nbw_cmd_one_results_file(argc, argv, gap_usage, &json, &file, &doc);
+	if (rc)
+		return rc == 1 ? 0 : rc;
 	nbw_gap_match_devices(doc->devices);
 	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
 	if (json)
