@@ -10,6 +10,9 @@
  * other members of its group; the median rule applies only to groups of at least
  * NBW_OUTLIER_MIN_GROUP members, the theoretical rule whenever a theoretical figure is
  * known (never for host memory). Same-device copies are not peer links and are left out.
+ * Host memory (host-plugin devices, host regions) is not judged by the median rule either:
+ * its "devices" are one physical memory, so their differences are run-to-run noise, not a
+ * slow link or a misplaced device.
  */
 #include <math.h>
 #include <stdio.h>
@@ -143,9 +146,13 @@ static json_t *outlier(const struct nbw_an_meas *x, double med, int peers, bool 
 static json_t *group_info(const struct cand *c, size_t n, double med_all, int with_theory)
 {
 	const struct nbw_an_meas *x = &c->x;
-	bool median_rule = n >= NBW_OUTLIER_MIN_GROUP;
+	bool median_rule = n >= NBW_OUTLIER_MIN_GROUP && !x->host_memory;
 	char note[256];
-	if (median_rule)
+	if (x->host_memory)
+		snprintf(note, sizeof(note), "%zu member%s in host memory: not judged (one "
+					     "physical memory: differences are noise, not a link)",
+			 n, n == 1 ? "" : "s");
+	else if (median_rule)
 		snprintf(note, sizeof(note), "%zu members: median rule and, where known, the "
 					     "theoretical rule", n);
 	else
@@ -208,7 +215,7 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 			for (size_t k = g; k < e; k++) {
 				const struct nbw_an_meas *x = &c[k].x;
 				double med = NAN;
-				if (members >= NBW_OUTLIER_MIN_GROUP) {
+				if (members >= NBW_OUTLIER_MIN_GROUP && !x->host_memory) {
 					size_t q = 0;
 					for (size_t o = g; o < e; o++)
 						if (o != k)

@@ -27,6 +27,7 @@
 #include "nodebw/bufpool.h"
 #include "nodebw/config.h"
 #include "nodebw/gap.h"
+#include "nodebw/plan.h"
 #include "nodebw/sysinfo.h"
 #include "nodebw/topology.h"
 
@@ -104,6 +105,7 @@ struct series {
 	enum nbw_conc conc;
 	enum nbw_peer peer;
 	bool gated;               /* concurrent async copies started by the backend's gate */
+	bool matrix_only;         /* the sweep's smallest and largest size only (plan.h) */
 	enum nbw_bind_policy bind;
 	int node[NBW_MAX_STREAMS]; /* NUMA node of each stream's host thread and buffers */
 	const char *interface;
@@ -856,10 +858,15 @@ static int pool_run(unsigned n, void *(*fn)(void *), void **args)
 
 static void run_series(struct series *s, struct nbw_doc *doc, struct nbw_run_status *st)
 {
-	if (!s->o->quiet)
+	/* Matrix sets print nothing per size: the matrices at the end show them. */
+	bool print = !s->o->quiet && !s->matrix_only;
+	if (print)
 		print_series_header(s);
 	cache_alloc(s);
-	for (size_t k = 0; k < s->o->sizes.n && !nbw_stop_requested; k++) {
+	size_t nsz = s->o->sizes.n;
+	for (size_t k = 0; k < nsz && !nbw_stop_requested; k++) {
+		if (s->matrix_only && k != 0 && k != nsz - 1)
+			continue;
 		const struct nbw_size *sz = &s->o->sizes.v[k];
 		struct point p = { .s = s, .bytes = (size_t)sz->bytes,
 				   .seed = sz->bytes * 1315423911ull + (uint64_t)s->dir * 7919u +
@@ -886,7 +893,7 @@ static void run_series(struct series *s, struct nbw_doc *doc, struct nbw_run_sta
 			st->errors++;
 		else if (strcmp(m.verify_status, "passed") != 0)
 			st->verify_failed++;
-		if (!s->o->quiet)
+		if (print)
 			print_row(&m);
 		nbw_measurement_free(&m);
 	}
@@ -1059,6 +1066,52 @@ static int plan_binding(struct series *s, char *why, size_t whylen)
 
 /* The series of one (direction, mode): host memory kinds x one or two host threads x peer
  * access. A combination the backend cannot do is recorded as skipped with its reason. */
+/* One device set of a series: its peer-access and binding axes. */
+static void run_set(struct series *s, const struct nbw_plan_set *set, const char *what,
+		    const char *probe, struct nbw_doc *doc, const char *outdir,
+		    struct nbw_run_status *st)
+{
+	const struct nbw_probe_opts *o = s->o;
+	const struct nbw_backend_ops *ops = s->ops;
+	char why[NBW_REASON_LEN] = "";
+	s->conc = set->conc;
+	s->nstreams = set->nstreams;
+	s->matrix_only = set->matrix_only;
+	for (unsigned i = 0; i < s->nstreams; i++) {
+		s->src[i] = set->src[i];
+		s->dst[i] = set->dst[i];
+	}
+	s->gated = s->nstreams > 1 && s->mode == NBW_MODE_ASYNC && ops->submit && ops->release &&
+		   ops->complete;
+	bool peer_axis = s->dir == NBW_P2P && ops->peer_access && s->src[0] != s->dst[0];
+	for (int pe = 0; pe < (peer_axis ? 2 : 1) && !nbw_stop_requested; pe++) {
+		s->peer = !peer_axis ? NBW_PEER_NA : pe == 0 ? NBW_PEER_ON : NBW_PEER_OFF;
+		if (peer_axis && !o->peer[pe])
+			continue;
+		if (set_peer_access(s, why, sizeof(why))) {
+			char w2[160];
+			snprintf(w2, sizeof(w2), "%s %d->%d, peer access %s", what, s->src[0],
+				 s->dst[0], nbw_peer_name(s->peer));
+			skip(doc, st, o, ops->name, probe, w2, why);
+			continue;
+		}
+		for (int bp = 0; bp < 3 && !nbw_stop_requested; bp++) {
+			if (!o->bind[bp])
+				continue;
+			s->bind = (enum nbw_bind_policy)bp;
+			if (plan_binding(s, why, sizeof(why))) {
+				char w2[160];
+				snprintf(w2, sizeof(w2), "%s, bind %s", what,
+					 nbw_bind_policy_name(s->bind));
+				skip(doc, st, o, ops->name, probe, w2, why);
+				continue;
+			}
+			run_series(s, doc, st);
+			checkpoint(s, doc, outdir);
+		}
+	}
+}
+
 static void run_mode(struct series *s, int nd, const int *devs, struct nbw_doc *doc,
 		     const char *outdir, struct nbw_run_status *st)
 {
@@ -1089,55 +1142,23 @@ static void run_mode(struct series *s, int nd, const int *devs, struct nbw_doc *
 				skip(doc, st, o, ops->name, probe, what, why);
 				continue;
 			}
-			if (t == 1 && nd < 2) {
-				snprintf(why, sizeof(why), "needs two devices; %s",
-					 o->ndevices ? "--devices lists one" : "the API has only one");
+			size_t maxsets = (size_t)nd * (size_t)nd + 1;
+			struct nbw_plan_set *sets = calloc(maxsets, sizeof(*sets));
+			size_t nsets = sets ? nbw_plan_sets(s->dir, t + 1, devs, nd, o->ndevices > 0,
+							    sets, maxsets)
+					    : 0;
+			if (nsets == 0) {
+				snprintf(why, sizeof(why), "%s",
+					 !sets		? "out of memory"
+					 : o->ndevices ? "needs two devices; --devices lists one"
+						       : "needs two devices; the API has only one");
 				skip(doc, st, o, ops->name, probe, what, why);
+				free(sets);
 				continue;
 			}
-			s->conc = t == 0 ? NBW_CONC_SINGLE
-			      : s->dir == NBW_P2P ? NBW_CONC_BIDIR
-						  : NBW_CONC_DUAL;
-			s->nstreams = t == 0 ? 1 : 2;
-			/* With one device, P2P is a same-device copy (labelled so by p2p_path). */
-			int a = devs[0], b = devs[1 % nd];
-			for (unsigned i = 0; i < s->nstreams; i++) {
-				int dev = i == 0 ? a : b;
-				s->src[i] = s->dir == NBW_HTOD ? -1 : s->dir == NBW_DTOH ? dev
-								    : (i == 0 ? a : b);
-				s->dst[i] = s->dir == NBW_DTOH ? -1 : s->dir == NBW_HTOD ? dev
-								    : (i == 0 ? b : a);
-			}
-			s->gated = s->nstreams > 1 && s->mode == NBW_MODE_ASYNC && ops->submit &&
-				   ops->release && ops->complete;
-			bool peer_axis = s->dir == NBW_P2P && ops->peer_access && a != b;
-			for (int pe = 0; pe < (peer_axis ? 2 : 1) && !nbw_stop_requested; pe++) {
-				s->peer = !peer_axis ? NBW_PEER_NA : pe == 0 ? NBW_PEER_ON
-									     : NBW_PEER_OFF;
-				if (peer_axis && !o->peer[pe])
-					continue;
-				if (set_peer_access(s, why, sizeof(why))) {
-					char w2[128];
-					snprintf(w2, sizeof(w2), "%s, peer access %s", what,
-						 nbw_peer_name(s->peer));
-					skip(doc, st, o, ops->name, probe, w2, why);
-					continue;
-				}
-				for (int bp = 0; bp < 3 && !nbw_stop_requested; bp++) {
-					if (!o->bind[bp])
-						continue;
-					s->bind = (enum nbw_bind_policy)bp;
-					if (plan_binding(s, why, sizeof(why))) {
-						char w2[128];
-						snprintf(w2, sizeof(w2), "%s, bind %s", what,
-							 nbw_bind_policy_name(s->bind));
-						skip(doc, st, o, ops->name, probe, w2, why);
-						continue;
-					}
-					run_series(s, doc, st);
-					checkpoint(s, doc, outdir);
-				}
-			}
+			for (size_t k = 0; k < nsets && !nbw_stop_requested; k++)
+				run_set(s, &sets[k], what, probe, doc, outdir, st);
+			free(sets);
 		}
 	}
 }
@@ -1190,7 +1211,7 @@ static void run_backend(const struct nbw_backend_ops *ops, const struct nbw_prob
 			devs[nd++] = o->devices[i];
 		}
 	} else {
-		for (int d = 0; d < ndev && d < 2; d++)
+		for (int d = 0; d < ndev && d < NBW_MAX_DEVICES; d++)
 			devs[nd++] = d;
 	}
 	print_header_once();
