@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd-args.h"
+#include "summary.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
 #include "nodebw/config.h"
@@ -207,6 +208,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 		return NBW_EXIT_USAGE;
 	}
 	signal(SIGINT, on_sigint);
+	double t0 = nbw_now();
 	struct nbw_doc *doc = nbw_doc_new(full_argc, full_argv);
 	if (!doc) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
@@ -216,6 +218,12 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	rc = nbw_probe_run(&o, doc, dir, &st, err, sizeof(err));
 	if (rc == 0 && o.hht_sweep && !nbw_stop_requested)
 		rc = nbw_hht_sweep(&o, doc, dir, &st, err, sizeof(err));
+	if (rc == 0) {
+		/* The whole-node analyses of what was measured, kept in the results. */
+		nbw_summary_analyse(doc);
+		if (nbw_doc_write(doc, dir, err, sizeof(err)))
+			rc = -1;
+	}
 	if (rc == NBW_EXIT_USAGE) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		rmdir(dir); /* only removed when nothing was written into it */
@@ -241,6 +249,8 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 			int r2 = run_after_probes(&ro, doc, dir);
 			rc = nbw_stop_requested ? 130 : rc ? rc : r2;
 		}
+		if (!o.quiet)
+			nbw_summary_print(stdout, doc, nbw_now() - t0);
 	}
 	nbw_doc_free(doc);
 	nbw_cli_opts_free(&o);

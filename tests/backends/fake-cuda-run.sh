@@ -62,15 +62,18 @@ check "schema: sched without its note is invalid" sh -c "! '$py' '$validate' '$s
 check "schema: an empty sched is invalid" sh -c "! '$py' '$validate' '$schema' '$tmp/empty.json' >/dev/null"
 check "as found: every cuda measurement records sched and its note" \
 	q asfound 'all(m.get("sched") and m.get("sched_note") for m in ms)'
-check "as found: device 0 alone: blocking, its context already active" \
-	q asfound 'all(m["sched"] == "blocking" and "already active" in m["sched_note"]
-		for m in find(direction="htod", concurrency="single"))'
+check "as found: device 0 alone: blocking, its context already active; device 1: auto" \
+	q asfound 'all(m["sched"] == ("blocking" if m["streams"][0]["dst"] == 0 else "auto")
+		and ("already active" in m["sched_note"]) == (m["streams"][0]["dst"] == 0)
+		for m in find(direction="htod", concurrency="single"))
+		and {m["streams"][0]["dst"] for m in find(direction="htod", concurrency="single")} == {0, 1}'
 check "as found: devices 0 and 1 together: both named" \
 	q asfound 'all(m["sched"] == "blocking (device 0), auto (device 1)"
 		for m in find(direction="htod", concurrency="dual"))'
 check "as found: a peer copy is issued by its source device; both directions name both" \
 	q asfound 'find(direction="p2p", concurrency="single")
-		and all(m["sched"] == "blocking" for m in find(direction="p2p", concurrency="single"))
+		and all(m["sched"] == ("blocking" if m["streams"][0]["src"] == 0 else "auto")
+			for m in find(direction="p2p", concurrency="single"))
 		and all(m["sched"] == "blocking (device 0), auto (device 1)"
 			for m in find(direction="p2p", concurrency="bidir"))'
 check "as found: versions record each device" \
@@ -95,7 +98,7 @@ check "--cuda-sched spin: settings and versions" \
 check "--cuda-sched spin: the header prints it" grep -q "^  sched: spin (set by --cuda-sched spin" "$tmp/spin.out"
 check "--cuda-sched spin: matches the schema" valid "$tmp/spin/results.json"
 FAKE_CUDA_CTX_FLAGS=4,0 FAKE_CUDA_CTX_ACTIVE=1,0 FAKE_CUDA_SETFLAGS_RC=708 \
-	fake refused --cuda-sched yield --mode sync --threads 1 --probe htod
+	fake refused --cuda-sched yield --mode sync --threads 1 --probe htod --devices 0
 check "--cuda-sched refused: exit 0, measured as found, the refusal recorded" \
 	q refused 'ms and all(m["sched"] == "blocking" and "--cuda-sched yield refused by the driver"
 		in m["sched_note"] and "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE" in m["sched_note"]

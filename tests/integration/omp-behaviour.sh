@@ -28,7 +28,7 @@ q() { # q FILE PYTHON-EXPRESSION: exit 0 when the expression over d (the documen
 
 # 1. --hidden-helpers restarts the process with the variable set; it is recorded.
 "$NODEBW" probe --api omp --probe htod --mode async --threads 1 --host-mem pinned \
-	--sizes 4KiB,1MiB --hidden-helpers 0 --output "$tmp/hh0" --quiet
+	--devices 0 --sizes 4KiB,1MiB --hidden-helpers 0 --output "$tmp/hh0" --quiet
 check "--hidden-helpers 0 run exits 0" test $? -eq 0
 check "measurements record hidden_helpers = 0" q "$tmp/hh0/results.json" \
 	"len(m) == 2 and all(x['hidden_helpers'] == 0 for x in m)"
@@ -68,7 +68,7 @@ check "interrupted sweep leaves no child folder" sh -c "! ls -a '$tmp/int2' | gr
 # (address space limits and AddressSanitizer's shadow memory do not mix: plain build only)
 if [ -z "$NODEBW_SANITIZE" ]; then
 	(ulimit -v 3000000 && "$NODEBW" probe --api omp --probe htod --mode sync --threads 1 \
-		--host-mem pageable --sizes 8,1MiB,1GiB,2MiB --output "$tmp/oom" --quiet)
+		--devices 0 --host-mem pageable --sizes 8,1MiB,1GiB,2MiB --output "$tmp/oom" --quiet)
 	check "run with a failing allocation exits 0" test $? -eq 0
 	check "the 1 GiB size records an allocation error" q "$tmp/oom/results.json" \
 		"[x['bytes'] for x in m if x['error']] == [1 << 30] and 'alloc' in [x for x in m if x['error']][0]['error']"

@@ -27,6 +27,33 @@ else
 	not_ok "schema and full OpenMP matrix"
 	sed 's/^/#   /' "$tmp/val" | head -n 40
 fi
+# The whole node: every device alone and every ordered pair, for OpenMP and the host
+# reference (4 host-plugin devices: 4 devices, 12 ordered pairs, 6 bidirectional pairs), at
+# the largest size; the summary's matrices name the link, and the outlier section is there
+# (host memory is not judged: one physical memory).
+check "every device and every pair measured at the largest size (omp and host)" $py -c "
+import json, sys
+d = json.load(open('$tmp/r/results.json'))
+ms = [m for m in d['measurements'] if not m['error']]
+big = max(m['bytes'] for m in ms)
+for api in ('omp', 'host'):
+    n = sum(1 for x in d['devices'] if x['api'] == api)
+    at = [m for m in ms if m['api'] == api and m['bytes'] == big and m['mode'] == 'sync']
+    h = {m['streams'][0]['dst'] for m in at if m['direction'] == 'htod' and m['concurrency'] == 'single'}
+    p = {(m['streams'][0]['src'], m['streams'][0]['dst']) for m in at
+         if m['direction'] == 'p2p' and m['concurrency'] == 'single'}
+    b = {tuple(sorted((m['streams'][0]['src'], m['streams'][0]['dst']))) for m in at
+         if m['direction'] == 'p2p' and m['concurrency'] == 'bidir'}
+    want = {(a, c) for a in range(n) for c in range(n) if a != c}
+    assert n == 4 and h == set(range(n)) and p == want and len(b) == 6, (api, n, h, p, b)
+assert isinstance(d['outliers'], list) and d['outlier_groups'], 'no outlier analysis'
+"
+check "summary: the P2P matrices with link labels, outliers, gap, run time" sh -c "
+grep -q '==== Summary (GB/s = 1e9 B/s) ====' '$tmp/out' &&
+grep -q '^  omp p2p sync: GB/s at' '$tmp/out' && grep -q '^  host p2p sync: GB/s at' '$tmp/out' &&
+grep -Eq '^ +3 .*\[HOST\] +-\$' '$tmp/out' && grep -q '^Outliers (GB/s = 1e9 B/s' '$tmp/out' &&
+grep -q 'host memory (host-plugin devices, host regions): not judged' '$tmp/out' &&
+grep -q '^  run time: ' '$tmp/out'"
 # The host reference: every direction x mode x memory x threads it offers, all verified.
 $py - "$tmp/r/results.json" >"$tmp/host" 2>&1 <<'PY'
 import json, sys

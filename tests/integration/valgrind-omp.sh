@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The offload library cannot be built with sanitizers (LLVM 19 cannot link their runtime into
 # the device image), so it runs under valgrind's memcheck instead: every direction and mode,
-# one and two host threads, two sizes. Errors inside our code fail the test; the one known
+# one and two host threads, two sizes, devices 0 and 1. Errors inside our code fail the test; the one known
 # libomptarget defect is suppressed in tests/valgrind.supp.
 #
 # The work is bounded so that the run time does not depend on luck: exactly 1 warm-up and 3
@@ -19,8 +19,8 @@ start=$(date +%s)
 KMP_BLOCKTIME=0 LIBOMP_NUM_HIDDEN_HELPER_THREADS=2 OMP_NUM_THREADS=2 \
 	valgrind --error-exitcode=9 --leak-check=no --fair-sched=yes \
 	--suppressions="$NODEBW_SOURCE/tests/valgrind.supp" \
-	"$NODEBW" probe --api omp --sizes 8,64KiB --warmup 1 --reps 3 --max-reps 3 --min-time 0 \
-	--no-hht-sweep --output "$tmp/r" --quiet >"$tmp/log" 2>&1 &
+	"$NODEBW" probe --api omp --devices 0,1 --sizes 8,64KiB --warmup 1 --reps 3 --max-reps 3 \
+	--min-time 0 --no-hht-sweep --output "$tmp/r" --quiet >"$tmp/log" 2>&1 &
 pid=$!
 wait_bounded $pid 600
 st=$?

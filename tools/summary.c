@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "summary.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nodebw/analysis.h"
+
+void nbw_summary_analyse(struct nbw_doc *doc)
+{
+	json_t *groups = NULL;
+	json_t *out = nbw_analysis_outliers(doc->devices, doc->measurements, &groups);
+	nbw_doc_set(doc, "outliers", out);
+	nbw_doc_set(doc, "outlier_groups", groups ? groups : json_array());
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+/* Best HtoD and DtoH per (api, device) over every mode and host memory kind. */
+static void best_per_device(FILE *f, json_t *tables)
+{
+	struct best {
+		char api[16];
+		int dev;
+		double g[2];
+		char how[2][40];
+		char link[48];
+	} b[256];
+	size_t nb = 0, i, j;
+	json_t *t, *r;
+	json_array_foreach(tables, i, t) {
+		int d = strcmp(str(t, "direction"), "dtoh") == 0;
+		json_array_foreach(json_object_get(t, "rows"), j, r) {
+			double g = json_number_value(json_object_get(r, "gbps"));
+			int dev = (int)json_integer_value(json_object_get(r, "device"));
+			size_t k = 0;
+			while (k < nb && !(b[k].dev == dev && strcmp(b[k].api, str(t, "api")) == 0))
+				k++;
+			if (k == nb) {
+				if (nb == sizeof(b) / sizeof(b[0]))
+					continue;
+				memset(&b[nb], 0, sizeof(b[nb]));
+				snprintf(b[nb].api, sizeof(b[nb].api), "%s", str(t, "api"));
+				b[nb].dev = dev;
+				snprintf(b[nb].link, sizeof(b[nb].link), "%s", str(r, "link"));
+				nb++;
+			}
+			if (isfinite(g) && g > b[k].g[d]) {
+				b[k].g[d] = g;
+				snprintf(b[k].how[d], sizeof(b[k].how[d]), "%s %s", str(t, "mode"),
+					 str(t, "host_mem"));
+			}
+		}
+	}
+	if (!nb)
+		return;
+	fprintf(f, "\n  best host<->device bandwidth per device (GB/s, largest size, one stream; "
+		   "best mode and host memory):\n");
+	fprintf(f, "    %-5s %3s %9s %-16s %9s %-16s %s\n", "api", "dev", "HtoD", "(how)", "DtoH",
+		"(how)", "link");
+	for (size_t k = 0; k < nb; k++) {
+		char g[2][24];
+		for (int d = 0; d < 2; d++)
+			snprintf(g[d], sizeof(g[d]), b[k].how[d][0] ? "%.2f" : "-", b[k].g[d]);
+		fprintf(f, "    %-5s %3d %9s %-16s %9s %-16s %s\n", b[k].api, b[k].dev, g[0],
+			b[k].how[0], g[1], b[k].how[1], b[k].link);
+	}
+}
+
+/* The bandwidth block of each single-stream P2P matrix (peer access on or n/a). */
+static void p2p_matrices(FILE *f, json_t *mx)
+{
+	size_t i, r, c;
+	json_t *m, *row, *cell;
+	json_array_foreach(mx, i, m) {
+		if (strcmp(str(m, "concurrency"), "single") != 0 ||
+		    strcmp(str(m, "peer_access"), "disabled") == 0)
+			continue;
+		json_t *devs = json_object_get(m, "devices");
+		fprintf(f, "\n  %s p2p %s%s: GB/s at %lld B (rows = source, columns = "
+			   "destination; link in brackets)\n", str(m, "api"), str(m, "mode"),
+			strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access on" : "",
+			(long long)json_integer_value(json_object_get(m, "bandwidth_bytes")));
+		fprintf(f, "    %7s", "src\\dst");
+		json_array_foreach(devs, c, cell)
+			fprintf(f, " %16lld", (long long)json_integer_value(cell));
+		fprintf(f, "\n");
+		json_array_foreach(json_object_get(m, "cells"), r, row) {
+			fprintf(f, "    %7lld",
+				(long long)json_integer_value(json_array_get(devs, r)));
+			json_array_foreach(row, c, cell) {
+				char buf[40] = "-";
+				if (json_is_object(cell)) {
+					const char *l = str(cell, "link");
+					snprintf(buf, sizeof(buf), "%.2f [%.13s]",
+						 json_number_value(json_object_get(cell, "gbps")),
+						 strcmp(l, NBW_HOST_MEMORY_LABEL) == 0 ? "HOST" : l);
+				}
+				fprintf(f, " %16s", buf);
+			}
+			fprintf(f, "\n");
+		}
+	}
+}
+
+static void gap_per_mode(FILE *f, json_t *gaps)
+{
+	size_t i;
+	json_t *s;
+	bool any = false;
+	json_array_foreach(json_object_get(gaps, "summary"), i, s) {
+		if (strcmp(str(s, "direction"), "all") != 0)
+			continue;
+		if (!any)
+			fprintf(f, "\n  OpenMP vs native (mean over directions, host memory and sizes; "
+				   "gap = native - OpenMP):\n");
+		any = true;
+		fprintf(f, "    %-5s %-6s %d device%s: mean |gap| %.3f GB/s, %.1f %% relative, "
+			   "%+.2f us per transfer\n", str(s, "native_api"), str(s, "omp_mode"),
+			(int)json_integer_value(json_object_get(s, "devices")),
+			json_integer_value(json_object_get(s, "devices")) == 1 ? "" : "s",
+			json_number_value(json_object_get(s, "mean_abs_gap_gbps")),
+			100.0 * json_number_value(json_object_get(s, "mean_abs_relative_gap")),
+			json_number_value(json_object_get(s, "mean_extra_us")));
+	}
+}
+
+void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds)
+{
+	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s) ====\n");
+	json_t *tables = nbw_analysis_device_tables(doc->devices, doc->measurements);
+	best_per_device(f, tables);
+	json_decref(tables);
+	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
+	p2p_matrices(f, mx);
+	json_decref(mx);
+	fprintf(f, "\n");
+	nbw_analysis_print_outliers(f, json_object_get(doc->root, "outliers"),
+				    json_object_get(doc->root, "outlier_groups"));
+	gap_per_mode(f, json_object_get(doc->root, "gaps"));
+	fprintf(f, "\n  every matrix (latency, bidirectional, peer access off, fraction of "
+		   "theoretical): nodebw matrix RESULTS.json\n");
+	fprintf(f, "  run time: %.1f s\n", seconds);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The end of 'nodebw probe' and 'nodebw run': the whole-node analyses of the finished
+ * document (matrices, outliers) stored in it, and a one-screen summary. */
+#ifndef NODEBW_TOOLS_SUMMARY_H
+#define NODEBW_TOOLS_SUMMARY_H
+
+#include <stdio.h>
+
+#include "nodebw/results.h"
+
+/** Add "outliers" and "outlier_groups" (analysis/) to the document. */
+void nbw_summary_analyse(struct nbw_doc *doc);
+
+/** The summary: best HtoD/DtoH per device, the single-stream P2P bandwidth matrix of each
+ *  API and mode, the outliers, the OpenMP-vs-native gap per mode, and the run time. */
+void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds);
+
+#endif
