@@ -117,6 +117,8 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 		"verification", "status", m->verify_status, "checked_bytes",
 		(json_int_t)m->verify_bytes, "detail", m->verify_detail);
 	json_object_set_new(j, "halo_n", m->halo_n ? json_integer(m->halo_n) : json_null());
+	if (m->size_set[0])
+		json_object_set_new(j, "size_set", json_string(m->size_set));
 	json_object_set_new(j, "peer_access", json_string(nbw_peer_name(m->peer)));
 	json_object_set_new(j, "start", json_string(m->start));
 	json_object_set_new(j, "device_timer",
@@ -272,6 +274,13 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	m->reps = (unsigned)reps;
 	json_t *halo = json_object_get(j, "halo_n");
 	m->halo_n = json_is_integer(halo) ? (int)json_integer_value(halo) : 0;
+	json_t *sset = json_object_get(j, "size_set");
+	if (sset && (!json_is_string(sset) || (strcmp(json_string_value(sset), "sweep") != 0 &&
+					       strcmp(json_string_value(sset), "matrix") != 0))) {
+		snprintf(err, errlen, "field 'size_set' is not \"sweep\" or \"matrix\"");
+		return -1;
+	}
+	snprintf(m->size_set, sizeof(m->size_set), "%s", sset ? json_string_value(sset) : "");
 	/* Schema 1 files have neither field. */
 	json_t *peer = json_object_get(j, "peer_access"), *start = json_object_get(j, "start");
 	int pe = peer ? nbw_peer_parse(json_string_value(peer)) : NBW_PEER_NA;

@@ -629,6 +629,7 @@ static void fill_measurement(struct series *s, struct point *p, const struct nbw
 	m->hidden_helpers = strcmp(s->ops->name, "omp") == 0 ? nbw_effective_hidden_helpers() : -1;
 	m->warmup = s->o->warmup;
 	describe(s, p, m);
+	snprintf(m->size_set, sizeof(m->size_set), "%s", s->matrix_only ? "matrix" : "sweep");
 	theoretical(s, m);
 	series_sched(s, m->sched, sizeof(m->sched), m->sched_note, sizeof(m->sched_note));
 	snprintf(m->bind_policy, sizeof(m->bind_policy), "%s", nbw_bind_policy_name(s->bind));

@@ -27,6 +27,20 @@ static void key_of(json_t *m, struct nbw_curve_key *k)
 	json_t *hh = json_object_get(m, "hidden_helpers");
 	k->hidden_helpers = json_is_integer(hh) ? (int)json_integer_value(hh) : -1;
 	snprintf(k->sweep, sizeof(k->sweep), "%s", jstr(m, "hht_sweep"));
+	/* Each device set is its own curve (every pair of a whole-node run). */
+	size_t i, w = 0;
+	json_t *st;
+	json_array_foreach(json_object_get(m, "streams"), i, st) {
+		json_t *src = json_object_get(st, "src"), *dst = json_object_get(st, "dst");
+		char a[8], b[8];
+		snprintf(a, sizeof(a), json_is_integer(src) ? "%lld" : "h",
+			 (long long)json_integer_value(src));
+		snprintf(b, sizeof(b), json_is_integer(dst) ? "%lld" : "h",
+			 (long long)json_integer_value(dst));
+		if (w < sizeof(k->devices))
+			w += (size_t)snprintf(k->devices + w, sizeof(k->devices) - w, "%s%s->%s",
+					      i ? "," : "", a, b);
+	}
 }
 
 static bool same_key(const struct nbw_curve_key *a, const struct nbw_curve_key *b)
@@ -35,7 +49,7 @@ static bool same_key(const struct nbw_curve_key *a, const struct nbw_curve_key *
 	       strcmp(a->mode, b->mode) == 0 && strcmp(a->host_mem, b->host_mem) == 0 &&
 	       strcmp(a->conc, b->conc) == 0 && strcmp(a->peer, b->peer) == 0 &&
 	       strcmp(a->bind, b->bind) == 0 && a->hidden_helpers == b->hidden_helpers &&
-	       strcmp(a->sweep, b->sweep) == 0;
+	       strcmp(a->sweep, b->sweep) == 0 && strcmp(a->devices, b->devices) == 0;
 }
 
 static int cmp_point(const void *a, const void *b)
@@ -51,6 +65,10 @@ static bool usable(json_t *m)
 	if (err && !json_is_null(err))
 		return false;
 	if (strcmp(jstr(json_object_get(m, "verification"), "status"), "passed") != 0)
+		return false;
+	/* The matrix cells of a whole-node run (two sizes per device set) are the matrices'
+	 * (analysis/); curves and models take the sets that ran the whole sweep. */
+	if (strcmp(jstr(m, "size_set"), "matrix") == 0)
 		return false;
 	json_t *sec = json_object_get(m, "seconds");
 	return jnum(sec, "median") > 0.0 && jnum(m, "bytes") > 0.0;

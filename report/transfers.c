@@ -147,11 +147,11 @@ static void series_title(const struct nbw_curve *c, const struct distinct *d, bo
 			 char *out, size_t outlen)
 {
 	const struct nbw_curve_key *k = &c->key;
-	char devs[32];
+	char devs[64];
 	if (strcmp(k->conc, "single") == 0)
-		snprintf(devs, sizeof(devs), "1 device");
+		snprintf(devs, sizeof(devs), "1 device (%s)", k->devices);
 	else
-		snprintf(devs, sizeof(devs), "2 devices (%s)", k->conc);
+		snprintf(devs, sizeof(devs), "2 devices (%s: %s)", k->conc, k->devices);
 	bool mem = strcmp(k->host_mem, "none") != 0;
 	snprintf(out, outlen, "%s%s%s%s%s, %s", k->api, reference ? " " : "",
 		 reference ? k->mode : "", mem ? ", " : "", mem ? k->host_mem : "", devs);

@@ -32,6 +32,7 @@ struct nbw_curve_key {
 	char bind[8];        /**< "local", "remote", "none", "" when not recorded */
 	int hidden_helpers;  /**< as measured; -1 for native APIs */
 	char sweep[24];      /**< the hidden-helper sweep's label ("hht-0"), "" for the main run */
+	char devices[24];    /**< the streams' endpoints, e.g. "h->0", "0->1", "0->1,1->0" */
 };
 
 struct nbw_curve_point {

@@ -59,6 +59,9 @@ struct nbw_measurement {
 	char path[256];             /**< what was between source and destination */
 	char host_mem_note[160];
 	uint64_t bytes;             /**< bytes of one transfer */
+	/** "sweep": this device set ran the whole size sweep; "matrix": only the sweep's
+	 *  smallest and largest size, for the whole-node matrices (include/nodebw/plan.h). */
+	char size_set[8];
 	int halo_n;
 	char bytes_counting[256];
 	int hidden_helpers;         /**< helper threads libomp used (8 when unset); -1: not OpenMP */

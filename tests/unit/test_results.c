@@ -49,6 +49,7 @@ static void make_dual(struct nbw_measurement *m)
 	snprintf(m->host_mem_note, sizeof(m->host_mem_note), "llvm_omp_target_alloc_host");
 	m->bytes = 2097152;
 	m->halo_n = 512;
+	snprintf(m->size_set, sizeof(m->size_set), "matrix");
 	snprintf(m->bytes_counting, sizeof(m->bytes_counting),
 		 "bytes of one transfer; the rate counts both streams");
 	m->hidden_helpers = 4;
@@ -183,6 +184,7 @@ static void cmp_measurement(const struct nbw_measurement *a, const struct nbw_me
 	assert_string_equal(a->host_mem_note, b->host_mem_note);
 	assert_int_equal(a->bytes, b->bytes);
 	assert_int_equal(a->halo_n, b->halo_n);
+	assert_string_equal(a->size_set, b->size_set);
 	assert_string_equal(a->bytes_counting, b->bytes_counting);
 	assert_int_equal(a->hidden_helpers, b->hidden_helpers);
 	assert_int_equal(a->warmup, b->warmup);
@@ -275,6 +277,7 @@ static void test_json_fields(void **state)
 	assert_string_equal(json_string_value(json_object_get(j, "concurrency")), "dual");
 	assert_int_equal(json_integer_value(json_object_get(j, "bytes")), 2097152);
 	assert_int_equal(json_integer_value(json_object_get(j, "halo_n")), 512);
+	assert_string_equal(json_string_value(json_object_get(j, "size_set")), "matrix");
 	assert_true(json_is_null(json_object_get(j, "error")));
 	/* A backend without a scheduling setting records none. */
 	assert_null(json_object_get(j, "sched"));
