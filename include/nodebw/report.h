@@ -188,6 +188,8 @@ void nbw_rinput_free(struct nbw_rinput *in);
 /** The sections. */
 void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in);
 void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in);
+/** Whole node: P2P heat maps and tables, per-device bars, outliers (report/node*.c). */
+void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** Model, predictions and validation (model_report.c). */
 void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in);
 
