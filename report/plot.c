@@ -30,7 +30,7 @@
 
 /* A gnuplot single-quoted string: no escapes inside, a quote is written twice; line
  * breaks become spaces (a string cannot span lines). */
-static void gp_quote(FILE *f, const char *s)
+void nbw_gp_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; s && *s; s++) {
@@ -93,20 +93,17 @@ static char *data_text(const struct nbw_plot *p, size_t *len)
 	return buf;
 }
 
-static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len)
+void nbw_gp_preamble(FILE *f, const char *stem, const char *title, const char *data_layout)
 {
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-	if (!f)
-		return NULL;
 	fputs("# nodebw plot: ", f);
-	comment_text(f, p->title);
-	fprintf(f, "\n# Data: %s.dat, one block per series (column 1 = x, column 2 = y).\n"
-		   "# Restyle freely, then run in this folder:\n"
+	comment_text(f, title);
+	fprintf(f, "\n# Data: %s.dat, ", stem);
+	comment_text(f, data_layout);
+	fprintf(f, ".\n# Restyle freely, then run in this folder:\n"
 		   "#   gnuplot -e \"fmt='png'\" %s.gp    (writes %s.png)\n"
 		   "#   gnuplot -e \"fmt='svg'\" %s.gp    (writes %s.svg)\n"
 		   "# out='file' sets another output file.\n\n",
-		stem, stem, stem, stem, stem);
+		stem, stem, stem, stem);
 	fprintf(f, "if (!exists(\"fmt\")) fmt = 'png'\n"
 		   "if (!exists(\"out\")) out = '%s.' . fmt\n"
 		   "datafile = '%s.dat'\n\n", stem, stem);
@@ -121,12 +118,21 @@ static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len
 	      "}\n"
 	      "set output out\n"
 	      "set termoption noenhanced\n\n", f);
+}
+
+static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	if (!f)
+		return NULL;
+	nbw_gp_preamble(f, stem, p->title, "one block per series (column 1 = x, column 2 = y)");
 	fputs("set title ", f);
-	gp_quote(f, p->title);
+	nbw_gp_quote(f, p->title);
 	fputs("\nset xlabel ", f);
-	gp_quote(f, p->xlabel);
+	nbw_gp_quote(f, p->xlabel);
 	fputs("\nset ylabel ", f);
-	gp_quote(f, p->ylabel);
+	nbw_gp_quote(f, p->ylabel);
 	fputc('\n', f);
 	if (p->logx)
 		fputs("set logscale x 10\n", f);
@@ -137,7 +143,7 @@ static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len
 	      "set format y '%g'\n", f);
 	if (p->note && *p->note) {
 		fputs("set label 1 ", f);
-		gp_quote(f, p->note);
+		nbw_gp_quote(f, p->note);
 		fputs(" at graph 0.02, graph 0.95 left front\n", f);
 	}
 	if (p->extra && *p->extra)
@@ -151,7 +157,7 @@ static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len
 			continue;
 		fprintf(f, "%s\tdatafile index %zu using 1:2 with %s title ", first ? "" : ", \\\n",
 			block++, s->style && *s->style ? s->style : "linespoints");
-		gp_quote(f, s->title ? s->title : "");
+		nbw_gp_quote(f, s->title ? s->title : "");
 		first = false;
 	}
 	for (size_t h = 0; h < p->nhline; h++) {
@@ -159,7 +165,7 @@ static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len
 			continue;
 		fprintf(f, ", \\\n\t%.10g with lines dashtype 2 lw 1.5 lc rgb '#555555' title ",
 			p->hline[h]);
-		gp_quote(f, p->hline_title && p->hline_title[h] ? p->hline_title[h] : "");
+		nbw_gp_quote(f, p->hline_title && p->hline_title[h] ? p->hline_title[h] : "");
 	}
 	fputs("\n", f);
 	fclose(f);
@@ -304,26 +310,11 @@ static int run_gnuplot(const char *prog, const char *plots, const char *stem, co
 	return 0;
 }
 
-int nbw_rdoc_plot(struct nbw_rdoc *r, const struct nbw_plot *p, const char *caption)
+int nbw_rdoc_plot_files(struct nbw_rdoc *r, const char *stem, const char *data, size_t dlen,
+			const char *script, size_t slen, const char *caption)
 {
-	char stem[160], why[600] = "";
-	nbw_rdoc_claim_name(r, "plot", p->name ? p->name : "plot", stem, sizeof(stem));
-	if (!caption)
-		caption = p->title ? p->title : stem;
-	size_t with_data = 0;
-	for (size_t k = 0; k < p->nseries; k++)
-		with_data += usable_points(p, &p->series[k]) > 0;
-	if (with_data == 0) {
-		nbw_rdoc_para(r, "Figure \"%s\": no data to plot%s.", caption,
-			      p->logx || p->logy ? " (no positive values for the log axes)" : "");
-		return -1;
-	}
-
-	char plots[4096], path[4096], err[600];
+	char plots[4096], path[4096], err[600], why[600] = "";
 	snprintf(plots, sizeof(plots), "%s/plots", nbw_rdoc_dir(r));
-	size_t dlen = 0, slen = 0;
-	char *data = data_text(p, &dlen);
-	char *script = script_text(p, stem, &slen);
 	int rc = -1;
 	bool have_script = false;
 	if (!data || !script) {
@@ -360,8 +351,29 @@ int nbw_rdoc_plot(struct nbw_rdoc *r, const struct nbw_plot *p, const char *capt
 		}
 	}
 out:
+	nbw_rdoc_figure(r, stem, caption, rc == 0 ? NULL : why, have_script);
+	return rc;
+}
+
+int nbw_rdoc_plot(struct nbw_rdoc *r, const struct nbw_plot *p, const char *caption)
+{
+	char stem[160];
+	nbw_rdoc_claim_name(r, "plot", p->name ? p->name : "plot", stem, sizeof(stem));
+	if (!caption)
+		caption = p->title ? p->title : stem;
+	size_t with_data = 0;
+	for (size_t k = 0; k < p->nseries; k++)
+		with_data += usable_points(p, &p->series[k]) > 0;
+	if (with_data == 0) {
+		nbw_rdoc_para(r, "Figure \"%s\": no data to plot%s.", caption,
+			      p->logx || p->logy ? " (no positive values for the log axes)" : "");
+		return -1;
+	}
+	size_t dlen = 0, slen = 0;
+	char *data = data_text(p, &dlen);
+	char *script = script_text(p, stem, &slen);
+	int rc = nbw_rdoc_plot_files(r, stem, data, dlen, script, slen, caption);
 	free(data);
 	free(script);
-	nbw_rdoc_figure(r, stem, caption, rc == 0 ? NULL : why, have_script);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #define NODEBW_REPORT_RDOC_PRIV_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "nodebw/report.h"
 
@@ -23,6 +24,19 @@ void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
 
 /** How many figures have no image; \p why gets the first reason. */
 int nbw_rdoc_plot_failures(const struct nbw_rdoc *r, char *why, size_t whylen);
+
+/** \p s as a gnuplot single-quoted string (a quote doubled, line breaks as spaces). */
+void nbw_gp_quote(FILE *f, const char *s);
+
+/** The head of every plot script: a comment naming the plot and \p data_layout of
+ *  <stem>.dat, the variables fmt and out, the PNG/SVG terminal, output and noenhanced. */
+void nbw_gp_preamble(FILE *f, const char *stem, const char *title, const char *data_layout);
+
+/** Write plots/<stem>.dat and plots/<stem>.gp (\p stem already claimed), run gnuplot for
+ *  the PNG and the SVG, and place the figure (or say why there is no image). NULL \p data
+ *  or \p script means out of memory. 0, or -1 when there is no image. */
+int nbw_rdoc_plot_files(struct nbw_rdoc *r, const char *stem, const char *data, size_t dlen,
+			const char *script, size_t slen, const char *caption);
 
 /** \p bytes in decimal units for people: "8 B", "1.05 MB", "4.29 GB". */
 void nbw_human_bytes(double bytes, char *out, size_t outlen);

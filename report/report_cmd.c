@@ -111,6 +111,7 @@ static int build(const struct nbw_rinput *in, const char *dir, int *no_image, ch
 	if (!r)
 		return -1;
 	nbw_report_overview(r, in);
+	nbw_report_whole_node(r, in);
 	nbw_report_transfers(r, in);
 	nbw_report_model(r, in);
 	if (no_image)

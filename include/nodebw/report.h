@@ -144,6 +144,26 @@ struct nbw_plot {
  *  Returns 0, or -1 when no image could be made. */
 int nbw_rdoc_plot(struct nbw_rdoc *r, const struct nbw_plot *p, const char *caption);
 
+/** A square heat map (device x device): rows = the first index, drawn top down, columns
+ *  the second; each cell coloured by its value and labelled with its text. */
+struct nbw_heatmap {
+	const char *name;              /**< file stem under plots/ */
+	const char *title, *xlabel, *ylabel;
+	const char *cblabel;           /**< colour bar label, with the unit */
+	size_t n;                      /**< rows = columns (at least 2) */
+	const int *ids;                /**< the n row and column labels (device ids) */
+	const double *value;           /**< n x n, row-major; NaN = no colour (not measured) */
+	const char *const *text;       /**< n x n cell labels, NULL = \p fmt of the value, or
+					    "-" where the value is NaN */
+	const char *fmt;               /**< printf format of a value, NULL = "%.1f" */
+	double cbmin, cbmax;           /**< colour range; NaN = from the data */
+	bool red_to_green;   /**< red (low) to green (high), else light to dark blue */
+};
+
+/** Write plots/<name>.dat (rows "column row value \"label\"", one block per row) and .gp
+ *  (`plot ... with image` and `with labels`), run gnuplot and place the figure. 0 or -1. */
+int nbw_rdoc_heatmap(struct nbw_rdoc *r, const struct nbw_heatmap *h, const char *caption);
+
 /** Write report.md and report.html atomically. 0, or -1 with \p err. */
 int nbw_rdoc_write(struct nbw_rdoc *r, char *err, size_t errlen);
 void nbw_rdoc_free(struct nbw_rdoc *r);
@@ -169,6 +189,8 @@ void nbw_rinput_free(struct nbw_rinput *in);
 /** The sections. */
 void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in);
 void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in);
+/** Whole node: P2P heat maps and tables, per-device bars, outliers (report/node*.c). */
+void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** Model, predictions and validation (model_report.c). */
 void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in);
 

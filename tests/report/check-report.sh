@@ -34,13 +34,16 @@ if have_gnuplot; then
 else
 	diag "gnuplot not found: images not checked"
 fi
-nplots=$(ls "$out"/plots/*.gp | wc -l)
-check "a reasonable number of plots ($nplots: one per direction and mode)" \
+nplots=$(ls "$out"/plots/bw-*.gp | wc -l)
+check "a reasonable number of transfer plots ($nplots: one per direction and mode)" \
 	test "$nplots" -eq 8
+nplots=$(ls "$out"/plots/*.gp | wc -l)
+check "a reasonable number of plots in all ($nplots: 8 transfers, 4 heat maps, 4 device bars)" \
+	test "$nplots" -eq 16
 md="$out/report.md"
 html="$out/report.html"
 for s in "## Overview" "### Results files" "### Machine and software" "### Devices" \
-	 "### Skipped" "### Units and how bytes are counted" "## Transfers" \
+	 "### Skipped" "### Units and how bytes are counted" "## Whole node" "## Transfers" \
 	 "### Host to device (htod)" "### Device to host (dtoh)" "### Device to device (p2p)" \
 	 "### OpenMP versus native" "## Model"; do
 	check "report.md has '$s'" grep -qF "$s" "$md"

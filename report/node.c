@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The "Whole node" section: per results file, the P2P matrices as heat maps and tables,
+ * the per-device host<->device bars, and the outliers (analysis/, the same figures as
+ * `nodebw matrix`). With several files each gets its own subsection: device ids of
+ * different files are different devices.
+ */
+#include <stdio.h>
+
+#include "nodebw/analysis.h"
+#include "nodebw/report.h"
+#include "node_priv.h"
+
+void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 2, "Whole node");
+	nbw_rdoc_para(r, "Every device and pair the results hold, at the largest size of each "
+			 "series (bandwidth in GB/s = 1e9 bytes per second; the median of the "
+			 "repetitions): the device-to-device matrices, the host<->device bandwidth "
+			 "per device, and the devices and pairs flagged as outliers. The same "
+			 "figures as `nodebw matrix RESULTS.json`; doc/analysis.md describes them.");
+	for (size_t i = 0; i < in->nfiles; i++) {
+		json_t *devices = json_object_get(in->docs[i], "devices");
+		json_t *ms = json_object_get(in->docs[i], "measurements");
+		char tag[32] = "", head[4200];
+		if (in->nfiles > 1) {
+			snprintf(tag, sizeof(tag), "f%zu-", i);
+			snprintf(head, sizeof(head), "File %zu: %s", i, in->paths[i]);
+			nbw_rdoc_heading(r, 3, head);
+		}
+		json_t *mx = nbw_analysis_matrices(devices, ms);
+		json_t *tables = nbw_analysis_device_tables(devices, ms);
+		json_t *groups = NULL;
+		json_t *outliers = nbw_analysis_outliers(devices, ms, &groups);
+		int level = in->nfiles > 1 ? 4 : 3;
+		nbw_node_matrices(r, mx, tag, level);
+		nbw_node_devices(r, tables, tag, level);
+		nbw_node_outliers(r, outliers, groups, tag, level);
+		json_decref(mx);
+		json_decref(tables);
+		json_decref(outliers);
+		json_decref(groups);
+	}
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Whole node, part 2: host<->device bandwidth per device. The tables of
+ * nbw_analysis_device_tables (one per api, direction, mode and host memory) are gathered
+ * per api and direction into one bar chart (one bar per device and series, at most
+ * NBW_NODE_BAR_SERIES_MAX series) and one table with every series; the theoretical GB/s of
+ * the host links is drawn as a dashed reference line where it is known.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jget.h"
+#include "nodebw/analysis.h"
+#include "node_priv.h"
+#include "rdoc_priv.h"
+
+#define MAX_HLINES 3
+
+/* The device ids of the tables \p idx[0..n), ascending, into \p ids (capacity \p cap). */
+static size_t device_ids(json_t *tables, const size_t *idx, size_t n, int *ids, size_t cap)
+{
+	size_t nid = 0;
+	for (size_t s = 0; s < n; s++) {
+		size_t k;
+		json_t *row;
+		json_array_foreach(json_object_get(json_array_get(tables, idx[s]), "rows"), k,
+				   row) {
+			int id = jint(row, "device", -1);
+			size_t p = 0;
+			while (p < nid && ids[p] < id)
+				p++;
+			if ((p < nid && ids[p] == id) || nid == cap)
+				continue;
+			memmove(ids + p + 1, ids + p, (nid - p) * sizeof(*ids));
+			ids[p] = id;
+			nid++;
+		}
+	}
+	return nid;
+}
+
+static json_t *row_of(json_t *table, int id)
+{
+	size_t k;
+	json_t *row;
+	json_array_foreach(json_object_get(table, "rows"), k, row)
+		if (jint(row, "device", -1) == id)
+			return row;
+	return NULL;
+}
+
+struct group {
+	const char *api, *dir;
+	size_t *idx, n;       /* tables of this api and direction */
+	int *ids;
+	size_t nid;
+	bool host_memory, any_theory;
+	double bytes;         /* the largest size, the same for every series unless mixed */
+	bool mixed;
+	char at[64];          /* "at 268435456 B" or "at the largest size of each series" */
+};
+
+static void series_title(json_t *t, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "%s, %s host memory", jstr(t, "mode"), jstr(t, "host_mem"));
+}
+
+static void bars(struct nbw_rdoc *r, json_t *tables, const struct group *g, const char *tag,
+		 const char *what)
+{
+	size_t ns = g->n < NBW_NODE_BAR_SERIES_MAX ? g->n : NBW_NODE_BAR_SERIES_MAX;
+	struct nbw_plot_series *ser = calloc(ns, sizeof(*ser));
+	double *x = calloc(ns * g->nid, sizeof(*x)), *y = calloc(ns * g->nid, sizeof(*y));
+	char (*titles)[96] = calloc(ns, sizeof(*titles));
+	char *extra = NULL, *tics = NULL;
+	size_t tlen = 0;
+	FILE *tf = open_memstream(&tics, &tlen);
+	if (!ser || !x || !y || !titles || !tf)
+		goto out;
+	double w = 0.8 / (double)ns;
+	double hline[MAX_HLINES];
+	char htitle[MAX_HLINES][120];
+	const char *hptr[MAX_HLINES];
+	size_t nh = 0;
+	for (size_t s = 0; s < ns; s++) {
+		json_t *t = json_array_get(tables, g->idx[s]);
+		series_title(t, titles[s], sizeof(titles[s]));
+		for (size_t d = 0; d < g->nid; d++) {
+			json_t *row = row_of(t, g->ids[d]);
+			x[s * g->nid + d] = (double)d - 0.4 + w * ((double)s + 0.5);
+			y[s * g->nid + d] = row ? jnum(row, "gbps") : NAN;
+			double th = row ? jnum(row, "theoretical_gbps") : NAN;
+			bool seen = !isfinite(th);
+			for (size_t h = 0; h < nh && !seen; h++)
+				seen = fabs(hline[h] - th) < 0.05;
+			if (!seen && nh < MAX_HLINES) {
+				hline[nh] = th;
+				snprintf(htitle[nh], sizeof(htitle[nh]), "theoretical %.1f GB/s (%s)",
+					 th, jstr(row, "link"));
+				hptr[nh] = htitle[nh];
+				nh++;
+			}
+		}
+		ser[s] = (struct nbw_plot_series){ .title = titles[s], .x = x + s * g->nid,
+						   .y = y + s * g->nid, .n = g->nid,
+						   .style = "boxes fillstyle solid 0.75 border -1" };
+	}
+	fputs("set xtics (", tf);
+	for (size_t d = 0; d < g->nid; d++)
+		fprintf(tf, "%s'%d' %zu", d ? ", " : "", g->ids[d], d);
+	fputs(")", tf);
+	fclose(tf);
+	tf = NULL;
+	if (asprintf(&extra, "set boxwidth %g absolute\nset xrange [-0.6:%g]\nset yrange [0:*]\n"
+			     "set grid noxtics ytics\n%s", w, (double)g->nid - 0.4, tics) < 0)
+		extra = NULL;
+	char name[200], title[300], ylabel[80], xlabel[120], cap[1200];
+	snprintf(name, sizeof(name), "%sdevices-%s-%s", tag, g->api, g->dir);
+	snprintf(title, sizeof(title), "%s: GB/s (1e9 B/s) per device %s", what, g->at);
+	snprintf(ylabel, sizeof(ylabel), "GB/s (1e9 B/s), median");
+	snprintf(xlabel, sizeof(xlabel), "%s", g->host_memory ? "device (host memory, not a GPU)"
+							       : "device");
+	struct nbw_plot p = { .name = name, .title = title, .xlabel = xlabel, .ylabel = ylabel,
+			      .series = ser, .nseries = ns, .hline = hline,
+			      .hline_title = hptr, .nhline = nh, .extra = extra };
+	int k = snprintf(cap, sizeof(cap), "%s: median GB/s (1e9 B/s) of one device at a time "
+			 "%s, one bar per device and series.", what, g->at);
+	if (k >= 0 && (size_t)k < sizeof(cap) && g->host_memory)
+		k += snprintf(cap + k, sizeof(cap) - (size_t)k, " Host-plugin devices and host "
+			      "regions are host memory: these are host-to-host copies, not GPU "
+			      "figures; no theoretical line.");
+	else if (k >= 0 && (size_t)k < sizeof(cap) && nh)
+		k += snprintf(cap + k, sizeof(cap) - (size_t)k, " Dashed: the theoretical GB/s "
+			      "of the host link.");
+	else if (k >= 0 && (size_t)k < sizeof(cap))
+		k += snprintf(cap + k, sizeof(cap) - (size_t)k, " No theoretical figure is known.");
+	if (k >= 0 && (size_t)k < sizeof(cap) && g->n > ns)
+		snprintf(cap + k, sizeof(cap) - (size_t)k, " %zu more series are in the table only.",
+			 g->n - ns);
+	nbw_rdoc_plot(r, &p, cap);
+out:
+	if (tf)
+		fclose(tf);
+	free(tics);
+	free(extra);
+	free(ser);
+	free(x);
+	free(y);
+	free(titles);
+}
+
+static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, const char *tag,
+		  const char *what)
+{
+	size_t nc = 3 + g->n * (g->any_theory ? 2 : 1);
+	const char **hdr = calloc(nc, sizeof(*hdr));
+	char (*names)[128] = calloc(g->n * 2, sizeof(*names));
+	if (!hdr || !names) {
+		free(hdr);
+		free(names);
+		return;
+	}
+	hdr[0] = "device";
+	hdr[1] = "link";
+	hdr[2] = "theoretical GB/s";
+	for (size_t s = 0; s < g->n; s++) {
+		char st[96];
+		series_title(json_array_get(tables, g->idx[s]), st, sizeof(st));
+		snprintf(names[2 * s], sizeof(names[0]), "%s: GB/s", st);
+		snprintf(names[2 * s + 1], sizeof(names[0]), "%s: %% of theoretical", st);
+		hdr[3 + s * (g->any_theory ? 2 : 1)] = names[2 * s];
+		if (g->any_theory)
+			hdr[4 + s * 2] = names[2 * s + 1];
+	}
+	char name[200], cap[600];
+	snprintf(name, sizeof(name), "%sdevices-%s-%s", tag, g->api, g->dir);
+	struct nbw_rtable *t = nbw_rtable_new(name, nc, hdr);
+	for (size_t d = 0; d < g->nid; d++) {
+		json_t *first = NULL;
+		for (size_t s = 0; s < g->n && !first; s++)
+			first = row_of(json_array_get(tables, g->idx[s]), g->ids[d]);
+		double th = jnum(first, "theoretical_gbps");
+		nbw_rtable_cell(t, "%d", g->ids[d]);
+		nbw_rtable_cell(t, "%s", jstr(first, "link"));
+		if (isfinite(th))
+			nbw_rtable_cell(t, "%.1f", th);
+		else
+			nbw_rtable_cell(t, "-");
+		for (size_t s = 0; s < g->n; s++) {
+			json_t *row = row_of(json_array_get(tables, g->idx[s]), g->ids[d]);
+			double v = jnum(row, "gbps"), f = jnum(row, "fraction");
+			if (isfinite(v))
+				nbw_rtable_cell(t, "%.2f", v);
+			else
+				nbw_rtable_cell(t, "-");
+			if (g->any_theory && isfinite(f))
+				nbw_rtable_cell(t, "%.1f", 100.0 * f);
+			else if (g->any_theory)
+				nbw_rtable_cell(t, "-");
+		}
+		nbw_rtable_end_row(t);
+	}
+	snprintf(cap, sizeof(cap), "%s: median GB/s (1e9 B/s) per device %s; - = not "
+				   "measured or not known%s", what, g->at,
+		 g->host_memory ? "; host memory: host-to-host copies, not GPU figures" : "");
+	nbw_rdoc_table(r, t, cap);
+	free(hdr);
+	free(names);
+}
+
+void nbw_node_devices(struct nbw_rdoc *r, json_t *tables, const char *tag, int level)
+{
+	nbw_rdoc_heading(r, level, "Host and device, per device");
+	size_t nt = json_array_size(tables);
+	if (nt == 0) {
+		nbw_rdoc_para(r, "No verified single-stream host<->device (htod, dtoh) measurement.");
+		return;
+	}
+	bool *done = calloc(nt, sizeof(*done));
+	size_t *idx = calloc(nt, sizeof(*idx));
+	size_t cap = 0;
+	for (size_t i = 0; i < nt; i++)
+		cap += json_array_size(json_object_get(json_array_get(tables, i), "rows"));
+	int *ids = calloc(cap ? cap : 1, sizeof(*ids));
+	if (!done || !idx || !ids)
+		goto out;
+	for (size_t i = 0; i < nt; i++) {
+		if (done[i])
+			continue;
+		json_t *ti = json_array_get(tables, i);
+		struct group g = { .api = jstr(ti, "api"), .dir = jstr(ti, "direction"),
+				   .idx = idx, .ids = ids, .bytes = jnum(ti, "bytes") };
+		for (size_t j = i; j < nt; j++) {
+			json_t *tj = json_array_get(tables, j);
+			if (done[j] || strcmp(jstr(tj, "api"), g.api) ||
+			    strcmp(jstr(tj, "direction"), g.dir))
+				continue;
+			done[j] = true;
+			idx[g.n++] = j;
+			size_t k;
+			json_t *row;
+			json_array_foreach(json_object_get(tj, "rows"), k, row) {
+				g.host_memory |= json_is_true(json_object_get(row, "host_memory"));
+				g.any_theory |= isfinite(jnum(row, "theoretical_gbps")) != 0;
+			}
+			g.mixed |= jnum(tj, "bytes") != g.bytes;
+		}
+		g.nid = device_ids(tables, idx, g.n, ids, cap);
+		if (g.mixed)
+			snprintf(g.at, sizeof(g.at), "at the largest size of each series");
+		else
+			snprintf(g.at, sizeof(g.at), "at %.0f B", g.bytes);
+		char what[120];
+		snprintf(what, sizeof(what), "%s %s (%s)%s", g.api,
+			 strcmp(g.dir, "htod") == 0 ? "host to device" : "device to host", g.dir,
+			 g.host_memory ? ", devices in host memory (not GPUs)" : "");
+		nbw_rdoc_heading(r, level + 1, what);
+		bars(r, tables, &g, tag, what);
+		table(r, tables, &g, tag, what);
+	}
+out:
+	free(done);
+	free(idx);
+	free(ids);
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Whole node, part 3: the outliers of nbw_analysis_outliers as a table with their
+ * reasons, or the sentence "No outliers" with the rule; then the groups the median rule
+ * did not judge (host memory, or fewer than NBW_OUTLIER_MIN_GROUP members).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jget.h"
+#include "nodebw/analysis.h"
+#include "node_priv.h"
+#include "rdoc_priv.h"
+
+static void num_cell(struct nbw_rtable *t, double v, const char *fmt, double scale)
+{
+	if (isfinite(v))
+		nbw_rtable_cell(t, fmt, v * scale);
+	else
+		nbw_rtable_cell(t, "-");
+}
+
+static void outlier_table(struct nbw_rdoc *r, json_t *outliers, const char *tag)
+{
+	static const char *const hdr[] = {
+		"what", "where", "api", "direction", "mode", "host memory", "peer access",
+		"link", "GB/s", "peer median GB/s", "theoretical GB/s", "% of theoretical",
+		"rules", "reason",
+	};
+	char name[64];
+	snprintf(name, sizeof(name), "%soutliers", tag);
+	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
+	size_t i;
+	json_t *o;
+	json_array_foreach(outliers, i, o) {
+		nbw_rtable_cell(t, "%s", jstr(o, "what"));
+		nbw_rtable_cell(t, "%s", jstr(o, "where"));
+		nbw_rtable_cell(t, "%s", jstr(o, "api"));
+		nbw_rtable_cell(t, "%s", jstr(o, "direction"));
+		nbw_rtable_cell(t, "%s", jstr(o, "mode"));
+		nbw_rtable_cell(t, "%s", jstr(o, "host_mem"));
+		nbw_rtable_cell(t, "%s", jstr(o, "peer_access"));
+		nbw_rtable_cell(t, "%s", jstr(o, "link"));
+		num_cell(t, jnum(o, "gbps"), "%.2f", 1.0);
+		num_cell(t, jnum(o, "peer_median_gbps"), "%.2f", 1.0);
+		num_cell(t, jnum(o, "theoretical_gbps"), "%.1f", 1.0);
+		num_cell(t, jnum(o, "fraction"), "%.1f", 100.0);
+		char rules[64] = "";
+		size_t k;
+		json_t *rule;
+		json_array_foreach(json_object_get(o, "rules"), k, rule)
+			snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules), "%s%s",
+				 k ? " + " : "", json_string_value(rule) ? json_string_value(rule)
+									 : "");
+		nbw_rtable_cell(t, "%s", rules);
+		nbw_rtable_cell(t, "%s", jstr(o, "reason"));
+		nbw_rtable_end_row(t);
+	}
+	char cap[600];
+	snprintf(cap, sizeof(cap), "Outliers: GB/s = 1e9 B/s at the largest size of each series; "
+				   "where: a device, two devices at once (0+1), a pair one way "
+				   "(3->6) or both ways at once (3<->6); rule: %s", NBW_OUTLIER_RULE);
+	nbw_rdoc_table(r, t, cap);
+}
+
+static void groups_table(struct nbw_rdoc *r, json_t *groups, const char *tag)
+{
+	size_t host = 0, small = 0, i;
+	json_t *g;
+	json_array_foreach(groups, i, g) {
+		if (json_is_true(json_object_get(g, "median_rule")))
+			continue;
+		if (strcmp(jstr(g, "link"), NBW_HOST_MEMORY_LABEL) == 0)
+			host++;
+		else
+			small++;
+	}
+	size_t n = json_array_size(groups);
+	if (host + small == 0) {
+		nbw_rdoc_para(r, "The median rule judged all %zu groups of like measurements.", n);
+		return;
+	}
+	if (host)
+		nbw_rdoc_item(r, "%zu of %zu groups are host memory (host-plugin devices, host "
+				 "regions): not judged by either rule; one physical memory, whose "
+				 "differences are noise, not a link.", host, n);
+	if (small)
+		nbw_rdoc_item(r, "%zu of %zu groups have fewer than %d members: the median rule "
+				 "was not applied to them, only the theoretical rule where a "
+				 "theoretical figure is known.", small, n, NBW_OUTLIER_MIN_GROUP);
+	static const char *const hdr[] = {
+		"api", "direction", "mode", "host memory", "concurrency", "peer access", "bytes",
+		"link", "members", "median GB/s", "why not judged",
+	};
+	char name[64];
+	snprintf(name, sizeof(name), "%soutlier-groups-not-judged", tag);
+	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
+	json_array_foreach(groups, i, g) {
+		if (json_is_true(json_object_get(g, "median_rule")))
+			continue;
+		nbw_rtable_cell(t, "%s", jstr(g, "api"));
+		nbw_rtable_cell(t, "%s", jstr(g, "direction"));
+		nbw_rtable_cell(t, "%s", jstr(g, "mode"));
+		nbw_rtable_cell(t, "%s", jstr(g, "host_mem"));
+		nbw_rtable_cell(t, "%s", jstr(g, "concurrency"));
+		nbw_rtable_cell(t, "%s", jstr(g, "peer_access"));
+		num_cell(t, jnum(g, "bytes"), "%.0f", 1.0);
+		nbw_rtable_cell(t, "%s", jstr(g, "link"));
+		nbw_rtable_cell(t, "%d", jint(g, "members", 0));
+		num_cell(t, jnum(g, "median_gbps"), "%.2f", 1.0);
+		nbw_rtable_cell(t, "%s", jstr(g, "note"));
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "Groups of like measurements the median rule did not judge "
+			     "(GB/s = 1e9 B/s, at the largest size of each series)");
+}
+
+void nbw_node_outliers(struct nbw_rdoc *r, json_t *outliers, json_t *groups, const char *tag,
+		       int level)
+{
+	nbw_rdoc_heading(r, level, "Outliers");
+	nbw_rdoc_para(r, "Rule (issue 12): %s. Each series is judged at its largest size; like "
+			 "is compared with like (api, direction, mode, host memory, concurrency, "
+			 "peer access, size and link kind); the median rule needs a group of at "
+			 "least %d and compares a member with the median of the others; the "
+			 "theoretical rule needs a theoretical figure. Same-device copies are not "
+			 "peer links and are left out.", NBW_OUTLIER_RULE, NBW_OUTLIER_MIN_GROUP);
+	if (json_array_size(outliers) == 0)
+		nbw_rdoc_para(r, "No outliers: no device or pair is more than 10 %% below the "
+				 "median of its peers of the same link kind, or below 70 %% of its "
+				 "theoretical figure.");
+	else
+		outlier_table(r, outliers, tag);
+	groups_table(r, groups, tag);
+}

@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The "Whole node" section of 'nodebw report': on the hand-made DGX-H100 document (pair
+# 3<->6 and device 5 degraded) the heat maps, the per-device bars and exactly those
+# outliers; on the recorded host-plugin run host memory is never shown as peer links and
+# has no fraction map; a document with only device 0 and pair 0-1 (when jq is present).
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dgx="$NODEBW_SOURCE/tests/fixtures/results-dgx-h100-handmade.json"
+hostplugin="$NODEBW_SOURCE/tests/fixtures/results-omp-host-2cpu-vm.json"
+have_gnuplot() {
+	if [ -n "${NODEBW_GNUPLOT:-}" ]; then [ -x "$NODEBW_GNUPLOT" ]; else command -v gnuplot >/dev/null; fi
+}
+# section FILE: the Whole node section of a report.md
+section() { sed -n '/^## Whole node/,/^## Transfers/p' "$1"; }
+
+out="$tmp/dgx"
+"$NODEBW" report -o "$out" "$dgx" >"$tmp/out" 2>"$tmp/err"
+check "DGX: report exits 0" test $? -eq 0
+check "DGX: nothing on stderr" test ! -s "$tmp/err"
+md="$out/report.md"
+check "DGX: report.md has the Whole node section" grep -qx "## Whole node" "$md"
+wn=$(grep -n "^## Whole node" "$md" | cut -d: -f1)
+ov=$(grep -n "^## Overview" "$md" | cut -d: -f1)
+tr=$(grep -n "^## Transfers" "$md" | cut -d: -f1)
+check "DGX: Whole node comes after the overview and before the transfers" \
+	test "$ov" -lt "$wn" -a "$wn" -lt "$tr"
+section "$md" >"$tmp/wn"
+for s in "### Device-to-device matrices" "#### cuda P2P async, one stream, peer access enabled" \
+	 "#### cuda P2P async, both directions at once (aggregate), peer access enabled" \
+	 "### Host and device, per device" "#### cuda host to device (htod)" \
+	 "#### cuda device to host (dtoh)" "### Outliers"; do
+	check "DGX: section has '$s'" grep -qxF "$s" "$tmp/wn"
+done
+check "DGX: the section states the unit" grep -qF "GB/s = 1e9 bytes per second" "$tmp/wn"
+for m in single bidir; do
+	for k in gbps fraction; do
+		p="$out/plots/p2p-cuda-async-$m-peer-enabled-$k"
+		check "DGX: heat map $m $k: .dat and .gp" test -s "$p.dat" -a -s "$p.gp"
+		check "DGX: heat map $m $k is an image plot" grep -q "with image" "$p.gp"
+		check "DGX: heat map $m $k writes the values in the cells" grep -q "with labels" "$p.gp"
+		if have_gnuplot; then
+			check "DGX: heat map $m $k: PNG and SVG" test -s "$p.png" -a -s "$p.svg"
+		fi
+	done
+	check "DGX: matrix $m as CSV" test -s "$out/tables/p2p-cuda-async-$m-peer-enabled-gbps.csv"
+done
+p="$out/plots/p2p-cuda-async-single-peer-enabled-gbps"
+check "DGX: GB/s map: unit in the colour bar label" grep -q "set cblabel 'GB/s (1e9 B/s)'" "$p.gp"
+check "DGX: GB/s map: rows = source, row 0 on top" grep -q "set yrange \[7.5:-0.5\]" "$p.gp"
+check "DGX: GB/s map: cell 3->6 is 190.2" grep -q '^6 3 190\.2[0-9]* "190\.2"$' "$p.dat"
+check "DGX: GB/s map: the diagonal is X, not coloured" grep -q '^5 5 NaN "X"$' "$p.dat"
+check "DGX: fraction map: cell 3->6 is 42 %" \
+	grep -q '^6 3 42\.[0-9]* "42%"$' "$out/plots/p2p-cuda-async-single-peer-enabled-fraction.dat"
+check "DGX: matrix CSV row 3 has 190.24 in column 6" \
+	grep -q "^3,368.67,382.75,384.60,X,384.88,388.49,190.24,387.84$" \
+	"$out/tables/p2p-cuda-async-single-peer-enabled-gbps.csv"
+check "DGX: the caption names the link and its theoretical GB/s" \
+	grep -qF "Links: NV18 (theoretical 450.0 GB/s)" "$tmp/wn"
+for d in htod dtoh; do
+	check "DGX: per-device bars $d: .dat, .gp and CSV" \
+		test -s "$out/plots/devices-cuda-$d.dat" -a -s "$out/plots/devices-cuda-$d.gp" \
+		     -a -s "$out/tables/devices-cuda-$d.csv"
+	check "DGX: per-device bars $d: theoretical reference line" \
+		grep -qF "theoretical 63.0 GB/s (PCIe Gen5 x16)" "$out/plots/devices-cuda-$d.gp"
+	check "DGX: per-device table $d has 8 devices" \
+		test "$(($(wc -l <"$out/tables/devices-cuda-$d.csv") - 1))" -eq 8
+done
+if have_gnuplot; then
+	check "DGX: per-device bars: PNG and SVG" \
+		test -s "$out/plots/devices-cuda-htod.png" -a -s "$out/plots/devices-cuda-htod.svg"
+	check "DGX: no gnuplot log left" sh -c "! ls '$out'/plots/*.log 2>/dev/null"
+fi
+csv="$out/tables/outliers.csv"
+check "DGX: outlier table as CSV" test -s "$csv"
+check "DGX: outlier CSV header" \
+	grep -q "^what,where,api,direction,mode,host memory,peer access,link,GB/s,peer median GB/s,theoretical GB/s,% of theoretical,rules,reason$" "$csv"
+for w in "pair,3->6," "pair,6->3," "pair,3<->6," "pair,6<->3," "device,5,cuda,htod," \
+	 "device,5,cuda,dtoh,"; do
+	check "DGX: outlier $w" grep -qF "$w" "$csv"
+done
+check "DGX: exactly those 6 outliers" test "$(($(wc -l <"$csv") - 1))" -eq 6
+check "DGX: each outlier has its reason" grep -qF "below the median 379.8 GB/s of its 55 peers" "$csv"
+check "DGX: the rule is stated" grep -qF "below 70 % of its theoretical figure" "$tmp/wn"
+check "DGX: no 'No outliers'" sh -c "! grep -q 'No outliers' '$tmp/wn'"
+check "DGX: the median rule judged every group" \
+	grep -qF "The median rule judged all 4 groups" "$tmp/wn"
+check "DGX: report.html has the section" grep -qF ">Whole node</h2>" "$out/report.html"
+check "DGX: report.html links the outlier CSV" grep -qF 'href="tables/outliers.csv"' \
+	"$out/report.html"
+
+# The recorded host-plugin run: host memory, not peer links, no fraction map.
+out="$tmp/host"
+"$NODEBW" report -o "$out" "$hostplugin" >"$tmp/out" 2>"$tmp/err"
+check "host-plugin: report exits 0" test $? -eq 0
+section "$out/report.md" >"$tmp/wn"
+check "host-plugin: the section is there" grep -qx "## Whole node" "$tmp/wn"
+check "host-plugin: no heading calls host memory P2P" sh -c "! grep -q '^#.*P2P' '$tmp/wn'"
+check "host-plugin: headings say copies within host memory, not peer links" \
+	grep -qxF "#### omp sync, one stream: copies within host memory, not peer links" "$tmp/wn"
+n=$(grep -c "^\*Figure:\*.*copies within host memory, not peer links" "$tmp/wn")
+check "host-plugin: every map caption says host memory, not peer links ($n)" test "$n" -eq 4
+check "host-plugin: no fraction map" sh -c "! ls '$out'/plots/*fraction* 2>/dev/null"
+check "host-plugin: the report says why there is no fraction map" \
+	grep -qF "host memory has no link and no theoretical figure" "$tmp/wn"
+nmaps=$(ls "$out"/plots/p2p-*.gp | wc -l)
+check "host-plugin: maps only for single-stream sync/async (4 of 8 matrices: $nmaps)" \
+	test "$nmaps" -eq 4
+check "host-plugin: every matrix is a table (8)" test "$(ls "$out"/tables/p2p-*.csv | wc -l)" -eq 8
+check "host-plugin: unmeasured pairs are '-'" \
+	grep -q "^1,-,X,-,-$" "$out/tables/p2p-omp-sync-single-gbps.csv"
+check "host-plugin: device bars say host memory, not GPUs" \
+	grep -qF "device (host memory, not a GPU)" "$out/plots/devices-omp-htod.gp"
+check "host-plugin: no theoretical line for host memory" \
+	sh -c "! grep -q theoretical '$out/plots/devices-omp-htod.gp'"
+check "host-plugin: No outliers, with the rule" grep -qF "No outliers: no device or pair" "$tmp/wn"
+check "host-plugin: the groups not judged (host memory)" \
+	grep -qF "56 of 56 groups are host memory" "$tmp/wn"
+check "host-plugin: groups not judged as CSV" test "$(($(wc -l <"$out/tables/outlier-groups-not-judged.csv") - 1))" -eq 56
+
+# Only device 0 and pair 0-1 (cut out of the DGX document).
+if command -v jq >/dev/null; then
+	jq '.devices |= map(select(.id <= 1)) | .measurements |= map(select(. as $m |
+	    [$m.streams[] | .src, .dst | select(. != "host")] |
+	    if $m.direction == "p2p" then all(. == 0 or . == 1) else all(. == 0) end))' \
+		"$dgx" >"$tmp/pair01.json"
+	out="$tmp/pair01"
+	"$NODEBW" report -o "$out" "$tmp/pair01.json" >"$tmp/out" 2>"$tmp/err"
+	check "pair 0-1: report exits 0" test $? -eq 0
+	section "$out/report.md" >"$tmp/wn"
+	check "pair 0-1: a 2x2 matrix" \
+		test "$(cat "$out/tables/p2p-cuda-async-single-peer-enabled-gbps.csv")" = \
+		"$(printf 'source \\ destination (GB/s),0,1\n0,X,384.95\n1,384.19,X')"
+	check "pair 0-1: one device in the per-device table" \
+		test "$(wc -l <"$out/tables/devices-cuda-htod.csv")" -eq 2
+	check "pair 0-1: No outliers" grep -qF "No outliers" "$tmp/wn"
+	check "pair 0-1: groups of fewer than 3 are named" \
+		grep -qF "4 of 4 groups have fewer than 3 members" "$tmp/wn"
+else
+	diag "jq not found: the device 0 / pair 0-1 document is not checked"
+fi
+
+done_testing
