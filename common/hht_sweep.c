@@ -106,6 +106,21 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 			c.threads[0] = plan[k].threads == 1;
 			c.threads[1] = plan[k].threads == 2;
 		}
+		/* The sweep gives the curves the models take (device 0 and the pair 0-1), not the
+		 * whole-node matrices: unless the user named devices, only those two, each with
+		 * the whole sweep. */
+		if (c.ndevices == 0) {
+			size_t i;
+			json_t *d;
+			int nomp = 0;
+			json_array_foreach(doc->devices, i, d) {
+				const char *api = json_string_value(json_object_get(d, "api"));
+				nomp += api && strcmp(api, "omp") == 0;
+			}
+			c.ndevices = nomp >= 2 ? 2 : 1;
+			c.devices[0] = 0;
+			c.devices[1] = 1;
+		}
 		snprintf(c.output, sizeof(c.output), "%s/.hht-%d-XXXXXX", outdir, plan[k].hh);
 		if (!mkdtemp(c.output)) {
 			snprintf(err, errlen, "cannot create a folder in %s: %s", outdir,
