@@ -100,6 +100,10 @@ if [ "$NODEBW_HAVE_LIBXML" = 1 ]; then
 fi
 usage_error "malformed XML given as a file" topo --fixture "$tmp/badxml/hwloc.xml" --json
 
+usage_error "an hwloc 3.x XML (topology version=3.0)" topo --fixture "$fx/hwloc3-xml"
+check "the 3.x XML is called a newer format" grep -q "hwloc3-xml/hwloc.xml: an hwloc 3.x XML topology (topology version=\"3.0\"), a newer format" "$tmp/err"
+check "the 3.x XML error names the format this nodebw reads" grep -Eq "reads: hwloc 2\.x XML \(built with hwloc 2\.[0-9.]+, HWLOC_API_VERSION 0x0002" "$tmp/err"
+
 mkdir "$tmp/badjson"
 cp "$fx/vm-2cpu/hwloc.xml" "$tmp/badjson/"
 printf '{\n "devices": [\n  {"bus_id": "0000:01:00.0",}\n ]\n}\n' >"$tmp/badjson/links.json"
