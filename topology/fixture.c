@@ -98,6 +98,7 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 	if (!bare_xml)
 		topo_sysfs_source(t);
 	topo_hwloc_scan_gpus(t);
+	topo_hwloc_gpu_scan(t);
 	snprintf(links, sizeof(links), "%s/links.json", dir);
 	if (bare_xml || access(links, F_OK)) {
 		const char *names[] = { "nvml", "rocm-smi", "level-zero" };

@@ -4,6 +4,7 @@
  * the vendor sources; hwloc gives where each PCI device sits. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "topo_int.h"
@@ -12,6 +13,34 @@ static unsigned count(hwloc_topology_t hw, hwloc_obj_type_t type)
 {
 	int n = hwloc_get_nbobjs_by_type(hw, type);
 	return n > 0 ? (unsigned)n : 0;
+}
+
+/* The root element's version attribute (<topology version="3.0">) into \p ver, and its
+ * major number; -1 when the first 64 KiB of the file do not say. */
+static int xml_version(const char *path, char *ver, size_t len)
+{
+	ver[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	static const size_t cap = 64 * 1024;
+	char *buf = malloc(cap + 1);
+	size_t n = buf ? fread(buf, 1, cap, f) : 0;
+	fclose(f);
+	if (!buf)
+		return -1;
+	buf[n] = '\0';
+	int major = -1;
+	const char *p = strstr(buf, "<topology");
+	const char *end = p ? strchr(p, '>') : NULL;
+	const char *v = p ? strstr(p, "version=") : NULL;
+	if (v && end && v < end && (v[8] == '"' || v[8] == '\'')) {
+		major = (int)strtol(v + 9, NULL, 10);
+		size_t k = strcspn(v + 9, "\"'>");
+		snprintf(ver, len, "%.*s", (int)(k < 16 ? k : 16), v + 9);
+	}
+	free(buf);
+	return major;
 }
 
 int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, char *err, size_t errlen)
@@ -32,7 +61,16 @@ int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, char *err, size_t 
 		return -1;
 	}
 	if (hwloc_topology_load(t->hw)) {
-		if (xml_path)
+		char ver[24];
+		int major = xml_path ? xml_version(xml_path, ver, sizeof(ver)) : -1;
+		if (major > HWLOC_API_VERSION >> 16)
+			snprintf(err, errlen, "%s: an hwloc %d.x XML topology (topology version=\"%s"
+				 "\"), a newer format than this nodebw reads: hwloc %u.x XML (built "
+				 "with hwloc %s, HWLOC_API_VERSION 0x%08x); export it with an hwloc "
+				 "%u.x lstopo (lstopo --of xml)", xml_path, major, ver,
+				 (unsigned)(HWLOC_API_VERSION >> 16), HWLOC_VERSION,
+				 (unsigned)HWLOC_API_VERSION, (unsigned)(HWLOC_API_VERSION >> 16));
+		else if (xml_path)
 			snprintf(err, errlen, "%s: not an hwloc XML topology (hwloc_topology_load: "
 				 "%s)", xml_path, strerror(errno));
 		else

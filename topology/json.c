@@ -90,11 +90,11 @@ json_t *nbw_topo_to_json(const struct nbw_topo *t)
 	json_object_set_new(root, "sources", src);
 	for (size_t i = 0; i < t->ndev; i++) {
 		const struct nbw_topo_device *d = &t->dev[i].pub;
-		json_array_append_new(devs, json_pack("{s:s, s:o, s:o, s:s, s:o, s:s, s:o, s:o}",
-			"id", d->id, "pci_bus_id", str_or_null(d->pci_bus_id), "tile",
+		json_array_append_new(devs, json_pack("{s:s, s:o, s:o, s:s, s:o, s:s, s:o, s:o, "
+			"s:o}", "id", d->id, "pci_bus_id", str_or_null(d->pci_bus_id), "tile",
 			int_or_null(d->tile), "kind", d->kind, "vendor", str_or_null(d->vendor),
-			"name", d->name, "seen_by", list_json(d->seen_by), "host_link",
-			host_link_json(&d->link)));
+			"name", d->name, "name_source", str_or_null(t->dev[i].name_source),
+			"seen_by", list_json(d->seen_by), "host_link", host_link_json(&d->link)));
 	}
 	json_object_set_new(root, "devices", devs);
 	for (size_t i = 0; i < t->ndev; i++) {
@@ -111,12 +111,23 @@ json_t *nbw_topo_to_json(const struct nbw_topo *t)
 			if (j <= i)
 				continue;
 			topo_pcie_idx(t, (int)i, (int)j, &pc);
+			json_t *cc = json_null();
+			if (p.hwloc_gbps >= 0)
+				cc = json_pack("{s:o, s:s, s:f, s:s, s:o, s:b}", "vendor_gbps",
+					       num_or_null(p.theoretical_gbps), "vendor_source",
+					       p.source, "hwloc_gbps", p.hwloc_gbps, "hwloc_source",
+					       p.hwloc_source, "difference_pct",
+					       p.theoretical_gbps >= 0 && p.hwloc_gbps > 0 ?
+					       json_real(100.0 * (p.theoretical_gbps - p.hwloc_gbps) /
+							 p.hwloc_gbps) : json_null(),
+					       "agree", !p.disagree);
 			json_array_append_new(pairs, json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:o, "
-				"s:s, s:{s:s, s:o}}", "a", t->dev[i].pub.id, "b", t->dev[j].pub.id,
-				"label", p.label, "kind", nbw_link_kind_name(p.kind), "links",
-				p.links > 0 ? json_integer(p.links) : json_null(), "hops", p.hops,
-				"theoretical_gbps", num_or_null(p.theoretical_gbps), "basis",
-				p.basis, "pcie", "label", pc.label, "theoretical_gbps",
+				"s:s, s:o, s:o, s:{s:s, s:o}}", "a", t->dev[i].pub.id, "b",
+				t->dev[j].pub.id, "label", p.label, "kind", nbw_link_kind_name(p.kind),
+				"links", p.links > 0 ? json_integer(p.links) : json_null(), "hops",
+				p.hops, "theoretical_gbps", num_or_null(p.theoretical_gbps), "basis",
+				p.basis, "source", str_or_null(p.source), "cross_check", cc, "pcie",
+				"label", pc.label, "theoretical_gbps",
 				num_or_null(pc.theoretical_gbps)));
 		}
 		json_array_append_new(labels, row);

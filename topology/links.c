@@ -156,7 +156,7 @@ static int read_link(struct nbw_topo *t, json_t *l, size_t i, const char *file, 
 	char first[32];
 	snprintf(first, sizeof(first), "%s", t->dev[x.a].pub.seen_by);
 	for (char *s = NULL, *w = strtok_r(first, ",", &s); w && !src; w = strtok_r(NULL, ",", &s))
-		if (strcmp(w, "pci") != 0)
+		if (strcmp(w, "pci") != 0 && strcmp(w, "hwloc") != 0)
 			src = w;
 	snprintf(x.source, sizeof(x.source), "%s", src ? src : "the fixture");
 	if (topo_add_link(t, &x))

@@ -2,6 +2,7 @@
 /* The device-to-device matrix: one label per pair in the style of `nvidia-smi topo -m`
  * (NV#, PIX, PXB, PHB, NODE, SYS), its AMD (XGMI#) and Intel (XL#, MDF) equivalents, and
  * the theoretical bandwidth per direction of each pair. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -171,11 +172,73 @@ static void pcie_pair(const struct nbw_topo *t, int i, int j, struct nbw_topo_pa
 		pcie_gbps(a, b, o, via);
 }
 
+/* NVLink generation of a GPU model name, from NVIDIA's published specifications; 0 when
+ * the name does not say. Used only when no vendor API reported the version. */
+static int nvlink_version_of_model(const char *name)
+{
+	static const struct { const char *part; int version; } models[] = {
+		{ "GB200", 5 }, { "B200", 5 }, { "B100", 5 }, { "GH200", 4 }, { "H200", 4 },
+		{ "H100", 4 }, { "H800", 4 }, { "A100", 3 }, { "A800", 3 }, { "V100", 2 },
+		{ "P100", 1 },
+	};
+	for (size_t k = 0; k < sizeof(models) / sizeof(models[0]); k++)
+		if (strstr(name, models[k].part))
+			return models[k].version;
+	return 0;
+}
+
+/* A pair known only from hwloc's GPU distance matrix. */
+static void hwloc_pair(const struct nbw_topo *t, const struct topo_hwfig *h, int i, int j,
+		       struct nbw_topo_pair *o)
+{
+	const struct topo_dev *a = &t->dev[i], *b = &t->dev[j];
+	char via[96] = "", label[16], what[48] = "";
+	if (h->nswitch)
+		snprintf(via, sizeof(via), " (%.0f direct + via %d switch%s: per switch the "
+			 "lower GPU-switch figure, summed)", h->direct_gbps * 1e3, h->nswitch,
+			 h->nswitch == 1 ? "" : "es");
+	topo_hwfig_source(t, h, o->source, sizeof(o->source));
+	o->hops = 1;
+	if (h->kind == NBW_LINK_NVLINK) {
+		int va = a->nvlink_version ? a->nvlink_version : nvlink_version_of_model(a->pub.name);
+		int vb = b->nvlink_version ? b->nvlink_version : nvlink_version_of_model(b->pub.name);
+		int v = va && vb ? (va < vb ? va : vb) : 0;
+		double per = v ? topo_nvlink_gbps(v) : -1;
+		double n = per > 0 ? h->gbps / per : 0;
+		if (per > 0 && n >= 1 && fabs(n - round(n)) < 0.01) {
+			o->links = (int)round(n);
+			snprintf(label, sizeof(label), "NV%d", o->links);
+			snprintf(what, sizeof(what), " = %d x %g GB/s NVLink %d%s", o->links, per, v,
+				 a->nvlink_version && b->nvlink_version ? "" :
+				 " (version from GPUModel)");
+		} else {
+			snprintf(label, sizeof(label), "NVLink");
+		}
+	} else {
+		snprintf(label, sizeof(label), "%s", h->kind == NBW_LINK_XGMI ? "XGMI" : "XL");
+	}
+	set(o, h->kind, label, h->gbps, "%s %.0f MB/s%s%s", h->matrix, h->gbps * 1e3, via,
+	    what);
+}
+
+/* A vendor figure and hwloc's for the same pair: keep the vendor one, record both. */
+static void cross_check(const struct nbw_topo *t, const struct topo_hwfig *h,
+			struct nbw_topo_pair *o)
+{
+	if (!h)
+		return;
+	o->hwloc_gbps = h->gbps;
+	topo_hwfig_source(t, h, o->hwloc_source, sizeof(o->hwloc_source));
+	o->disagree = o->theoretical_gbps < 0 ||
+		      fabs(o->theoretical_gbps - h->gbps) > 0.10 * h->gbps;
+}
+
 void topo_pair_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair *o)
 {
 	const struct topo_dev *a = &t->dev[i], *b = &t->dev[j];
 	memset(o, 0, sizeof(*o));
 	o->hops = 1;
+	o->hwloc_gbps = -1;
 	if (i == j) {
 		set(o, NBW_LINK_SELF, "X", -1, "the same device");
 		return;
@@ -185,8 +248,11 @@ void topo_pair_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair 
 		return;
 	}
 	const struct topo_link *l = topo_find_link(t, i, j, false);
+	const struct topo_hwfig *h = topo_find_hwfig(t, i, j);
 	if (l) {
 		direct(l, o);
+		snprintf(o->source, sizeof(o->source), "%s", l->source);
+		cross_check(t, h, o);
 		return;
 	}
 	if (strcmp(a->pub.pci_bus_id, b->pub.pci_bus_id) == 0) {
@@ -207,9 +273,24 @@ void topo_pair_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair 
 		else
 			set(o, NBW_LINK_NVLINK, label, -1, "%d NVLinks through NVSwitch, version "
 			    "%d: per-link rate not known", n, v);
+		char first[32];
+		snprintf(first, sizeof(first), "%s", a->pub.seen_by);
+		char *w = first;
+		for (char *s = NULL, *x = strtok_r(first, ",", &s); x; x = strtok_r(NULL, ",", &s))
+			if (strcmp(x, "pci") != 0 && strcmp(x, "hwloc") != 0) {
+				w = x;
+				break;
+			}
+		snprintf(o->source, sizeof(o->source), "%s (NVLinks to NVSwitch)", w);
+		cross_check(t, h, o);
+		return;
+	}
+	if (h) {
+		hwloc_pair(t, h, i, j, o);
 		return;
 	}
 	pcie_pair(t, i, j, o);
+	snprintf(o->source, sizeof(o->source), "PCIe host links");
 }
 
 void topo_pcie_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair *o)
@@ -224,6 +305,9 @@ void topo_pcie_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair 
 		set(o, NBW_LINK_MDF, "MDF", -1, "two tiles of one device: no PCIe between them");
 	else
 		pcie_pair(t, i, j, o);
+	o->hwloc_gbps = -1;
+	if (o->kind >= NBW_LINK_PIX && o->kind <= NBW_LINK_SYS)
+		snprintf(o->source, sizeof(o->source), "PCIe host links");
 }
 
 /* The device indexes an id stands for: itself, or every tile of a whole device. */
@@ -255,6 +339,7 @@ static int pair_of(const struct nbw_topo *t, const char *a, const char *b,
 	int ia[16], ib[16], na, nb;
 	memset(out, 0, sizeof(*out));
 	out->theoretical_gbps = -1;
+	out->hwloc_gbps = -1;
 	if (!t)
 		return -1;
 	bool ha = !a || !*a, hb = !b || !*b;

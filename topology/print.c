@@ -148,6 +148,39 @@ static void print_matrix(const struct nbw_topo *t, FILE *f)
 			fprintf(f, "  %s\n", nbw_link_kind_legend((enum nbw_link_kind)k));
 	fprintf(f, "  PCIe: GB/s = GT/s x encoding (8b/10b Gen1-2, 128b/130b Gen3+) / 8 x lanes; "
 		"a PCIe pair gets the slower of its two host links\n");
+	/* where the fabric figures come from, and the vendor-versus-hwloc cross-check */
+	int from_hwloc = 0, checked = 0, disagree = 0;
+	char src[64] = "";
+	for (size_t i = 0; i < t->ndev; i++)
+		for (size_t j = i + 1; j < t->ndev; j++) {
+			struct nbw_topo_pair p;
+			if (!t->dev[i].pub.pci_bus_id[0] || !t->dev[j].pub.pci_bus_id[0])
+				continue;
+			topo_pair_idx(t, (int)i, (int)j, &p);
+			if (strncmp(p.source, "hwloc", 5) == 0) {
+				from_hwloc++;
+				snprintf(src, sizeof(src), "%s", p.source);
+			}
+			if (p.hwloc_gbps < 0)
+				continue;
+			checked++;
+			if (p.disagree) {
+				char a[NBW_TOPO_ID_LEN], b[NBW_TOPO_ID_LEN];
+				short_name(t, i, a, sizeof(a));
+				short_name(t, j, b, sizeof(b));
+				if (++disagree <= 8)
+					fprintf(f, "  cross-check %s-%s: %s says %.1f GB/s, %s %.1f GB/s "
+						"(more than 10 %% apart; %s's figure is used)\n", a, b,
+						p.source, p.theoretical_gbps, p.hwloc_source,
+						p.hwloc_gbps, p.source);
+			}
+		}
+	if (from_hwloc)
+		fprintf(f, "  %d pair%s from %s (no vendor API figure)\n", from_hwloc,
+			from_hwloc == 1 ? "" : "s", src);
+	if (checked)
+		fprintf(f, "  cross-check with hwloc's GPU matrices: %d pair%s, %d more than 10 %% "
+			"apart\n", checked, checked == 1 ? "" : "s", disagree);
 }
 
 void nbw_topo_print(const struct nbw_topo *t, FILE *f)

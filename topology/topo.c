@@ -158,8 +158,10 @@ int topo_add_gpu(struct nbw_topo *t, const char *bus_id, int tile, const char *v
 		i = (int)(d - t->dev);
 	}
 	/* a vendor API's name is better than the PCI database's */
-	if (name && *name && (!d->pub.name[0] || strcmp(seen_by, "pci") != 0))
+	if (name && *name && (!d->pub.name[0] || strcmp(seen_by, "pci") != 0)) {
 		snprintf(d->pub.name, sizeof(d->pub.name), "%s", name);
+		snprintf(d->name_source, sizeof(d->name_source), "%s", seen_by);
+	}
 	if (vendor && *vendor)
 		snprintf(d->pub.vendor, sizeof(d->pub.vendor), "%s", vendor);
 	topo_seen_by(d, seen_by);
@@ -491,6 +493,7 @@ int nbw_topo_load(struct nbw_topo **out, const struct nbw_topo_opts *o, char *er
 		if (rc == 0) {
 			topo_sysfs_source(t);
 			topo_hwloc_scan_gpus(t);
+			topo_hwloc_gpu_scan(t);
 			if (!o || !o->no_vendor) {
 				topo_nvml_discover(t);
 				topo_rocm_discover(t);
@@ -515,5 +518,6 @@ void nbw_topo_free(struct nbw_topo *t)
 		hwloc_topology_destroy(t->hw);
 	free(t->dev);
 	free(t->link);
+	free(t->hwfig);
 	free(t);
 }

@@ -26,6 +26,18 @@ struct topo_dev {
 	int nvlink_version;           /* NVLink major version (1 ... 5); 0 none */
 	int switch_links;             /* active NVLinks to NVSwitches */
 	int orig;                     /* scratch: index before sorting */
+	char name_source[48];         /* who gave the name: "pci", "nvml", "hwloc GPUModel" */
+};
+
+/* A GPU pair's figure from one of hwloc's GPU distance matrices (hwloc_gpu.c), by bus id
+ * (whole devices only, so it survives topo_finalize's sorting). */
+struct topo_hwfig {
+	char a[24], b[24];
+	enum nbw_link_kind kind;      /* NVLINK, XGMI or XELINK */
+	double gbps;                  /* per direction: direct + through switches */
+	double direct_gbps;           /* the pair's own entry */
+	int nswitch;                  /* switches that both reach */
+	char matrix[24];              /* "NVLinkBandwidth" */
 };
 
 /* A link between two devices as an API answered it (or a fixture stands in for it). Kinds
@@ -52,6 +64,8 @@ struct nbw_topo {
 	size_t ndev, capdev;
 	struct topo_link *link;
 	size_t nlink, caplink;
+	struct topo_hwfig *hwfig;
+	size_t nhwfig, caphwfig;
 };
 
 /* topo.c */
@@ -86,6 +100,14 @@ void topo_hwloc_locality(const struct nbw_topo *t, hwloc_obj_t o, int *numa, cha
 int topo_hwloc_numa_cpus(const struct nbw_topo *t, int node, char *cpus, size_t len);
 /* Add the PCI GPUs and accelerators hwloc sees (class 03xx, 12xx) as devices. */
 void topo_hwloc_scan_gpus(struct nbw_topo *t);
+
+/* hwloc_gpu.c: GPU names (GPUModel) and the NVLinkBandwidth, XGMIBandwidth and
+ * XeLinkBandwidth matrices of an hwloc built with its GPU components (live or XML). */
+void topo_hwloc_gpu_scan(struct nbw_topo *t);
+const struct topo_hwfig *topo_find_hwfig(const struct nbw_topo *t, int a, int b);
+/* "hwloc XML NVLinkBandwidth (MB/s)" (fixture) or "hwloc NVLinkBandwidth (MB/s)" (live) */
+void topo_hwfig_source(const struct nbw_topo *t, const struct topo_hwfig *h, char *buf,
+		       size_t len);
 
 /* sysfs_pci.c */
 struct topo_sysfs {

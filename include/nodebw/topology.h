@@ -222,6 +222,14 @@ struct nbw_topo_pair {
 	int hops;                /**< 1 = direct; > 1 multi-hop (theoretical unknown) */
 	double theoretical_gbps; /**< per direction; < 0 unknown (null in JSON) */
 	char basis[NBW_TOPO_NOTE_LEN]; /**< how the figure was reached, or why it is unknown */
+	char source[64];         /**< where theoretical_gbps comes from: "nvml", "rocm-smi",
+				      "hwloc XML NVLinkBandwidth (MB/s)", "PCIe host links" */
+	/** Cross-check: when a vendor API (or links.json) and hwloc's GPU distance matrix both
+	 *  give the pair a figure, the vendor one is theoretical_gbps and hwloc's is here;
+	 *  < 0 when there is nothing to compare. */
+	double hwloc_gbps;
+	char hwloc_source[64];
+	bool disagree;           /**< the two differ by more than 10 % of hwloc's figure */
 };
 /** The link between two devices (bus ids or device ids as above). A whole device with
  *  tiles against another device: the best of its tile pairs, and the basis says so.

@@ -56,6 +56,29 @@ fixture mi250x-like "XGMI4/200" \
 	"d['host']['numa_nodes'] == 4 and {p['label'] for p in d['pairs']} == {'XGMI4','XGMI2','XGMI1','XGMI'}"
 fixture pvc-like "XL2/50.0" \
 	"len(d['devices']) == 8 and {p['label'] for p in d['pairs']} == {'MDF','XL2','NODE','SYS'}"
+fixture dgx-h100-hwloc-gpu "NV18/450" \
+	"len(d['pairs']) == 28 and all(p['label'] == 'NV18' and p['theoretical_gbps'] == 450 and p['source'] == 'hwloc XML NVLinkBandwidth (MB/s)' and p['cross_check'] is None for p in d['pairs']) and all(x['name'] == 'NVIDIA H100 80GB HBM3' and x['name_source'] == 'hwloc GPUModel (NVML)' for x in d['devices'])"
+check "fixture dgx-h100-hwloc-gpu: no PCIe 15.8 pair" sh -c "! grep -Eq '(NODE|SYS)/15.8' '$tmp/out'" 
+check "fixture dgx-h100-hwloc-gpu names the GPUs from GPUModel" runs 0 topo --fixture "$fx/dgx-h100-hwloc-gpu"
+check "... the name is shown" grep -q "NVIDIA H100 80GB HBM3 \[pci,hwloc\]" "$tmp/out"
+check "... and the source of the pair figures" grep -q "28 pairs from hwloc XML NVLinkBandwidth (MB/s)" "$tmp/out"
+# the same XML beside an NVML stand-in (links.json): NVML's figure wins, hwloc's is recorded
+mkdir "$tmp/xcheck"
+cp "$fx/dgx-h100-hwloc-gpu/hwloc.xml" "$fx/dgx-h100-like/links.json" "$tmp/xcheck/"
+check "hwloc XML + links.json: exits 0" runs 0 topo --fixture "$tmp/xcheck" --json
+check "hwloc XML + links.json: nvml's figure, hwloc's beside it, agreeing" json_ok "$tmp/out" \
+	"all(p['source'].startswith('nvml') and p['cross_check']['hwloc_gbps'] == 450 and p['cross_check']['agree'] for p in d['pairs']) and d['devices'][0]['name_source'] == 'nvml'"
+python3 - "$tmp/xcheck/links.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["links"].append({"a": "0000:18:00.0", "b": "0000:2a:00.0", "type": "nvlink", "links": 12, "version": 4})
+json.dump(d, open(sys.argv[1], "w"))
+PY
+check "a vendor figure 10 % off hwloc's is flagged" runs 0 topo --fixture "$tmp/xcheck" --json
+check "... cross_check.agree is false for that pair only" json_ok "$tmp/out" \
+	"[(p['a'], p['b']) for p in d['pairs'] if not p['cross_check']['agree']] == [('0000:18:00.0', '0000:2a:00.0')]"
+check "... and the text says so" runs 0 topo --fixture "$tmp/xcheck"
+check "... in one line" grep -q "cross-check GPU0-GPU1: nvml says 300.0 GB/s, hwloc XML NVLinkBandwidth (MB/s) 450.0 GB/s" "$tmp/out"
 fixture vm-2cpu "no device with a PCI address" \
 	"d['host']['pus'] == 2 and d['devices'] == []"
 check "a bare hwloc XML file works as a fixture" runs 0 topo --fixture "$fx/vm-2cpu/hwloc.xml"
@@ -99,6 +122,10 @@ if [ "$NODEBW_HAVE_LIBXML" = 1 ]; then
 	check "the malformed XML error has the line" grep -q "badxml/hwloc.xml:[34]:" "$tmp/err"
 fi
 usage_error "malformed XML given as a file" topo --fixture "$tmp/badxml/hwloc.xml" --json
+
+usage_error "an hwloc 3.x XML (topology version=3.0)" topo --fixture "$fx/hwloc3-xml"
+check "the 3.x XML is called a newer format" grep -q "hwloc3-xml/hwloc.xml: an hwloc 3.x XML topology (topology version=\"3.0\"), a newer format" "$tmp/err"
+check "the 3.x XML error names the format this nodebw reads" grep -Eq "reads: hwloc 2\.x XML \(built with hwloc 2\.[0-9.]+, HWLOC_API_VERSION 0x0002" "$tmp/err"
 
 mkdir "$tmp/badjson"
 cp "$fx/vm-2cpu/hwloc.xml" "$tmp/badjson/"

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* hwloc's GPU facts, when the topology (live, or an XML a site exported with
+ * `lstopo --of xml`) comes from an hwloc built with its NVML, RSMI or Level Zero component:
+ * GPU OS devices with GPUVendor / GPUModel infos (the model becomes the device name), and
+ * the NVLinkBandwidth, XGMIBandwidth and XeLinkBandwidth distance matrices (MB/s per
+ * direction, between GPU OS devices and, heterogeneously, NVSwitch PCI devices or CPU-side
+ * objects). Each GPU pair's figure is kept by bus id; matrix.c uses it when no vendor API
+ * gave the pair one, and cross-checks it against the vendor figure otherwise.
+ * Debian's hwloc has no GPU components: on the live machine this finds nothing there. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo_int.h"
+
+static const struct {
+	const char *matrix;
+	enum nbw_link_kind kind;
+} matrices[] = {
+	{ "NVLinkBandwidth", NBW_LINK_NVLINK },
+	{ "XGMIBandwidth", NBW_LINK_XGMI },
+	{ "XeLinkBandwidth", NBW_LINK_XELINK },
+};
+
+/* The PCI device an object is or hangs below (an OS device's parent), or NULL. */
+static hwloc_obj_t pci_of(hwloc_obj_t o)
+{
+	for (; o; o = o->parent) {
+		if (o->type == HWLOC_OBJ_PCI_DEVICE)
+			return o;
+		if (o->type != HWLOC_OBJ_OS_DEVICE)
+			return NULL;
+	}
+	return NULL;
+}
+
+static void busid(hwloc_obj_t pci, char out[24])
+{
+	const struct hwloc_pcidev_attr_s *pa = &pci->attr->pcidev;
+	snprintf(out, 24, "%04x:%02x:%02x.%x", (unsigned)pa->domain, (unsigned)pa->bus,
+		 (unsigned)pa->dev, (unsigned)pa->func);
+}
+
+static bool is_gpu(hwloc_obj_t o)
+{
+	if (o->type == HWLOC_OBJ_OS_DEVICE)
+		return (o->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU ||
+			o->attr->osdev.type == HWLOC_OBJ_OSDEV_COPROC) && pci_of(o);
+	if (o->type == HWLOC_OBJ_PCI_DEVICE) {
+		unsigned base = o->attr->pcidev.class_id >> 8;
+		return base == 0x03 || base == 0x12;
+	}
+	return false;
+}
+
+/* A switch in the matrix: hwloc's NVML backend marks an NVSwitch PCI device (class 0680,
+ * NVIDIA) with subtype "NVSwitch". CPU-side objects (POWER's NVLink to the CPU) are not. */
+static bool is_switch(hwloc_obj_t o)
+{
+	if (o->type != HWLOC_OBJ_PCI_DEVICE)
+		return false;
+	if (o->subtype && strcmp(o->subtype, "NVSwitch") == 0)
+		return true;
+	return o->attr->pcidev.vendor_id == 0x10de && o->attr->pcidev.class_id == 0x0680;
+}
+
+static int add_fig(struct nbw_topo *t, const struct topo_hwfig *h)
+{
+	if (t->nhwfig == t->caphwfig) {
+		size_t cap = t->caphwfig ? t->caphwfig * 2 : 32;
+		struct topo_hwfig *n = realloc(t->hwfig, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		t->hwfig = n;
+		t->caphwfig = cap;
+	}
+	t->hwfig[t->nhwfig++] = *h;
+	return 0;
+}
+
+/* One matrix: every pair of GPUs gets its direct entry plus, over the switches both reach,
+ * the lower of the two GPU-switch entries (what can cross that switch from one to the
+ * other), summed over the switches. Returns the GPU pairs with a figure. */
+static int read_matrix(struct nbw_topo *t, const struct hwloc_distances_s *d,
+		       enum nbw_link_kind kind, const char *name, unsigned *ngpu, unsigned *nsw)
+{
+	unsigned n = d->nbobjs;
+	int pairs = 0;
+	*ngpu = *nsw = 0;
+	for (unsigned i = 0; i < n; i++) {
+		*ngpu += is_gpu(d->objs[i]);
+		*nsw += is_switch(d->objs[i]);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (!is_gpu(d->objs[i]))
+			continue;
+		for (unsigned j = i + 1; j < n; j++) {
+			if (!is_gpu(d->objs[j]))
+				continue;
+			struct topo_hwfig h = { .kind = kind };
+			busid(pci_of(d->objs[i]), h.a);
+			busid(pci_of(d->objs[j]), h.b);
+			if (strcmp(h.a, h.b) == 0)
+				continue;
+			snprintf(h.matrix, sizeof(h.matrix), "%s", name);
+			double mbps = (double)d->values[i * n + j];
+			h.direct_gbps = mbps / 1e3;
+			for (unsigned s = 0; s < n; s++) {
+				if (!is_switch(d->objs[s]))
+					continue;
+				double x = (double)d->values[i * n + s], y = (double)d->values[j * n + s];
+				if (x > 0 && y > 0) {
+					mbps += x < y ? x : y;
+					h.nswitch++;
+				}
+			}
+			h.gbps = mbps / 1e3; /* MB/s -> GB/s, both decimal */
+			if (h.gbps > 0 && add_fig(t, &h) == 0)
+				pairs++;
+		}
+	}
+	return pairs;
+}
+
+static const char *vendor_of(unsigned id)
+{
+	return id == 0x10de ? "nvidia" : id == 0x1002 ? "amd" : id == 0x8086 ? "intel" : "";
+}
+
+/* GPU OS devices with a GPUModel info name their PCI device. */
+static int read_names(struct nbw_topo *t, char *backends, size_t len)
+{
+	int named = 0;
+	backends[0] = '\0';
+	for (hwloc_obj_t o = NULL; (o = hwloc_get_next_osdev(t->hw, o));) {
+		hwloc_obj_t pci = pci_of(o);
+		const char *model = hwloc_obj_get_info_by_name(o, "GPUModel");
+		if (!pci || !model || !*model || !is_gpu(o))
+			continue;
+		const char *be = hwloc_obj_get_info_by_name(o, "Backend");
+		char bus[24], src[48];
+		busid(pci, bus);
+		int k = topo_find(t, bus);
+		/* another hwloc backend (CUDA and NVML both add one) named it already */
+		if (k >= 0 && strncmp(t->dev[k].name_source, "hwloc", 5) == 0)
+			continue;
+		k = topo_add_gpu(t, bus, -1, vendor_of(pci->attr->pcidev.vendor_id), model,
+				 "hwloc");
+		if (k < 0)
+			continue;
+		snprintf(src, sizeof(src), "hwloc GPUModel (%s)", be ? be : "?");
+		snprintf(t->dev[k].name_source, sizeof(t->dev[k].name_source), "%s", src);
+		named++;
+		if (be && !strstr(backends, be)) {
+			size_t l = strlen(backends);
+			snprintf(backends + l, len - l, "%s%s", l ? ", " : "", be);
+		}
+	}
+	return named;
+}
+
+void topo_hwloc_gpu_scan(struct nbw_topo *t)
+{
+	if (!t->hw)
+		return;
+	char detail[sizeof(((struct nbw_topo_source *)0)->detail)], backends[64];
+	int named = read_names(t, backends, sizeof(backends));
+	size_t len = 0;
+	detail[0] = '\0';
+	if (named)
+		len += (size_t)snprintf(detail, sizeof(detail), "GPUModel for %d GPU%s (%s)", named,
+					named == 1 ? "" : "s", backends);
+	for (size_t m = 0; m < sizeof(matrices) / sizeof(matrices[0]); m++) {
+		unsigned nr = 1;
+		struct hwloc_distances_s *d = NULL;
+		if (hwloc_distances_get_by_name(t->hw, matrices[m].matrix, &nr, &d, 0) || !nr)
+			continue;
+		unsigned ngpu, nsw;
+		int pairs = read_matrix(t, d, matrices[m].kind, matrices[m].matrix, &ngpu, &nsw);
+		hwloc_distances_release(t->hw, d);
+		if (len < sizeof(detail))
+			len += (size_t)snprintf(detail + len, sizeof(detail) - len,
+						"%s%s (MB/s): %u GPUs, %u switch%s, %d GPU pairs",
+						len ? "; " : "", matrices[m].matrix, ngpu, nsw,
+						nsw == 1 ? "" : "es", pairs);
+	}
+	if (detail[0])
+		topo_source(t, "hwloc-gpu", true, "%s", detail);
+	else
+		topo_source(t, "hwloc-gpu", false, "no GPU OS device with GPUModel and no "
+			    "NVLinkBandwidth, XGMIBandwidth or XeLinkBandwidth matrix (an hwloc "
+			    "without its NVML, RSMI or Level Zero component)");
+}
+
+const struct topo_hwfig *topo_find_hwfig(const struct nbw_topo *t, int a, int b)
+{
+	const struct nbw_topo_device *x = &t->dev[a].pub, *y = &t->dev[b].pub;
+	if (x->tile >= 0 || y->tile >= 0 || !x->pci_bus_id[0] || !y->pci_bus_id[0])
+		return NULL;
+	for (size_t i = 0; i < t->nhwfig; i++) {
+		const struct topo_hwfig *h = &t->hwfig[i];
+		if ((strcmp(h->a, x->pci_bus_id) == 0 && strcmp(h->b, y->pci_bus_id) == 0) ||
+		    (strcmp(h->a, y->pci_bus_id) == 0 && strcmp(h->b, x->pci_bus_id) == 0))
+			return h;
+	}
+	return NULL;
+}
+
+void topo_hwfig_source(const struct nbw_topo *t, const struct topo_hwfig *h, char *buf,
+		       size_t len)
+{
+	snprintf(buf, len, "hwloc%s %s (MB/s)", t->fixture ? " XML" : "", h->matrix);
+}
