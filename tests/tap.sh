@@ -25,3 +25,18 @@ wait_bounded() {
 	fi
 	wait "$1"
 }
+# usage_error "description" nodebw-args...: nodebw must reject them as bad input: exit status
+# 2, exactly one line on stderr ("nodebw: error: ..."), nothing on stdout. Uses $tmp.
+usage_error() {
+	desc=$1; shift
+	"$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^nodebw: error: ' "$tmp/err" &&
+	   [ ! -s "$tmp/out" ]; then
+		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
+	else
+		not_ok "$desc: status $st, $lines stderr lines"
+		sed 's/^/#   /' "$tmp/err" "$tmp/out"
+	fi
+}

@@ -44,19 +44,6 @@ check "host-plugin links are HOST" grep -q " HOST" "$tmp/omp"
 check "host-plugin document: no NVLink or PCIe label" sh -c "! grep -q 'NV[0-9]\|PCIe Gen' '$tmp/omp'"
 check "host-plugin document: an explicit 'no outliers' line" grep -q "^  no outliers" "$tmp/omp"
 
-usage_error() { # usage_error description args...
-	desc=$1; shift
-	"$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^nodebw: error: ' "$tmp/err" &&
-	   [ ! -s "$tmp/out" ]; then
-		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
-	else
-		not_ok "$desc: status $st, $lines stderr lines"
-		sed 's/^/#   /' "$tmp/err" "$tmp/out"
-	fi
-}
 printf '{\n  "schema": "nodebw-results",\n  "schema_version": 2,\n  "devices": [,]\n}\n' \
 	>"$tmp/broken.json"
 printf '{"schema": "something-else", "schema_version": 2}\n' >"$tmp/other.json"

@@ -26,20 +26,6 @@ check "probe --help names --cuda-sched and its values" grep -q "cuda-sched WAIT.
 "$NODEBW" run --help >"$tmp/out"
 check "run --help names --cuda-sched" grep -q -- "--cuda-sched" "$tmp/out"
 
-usage_error() { # usage_error description args...
-	desc=$1; shift
-	out="$tmp/res-$tap_n"
-	"$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^nodebw: error: ' "$tmp/err" &&
-	   [ ! -s "$tmp/out" ]; then
-		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
-	else
-		not_ok "$desc: status $st, $lines stderr lines"
-		sed 's/^/#   /' "$tmp/err" "$tmp/out"
-	fi
-}
 
 usage_error "no command"
 usage_error "unknown global option" --bogus

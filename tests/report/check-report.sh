@@ -103,19 +103,6 @@ check "report --help has the usage" grep -q "Usage: nodebw report" "$tmp/out"
 "$NODEBW" --help >"$tmp/out"
 check "nodebw --help names report" grep -q "^  report" "$tmp/out"
 
-usage_error() { # usage_error description args...
-	desc=$1; shift
-	"$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^nodebw: error: ' "$tmp/err" &&
-	   [ ! -s "$tmp/out" ]; then
-		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
-	else
-		not_ok "$desc: status $st, $lines stderr lines"
-		sed 's/^/#   /' "$tmp/err" "$tmp/out"
-	fi
-}
 
 usage_error "no results file" report
 usage_error "unknown option" report --bogus "$fixture"

@@ -90,19 +90,6 @@ check "an exported machine reads back" runs 0 topo --fixture "$tmp/exported" --j
 check "the exported machine has this machine's PUs" json_ok "$tmp/out" \
 	"d['host']['pus'] == $(python3 -c "import json; print(json.load(open('$tmp/live.json'))['host']['pus'])")"
 
-usage_error() { # usage_error description args...
-	desc=$1; shift
-	"$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^nodebw: error: ' "$tmp/err" &&
-	   [ ! -s "$tmp/out" ]; then
-		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
-	else
-		not_ok "$desc: status $st, $lines stderr lines"
-		sed 's/^/#   /' "$tmp/err" "$tmp/out"
-	fi
-}
 usage_error "unknown topo option" topo --bogus
 usage_error "topo with an argument" topo extra
 usage_error "fixture without a value" topo --fixture
