@@ -16,14 +16,16 @@
 #include "nodebw/analysis.h"
 
 struct series {
-	const char *api, *direction, *mode, *host_mem, *concurrency, *peer_access;
+	const char *api, *direction, *mode, *host_mem, *concurrency, *peer_access, *bind;
 	json_int_t big, small;
 	bool host_memory;
 };
 
 static bool same_series(const struct series *s, const struct nbw_an_meas *x, bool p2p)
 {
-	if (strcmp(s->api, x->api) || strcmp(s->mode, x->mode))
+	/* A binding axis (--bind local,remote) makes series of their own: a remote-bound
+	 * copy is not a cell or a peer of the local one. */
+	if (strcmp(s->api, x->api) || strcmp(s->mode, x->mode) || strcmp(s->bind, x->bind))
 		return false;
 	if (p2p)
 		return !strcmp(s->concurrency, x->concurrency) &&
@@ -61,8 +63,8 @@ static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t 
 				s = t;
 			}
 			s[ns++] = (struct series){ x.api, x.direction, x.mode, x.host_mem,
-						   x.concurrency, x.peer_access, x.bytes, x.bytes,
-						   false };
+						   x.concurrency, x.peer_access, x.bind, x.bytes,
+						   x.bytes, false };
 		}
 		if (x.bytes > s[k].big)
 			s[k].big = x.bytes;
@@ -204,9 +206,10 @@ json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements)
 						    nbw_an_num(x.seconds * 1e6, false));
 		}
 		json_array_append_new(
-			out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o}", "api",
-				       s[k].api, "direction", "p2p", "mode", s[k].mode, "concurrency",
-				       s[k].concurrency, "peer_access", s[k].peer_access,
+			out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o}",
+				       "api", s[k].api, "direction", "p2p", "mode", s[k].mode,
+				       "concurrency", s[k].concurrency, "peer_access",
+				       s[k].peer_access, "binding", s[k].bind,
 				       "bandwidth_bytes", s[k].big, "latency_bytes", s[k].small,
 				       "devices", idj, "notes", matrix_notes(&s[k]), "cells", cells));
 		free(ids);
@@ -255,9 +258,10 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
 				"host-plugin devices and host regions are host memory: these are "
 				"host-to-host copies, not GPU figures"));
 		json_array_append_new(
-			out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o}", "api", s[k].api,
-				       "direction", s[k].direction, "mode", s[k].mode, "host_mem",
-				       s[k].host_mem, "concurrency", "single", "bytes", s[k].big,
+			out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o}", "api",
+				       s[k].api, "direction", s[k].direction, "mode", s[k].mode,
+				       "host_mem", s[k].host_mem, "concurrency", "single", "binding",
+				       s[k].bind, "bytes", s[k].big,
 				       "notes", notes, "rows", rows));
 		free(ids);
 	}

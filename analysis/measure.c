@@ -73,6 +73,7 @@ bool nbw_an_read(json_t *devices, json_t *m, struct nbw_an_meas *out)
 	out->host_mem = nbw_an_str(m, "host_mem");
 	out->concurrency = nbw_an_str(m, "concurrency");
 	out->peer_access = nbw_an_str(m, "peer_access");
+	out->bind = nbw_an_str(json_object_get(m, "binding"), "policy");
 	out->bytes = json_integer_value(bytes);
 	out->nstreams = (int)json_array_size(streams);
 	out->src = endpoint(json_array_get(streams, 0), "src");

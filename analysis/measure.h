@@ -14,6 +14,7 @@
 struct nbw_an_meas {
 	json_t *m;
 	const char *api, *direction, *mode, *host_mem, *concurrency, *peer_access;
+	const char *bind;       /* binding.policy ("local", "remote", "none"; "" when absent) */
 	json_int_t bytes;
 	int src, dst;           /* stream 0's ends: a device id, -1 = host */
 	int nstreams;

@@ -5,7 +5,7 @@
  * kind, or below 70 % of its theoretical figure, is flagged with the reason".
  *
  * Like is compared with like: each series (api, direction, mode, host_mem, concurrency,
- * peer_access) is judged at its largest size, and its measurements there are grouped by
+ * peer_access, binding) is judged at its largest size, and its measurements there are grouped by
  * link kind (the link label: NV18, PCIe Gen5 x16, NODE, ...). A member's peers are the
  * other members of its group; the median rule applies only to groups of at least
  * NBW_OUTLIER_MIN_GROUP members, the theoretical rule whenever a theoretical figure is
@@ -189,9 +189,9 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 		struct cand *k = &c[n];
 		if (!nbw_an_read(devices, m, &k->x) || k->x.same_device || !isfinite(k->x.gbps))
 			continue;
-		snprintf(k->series, sizeof(k->series), "%s|%s|%s|%s|%s|%s", k->x.api,
+		snprintf(k->series, sizeof(k->series), "%s|%s|%s|%s|%s|%s|%s", k->x.api,
 			 k->x.direction, k->x.mode, k->x.host_mem, k->x.concurrency,
-			 k->x.peer_access);
+			 k->x.peer_access, k->x.bind);
 		k->order = i;
 		n++;
 	}

@@ -39,6 +39,9 @@ static void series_title(FILE *f, json_t *mx)
 		nbw_an_str(mx, "concurrency"));
 	if (strcmp(nbw_an_str(mx, "peer_access"), "n/a") != 0)
 		fprintf(f, ", peer access %s", nbw_an_str(mx, "peer_access"));
+	const char *bind = nbw_an_str(mx, "binding");
+	if (bind[0] && strcmp(bind, "local") != 0)
+		fprintf(f, ", bind %s", bind);
 }
 
 enum what { BANDWIDTH, FRACTION, LATENCY, LINK };
@@ -194,7 +197,7 @@ void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups)
 	json_t *o;
 	fprintf(f, "\nOutliers (%s; rule: %s)\n", UNITS, NBW_OUTLIER_RULE);
 	fprintf(f, "  judged at the largest size of each series, grouped by api, direction, "
-		   "mode, host memory, concurrency, peer access, size and link kind; the median "
+		   "mode, host memory, concurrency, peer access, binding, size and link kind; the median "
 		   "rule needs a group of at least %d\n", NBW_OUTLIER_MIN_GROUP);
 	if (json_array_size(outliers) == 0) {
 		fprintf(f, "  no outliers\n");

@@ -381,6 +381,38 @@ static void empty_document(void **state)
 	json_decref(devs);
 }
 
+/* A binding axis (--bind local,remote) makes groups of their own: a device measured with
+ * remote binding is not a peer of the locally bound devices, nor a second cell. */
+static void binding_is_its_own_series(void **state)
+{
+	(void)state;
+	json_t *devs = GPUS(3), *ms = json_array();
+	const char *streams[] = { "[{\"src\": \"host\", \"dst\": 0}]",
+				  "[{\"src\": \"host\", \"dst\": 1}]",
+				  "[{\"src\": \"host\", \"dst\": 2}]" };
+	for (int d = 0; d < 3; d++) {
+		json_t *m = meas("cuda", "htod", "single", 1 << 28, streams[d], 55.0, 63.0,
+				 "PCIe Gen5 x16");
+		json_object_set_new(m, "binding", json_pack("{s:s}", "policy", "local"));
+		json_array_append_new(ms, m);
+	}
+	json_t *r = meas("cuda", "htod", "single", 1 << 28, streams[0], 46.0, 63.0,
+			 "PCIe Gen5 x16");
+	json_object_set_new(r, "binding", json_pack("{s:s}", "policy", "remote"));
+	json_array_append_new(ms, r);
+	json_t *groups = NULL;
+	json_t *out = nbw_analysis_outliers(devs, ms, &groups);
+	assert_int_equal(json_array_size(out), 0); /* 46 is above 70 % of 63 */
+	assert_int_equal(json_array_size(groups), 2);
+	json_t *tables = nbw_analysis_device_tables(devs, ms);
+	assert_int_equal(json_array_size(tables), 2);
+	json_decref(tables);
+	json_decref(groups);
+	json_decref(out);
+	json_decref(ms);
+	json_decref(devs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +424,7 @@ int main(void)
 		cmocka_unit_test(same_device_is_not_a_peer_link),
 		cmocka_unit_test(recorded_host_plugin_document),
 		cmocka_unit_test(empty_document),
+		cmocka_unit_test(binding_is_its_own_series),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
