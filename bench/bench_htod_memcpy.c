@@ -23,6 +23,16 @@
 #include "nodebw/runner.h"
 #include "nodebw/stats.h"
 
+/* The probe context of the program: its stream threads live as long as the process, as
+ * libomp requires when the harness runs many times (nodebw/workers.h). */
+static struct nbw_probe_ctx *probe_ctx(void)
+{
+	static struct nbw_probe_ctx *ctx;
+	if (!ctx)
+		ctx = nbw_probe_ctx_new();
+	return ctx;
+}
+
 static double median(double *v, size_t n)
 {
 	struct nbw_summary s;
@@ -73,7 +83,7 @@ static double harness_gbps(const char *size, const char *reps, double *best)
 	if (nbw_cli_parse_probe(argc, argv, &o, err, sizeof(err)) == 0) {
 		struct nbw_doc *doc = nbw_doc_new(argc, argv);
 		struct nbw_run_status st;
-		if (doc && nbw_probe_run(&o, doc, NULL, &st, err, sizeof(err)) == 0) {
+		if (doc && nbw_probe_run(probe_ctx(), &o, doc, NULL, &st, err, sizeof(err)) == 0) {
 			struct nbw_measurement m;
 			json_t *j = json_array_get(doc->measurements, 0);
 			if (j && nbw_measurement_from_json(j, &m, err, sizeof(err)) == 0) {

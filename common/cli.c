@@ -63,13 +63,18 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --bind LIST          NUMA binding of the host threads and host buffers: local\n"
 		"                       (the device's node; default), remote, none\n"
 		"  --threads LIST       1 (one device, one host thread), 2 (two devices or both P2P\n"
-		"                       directions from two host threads at once)\n"
+		"                       directions from two host threads at once), all (every\n"
+		"                       device at once: host-to-all, all-to-host, and the P2P\n"
+		"                       ring i -> i+1; one host thread per device); default all\n"
+		"                       three\n"
 		"  --devices LIST       device ids (default: every device of each API): HtoD and\n"
 		"                       DtoH measure each device, P2P every ordered pair and,\n"
 		"                       with two threads, both directions of every pair; named\n"
 		"                       devices get the whole size sweep, otherwise only the\n"
-		"                       first device and pair (the others: smallest and largest\n"
+		"                       first device and the first pair of each kind of link (the\n"
+		"                       others, all-at-once and the ring: smallest and largest\n"
 		"                       size, for the matrices); two devices at once: the first two\n"
+		"                       devices\n"
 		"Sizes (K, M, G are decimal; KiB, MiB, GiB binary):\n"
 		"  --sizes LIST         explicit sizes, e.g. 8,4KiB,2MB,1GiB\n"
 		"  --max-size SIZE      largest power of two of the default sweep\n"
@@ -250,11 +255,12 @@ static int one_bind(const char *t, void *ctx, char *err, size_t errlen)
 
 static int one_threads(const char *t, void *ctx, char *err, size_t errlen)
 {
-	if (strcmp(t, "1") && strcmp(t, "2")) {
-		snprintf(err, errlen, "unknown thread count '%s' (1 or 2)", t);
+	int k = nbw_threads_parse(t);
+	if (k < 0) {
+		snprintf(err, errlen, "unknown thread count '%s' (1, 2 or all)", t);
 		return -1;
 	}
-	((bool *)ctx)[t[0] - '1'] = true;
+	((bool *)ctx)[k] = true;
 	return 0;
 }
 
@@ -330,7 +336,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	o->hht_sweep = is_run;
 	/* The main job defaults to the quick profile; --full gives the thorough one. */
 	o->profile = is_run ? NBW_PROFILE_QUICK : NBW_PROFILE_DEFAULT;
-	bool modes[NBW_MODE_COUNT] = { 0 }, mems[NBW_HOSTMEM_NONE] = { 0 }, threads[2] = { 0 };
+	bool modes[NBW_MODE_COUNT] = { 0 }, mems[NBW_HOSTMEM_NONE] = { 0 }, threads[NBW_THREADS_COUNT] = { 0 };
 	bool peer[2] = { 0 }, bind[3] = { 0 };
 	bool any_mode = false, any_mem = false, any_threads = false, any_peer = false;
 	bool any_bind = false;
@@ -443,7 +449,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		set_all(o->hostmem, NBW_HOSTMEM_NONE, true);
 		o->hostmem[NBW_HOSTMEM_REGISTERED] = o->profile != NBW_PROFILE_QUICK;
 	}
-	if (!any_threads) set_all(o->threads, 2, true);
+	if (!any_threads) set_all(o->threads, NBW_THREADS_COUNT, true);
 	if (!any_peer) set_all(o->peer, 2, true);
 
 	if (sizes && max_size) {
@@ -516,7 +522,7 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 		add_arg(&v, &n, "--probe");
 		add_arg(&v, &n, o->probes[i]);
 	}
-	const char *modes[NBW_MODE_COUNT], *mems[NBW_HOSTMEM_NONE], *threads[] = { "1", "2" },
+	const char *modes[NBW_MODE_COUNT], *mems[NBW_HOSTMEM_NONE], *threads[] = { "1", "2", "all" },
 					   *peers[] = { "enabled", "disabled" };
 	for (int i = 0; i < NBW_MODE_COUNT; i++)
 		modes[i] = nbw_mode_name((enum nbw_mode)i);
@@ -524,7 +530,7 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 		mems[i] = nbw_hostmem_name((enum nbw_hostmem)i);
 	add_list(&v, &n, "--mode", modes, o->modes, NBW_MODE_COUNT);
 	add_list(&v, &n, "--host-mem", mems, o->hostmem, NBW_HOSTMEM_NONE);
-	add_list(&v, &n, "--threads", threads, o->threads, 2);
+	add_list(&v, &n, "--threads", threads, o->threads, NBW_THREADS_COUNT);
 	add_list(&v, &n, "--peer-access", peers, o->peer, 2);
 	const char *binds[] = { "none", "local", "remote" };
 	add_list(&v, &n, "--bind", binds, o->bind, 3);

@@ -35,7 +35,7 @@ static void merge(struct nbw_doc *doc, const char *dir, const char *label,
 	json_array_foreach(child->measurements, i, m) {
 		json_t *c = json_deep_copy(m);
 		json_object_set_new(c, "hht_sweep", json_string(label));
-		json_array_append_new(doc->measurements, c);
+		nbw_doc_add_measurement_json(doc, c);
 		st->measurements++;
 		json_t *v = json_object_get(json_object_get(m, "verification"), "status");
 		if (json_is_string(json_object_get(m, "error")))
@@ -102,6 +102,8 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		c.hidden_helpers = plan[k].hh;
 		c.hht_sweep = false;
 		c.quiet = true;
+		/* The models take one and two streams; all-at-once is not part of the sweep. */
+		c.threads[NBW_THREADS_ALL] = false;
 		if (plan[k].threads) {
 			c.threads[0] = plan[k].threads == 1;
 			c.threads[1] = plan[k].threads == 2;

@@ -1,59 +1,232 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The device sets of a series (include/nodebw/plan.h): pure data, no backend. */
+/* The planner (include/nodebw/plan.h): pure data, no backend. */
 #include "nodebw/plan.h"
 
-static void put(struct nbw_plan_set *out, size_t max, size_t *n, unsigned ns, const int *src,
-		const int *dst, enum nbw_conc conc, bool matrix_only)
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct nbw_plan_set *put(struct nbw_plan_set *out, size_t max, size_t *n, unsigned ns,
+				enum nbw_conc conc, bool matrix_only)
 {
 	if (*n >= max)
-		return;
+		return NULL;
 	struct nbw_plan_set *s = &out[(*n)++];
+	memset(s, 0, sizeof(*s));
 	s->nstreams = ns;
 	s->conc = conc;
 	s->matrix_only = matrix_only;
-	for (unsigned i = 0; i < 2; i++) {
-		s->src[i] = i < ns ? src[i] : -1;
-		s->dst[i] = i < ns ? dst[i] : -1;
-	}
+	return s;
 }
 
-size_t nbw_plan_sets(enum nbw_dir dir, int threads, const int *devs, int nd, bool named,
+/* Classes already given a whole sweep (a small set: there are few kinds of link). */
+struct seen {
+	int cls[64];
+	size_t n;
+};
+
+static bool first_of_class(const struct nbw_plan_devices *d, struct seen *seen, int a, int b)
+{
+	int c = d->pair_class ? d->pair_class(d->ctx, a, b) : 0;
+	for (size_t i = 0; i < seen->n; i++)
+		if (seen->cls[i] == c)
+			return false;
+	if (seen->n < sizeof(seen->cls) / sizeof(seen->cls[0]))
+		seen->cls[seen->n++] = c;
+	return true;
+}
+
+size_t nbw_plan_sets(const struct nbw_series_kind *k, const struct nbw_plan_devices *d,
 		     struct nbw_plan_set *out, size_t max)
 {
 	size_t n = 0;
-	if (nd < 1 || (threads == 2 && nd < 2))
+	const int *devs = d->devs;
+	int nd = d->nd > NBW_MAX_STREAMS ? NBW_MAX_STREAMS : d->nd;
+	if (nd < 1 || nd < k->min_devices)
 		return 0;
-	if (dir != NBW_P2P) {
-		bool htod = dir == NBW_HTOD;
-		if (threads == 2) {
-			int src[2] = { htod ? -1 : devs[0], htod ? -1 : devs[1] };
-			int dst[2] = { htod ? devs[0] : -1, htod ? devs[1] : -1 };
-			put(out, max, &n, 2, src, dst, NBW_CONC_DUAL, false);
+	struct nbw_plan_set *s;
+	if (k->dir != NBW_P2P) {
+		bool htod = k->dir == NBW_HTOD;
+		int ns = k->conc == NBW_CONC_SINGLE ? 1 : k->conc == NBW_CONC_DUAL ? 2 : nd;
+		if (k->conc == NBW_CONC_SINGLE) {
+			for (int i = 0; i < nd; i++)
+				if ((s = put(out, max, &n, 1, k->conc, !d->named && i > 0))) {
+					s->src[0] = htod ? -1 : devs[i];
+					s->dst[0] = htod ? devs[i] : -1;
+				}
 			return n;
 		}
-		for (int i = 0; i < nd; i++) {
-			int src = htod ? -1 : devs[i], dst = htod ? devs[i] : -1;
-			put(out, max, &n, 1, &src, &dst, NBW_CONC_SINGLE, !named && i > 0);
-		}
+		/* Dual: the first two devices (the models' contention figure); all: every one. */
+		if ((s = put(out, max, &n, (unsigned)ns, k->conc,
+			     k->conc == NBW_CONC_ALL && !d->named)))
+			for (int i = 0; i < ns; i++) {
+				s->src[i] = htod ? -1 : devs[i];
+				s->dst[i] = htod ? devs[i] : -1;
+			}
+		return n;
+	}
+	if (k->conc == NBW_CONC_RING) {
+		if ((s = put(out, max, &n, (unsigned)nd, k->conc, !d->named)))
+			for (int i = 0; i < nd; i++) {
+				s->src[i] = devs[i];
+				s->dst[i] = devs[(i + 1) % nd];
+			}
 		return n;
 	}
 	if (nd == 1) { /* a same-device copy, labelled so (never a peer link) */
-		if (threads == 1)
-			put(out, max, &n, 1, devs, devs, NBW_CONC_SINGLE, false);
+		if (k->conc == NBW_CONC_SINGLE && (s = put(out, max, &n, 1, k->conc, false)))
+			s->src[0] = s->dst[0] = devs[0];
 		return n;
 	}
 	/* Pairs in the order (0,1), (1,0), (0,2), (2,0), ...: the first pair first. */
+	struct seen seen = { .n = 0 };
 	for (int j = 1; j < nd; j++)
 		for (int i = 0; i < j; i++) {
 			int a = devs[i], b = devs[j];
-			bool first = i == 0 && j == 1;
-			if (threads == 1) {
-				put(out, max, &n, 1, &a, &b, NBW_CONC_SINGLE, !named && !first);
-				put(out, max, &n, 1, &b, &a, NBW_CONC_SINGLE, !named && !first);
-			} else {
-				int src[2] = { a, b }, dst[2] = { b, a };
-				put(out, max, &n, 2, src, dst, NBW_CONC_BIDIR, !named && !first);
+			bool sweep = d->named || first_of_class(d, &seen, a, b);
+			if (k->conc == NBW_CONC_SINGLE) {
+				if ((s = put(out, max, &n, 1, k->conc, !sweep)))
+					s->src[0] = a, s->dst[0] = b;
+				if ((s = put(out, max, &n, 1, k->conc, !sweep)))
+					s->src[0] = b, s->dst[0] = a;
+			} else if ((s = put(out, max, &n, 2, k->conc, !sweep))) {
+				s->src[0] = a, s->dst[0] = b;
+				s->src[1] = b, s->dst[1] = a;
 			}
 		}
+	return n;
+}
+
+/* ---- series ------------------------------------------------------------------------- */
+
+static struct nbw_series_plan *add(struct nbw_plan *p)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 32;
+		struct nbw_series_plan *v = realloc(p->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		p->v = v;
+		p->cap = cap;
+	}
+	struct nbw_series_plan *e = &p->v[p->n++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static int add_skip(struct nbw_plan *p, const struct nbw_series_kind *k, enum nbw_mode mode,
+		    enum nbw_hostmem mem, const char *what, const char *why)
+{
+	struct nbw_series_plan *e = add(p);
+	if (!e)
+		return -1;
+	e->kind = k;
+	e->mode = mode;
+	e->mem = mem;
+	snprintf(e->what, sizeof(e->what), "%s", what);
+	snprintf(e->skip, sizeof(e->skip), "%s", why && *why ? why : "not possible");
+	return 0;
+}
+
+static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kind *k,
+		     enum nbw_mode mode, enum nbw_hostmem mem, const char *iface,
+		     const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
+		     struct nbw_plan *out)
+{
+	char what[96], why[NBW_REASON_LEN] = "";
+	snprintf(what, sizeof(what), "%s %s %s", nbw_mode_name(mode), nbw_hostmem_name(mem),
+		 k->pattern);
+	if (caps->supports && caps->supports(caps->ctx, k->dir, mode, mem, why, sizeof(why)))
+		return add_skip(out, k, mode, mem, what, why);
+	if (mode == NBW_MODE_PARALLEL && (k->conc == NBW_CONC_ALL || k->conc == NBW_CONC_RING))
+		return add_skip(out, k, mode, mem, what,
+				"the parallel mode spreads one copy over every host core already; "
+				"several at once would only share the same cores");
+	size_t max = (size_t)d->nd * (size_t)d->nd + 1;
+	struct nbw_plan_set *sets = calloc(max, sizeof(*sets));
+	if (!sets)
+		return -1;
+	size_t nsets = nbw_plan_sets(k, d, sets, max);
+	if (nsets == 0) {
+		snprintf(why, sizeof(why), "needs %d devices; %s %d", k->min_devices,
+			 d->named ? "--devices lists" : "the API has", d->nd);
+		free(sets);
+		return add_skip(out, k, mode, mem, what, why);
+	}
+	bool peer_axis = k->dir == NBW_P2P && caps->peer_control && sets[0].src[0] != sets[0].dst[0];
+	int rc = 0;
+	for (size_t s = 0; s < nsets && rc == 0; s++)
+		for (int pe = 0; pe < (peer_axis ? 2 : 1) && rc == 0; pe++) {
+			if (peer_axis && !o->peer[pe])
+				continue;
+			for (int bp = 0; bp < 3 && rc == 0; bp++) {
+				if (!o->bind[bp])
+					continue;
+				struct nbw_series_plan *e = add(out);
+				if (!e) {
+					rc = -1;
+					break;
+				}
+				e->kind = k;
+				e->mode = mode;
+				e->mem = mem;
+				e->peer = !peer_axis ? NBW_PEER_NA : pe == 0 ? NBW_PEER_ON : NBW_PEER_OFF;
+				e->bind = (enum nbw_bind_policy)bp;
+				e->interface = iface;
+				e->set = sets[s];
+				snprintf(e->what, sizeof(e->what), "%s", what);
+			}
+		}
+	free(sets);
+	return rc;
+}
+
+int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
+		    const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
+		    struct nbw_plan *out)
+{
+	size_t nk;
+	const struct nbw_series_kind *kinds = nbw_series_kinds(&nk);
+	for (int mode = 0; mode < NBW_MODE_COUNT; mode++) {
+		if (!o->modes[mode])
+			continue;
+		char why[NBW_REASON_LEN] = "";
+		const char *iface = caps->interface(dir, (enum nbw_mode)mode, why, sizeof(why));
+		if (!iface) {
+			if (add_skip(out, NULL, (enum nbw_mode)mode, NBW_HOSTMEM_NONE,
+				     nbw_mode_name((enum nbw_mode)mode), why))
+				return -1;
+			continue;
+		}
+		for (int mem = 0; mem < NBW_HOSTMEM_NONE; mem++) {
+			if (dir == NBW_P2P && mem > 0)
+				break;
+			if (dir != NBW_P2P && !o->hostmem[mem])
+				continue;
+			enum nbw_hostmem hm = dir == NBW_P2P ? NBW_HOSTMEM_NONE : (enum nbw_hostmem)mem;
+			for (size_t i = 0; i < nk; i++) {
+				const struct nbw_series_kind *k = &kinds[i];
+				if (k->dir != dir || !o->threads[k->threads])
+					continue;
+				if (plan_kind(o, k, (enum nbw_mode)mode, hm, iface, caps, d, out))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+void nbw_plan_free(struct nbw_plan *p)
+{
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->v[i].skip[0])
+			n += p->v[i].set.matrix_only && nsizes > 2 ? 2 : nsizes;
 	return n;
 }

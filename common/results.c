@@ -334,6 +334,15 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 		goto fail;
 	}
 	m->nstreams = (unsigned)json_array_size(streams);
+	unsigned lo = m->conc == NBW_CONC_SINGLE ? 1 : m->conc == NBW_CONC_RING ? 3 : 2,
+		 hi = m->conc == NBW_CONC_SINGLE ? 1
+		      : m->conc == NBW_CONC_DUAL || m->conc == NBW_CONC_BIDIR ? 2
+									: NBW_MAX_STREAMS;
+	if (m->nstreams < lo || m->nstreams > hi) {
+		snprintf(err, errlen, "field 'streams' has %u entries; concurrency '%s' has %u to %u",
+			 m->nstreams, nbw_conc_name(m->conc), lo, hi);
+		goto fail;
+	}
 	for (unsigned i = 0; i < m->nstreams; i++) {
 		json_t *js = json_array_get(streams, i);
 		struct nbw_stream *s = &m->streams[i];
@@ -375,6 +384,10 @@ fail:
 
 /* ---- document ------------------------------------------------------------------------ */
 
+static int csv_ensure(struct nbw_doc *d);
+static void csv_row(FILE *f, const struct nbw_measurement *x, const char *hht_label);
+static void csv_row_json(FILE *f, json_t *m);
+
 struct nbw_doc *nbw_doc_new(int argc, char **argv)
 {
 	struct nbw_doc *d = calloc(1, sizeof(*d));
@@ -402,7 +415,7 @@ struct nbw_doc *nbw_doc_new(int argc, char **argv)
 		"machine", nbw_sysinfo_machine(), "software", nbw_sysinfo_software(), "environment",
 		nbw_sysinfo_environment(), "devices", d->devices, "skipped", d->skipped,
 		"measurements", d->measurements);
-	if (!d->root) {
+	if (!d->root || csv_ensure(d)) {
 		nbw_doc_free(d);
 		return NULL;
 	}
@@ -417,6 +430,9 @@ void nbw_doc_free(struct nbw_doc *d)
 	json_decref(d->skipped);
 	json_decref(d->measurements);
 	json_decref(d->root);
+	if (d->csv)
+		fclose(d->csv);
+	free(d->csv_buf);
 	free(d);
 }
 
@@ -440,6 +456,16 @@ void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, con
 void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m)
 {
 	json_array_append_new(d->measurements, nbw_measurement_to_json(m));
+	if (d->csv)
+		csv_row(d->csv, m, NULL);
+}
+
+void nbw_doc_add_measurement_json(struct nbw_doc *d, json_t *m)
+{
+	json_array_append(d->measurements, m);
+	if (d->csv)
+		csv_row_json(d->csv, m);
+	json_decref(m);
 }
 
 void nbw_doc_set(struct nbw_doc *d, const char *key, json_t *value)
@@ -499,68 +525,93 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int nbw_doc_write_csv(const struct nbw_doc *d, const char *path, char *err, size_t errlen)
+static void csv_header(FILE *f)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	fprintf(f, "# nodebw %s results summary; bandwidth in GB/s = 1e9 B/s, time in seconds\n",
 		NBW_VERSION);
 	fprintf(f, "api,probe,direction,mode,host_mem,concurrency,src,dst,bytes,halo_n,"
 		   "hidden_helpers,hht_sweep,repetitions,median_gbps,min_gbps,max_gbps,mean_gbps,cv,"
 		   "median_s,overlap_speedup,verification,error,interface,bytes_counting,"
 		   "peer_access,device_median_gbps\n");
+}
+
+static void endpoint_list(const struct nbw_measurement *x, bool dst, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (unsigned s = 0; s < x->nstreams; s++) {
+		int dev = dst ? x->streams[s].dst_device : x->streams[s].src_device;
+		size_t l = strlen(buf);
+		if (dev < 0)
+			snprintf(buf + l, len - l, "%shost", s ? "+" : "");
+		else
+			snprintf(buf + l, len - l, "%s%d", s ? "+" : "", dev);
+	}
+}
+
+/* One CSV row from the measurement itself (no JSON round trip). */
+static void csv_row(FILE *f, const struct nbw_measurement *x, const char *hht_label)
+{
+	char src[NBW_MAX_STREAMS * 6], dst[NBW_MAX_STREAMS * 6];
+	endpoint_list(x, false, src, sizeof(src));
+	endpoint_list(x, true, dst, sizeof(dst));
+	fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,%llu,", x->api, x->probe, nbw_dir_name(x->dir),
+		nbw_mode_name(x->mode), nbw_hostmem_name(x->hostmem), nbw_conc_name(x->conc), src,
+		dst, (unsigned long long)x->bytes);
+	if (x->halo_n)
+		fprintf(f, "%d", x->halo_n);
+	fprintf(f, ",%d,%s,%u,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,", x->hidden_helpers,
+		hht_label ? hht_label : "", x->reps, x->gbps.median, x->gbps.min, x->gbps.max,
+		x->gbps.mean, x->gbps.cv, x->seconds.median);
+	if (x->has_overlap)
+		fprintf(f, "%.3f", x->overlap_speedup);
+	fprintf(f, ",%s,", x->verify_status);
+	csv_field(f, x->error);
+	fputc(',', f);
+	csv_field(f, x->interface);
+	fputc(',', f);
+	csv_field(f, x->bytes_counting);
+	fprintf(f, ",%s,", nbw_peer_name(x->peer));
+	/* The device timer's figure: stream 0's (each stream has its own in the JSON). */
+	if (x->nstreams && x->streams[0].n_device)
+		fprintf(f, "%.6g", x->streams[0].device_gbps.median);
+	fputc('\n', f);
+}
+
+static void csv_row_json(FILE *f, json_t *m)
+{
+	char e[NBW_REASON_LEN];
+	struct nbw_measurement x;
+	if (nbw_measurement_from_json(m, &x, e, sizeof(e)))
+		return;
+	json_t *label = json_object_get(m, "hht_sweep");
+	csv_row(f, &x, json_is_string(label) ? json_string_value(label) : NULL);
+	nbw_measurement_free(&x);
+}
+
+/* The CSV rows of a document: kept as the measurements are added (a new document), or
+ * made once from the JSON on the first write (a loaded one). */
+static int csv_ensure(struct nbw_doc *d)
+{
+	if (d->csv)
+		return 0;
+	d->csv = open_memstream(&d->csv_buf, &d->csv_len);
+	if (!d->csv)
+		return -1;
+	csv_header(d->csv);
 	size_t i;
 	json_t *m;
-	json_array_foreach(d->measurements, i, m) {
-		char e[NBW_REASON_LEN];
-		struct nbw_measurement x;
-		if (nbw_measurement_from_json(m, &x, e, sizeof(e)))
-			continue;
-		char src[32] = "", dst[32] = "";
-		for (unsigned s = 0; s < x.nstreams; s++) {
-			char a[12], b[12];
-			snprintf(a, sizeof(a), x.streams[s].src_device < 0 ? "host" : "%d",
-				 x.streams[s].src_device);
-			snprintf(b, sizeof(b), x.streams[s].dst_device < 0 ? "host" : "%d",
-				 x.streams[s].dst_device);
-			size_t ls = strlen(src), ld = strlen(dst);
-			snprintf(src + ls, sizeof(src) - ls, "%s%s", s ? "+" : "", a);
-			snprintf(dst + ld, sizeof(dst) - ld, "%s%s", s ? "+" : "", b);
-		}
-		fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,%llu,", x.api, x.probe, nbw_dir_name(x.dir),
-			nbw_mode_name(x.mode), nbw_hostmem_name(x.hostmem), nbw_conc_name(x.conc),
-			src, dst, (unsigned long long)x.bytes);
-		if (x.halo_n)
-			fprintf(f, "%d", x.halo_n);
-		json_t *label = json_object_get(m, "hht_sweep");
-		fprintf(f, ",%d,%s,%u,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,", x.hidden_helpers,
-			json_is_string(label) ? json_string_value(label) : "", x.reps,
-			x.gbps.median, x.gbps.min, x.gbps.max, x.gbps.mean, x.gbps.cv,
-			x.seconds.median);
-		if (x.has_overlap)
-			fprintf(f, "%.3f", x.overlap_speedup);
-		fprintf(f, ",%s,", x.verify_status);
-		csv_field(f, x.error);
-		fputc(',', f);
-		csv_field(f, x.interface);
-		fputc(',', f);
-		csv_field(f, x.bytes_counting);
-		fprintf(f, ",%s,", nbw_peer_name(x.peer));
-		/* The device timer's figure: stream 0's (each stream has its own in the JSON). */
-		if (x.nstreams && x.streams[0].n_device)
-			fprintf(f, "%.6g", x.streams[0].device_gbps.median);
-		fputc('\n', f);
-		nbw_measurement_free(&x);
+	json_array_foreach(d->measurements, i, m)
+		csv_row_json(d->csv, m);
+	return 0;
+}
+
+int nbw_doc_write_csv(struct nbw_doc *d, const char *path, char *err, size_t errlen)
+{
+	if (csv_ensure(d) || fflush(d->csv)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	fclose(f);
-	int rc = nbw_write_atomic(path, buf, len, err, errlen);
-	free(buf);
-	return rc;
+	return nbw_write_atomic(path, d->csv_buf, d->csv_len, err, errlen);
 }
 
 int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen)

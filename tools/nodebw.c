@@ -21,6 +21,7 @@
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
+#include "nodebw/sink.h"
 #include "nodebw/topology.h"
 #include "nodebw/version.h"
 #include "cmd-matrix.h"
@@ -172,6 +173,8 @@ static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, 
 	return rc;
 }
 
+static void gap_table(struct nbw_doc *doc, bool quiet);
+
 static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 {
 	struct nbw_probe_opts o;
@@ -215,9 +218,27 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 		return 1;
 	}
 	struct nbw_run_status st;
-	rc = nbw_probe_run(&o, doc, dir, &st, err, sizeof(err));
+	struct nbw_probe_ctx *ctx = nbw_probe_ctx_new();
+	struct nbw_sink *term = o.quiet ? NULL : nbw_sink_terminal(stdout, !NBW_HAVE_OMP);
+	if (!ctx || (!o.quiet && !term)) {
+		fprintf(stderr, "nodebw: error: out of memory\n");
+		return 1;
+	}
+	if (term)
+		nbw_probe_ctx_add_sink(ctx, term);
+	rc = nbw_probe_run(ctx, &o, doc, dir, &st, err, sizeof(err));
+	unsigned ckpt_errors = st.checkpoint_errors;
+	char ckpt_why[NBW_REASON_LEN];
+	snprintf(ckpt_why, sizeof(ckpt_why), "%s", st.checkpoint_why);
 	if (rc == 0 && o.hht_sweep && !nbw_stop_requested)
 		rc = nbw_hht_sweep(&o, doc, dir, &st, err, sizeof(err));
+	nbw_probe_ctx_free(ctx);
+	nbw_sink_terminal_free(term);
+	if (rc == 0)
+		gap_table(doc, o.quiet);
+	if (ckpt_errors)
+		fprintf(stderr, "nodebw: %u checkpoint write%s of the results failed: %s\n",
+			ckpt_errors, ckpt_errors == 1 ? "" : "s", ckpt_why);
 	if (rc == 0) {
 		/* The whole-node analyses of what was measured, kept in the results. */
 		nbw_summary_analyse(doc);
@@ -255,6 +276,16 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	nbw_doc_free(doc);
 	nbw_cli_opts_free(&o);
 	return rc;
+}
+
+/* The OpenMP-vs-native gap table of what was measured: printed, and kept in the results. */
+static void gap_table(struct nbw_doc *doc, bool quiet)
+{
+	nbw_gap_match_devices(doc->devices);
+	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
+	if (!quiet)
+		nbw_gap_print(stdout, gaps);
+	nbw_doc_set(doc, "gaps", gaps);
 }
 
 static void gap_usage(FILE *f)

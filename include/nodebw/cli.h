@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "nodebw/probe.h"
+#include "nodebw/series.h"
 #include "nodebw/sizes.h"
 
 #define NBW_MAX_DEVICES 64
@@ -29,7 +30,7 @@ struct nbw_probe_opts {
 	bool peer[2];                     /**< P2P with peer access enabled, disabled */
 	bool bind[3];                     /**< NUMA binding: none, local, remote (enum
 					       nbw_bind_policy order); default local */
-	bool threads[2];                  /**< one host thread, two host threads at once */
+	bool threads[NBW_THREADS_COUNT];  /**< --threads 1, 2, all (enum nbw_threads) */
 	int devices[NBW_MAX_DEVICES];
 	int ndevices;                     /**< 0 = the first two devices */
 	struct nbw_sizes sizes;

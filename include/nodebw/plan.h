@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /** \file
- * \brief Which devices a series of each direction and thread count measures: every device,
- *  every pair, described as data before anything runs.
+ * \brief The planner: turns the options, a backend's capabilities and its device list into
+ *  the list of series to run, as data, before anything runs (unit-tested without backends).
  *
- * HtoD/DtoH with one host thread: each device alone. With two host threads: the first two
- * devices at once. P2P with one host thread: every ordered pair (a -> b, a != b), or the
- * same-device copy when there is one device. P2P with two host threads: every unordered pair,
- * both directions at once. The first set of each kind (device 0, the first pair) runs the
- * whole size sweep, as does every set when the user named the devices; the others run at the
- * sweep's smallest and largest size only (latency and bandwidth matrices), so the time grows
- * linearly with the number of devices and pairs at two sizes.
+ * Device sets per kind (include/nodebw/series.h):
+ *  - HtoD/DtoH single: each device alone. Dual: the first two devices at once. All: every
+ *    device at once (host-to-all, all-to-host).
+ *  - P2P single: every ordered pair (a -> b, a != b), or the same-device copy when there is
+ *    one device. Bidir: every unordered pair, both directions at once. Ring: every device
+ *    sends to the next one (i -> i+1 mod n) at once, n >= 3.
+ * Sizes: device 0, and the first pair of each kind of link (the first pair when the caller
+ * gives no link classes), run the whole size sweep, as does every set when the user named
+ * the devices; the others run the sweep's smallest and largest size only (the latency and
+ * bandwidth matrices), so the time grows linearly with the number of devices and pairs at
+ * two sizes. All-at-once and ring sets run the two sizes unless devices were named.
  */
 #ifndef NODEBW_PLAN_H
 #define NODEBW_PLAN_H
@@ -17,21 +21,73 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nodebw/cli.h"
 #include "nodebw/probe.h"
+#include "nodebw/series.h"
+#include "nodebw/topology.h"
 
 /** One device set of a series: its streams' endpoints (-1 = host memory). */
 struct nbw_plan_set {
-	unsigned nstreams;        /**< 1 or 2 */
-	int src[2], dst[2];
+	unsigned nstreams;
+	int src[NBW_MAX_STREAMS], dst[NBW_MAX_STREAMS];
 	enum nbw_conc conc;
 	bool matrix_only;         /**< smallest and largest size only */
 };
 
-/** Fill \p out (room for \p max) with the sets of direction \p dir for \p threads host
- *  threads (1 or 2) over the devices \p devs (\p nd of them, in the user's order);
- *  \p named: the user listed the devices (every set then runs the whole sweep). Returns the
- *  count (0 when \p threads is 2 and there is one device). */
-size_t nbw_plan_sets(enum nbw_dir dir, int threads, const int *devs, int nd, bool named,
+/** The devices a backend's series run on. */
+struct nbw_plan_devices {
+	const int *devs;          /**< in the user's order (or 0..n-1) */
+	int nd;
+	bool named;               /**< the user listed them: every set runs the whole sweep */
+	/** Class of the link between devices a and b (same value = same kind of link, e.g.
+	 *  "NV18" or "PCIe Gen5 x16"); the first pair of each class runs the whole sweep. NULL:
+	 *  one class. */
+	int (*pair_class)(void *ctx, int a, int b);
+	void *ctx;
+};
+
+/** Fill \p out (room for \p max) with the device sets of kind \p k. Returns the count (0
+ *  when there are fewer devices than the kind needs). */
+size_t nbw_plan_sets(const struct nbw_series_kind *k, const struct nbw_plan_devices *d,
 		     struct nbw_plan_set *out, size_t max);
+
+/** What a backend can do, as the planner asks it (the backend's ops, or a test's table). */
+struct nbw_plan_caps {
+	/** The API call(s) of (dir, mode), or NULL with \p why. */
+	const char *(*interface)(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len);
+	/** 0, or -1 with \p why when (dir, mode, memory) cannot run; NULL: all can. */
+	int (*supports)(void *ctx, enum nbw_dir dir, enum nbw_mode mode, enum nbw_hostmem mem,
+			char *why, size_t len);
+	void *ctx;
+	bool peer_control;        /**< the API lets a program enable/disable peer access */
+};
+
+/** One planned series: a device set with its mode, memory, peer access and binding; or a
+ *  combination that cannot run (\p skip set, \p set empty). */
+struct nbw_series_plan {
+	const struct nbw_series_kind *kind;
+	enum nbw_mode mode;
+	enum nbw_hostmem mem;
+	enum nbw_peer peer;
+	enum nbw_bind_policy bind;
+	const char *interface;         /**< NULL when skipped */
+	struct nbw_plan_set set;
+	char what[96];                 /**< "async pinned single": the label of skips */
+	char skip[NBW_REASON_LEN];     /**< why it cannot run; "" when it runs */
+};
+
+struct nbw_plan {
+	struct nbw_series_plan *v;
+	size_t n, cap;
+};
+
+/** Plan every series of one backend for direction \p dir under the options \p o (modes, host
+ *  memory, --threads, peer access, binding). 0, or -1 when out of memory. */
+int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
+		    const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
+		    struct nbw_plan *out);
+void nbw_plan_free(struct nbw_plan *p);
+/** Measurements the plan will record with \p nsizes sizes in the sweep. */
+size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes);
 
 #endif

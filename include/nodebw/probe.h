@@ -33,8 +33,12 @@ enum nbw_hostmem { NBW_HOSTMEM_PAGEABLE, NBW_HOSTMEM_PINNED, NBW_HOSTMEM_REGISTE
 enum nbw_peer { NBW_PEER_NA, NBW_PEER_ON, NBW_PEER_OFF, NBW_PEER_COUNT };
 
 /** SINGLE: one copy from one host thread. DUAL: two devices, two host threads at once.
- *  BIDIR: P2P a->b and b->a at once from two host threads. */
-enum nbw_conc { NBW_CONC_SINGLE, NBW_CONC_DUAL, NBW_CONC_BIDIR, NBW_CONC_COUNT };
+ *  BIDIR: P2P a->b and b->a at once from two host threads. ALL: HtoD/DtoH with every device
+ *  at once (host-to-all, all-to-host), one host thread per device. RING: P2P with every
+ *  device sending to its ring neighbour (i -> i+1 mod n) at once, one host thread per pair.
+ *  include/nodebw/series.h describes each kind. */
+enum nbw_conc { NBW_CONC_SINGLE, NBW_CONC_DUAL, NBW_CONC_BIDIR, NBW_CONC_ALL, NBW_CONC_RING,
+		NBW_CONC_COUNT };
 
 /** Where a buffer lives. */
 enum nbw_loc { NBW_LOC_HOST_PAGEABLE, NBW_LOC_HOST_PINNED, NBW_LOC_HOST_REGISTERED,
@@ -66,6 +70,9 @@ struct nbw_xfer {
 	const char *no_gate;
 	void *priv;     /**< backend state set by prepare(), freed by unprepare() */
 };
+
+/** Streams of one measurement: one per device for host-to-all / all-to-host and the ring. */
+#define NBW_MAX_STREAMS 64
 
 #define NBW_NAME_LEN 128
 #define NBW_REASON_LEN 256

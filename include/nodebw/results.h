@@ -9,13 +9,13 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "nodebw/probe.h"
 #include "nodebw/stats.h"
 
 #define NBW_SCHEMA_NAME "nodebw-results"
 #define NBW_SCHEMA_VERSION 2
-#define NBW_MAX_STREAMS 2
 
 /** One host thread's copies inside a measurement. */
 struct nbw_stream {
@@ -96,6 +96,10 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 struct nbw_doc {
 	json_t *root;
 	json_t *devices, *skipped, *measurements;
+	/* results.csv as it grows: one row appended per measurement added (private). */
+	FILE *csv;
+	char *csv_buf;
+	size_t csv_len;
 };
 
 /** New document with schema header, tool version, time, command line, machine, software
@@ -106,6 +110,8 @@ void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_dev
 void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,
 		      const char *reason);
 void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m);
+/** Add a measurement already in JSON form (e.g. a child process's), taking the reference. */
+void nbw_doc_add_measurement_json(struct nbw_doc *d, json_t *m);
 void nbw_doc_set(struct nbw_doc *d, const char *key, json_t *value);
 
 /** Write \p dir/results.json and \p dir/results.csv atomically; 0 or -1 with \p err. */
@@ -113,7 +119,7 @@ int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen);
 /** Load and check a results file; error text names file, line and column. */
 struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen);
 /** The CSV view of the measurement summaries. */
-int nbw_doc_write_csv(const struct nbw_doc *d, const char *path, char *err, size_t errlen);
+int nbw_doc_write_csv(struct nbw_doc *d, const char *path, char *err, size_t errlen);
 
 /** Write \p len bytes to \p path through a temporary file in the same folder + rename. */
 int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);

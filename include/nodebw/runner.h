@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /** \file
- * \brief The probe core: runs the selected series of every backend over the size sweep,
- * with warm-up, repetitions, concurrency, verification, statistics and output.
+ * \brief The probe core: plans the series of every selected backend (nodebw/plan.h), runs
+ * each over its sizes with warm-up, repetitions, concurrency, verification and statistics
+ * (common/exec.c), and says everything through sinks (nodebw/sink.h).
  */
 #ifndef NODEBW_RUNNER_H
 #define NODEBW_RUNNER_H
@@ -26,16 +27,30 @@ struct nbw_run_status {
 	unsigned unavailable;
 	unsigned backend_errors;
 	char unavailable_why[NBW_REASON_LEN + 32];
+	/** Checkpoint writes of the results that failed, and the first reason. */
+	unsigned checkpoint_errors;
+	char checkpoint_why[NBW_REASON_LEN];
 };
+
+struct nbw_sink;
+/** What lives across runs: the stream threads (see nodebw/workers.h) and the caller's
+ *  sinks. One per program. */
+struct nbw_probe_ctx;
+struct nbw_probe_ctx *nbw_probe_ctx_new(void);
+void nbw_probe_ctx_free(struct nbw_probe_ctx *c);
+/** Add an output sink (at most 4; the caller keeps it alive). 0 or -1. */
+int nbw_probe_ctx_add_sink(struct nbw_probe_ctx *c, struct nbw_sink *s);
 
 /** Set from a SIGINT handler: the runner stops after the current size and keeps results. */
 extern volatile sig_atomic_t nbw_stop_requested;
 
 /** Run every selected probe, adding devices, skips and measurements to \p doc and writing
- *  \p outdir after each series. Returns 0, NBW_EXIT_USAGE for bad user input (with \p err),
- *  or -1 when the results cannot be written. */
-int nbw_probe_run(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
-		  struct nbw_run_status *st, char *err, size_t errlen);
+ *  \p outdir after each series (NULL: nothing written), besides the sinks of \p ctx.
+ *  Returns 0, NBW_EXIT_USAGE for bad user input (with \p err), or -1 when the results
+ *  cannot be written. The OpenMP-vs-native gap table is the caller's (nodebw/gap.h). */
+int nbw_probe_run(struct nbw_probe_ctx *ctx, const struct nbw_probe_opts *o,
+		  struct nbw_doc *doc, const char *outdir, struct nbw_run_status *st, char *err,
+		  size_t errlen);
 
 /** The hidden-helper sweep: re-runs the async modes in child processes with
  *  LIBOMP_NUM_HIDDEN_HELPER_THREADS = 0, one per device, and 8, merging their measurements. */

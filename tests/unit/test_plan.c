@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The probe plan's device sets (common/plan.c), without any backend: every device for
- * HtoD/DtoH, every ordered pair (single) and unordered pair (bidir) for P2P, the first set
- * with the whole sweep and the others at two sizes unless the user named the devices. */
+ * HtoD/DtoH, every ordered pair (single) and unordered pair (bidir) for P2P, all devices at
+ * once and the ring, the first set (of each link kind) with the whole sweep and the others at
+ * two sizes unless the user named the devices; and the series plan of a made-up backend. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -14,12 +17,19 @@
 
 #define MAXS 64
 
+static size_t sets(enum nbw_dir dir, enum nbw_threads t, const int *devs, int nd, bool named,
+		   struct nbw_plan_set *out, size_t max)
+{
+	struct nbw_plan_devices d = { .devs = devs, .nd = nd, .named = named };
+	return nbw_plan_sets(nbw_series_kind_of(dir, t), &d, out, max);
+}
+
 static void test_htod_each_device(void **state)
 {
 	(void)state;
 	const int devs[] = {0, 1, 2, 3};
-	struct nbw_plan_set s[MAXS];
-	size_t n = nbw_plan_sets(NBW_HTOD, 1, devs, 4, false, s, MAXS);
+	static struct nbw_plan_set s[MAXS];
+	size_t n = sets(NBW_HTOD, NBW_THREADS_1, devs, 4, false, s, MAXS);
 	assert_int_equal(n, 4);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(s[i].nstreams, 1);
@@ -28,7 +38,7 @@ static void test_htod_each_device(void **state)
 		assert_int_equal(s[i].dst[0], (int)i);
 		assert_int_equal(s[i].matrix_only, i > 0); /* device 0: the whole sweep */
 	}
-	n = nbw_plan_sets(NBW_DTOH, 1, devs, 4, false, s, MAXS);
+	n = sets(NBW_DTOH, NBW_THREADS_1, devs, 4, false, s, MAXS);
 	assert_int_equal(n, 4);
 	assert_int_equal(s[2].src[0], 2);
 	assert_int_equal(s[2].dst[0], -1);
@@ -38,21 +48,21 @@ static void test_dual_first_two(void **state)
 {
 	(void)state;
 	const int devs[] = {2, 0, 1};
-	struct nbw_plan_set s[MAXS];
-	size_t n = nbw_plan_sets(NBW_HTOD, 2, devs, 3, true, s, MAXS);
+	static struct nbw_plan_set s[MAXS];
+	size_t n = sets(NBW_HTOD, NBW_THREADS_2, devs, 3, true, s, MAXS);
 	assert_int_equal(n, 1);
 	assert_int_equal(s[0].conc, NBW_CONC_DUAL);
 	assert_int_equal(s[0].dst[0], 2);
 	assert_int_equal(s[0].dst[1], 0);
-	assert_int_equal(nbw_plan_sets(NBW_DTOH, 2, devs, 1, true, s, MAXS), 0);
+	assert_int_equal(sets(NBW_DTOH, NBW_THREADS_2, devs, 1, true, s, MAXS), 0);
 }
 
 static void test_p2p_every_ordered_pair(void **state)
 {
 	(void)state;
 	const int devs[] = {0, 1, 2, 3};
-	struct nbw_plan_set s[MAXS];
-	size_t n = nbw_plan_sets(NBW_P2P, 1, devs, 4, false, s, MAXS);
+	static struct nbw_plan_set s[MAXS];
+	size_t n = sets(NBW_P2P, NBW_THREADS_1, devs, 4, false, s, MAXS);
 	assert_int_equal(n, 12);
 	bool seen[4][4] = {{false}};
 	for (size_t i = 0; i < n; i++) {
@@ -71,8 +81,8 @@ static void test_p2p_bidir_unordered(void **state)
 {
 	(void)state;
 	const int devs[] = {0, 1, 2, 3};
-	struct nbw_plan_set s[MAXS];
-	size_t n = nbw_plan_sets(NBW_P2P, 2, devs, 4, false, s, MAXS);
+	static struct nbw_plan_set s[MAXS];
+	size_t n = sets(NBW_P2P, NBW_THREADS_2, devs, 4, false, s, MAXS);
 	assert_int_equal(n, 6);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(s[i].nstreams, 2);
@@ -89,8 +99,8 @@ static void test_named_devices_all_sweep(void **state)
 	/* --devices 2,3,1: every pair among them, each with the whole sweep (the old core
 	 * measured 2 -> 3 and ignored 1) */
 	const int devs[] = {2, 3, 1};
-	struct nbw_plan_set s[MAXS];
-	size_t n = nbw_plan_sets(NBW_P2P, 1, devs, 3, true, s, MAXS);
+	static struct nbw_plan_set s[MAXS];
+	size_t n = sets(NBW_P2P, NBW_THREADS_1, devs, 3, true, s, MAXS);
 	assert_int_equal(n, 6);
 	for (size_t i = 0; i < n; i++)
 		assert_false(s[i].matrix_only);
@@ -102,16 +112,175 @@ static void test_one_device_and_bounds(void **state)
 {
 	(void)state;
 	const int devs[] = {0, 1, 2, 3};
-	struct nbw_plan_set s[MAXS];
+	static struct nbw_plan_set s[MAXS];
 	/* one device: P2P is the same-device copy, never a pair; no bidir */
-	size_t n = nbw_plan_sets(NBW_P2P, 1, devs, 1, false, s, MAXS);
+	size_t n = sets(NBW_P2P, NBW_THREADS_1, devs, 1, false, s, MAXS);
 	assert_int_equal(n, 1);
 	assert_int_equal(s[0].src[0], 0);
 	assert_int_equal(s[0].dst[0], 0);
-	assert_int_equal(nbw_plan_sets(NBW_P2P, 2, devs, 1, false, s, MAXS), 0);
-	assert_int_equal(nbw_plan_sets(NBW_HTOD, 1, devs, 0, false, s, MAXS), 0);
+	assert_int_equal(sets(NBW_P2P, NBW_THREADS_2, devs, 1, false, s, MAXS), 0);
+	assert_int_equal(sets(NBW_HTOD, NBW_THREADS_1, devs, 0, false, s, MAXS), 0);
 	/* never more than the room given */
-	assert_int_equal(nbw_plan_sets(NBW_P2P, 1, devs, 4, false, s, 5), 5);
+	assert_int_equal(sets(NBW_P2P, NBW_THREADS_1, devs, 4, false, s, 5), 5);
+}
+
+
+static void test_all_at_once(void **state)
+{
+	(void)state;
+	const int devs[] = {0, 1, 2, 3};
+	static struct nbw_plan_set s[MAXS];
+	/* host-to-all: one set, a stream per device, at the two matrix sizes */
+	size_t n = sets(NBW_HTOD, NBW_THREADS_ALL, devs, 4, false, s, MAXS);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].conc, NBW_CONC_ALL);
+	assert_int_equal(s[0].nstreams, 4);
+	assert_true(s[0].matrix_only);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(s[0].src[i], -1);
+		assert_int_equal(s[0].dst[i], i);
+	}
+	n = sets(NBW_DTOH, NBW_THREADS_ALL, devs, 4, true, s, MAXS);
+	assert_int_equal(n, 1);
+	assert_false(s[0].matrix_only); /* named devices: the whole sweep */
+	assert_int_equal(s[0].src[3], 3);
+	assert_int_equal(s[0].dst[3], -1);
+	/* one device: nothing at once */
+	assert_int_equal(sets(NBW_HTOD, NBW_THREADS_ALL, devs, 1, false, s, MAXS), 0);
+}
+
+static void test_ring(void **state)
+{
+	(void)state;
+	const int devs[] = {3, 1, 2, 0};
+	static struct nbw_plan_set s[MAXS];
+	size_t n = sets(NBW_P2P, NBW_THREADS_ALL, devs, 4, true, s, MAXS);
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].conc, NBW_CONC_RING);
+	assert_int_equal(s[0].nstreams, 4);
+	/* in the user's order, each to the next, the last back to the first */
+	const int want_src[] = {3, 1, 2, 0}, want_dst[] = {1, 2, 0, 3};
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(s[0].src[i], want_src[i]);
+		assert_int_equal(s[0].dst[i], want_dst[i]);
+	}
+	/* two devices: the ring would repeat bidir */
+	assert_int_equal(sets(NBW_P2P, NBW_THREADS_ALL, devs, 2, false, s, MAXS), 0);
+}
+
+/* Devices 0-1 and 2-3 on one kind of link (class 1), the cross pairs on another (2). */
+static int two_islands(void *ctx, int a, int b)
+{
+	(void)ctx;
+	return (a < 2) == (b < 2) ? 1 : 2;
+}
+
+static void test_sweep_per_link_kind(void **state)
+{
+	(void)state;
+	const int devs[] = {0, 1, 2, 3};
+	static struct nbw_plan_set s[MAXS];
+	struct nbw_plan_devices d = { .devs = devs, .nd = 4, .pair_class = two_islands };
+	size_t n = nbw_plan_sets(nbw_series_kind_of(NBW_P2P, NBW_THREADS_1), &d, s, MAXS);
+	assert_int_equal(n, 12);
+	size_t sweeps = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].matrix_only)
+			continue;
+		sweeps++;
+		/* the first pair of each kind: (0,1) and (0,2) in plan order */
+		int a = s[i].src[0] < s[i].dst[0] ? s[i].src[0] : s[i].dst[0];
+		int b = s[i].src[0] < s[i].dst[0] ? s[i].dst[0] : s[i].src[0];
+		assert_int_equal(a, 0);
+		assert_true(b == 1 || b == 2);
+	}
+	assert_int_equal(sweeps, 4); /* both directions of both pairs */
+}
+
+/* ---- the series plan with a made-up backend ---------------------------------------- */
+
+static const char *iface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
+{
+	if (mode == NBW_MODE_NOWAIT) {
+		snprintf(why, len, "no nowait here");
+		return NULL;
+	}
+	return mode == NBW_MODE_SYNC ? "copy()" : "copy_async()";
+}
+
+static int no_registered(void *ctx, enum nbw_dir dir, enum nbw_mode mode, enum nbw_hostmem mem,
+			 char *why, size_t len)
+{
+	(void)ctx;
+	if (mem == NBW_HOSTMEM_REGISTERED) {
+		snprintf(why, len, "cannot register");
+		return -1;
+	}
+	return 0;
+}
+
+static void test_series_plan(void **state)
+{
+	(void)state;
+	struct nbw_probe_opts o;
+	memset(&o, 0, sizeof(o));
+	o.modes[NBW_MODE_SYNC] = o.modes[NBW_MODE_ASYNC] = o.modes[NBW_MODE_NOWAIT] = true;
+	o.hostmem[NBW_HOSTMEM_PINNED] = o.hostmem[NBW_HOSTMEM_REGISTERED] = true;
+	o.threads[NBW_THREADS_1] = o.threads[NBW_THREADS_2] = o.threads[NBW_THREADS_ALL] = true;
+	o.peer[0] = o.peer[1] = true;
+	o.bind[NBW_BIND_LOCAL] = true;
+	const int devs[] = {0, 1, 2};
+	struct nbw_plan_devices d = { .devs = devs, .nd = 3 };
+	struct nbw_plan_caps caps = { .interface = iface, .supports = no_registered,
+				      .peer_control = true };
+	struct nbw_plan p = { 0 };
+	assert_int_equal(nbw_plan_series(&o, NBW_HTOD, &caps, &d, &p), 0);
+	/* sync and async: pinned (3 single + 1 dual + 1 all) and registered (3 skips: one per
+	 * kind); nowait: one skip */
+	size_t run = 0, skipped = 0;
+	for (size_t i = 0; i < p.n; i++) {
+		if (p.v[i].skip[0]) {
+			skipped++;
+			assert_null(p.v[i].interface);
+		} else {
+			run++;
+			assert_int_equal(p.v[i].mem, NBW_HOSTMEM_PINNED);
+			assert_int_equal(p.v[i].peer, NBW_PEER_NA);
+		}
+	}
+	assert_int_equal(run, 2 * 5);
+	assert_int_equal(skipped, 2 * 3 + 1);
+	assert_string_equal(p.v[p.n - 1].skip, "no nowait here");
+	/* measurements: 6 sizes; device 0 and the dual set full, the rest two sizes */
+	assert_int_equal(nbw_plan_measurements(&p, 6), 2 * (6 + 2 + 2 + 6 + 2));
+	nbw_plan_free(&p);
+
+	/* P2P: 6 ordered pairs + 3 bidir + 1 ring, each with peer access on and off */
+	assert_int_equal(nbw_plan_series(&o, NBW_P2P, &caps, &d, &p), 0);
+	run = 0;
+	size_t off = 0;
+	for (size_t i = 0; i < p.n; i++)
+		if (!p.v[i].skip[0]) {
+			run++;
+			off += p.v[i].peer == NBW_PEER_OFF;
+			assert_int_equal(p.v[i].mem, NBW_HOSTMEM_NONE);
+		}
+	assert_int_equal(run, 2 * 2 * (6 + 3 + 1));
+	assert_int_equal(off, run / 2);
+	nbw_plan_free(&p);
+
+	/* --threads 1 only, one device: no two-device kinds planned at all */
+	o.threads[NBW_THREADS_2] = o.threads[NBW_THREADS_ALL] = false;
+	d.nd = 1;
+	assert_int_equal(nbw_plan_series(&o, NBW_P2P, &caps, &d, &p), 0);
+	run = 0;
+	for (size_t i = 0; i < p.n; i++)
+		run += !p.v[i].skip[0];
+	assert_int_equal(run, 2); /* the same-device copy, sync and async, no peer axis */
+	for (size_t i = 0; i < p.n; i++)
+		if (!p.v[i].skip[0])
+			assert_int_equal(p.v[i].peer, NBW_PEER_NA);
+	nbw_plan_free(&p);
 }
 
 int main(void)
@@ -123,6 +292,10 @@ int main(void)
 		cmocka_unit_test(test_p2p_bidir_unordered),
 		cmocka_unit_test(test_named_devices_all_sweep),
 		cmocka_unit_test(test_one_device_and_bounds),
+		cmocka_unit_test(test_all_at_once),
+		cmocka_unit_test(test_ring),
+		cmocka_unit_test(test_sweep_per_link_kind),
+		cmocka_unit_test(test_series_plan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

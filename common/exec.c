@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The executor: one planned series over its sizes. For every size it
+ *   1. allocates the buffers of each stream (one stream = one host thread's copies),
+ *   2. fills the source with a seeded pattern (untimed),
+ *   3. runs the warm-up transfers, chooses the repetition count from their duration,
+ *   4. with several streams, times each stream alone first (the single-device reference),
+ *   5. poisons the destination again, so only the timed repetitions can produce the pattern,
+ *   6. times the repetitions (all streams released together by a barrier, or by the
+ *      backend's gate),
+ *   7. reads the destination back and checks every byte (untimed),
+ *   8. hands the measurement to the caller.
+ * An allocation or API failure is recorded on that size and the sweep goes on.
+ */
+#include "exec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/runner.h"
+#include "nodebw/sysinfo.h"
+
+#define DIR(s) ((s)->plan->kind->dir)
+#define NSTREAMS(s) ((s)->plan->set.nstreams)
+
+struct worker_arg {
+	struct nbw_point *p;
+	unsigned me;
+};
+
+static void stream_error(struct nbw_point *p, struct nbw_stream_state *ss, const char *what)
+{
+	const char *detail = p->s->ops->last_error(p->s->be);
+	snprintf(ss->err, sizeof(ss->err), "%s: %s", what, detail && *detail ? detail : "failed");
+	p->failed = 1;
+}
+
+static enum nbw_loc host_loc(enum nbw_hostmem m)
+{
+	return m == NBW_HOSTMEM_PINNED	       ? NBW_LOC_HOST_PINNED
+	       : m == NBW_HOSTMEM_REGISTERED ? NBW_LOC_HOST_REGISTERED
+					     : NBW_LOC_HOST_PAGEABLE;
+}
+
+/* Write a pattern (or poison) into a buffer wherever it lives. */
+static int buf_set(struct nbw_point *p, struct nbw_buf *b, uint64_t seed, bool poison,
+		   void *scratch)
+{
+	void *target = b->loc == NBW_LOC_DEVICE ? scratch : b->ptr;
+	if (poison)
+		memset(target, 0xA5, b->bytes);
+	else
+		nbw_pattern_fill(target, b->bytes, seed);
+	if (b->loc == NBW_LOC_DEVICE)
+		return p->s->ops->write(p->s->be, b, scratch, b->bytes);
+	return 0;
+}
+
+static void stream_endpoints(const struct nbw_exec *s, unsigned me, size_t bytes,
+			     struct nbw_buf *src, struct nbw_buf *dst)
+{
+	int sdev = s->plan->set.src[me], ddev = s->plan->set.dst[me];
+	int pin_dev = sdev >= 0 ? sdev : ddev;
+	enum nbw_hostmem mem = s->plan->mem;
+	/* Page-locked memory belongs to the device it is for; pageable memory to nobody. */
+	int host_dev = mem == NBW_HOSTMEM_PINNED || mem == NBW_HOSTMEM_REGISTERED ? pin_dev : -1;
+	*src = (struct nbw_buf){ .loc = sdev >= 0 ? NBW_LOC_DEVICE : host_loc(mem),
+				 .device = sdev >= 0 ? sdev : host_dev, .bytes = bytes };
+	*dst = (struct nbw_buf){ .loc = ddev >= 0 ? NBW_LOC_DEVICE : host_loc(mem),
+				 .device = ddev >= 0 ? ddev : host_dev, .bytes = bytes };
+}
+
+static int setup_stream(struct nbw_point *p, unsigned me)
+{
+	struct nbw_exec *s = p->s;
+	struct nbw_stream_state *ss = &p->st[me];
+	if (s->cache[me].have && s->cache[me].src.bytes >= p->bytes) {
+		ss->src = s->cache[me].src;
+		ss->dst = s->cache[me].dst;
+		ss->src.bytes = ss->dst.bytes = p->bytes;
+		ss->scratch = s->cache[me].scratch.ptr;
+		ss->cached = true;
+	} else {
+		/* Fallback when the largest size did not fit: allocate this size directly (the
+		 * pool is filled from the main thread only; the workers run here at once). */
+		stream_endpoints(s, me, p->bytes, &ss->src, &ss->dst);
+		ss->scratch = malloc(p->bytes);
+		if (!ss->scratch) {
+			snprintf(ss->err, sizeof(ss->err),
+				 "allocation of the host check buffer (%zu bytes) failed: out of memory",
+				 p->bytes);
+			p->failed = 1;
+			return -1;
+		}
+		if (s->ops->alloc(s->be, &ss->src)) {
+			stream_error(p, ss, "source allocation");
+			return -1;
+		}
+		ss->src_ok = true;
+		if (s->ops->alloc(s->be, &ss->dst)) {
+			stream_error(p, ss, "destination allocation");
+			return -1;
+		}
+		ss->dst_ok = true;
+	}
+	if (buf_set(p, &ss->src, p->seed + me, false, ss->scratch)) {
+		stream_error(p, ss, "buffer initialisation");
+		return -1;
+	}
+	ss->x = (struct nbw_xfer){ .dir = DIR(s), .mode = s->plan->mode, .src = &ss->src,
+				   .dst = &ss->dst, .bytes = p->bytes, .peer = s->plan->peer,
+				   .device_s = -1.0 };
+	if (s->ops->prepare && s->ops->prepare(s->be, &ss->x)) {
+		stream_error(p, ss, "prepare");
+		return -1;
+	}
+	ss->prepared = true;
+	return 0;
+}
+
+static void cache_free(struct nbw_exec *s)
+{
+	for (unsigned i = 0; i < NBW_MAX_STREAMS; i++) {
+		struct nbw_buf *b[] = { &s->cache[i].src, &s->cache[i].dst, &s->cache[i].scratch };
+		for (unsigned k = 0; k < 3; k++)
+			if (b[k]->ptr)
+				nbw_bufpool_put(s->pool, b[k]);
+		memset(&s->cache[i], 0, sizeof(s->cache[i]));
+	}
+}
+
+static bool can_bind(const struct nbw_exec *s)
+{
+	return s->topo && !nbw_topo_is_fixture(s->topo);
+}
+
+static void cache_alloc(struct nbw_exec *s, size_t largest)
+{
+	char why[NBW_REASON_LEN];
+	for (unsigned i = 0; i < NSTREAMS(s); i++) {
+		/* Allocate (and first-touch) each stream's buffers from its own NUMA node. */
+		if (can_bind(s))
+			nbw_topo_bind_thread(s->topo, s->node[i], why, sizeof(why));
+		stream_endpoints(s, i, largest, &s->cache[i].src, &s->cache[i].dst);
+		s->cache[i].scratch = (struct nbw_buf){ .loc = NBW_LOC_HOST_PAGEABLE,
+							.device = -1, .bytes = largest };
+		if (nbw_bufpool_get(s->pool, &s->cache[i].src) ||
+		    nbw_bufpool_get(s->pool, &s->cache[i].dst) ||
+		    nbw_bufpool_get(s->pool, &s->cache[i].scratch)) {
+			cache_free(s);
+			return;
+		}
+		s->cache[i].have = true;
+		/* Pageable memory may come back from the pool: move it where it belongs. Page-
+		 * locked memory stays where its allocation put it (this thread's node). */
+		struct nbw_buf *hb[] = { &s->cache[i].src, &s->cache[i].dst };
+		for (unsigned k = 0; can_bind(s) && s->node[i] >= 0 && k < 2; k++)
+			if (hb[k]->loc == NBW_LOC_HOST_PAGEABLE)
+				nbw_topo_bind_area(s->topo, hb[k]->ptr, hb[k]->bytes, s->node[i], why,
+						   sizeof(why));
+	}
+	if (can_bind(s))
+		nbw_topo_bind_thread(s->topo, -1, why, sizeof(why));
+}
+
+static int timed(struct nbw_point *p, struct nbw_stream_state *ss, double *t0, double *t1)
+{
+	ss->x.device_s = -1.0;
+	*t0 = nbw_now();
+	int rc = p->s->ops->transfer(p->s->be, &ss->x);
+	*t1 = nbw_now();
+	if (rc)
+		stream_error(p, ss, "transfer");
+	return rc;
+}
+
+static void verify_stream(struct nbw_point *p, unsigned me)
+{
+	struct nbw_stream_state *ss = &p->st[me];
+	const void *data = ss->dst.ptr;
+	if (ss->dst.loc == NBW_LOC_DEVICE) {
+		if (p->s->ops->read(p->s->be, ss->scratch, &ss->dst, p->bytes)) {
+			snprintf(ss->verify_status, sizeof(ss->verify_status), "failed");
+			snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+				 "could not read the destination back: %s",
+				 p->s->ops->last_error(p->s->be));
+			return;
+		}
+		data = ss->scratch;
+	}
+	size_t bad = nbw_pattern_check(data, p->bytes, p->seed + me);
+	if (bad == p->bytes) {
+		snprintf(ss->verify_status, sizeof(ss->verify_status), "passed");
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+			 "all %zu destination bytes equal the source pattern", p->bytes);
+	} else {
+		snprintf(ss->verify_status, sizeof(ss->verify_status), "failed");
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+			 "destination differs from the source pattern at byte %zu", bad);
+	}
+}
+
+/* One repetition of a gated start: every stream enqueues its copy behind the backend's closed
+ * gate, one thread opens it, each waits for its own copy. The start time of every stream is
+ * the moment the gate opened (filled in by gated_times). */
+static void gated_rep(struct nbw_point *p, unsigned me, unsigned r)
+{
+	struct nbw_stream_state *ss = &p->st[me];
+	const struct nbw_backend_ops *ops = p->s->ops;
+	ss->x.device_s = -1.0;
+	int rc = ops->submit(p->s->be, &ss->x);
+	if (rc)
+		stream_error(p, ss, "submit");
+	pthread_barrier_wait(&p->bar);
+	if (me == 0) {
+		/* Opened even when a stream failed: the others' copies are waiting on it. */
+		p->t_release[r] = nbw_now();
+		if (ops->release(p->s->be))
+			stream_error(p, ss, "gate release");
+	}
+	if (rc == 0) {
+		if (ops->complete(p->s->be, &ss->x)) {
+			stream_error(p, ss, "complete");
+		} else {
+			ss->t1[r] = nbw_now();
+			ss->dev[r] = ss->x.device_s;
+		}
+	}
+}
+
+static void gated_times(struct nbw_point *p, struct nbw_stream_state *ss)
+{
+	for (unsigned r = 0; r < p->reps; r++) {
+		ss->t0[r] = p->t_release[r];
+		ss->samples[r] = ss->t1[r] - ss->t0[r];
+	}
+}
+
+/* Where the pages of this stream's host buffer actually are (outside the timed region). */
+static void host_placement(struct nbw_point *p, unsigned me)
+{
+	struct nbw_stream_state *ss = &p->st[me];
+	const struct nbw_buf *h = ss->src.loc != NBW_LOC_DEVICE   ? &ss->src
+				  : ss->dst.loc != NBW_LOC_DEVICE ? &ss->dst
+								  : NULL;
+	struct nbw_page_placement pl;
+	char why[NBW_REASON_LEN];
+	ss->placement[0] = '\0';
+	if (!h || !h->ptr)
+		return;
+	if (nbw_page_placement(h->ptr, p->bytes, &pl, why, sizeof(why)) == 0)
+		nbw_page_placement_format(&pl, ss->placement, sizeof(ss->placement));
+	else
+		snprintf(ss->placement, sizeof(ss->placement), "unknown: %.50s", why);
+}
+
+/* After the warm-up, on stream 0: the repetition count and the sample arrays. */
+static void plan_repetitions(struct nbw_point *p)
+{
+	const struct nbw_probe_opts *o = p->s->o;
+	unsigned ns = NSTREAMS(p->s);
+	double longest = 0.0;
+	for (unsigned i = 0; i < ns; i++)
+		longest = fmax(longest, p->st[i].warm_s);
+	double want = longest > 0.0 ? ceil(o->min_time_s / longest) : o->min_reps;
+	p->reps = (unsigned)fmin(fmax(want, o->min_reps), o->max_reps);
+	/* The quick profile times each stream alone once: a rough overlap reference. */
+	p->alone_reps = o->profile == NBW_PROFILE_QUICK ? 1 : p->reps;
+	for (unsigned i = 0; i < ns; i++) {
+		struct nbw_stream_state *ss = &p->st[i];
+		ss->samples = calloc(p->reps, sizeof(double));
+		ss->t0 = calloc(p->reps, sizeof(double));
+		ss->t1 = calloc(p->reps, sizeof(double));
+		ss->dev = calloc(p->reps, sizeof(double));
+		ss->alone = ns > 1 ? calloc(p->alone_reps, sizeof(double)) : NULL;
+		if (!ss->samples || !ss->t0 || !ss->t1 || !ss->dev || (ns > 1 && !ss->alone)) {
+			snprintf(ss->err, sizeof(ss->err), "out of memory for %u samples", p->reps);
+			p->failed = 1;
+		}
+	}
+	p->gated = p->s->gated;
+	for (unsigned i = 0; i < ns && p->gated; i++)
+		if (p->st[i].x.no_gate) {
+			p->gated = false;
+			snprintf(p->no_gate, sizeof(p->no_gate), "%s", p->st[i].x.no_gate);
+		}
+	if (p->gated) {
+		p->t_release = calloc(p->reps, sizeof(double));
+		if (!p->t_release)
+			p->failed = 1;
+	}
+}
+
+static void *stream_worker(void *arg)
+{
+	struct worker_arg *wa = arg;
+	struct nbw_point *p = wa->p;
+	unsigned me = wa->me, ns = NSTREAMS(p->s);
+	struct nbw_stream_state *ss = &p->st[me];
+	const struct nbw_probe_opts *o = p->s->o;
+	char why[NBW_REASON_LEN];
+	if (can_bind(p->s))
+		nbw_topo_bind_thread(p->s->topo, p->s->node[me], why, sizeof(why)); /* -1: all */
+	setup_stream(p, me);
+	pthread_barrier_wait(&p->bar);
+
+	/* Warm-up: every stream together, as they will be timed. */
+	for (unsigned w = 0; !p->failed && w < o->warmup; w++) {
+		double a, b;
+		if (timed(p, ss, &a, &b) == 0)
+			ss->warm_s = b - a;
+	}
+	pthread_barrier_wait(&p->bar);
+	if (me == 0 && !p->failed)
+		plan_repetitions(p);
+	pthread_barrier_wait(&p->bar);
+
+	/* The single-device reference of a concurrent measurement: each stream alone. */
+	for (unsigned turn = 0; ns > 1 && turn < ns; turn++) {
+		if (turn == me)
+			for (unsigned r = 0; !p->failed && r < p->alone_reps; r++) {
+				double a, b;
+				if (timed(p, ss, &a, &b) == 0)
+					ss->alone[r] = b - a;
+			}
+		pthread_barrier_wait(&p->bar);
+	}
+
+	/* Poison: only the timed repetitions below can put the pattern back. */
+	if (!p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
+		stream_error(p, ss, "destination poisoning");
+	for (unsigned r = 0; r < p->reps; r++) {
+		pthread_barrier_wait(&p->bar);
+		if (p->failed)
+			break;
+		if (p->gated) {
+			gated_rep(p, me, r);
+		} else if (timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0) {
+			ss->samples[r] = ss->t1[r] - ss->t0[r];
+			ss->dev[r] = ss->x.device_s;
+		}
+	}
+	pthread_barrier_wait(&p->bar);
+	if (p->gated && !p->failed)
+		gated_times(p, ss);
+
+	if (!p->failed)
+		verify_stream(p, me);
+	host_placement(p, me);
+	if (ss->prepared && p->s->ops->unprepare)
+		p->s->ops->unprepare(p->s->be, &ss->x);
+	if (!ss->cached) {
+		if (ss->src_ok)
+			p->s->ops->free(p->s->be, &ss->src);
+		if (ss->dst_ok)
+			p->s->ops->free(p->s->be, &ss->dst);
+		free(ss->scratch);
+	}
+	return NULL;
+}
+
+static void free_point(struct nbw_point *p)
+{
+	for (unsigned i = 0; i < NBW_MAX_STREAMS; i++) {
+		free(p->st[i].samples);
+		free(p->st[i].alone);
+		free(p->st[i].t0);
+		free(p->st[i].t1);
+		free(p->st[i].dev);
+	}
+	free(p->t_release);
+}
+
+/* Host memory one size needs: per stream source, destination and check buffer. */
+static uint64_t footprint(const struct nbw_exec *s, uint64_t bytes)
+{
+	return bytes * 3u * NSTREAMS(s);
+}
+
+static void run_point(struct nbw_exec *s, const struct nbw_size *sz, uint64_t avail,
+		      nbw_emit_fn emit, void *ctx)
+{
+	struct nbw_measurement m;
+	unsigned ns = NSTREAMS(s);
+	if (avail && (sz->bytes > UINT64_MAX / (3u * ns) || footprint(s, sz->bytes) > avail)) {
+		char a[32], b[32], why[NBW_REASON_LEN];
+		nbw_size_label(sz->bytes, a, sizeof(a));
+		nbw_size_label(avail, b, sizeof(b));
+		snprintf(why, sizeof(why),
+			 "not run: %u streams of %s need 3 x %u x %s of host memory (source, "
+			 "destination, check buffer) but only %s is available",
+			 ns, a, ns, a, b);
+		nbw_record_error(s, sz, why, &m);
+		emit(ctx, &m);
+		nbw_measurement_free(&m);
+		return;
+	}
+	struct nbw_point *p = calloc(1, sizeof(*p));
+	if (!p) {
+		nbw_record_error(s, sz, "out of memory", &m);
+		emit(ctx, &m);
+		return;
+	}
+	p->s = s;
+	p->bytes = (size_t)sz->bytes;
+	p->seed = sz->bytes * 1315423911ull + (uint64_t)DIR(s) * 7919u +
+		  (uint64_t)s->plan->mode * 104729u + 1;
+	pthread_barrier_init(&p->bar, NULL, ns);
+	struct worker_arg wa[NBW_MAX_STREAMS];
+	void *args[NBW_MAX_STREAMS];
+	for (unsigned i = 0; i < ns; i++) {
+		wa[i] = (struct worker_arg){ .p = p, .me = i };
+		args[i] = &wa[i];
+	}
+	if (nbw_workers_run(s->workers, ns, stream_worker, args))
+		nbw_record_error(s, sz, "cannot start the host threads of the streams", &m);
+	else
+		nbw_record_point(s, p, sz, &m);
+	pthread_barrier_destroy(&p->bar);
+	free_point(p);
+	free(p);
+	emit(ctx, &m);
+	nbw_measurement_free(&m);
+}
+
+void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
+{
+	const struct nbw_backend_ops *ops = s->ops;
+	s->gated = NSTREAMS(s) > 1 && s->plan->mode == NBW_MODE_ASYNC && ops->submit &&
+		   ops->release && ops->complete;
+	size_t nsz = s->o->sizes.n;
+	bool matrix = s->plan->set.matrix_only;
+	size_t largest = 0;
+	for (size_t k = 0; k < nsz; k++)
+		if (!matrix || k == 0 || k == nsz - 1)
+			largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
+	uint64_t avail = nbw_sysinfo_mem_available();
+	if (!avail || footprint(s, largest) <= avail)
+		cache_alloc(s, largest);
+	for (size_t k = 0; k < nsz && !*s->stop; k++) {
+		if (matrix && k != 0 && k != nsz - 1)
+			continue;
+		run_point(s, &s->o->sizes.v[k], avail, emit, ctx);
+	}
+	cache_free(s);
+}

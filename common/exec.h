@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The executor (private to the probe core): runs one planned series over its sizes with
+ * its state in one context struct. exec.c times, gates and verifies; record.c turns a timed
+ * point into a measurement (labels, theoretical figure, byte counting from the kind table).
+ */
+#ifndef NODEBW_EXEC_H
+#define NODEBW_EXEC_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "nodebw/bufpool.h"
+#include "nodebw/cli.h"
+#include "nodebw/plan.h"
+#include "nodebw/probe.h"
+#include "nodebw/results.h"
+#include "nodebw/sink.h"
+#include "nodebw/topology.h"
+#include "nodebw/workers.h"
+
+/* One series as the executor runs it. */
+struct nbw_exec {
+	const struct nbw_backend_ops *ops;
+	struct nbw_backend *be;
+	struct nbw_bufpool *pool;
+	const struct nbw_probe_opts *o;
+	const struct nbw_topo *topo;        /* NULL: nothing bound, no theoretical figure */
+	struct nbw_workers *workers;
+	const struct nbw_device *devinfo;   /* the backend's devices, by id */
+	const struct nbw_series_plan *plan;
+	const volatile sig_atomic_t *stop;  /* set: stop after the current size */
+	bool gated;               /* concurrent async copies started by the backend's gate */
+	int node[NBW_MAX_STREAMS]; /* NUMA node of each stream's host thread and buffers */
+	/* Buffers of the largest size from the pool, reused for every size (no page faults or
+	 * unmaps inside the sweep); when that allocation fails, each size allocates its own and
+	 * a failure is recorded on that size only. */
+	struct {
+		struct nbw_buf src, dst, scratch;
+		bool have;
+	} cache[NBW_MAX_STREAMS];
+};
+
+struct nbw_stream_state {
+	struct nbw_buf src, dst;
+	struct nbw_xfer x;
+	bool src_ok, dst_ok, prepared;
+	bool cached;               /* buffers belong to the series cache */
+	void *scratch;
+	double warm_s;
+	double *samples, *alone, *t0, *t1, *dev;
+	char err[NBW_REASON_LEN];
+	char verify_status[16];
+	char verify_detail[160];
+	char placement[64];        /* where the host buffer's pages are */
+};
+
+/* One size of a series. */
+struct nbw_point {
+	struct nbw_exec *s;
+	size_t bytes;
+	uint64_t seed;
+	unsigned reps;
+	unsigned alone_reps;      /* repetitions of each stream alone (several streams only) */
+	double *t_release;        /* gated starts: when the gate was opened, per repetition */
+	bool gated;               /* this point starts on the backend's gate */
+	char no_gate[160];        /* why a gated series could not use the gate here */
+	pthread_barrier_t bar;
+	struct nbw_stream_state st[NBW_MAX_STREAMS];
+	volatile int failed;      /* set by any stream; read after a barrier */
+	char error[NBW_REASON_LEN]; /* the point could not run at all */
+};
+
+/* Called with each measurement as it is recorded. */
+typedef void (*nbw_emit_fn)(void *ctx, const struct nbw_measurement *m);
+
+/* Run the series \p x->plan over the sizes of \p x->o (the matrix sizes only for a
+ * matrix-only set), handing every measurement to \p emit. */
+void nbw_exec_series(struct nbw_exec *x, nbw_emit_fn emit, void *ctx);
+
+/* record.c */
+/* The measurement of one timed point (takes the point's sample arrays). */
+void nbw_record_point(const struct nbw_exec *x, struct nbw_point *p, const struct nbw_size *sz,
+		      struct nbw_measurement *m);
+/* The measurement of a size that could not run (e.g. not enough host memory). */
+void nbw_record_error(const struct nbw_exec *x, const struct nbw_size *sz, const char *why,
+		      struct nbw_measurement *m);
+/* How host threads wait for the devices that issue the series' copies. */
+void nbw_record_sched(const struct nbw_exec *x, char *word, size_t wlen, char *note,
+		      size_t nlen);
+
+#endif

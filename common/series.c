@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The table of series kinds (include/nodebw/series.h). */
+#include "nodebw/series.h"
+
+#include <string.h>
+
+#define ONE_COPY                                                                           \
+	"bytes = size of one transfer, counted once (read at the source, written at the "    \
+	"destination); GB/s = bytes / duration of one transfer / 1e9"
+
+static const struct nbw_series_kind kinds[] = {
+	{ NBW_HTOD, NBW_CONC_SINGLE, NBW_THREADS_1, 1, "single", "one device, one host thread",
+	  ONE_COPY },
+	{ NBW_HTOD, NBW_CONC_DUAL, NBW_THREADS_2, 2, "dual",
+	  "two devices, two host threads at once",
+	  "aggregate GB/s = 2 x size / wall time from the earliest start to the latest end of "
+	  "the two transfers; per device = size / that thread's time" },
+	{ NBW_HTOD, NBW_CONC_ALL, NBW_THREADS_ALL, 2, "host-to-all",
+	  "host to every device at once, one host thread per device",
+	  "aggregate GB/s = number of devices x size / wall time from the earliest start to the "
+	  "latest end of all transfers; per device = size / that thread's time" },
+	{ NBW_DTOH, NBW_CONC_SINGLE, NBW_THREADS_1, 1, "single", "one device, one host thread",
+	  ONE_COPY },
+	{ NBW_DTOH, NBW_CONC_DUAL, NBW_THREADS_2, 2, "dual",
+	  "two devices, two host threads at once",
+	  "aggregate GB/s = 2 x size / wall time from the earliest start to the latest end of "
+	  "the two transfers; per device = size / that thread's time" },
+	{ NBW_DTOH, NBW_CONC_ALL, NBW_THREADS_ALL, 2, "all-to-host",
+	  "every device to the host at once, one host thread per device",
+	  "aggregate GB/s = number of devices x size / wall time from the earliest start to the "
+	  "latest end of all transfers; per device = size / that thread's time" },
+	{ NBW_P2P, NBW_CONC_SINGLE, NBW_THREADS_1, 1, "single",
+	  "one pair, one direction, one host thread (a same-device copy when there is one "
+	  "device)",
+	  ONE_COPY },
+	{ NBW_P2P, NBW_CONC_BIDIR, NBW_THREADS_2, 2, "bidir",
+	  "both directions of a pair at once, two host threads",
+	  "aggregate GB/s = 2 x size (both directions) / wall time from the earliest start to "
+	  "the latest end; per direction = size / that thread's time" },
+	{ NBW_P2P, NBW_CONC_RING, NBW_THREADS_ALL, 3, "ring",
+	  "every device sends to its ring neighbour (i -> i+1 mod n) at once, one host thread "
+	  "per device",
+	  "aggregate GB/s = number of devices x size / wall time from the earliest start to the "
+	  "latest end of all transfers; per pair = size / that thread's time" },
+};
+
+static const char *const thread_words[NBW_THREADS_COUNT] = { "1", "2", "all" };
+
+const struct nbw_series_kind *nbw_series_kinds(size_t *n)
+{
+	*n = sizeof(kinds) / sizeof(kinds[0]);
+	return kinds;
+}
+
+const struct nbw_series_kind *nbw_series_kind_of(enum nbw_dir dir, enum nbw_threads t)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].dir == dir && kinds[i].threads == t)
+			return &kinds[i];
+	return NULL;
+}
+
+const struct nbw_series_kind *nbw_series_kind_find(enum nbw_dir dir, enum nbw_conc conc)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].dir == dir && kinds[i].conc == conc)
+			return &kinds[i];
+	return NULL;
+}
+
+const char *nbw_threads_name(enum nbw_threads t)
+{
+	return (unsigned)t < NBW_THREADS_COUNT ? thread_words[t] : "?";
+}
+
+int nbw_threads_parse(const char *s)
+{
+	for (int i = 0; s && i < NBW_THREADS_COUNT; i++)
+		if (strcmp(thread_words[i], s) == 0)
+			return i;
+	return -1;
+}
