@@ -244,6 +244,15 @@ int nbw_calib_xfer_ends_s(const struct nbw_calib *c, const char *name, int src, 
 		return 0;
 	}
 	const struct nbw_xpath *p = find_path(c, name);
+	if (!p) { /* the mode-less fallback of nbw_calib_xfer_s */
+		char base[32];
+		snprintf(base, sizeof(base), "%s", name);
+		char *slash = strchr(base, '/');
+		if (slash && !strchr(slash + 1, '/')) {
+			*slash = '\0';
+			p = find_path(c, base);
+		}
+	}
 	bool same = p && p->ends_known && p->src == src && p->dst == dst;
 	if (same)
 		say(how, howlen, "%s reference sweep: %s", e, h);
