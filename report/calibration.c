@@ -256,8 +256,10 @@ static struct nbw_xset *new_set(struct nbw_calib *c, const char *path, const str
 	c->sets = s;
 	s = &c->sets[c->nsets];
 	memset(s, 0, sizeof(*s));
+	char e[32];
+	ends_name(e, sizeof(e), m->src, m->dst);
 	snprintf(s->path, sizeof(s->path), "%s", path);
-	snprintf(s->own.name, sizeof(s->own.name), "%s %d->%d", path, m->src, m->dst);
+	snprintf(s->own.name, sizeof(s->own.name), "%.15s %.15s", path, e);
 	s->src = m->src;
 	s->dst = m->dst;
 	s->own.alpha_s = -1.0;
@@ -348,7 +350,8 @@ static int sets_for_path(struct nbw_calib *c, json_t *measurements, const char *
 		int bscore = -1;
 		for (size_t j = 0; j < n; j++) {
 			const struct mset *o = &ms[j];
-			if (o->src != m->src || o->dst != m->dst || o->n == 0)
+			if (o->src != m->src || o->dst != m->dst || o->n == 0 ||
+			    strcmp(o->key.bind, rk.bind) != 0)
 				continue;
 			const struct mset *base = NULL;
 			for (size_t q = 0; q < n && !base; q++)
@@ -899,7 +902,9 @@ static int read_sets(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 		x = &c->sets[c->nsets++];
 		memset(x, 0, sizeof(*x));
 		snprintf(x->path, sizeof(x->path), "%s", path);
-		snprintf(x->own.name, sizeof(x->own.name), "%s %d->%d", path, src, dst);
+		char e[32];
+		ends_name(e, sizeof(e), src, dst);
+		snprintf(x->own.name, sizeof(x->own.name), "%.15s %.15s", path, e);
 		x->src = src;
 		x->dst = dst;
 		x->own.alpha_s = -1.0;
