@@ -179,7 +179,8 @@ static struct mset *collect_msets(json_t *measurements, int file, const char *di
 		    (json_is_integer(f) && json_integer_value(f) != file) ||
 		    strcmp(jstr(json_object_get(m, "verification"), "status"), "passed") != 0)
 			continue;
-		double bytes = jnum(m, "bytes"), sec = jnum(json_object_get(m, "seconds"), "median");
+		double bytes = jnum(m, "bytes");
+		double sec = jnum(json_object_get(m, "seconds"), "median");
 		int src = end_of(json_object_get(json_array_get(st, 0), "src"));
 		int dst = end_of(json_object_get(json_array_get(st, 0), "dst"));
 		if (!(bytes > 0.0) || !(sec > 0.0) || src < -1 || dst < -1 || src == dst)
@@ -876,7 +877,8 @@ static int read_sets(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 		char at[64];
 		snprintf(at, sizeof(at), "transfer_sets[%zu]", i);
 		const char *path = json_string_value(json_object_get(o, "path"));
-		int src = end_of(json_object_get(o, "src")), dst = end_of(json_object_get(o, "dst"));
+		int src = end_of(json_object_get(o, "src"));
+		int dst = end_of(json_object_get(o, "dst"));
 		static const char *dirs[] = {"htod", "dtoh", "p2p"};
 		bool dir_ok = false;
 		for (int d = 0; d < 3 && path; d++)
@@ -916,9 +918,10 @@ static int read_sets(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 			json_t *pt = json_array_get(ratio, j);
 			double xb, r;
 			if (!json_is_array(pt) || json_array_size(pt) != 2 ||
-			    positive(json_array_get(pt, 0), &xb) || positive(json_array_get(pt, 1), &r))
-				return bad(err, errlen, at, "ratio[%zu] must be [bytes > 0, ratio > 0]",
-					   j);
+			    positive(json_array_get(pt, 0), &xb) ||
+			    positive(json_array_get(pt, 1), &r))
+				return bad(err, errlen, at,
+					   "ratio[%zu] must be [bytes > 0, ratio > 0]", j);
 			if (j && xb <= x->ratio_bytes[0])
 				return bad(err, errlen, at, "ratio sizes must be ascending");
 			x->ratio_bytes[j] = xb;

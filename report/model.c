@@ -337,7 +337,8 @@ static void list_str(char *buf, size_t len, int g, bool pairs)
 			continue;
 		}
 		if (pairs)
-			w += (size_t)snprintf(buf + w, len - w, "%s%d<->%d", i ? ", " : "", i, i + 1);
+			w += (size_t)snprintf(buf + w, len - w, "%s%d<->%d", i ? ", " : "", i,
+					      i + 1);
 		else
 			w += (size_t)snprintf(buf + w, len - w, "%s%d", i ? ", " : "", i);
 	}
