@@ -18,6 +18,20 @@
 
 /* ---- transfer paths from curves ----------------------------------------------------- */
 
+/* The endpoints of a single-stream curve from its key ("h->0", "0->1"). */
+static bool ends_of_key(const char *devices, int *src, int *dst)
+{
+	char a[12], b[12];
+	if (strchr(devices, ',') || sscanf(devices, "%11[^-]->%11s", a, b) != 2)
+		return false;
+	char *end;
+	long x = strtol(a, &end, 10);
+	*src = strcmp(a, "h") == 0 ? -1 : *end == '\0' && end != a ? (int)x : -2;
+	x = strtol(b, &end, 10);
+	*dst = strcmp(b, "h") == 0 ? -1 : *end == '\0' && end != b ? (int)x : -2;
+	return *src >= -1 && *dst >= -1;
+}
+
 static int add_path(struct nbw_calib *c, const char *name, const struct nbw_curve *cv)
 {
 	struct nbw_xpath *p = realloc(c->paths, (c->npaths + 1) * sizeof(*p));
@@ -46,6 +60,7 @@ static int add_path(struct nbw_calib *c, const char *name, const struct nbw_curv
 		p->alpha_s = fit.alpha_s;
 		p->beta_gbps = fit.beta_gbps;
 	}
+	p->ends_known = ends_of_key(cv->key.devices, &p->src, &p->dst);
 	c->npaths++;
 	return 0;
 }
@@ -83,7 +98,302 @@ static const struct nbw_curve *pick_curve(const struct nbw_curves *cs, const cha
 	return best;
 }
 
-static int paths_from_curves(struct nbw_calib *c, const struct nbw_curves *cs)
+/* ---- per device and per pair --------------------------------------------------------- */
+
+/* What identifies a series apart from its devices (as the curves' keys, report/curves.c). */
+struct skey {
+	char host_mem[16], peer[12], bind[8], sweep[24];
+	int hh;
+};
+
+/* One device set of one series: the measurements of one device or ordered pair. */
+struct mset {
+	struct skey key;
+	int src, dst;
+	bool matrix;     /* measured at the matrix sizes only */
+	size_t n;
+	double *bytes, *seconds;
+};
+
+static void skey_of(json_t *m, struct skey *k)
+{
+	memset(k, 0, sizeof(*k));
+	snprintf(k->host_mem, sizeof(k->host_mem), "%s", jstr(m, "host_mem"));
+	const char *peer = jstr(m, "peer_access");
+	snprintf(k->peer, sizeof(k->peer), "%s", peer[0] ? peer : "n/a");
+	snprintf(k->bind, sizeof(k->bind), "%s", jstr(json_object_get(m, "binding"), "policy"));
+	json_t *hh = json_object_get(m, "hidden_helpers");
+	k->hh = json_is_integer(hh) ? (int)json_integer_value(hh) : -1;
+	snprintf(k->sweep, sizeof(k->sweep), "%s", jstr(m, "hht_sweep"));
+}
+
+static bool same_skey(const struct skey *a, const struct skey *b)
+{
+	return strcmp(a->host_mem, b->host_mem) == 0 && strcmp(a->peer, b->peer) == 0 &&
+	       strcmp(a->bind, b->bind) == 0 && strcmp(a->sweep, b->sweep) == 0 && a->hh == b->hh;
+}
+
+static void skey_of_curve(const struct nbw_curve_key *ck, struct skey *k)
+{
+	memset(k, 0, sizeof(*k));
+	snprintf(k->host_mem, sizeof(k->host_mem), "%s", ck->host_mem);
+	snprintf(k->peer, sizeof(k->peer), "%s", ck->peer);
+	snprintf(k->bind, sizeof(k->bind), "%s", ck->bind);
+	snprintf(k->sweep, sizeof(k->sweep), "%s", ck->sweep);
+	k->hh = ck->hidden_helpers;
+}
+
+/* "host", -1 or a device id; -2 when neither. */
+static int end_of(json_t *v)
+{
+	if (json_is_integer(v))
+		return json_integer_value(v) >= -1 ? (int)json_integer_value(v) : -2;
+	return json_is_string(v) && strcmp(json_string_value(v), "host") == 0 ? -1 : -2;
+}
+
+static void free_msets(struct mset *ms, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(ms[i].bytes);
+		free(ms[i].seconds);
+	}
+	free(ms);
+}
+
+/* The single-stream measurements of (omp, dir, mode) in results file \p file, matrix sizes
+ * included, grouped by series and endpoints, each sorted by size (the first measurement of
+ * a size counts). NULL on memory failure; *n = 0 with none. */
+static struct mset *collect_msets(json_t *measurements, int file, const char *dir,
+				  const char *mode, size_t *n)
+{
+	struct mset *ms = NULL;
+	size_t nm = 0, i;
+	json_t *m;
+	*n = 0;
+	json_array_foreach(measurements, i, m) {
+		json_t *err = json_object_get(m, "error"), *st = json_object_get(m, "streams");
+		json_t *f = json_object_get(m, "file");
+		if (strcmp(jstr(m, "api"), "omp") || strcmp(jstr(m, "direction"), dir) ||
+		    strcmp(jstr(m, "mode"), mode) || strcmp(jstr(m, "concurrency"), "single") ||
+		    (err && !json_is_null(err)) || json_array_size(st) != 1 ||
+		    (json_is_integer(f) && json_integer_value(f) != file) ||
+		    strcmp(jstr(json_object_get(m, "verification"), "status"), "passed") != 0)
+			continue;
+		double bytes = jnum(m, "bytes");
+		double sec = jnum(json_object_get(m, "seconds"), "median");
+		int src = end_of(json_object_get(json_array_get(st, 0), "src"));
+		int dst = end_of(json_object_get(json_array_get(st, 0), "dst"));
+		if (!(bytes > 0.0) || !(sec > 0.0) || src < -1 || dst < -1 || src == dst)
+			continue;
+		struct skey k;
+		skey_of(m, &k);
+		struct mset *s = NULL;
+		for (size_t j = 0; j < nm && !s; j++)
+			if (ms[j].src == src && ms[j].dst == dst && same_skey(&ms[j].key, &k))
+				s = &ms[j];
+		if (!s) {
+			struct mset *more = realloc(ms, (nm + 1) * sizeof(*ms));
+			if (!more)
+				goto oom;
+			ms = more;
+			s = &ms[nm++];
+			memset(s, 0, sizeof(*s));
+			s->key = k;
+			s->src = src;
+			s->dst = dst;
+		}
+		s->matrix |= strcmp(jstr(m, "size_set"), "matrix") == 0;
+		size_t at = 0;
+		while (at < s->n && s->bytes[at] < bytes)
+			at++;
+		if (at < s->n && s->bytes[at] == bytes)
+			continue;
+		double *b = realloc(s->bytes, (s->n + 1) * sizeof(double));
+		if (b)
+			s->bytes = b;
+		double *t = b ? realloc(s->seconds, (s->n + 1) * sizeof(double)) : NULL;
+		if (!t)
+			goto oom;
+		s->seconds = t;
+		memmove(&s->bytes[at + 1], &s->bytes[at], (s->n - at) * sizeof(double));
+		memmove(&s->seconds[at + 1], &s->seconds[at], (s->n - at) * sizeof(double));
+		s->bytes[at] = bytes;
+		s->seconds[at] = sec;
+		s->n++;
+	}
+	*n = nm;
+	return ms ? ms : calloc(1, sizeof(*ms));
+oom:
+	free_msets(ms, nm);
+	return NULL;
+}
+
+/* Time of a set at \p x by linear interpolation of its points; < 0 outside them. */
+static double mset_at(const struct mset *s, double x)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->bytes[i] == x)
+			return s->seconds[i];
+		if (i + 1 < s->n && s->bytes[i] < x && x < s->bytes[i + 1])
+			return s->seconds[i] + (x - s->bytes[i]) / (s->bytes[i + 1] - s->bytes[i]) *
+						       (s->seconds[i + 1] - s->seconds[i]);
+	}
+	return -1.0;
+}
+
+static void ends_name(char *buf, size_t len, int src, int dst)
+{
+	char a[16], b[16];
+	snprintf(a, sizeof(a), src < 0 ? "host" : "%d", src);
+	snprintf(b, sizeof(b), dst < 0 ? "host" : "%d", dst);
+	snprintf(buf, len, "%s->%s", a, b);
+}
+
+static struct nbw_xset *new_set(struct nbw_calib *c, const char *path, const struct mset *m)
+{
+	struct nbw_xset *s = realloc(c->sets, (c->nsets + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	c->sets = s;
+	s = &c->sets[c->nsets];
+	memset(s, 0, sizeof(*s));
+	char e[32];
+	ends_name(e, sizeof(e), m->src, m->dst);
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	snprintf(s->own.name, sizeof(s->own.name), "%.15s %.15s", path, e);
+	s->src = m->src;
+	s->dst = m->dst;
+	s->own.alpha_s = -1.0;
+	s->own.bytes = malloc((m->n ? m->n : 1) * sizeof(double));
+	s->own.seconds = malloc((m->n ? m->n : 1) * sizeof(double));
+	if (!s->own.bytes || !s->own.seconds) {
+		free(s->own.bytes);
+		free(s->own.seconds);
+		return NULL;
+	}
+	memcpy(s->own.bytes, m->bytes, m->n * sizeof(double));
+	memcpy(s->own.seconds, m->seconds, m->n * sizeof(double));
+	s->own.n = m->n;
+	c->nsets++;
+	return s;
+}
+
+/* Ratios of \p m's times to \p ref_at(bytes) at its smallest and largest size. */
+static void set_ratio(struct nbw_xset *s, const struct mset *m, const struct nbw_curve *ref,
+		      const struct mset *base)
+{
+	size_t idx[2] = {0, m->n - 1};
+	s->estimate = true;
+	s->nratio = 0;
+	for (int i = 0; i < (m->n > 1 ? 2 : 1); i++) {
+		double x = m->bytes[idx[i]];
+		double r = ref ? nbw_curve_seconds_at(ref, x, NULL, 0) : mset_at(base, x);
+		if (!(r > 0.0))
+			continue;
+		s->ratio_bytes[s->nratio] = x;
+		s->ratio[s->nratio++] = m->seconds[idx[i]] / r;
+	}
+}
+
+/* Per device (HtoD, DtoH) and per ordered pair (P2P), of the path \p name whose reference
+ * curve is \p ref: the sets of the reference's own series first (a whole sweep: its own
+ * curve; matrix sizes: the ratio to the reference there), then devices and pairs measured
+ * only in another series (another hidden-helper setting, host memory, ...) with the ratio to
+ * that series' own set on the reference's endpoints. */
+static int sets_for_path(struct nbw_calib *c, json_t *measurements, const char *name,
+			 const char *dir, const char *mode, const struct nbw_curve *ref)
+{
+	int rs, rd;
+	if (!ends_of_key(ref->key.devices, &rs, &rd))
+		return 0;
+	size_t n;
+	struct mset *ms = collect_msets(measurements, ref->file, dir, mode, &n);
+	if (!ms)
+		return -1;
+	struct skey rk;
+	skey_of_curve(&ref->key, &rk);
+	int rc = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct mset *m = &ms[i];
+		if (!same_skey(&m->key, &rk) || (m->src == rs && m->dst == rd) || m->n == 0)
+			continue;
+		struct nbw_xset *s = new_set(c, name, m);
+		if (!s)
+			goto out;
+		if (m->matrix) {
+			char e[32];
+			ends_name(e, sizeof(e), rs, rd);
+			set_ratio(s, m, ref, NULL);
+			snprintf(s->ratio_to, sizeof(s->ratio_to), "the reference %s, same series",
+				 e);
+		} else {
+			struct nbw_abfit fit;
+			if (nbw_abfit(m->bytes, m->seconds, m->n, &fit) == 0) {
+				s->own.alpha_s = fit.alpha_s;
+				s->own.beta_gbps = fit.beta_gbps;
+			}
+		}
+	}
+	/* Devices and pairs the reference's series left out. */
+	for (size_t i = 0; i < n; i++) {
+		const struct mset *m = &ms[i];
+		if (m->n == 0 || (m->src == rs && m->dst == rd))
+			continue;
+		bool have = false;
+		for (size_t j = 0; j < c->nsets && !have; j++)
+			have = strcmp(c->sets[j].path, name) == 0 && c->sets[j].src == m->src &&
+			       c->sets[j].dst == m->dst;
+		if (have)
+			continue;
+		/* The best series holding this device or pair and the reference's endpoints:
+		 * the reference's host memory, then its peer access, then the most points. */
+		const struct mset *best = NULL, *bbase = NULL;
+		int bscore = -1;
+		for (size_t j = 0; j < n; j++) {
+			const struct mset *o = &ms[j];
+			if (o->src != m->src || o->dst != m->dst || o->n == 0 ||
+			    strcmp(o->key.bind, rk.bind) != 0)
+				continue;
+			const struct mset *base = NULL;
+			for (size_t q = 0; q < n && !base; q++)
+				if (ms[q].src == rs && ms[q].dst == rd && ms[q].n &&
+				    same_skey(&ms[q].key, &o->key))
+					base = &ms[q];
+			if (!base)
+				continue;
+			int score = (strcmp(o->key.host_mem, rk.host_mem) == 0) * 100 +
+				    (strcmp(o->key.peer, rk.peer) == 0) * 50 + (int)o->n;
+			if (score > bscore) {
+				bscore = score;
+				best = o;
+				bbase = base;
+			}
+		}
+		if (!best)
+			continue;
+		struct nbw_xset *s = new_set(c, name, best);
+		if (!s)
+			goto out;
+		char e[32];
+		ends_name(e, sizeof(e), rs, rd);
+		set_ratio(s, best, NULL, bbase);
+		snprintf(s->ratio_to, sizeof(s->ratio_to), "%s in the series with hidden helpers "
+			 "%d, host memory %s%s%s", e, best->key.hh, best->key.host_mem,
+			 best->key.sweep[0] ? ", " : "", best->key.sweep);
+		if (s->nratio == 0) { /* no common size: nothing to estimate from */
+			free(s->own.bytes);
+			free(s->own.seconds);
+			c->nsets--;
+		}
+	}
+	rc = 0;
+out:
+	free_msets(ms, n);
+	return rc;
+}
+
+static int paths_from_curves(struct nbw_calib *c, const struct nbw_curves *cs,
+			     json_t *measurements)
 {
 	static const struct {
 		const char *dir, *mode, *conc, *name;
@@ -102,6 +412,9 @@ static int paths_from_curves(struct nbw_calib *c, const struct nbw_curves *cs)
 		const struct nbw_curve *cv =
 			pick_curve(cs, want[i].dir, want[i].mode, want[i].conc, c->hidden_helpers);
 		if (cv && add_path(c, want[i].name, cv))
+			return -1;
+		if (cv && strcmp(want[i].conc, "single") == 0 &&
+		    sets_for_path(c, measurements, want[i].name, want[i].dir, want[i].mode, cv))
 			return -1;
 	}
 	return 0;
@@ -313,7 +626,8 @@ int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, cha
 	snprintf(c->source, sizeof(c->source), "%zu results file%s: %s%s", in->nfiles,
 		 in->nfiles == 1 ? "" : "s", in->nfiles ? in->paths[0] : "",
 		 in->nfiles > 1 ? ", ..." : "");
-	if (solver_terms(c, in->solver_runs) || paths_from_curves(c, &in->curves)) {
+	if (solver_terms(c, in->solver_runs) ||
+	    paths_from_curves(c, &in->curves, in->measurements)) {
 		snprintf(err, errlen, "out of memory building the calibration");
 		nbw_calib_free(c);
 		return -1;
@@ -332,22 +646,65 @@ static json_t *ks_json(const struct nbw_ksample *k, size_t n)
 	return a;
 }
 
+static json_t *end_json(int dev)
+{
+	return dev < 0 ? json_string("host") : json_integer(dev);
+}
+
+static json_t *xpath_json(const struct nbw_xpath *p)
+{
+	json_t *o = json_object();
+	if (p->ends_known) {
+		json_object_set_new(o, "src", end_json(p->src));
+		json_object_set_new(o, "dst", end_json(p->dst));
+	}
+	if (p->alpha_s >= 0.0)
+		json_object_set_new(o, "alpha_s", json_real(p->alpha_s));
+	if (p->beta_gbps > 0.0)
+		json_object_set_new(o, "beta_gbps", json_real(p->beta_gbps));
+	json_t *pts = json_array();
+	for (size_t j = 0; j < p->n; j++)
+		json_array_append_new(pts, json_pack("[f, f]", p->bytes[j], p->seconds[j]));
+	json_object_set_new(o, "points", pts);
+	return o;
+}
+
+/* "transfer_sets": one object per device or ordered pair; "ratio" marks a matrix
+ * estimate. A key older readers ignore, so the schema stays at version 1. */
+static json_t *sets_json(const struct nbw_calib *c)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < c->nsets; i++) {
+		const struct nbw_xset *s = &c->sets[i];
+		struct nbw_xpath own = s->own;
+		own.ends_known = false;
+		if (s->estimate) {
+			own.alpha_s = -1.0;
+			own.beta_gbps = 0.0;
+		}
+		json_t *o = xpath_json(&own);
+		json_object_set_new(o, "path", json_string(s->path));
+		json_object_set_new(o, "src", end_json(s->src));
+		json_object_set_new(o, "dst", end_json(s->dst));
+		json_object_set_new(o, "size_set", json_string(s->estimate ? "matrix" : "sweep"));
+		if (s->estimate) {
+			json_t *r = json_array();
+			for (size_t j = 0; j < s->nratio; j++)
+				json_array_append_new(r, json_pack("[f, f]", s->ratio_bytes[j],
+								   s->ratio[j]));
+			json_object_set_new(o, "ratio", r);
+			json_object_set_new(o, "ratio_to", json_string(s->ratio_to));
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 json_t *nbw_calib_to_json(const struct nbw_calib *c)
 {
 	json_t *paths = json_object();
-	for (size_t i = 0; i < c->npaths; i++) {
-		const struct nbw_xpath *p = &c->paths[i];
-		json_t *o = json_object();
-		if (p->alpha_s >= 0.0)
-			json_object_set_new(o, "alpha_s", json_real(p->alpha_s));
-		if (p->beta_gbps > 0.0)
-			json_object_set_new(o, "beta_gbps", json_real(p->beta_gbps));
-		json_t *pts = json_array();
-		for (size_t j = 0; j < p->n; j++)
-			json_array_append_new(pts, json_pack("[f, f]", p->bytes[j], p->seconds[j]));
-		json_object_set_new(o, "points", pts);
-		json_object_set_new(paths, p->name, o);
-	}
+	for (size_t i = 0; i < c->npaths; i++)
+		json_object_set_new(paths, c->paths[i].name, xpath_json(&c->paths[i]));
 	json_t *vs = json_array();
 	for (size_t i = 0; i < c->nvs; i++) {
 		const struct nbw_vsample *v = &c->vs[i];
@@ -372,6 +729,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 			      "step; one halo plane = 8 N^2 bytes",
 			      "k", k, "k_slab", ks_json(c->slab, c->nslab), "transfers", paths,
 			      "versions", vs);
+	if (c->nsets)
+		json_object_set_new(j, "transfer_sets", sets_json(c));
 	return j;
 }
 
@@ -427,6 +786,9 @@ static int read_ks(json_t *a, const char *where, struct nbw_ksample **out, size_
 	return 0;
 }
 
+static int read_points(struct nbw_xpath *p, json_t *o, const char *at, char *err,
+		       size_t errlen);
+
 static int read_path(struct nbw_calib *c, const char *name, json_t *o, char *err,
 		     size_t errlen)
 {
@@ -449,6 +811,22 @@ static int read_path(struct nbw_calib *c, const char *name, json_t *o, char *err
 	p = &c->paths[c->npaths++];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
+	json_t *js = json_object_get(o, "src"), *jd = json_object_get(o, "dst");
+	if (js || jd) {
+		p->src = end_of(js);
+		p->dst = end_of(jd);
+		if (p->src < -1 || p->dst < -1)
+			return bad(err, errlen, at, "\"src\" and \"dst\" go together: \"host\" or a "
+						    "device id");
+		p->ends_known = true;
+	}
+	return read_points(p, o, at, err, errlen);
+}
+
+/* alpha_s, beta_gbps and points of a path or set object into \p p. */
+static int read_points(struct nbw_xpath *p, json_t *o, const char *at, char *err,
+		       size_t errlen)
+{
 	p->alpha_s = -1.0;
 	json_t *a = json_object_get(o, "alpha_s"), *b = json_object_get(o, "beta_gbps");
 	json_t *pts = json_object_get(o, "points");
@@ -482,6 +860,81 @@ static int read_path(struct nbw_calib *c, const char *name, json_t *o, char *err
 	}
 	if (!(p->beta_gbps > 0.0) && p->n == 0)
 		return bad(err, errlen, at, "needs \"beta_gbps\" or \"points\"");
+	return 0;
+}
+
+/* "transfer_sets": [{"path", "src", "dst", points and/or "ratio": [[bytes, r], ...]}]. */
+static int read_sets(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, "transfer_sets", "must be an array of per-device and "
+							 "per-pair transfer objects");
+	size_t i;
+	json_t *o;
+	json_array_foreach(a, i, o) {
+		char at[64];
+		snprintf(at, sizeof(at), "transfer_sets[%zu]", i);
+		const char *path = json_string_value(json_object_get(o, "path"));
+		int src = end_of(json_object_get(o, "src"));
+		int dst = end_of(json_object_get(o, "dst"));
+		static const char *dirs[] = {"htod", "dtoh", "p2p"};
+		bool dir_ok = false;
+		for (int d = 0; d < 3 && path; d++)
+			dir_ok |= strncmp(path, dirs[d], strlen(dirs[d])) == 0 &&
+				  (path[strlen(dirs[d])] == '\0' || path[strlen(dirs[d])] == '/');
+		if (!json_is_object(o) || !dir_ok || strlen(path) >= sizeof(c->sets[0].path))
+			return bad(err, errlen, at, "needs \"path\": htod, dtoh or p2p, "
+						    "optionally with /MODE");
+		bool host_ok = strncmp(path, "p2p", 3) == 0 ? src >= 0 && dst >= 0
+			       : strncmp(path, "htod", 4) == 0 ? src == -1 && dst >= 0
+							       : src >= 0 && dst == -1;
+		if (!host_ok || src == dst)
+			return bad(err, errlen, at, "\"src\" and \"dst\": \"host\" or device ids, "
+						    "as the direction has them");
+		json_t *ratio = json_object_get(o, "ratio");
+		if (ratio && (!json_is_array(ratio) || json_array_size(ratio) < 1 ||
+			      json_array_size(ratio) > 2))
+			return bad(err, errlen, at, "\"ratio\" must be one or two [bytes, ratio]");
+		struct nbw_xset *x = realloc(c->sets, (c->nsets + 1) * sizeof(*x));
+		if (!x)
+			return bad(err, errlen, at, "out of memory");
+		c->sets = x;
+		x = &c->sets[c->nsets++];
+		memset(x, 0, sizeof(*x));
+		snprintf(x->path, sizeof(x->path), "%s", path);
+		char e[32];
+		ends_name(e, sizeof(e), src, dst);
+		snprintf(x->own.name, sizeof(x->own.name), "%.15s %.15s", path, e);
+		x->src = src;
+		x->dst = dst;
+		x->own.alpha_s = -1.0;
+		snprintf(x->ratio_to, sizeof(x->ratio_to), "%s",
+			 json_string_value(json_object_get(o, "ratio_to"))
+				 ? json_string_value(json_object_get(o, "ratio_to"))
+				 : "the path's curve");
+		for (size_t j = 0; j < json_array_size(ratio); j++) {
+			json_t *pt = json_array_get(ratio, j);
+			double xb, r;
+			if (!json_is_array(pt) || json_array_size(pt) != 2 ||
+			    positive(json_array_get(pt, 0), &xb) ||
+			    positive(json_array_get(pt, 1), &r))
+				return bad(err, errlen, at,
+					   "ratio[%zu] must be [bytes > 0, ratio > 0]", j);
+			if (j && xb <= x->ratio_bytes[0])
+				return bad(err, errlen, at, "ratio sizes must be ascending");
+			x->ratio_bytes[j] = xb;
+			x->ratio[j] = r;
+			x->nratio = j + 1;
+		}
+		x->estimate = x->nratio > 0;
+		bool own = json_object_get(o, "points") || json_object_get(o, "beta_gbps");
+		if (!own && !x->estimate)
+			return bad(err, errlen, at, "needs \"points\", \"beta_gbps\" or \"ratio\"");
+		if (own && read_points(&x->own, o, at, err, errlen))
+			return -1;
+	}
 	return 0;
 }
 
@@ -566,6 +1019,8 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	json_object_foreach(tr, name, o)
 		if (read_path(c, name, o, err, errlen))
 			return -1;
+	if (read_sets(c, json_object_get(j, "transfer_sets"), err, errlen))
+		return -1;
 	return read_versions(c, json_object_get(j, "versions"), err, errlen);
 }
 

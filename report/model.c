@@ -34,6 +34,11 @@ void nbw_calib_free(struct nbw_calib *c)
 		free(c->paths[i].seconds);
 	}
 	free(c->paths);
+	for (size_t i = 0; i < c->nsets; i++) {
+		free(c->sets[i].own.bytes);
+		free(c->sets[i].own.seconds);
+	}
+	free(c->sets);
 	free(c->k);
 	free(c->slab);
 	free(c->vs);
@@ -136,6 +141,162 @@ int nbw_calib_xfer_s(const struct nbw_calib *c, const char *name, double bytes, 
 	return 0;
 }
 
+/* ---- per device and per pair ------------------------------------------------------- */
+
+const char *nbw_xsrc_name(enum nbw_xsrc s)
+{
+	switch (s) {
+	case NBW_XSRC_REFERENCE:
+		return "reference sweep";
+	case NBW_XSRC_OWN:
+		return "own sweep";
+	case NBW_XSRC_ESTIMATE:
+		return "matrix estimate";
+	default:
+		return "not measured on its own: the path's curve";
+	}
+}
+
+/* The set of path \p name (or of its mode-less name, as nbw_calib_xfer_s falls back). */
+static const struct nbw_xset *find_set(const struct nbw_calib *c, const char *name, int src,
+				       int dst)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		char base[32];
+		snprintf(base, sizeof(base), "%s", name);
+		if (pass == 1) {
+			char *slash = strchr(base, '/');
+			if (!slash || strchr(slash + 1, '/') || find_path(c, name))
+				return NULL;
+			*slash = '\0';
+		}
+		for (size_t i = 0; i < c->nsets; i++)
+			if (c->sets[i].src == src && c->sets[i].dst == dst &&
+			    strcmp(c->sets[i].path, base) == 0)
+				return &c->sets[i];
+	}
+	return NULL;
+}
+
+bool nbw_calib_has_sets(const struct nbw_calib *c, const char *name)
+{
+	size_t len = strcspn(name, "/");
+	for (size_t i = 0; i < c->nsets; i++)
+		if (strcmp(c->sets[i].path, name) == 0 ||
+		    (strlen(c->sets[i].path) == len && strncmp(c->sets[i].path, name, len) == 0))
+			return true;
+	return false;
+}
+
+/* r(b): the measured ratios, linear in log(bytes) between the two sizes, constant outside. */
+static double ratio_at(const struct nbw_xset *s, double bytes)
+{
+	if (s->nratio < 2 || bytes <= s->ratio_bytes[0])
+		return s->ratio[0];
+	if (bytes >= s->ratio_bytes[1])
+		return s->ratio[1];
+	double f = log(bytes / s->ratio_bytes[0]) / log(s->ratio_bytes[1] / s->ratio_bytes[0]);
+	return s->ratio[0] + f * (s->ratio[1] - s->ratio[0]);
+}
+
+static void ends_str(char *buf, size_t len, int src, int dst)
+{
+	char a[16], b[16];
+	snprintf(a, sizeof(a), src < 0 ? "host" : "%d", src);
+	snprintf(b, sizeof(b), dst < 0 ? "host" : "%d", dst);
+	snprintf(buf, len, "%s->%s", a, b);
+}
+
+int nbw_calib_xfer_ends_s(const struct nbw_calib *c, const char *name, int src, int dst,
+			  double bytes, double *t, enum nbw_xsrc *from, char *how, size_t howlen)
+{
+	const struct nbw_xset *s = find_set(c, name, src, dst);
+	char e[32], h[200];
+	ends_str(e, sizeof(e), src, dst);
+	if (s && !s->estimate) {
+		double x = path_time(&s->own, bytes, h, sizeof(h));
+		if (x > 0.0) {
+			say(how, howlen, "%s own sweep: %s", e, h);
+			if (from)
+				*from = NBW_XSRC_OWN;
+			*t = x;
+			return 0;
+		}
+	}
+	double ref;
+	if (nbw_calib_xfer_s(c, name, bytes, &ref, h, sizeof(h))) {
+		say(how, howlen, "%s", h);
+		return -1;
+	}
+	if (s && s->estimate && s->nratio > 0) {
+		double r = ratio_at(s, bytes);
+		if (s->nratio == 2)
+			say(how, howlen, "%s matrix estimate: %s x %.3g (ratio measured at %.0f B "
+					 "and %.0f B against %s)",
+			    e, h, r, s->ratio_bytes[0], s->ratio_bytes[1], s->ratio_to);
+		else
+			say(how, howlen, "%s matrix estimate: %s x %.3g (ratio measured at %.0f B "
+					 "against %s)",
+			    e, h, r, s->ratio_bytes[0], s->ratio_to);
+		if (from)
+			*from = NBW_XSRC_ESTIMATE;
+		*t = ref * r;
+		return 0;
+	}
+	const struct nbw_xpath *p = find_path(c, name);
+	if (!p) { /* the mode-less fallback of nbw_calib_xfer_s */
+		char base[32];
+		snprintf(base, sizeof(base), "%s", name);
+		char *slash = strchr(base, '/');
+		if (slash && !strchr(slash + 1, '/')) {
+			*slash = '\0';
+			p = find_path(c, base);
+		}
+	}
+	bool same = p && p->ends_known && p->src == src && p->dst == dst;
+	if (same)
+		say(how, howlen, "%s reference sweep: %s", e, h);
+	else
+		say(how, howlen, "%s not measured on its own: %s", e, h);
+	if (from)
+		*from = same ? NBW_XSRC_REFERENCE : NBW_XSRC_GENERIC;
+	*t = ref;
+	return 0;
+}
+
+/* Counts of where the hops' times came from, for the notes. */
+struct xsrc_count {
+	int n[4];
+};
+
+static void count_src(struct xsrc_count *k, enum nbw_xsrc s)
+{
+	k->n[s]++;
+}
+
+/* "3 pairs: 2 own sweeps, 1 matrix estimate" */
+static void sources_str(char *buf, size_t len, const char *what_counted,
+			const struct xsrc_count *k)
+{
+	static const char *what[4][2] = {
+		{"not measured on its own (the path's curve)", "not measured on their own (the "
+							       "path's curve)"},
+		{"reference sweep", "reference sweeps"},
+		{"own sweep", "own sweeps"},
+		{"matrix estimate", "matrix estimates"},
+	};
+	int total = k->n[0] + k->n[1] + k->n[2] + k->n[3];
+	size_t w = (size_t)snprintf(buf, len, "%d %s%s:", total, what_counted,
+				    total == 1 ? "" : "s");
+	for (int i = 1; i <= 4 && w < len; i++) {
+		int s = i % 4; /* the generic ones last */
+		if (!k->n[s])
+			continue;
+		w += (size_t)snprintf(buf + w, len - w, "%s %d %s", i > 1 && w && buf[w - 1] != ':'
+				      ? "," : "", k->n[s], what[s][k->n[s] > 1]);
+	}
+}
+
 /* ---- the paper's model -------------------------------------------------------------- */
 
 static bool is_version(const char *v, int *num)
@@ -163,6 +324,114 @@ static const char *version_mode(int v)
 	return v == 1 ? "sync" : "async";
 }
 
+/* "0<->1, 1<->2, 2<->3" (the neighbour pairs of G devices), "0, 1, 2" (the devices). */
+static void list_str(char *buf, size_t len, int g, bool pairs)
+{
+	size_t w = 0;
+	buf[0] = '\0';
+	int n = pairs ? g - 1 : g;
+	for (int i = 0; i < n && w < len; i++) {
+		if (n > 8 && i == 3) {
+			w += (size_t)snprintf(buf + w, len - w, ", ...");
+			i = n - 2;
+			continue;
+		}
+		if (pairs)
+			w += (size_t)snprintf(buf + w, len - w, "%s%d<->%d", i ? ", " : "", i,
+					      i + 1);
+		else
+			w += (size_t)snprintf(buf + w, len - w, "%s%d", i ? ", " : "", i);
+	}
+}
+
+/* Eq. 10's P2P: the slowest of the neighbour pairs i -> i+1 and i+1 -> i. */
+static int paper_p2p(const struct nbw_calib *c, const char *name, double b, int g,
+		     struct nbw_paper_pred *out, double *per_step, char *why, size_t whylen)
+{
+	struct xsrc_count k = {{0}};
+	double worst = -1.0;
+	char how[400];
+	for (int i = 0; i + 1 < g; i++)
+		for (int d = 0; d < 2; d++) {
+			int a = d ? i + 1 : i, z = d ? i : i + 1;
+			double t;
+			enum nbw_xsrc from;
+			if (nbw_calib_xfer_ends_s(c, name, a, z, b, &t, &from, how, sizeof(how))) {
+				say(why, whylen, "Eq. 10 needs beta_P2P at %.0f B: %s", b, how);
+				return -1;
+			}
+			count_src(&k, from);
+			if (t > worst) {
+				worst = t;
+				out->bound_src = a;
+				out->bound_dst = z;
+				out->bound_from = from;
+			}
+		}
+	*per_step = worst;
+	out->beta_gbps[0] = b / worst / 1e9;
+	if (!nbw_calib_has_sets(c, name)) {
+		say(out->bound, sizeof(out->bound), "path %s for every pair (the calibration has no "
+			"per-pair measurements)", name);
+		return 0;
+	}
+	char list[160], src[160];
+	list_str(list, sizeof(list), g, true);
+	sources_str(src, sizeof(src), "pair", &k);
+	say(out->bound, sizeof(out->bound), "slowest neighbour pair %d->%d of %s, both directions "
+		"(%s; %s)", out->bound_src, out->bound_dst, list,
+	    nbw_xsrc_name(out->bound_from), src);
+	return 0;
+}
+
+/* Eq. 9's HtoD + DtoH: the slowest device's own (the largest sum) among 0..G-1. */
+static int paper_staged(const struct nbw_calib *c, const char *mode, double b, int g,
+			struct nbw_paper_pred *out, double *per_step, char *why, size_t whylen)
+{
+	struct xsrc_count k = {{0}};
+	double worst = -1.0;
+	char how[400], name[2][32];
+	enum nbw_xsrc wfrom[2] = {NBW_XSRC_GENERIC, NBW_XSRC_GENERIC};
+	snprintf(name[0], sizeof(name[0]), "htod/%s", mode);
+	snprintf(name[1], sizeof(name[1]), "dtoh/%s", mode);
+	for (int d = 0; d < g; d++) {
+		double t[2];
+		enum nbw_xsrc from[2];
+		for (int i = 0; i < 2; i++)
+			if (nbw_calib_xfer_ends_s(c, name[i], i ? d : -1, i ? -1 : d, b, &t[i],
+						  &from[i], how, sizeof(how))) {
+				say(why, whylen, "Eq. 9 needs beta_%s at %.0f B: %s",
+				    i ? "DtoH" : "HtoD", b, how);
+				return -1;
+			}
+		count_src(&k, from[0]);
+		count_src(&k, from[1]);
+		if (t[0] + t[1] > worst) {
+			worst = t[0] + t[1];
+			out->beta_gbps[0] = b / t[0] / 1e9;
+			out->beta_gbps[1] = b / t[1] / 1e9;
+			out->bound_src = out->bound_dst = d;
+			wfrom[0] = from[0];
+			wfrom[1] = from[1];
+		}
+	}
+	*per_step = worst;
+	out->bound_from = wfrom[0] == NBW_XSRC_ESTIMATE || wfrom[1] == NBW_XSRC_ESTIMATE
+				  ? NBW_XSRC_ESTIMATE : wfrom[0];
+	if (!nbw_calib_has_sets(c, name[0]) && !nbw_calib_has_sets(c, name[1])) {
+		say(out->bound, sizeof(out->bound), "paths %s and %s for every device (the "
+			"calibration has no per-device measurements)", name[0], name[1]);
+		return 0;
+	}
+	char list[160], src[160];
+	list_str(list, sizeof(list), g, false);
+	sources_str(src, sizeof(src), "transfer", &k);
+	say(out->bound, sizeof(out->bound), "slowest device %d of %s (HtoD: %s, DtoH: %s; "
+		"%s)", out->bound_src, list, nbw_xsrc_name(wfrom[0]),
+	    nbw_xsrc_name(wfrom[1]), src);
+	return 0;
+}
+
 int nbw_predict_paper(const struct nbw_calib *c, enum nbw_kbar_rule rule, int n, int g,
 		      const char *v, int steps, struct nbw_paper_pred *out, char *why,
 		      size_t whylen)
@@ -176,33 +445,17 @@ int nbw_predict_paper(const struct nbw_calib *c, enum nbw_kbar_rule rule, int n,
 	if (nbw_calib_kbar(c, rule, &out->kbar, why, whylen))
 		return -1;
 	double b = plane_bytes(n), step_compute = out->kbar * cube(n - 2.0) / g;
-	char name[32], how[160];
 	double per_step;
 	if (vn == 4) {
+		char name[32];
 		out->equation = "Eq. 10";
 		snprintf(name, sizeof(name), "p2p/%s", version_mode(vn));
-		double t;
-		if (nbw_calib_xfer_s(c, name, b, &t, how, sizeof(how))) {
-			say(why, whylen, "Eq. 10 needs beta_P2P at %.0f B: %s", b, how);
+		if (paper_p2p(c, name, b, g, out, &per_step, why, whylen))
 			return -1;
-		}
-		out->beta_gbps[0] = b / t / 1e9;
-		per_step = t;
 	} else {
 		out->equation = "Eq. 9";
-		const char *dirs[2] = {"htod", "dtoh"};
-		per_step = 0.0;
-		for (int i = 0; i < 2; i++) {
-			snprintf(name, sizeof(name), "%s/%s", dirs[i], version_mode(vn));
-			double t;
-			if (nbw_calib_xfer_s(c, name, b, &t, how, sizeof(how))) {
-				say(why, whylen, "Eq. 9 needs beta_%s at %.0f B: %s",
-				    i ? "DtoH" : "HtoD", b, how);
-				return -1;
-			}
-			out->beta_gbps[i] = b / t / 1e9;
-			per_step += t;
-		}
+		if (paper_staged(c, version_mode(vn), b, g, out, &per_step, why, whylen))
+			return -1;
 	}
 	out->compute_s = steps * step_compute;
 	out->transfer_s = steps * per_step;
@@ -357,39 +610,99 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 	double boundary_step = kk * area * (planes >= 2 ? 2 : planes);
 
 	/* Transfers of the busiest host thread per step: each hop at the measured time of one
-	 * plane; with copies from several host threads at once (Versions 3, 4) the bandwidth
-	 * term grows by the contention factor. */
-	double b = plane_bytes(n), t1 = 0.0, extra = 0.0, csum = 0.0;
-	char how[160], name[32], conc[40];
-	int neighbours = g > 2 ? 2 : 1;
+	 * plane between its own devices; with copies from several host threads at once
+	 * (Versions 3, 4) the bandwidth term grows by the contention factor (of the path's
+	 * curves, applied to every device's and pair's time alike). */
+	double b = plane_bytes(n), scale[2] = {1.0, 1.0}, csum = 0.0;
+	char how[400], name[2][32], conc[40];
 	const char *mode = version_mode(vn);
 	const char *hops[2] = {"dtoh", "htod"};
 	int nhops = vn == 4 ? 1 : 2;
 	for (int h = 0; h < nhops; h++) {
 		double t;
-		snprintf(name, sizeof(name), "%s/%s", vn == 4 ? "p2p" : hops[h], mode);
-		if (nbw_calib_xfer_s(c, name, b, &t, how, sizeof(how))) {
-			say(why, whylen, "the extended model needs %s at %.0f B: %s", name, b, how);
+		snprintf(name[h], sizeof(name[h]), "%s/%s", vn == 4 ? "p2p" : hops[h], mode);
+		if (nbw_calib_xfer_s(c, name[h], b, &t, how, sizeof(how))) {
+			say(why, whylen, "the extended model needs %s at %.0f B: %s", name[h], b,
+			    how);
 			return -1;
 		}
-		t1 += t;
 		double f = 1.0;
 		if (vn >= 3) {
-			snprintf(conc, sizeof(conc), "%s/%s", name, vn == 4 ? "bidir" : "dual");
-			f = contention(c, name, conc, b, t);
-			const struct nbw_xpath *p = find_path(c, name);
+			snprintf(conc, sizeof(conc), "%s/%s", name[h], vn == 4 ? "bidir" : "dual");
+			f = contention(c, name[h], conc, b, t);
+			const struct nbw_xpath *p = find_path(c, name[h]);
 			double bw = p && p->beta_gbps > 0.0 ? p->beta_gbps * 1e9 : b / t;
-			extra += (f - 1.0) * b / bw;
+			scale[h] = (t + (f - 1.0) * b / bw) / t;
 		}
 		csum += f;
 	}
-	out->xfer_one_s = t1;
 	out->contention = csum / nhops;
 	/* One host thread (V1, V2) moves every interface's two planes in turn; a thread per
-	 * device (V3, V4) moves its own: one neighbour at the ends, two inside. */
-	out->xfers = vn <= 2 ? 2 * (g - 1) : neighbours;
-	double transfer_step = out->xfers * (t1 + extra);
-
+	 * device (V3, V4) moves its own: one neighbour at the ends, two inside. Each plane
+	 * goes g -> neighbour (V4) or g -> host -> neighbour (V1-V3). */
+	double transfer_step = -1.0, raw_best = 0.0;
+	struct xsrc_count kbest = {{0}};
+	bool one_thread = vn <= 2;
+	out->busiest = -1;
+	for (int th = one_thread ? -1 : 0; th < (one_thread ? 0 : g); th++) {
+		int lo = th < 0 ? 0 : th, hi = th < 0 ? g - 1 : th, nplanes = 0;
+		double raw = 0.0, with = 0.0;
+		struct xsrc_count k = {{0}};
+		for (int d = lo; d <= hi; d++)
+			for (int nb = d - 1; nb <= d + 1; nb += 2) {
+				if (nb < 0 || nb >= g)
+					continue;
+				nplanes++;
+				for (int h = 0; h < nhops; h++) {
+					int src = vn == 4 || h == 0 ? d : -1;
+					int dst = vn == 4 || h == 1 ? nb : -1;
+					double t;
+					enum nbw_xsrc from;
+					if (nbw_calib_xfer_ends_s(c, name[h], src, dst, b, &t, &from,
+								  how, sizeof(how))) {
+						say(why, whylen, "the extended model needs %s at %.0f "
+								 "B: %s", name[h], b, how);
+						return -1;
+					}
+					raw += t;
+					with += t * scale[h];
+					count_src(&k, from);
+				}
+			}
+		if (with > transfer_step) {
+			transfer_step = with;
+			raw_best = raw;
+			out->xfers = nplanes;
+			out->busiest = th;
+			kbest = k;
+		}
+	}
+	out->xfer_one_s = raw_best / out->xfers;
+	bool sets = nbw_calib_has_sets(c, name[0]) || (nhops > 1 && nbw_calib_has_sets(c, name[1]));
+	char src[160];
+	sources_str(src, sizeof(src), "transfer", &kbest);
+	int bz = out->busiest;
+	if (!sets)
+		say(out->bound, sizeof(out->bound), "%s%s%s for every %s (the calibration has no "
+			"per-%s measurements)", name[0], nhops > 1 ? " + " : "",
+		    nhops > 1 ? name[1] : "", vn == 4 ? "pair" : "device",
+		    vn == 4 ? "pair" : "device");
+	else if (one_thread)
+		say(out->bound, sizeof(out->bound), "one host thread moves every plane of devices "
+			"0-%d in turn, each DtoH of its device then HtoD of the neighbour (%s)",
+		    g - 1, src);
+	else if (vn == 4) {
+		char down[24] = "", up[24] = "";
+		if (bz > 0)
+			snprintf(down, sizeof(down), "%d->%d", bz, bz - 1);
+		if (bz + 1 < g)
+			snprintf(up, sizeof(up), "%d->%d", bz, bz + 1);
+		say(out->bound, sizeof(out->bound), "busiest host thread: device %d (%s%s%s; %s)",
+		    bz, down, down[0] && up[0] ? ", " : "", up, src);
+	} else
+		say(out->bound, sizeof(out->bound), "busiest host thread: device %d (DtoH of %d, "
+			"HtoD of its neighbour%s; %s)", bz, bz, bz > 0 && bz + 1 < g ? "s" : "",
+		    src);
 	out->overlap = vn >= 2 && (strcmp(c->device_kind, "host-plugin") != 0 ||
 				   c->hidden_helpers > 0);
 	double step;

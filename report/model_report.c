@@ -120,9 +120,51 @@ static double rel(double pred, double meas)
 
 /* ---- the paper's model -------------------------------------------------------------- */
 
-static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const int *ns,
-			  int nn, int gmax)
+/* Which device or pair bounds each (G, version, N) and where its times came from. */
+static void paper_bounds(struct nbw_rdoc *r, const struct nbw_calib *c, const int *ns, int nn,
+			 const int *gl, int ngl)
 {
+	if (c->nsets == 0) {
+		nbw_rdoc_para(r, "The calibration has no per-device or per-pair transfer "
+				 "measurements: the paths above stand for every device and pair.");
+		return;
+	}
+	nbw_rdoc_para(r, "Version 4 copies its halo planes between the neighbours 0<->1, ..., "
+			 "(G-2)<->(G-1), so beta_P2P is that of the slowest neighbour pair; "
+			 "Versions 1-3 stage them through each device's own HtoD and DtoH, so "
+			 "beta_HtoD and beta_DtoH are those of the slowest device among 0..G-1. "
+			 "A device or pair measured only at the matrix sizes (the sweep's smallest "
+			 "and largest) is a matrix estimate: the reference curve's time x its "
+			 "measured ratio to the reference there, interpolated in log(bytes).");
+	const char *h[] = {"G", "version", "N", "plane bytes", "beta (GB/s)", "beta DtoH (GB/s)",
+			   "bounded by"};
+	struct nbw_rtable *t = nbw_rtable_new("paper-beta-bound", 7, h);
+	static const char *vs[] = {"v1", "v2", "v3", "v4"};
+	for (int gi = 0; gi < ngl; gi++)
+		for (int k = 0; k < 4; k++)
+			for (int i = 0; i < nn; i++) {
+				struct nbw_paper_pred p;
+				if (nbw_predict_paper(c, NBW_KBAR_ALL, ns[i], gl[gi], vs[k], 1, &p,
+						      NULL, 0))
+					continue;
+				nbw_rtable_cell(t, "%d", gl[gi]);
+				nbw_rtable_cell(t, "%s", vs[k]);
+				nbw_rtable_cell(t, "%d", ns[i]);
+				nbw_rtable_cell(t, "%.0f", 8.0 * ns[i] * ns[i]);
+				nbw_rtable_cell(t, "%.4g", p.beta_gbps[0]);
+				nbw_rtable_cell(t, k < 3 ? "%.4g" : "-", p.beta_gbps[1]);
+				nbw_rtable_cell(t, "%s", p.bound);
+				nbw_rtable_end_row(t);
+			}
+	nbw_rdoc_table(r, t, "beta of the paper's model per (G, version, N): Versions 1-3 "
+			     "beta_HtoD and beta_DtoH of the slowest device, Version 4 beta_P2P of "
+			     "the slowest neighbour pair (GB/s = 1e9 B/s).");
+}
+
+static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const int *ns,
+			  int nn, const int *gl, int ngl)
+{
+	int gmax = ngl ? gl[ngl - 1] : 0;
 	nbw_rdoc_heading(r, 2, "The paper's model (Eq. 7-12)");
 	nbw_rdoc_para(r, "k(N) = T / (n_steps (N-2)^3) from one-device (baseline) runs of N^3 "
 			 "grids (Eq. 7-8); one halo plane is 8 N^2 bytes; beta is the bandwidth "
@@ -174,7 +216,9 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 			nbw_rtable_cell(tb, "%s", how);
 			nbw_rtable_end_row(tb);
 		}
-	nbw_rdoc_table(r, tb, "beta at each N's halo-plane size (GB/s = 1e9 B/s).");
+	nbw_rdoc_table(r, tb, "beta of each path's reference curve (device 0, pair 0->1) at "
+			      "each N's halo-plane size (GB/s = 1e9 B/s).");
+	paper_bounds(r, c, ns, nn, gl, ngl);
 
 	/* Table 6 of this node. */
 	const char *h6[] = {"devices", "G", "k-bar (x 1e-11)", "beta_P2P (GB/s)", "at"};
@@ -189,7 +233,15 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 		nbw_rtable_cell(t6, "%.4g", b / t1 / 1e9);
 	else
 		nbw_rtable_cell(t6, "-");
-	nbw_rtable_cell(t6, "plane of N = %d (%.0f B)", nbig, b);
+	const struct nbw_xpath *p2p = NULL;
+	for (size_t i = 0; i < c->npaths; i++)
+		if (strcmp(c->paths[i].name, "p2p/async") == 0)
+			p2p = &c->paths[i];
+	if (p2p && p2p->ends_known)
+		nbw_rtable_cell(t6, "plane of N = %d (%.0f B), pair %d->%d", nbig, b, p2p->src,
+				p2p->dst);
+	else
+		nbw_rtable_cell(t6, "plane of N = %d (%.0f B)", nbig, b);
 	nbw_rtable_end_row(t6);
 	nbw_rdoc_table(r, t6, "The paper's Table 6 for this node (paper: H100 6.4042 / 253.11, "
 			      "MI250X 13.584 / 61.28, Max 1550 4.6676 / 62.85).");
@@ -277,6 +329,50 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 	}
 	nbw_rdoc_table(r, tp, "Transfer paths of the calibration (OpenMP probes; alpha and "
 			      "beta fitted, GB/s = 1e9 B/s).");
+	if (c->nsets == 0)
+		return;
+	int nbig = 0;
+	for (size_t i = 0; i < c->nk; i++)
+		nbig = c->k[i].n > nbig ? c->k[i].n : nbig;
+	const char *hx[] = {"path", "from", "to", "source", "ratio at small size",
+			    "ratio at large size", "ratio against", "time per plane (us)",
+			    "at plane bytes"};
+	struct nbw_rtable *tx = nbw_rtable_new("ext-sets", 9, hx);
+	for (size_t i = 0; i < c->nsets; i++) {
+		const struct nbw_xset *x = &c->sets[i];
+		double b = 8.0 * nbig * nbig, t1;
+		nbw_rtable_cell(tx, "%s", x->path);
+		nbw_rtable_cell(tx, x->src < 0 ? "host" : "%d", x->src);
+		nbw_rtable_cell(tx, x->dst < 0 ? "host" : "%d", x->dst);
+		nbw_rtable_cell(tx, "%s", x->estimate ? "matrix estimate" : "own sweep");
+		if (x->estimate) {
+			nbw_rtable_cell(tx, "%.3g at %.0f B", x->ratio[0], x->ratio_bytes[0]);
+			if (x->nratio > 1)
+				nbw_rtable_cell(tx, "%.3g at %.0f B", x->ratio[1], x->ratio_bytes[1]);
+			else
+				nbw_rtable_cell(tx, "-");
+			nbw_rtable_cell(tx, "%s", x->ratio_to);
+		} else {
+			nbw_rtable_cell(tx, "-");
+			nbw_rtable_cell(tx, "-");
+			nbw_rtable_cell(tx, "-");
+		}
+		if (nbig && nbw_calib_xfer_ends_s(c, x->path, x->src, x->dst, b, &t1, NULL, NULL,
+						  0) == 0)
+			nbw_rtable_cell(tx, "%.4g", t1 * 1e6);
+		else
+			nbw_rtable_cell(tx, "-");
+		nbw_rtable_cell(tx, nbig ? "%.0f" : "-", b);
+		nbw_rtable_end_row(tx);
+	}
+	nbw_rdoc_table(r, tx, "Per-device and per-pair transfers of the calibration (the "
+			      "reference curves above are device 0 and pair 0->1): own sweep = the "
+			      "device's or pair's whole size sweep; matrix estimate = only the "
+			      "matrix sizes were measured, its time is the reference's x the ratio, "
+			      "linear in log(bytes) between the two sizes and constant outside. "
+			      "The extended model takes, per step, the busiest host thread's own "
+			      "hops: Version 4 g -> each neighbour, Version 3 DtoH of g and HtoD of "
+			      "each neighbour, Versions 1-2 every hop in turn.");
 }
 
 /* ---- validation --------------------------------------------------------------------- */
@@ -559,18 +655,20 @@ static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		free(rows);
 		return;
 	}
-	int ns[MAXN], nn = 0, gmax = 0;
+	int ns[MAXN], nn = 0, gl[MAXN], ngl = 0;
 	for (size_t i = 0; i < c.nk && nn < MAXN; i++)
 		ns[nn++] = c.k[i].n;
+	/* The device counts of the multi-device runs, ascending (rows are sorted by G). */
 	for (size_t i = 0; i < nr; i++)
-		gmax = rows[i].g > gmax ? rows[i].g : gmax;
+		if (rows[i].g >= 2 && (ngl == 0 || gl[ngl - 1] != rows[i].g) && ngl < MAXN)
+			gl[ngl++] = rows[i].g;
 	if (!nr && !c.nk) {
 		nbw_rdoc_heading(r, 2, "Models");
 		nbw_rdoc_para(r, "These results hold no solver runs, so neither model can be "
 				 "calibrated or validated ('nodebw run' runs the solver; 'nodebw "
 				 "predict' predicts from a calibration file).");
 	} else {
-		section_paper(r, &c, ns, nn, gmax);
+		section_paper(r, &c, ns, nn, gl, ngl);
 		section_ext_terms(r, &c);
 		section_validation(r, rows, nr, &c);
 	}

@@ -30,7 +30,11 @@ static void usage(FILE *f)
 		"                      three largest sizes, as the paper's artifact scripts)\n"
 		"  --json              print JSON instead of a table\n"
 		"\n"
-		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n");
+		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n"
+		"beta is that of the slowest neighbour pair i <-> i+1 (Version 4) or of the\n"
+		"slowest device's own HtoD/DtoH (Versions 1-3) among the G devices, where the\n"
+		"calibration has per-pair or per-device measurements; a line under each row\n"
+		"names it and where its times came from (own sweep, or a matrix estimate).\n");
 }
 
 /* A comma-separated list of distinct integers, each at least \p lo; its length or -1. */
@@ -175,6 +179,12 @@ int nbw_predict_main(int argc, char **argv)
 		       rule == NBW_KBAR_TOP3 ? "three largest sizes" : "mean over all sizes", "N",
 		       "G", "ver", "eq", "k-bar", "beta", "paper", "overlap", "extended",
 		       "extended terms (compute + transfer + overhead)");
+	/* Where beta comes from: per row when the calibration has per-device or per-pair
+	 * measurements, else once (the paths stand for every device and pair). */
+	bool sets = c.nsets > 0;
+	if (!json && !sets)
+		fprintf(tf, "%14s the calibration's paths stand for every device and pair (it has "
+			    "no per-device or per-pair measurements)\n", "beta:");
 	int rc = 0;
 	for (int i = 0; i < nn && rc == 0; i++)
 		for (int j = 0; j < ng && rc == 0; j++)
@@ -203,6 +213,11 @@ int nbw_predict_main(int argc, char **argv)
 						"compute_s", p.compute_s, "transfer_s", p.transfer_s,
 						"beta_gbps", p.beta_gbps[0], "total_s", p.total_s,
 						"overlap_s", p.overlap_s);
+					json_t *jp = json_object_get(o, "paper");
+					if (v < 4)
+						json_object_set_new(jp, "beta_dtoh_gbps",
+								    json_real(p.beta_gbps[1]));
+					json_object_set_new(jp, "beta_from", json_string(p.bound));
 					json_object_set_new(
 						o, "extended",
 						erc ? json_pack("{s:s}", "missing", ewhy)
@@ -214,6 +229,10 @@ int nbw_predict_main(int argc, char **argv)
 								e.k_slab, "transfers_per_step", e.xfers,
 								"contention", e.contention, "overlap",
 								e.overlap));
+					if (!erc)
+						json_object_set_new(json_object_get(o, "extended"),
+								    "transfers_from",
+								    json_string(e.bound));
 					json_array_append_new(out, o);
 					continue;
 				}
@@ -232,6 +251,18 @@ int nbw_predict_main(int argc, char **argv)
 				fprintf(tf, "%5d %3d %3s %7s %11.5g %9.4g %11.6g %11.6g %s  %s\n", ns[i],
 				       gs[j], vn, p.equation, p.kbar, p.beta_gbps[0], p.total_s,
 				       p.overlap_s, ext, terms);
+				if (!sets)
+					continue;
+				double b = 8.0 * ns[i] * ns[i];
+				if (v == 4)
+					fprintf(tf, "%14s beta_P2P %.4g GB/s at %.0f B: %s\n", "beta:",
+						p.beta_gbps[0], b, p.bound);
+				else
+					fprintf(tf, "%14s beta_HtoD %.4g, beta_DtoH %.4g GB/s at %.0f B: "
+						    "%s\n", "beta:", p.beta_gbps[0], p.beta_gbps[1], b,
+						p.bound);
+				if (!erc)
+					fprintf(tf, "%14s %s\n", "extended:", e.bound);
 			}
 	fclose(tf);
 	if (json && rc == 0) {

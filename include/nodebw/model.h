@@ -7,16 +7,22 @@
  * paper's artifact did); one halo plane = 8 N^2 bytes moved at the bandwidth measured at that
  * size; Eq. 9 (host-staged) T = n_steps [k-bar (N-2)^3 / G + HtoD + DtoH], Eq. 10 (P2P)
  * T = n_steps [k-bar (N-2)^3 / G + P2P], Eq. 11/12 the same with max() for full overlap.
+ * The transfers are those the solver crosses: Version 4's planes go between neighbours
+ * i <-> i+1, so beta_P2P is that of the slowest neighbour pair; Versions 1-3 stage through
+ * each device's own HtoD/DtoH, so beta_HtoD and beta_DtoH are the slowest device's among
+ * 0..G-1. Without per-device or per-pair data the path's one curve stands for all.
  *
  * The extended model (ours), per step, for the device with the most work:
  *   compute   k_slab(N, G) x busy(V, G) x (N-2)^2 x P, P = ceil((N-2)/G) planes, k_slab
  *             from one-device runs of exactly that slab shape, busy the slope of the
  *             instrumented runs' per-step time (all but the halo copies, G devices at work
  *             at once) against k_slab (N-2)^2 P over the sizes;
- *   transfer  the planes that device really moves (one neighbour at the ends, two inside;
- *             a single host thread moves every interface's planes one after the other),
- *             each at the measured time of one transfer of 8 N^2 bytes on the version's path
- *             (alpha-beta behaviour: latency included), times the contention factor of
+ *   transfer  the planes the busiest host thread really moves (one neighbour at the ends,
+ *             two inside; a single host thread moves every interface's planes one after the
+ *             other), each at the measured time of one transfer of 8 N^2 bytes between its
+ *             own devices on the version's path (alpha-beta behaviour: latency included;
+ *             Version 4: the pair g -> neighbour; Versions 1-3: DtoH of g, HtoD of the
+ *             neighbour), times the contention factor of
  *             concurrent copies on the bandwidth term (one stream's beta / half the
  *             two-stream aggregate beta, at least 1);
  *   overhead  launch and synchronisation per step: the intercept of that fit;
@@ -43,6 +49,33 @@ struct nbw_xpath {
 	double beta_gbps;      /**< <= 0: not given */
 	size_t n;
 	double *bytes, *seconds; /**< measured medians, ascending sizes (may be empty) */
+	bool ends_known;       /**< src and dst say which devices the curve was measured on */
+	int src, dst;          /**< its endpoints (OpenMP device ids, -1 = host memory) */
+};
+
+/** Where the time of one device's or pair's transfer came from. */
+enum nbw_xsrc {
+	NBW_XSRC_GENERIC,   /**< the path's curve stands in: that device or pair was not
+			         measured on its own (or the calibration has no such data) */
+	NBW_XSRC_REFERENCE, /**< the path's curve, measured on exactly these endpoints */
+	NBW_XSRC_OWN,       /**< the device's or pair's own size sweep */
+	NBW_XSRC_ESTIMATE,  /**< matrix sizes only: the reference curve x the measured ratio */
+};
+
+/** One device's (HtoD, DtoH) or ordered pair's (P2P) single-stream measurements of a path:
+ *  its own curve, or, when only the matrix sizes (the sweep's smallest and largest) were
+ *  measured, the ratio of its times to the reference curve's there. The time at b is then
+ *  reference(b) x r(b), r interpolated linearly in log(bytes) between the two sizes and
+ *  held constant outside them (an estimate). */
+struct nbw_xset {
+	char path[32];         /**< "htod/async", "p2p/sync", ... */
+	int src, dst;          /**< OpenMP device ids, -1 = host memory */
+	bool estimate;         /**< use ratio (else own) */
+	size_t nratio;         /**< 1 or 2 */
+	double ratio_bytes[2]; /**< ascending */
+	double ratio[2];       /**< this set's time / the reference's at ratio_bytes */
+	char ratio_to[96];     /**< what the ratio was measured against */
+	struct nbw_xpath own;  /**< the measured points (its curve unless estimate) */
 };
 
 /** k per interior point and step of one-device runs: cubic (planes = n - 2) or a slab. */
@@ -78,6 +111,8 @@ struct nbw_calib {
 	size_t npaths;
 	struct nbw_vsample *vs;
 	size_t nvs;
+	struct nbw_xset *sets;    /**< per device and per ordered pair (may be none) */
+	size_t nsets;
 };
 
 void nbw_calib_free(struct nbw_calib *c);
@@ -92,6 +127,18 @@ int nbw_calib_kbar(const struct nbw_calib *c, enum nbw_kbar_rule rule, double *k
 int nbw_calib_xfer_s(const struct nbw_calib *c, const char *name, double bytes, double *t,
 		     char *how, size_t howlen);
 
+/** The same between the endpoints \p src and \p dst (-1 = host memory): the device's or
+ *  pair's own curve, its matrix estimate, or the path's curve when that device or pair has
+ *  no data of its own; \p from (may be NULL) says which. 0, or -1 with \p how. */
+int nbw_calib_xfer_ends_s(const struct nbw_calib *c, const char *name, int src, int dst,
+			  double bytes, double *t, enum nbw_xsrc *from, char *how, size_t howlen);
+
+/** Whether the calibration has per-device or per-pair data for path \p name. */
+bool nbw_calib_has_sets(const struct nbw_calib *c, const char *name);
+
+/** "own sweep", "matrix estimate", ... */
+const char *nbw_xsrc_name(enum nbw_xsrc s);
+
 /* ---- predictions -------------------------------------------------------------------- */
 
 struct nbw_paper_pred {
@@ -102,6 +149,9 @@ struct nbw_paper_pred {
 	double beta_gbps[2];      /**< HtoD, DtoH or P2P (second 0) at the plane size */
 	double total_s;           /**< Eq. 9/10 */
 	double overlap_s;         /**< Eq. 11/12 */
+	int bound_src, bound_dst; /**< the bounding pair (Eq. 10) or device (Eq. 9: src = dst) */
+	enum nbw_xsrc bound_from; /**< where its times came from */
+	char bound[320];          /**< "slowest neighbour pair 1->2 of 0<->1, 1<->2 (...)" */
 };
 
 struct nbw_ext_pred {
@@ -115,6 +165,8 @@ struct nbw_ext_pred {
 	double overhead_s;        /**< whole run */
 	bool overlap;
 	double total_s;
+	int busiest;              /**< device of the busiest host thread (-1: one thread) */
+	char bound[320];          /**< whose transfers these are, and where they came from */
 };
 
 /** The paper's model for version \p v ("v1".."v4") on \p g devices, grid N, \p steps. */

@@ -48,6 +48,35 @@ t=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[0]; print(r['pap
 check "Eq. 9: 1.170256e-3 s ($t)" close "${t% *}" 1.170256e-3
 check "Eq. 9 is named" test "${t#* }" = "Eq. 9"
 
+check "without per-pair data the paths are said to stand for every pair" \
+	grep -q "stand for every device and pair" "$tmp/h100"
+
+# Per pair: Version 4 crosses the neighbour pairs, bounded by the slowest. Pair 1 -> 2 three
+# times slower than the reference 0 -> 1 (10 GB/s), N = 102 (plane 83232 B, 8.3232 us),
+# k-bar 1e-10, 10 steps: G = 2 10 (1e-10 x 100^3 / 2 + 8.3232e-6) = 5.83232e-4 s (pair 1 -> 2
+# not crossed); G = 3 10 (1e-10 x 100^3 / 3 + 3 x 8.3232e-6) = 5.8302933e-4 s.
+cat >"$tmp/pairs.json" <<'J'
+{ "schema": "nodebw-calibration", "schema_version": 1, "steps": 10,
+  "k": { "kbar": 1e-10 },
+  "transfers": { "p2p": { "src": 0, "dst": 1, "beta_gbps": 10 } },
+  "transfer_sets": [ { "path": "p2p", "src": 1, "dst": 2, "size_set": "matrix",
+                       "ratio": [ [8, 3], [67108864, 3] ] } ] }
+J
+"$NODEBW" predict --calibration "$tmp/pairs.json" --n 102 --gpus 2,3 >"$tmp/pairs" 2>"$tmp/err"
+check "per-pair calibration: exit 0" test $? -eq 0
+check "per pair, G = 2: 5.83232e-4 s (pair 1 -> 2 not crossed)" \
+	close "$(paper_of "$tmp/pairs" 102 2)" 5.83232e-4
+check "per pair, G = 3: 5.8302933e-4 s (the slow pair 1 -> 2 bounds the step)" \
+	close "$(paper_of "$tmp/pairs" 102 3)" 5.8302933e-4
+check "the bounding pair and its source are named" \
+	grep -q "beta_P2P 3.333 GB/s at 83232 B: slowest neighbour pair 1->2 of 0<->1, 1<->2.*matrix estimate" "$tmp/pairs"
+check "G = 2 names pair 0->1, the reference" \
+	grep -q "beta_P2P 10 GB/s at 83232 B: slowest neighbour pair 0->1 of 0<->1,.*reference sweep" "$tmp/pairs"
+"$NODEBW" predict --calibration "$tmp/pairs.json" --n 102 --gpus 3 --json >"$tmp/pj" 2>"$tmp/err"
+python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[0]['paper']['beta_from'])" \
+	"$tmp/pj" >"$tmp/from"
+check "JSON: beta_from names the pair" grep -q "slowest neighbour pair 1->2" "$tmp/from"
+
 bad() { # bad "description" expected-text args...
 	desc=$1; want=$2; shift 2
 	"$NODEBW" predict "$@" >"$tmp/out" 2>"$tmp/err"

@@ -253,6 +253,305 @@ static void test_abfit(void **state)
 	assert_non_null(strstr(f.why, "two distinct"));
 }
 
+static char *write_tmp(const char *text);
+
+/* ---- per device and per pair (issue 12, item 6) ------------------------------------ */
+
+static struct nbw_xset ratio_set(const char *path, int src, int dst, double b0, double r0,
+				 double b1, double r1)
+{
+	struct nbw_xset x;
+	memset(&x, 0, sizeof(x));
+	snprintf(x.path, sizeof(x.path), "%s", path);
+	x.src = src;
+	x.dst = dst;
+	x.estimate = true;
+	x.nratio = b1 > 0.0 ? 2 : 1;
+	x.ratio_bytes[0] = b0;
+	x.ratio[0] = r0;
+	x.ratio_bytes[1] = b1;
+	x.ratio[1] = r1;
+	snprintf(x.ratio_to, sizeof(x.ratio_to), "the reference");
+	return x;
+}
+
+/* Where a device's or pair's time comes from: its own sweep, its matrix estimate (the
+ * reference x the ratio, linear in log(bytes) between the two sizes, constant outside),
+ * the reference itself, or the path's curve for what was not measured. */
+static void test_xfer_ends(void **state)
+{
+	(void)state;
+	struct nbw_xpath p = path("p2p/async", -1.0, 10.0); /* t = b / 1e10 */
+	p.ends_known = true;
+	p.src = 0;
+	p.dst = 1;
+	double ob[2] = {1e3, 3e3}, ot[2] = {1e-6, 3e-6};
+	struct nbw_xset x[2] = {ratio_set("p2p/async", 1, 2, 1e3, 2.0, 1e5, 4.0),
+				ratio_set("p2p/async", 2, 1, 0, 0, 0, 0)};
+	x[1].estimate = false;
+	x[1].own = path("p2p/async 2->1", -1.0, 0.0);
+	x[1].own.n = 2;
+	x[1].own.bytes = ob;
+	x[1].own.seconds = ot;
+	struct nbw_calib c = {.paths = &p, .npaths = 1, .sets = x, .nsets = 2};
+	double t;
+	enum nbw_xsrc from;
+	char how[400];
+	/* 1e4 B is halfway between 1e3 and 1e5 in log(bytes): ratio 3. */
+	assert_int_equal(nbw_calib_xfer_ends_s(&c, "p2p/async", 1, 2, 1e4, &t, &from, how,
+					       sizeof(how)), 0);
+	assert_int_equal(from, NBW_XSRC_ESTIMATE);
+	assert_true(REL(t, 3.0 * 1e4 / 1e10) < 1e-12);
+	assert_non_null(strstr(how, "matrix estimate"));
+	/* Held constant outside the two sizes. */
+	assert_int_equal(nbw_calib_xfer_ends_s(&c, "p2p/async", 1, 2, 100, &t, &from, NULL, 0), 0);
+	assert_true(REL(t, 2.0 * 100 / 1e10) < 1e-12);
+	assert_int_equal(nbw_calib_xfer_ends_s(&c, "p2p/async", 1, 2, 1e6, &t, &from, NULL, 0), 0);
+	assert_true(REL(t, 4.0 * 1e6 / 1e10) < 1e-12);
+	/* Its own sweep, interpolated between its points. */
+	assert_int_equal(nbw_calib_xfer_ends_s(&c, "p2p/async", 2, 1, 2e3, &t, &from, NULL, 0), 0);
+	assert_int_equal(from, NBW_XSRC_OWN);
+	assert_true(REL(t, 2e-6) < 1e-12);
+	/* The reference's own endpoints, and a pair nobody measured. */
+	assert_int_equal(nbw_calib_xfer_ends_s(&c, "p2p/async", 0, 1, 1e4, &t, &from, NULL, 0), 0);
+	assert_int_equal(from, NBW_XSRC_REFERENCE);
+	assert_int_equal(nbw_calib_xfer_ends_s(&c, "p2p/async", 3, 2, 1e4, &t, &from, how,
+					       sizeof(how)), 0);
+	assert_int_equal(from, NBW_XSRC_GENERIC);
+	assert_true(REL(t, 1e4 / 1e10) < 1e-12);
+	assert_non_null(strstr(how, "not measured"));
+}
+
+/* Version 4, pair 1 -> 2 three times slower than the reference 0 -> 1 (10 GB/s): N = 102,
+ * plane 83232 B, t = 8.3232 us, 3t for 1 -> 2; k-bar 1e-10, 10 steps, 100^3 points.
+ * Eq. 10: G = 2 crosses 0 <-> 1 only: 10 (1e-10 x 1e6 / 2 + t) = 5.83232e-4 s (as without
+ * the pair data); G = 3 and 4 cross 1 -> 2: 10 (1e-10 x 1e6 / G + 3t), beta 10/3 GB/s.
+ * Extended (host plugin, no helpers: no overlap; busy 1, no overhead, k_slab = k-bar):
+ * thread 1 moves 1 -> 0 and 1 -> 2: t + 3t = 4t, the busiest for G = 3 and 4 (thread 2 of
+ * G = 4: 2t); G = 2: t. Without the pair data G = 3 would be 2t. */
+static void test_v4_slow_pair(void **state)
+{
+	(void)state;
+	struct nbw_xpath p = path("p2p/async", -1.0, 10.0);
+	p.ends_known = true;
+	p.src = 0;
+	p.dst = 1;
+	struct nbw_xset slow = ratio_set("p2p/async", 1, 2, 8.0, 3.0, 1e8, 3.0);
+	struct nbw_calib c = {.kbar_given = 1e-10, .paths = &p, .npaths = 1, .sets = &slow,
+			      .nsets = 1, .hidden_helpers = 0};
+	snprintf(c.device_kind, sizeof(c.device_kind), "host-plugin");
+	double t = 83232.0 / 1e10;
+	struct nbw_paper_pred r;
+	struct nbw_ext_pred e;
+	char why[256];
+	assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 102, 2, "v4", 10, &r, why,
+					   sizeof(why)), 0);
+	assert_true(REL(r.total_s, 5.83232e-4) < 1e-9);
+	assert_true(REL(r.beta_gbps[0], 10.0) < 1e-9);
+	assert_int_equal(r.bound_src, 0);
+	assert_int_equal(r.bound_dst, 1);
+	assert_int_equal(nbw_predict_ext(&c, 102, 2, "v4", 10, 0, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.transfer_s, 10 * t) < 1e-9);
+	for (int g = 3; g <= 4; g++) {
+		assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 102, g, "v4", 10, &r, why,
+						   sizeof(why)), 0);
+		assert_true(REL(r.total_s, 10 * (1e-10 * 1e6 / g + 3 * t)) < 1e-9);
+		assert_true(REL(r.beta_gbps[0], 10.0 / 3) < 1e-9);
+		assert_int_equal(r.bound_src, 1);
+		assert_int_equal(r.bound_dst, 2);
+		assert_int_equal(r.bound_from, NBW_XSRC_ESTIMATE);
+		assert_non_null(strstr(r.bound, "slowest neighbour pair 1->2"));
+		assert_non_null(strstr(r.bound, "matrix estimate"));
+		assert_int_equal(nbw_predict_ext(&c, 102, g, "v4", 10, 0, &e, why, sizeof(why)), 0);
+		assert_int_equal(e.busiest, 1);
+		assert_int_equal(e.xfers, 2);
+		assert_true(REL(e.transfer_s, 10 * 4 * t) < 1e-9);
+		assert_true(REL(e.xfer_one_s, 2 * t) < 1e-9);
+		int planes = (100 + g - 1) / g;
+		assert_true(REL(e.total_s, 10 * (1e-10 * 1e4 * planes + 4 * t)) < 1e-9);
+	}
+	/* Without per-pair data: the path for every pair, as before, and said so. */
+	c.nsets = 0;
+	assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 102, 3, "v4", 10, &r, why,
+					   sizeof(why)), 0);
+	assert_true(REL(r.total_s, 10 * (1e-10 * 1e6 / 3 + t)) < 1e-9);
+	assert_non_null(strstr(r.bound, "no per-pair measurements"));
+	assert_int_equal(nbw_predict_ext(&c, 102, 3, "v4", 10, 0, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.transfer_s, 10 * 2 * t) < 1e-9);
+}
+
+/* Versions 1-3, device 2's HtoD three times slower than the path (20 GB/s; DtoH 25 GB/s):
+ * N = 130, plane 135200 B: h = 6.76 us, d = 5.408 us, device 2's HtoD 3h. Eq. 9 per step:
+ * G = 2 h + d (devices 0, 1); G = 3 the slowest device 2: 3h + d, beta_HtoD 20/3 GB/s.
+ * Extended (no contention data, no overlap): Version 3, G = 3: thread 1 moves DtoH 1 + HtoD
+ * 0 and DtoH 1 + HtoD 2 = 2d + 4h; Version 1 (one thread): 4d + 6h; G = 2: 2 (d + h) and
+ * d + h as without the device data. */
+static void test_staged_slow_device(void **state)
+{
+	(void)state;
+	struct nbw_xpath p[2] = {path("htod", -1.0, 20.0), path("dtoh", -1.0, 25.0)};
+	p[0].ends_known = p[1].ends_known = true;
+	p[0].src = -1;
+	p[0].dst = 0;
+	p[1].src = 0;
+	p[1].dst = -1;
+	struct nbw_xset slow = ratio_set("htod", -1, 2, 8.0, 3.0, 0, 0);
+	struct nbw_calib c = {.kbar_given = 1e-10, .paths = p, .npaths = 2, .sets = &slow,
+			      .nsets = 1, .hidden_helpers = 0};
+	snprintf(c.device_kind, sizeof(c.device_kind), "host-plugin");
+	double h = 6.76e-6, d = 5.408e-6, pts = 128.0 * 128 * 128;
+	struct nbw_paper_pred r;
+	struct nbw_ext_pred e;
+	char why[256];
+	for (int v = 1; v <= 3; v++) {
+		char vn[3] = {'v', (char)('0' + v), 0};
+		assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 130, 2, vn, 10, &r, why,
+						   sizeof(why)), 0);
+		assert_true(REL(r.total_s, 10 * (1e-10 * pts / 2 + h + d)) < 1e-9);
+		assert_true(REL(r.beta_gbps[0], 20.0) < 1e-9);
+		assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 130, 3, vn, 10, &r, why,
+						   sizeof(why)), 0);
+		assert_true(REL(r.total_s, 10 * (1e-10 * pts / 3 + 3 * h + d)) < 1e-9);
+		assert_true(REL(r.beta_gbps[0], 20.0 / 3) < 1e-9);
+		assert_true(REL(r.beta_gbps[1], 25.0) < 1e-9);
+		assert_int_equal(r.bound_src, 2);
+		assert_non_null(strstr(r.bound, "slowest device 2"));
+	}
+	assert_int_equal(nbw_predict_ext(&c, 130, 3, "v3", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.busiest, 1);
+	assert_int_equal(e.xfers, 2);
+	assert_true(REL(e.transfer_s, 10 * (2 * d + 4 * h)) < 1e-9);
+	assert_int_equal(nbw_predict_ext(&c, 130, 3, "v1", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.xfers, 4);
+	assert_true(REL(e.transfer_s, 10 * (4 * d + 6 * h)) < 1e-9);
+	assert_int_equal(nbw_predict_ext(&c, 130, 2, "v1", 10, 0, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.transfer_s, 10 * 2 * (d + h)) < 1e-9);
+	assert_int_equal(nbw_predict_ext(&c, 130, 2, "v3", 10, 0, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.transfer_s, 10 * (d + h)) < 1e-9);
+}
+
+/* One OpenMP single-stream measurement as results.json has it. */
+static json_t *meas(const char *dir, int src, int dst, double bytes, double sec,
+		    const char *size_set, int hh)
+{
+	json_t *s = src < 0 ? json_string("host") : json_integer(src);
+	json_t *d = dst < 0 ? json_string("host") : json_integer(dst);
+	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:i, s:{s:f}, s:{s:f},"
+			      "s:[{s:o, s:o}], s:{s:s}, s:s, s:{s:s}, s:n}",
+			      "api", "omp", "direction", dir, "mode", "async", "host_mem",
+			      strcmp(dir, "p2p") ? "pinned" : "none", "concurrency", "single",
+			      "peer_access", "n/a", "bytes", bytes, "hidden_helpers", hh, "seconds",
+			      "median", sec, "gbps", "median", bytes / sec / 1e9, "streams", "src",
+			      s, "dst", d, "verification", "status", "passed", "size_set",
+			      size_set, "binding", "policy", "local", "error");
+	if (hh == 0)
+		json_object_set_new(m, "hht_sweep", json_string("hht-0"));
+	return m;
+}
+
+/* From results: pair 0 -> 1 and device 0 swept (t = 1 us + b / 10 GB/s); the other pairs
+ * and devices at the matrix sizes 1 kB and 1 MB only, pair 1 -> 2 and device 2's HtoD three
+ * times slower; device 3's HtoD only in the hidden-helper sweep's series, twice its device
+ * 0 there. The calibration carries the estimates (ratio 3, and 2 against that series'
+ * own device 0), Eq. 10 for G = 3 uses pair 1 -> 2, and all of it survives the file. */
+static void test_calib_from_matrix(void **state)
+{
+	(void)state;
+	json_t *ms = json_array();
+	double sizes[4] = {1e3, 1e4, 1e5, 1e6};
+	for (int i = 0; i < 4; i++) {
+		double t = 1e-6 + sizes[i] / 1e10;
+		json_array_append_new(ms, meas("p2p", 0, 1, sizes[i], t, "sweep", 8));
+		json_array_append_new(ms, meas("htod", -1, 0, sizes[i], t, "sweep", 8));
+		json_array_append_new(ms, meas("dtoh", 0, -1, sizes[i], t, "sweep", 8));
+		json_array_append_new(ms, meas("htod", -1, 0, sizes[i], 2 * t, "sweep", 0));
+	}
+	for (int i = 0; i < 4; i += 3) {
+		double t = 1e-6 + sizes[i] / 1e10;
+		for (int a = 0; a < 4; a++)
+			for (int b = 0; b < 4; b++)
+				if (a != b && !(a == 0 && b == 1))
+					json_array_append_new(
+						ms, meas("p2p", a, b, sizes[i],
+							 a == 1 && b == 2 ? 3 * t : t, "matrix", 8));
+		for (int d = 1; d < 3; d++) {
+			json_array_append_new(ms, meas("htod", -1, d, sizes[i], d == 2 ? 3 * t : t,
+						       "matrix", 8));
+			json_array_append_new(ms, meas("dtoh", d, -1, sizes[i], t, "matrix", 8));
+		}
+		json_array_append_new(ms, meas("htod", -1, 3, sizes[i], 4 * t, "matrix", 0));
+	}
+	const char *paths[1] = {"synthetic"};
+	struct nbw_rinput in = {.nfiles = 1, .paths = paths, .measurements = ms,
+				.solver_runs = json_array()};
+	assert_int_equal(nbw_curves_add(&in.curves, ms, 0), 0);
+	struct nbw_calib c;
+	char err[512];
+	assert_int_equal(nbw_calib_from_results(&in, &c, err, sizeof(err)), 0);
+	const struct nbw_xset *slow = NULL, *h2 = NULL, *h3 = NULL;
+	for (size_t i = 0; i < c.nsets; i++) {
+		const struct nbw_xset *x = &c.sets[i];
+		if (strcmp(x->path, "p2p/async") == 0 && x->src == 1 && x->dst == 2)
+			slow = x;
+		if (strcmp(x->path, "htod/async") == 0 && x->dst == 2)
+			h2 = x;
+		if (strcmp(x->path, "htod/async") == 0 && x->dst == 3)
+			h3 = x;
+	}
+	assert_non_null(slow);
+	assert_true(slow->estimate);
+	assert_int_equal(slow->nratio, 2);
+	assert_true(REL(slow->ratio[0], 3.0) < 1e-9 && REL(slow->ratio[1], 3.0) < 1e-9);
+	assert_non_null(h2);
+	assert_true(REL(h2->ratio[0], 3.0) < 1e-9);
+	assert_non_null(h3);
+	assert_true(REL(h3->ratio[1], 2.0) < 1e-9);
+	assert_non_null(strstr(h3->ratio_to, "hidden helpers 0"));
+	/* 11 pairs, devices 1-3 HtoD, 1-2 DtoH */
+	assert_int_equal(c.nsets, 11 + 3 + 2);
+	c.kbar_given = 1e-10;
+	c.steps = 10;
+	struct nbw_paper_pred r, r2;
+	char why[256];
+	/* N = 102: plane 83232 B between 1e4 and 1e5: the reference interpolated, x 3. */
+	double tref = 1e-6 + 1e4 / 1e10 +
+		      (83232.0 - 1e4) / 9e4 * ((1e-6 + 1e5 / 1e10) - (1e-6 + 1e4 / 1e10));
+	assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 102, 3, "v4", 10, &r, why,
+					   sizeof(why)), 0);
+	assert_int_equal(r.bound_src, 1);
+	assert_int_equal(r.bound_dst, 2);
+	assert_true(REL(r.beta_gbps[0], 83232.0 / (3 * tref) / 1e9) < 1e-9);
+	assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 102, 2, "v4", 10, &r2, why,
+					   sizeof(why)), 0);
+	assert_true(REL(r2.beta_gbps[0], 83232.0 / tref / 1e9) < 1e-9);
+	/* Written and read back: the same numbers. */
+	json_t *j = nbw_calib_to_json(&c);
+	char *text = json_dumps(j, JSON_REAL_PRECISION(17));
+	json_decref(j);
+	char *file = write_tmp(text);
+	free(text);
+	struct nbw_calib back;
+	assert_int_equal(nbw_calib_load(file, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.nsets, c.nsets);
+	struct nbw_paper_pred rb;
+	assert_int_equal(nbw_predict_paper(&back, NBW_KBAR_ALL, 102, 3, "v4", 10, &rb, why,
+					   sizeof(why)), 0);
+	assert_true(REL(rb.total_s, r.total_s) < 1e-12);
+	assert_int_equal(rb.bound_src, 1);
+	/* Version 3 (async staging), G = 3: device 2's HtoD bounds the step. */
+	assert_int_equal(nbw_predict_paper(&back, NBW_KBAR_ALL, 102, 3, "v3", 10, &rb, why,
+					   sizeof(why)), 0);
+	assert_int_equal(rb.bound_src, 2);
+	assert_true(REL(rb.beta_gbps[0], 83232.0 / (3 * tref) / 1e9) < 1e-9);
+	unlink(file);
+	free(file);
+	nbw_calib_free(&back);
+	nbw_calib_free(&c);
+	nbw_curves_free(&in.curves);
+	json_decref(in.solver_runs);
+	json_decref(ms);
+}
+
 static char *write_tmp(const char *text)
 {
 	char *path = strdup("/tmp/nbw-calib-XXXXXX");
@@ -325,6 +624,19 @@ static void test_calib_files(void **state)
 	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
 			  "\"versions\": [{\"version\": \"v9\", \"G\": 2}]}",
 			  "versions[0]");
+	/* Per-device and per-pair entries: endpoints as the direction has them, and data. */
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"transfer_sets\": [{\"path\": \"p2p/async\", \"src\": \"host\", "
+			  "\"dst\": 1, \"ratio\": [[8, 2]]}]}",
+			  "transfer_sets[0]");
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"transfer_sets\": [{\"path\": \"htod\", \"src\": \"host\", "
+			  "\"dst\": 1}]}",
+			  "needs \"points\"");
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"transfer_sets\": [{\"path\": \"p2p\", \"src\": 0, \"dst\": 1, "
+			  "\"ratio\": [[8, 2], [4, 3]]}]}",
+			  "ascending");
 }
 
 int main(void)
@@ -339,6 +651,10 @@ int main(void)
 		cmocka_unit_test(test_extended_fit),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_calib_files),
+		cmocka_unit_test(test_xfer_ends),
+		cmocka_unit_test(test_v4_slow_pair),
+		cmocka_unit_test(test_staged_slow_device),
+		cmocka_unit_test(test_calib_from_matrix),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
