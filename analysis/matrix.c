@@ -35,8 +35,8 @@ static bool same_series(const struct series *s, const struct nbw_an_meas *x, boo
 
 static bool wanted(const struct nbw_an_meas *x, bool p2p)
 {
-	if (p2p)
-		return strcmp(x->direction, "p2p") == 0;
+	if (p2p) /* the ring is every pair at once: its own table (nbw_analysis_concurrent) */
+		return strcmp(x->direction, "p2p") == 0 && strcmp(x->concurrency, "ring") != 0;
 	return (strcmp(x->direction, "htod") == 0 || strcmp(x->direction, "dtoh") == 0) &&
 	       strcmp(x->concurrency, "single") == 0;
 }

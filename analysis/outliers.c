@@ -187,7 +187,10 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 	}
 	json_array_foreach(measurements, i, m) {
 		struct cand *k = &c[n];
-		if (!nbw_an_read(devices, m, &k->x) || k->x.same_device || !isfinite(k->x.gbps))
+		/* Every device at once is judged against the sum of its links and the host's
+		 * memory (nbw_analysis_concurrent), not as one device among peers. */
+		if (!nbw_an_read(devices, m, &k->x) || k->x.same_device || !isfinite(k->x.gbps) ||
+		    !strcmp(k->x.concurrency, "all") || !strcmp(k->x.concurrency, "ring"))
 			continue;
 		snprintf(k->series, sizeof(k->series), "%s|%s|%s|%s|%s|%s|%s", k->x.api,
 			 k->x.direction, k->x.mode, k->x.host_mem, k->x.concurrency,

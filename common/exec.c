@@ -397,6 +397,7 @@ static void run_point(struct nbw_exec *s, const struct nbw_size *sz, uint64_t av
 		nbw_measurement_free(&m);
 		return;
 	}
+	double t0 = nbw_now();
 	struct nbw_point *p = calloc(1, sizeof(*p));
 	if (!p) {
 		nbw_record_error(s, sz, "out of memory", &m);
@@ -421,6 +422,7 @@ static void run_point(struct nbw_exec *s, const struct nbw_size *sz, uint64_t av
 	pthread_barrier_destroy(&p->bar);
 	free_point(p);
 	free(p);
+	m.elapsed_s = nbw_now() - t0;
 	emit(ctx, &m);
 	nbw_measurement_free(&m);
 }

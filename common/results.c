@@ -149,6 +149,8 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 	else
 		json_object_set_new(j, "overlap", json_null());
 	json_object_set_new(j, "error", m->error[0] ? json_string(m->error) : json_null());
+	if (m->elapsed_s > 0.0)
+		json_object_set_new(j, "elapsed_s", json_real(m->elapsed_s));
 	return j;
 }
 
@@ -322,6 +324,8 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 		snprintf(m->host_pages, sizeof(m->host_pages), "%s", pg ? pg : "");
 		m->bind_node = json_is_integer(nd) ? (int)json_integer_value(nd) : -1;
 	}
+	json_t *el = json_object_get(j, "elapsed_s");
+	m->elapsed_s = json_is_number(el) ? json_number_value(el) : 0.0;
 	json_t *e = json_object_get(j, "error");
 	if (json_is_string(e))
 		snprintf(m->error, sizeof(m->error), "%s", json_string_value(e));

@@ -17,7 +17,8 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	nbw_rdoc_para(r, "Every device and pair the results hold, at the largest size of each "
 			 "series (bandwidth in GB/s = 1e9 bytes per second; the median of the "
 			 "repetitions): the device-to-device matrices, the host<->device bandwidth "
-			 "per device, and the devices and pairs flagged as outliers. The same "
+			 "per device, every device at once, and the devices and pairs flagged as "
+			 "outliers. The same "
 			 "figures as `nodebw matrix RESULTS.json`; doc/analysis.md describes them.");
 	for (size_t i = 0; i < in->nfiles; i++) {
 		json_t *devices = json_object_get(in->docs[i], "devices");
@@ -35,6 +36,9 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		int level = in->nfiles > 1 ? 4 : 3;
 		nbw_node_matrices(r, mx, tag, level);
 		nbw_node_devices(r, tables, tag, level);
+		json_t *conc = nbw_analysis_concurrent(devices, ms);
+		nbw_node_concurrent(r, conc, tag, level);
+		json_decref(conc);
 		nbw_node_outliers(r, outliers, groups, tag, level);
 		json_decref(mx);
 		json_decref(tables);

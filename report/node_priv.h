@@ -23,6 +23,7 @@
  *  the heading level of the part. */
 void nbw_node_matrices(struct nbw_rdoc *r, json_t *matrices, const char *tag, int level);
 void nbw_node_devices(struct nbw_rdoc *r, json_t *tables, const char *tag, int level);
+void nbw_node_concurrent(struct nbw_rdoc *r, json_t *rows, const char *tag, int level);
 void nbw_node_outliers(struct nbw_rdoc *r, json_t *outliers, json_t *groups, const char *tag,
 		       int level);
 

@@ -12,6 +12,7 @@ void nbw_summary_analyse(struct nbw_doc *doc)
 	json_t *out = nbw_analysis_outliers(doc->devices, doc->measurements, &groups);
 	nbw_doc_set(doc, "outliers", out);
 	nbw_doc_set(doc, "outlier_groups", groups ? groups : json_array());
+	nbw_doc_set(doc, "all_at_once", nbw_analysis_concurrent(doc->devices, doc->measurements));
 }
 
 static const char *str(json_t *o, const char *k)
@@ -138,6 +139,7 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds)
 	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
 	p2p_matrices(f, mx);
 	json_decref(mx);
+	nbw_analysis_print_concurrent(f, json_object_get(doc->root, "all_at_once"));
 	fprintf(f, "\n");
 	nbw_analysis_print_outliers(f, json_object_get(doc->root, "outliers"),
 				    json_object_get(doc->root, "outlier_groups"));

@@ -53,6 +53,14 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements);
  *  rule applied. Never NULL. */
 json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **groups);
 
+/** Every device at once (host-to-all, all-to-host) and the P2P ring, one object per series
+ *  at its largest size: aggregate, each stream, the sum of each stream alone and the
+ *  scaling against it, the sum of the links' theoretical figures, the host memory's limit
+ *  (host backend, mode parallel) and which of the two bounds the aggregate, the slowest
+ *  stream. New reference, never NULL. */
+json_t *nbw_analysis_concurrent(json_t *devices, json_t *measurements);
+void nbw_analysis_print_concurrent(FILE *f, json_t *rows);
+
 /** Terminal output; each table is preceded by a line stating "GB/s = 1e9 B/s". */
 void nbw_analysis_print_matrices(FILE *f, json_t *matrices);
 void nbw_analysis_print_device_tables(FILE *f, json_t *tables);

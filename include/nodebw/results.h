@@ -84,6 +84,9 @@ struct nbw_measurement {
 	uint64_t verify_bytes;
 	char verify_detail[160];
 	char error[256];            /**< empty on success */
+	/** Wall time this measurement cost, warm-up, repetitions, reference runs and
+	 *  verification included (what a run spends; 0 when unknown). */
+	double elapsed_s;
 };
 
 void nbw_measurement_free(struct nbw_measurement *m);

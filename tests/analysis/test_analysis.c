@@ -413,6 +413,74 @@ static void binding_is_its_own_series(void **state)
 	json_decref(devs);
 }
 
+/* Every device at once: the aggregate against the sum of each stream alone, the links' sum
+ * and the host memory's limit; the ring's slowest stream; neither in the matrices nor
+ * judged by the outlier rule. */
+static void all_at_once_bounds(void **state)
+{
+	(void)state;
+	json_t *devs = GPUS(4), *ms = json_array();
+	/* host-to-all: 4 x PCIe Gen5 x16 = 252 GB/s of links, 100 GB/s reached */
+	json_t *all = meas("cuda", "htod", "all", 1 << 28,
+			   "[{\"src\": \"host\", \"dst\": 0, \"gbps\": {\"median\": 26.0},"
+			   "  \"alone_gbps\": {\"median\": 55.0}},"
+			   " {\"src\": \"host\", \"dst\": 1, \"gbps\": {\"median\": 25.0},"
+			   "  \"alone_gbps\": {\"median\": 55.0}},"
+			   " {\"src\": \"host\", \"dst\": 2, \"gbps\": {\"median\": 24.0},"
+			   "  \"alone_gbps\": {\"median\": 54.0}},"
+			   " {\"src\": \"host\", \"dst\": 3, \"gbps\": {\"median\": 25.5},"
+			   "  \"alone_gbps\": {\"median\": 56.0}}]",
+			   100.0, 252.0, "PCIe Gen5 x16");
+	json_array_append_new(ms, all);
+	/* the host's memory: one copy over every core, 120 GB/s at its largest size (a smaller
+	 * size is faster, and must not be taken) */
+	json_array_append_new(ms, meas("host", "htod", "single", 1 << 20,
+				       "[{\"src\": \"host\", \"dst\": 0}]", 150.0, -1, "host"));
+	json_t *hp = meas("host", "htod", "single", 1 << 28, "[{\"src\": \"host\", \"dst\": 0}]",
+			  120.0, -1, "host");
+	json_object_set_new(hp, "mode", json_string("parallel"));
+	json_object_set_new(json_array_get(ms, 1), "mode", json_string("parallel"));
+	json_array_append_new(ms, hp);
+	/* the ring 0->1->2->3->0 over NVLink, 2->3 slow */
+	json_array_append_new(ms, meas("cuda", "p2p", "ring", 1 << 28,
+				       "[{\"src\": 0, \"dst\": 1, \"gbps\": {\"median\": 300.0}},"
+				       " {\"src\": 1, \"dst\": 2, \"gbps\": {\"median\": 310.0}},"
+				       " {\"src\": 2, \"dst\": 3, \"gbps\": {\"median\": 150.0}},"
+				       " {\"src\": 3, \"dst\": 0, \"gbps\": {\"median\": 305.0}}]",
+				       600.0, 1800.0, "NV18"));
+	json_t *rows = nbw_analysis_concurrent(devs, ms);
+	assert_int_equal(json_array_size(rows), 2);
+	json_t *h = json_array_get(rows, 0), *r = json_array_get(rows, 1);
+	assert_string_equal(json_string_value(json_object_get(h, "pattern")), "host-to-all");
+	assert_int_equal(json_array_size(json_object_get(h, "devices")), 4);
+	assert_float_equal(json_number_value(json_object_get(h, "alone_sum_gbps")), 220.0, 1e-9);
+	assert_float_equal(json_number_value(json_object_get(h, "scaling")), 100.0 / 220.0, 1e-9);
+	assert_float_equal(json_number_value(json_object_get(h, "fraction_of_links")),
+			   100.0 / 252.0, 1e-9);
+	assert_float_equal(json_number_value(json_object_get(h, "host_memory_limit_gbps")), 120.0,
+			   1e-9);
+	assert_string_equal(json_string_value(json_object_get(h, "bound")), "host memory");
+	json_t *sl = json_object_get(h, "slowest");
+	assert_int_equal(json_integer_value(json_object_get(sl, "dst")), 2);
+	/* a GPU ring does not cross host memory: the links bound it */
+	assert_string_equal(json_string_value(json_object_get(r, "pattern")), "ring");
+	assert_true(json_is_null(json_object_get(r, "host_memory_limit_gbps")));
+	assert_string_equal(json_string_value(json_object_get(r, "bound")), "links");
+	sl = json_object_get(r, "slowest");
+	assert_int_equal(json_integer_value(json_object_get(sl, "src")), 2);
+	assert_int_equal(json_integer_value(json_object_get(sl, "dst")), 3);
+	json_decref(rows);
+	/* neither is a matrix cell or judged as one device among its peers */
+	json_t *mx = nbw_analysis_matrices(devs, ms);
+	assert_int_equal(json_array_size(mx), 0);
+	json_t *out = nbw_analysis_outliers(devs, ms, NULL);
+	assert_int_equal(json_array_size(out), 0);
+	json_decref(out);
+	json_decref(mx);
+	json_decref(ms);
+	json_decref(devs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +493,7 @@ int main(void)
 		cmocka_unit_test(recorded_host_plugin_document),
 		cmocka_unit_test(empty_document),
 		cmocka_unit_test(binding_is_its_own_series),
+		cmocka_unit_test(all_at_once_bounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Every device at once (host-to-all, all-to-host) and the P2P ring: at the largest size of
+ * each series, the aggregate against three references: the sum of each stream timed alone
+ * (how well the copies scale), the sum of the links' theoretical figures (what the wires
+ * could carry) and the host memory's own limit, which the host backend measures with one
+ * copy spread over every core (mode parallel). The tighter of the last two is the bound.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "nodebw/analysis.h"
+
+static bool concurrent(const struct nbw_an_meas *x)
+{
+	return !strcmp(x->concurrency, "all") || !strcmp(x->concurrency, "ring");
+}
+
+static bool same_series(const struct nbw_an_meas *a, const struct nbw_an_meas *b)
+{
+	return !strcmp(a->api, b->api) && !strcmp(a->direction, b->direction) &&
+	       !strcmp(a->mode, b->mode) && !strcmp(a->host_mem, b->host_mem) &&
+	       !strcmp(a->concurrency, b->concurrency) && !strcmp(a->peer_access, b->peer_access) &&
+	       !strcmp(a->bind, b->bind);
+}
+
+static double stream_median(json_t *s, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(s, key), "median");
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The host memory's limit for a direction: the host backend's one copy over every core
+ * (mode parallel, one stream) at its largest size, the same host memory kind if measured. */
+static double host_limit(json_t *devices, json_t *ms, const struct nbw_an_meas *x,
+			 const char **mem_used)
+{
+	double best = NAN;
+	json_int_t best_bytes = -1;
+	bool best_same = false;
+	size_t i;
+	json_t *m;
+	json_array_foreach(ms, i, m) {
+		struct nbw_an_meas h;
+		if (!nbw_an_read(devices, m, &h) || strcmp(h.api, "host") ||
+		    strcmp(h.mode, "parallel") || strcmp(h.concurrency, "single") ||
+		    strcmp(h.direction, x->direction) || !isfinite(h.gbps))
+			continue;
+		bool same = !strcmp(h.host_mem, x->host_mem);
+		if ((same && !best_same) || (same == best_same && h.bytes > best_bytes)) {
+			best = h.gbps;
+			best_bytes = h.bytes;
+			best_same = same;
+			*mem_used = h.host_mem;
+		}
+	}
+	return best;
+}
+
+static json_t *one(json_t *devices, json_t *ms, const struct nbw_an_meas *x)
+{
+	json_t *streams = json_object_get(x->m, "streams"), *s, *devs = json_array(),
+	       *out = json_array();
+	size_t i;
+	double alone_sum = 0.0, slow = INFINITY;
+	bool alone_known = true;
+	int slow_src = -1, slow_dst = -1;
+	json_array_foreach(streams, i, s) {
+		json_t *src = json_object_get(s, "src"), *dst = json_object_get(s, "dst");
+		double g = stream_median(s, "gbps"), a = stream_median(s, "alone_gbps");
+		json_array_append_new(devs, json_deep_copy(json_is_integer(dst) ? dst : src));
+		json_array_append_new(out, json_pack("{s:O, s:O, s:o, s:o}", "src", src, "dst", dst,
+						     "gbps", nbw_an_num(g, true), "alone_gbps",
+						     nbw_an_num(a, true)));
+		if (isfinite(a))
+			alone_sum += a;
+		else
+			alone_known = false;
+		if (isfinite(g) && g < slow) {
+			slow = g;
+			slow_src = json_is_integer(src) ? (int)json_integer_value(src) : -1;
+			slow_dst = json_is_integer(dst) ? (int)json_integer_value(dst) : -1;
+		}
+	}
+	const char *mem_used = "";
+	bool p2p = !strcmp(x->direction, "p2p");
+	/* Host memory bounds what crosses it: every host<->device copy, and copies between
+	 * host-plugin devices (which are host memory); not a GPU ring. */
+	double limit = !p2p || x->host_memory ? host_limit(devices, ms, x, &mem_used) : NAN;
+	double links = x->theoretical > 0.0 ? x->theoretical : NAN;
+	const char *bound = isfinite(links) && isfinite(limit) ? (links < limit ? "links"
+										 : "host memory")
+			    : isfinite(links)			    ? "links"
+			    : isfinite(limit)			    ? "host memory"
+								    : "unknown";
+	const char *pattern = p2p ? "ring" : !strcmp(x->direction, "htod") ? "host-to-all"
+									   : "all-to-host";
+	json_t *o = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:o, "
+		"s:o, s:o, s:o, s:s}",
+		"pattern", pattern, "api", x->api, "direction", x->direction, "mode", x->mode,
+		"host_mem", x->host_mem, "concurrency", x->concurrency, "peer_access",
+		x->peer_access, "binding", x->bind, "bytes", x->bytes, "devices", devs, "streams",
+		out, "aggregate_gbps", nbw_an_num(x->gbps, true), "alone_sum_gbps",
+		nbw_an_num(alone_known ? alone_sum : NAN, true), "scaling",
+		nbw_an_num(alone_known && alone_sum > 0 ? x->gbps / alone_sum : NAN, true), "link",
+		x->link, "links_theoretical_gbps", nbw_an_num(links, true),
+		"fraction_of_links", nbw_an_num(x->gbps / links, true), "host_memory_limit_gbps",
+		nbw_an_num(limit, true), "fraction_of_host_limit", nbw_an_num(x->gbps / limit, true),
+		"bound", bound);
+	json_object_set_new(o, "host_limit_host_mem",
+			    isfinite(limit) ? json_string(mem_used) : json_null());
+	json_object_set_new(o, "slowest",
+			    isfinite(slow) ? json_pack("{s:o, s:o, s:f}", "src",
+						       slow_src < 0 ? json_string("host")
+								    : json_integer(slow_src),
+						       "dst",
+						       slow_dst < 0 ? json_string("host")
+								    : json_integer(slow_dst),
+						       "gbps", slow)
+					   : json_null());
+	return o;
+}
+
+json_t *nbw_analysis_concurrent(json_t *devices, json_t *measurements)
+{
+	json_t *res = json_array();
+	size_t n = json_array_size(measurements), i;
+	struct nbw_an_meas *best = calloc(n ? n : 1, sizeof(*best));
+	size_t nb = 0;
+	json_t *m;
+	if (!best)
+		return res;
+	json_array_foreach(measurements, i, m) {
+		struct nbw_an_meas x;
+		if (!nbw_an_read(devices, m, &x) || !concurrent(&x) || !isfinite(x.gbps))
+			continue;
+		size_t k = 0;
+		while (k < nb && !same_series(&best[k], &x))
+			k++;
+		if (k == nb)
+			best[nb++] = x;
+		else if (x.bytes > best[k].bytes)
+			best[k] = x;
+	}
+	for (size_t k = 0; k < nb; k++)
+		json_array_append_new(res, one(devices, measurements, &best[k]));
+	free(best);
+	return res;
+}
+
+static const char *s_of(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static void num(FILE *f, json_t *o, const char *k, const char *fmt, int width)
+{
+	json_t *v = json_object_get(o, k);
+	if (json_is_number(v))
+		fprintf(f, fmt, width, json_number_value(v));
+	else
+		fprintf(f, "%*s", width, "-");
+}
+
+static void endpoint(char *buf, size_t len, json_t *v)
+{
+	if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else
+		snprintf(buf, len, "host");
+}
+
+void nbw_analysis_print_concurrent(FILE *f, json_t *rows)
+{
+	if (json_array_size(rows) == 0)
+		return;
+	fprintf(f, "\n  Every device at once (GB/s = 1e9 B/s, at the largest size; aggregate = "
+		   "all streams' bytes / wall time; scaling = aggregate / sum of each stream "
+		   "alone; links = sum of the links' theoretical figures; host memory = the host "
+		   "backend's one copy over every core)\n");
+	fprintf(f, "    %-5s %-12s %-8s %-10s %4s %9s %9s %7s %9s %6s %9s %6s  %-11s %s\n", "api",
+		   "pattern", "mode", "memory", "devs", "aggregate", "sum alone", "scaling",
+		   "links", "frac", "host mem", "frac", "bound", "slowest stream");
+	size_t i;
+	json_t *r;
+	json_array_foreach(rows, i, r) {
+		char peer[24] = "";
+		if (strcmp(s_of(r, "peer_access"), "n/a"))
+			snprintf(peer, sizeof(peer), " peer %s", s_of(r, "peer_access"));
+		fprintf(f, "    %-5s %-12s %-8s %-10s %4zu ", s_of(r, "api"), s_of(r, "pattern"),
+			s_of(r, "mode"), s_of(r, "host_mem"),
+			json_array_size(json_object_get(r, "devices")));
+		num(f, r, "aggregate_gbps", "%*.2f", 9);
+		fputc(' ', f);
+		num(f, r, "alone_sum_gbps", "%*.2f", 9);
+		fputc(' ', f);
+		num(f, r, "scaling", "%*.2f", 7);
+		fputc(' ', f);
+		num(f, r, "links_theoretical_gbps", "%*.1f", 9);
+		fputc(' ', f);
+		num(f, r, "fraction_of_links", "%*.2f", 6);
+		fputc(' ', f);
+		num(f, r, "host_memory_limit_gbps", "%*.2f", 9);
+		fputc(' ', f);
+		num(f, r, "fraction_of_host_limit", "%*.2f", 6);
+		json_t *sl = json_object_get(r, "slowest");
+		char a[16], b[16];
+		endpoint(a, sizeof(a), json_object_get(sl, "src"));
+		endpoint(b, sizeof(b), json_object_get(sl, "dst"));
+		fprintf(f, "  %-11s %s->%s %.2f%s\n", s_of(r, "bound"), a, b,
+			json_number_value(json_object_get(sl, "gbps")), peer);
+	}
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Whole node, part 3: every device at once (host-to-all, all-to-host) and the P2P ring, as
+ * nbw_analysis_concurrent gives them: the aggregate against the sum of each stream alone,
+ * the sum of the links' theoretical figures and the host memory's own limit.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jget.h"
+#include "nodebw/analysis.h"
+#include "node_priv.h"
+#include "rdoc_priv.h"
+
+static void num_cell(struct nbw_rtable *t, json_t *o, const char *key, const char *fmt,
+		     double scale)
+{
+	json_t *v = json_object_get(o, key);
+	if (json_is_number(v))
+		nbw_rtable_cell(t, fmt, json_number_value(v) * scale);
+	else
+		nbw_rtable_cell(t, "-");
+}
+
+static void endpoint(char *buf, size_t len, json_t *v)
+{
+	if (json_is_integer(v))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	else
+		snprintf(buf, len, "host");
+}
+
+void nbw_node_concurrent(struct nbw_rdoc *r, json_t *rows, const char *tag, int level)
+{
+	if (json_array_size(rows) == 0)
+		return;
+	nbw_rdoc_heading(r, level, "Every device at once");
+	nbw_rdoc_para(r, "Host to every device at once, every device to the host at once, and "
+			 "the ring in which every device sends to the next (the halo exchange of "
+			 "the solver's Version 4 in one direction), one host thread per device. "
+			 "Scaling below 1 means the copies slow each other down; the bound is the "
+			 "lower of the links' sum and the host memory's own limit.");
+	static const char *const hdr[] = {
+		"pattern", "api", "mode", "host memory", "peer access", "devices", "bytes",
+		"aggregate GB/s", "sum alone GB/s", "scaling", "links GB/s", "% of links",
+		"host memory GB/s", "% of host memory", "bound", "slowest stream", "slowest GB/s",
+	};
+	char name[64];
+	snprintf(name, sizeof(name), "%sall-at-once", tag);
+	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
+	size_t i;
+	json_t *o;
+	json_array_foreach(rows, i, o) {
+		nbw_rtable_cell(t, "%s", jstr(o, "pattern"));
+		nbw_rtable_cell(t, "%s", jstr(o, "api"));
+		nbw_rtable_cell(t, "%s", jstr(o, "mode"));
+		nbw_rtable_cell(t, "%s", jstr(o, "host_mem"));
+		nbw_rtable_cell(t, "%s", jstr(o, "peer_access"));
+		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(o, "devices")));
+		nbw_rtable_cell(t, "%.0f", jnum(o, "bytes"));
+		num_cell(t, o, "aggregate_gbps", "%.2f", 1.0);
+		num_cell(t, o, "alone_sum_gbps", "%.2f", 1.0);
+		num_cell(t, o, "scaling", "%.2f", 1.0);
+		num_cell(t, o, "links_theoretical_gbps", "%.1f", 1.0);
+		num_cell(t, o, "fraction_of_links", "%.1f", 100.0);
+		num_cell(t, o, "host_memory_limit_gbps", "%.2f", 1.0);
+		num_cell(t, o, "fraction_of_host_limit", "%.1f", 100.0);
+		nbw_rtable_cell(t, "%s", jstr(o, "bound"));
+		json_t *sl = json_object_get(o, "slowest");
+		char a[16], b[16];
+		endpoint(a, sizeof(a), json_object_get(sl, "src"));
+		endpoint(b, sizeof(b), json_object_get(sl, "dst"));
+		nbw_rtable_cell(t, "%s->%s", a, b);
+		num_cell(t, sl, "gbps", "%.2f", 1.0);
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t,
+		       "Every device at once: GB/s = 1e9 B/s at the largest size; aggregate = all "
+		       "streams' bytes / wall time from the first start to the last end; sum "
+		       "alone = each stream timed alone, added; links = sum of the streams' links' "
+		       "theoretical figures (none for host memory); host memory = the host "
+		       "backend's one copy over every core (mode parallel)");
+}
