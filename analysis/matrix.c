@@ -72,6 +72,21 @@ static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t 
 			s[k].small = x.bytes;
 		s[k].host_memory = s[k].host_memory || x.host_memory;
 	}
+	/* The bandwidth size: the largest size most device sets of the series have. A long
+	 * sweep (--full, to 1 GiB) measures device 0 and the first pair beyond the size the
+	 * matrix cells stop at (include/nodebw/plan.h). */
+	json_int_t *sz = calloc(json_array_size(ms) + 1, sizeof(*sz));
+	for (size_t k = 0; sz && k < ns; k++) {
+		size_t cnt = 0;
+		json_array_foreach(ms, i, m) {
+			struct nbw_an_meas x;
+			if (nbw_an_read(devices, m, &x) && wanted(&x, p2p) &&
+			    same_series(&s[k], &x, p2p))
+				sz[cnt++] = x.bytes;
+		}
+		s[k].big = nbw_an_common_size(sz, cnt, s[k].big);
+	}
+	free(sz);
 	*n = ns;
 	return s;
 }

@@ -113,6 +113,30 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+	json_int_t x = *(const json_int_t *)a, y = *(const json_int_t *)b;
+	return (x > y) - (x < y);
+}
+
+json_int_t nbw_an_common_size(json_int_t *sizes, size_t n, json_int_t fallback)
+{
+	json_int_t best = fallback;
+	size_t best_n = 0;
+	qsort(sizes, n, sizeof(*sizes), cmp_size);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && sizes[j] == sizes[i])
+			j++;
+		if (j - i >= best_n) { /* ascending: a tie goes to the larger size */
+			best = sizes[i];
+			best_n = j - i;
+		}
+		i = j;
+	}
+	return best;
+}
+
 double nbw_an_median(double *v, size_t n)
 {
 	if (n == 0)

@@ -33,6 +33,9 @@ bool nbw_an_usable(json_t *m);
 json_t *nbw_an_device(json_t *devices, const char *api, int id);
 /* Fill \p out from \p m; false when \p m is unusable or has no stream. */
 bool nbw_an_read(json_t *devices, json_t *m, struct nbw_an_meas *out);
+/* The largest of the \p n sizes (reordered) that occurs most often; \p fallback when n = 0.
+ * The size a series' matrix or table is read at: the one most of its device sets have. */
+json_int_t nbw_an_common_size(json_int_t *sizes, size_t n, json_int_t fallback);
 /* Median of \p n values (reorders \p v); NaN when n = 0. */
 double nbw_an_median(double *v, size_t n);
 /* A JSON number, or null when \p x is not finite or (with \p positive) not > 0. */

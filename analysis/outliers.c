@@ -200,11 +200,24 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 	}
 	qsort(c, n, sizeof(*c), cmp_cand);
 	for (size_t a = 0; a < n;) {
-		/* c[a] starts a series; its first group has the largest size. */
+		/* c[a] starts a series, sizes in descending order; it is judged at the largest
+		 * size most of its device sets have (a long sweep takes device 0 and the first
+		 * pair beyond the matrix cells' size). */
 		size_t s_end = a;
 		while (s_end < n && strcmp(c[s_end].series, c[a].series) == 0)
 			s_end++;
-		for (size_t g = a; g < s_end && c[g].x.bytes == c[a].x.bytes;) {
+		json_int_t *sz = malloc((s_end - a) * sizeof(*sz));
+		json_int_t judged = c[a].x.bytes;
+		if (sz) {
+			for (size_t k = a; k < s_end; k++)
+				sz[k - a] = c[k].x.bytes;
+			judged = nbw_an_common_size(sz, s_end - a, judged);
+			free(sz);
+		}
+		size_t first = a;
+		while (first < s_end && c[first].x.bytes != judged)
+			first++;
+		for (size_t g = first; g < s_end && c[g].x.bytes == judged;) {
 			size_t e = g, members;
 			while (e < s_end && same_group(&c[e], &c[g]))
 				e++;

@@ -432,17 +432,18 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 	const struct nbw_backend_ops *ops = s->ops;
 	s->gated = NSTREAMS(s) > 1 && s->plan->mode == NBW_MODE_ASYNC && ops->submit &&
 		   ops->release && ops->complete;
-	size_t nsz = s->o->sizes.n;
+	size_t nsz = s->o->sizes.n, lo, hi;
 	bool matrix = s->plan->set.matrix_only;
+	nbw_plan_matrix_sizes(&s->o->sizes, &lo, &hi);
 	size_t largest = 0;
 	for (size_t k = 0; k < nsz; k++)
-		if (!matrix || k == 0 || k == nsz - 1)
+		if (!matrix || k == lo || k == hi)
 			largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
 	uint64_t avail = nbw_sysinfo_mem_available();
 	if (!avail || footprint(s, largest) <= avail)
 		cache_alloc(s, largest);
 	for (size_t k = 0; k < nsz && !*s->stop; k++) {
-		if (matrix && k != 0 && k != nsz - 1)
+		if (matrix && k != lo && k != hi)
 			continue;
 		run_point(s, &s->o->sizes.v[k], avail, emit, ctx);
 	}

@@ -97,6 +97,17 @@ size_t nbw_plan_sets(const struct nbw_series_kind *k, const struct nbw_plan_devi
 	return n;
 }
 
+void nbw_plan_matrix_sizes(const struct nbw_sizes *v, size_t *small, size_t *large)
+{
+	*small = 0;
+	*large = v->n ? v->n - 1 : 0;
+	for (size_t k = v->n; k-- > 1;)
+		if (v->v[k].bytes <= NBW_MATRIX_MAX_BYTES) {
+			*large = k;
+			return;
+		}
+}
+
 /* ---- series ------------------------------------------------------------------------- */
 
 static struct nbw_series_plan *add(struct nbw_plan *p)

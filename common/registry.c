@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "nodebw/config.h"
+#include "nodebw/series.h"
 
 #define MAX_BACKENDS 8
 
@@ -136,11 +137,21 @@ bool nbw_backend_known(const char *name)
 }
 
 static const char *const dir_text[NBW_DIR_COUNT] = {
-	[NBW_HTOD] = "host to device: one device, or two devices from two host threads at once",
-	[NBW_DTOH] = "device to host: one device, or two devices from two host threads at once",
-	[NBW_P2P] = ("device a to device b from one host thread; both directions at once "
-		     "from two host threads; a same-device copy when there is one device"),
+	[NBW_HTOD] = "host to device", [NBW_DTOH] = "device to host",
+	[NBW_P2P] = "device to device",
 };
+
+/* "threads 1: one device, one host thread; threads 2: ..." from the table of series kinds. */
+static void kinds_text(enum nbw_dir d, char *buf, size_t len)
+{
+	size_t nk, l = 0;
+	const struct nbw_series_kind *k = nbw_series_kinds(&nk);
+	buf[0] = '\0';
+	for (size_t i = 0; i < nk && l < len; i++)
+		if (k[i].dir == d)
+			l += (size_t)snprintf(buf + l, len - l, "; threads %s: %s",
+					      nbw_threads_name(k[i].threads), k[i].label);
+}
 
 size_t nbw_probe_catalogue(struct nbw_probe_info *out, size_t max)
 {
@@ -160,8 +171,10 @@ size_t nbw_probe_catalogue(struct nbw_probe_info *out, size_t max)
 					snprintf(modes + l, sizeof(modes) - l, "%s%s", l ? ", " : "",
 						 nbw_mode_name((enum nbw_mode)m));
 				}
-			snprintf(out[k].description, sizeof(out[k].description), "%s; modes: %s",
-				 dir_text[d], modes);
+			char kinds[400];
+			kinds_text((enum nbw_dir)d, kinds, sizeof(kinds));
+			snprintf(out[k].description, sizeof(out[k].description), "%s (modes: %s)%s",
+				 dir_text[d], modes, kinds);
 		}
 	return k;
 }

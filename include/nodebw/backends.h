@@ -47,7 +47,7 @@ struct nbw_probe_info {
 	char name[48];            /**< "<api>-<direction>", e.g. "omp-htod" */
 	const struct nbw_backend_ops *ops;
 	enum nbw_dir dir;
-	char description[200];
+	char description[512];
 };
 
 /** The probe catalogue: one entry per backend and direction. Returns the count. */

@@ -26,6 +26,16 @@
 #include "nodebw/series.h"
 #include "nodebw/topology.h"
 
+/** The matrix cells' large size: the largest size of the sweep up to this (a sweep to
+ *  1 GiB, as --full's, measures device 0 and the first pairs beyond it; links are at their
+ *  plateau long before, and every cell at 1 GiB would cost seconds). */
+#define NBW_MATRIX_MAX_BYTES (256ull << 20)
+
+/** Indices into the (ascending) sizes \p v of the matrix cells' two sizes: the smallest,
+ *  and the largest not above NBW_MATRIX_MAX_BYTES (the largest of all when none is above
+ *  the smallest). */
+void nbw_plan_matrix_sizes(const struct nbw_sizes *v, size_t *small, size_t *large);
+
 /** One device set of a series: its streams' endpoints (-1 = host memory). */
 struct nbw_plan_set {
 	unsigned nstreams;

@@ -481,6 +481,35 @@ static void all_at_once_bounds(void **state)
 	json_decref(devs);
 }
 
+/* A sweep longer than the matrix cells (--full: device 0 to 1 GiB, the others to 256 MiB):
+ * the matrix, the tables and the outlier rule read every device at 256 MiB. */
+static void read_at_the_size_every_set_has(void **state)
+{
+	(void)state;
+	json_t *devs = GPUS(4), *ms = json_array();
+	const char *ends[] = { "[{\"src\": \"host\", \"dst\": 0}]", "[{\"src\": \"host\", \"dst\": 1}]",
+			       "[{\"src\": \"host\", \"dst\": 2}]", "[{\"src\": \"host\", \"dst\": 3}]" };
+	for (int d = 0; d < 4; d++) {
+		json_array_append_new(ms, meas("cuda", "htod", "single", 8, ends[d], 0.001, 63.0,
+					       "PCIe Gen5 x16"));
+		json_array_append_new(ms, meas("cuda", "htod", "single", 1 << 28, ends[d],
+					       d == 3 ? 30.0 : 55.0, 63.0, "PCIe Gen5 x16"));
+	}
+	json_array_append_new(ms, meas("cuda", "htod", "single", 1 << 30, ends[0], 55.5, 63.0,
+				       "PCIe Gen5 x16"));
+	json_t *out = nbw_analysis_outliers(devs, ms, NULL);
+	assert_int_equal(json_array_size(out), 1);
+	assert_true(has_device(json_array_get(out, 0), 3));
+	json_t *tables = nbw_analysis_device_tables(devs, ms);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(tables, 0), "bytes")),
+			 1 << 28);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(tables, 0), "rows")), 4);
+	json_decref(tables);
+	json_decref(out);
+	json_decref(ms);
+	json_decref(devs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +523,7 @@ int main(void)
 		cmocka_unit_test(empty_document),
 		cmocka_unit_test(binding_is_its_own_series),
 		cmocka_unit_test(all_at_once_bounds),
+		cmocka_unit_test(read_at_the_size_every_set_has),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

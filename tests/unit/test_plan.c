@@ -197,6 +197,25 @@ static void test_sweep_per_link_kind(void **state)
 	assert_int_equal(sweeps, 4); /* both directions of both pairs */
 }
 
+static void test_matrix_sizes(void **state)
+{
+	(void)state;
+	struct nbw_size v[] = { { .bytes = 8 }, { .bytes = 1 << 20 }, { .bytes = 256u << 20 },
+				{ .bytes = 512u << 20 }, { .bytes = 1u << 30 } };
+	struct nbw_sizes sz = { .v = v, .n = 5 };
+	size_t lo, hi;
+	nbw_plan_matrix_sizes(&sz, &lo, &hi);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 2); /* 256 MiB, not 1 GiB */
+	sz.n = 2;                /* 8 B and 1 MiB: the largest */
+	nbw_plan_matrix_sizes(&sz, &lo, &hi);
+	assert_int_equal(hi, 1);
+	struct nbw_size big[] = { { .bytes = 8 }, { .bytes = 1u << 30 } };
+	sz = (struct nbw_sizes){ .v = big, .n = 2 }; /* nothing in between: still two sizes */
+	nbw_plan_matrix_sizes(&sz, &lo, &hi);
+	assert_int_equal(hi, 1);
+}
+
 /* ---- the series plan with a made-up backend ---------------------------------------- */
 
 static const char *iface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
@@ -296,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_sweep_per_link_kind),
 		cmocka_unit_test(test_series_plan),
+		cmocka_unit_test(test_matrix_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
