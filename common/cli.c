@@ -90,7 +90,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --reps N             minimum timed repetitions per size (default 5, quick 2)\n"
 		"  --max-reps N         maximum timed repetitions per size (default 200, quick 20)\n"
 		"  --min-time SECONDS   repeat until this much time is measured per size\n"
-		"                       (default 0.05, quick 0.005, full 0.2)\n"
+		"                       (default 0.05, quick 0.005, full 0.1)\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
 		"  --hht-sweep          also measure the async modes with 0, one per device and 8\n"
@@ -312,7 +312,7 @@ static void apply_profile(struct nbw_probe_opts *o)
 		o->warmup = 1, o->min_reps = 2, o->max_reps = 20, o->min_time_s = 0.005;
 		break;
 	case NBW_PROFILE_FULL:
-		o->warmup = 3, o->min_reps = 10, o->max_reps = 1000, o->min_time_s = 0.2;
+		o->warmup = 3, o->min_reps = 10, o->max_reps = 1000, o->min_time_s = 0.1;
 		break;
 	default:
 		o->warmup = 2, o->min_reps = 5, o->max_reps = 200, o->min_time_s = 0.05;
@@ -450,6 +450,12 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		o->hostmem[NBW_HOSTMEM_REGISTERED] = o->profile != NBW_PROFILE_QUICK;
 	}
 	if (!any_threads) set_all(o->threads, NBW_THREADS_COUNT, true);
+	/* Asked for several devices at once, and named only one. */
+	if (any_threads && o->ndevices == 1 && !o->threads[NBW_THREADS_1]) {
+		snprintf(err, errlen, "--threads %s needs at least two devices; --devices lists one",
+			 o->threads[NBW_THREADS_2] ? "2" : "all");
+		return -1;
+	}
 	if (!any_peer) set_all(o->peer, 2, true);
 
 	if (sizes && max_size) {

@@ -437,13 +437,17 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 	nbw_plan_matrix_sizes(&s->o->sizes, &lo, &hi);
 	size_t largest = 0;
 	for (size_t k = 0; k < nsz; k++)
-		if (!matrix || k == lo || k == hi)
+		if ((!matrix || k == lo || k == hi) && (NSTREAMS(s) == 1 || s->o->sizes_given || k <= hi))
 			largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
 	uint64_t avail = nbw_sysinfo_mem_available();
 	if (!avail || footprint(s, largest) <= avail)
 		cache_alloc(s, largest);
+	/* Several streams at once stop where the matrix cells do, unless the sizes were
+	 * named: overlap and contention are settled long before, and n streams of 1 GiB cost
+	 * n times the memory and time (the run's skipped list says so). */
+	bool capped = NSTREAMS(s) > 1 && !s->o->sizes_given;
 	for (size_t k = 0; k < nsz && !*s->stop; k++) {
-		if (matrix && k != lo && k != hi)
+		if ((matrix && k != lo && k != hi) || (capped && k > hi))
 			continue;
 		run_point(s, &s->o->sizes.v[k], avail, emit, ctx);
 	}

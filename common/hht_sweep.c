@@ -14,6 +14,7 @@
 
 #include "nodebw/backends.h"
 #include "nodebw/config.h"
+#include "nodebw/plan.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 
@@ -93,6 +94,18 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 			continue;
 		if (quick && plan[k].hh != 0)
 			continue;
+		/* The main series ran with 8 helpers already (libomp's default): no second run. */
+		if (plan[k].hh == nbw_effective_hidden_helpers() && plan[k].threads == 0) {
+			char what[64], why[NBW_REASON_LEN];
+			snprintf(what, sizeof(what), "hidden-helper sweep with %d", plan[k].hh);
+			snprintf(why, sizeof(why),
+				 "the main series ran with LIBOMP_NUM_HIDDEN_HELPER_THREADS=%d (their "
+				 "hidden_helpers field says so): not measured twice",
+				 plan[k].hh);
+			nbw_doc_add_skip(doc, "omp", "*", what, why);
+			st->skipped++;
+			continue;
+		}
 		struct nbw_probe_opts c = *o;
 		c.napis = 1;
 		snprintf(c.apis[0], sizeof(c.apis[0]), "omp");
@@ -100,6 +113,14 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		c.modes[NBW_MODE_PARALLEL] = false;               /* not an OpenMP mode */
 		c.hostmem[NBW_HOSTMEM_REGISTERED] = false;        /* OpenMP cannot register */
 		c.hidden_helpers = plan[k].hh;
+		/* The solver stages its halos in pinned memory and the models read pinned
+		 * curves; the helper count shows in latency and overhead, not at 1 GiB. */
+		if (o->hostmem[NBW_HOSTMEM_PINNED] && !o->sizes_given) {
+			c.hostmem[NBW_HOSTMEM_PAGEABLE] = false;
+			size_t lo, hi;
+			nbw_plan_matrix_sizes(&c.sizes, &lo, &hi);
+			c.sizes.n = hi + 1;
+		}
 		c.hht_sweep = false;
 		c.quiet = true;
 		/* The models take one and two streams; all-at-once is not part of the sweep. */

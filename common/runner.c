@@ -475,6 +475,20 @@ int nbw_probe_run(struct nbw_probe_ctx *ctx, const struct nbw_probe_opts *o,
 		skip(&r, "*", "*", "topology", terr);
 	}
 	unavailable_backends(&r);
+	size_t lo, hi;
+	nbw_plan_matrix_sizes(&local.sizes, &lo, &hi);
+	if (!o->sizes_given && hi + 1 < local.sizes.n &&
+	    (o->threads[NBW_THREADS_2] || o->threads[NBW_THREADS_ALL])) {
+		char a[32], why[NBW_REASON_LEN];
+		nbw_size_label(local.sizes.v[hi].bytes, a, sizeof(a));
+		snprintf(why, sizeof(why),
+			 "with several streams at once (two devices, both directions, every device) "
+			 "and in the matrix cells the sweep stops at %s: concurrency is settled well "
+			 "below, and the larger sizes run for one stream only (name them with "
+			 "--sizes to measure them at once)",
+			 a);
+		skip(&r, "*", "*", "sizes above the matrix size with several streams", why);
+	}
 	size_t n;
 	const struct nbw_backend_ops *const *all = nbw_backends(&n);
 	for (size_t i = 0; i < n && !rc && !nbw_stop_requested; i++)

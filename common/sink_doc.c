@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nodebw/results.h"
+#include "nodebw/runner.h"
 #include "nodebw/sink.h"
 
 struct docsink {
@@ -12,7 +13,13 @@ struct docsink {
 	const char *outdir;
 	unsigned errors;
 	char why[NBW_REASON_LEN];
+	double last;               /* when the document was last written */
 };
+
+/* A checkpoint writes the whole document, which grows with every series (samples
+ * included): at most one every NBW_CHECKPOINT_S seconds, so a long run does not spend its
+ * time rewriting it; the run writes it once more at the end. */
+#define NBW_CHECKPOINT_S 5.0
 
 static void d_backend(struct nbw_sink *s, const char *api, int ndev, const struct nbw_device *d)
 {
@@ -37,7 +44,10 @@ static void d_checkpoint(struct nbw_sink *s)
 {
 	struct docsink *d = (struct docsink *)s;
 	char err[NBW_REASON_LEN];
-	if (!d->outdir || nbw_doc_write(d->doc, d->outdir, err, sizeof(err)) == 0)
+	if (!d->outdir || (d->last > 0.0 && nbw_now() - d->last < NBW_CHECKPOINT_S))
+		return;
+	d->last = nbw_now();
+	if (nbw_doc_write(d->doc, d->outdir, err, sizeof(err)) == 0)
 		return;
 	if (d->errors++ == 0)
 		snprintf(d->why, sizeof(d->why), "%s", err);

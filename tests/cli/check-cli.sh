@@ -48,6 +48,9 @@ usage_error "unknown API" probe --api cuda13
 usage_error "duplicate device" probe --devices 0,0
 usage_error "negative device" probe --devices -1
 usage_error "non-numeric device" probe --devices gpu0
+usage_error "two devices at once with one named" probe --devices 0 --threads 2
+usage_error "every device at once with one named" probe --devices 1 --threads all
+usage_error "unknown thread count" probe --threads 3
 usage_error "hidden helpers out of range" probe --hidden-helpers 17
 usage_error "negative repetitions" probe --reps -3
 usage_error "bad min-time" probe --min-time soon
