@@ -11,7 +11,7 @@
 #include "nodebw/topology.h"
 
 enum {
-	OPT_API = 256, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
+	OPT_API = 256, OPT_MAXTIME, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
 	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED,
@@ -35,6 +35,7 @@ static const struct option probe_options[] = {
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "max-reps", required_argument, NULL, OPT_MAXREPS },
 	{ "min-time", required_argument, NULL, OPT_MINTIME },
+	{ "max-time", required_argument, NULL, OPT_MAXTIME },
 	{ "hidden-helpers", required_argument, NULL, OPT_HH },
 	{ "cuda-sched", required_argument, NULL, OPT_CUDA_SCHED },
 	{ "hht-sweep", no_argument, NULL, OPT_HHT_SWEEP },
@@ -89,6 +90,10 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --warmup N           untimed transfers before timing (default 2, quick 1)\n"
 		"  --reps N             minimum timed repetitions per size (default 5, quick 2)\n"
 		"  --max-reps N         maximum timed repetitions per size (default 200, quick 20)\n"
+		"  --max-time SECONDS   per size, stop repeating (and warming up) once the timed\n"
+		"                       part would pass this, down to 3 repetitions; 0 = no cap\n"
+		"                       (default 1, quick 0.5, full 1.5; never below --reps or\n"
+		"                       --warmup when those are given)\n"
 		"  --min-time SECONDS   repeat until this much time is measured per size\n"
 		"                       (default 0.05, quick 0.005, full 0.1)\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
@@ -310,12 +315,15 @@ static void apply_profile(struct nbw_probe_opts *o)
 	switch (o->profile) {
 	case NBW_PROFILE_QUICK:
 		o->warmup = 1, o->min_reps = 2, o->max_reps = 20, o->min_time_s = 0.005;
+		o->max_time_s = 0.5;
 		break;
 	case NBW_PROFILE_FULL:
 		o->warmup = 3, o->min_reps = 10, o->max_reps = 1000, o->min_time_s = 0.1;
+		o->max_time_s = 1.5;
 		break;
 	default:
 		o->warmup = 2, o->min_reps = 5, o->max_reps = 200, o->min_time_s = 0.05;
+		o->max_time_s = 1.0;
 		break;
 	}
 }
@@ -341,7 +349,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	bool any_mode = false, any_mem = false, any_threads = false, any_peer = false;
 	bool any_bind = false;
 	long warm = -1, reps = -1, maxreps = -1;
-	double mintime = -1.0;
+	double mintime = -1.0, maxtime = -1.0;
 	uint64_t max_size = 0;
 	const char *sizes = NULL;
 	int c, rc = 0;
@@ -369,12 +377,15 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		case OPT_WARMUP: rc = nbw_cli_parse_int(optarg, 0, 1000, &warm, "--warmup", err, errlen); break;
 		case OPT_REPS: rc = nbw_cli_parse_int(optarg, 1, 1000000, &reps, "--reps", err, errlen); break;
 		case OPT_MAXREPS: rc = nbw_cli_parse_int(optarg, 1, 1000000, &maxreps, "--max-reps", err, errlen); break;
-		case OPT_MINTIME: {
+		case OPT_MINTIME:
+		case OPT_MAXTIME: {
 			char *end = NULL;
 			errno = 0;
-			mintime = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(mintime >= 0.0) || mintime > 3600.0) {
-				snprintf(err, errlen, "--min-time '%s' must be seconds from 0 to 3600", optarg);
+			double *t = c == OPT_MINTIME ? &mintime : &maxtime;
+			*t = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(*t >= 0.0) || *t > 3600.0) {
+				snprintf(err, errlen, "%s '%s' must be seconds from 0 to 3600",
+					 c == OPT_MINTIME ? "--min-time" : "--max-time", optarg);
 				rc = -1;
 			}
 			break;
@@ -434,6 +445,9 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	if (reps >= 0) o->min_reps = (unsigned)reps;
 	if (maxreps >= 0) o->max_reps = (unsigned)maxreps;
 	if (mintime >= 0.0) o->min_time_s = mintime;
+	if (maxtime >= 0.0) o->max_time_s = maxtime;
+	o->reps_given = reps >= 0;
+	o->warmup_given = warm >= 0;
 	if (o->max_reps < o->min_reps)
 		o->max_reps = o->min_reps;
 	memcpy(o->modes, modes, sizeof(modes));
@@ -561,17 +575,28 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 	add_arg(&v, &n, "--sizes");
 	add_arg(&v, &n, sl);
 	free(sl);
-	snprintf(buf, sizeof(buf), "%u", o->warmup);
-	add_arg(&v, &n, "--warmup");
-	add_arg(&v, &n, buf);
-	snprintf(buf, sizeof(buf), "%u", o->min_reps);
-	add_arg(&v, &n, "--reps");
-	add_arg(&v, &n, buf);
+	/* The profile first, then what was given: the child applies the same rules (e.g. the
+	 * time cap does not cut repetitions below a --reps given, only a profile's). */
+	if (o->profile != NBW_PROFILE_DEFAULT)
+		add_arg(&v, &n, o->profile == NBW_PROFILE_QUICK ? "--quick" : "--full");
+	if (o->warmup_given) {
+		snprintf(buf, sizeof(buf), "%u", o->warmup);
+		add_arg(&v, &n, "--warmup");
+		add_arg(&v, &n, buf);
+	}
+	if (o->reps_given) {
+		snprintf(buf, sizeof(buf), "%u", o->min_reps);
+		add_arg(&v, &n, "--reps");
+		add_arg(&v, &n, buf);
+	}
 	snprintf(buf, sizeof(buf), "%u", o->max_reps);
 	add_arg(&v, &n, "--max-reps");
 	add_arg(&v, &n, buf);
 	snprintf(buf, sizeof(buf), "%.17g", o->min_time_s);
 	add_arg(&v, &n, "--min-time");
+	add_arg(&v, &n, buf);
+	snprintf(buf, sizeof(buf), "%.17g", o->max_time_s);
+	add_arg(&v, &n, "--max-time");
 	add_arg(&v, &n, buf);
 	if (o->hidden_helpers >= 0) {
 		snprintf(buf, sizeof(buf), "%d", o->hidden_helpers);

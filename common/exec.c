@@ -266,8 +266,14 @@ static void plan_repetitions(struct nbw_point *p)
 		longest = fmax(longest, p->st[i].warm_s);
 	double want = longest > 0.0 ? ceil(o->min_time_s / longest) : o->min_reps;
 	p->reps = (unsigned)fmin(fmax(want, o->min_reps), o->max_reps);
-	/* The quick profile times each stream alone once: a rough overlap reference. */
-	p->alone_reps = o->profile == NBW_PROFILE_QUICK ? 1 : p->reps;
+	/* The size's time cap: where min_reps slow copies would pass it, fewer (at least 3,
+	 * never below a --reps given). */
+	if (!o->reps_given && o->max_time_s > 0.0 && longest > 0.0 &&
+	    p->reps * longest > o->max_time_s)
+		p->reps = (unsigned)fmin(p->reps, fmax(3.0, floor(o->max_time_s / longest)));
+	/* Each stream alone: once in the quick profile (a rough overlap reference), else as
+	 * often as the concurrent timing, at most the profile's minimum. */
+	p->alone_reps = o->profile == NBW_PROFILE_QUICK ? 1 : (unsigned)fmin(p->reps, o->min_reps);
 	for (unsigned i = 0; i < ns; i++) {
 		struct nbw_stream_state *ss = &p->st[i];
 		ss->samples = calloc(p->reps, sizeof(double));
@@ -306,11 +312,16 @@ static void *stream_worker(void *arg)
 	setup_stream(p, me);
 	pthread_barrier_wait(&p->bar);
 
-	/* Warm-up: every stream together, as they will be timed. */
+	/* Warm-up: every stream together, as they will be timed; a profile's warm-up stops
+	 * after one copy once it has taken half the size's time cap (a 1 GiB copy at 1 GB/s). */
+	double warmed = 0.0;
 	for (unsigned w = 0; !p->failed && w < o->warmup; w++) {
 		double a, b;
 		if (timed(p, ss, &a, &b) == 0)
 			ss->warm_s = b - a;
+		warmed += ss->warm_s;
+		if (!o->warmup_given && o->max_time_s > 0.0 && warmed >= 0.5 * o->max_time_s)
+			break;
 	}
 	pthread_barrier_wait(&p->bar);
 	if (me == 0 && !p->failed)

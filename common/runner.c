@@ -403,13 +403,13 @@ static void record_settings(struct nbw_doc *doc, const struct nbw_probe_opts *o,
 	for (size_t k = 0; k < nsizes; k++)
 		json_array_append_new(sizes, json_integer((json_int_t)o->sizes.v[k].bytes));
 	nbw_doc_set(doc, "settings",
-		    json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:i, s:s, s:f, s:s}", "profile",
+		    json_pack("{s:s, s:i, s:i, s:i, s:f, s:f, s:o, s:i, s:s, s:f, s:s}", "profile",
 			      o->profile == NBW_PROFILE_QUICK  ? "quick"
 			      : o->profile == NBW_PROFILE_FULL ? "full"
 							       : "default",
 			      "warmup", (int)o->warmup, "min_repetitions", (int)o->min_reps,
 			      "max_repetitions", (int)o->max_reps, "min_time_s", o->min_time_s,
-			      "sizes", sizes, "hidden_helpers_effective",
+			      "max_time_s", o->max_time_s, "sizes", sizes, "hidden_helpers_effective",
 			      nbw_effective_hidden_helpers(), "timer", "clock_gettime(CLOCK_MONOTONIC)",
 			      "timer_resolution_s", res_s, "cuda_sched",
 			      o->cuda_sched[0] ? o->cuda_sched : "auto"));

@@ -13,6 +13,9 @@ void nbw_summary_analyse(struct nbw_doc *doc)
 	nbw_doc_set(doc, "outliers", out);
 	nbw_doc_set(doc, "outlier_groups", groups ? groups : json_array());
 	nbw_doc_set(doc, "all_at_once", nbw_analysis_concurrent(doc->devices, doc->measurements));
+	nbw_doc_set(doc, "matrices", nbw_analysis_matrices(doc->devices, doc->measurements));
+	nbw_doc_set(doc, "device_tables",
+		    nbw_analysis_device_tables(doc->devices, doc->measurements));
 }
 
 static const char *str(json_t *o, const char *k)

@@ -37,6 +37,11 @@ struct nbw_probe_opts {
 	bool sizes_given;
 	unsigned warmup, min_reps, max_reps;
 	double min_time_s;                /**< per size: repeat until this much time is measured */
+	/** Per size: stop repeating (and warming up) once the timed part would pass this many
+	 *  seconds, down to 3 repetitions; 0 = no cap. Not applied below --reps or --warmup
+	 *  when those were given. */
+	double max_time_s;
+	bool reps_given, warmup_given;
 	int hidden_helpers;               /**< -1 = leave the runtime's setting alone */
 	/** --cuda-sched: how host threads wait for CUDA GPUs: "spin", "yield", "blocking"
 	 *  (set on each primary context before measuring) or "auto" (leave them as found) */

@@ -54,6 +54,33 @@ grep -q '^  omp p2p sync: GB/s at' '$tmp/out' && grep -q '^  host p2p sync: GB/s
 grep -Eq '^ +3 .*\[HOST\] +-\$' '$tmp/out' && grep -q '^Outliers (GB/s = 1e9 B/s' '$tmp/out' &&
 grep -q 'host memory (host-plugin devices, host regions): not judged' '$tmp/out' &&
 grep -q '^  run time: ' '$tmp/out'"
+# Every device at once: host-to-all and all-to-host with a verified stream per device, the
+# ring i -> i+1 mod 4 (OpenMP and host), and the analysis that holds them against the sum of
+# each stream alone and the host memory's limit, in results.json and the summary.
+check "every device at once and the ring, verified, analysed" $py -c "
+import json
+d = json.load(open('$tmp/r/results.json'))
+ms = [m for m in d['measurements'] if m['concurrency'] in ('all', 'ring')]
+for api in ('omp', 'host'):
+    for dr in ('htod', 'dtoh'):
+        a = [m for m in ms if m['api'] == api and m['direction'] == dr and m['concurrency'] == 'all']
+        assert a, (api, dr)
+        for m in a:
+            assert not m['error'] and m['verification']['status'] == 'passed', m['error']
+            assert m['verification']['checked_bytes'] == 4 * m['bytes']
+            ends = sorted(s['dst'] if dr == 'htod' else s['src'] for s in m['streams'])
+            assert ends == [0, 1, 2, 3] and m['size_set'] == 'matrix', ends
+            assert m['overlap'] and 'number of devices' in m['bytes_counting']
+    r = [m for m in ms if m['api'] == api and m['concurrency'] == 'ring']
+    assert r and all(sorted((s['src'], s['dst']) for s in m['streams']) ==
+                     [(0, 1), (1, 2), (2, 3), (3, 0)] for m in r), api
+assert not [m for m in ms if m['mode'] == 'parallel'], 'parallel is not run several at once'
+rows = d['all_at_once']
+assert {(x['api'], x['pattern']) for x in rows} >= {('omp', 'host-to-all'), ('omp', 'ring'),
+       ('host', 'all-to-host')}, rows
+assert all(x['host_memory_limit_gbps'] and x['bound'] == 'host memory' for x in rows)
+"
+check "summary: every device at once" grep -q '^  Every device at once (GB/s = 1e9 B/s' "$tmp/out"
 # The host reference: every direction x mode x memory x threads it offers, all verified.
 $py - "$tmp/r/results.json" >"$tmp/host" 2>&1 <<'PY'
 import json, sys

@@ -175,7 +175,9 @@ static void test_full(void **state)
 	assert_int_equal(o.warmup, 3);
 	assert_int_equal(o.min_reps, 10);
 	assert_int_equal(o.max_reps, 1000);
-	assert_float_equal(o.min_time_s, 0.2, 1e-15);
+	assert_float_equal(o.min_time_s, 0.1, 1e-15);
+	assert_float_equal(o.max_time_s, 1.5, 1e-15);
+	assert_false(o.reps_given || o.warmup_given);
 	assert_int_equal(o.sizes.v[o.sizes.n - 1].bytes, 1024 * MiB);
 	nbw_cli_opts_free(&o);
 }
@@ -570,6 +572,10 @@ static void cmp_opts(const struct nbw_probe_opts *a, const struct nbw_probe_opts
 	assert_int_equal(a->min_reps, b->min_reps);
 	assert_int_equal(a->max_reps, b->max_reps);
 	assert_true(a->min_time_s == b->min_time_s);
+	assert_true(a->max_time_s == b->max_time_s);
+	assert_int_equal(a->reps_given, b->reps_given);
+	assert_int_equal(a->warmup_given, b->warmup_given);
+	assert_int_equal(a->profile, b->profile);
 	assert_int_equal(a->hidden_helpers, b->hidden_helpers);
 	assert_int_equal(a->hht_sweep, b->hht_sweep);
 	assert_string_equal(a->cuda_sched, b->cuda_sched);
@@ -615,7 +621,7 @@ static void test_probe_argv(void **state)
 	char *many[] = { "probe",      "--mode",    "async,nowait", "--host-mem", "pinned",
 			 "--threads",  "2",         "--devices",    "3,1",        "--sizes",
 			 "8,3276800,1GiB", "--warmup", "0",         "--reps",     "3",
-			 "--max-reps", "4",         "--min-time",   "0.1",        "--hidden-helpers",
+			 "--max-reps", "4",         "--min-time",   "0.1",  "--max-time", "0.7", "--hidden-helpers",
 			 "7",          "--output",  "some dir/x",   "--quiet",    "--probe",
 			 "dtoh,p2p",   NULL };
 	argv_roundtrip(many);
