@@ -302,6 +302,73 @@ static void test_series_plan(void **state)
 	nbw_plan_free(&p);
 }
 
+/* What `nodebw run` (quick profile: 10 sizes, pageable and pinned memory, threads 1, 2 and
+ * all) plans on a node of 8 GPUs whose pairs share one kind of link (NVSwitch): the counts
+ * doc/architecture.md quotes. */
+static const char *omp_like(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
+{
+	if (mode == NBW_MODE_PARALLEL || (dir == NBW_P2P && mode == NBW_MODE_NOWAIT)) {
+		snprintf(why, len, "no");
+		return NULL;
+	}
+	return "x";
+}
+
+static const char *cuda_like(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
+{
+	if (mode != NBW_MODE_SYNC && mode != NBW_MODE_ASYNC) {
+		snprintf(why, len, "no");
+		return NULL;
+	}
+	return "x";
+}
+
+static void count(const struct nbw_plan_caps *caps, size_t *sweep, size_t *matrix, size_t *meas)
+{
+	struct nbw_probe_opts o;
+	memset(&o, 0, sizeof(o));
+	for (int m = 0; m < NBW_MODE_COUNT; m++)
+		o.modes[m] = true;
+	o.hostmem[NBW_HOSTMEM_PAGEABLE] = o.hostmem[NBW_HOSTMEM_PINNED] = true;
+	o.threads[0] = o.threads[1] = o.threads[2] = true;
+	o.peer[0] = o.peer[1] = true;
+	o.bind[NBW_BIND_LOCAL] = true;
+	const int devs[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	struct nbw_plan_devices d = { .devs = devs, .nd = 8 };
+	*sweep = *matrix = *meas = 0;
+	for (int dir = 0; dir < NBW_DIR_COUNT; dir++) {
+		struct nbw_plan p = { 0 };
+		assert_int_equal(nbw_plan_series(&o, (enum nbw_dir)dir, caps, &d, &p), 0);
+		for (size_t i = 0; i < p.n; i++)
+			if (!p.v[i].skip[0]) {
+				*sweep += !p.v[i].set.matrix_only;
+				*matrix += p.v[i].set.matrix_only;
+			}
+		*meas += nbw_plan_measurements(&p, 10);
+		nbw_plan_free(&p);
+	}
+}
+
+static void test_eight_gpus(void **state)
+{
+	(void)state;
+	size_t sweep, matrix, meas;
+	struct nbw_plan_caps omp = { .interface = omp_like };
+	count(&omp, &sweep, &matrix, &meas);
+	print_message("OpenMP, 8 GPUs: %zu sweep sets, %zu two-size sets, %zu measurements\n",
+		      sweep, matrix, meas);
+	assert_int_equal(sweep, 30);
+	assert_int_equal(matrix, 260);
+	assert_int_equal(meas, 30 * 10 + 260 * 2);
+	struct nbw_plan_caps cuda = { .interface = cuda_like, .peer_control = true };
+	count(&cuda, &sweep, &matrix, &meas);
+	print_message("CUDA, 8 GPUs: %zu sweep sets, %zu two-size sets, %zu measurements\n",
+		      sweep, matrix, meas);
+	assert_int_equal(sweep, 28);
+	assert_int_equal(matrix, 392);
+	assert_int_equal(meas, 28 * 10 + 392 * 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_per_link_kind),
 		cmocka_unit_test(test_series_plan),
 		cmocka_unit_test(test_matrix_sizes),
+		cmocka_unit_test(test_eight_gpus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
