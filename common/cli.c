@@ -92,7 +92,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --max-reps N         maximum timed repetitions per size (default 200, quick 20)\n"
 		"  --max-time SECONDS   per size, stop repeating (and warming up) once the timed\n"
 		"                       part would pass this, down to 3 repetitions; 0 = no cap\n"
-		"                       (default 1, quick 0.5, full 1.5; never below --reps or\n"
+		"                       (default 1, quick 0.5, full 1; never below --reps or\n"
 		"                       --warmup when those are given)\n"
 		"  --min-time SECONDS   repeat until this much time is measured per size\n"
 		"                       (default 0.05, quick 0.005, full 0.1)\n"
@@ -318,8 +318,8 @@ static void apply_profile(struct nbw_probe_opts *o)
 		o->max_time_s = 0.5;
 		break;
 	case NBW_PROFILE_FULL:
-		o->warmup = 3, o->min_reps = 10, o->max_reps = 1000, o->min_time_s = 0.1;
-		o->max_time_s = 1.5;
+		o->warmup = 3, o->min_reps = 5, o->max_reps = 1000, o->min_time_s = 0.1;
+		o->max_time_s = 1.0;
 		break;
 	default:
 		o->warmup = 2, o->min_reps = 5, o->max_reps = 200, o->min_time_s = 0.05;

@@ -274,6 +274,10 @@ static void plan_repetitions(struct nbw_point *p)
 	/* Each stream alone: once in the quick profile (a rough overlap reference), else as
 	 * often as the concurrent timing, at most the profile's minimum. */
 	p->alone_reps = o->profile == NBW_PROFILE_QUICK ? 1 : (unsigned)fmin(p->reps, o->min_reps);
+	/* ... and all streams' alone copies together within the size's time cap. */
+	if (ns > 1 && o->max_time_s > 0.0 && longest > 0.0)
+		p->alone_reps = (unsigned)fmax(1.0, fmin(p->alone_reps,
+							 floor(o->max_time_s / (ns * longest))));
 	for (unsigned i = 0; i < ns; i++) {
 		struct nbw_stream_state *ss = &p->st[i];
 		ss->samples = calloc(p->reps, sizeof(double));

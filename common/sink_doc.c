@@ -14,11 +14,12 @@ struct docsink {
 	unsigned errors;
 	char why[NBW_REASON_LEN];
 	double last;               /* when the document was last written */
+	double took;               /* how long that took */
 };
 
 /* A checkpoint writes the whole document, which grows with every series (samples
- * included): at most one every NBW_CHECKPOINT_S seconds, so a long run does not spend its
- * time rewriting it; the run writes it once more at the end. */
+ * included, tens of MB in --full): not more often than below, so a long run does not spend
+ * its time rewriting it; the run writes it once more at the end. */
 #define NBW_CHECKPOINT_S 5.0
 
 static void d_backend(struct nbw_sink *s, const char *api, int ndev, const struct nbw_device *d)
@@ -44,10 +45,16 @@ static void d_checkpoint(struct nbw_sink *s)
 {
 	struct docsink *d = (struct docsink *)s;
 	char err[NBW_REASON_LEN];
-	if (!d->outdir || (d->last > 0.0 && nbw_now() - d->last < NBW_CHECKPOINT_S))
+	/* At least NBW_CHECKPOINT_S apart, and twenty times as long as the last write took:
+	 * writing never takes more than a twentieth of the run. */
+	double wait = d->took * 20.0 > NBW_CHECKPOINT_S ? d->took * 20.0 : NBW_CHECKPOINT_S;
+	if (!d->outdir || (d->last > 0.0 && nbw_now() - d->last < wait))
 		return;
+	double t0 = nbw_now();
+	int rc = nbw_doc_write(d->doc, d->outdir, err, sizeof(err));
 	d->last = nbw_now();
-	if (nbw_doc_write(d->doc, d->outdir, err, sizeof(err)) == 0)
+	d->took = d->last - t0;
+	if (rc == 0)
 		return;
 	if (d->errors++ == 0)
 		snprintf(d->why, sizeof(d->why), "%s", err);

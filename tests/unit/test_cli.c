@@ -173,10 +173,10 @@ static void test_full(void **state)
 	parse_ok(argv, &o);
 	assert_int_equal(o.profile, NBW_PROFILE_FULL);
 	assert_int_equal(o.warmup, 3);
-	assert_int_equal(o.min_reps, 10);
+	assert_int_equal(o.min_reps, 5);
 	assert_int_equal(o.max_reps, 1000);
 	assert_float_equal(o.min_time_s, 0.1, 1e-15);
-	assert_float_equal(o.max_time_s, 1.5, 1e-15);
+	assert_float_equal(o.max_time_s, 1.0, 1e-15);
 	assert_false(o.reps_given || o.warmup_given);
 	assert_int_equal(o.sizes.v[o.sizes.n - 1].bytes, 1024 * MiB);
 	nbw_cli_opts_free(&o);
