@@ -26,10 +26,13 @@
 #include "nodebw/series.h"
 #include "nodebw/topology.h"
 
-/** The matrix cells' large size: the largest size of the sweep up to this (a sweep to
- *  1 GiB, as --full's, measures device 0 and the first pairs beyond it; links are at their
- *  plateau long before, and every cell at 1 GiB would cost seconds). */
-#define NBW_MATRIX_MAX_BYTES (256ull << 20)
+/** The matrix cells' large size: the largest size of the sweep up to this, in every profile
+ *  (the quick sweep ends there; the default and --full sweeps measure device 0 and the
+ *  first pair of each kind of link beyond it). 64 MiB is past the knee of every link's
+ *  curve (CUDA's p2pBandwidthLatencyTest copies 40 MB) and keeps the cells comparable
+ *  between profiles; a cell of 1 GiB would cost seconds, and a node has hundreds. Several
+ *  streams at once stop here too unless sizes are named. */
+#define NBW_MATRIX_MAX_BYTES (64ull << 20)
 
 /** Indices into the (ascending) sizes \p v of the matrix cells' two sizes: the smallest,
  *  and the largest not above NBW_MATRIX_MAX_BYTES (the largest of all when none is above
