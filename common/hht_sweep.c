@@ -49,7 +49,7 @@ static void merge(struct nbw_doc *doc, const char *dir, const char *label,
 }
 
 int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
-		  struct nbw_run_status *st, char *err, size_t errlen)
+		  FILE *progress, struct nbw_run_status *st, char *err, size_t errlen)
 {
 	if (!o->modes[NBW_MODE_ASYNC] && !o->modes[NBW_MODE_NOWAIT]) {
 		nbw_doc_add_skip(doc, "omp", "*", "hidden-helper sweep",
@@ -150,14 +150,14 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 				 strerror(errno));
 			return -1;
 		}
-		if (!o->quiet) {
-			printf("\nhidden-helper sweep: LIBOMP_NUM_HIDDEN_HELPER_THREADS=%d (%s), async "
+		if (progress) {
+			fprintf(progress, "\nhidden-helper sweep: LIBOMP_NUM_HIDDEN_HELPER_THREADS=%d (%s), async "
 			       "modes, %s\n",
 			       plan[k].hh, plan[k].label,
 			       plan[k].threads == 1   ? "one device"
 			       : plan[k].threads == 2 ? "two devices at once"
 						      : "all thread counts");
-			fflush(stdout);
+			fflush(progress);
 		}
 		char **argv = nbw_cli_probe_argv(&c, "nodebw");
 		int rc = nbw_run_child(argv);

@@ -231,7 +231,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	char ckpt_why[NBW_REASON_LEN];
 	snprintf(ckpt_why, sizeof(ckpt_why), "%s", st.checkpoint_why);
 	if (rc == 0 && o.hht_sweep && !nbw_stop_requested)
-		rc = nbw_hht_sweep(&o, doc, dir, &st, err, sizeof(err));
+		rc = nbw_hht_sweep(&o, doc, dir, o.quiet ? NULL : stdout, &st, err, sizeof(err));
 	nbw_probe_ctx_free(ctx);
 	nbw_sink_terminal_free(term);
 	if (rc == 0)

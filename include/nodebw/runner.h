@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "nodebw/cli.h"
 #include "nodebw/probe.h"
@@ -53,9 +54,10 @@ int nbw_probe_run(struct nbw_probe_ctx *ctx, const struct nbw_probe_opts *o,
 		  size_t errlen);
 
 /** The hidden-helper sweep: re-runs the async modes in child processes with
- *  LIBOMP_NUM_HIDDEN_HELPER_THREADS = 0, one per device, and 8, merging their measurements. */
+ *  LIBOMP_NUM_HIDDEN_HELPER_THREADS = 0, one per device, and 8, merging their measurements;
+ *  a line per child on \p progress (NULL: none). */
 int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
-		  struct nbw_run_status *st, char *err, size_t errlen);
+		  FILE *progress, struct nbw_run_status *st, char *err, size_t errlen);
 
 /** LIBOMP_NUM_HIDDEN_HELPER_THREADS as libomp will use it (default 8, at most 16). */
 int nbw_effective_hidden_helpers(void);
