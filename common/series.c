@@ -8,27 +8,31 @@
 	"bytes = size of one transfer, counted once (read at the source, written at the "    \
 	"destination); GB/s = bytes / duration of one transfer / 1e9"
 
+#define TWO_DEVICES                                                                        \
+	"aggregate GB/s = 2 x size / wall time from the earliest start to the latest end of "   \
+	"the two transfers; per device = size / that thread's time"
+
+#define EVERY_DEVICE                                                                       \
+	"aggregate GB/s = number of devices x size / wall time from the earliest start to the " \
+	"latest end of all transfers; per device = size / that thread's time"
+
 static const struct nbw_series_kind kinds[] = {
 	{ NBW_HTOD, NBW_CONC_SINGLE, NBW_THREADS_1, 1, "single", "one device, one host thread",
 	  ONE_COPY },
 	{ NBW_HTOD, NBW_CONC_DUAL, NBW_THREADS_2, 2, "dual",
 	  "two devices, two host threads at once",
-	  "aggregate GB/s = 2 x size / wall time from the earliest start to the latest end of "
-	  "the two transfers; per device = size / that thread's time" },
+	  TWO_DEVICES },
 	{ NBW_HTOD, NBW_CONC_ALL, NBW_THREADS_ALL, 2, "host-to-all",
 	  "host to every device at once, one host thread per device",
-	  "aggregate GB/s = number of devices x size / wall time from the earliest start to the "
-	  "latest end of all transfers; per device = size / that thread's time" },
+	  EVERY_DEVICE },
 	{ NBW_DTOH, NBW_CONC_SINGLE, NBW_THREADS_1, 1, "single", "one device, one host thread",
 	  ONE_COPY },
 	{ NBW_DTOH, NBW_CONC_DUAL, NBW_THREADS_2, 2, "dual",
 	  "two devices, two host threads at once",
-	  "aggregate GB/s = 2 x size / wall time from the earliest start to the latest end of "
-	  "the two transfers; per device = size / that thread's time" },
+	  TWO_DEVICES },
 	{ NBW_DTOH, NBW_CONC_ALL, NBW_THREADS_ALL, 2, "all-to-host",
 	  "every device to the host at once, one host thread per device",
-	  "aggregate GB/s = number of devices x size / wall time from the earliest start to the "
-	  "latest end of all transfers; per device = size / that thread's time" },
+	  EVERY_DEVICE },
 	{ NBW_P2P, NBW_CONC_SINGLE, NBW_THREADS_1, 1, "single",
 	  "one pair, one direction, one host thread (a same-device copy when there is one "
 	  "device)",
