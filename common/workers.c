@@ -13,9 +13,8 @@ struct nbw_workers {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done;
 	pthread_t tid[NBW_MAX_STREAMS];
-	unsigned started;          /* threads running */
+	unsigned started;          /* threads running (detached, never ended) */
 	unsigned gen, active, pending;
-	bool quit;
 	void *(*fn)(void *);
 	void *args[NBW_MAX_STREAMS];
 };
@@ -33,10 +32,8 @@ static void *worker_main(void *arg)
 	free(arg);
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (w->gen == seen && !w->quit)
+		while (w->gen == seen)
 			pthread_cond_wait(&w->work, &w->mu);
-		if (w->quit)
-			break;
 		seen = w->gen;
 		if (me >= w->active)
 			continue;
@@ -68,15 +65,19 @@ void nbw_workers_free(struct nbw_workers *w)
 	if (!w)
 		return;
 	pthread_mutex_lock(&w->mu);
-	w->quit = true;
-	pthread_cond_broadcast(&w->work);
+	bool started = w->started > 0;
 	pthread_mutex_unlock(&w->mu);
-	for (unsigned i = 0; i < w->started; i++)
-		pthread_join(w->tid[i], NULL);
-	pthread_cond_destroy(&w->work);
-	pthread_cond_destroy(&w->done);
-	pthread_mutex_destroy(&w->mu);
-	free(w);
+	if (!started) {
+		pthread_cond_destroy(&w->work);
+		pthread_cond_destroy(&w->done);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return;
+	}
+	/* Threads that ran OpenMP code are never ended: libomp 19 hangs in its thread-exit
+	 * teardown (a worker joined here waited forever in libomp) or aborts when a root thread
+	 * registers after another exited. They stay parked on the pool's condition variable,
+	 * which is therefore kept, until the process exits. */
 }
 
 /* Called with the lock held: start threads until there are \p n. */
@@ -91,6 +92,7 @@ static int grow(struct nbw_workers *w, unsigned n)
 			free(a);
 			return -1;
 		}
+		pthread_detach(w->tid[w->started]);
 		w->started++;
 	}
 	return 0;
