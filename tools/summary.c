@@ -161,10 +161,15 @@ static json_t *best_at_once(json_t *rows)
 void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds)
 {
 	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s) ====\n");
-	json_t *tables = nbw_analysis_device_tables(doc->devices, doc->measurements);
+	/* nbw_summary_analyse stored them; computed here only for a document without. */
+	json_t *tables = json_incref(json_object_get(doc->root, "device_tables"));
+	if (!tables)
+		tables = nbw_analysis_device_tables(doc->devices, doc->measurements);
 	best_per_device(f, tables);
 	json_decref(tables);
-	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
+	json_t *mx = json_incref(json_object_get(doc->root, "matrices"));
+	if (!mx)
+		mx = nbw_analysis_matrices(doc->devices, doc->measurements);
 	p2p_matrices(f, mx);
 	json_decref(mx);
 	json_t *best = best_at_once(json_object_get(doc->root, "all_at_once"));
