@@ -423,7 +423,21 @@ struct nbw_doc *nbw_doc_new(int argc, char **argv)
 		nbw_doc_free(d);
 		return NULL;
 	}
+	/* From the first checkpoint on, a file left by a run that dies says it is not done. */
+	nbw_doc_set_state(d, "running", NULL);
 	return d;
+}
+
+void nbw_doc_set_state(struct nbw_doc *d, const char *state, const char *detail)
+{
+	json_object_set_new(d->root, "state", json_string(state));
+	if (detail)
+		json_object_set_new(d->root, "state_detail", json_string(detail));
+	else
+		json_object_del(d->root, "state_detail");
+	json_object_set_new(d->root, "interrupted",
+			    json_boolean(strcmp(state, "interrupted") == 0 ||
+					 strcmp(state, "killed") == 0));
 }
 
 void nbw_doc_free(struct nbw_doc *d)
@@ -495,9 +509,11 @@ int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, 
 	size_t off = 0;
 	while (off < len) {
 		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) { /* EFBIG (file-size limit), ENOSPC (disk full), EDQUOT... */
+			if (w == 0)
+				errno = ENOSPC;
 			break;
 		}
 		off += (size_t)w;
@@ -629,13 +645,25 @@ int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot serialise the results document");
 		return -1;
 	}
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/results.json", dir);
+	/* results.json first, then results.csv from the same measurements: a run killed
+	 * between the two leaves its lock file, and the next nodebw writes the CSV again
+	 * (common/rundir.c). */
+	char *path = NULL;
+	if (asprintf(&path, "%s/results.json", dir) < 0) {
+		free(text);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	int rc = nbw_write_atomic(path, text, strlen(text), err, errlen);
 	free(text);
+	free(path);
 	if (rc == 0) {
-		snprintf(path, sizeof(path), "%s/results.csv", dir);
+		if (asprintf(&path, "%s/results.csv", dir) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 		rc = nbw_doc_write_csv(d, path, err, errlen);
+		free(path);
 	}
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include "nodebw/workers.h"
 
 volatile sig_atomic_t nbw_stop_requested;
+volatile sig_atomic_t nbw_stop_signal;
 
 #define MAX_SINKS 4
 

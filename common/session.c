@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "nodebw/session.h"
+#include "nodebw/rundir.h"
+#include "nodebw/runner.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,58 +36,90 @@ void nbw_reexec_hidden_helpers(int count, char **argv)
 		strerror(errno));
 }
 
-int nbw_results_dir(const char *output, char *dir, size_t len, char *err, size_t errlen)
+static void on_stop_signal(int sig)
 {
-	if (output && output[0]) {
-		snprintf(dir, len, "%s", output);
-	} else {
-		char stamp[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		localtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-		if (mkdir("nodebw-results", 0755) && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create nodebw-results: %s", strerror(errno));
-			return -1;
-		}
-		snprintf(dir, len, "nodebw-results/%s", stamp);
+	nbw_stop_requested = 1;
+	nbw_stop_signal = sig;
+	signal(sig, SIG_DFL); /* a second one ends the process at once */
+}
+
+void nbw_handle_stop_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* Over a file-size limit a write fails with EFBIG and is reported like a full disk,
+	 * instead of the signal killing the process between a temporary file and its rename. */
+	signal(SIGXFSZ, SIG_IGN);
+}
+
+const char *nbw_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGKILL:
+		return "SIGKILL";
+	default:
+		return "a signal";
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create results folder %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (access(dir, W_OK)) {
-		snprintf(err, errlen, "results folder %s is not writable", dir);
-		return -1;
-	}
-	return 0;
+}
+
+int nbw_stop_status(void)
+{
+	return 128 + (nbw_stop_signal ? nbw_stop_signal : SIGINT);
+}
+
+void nbw_child_setup(pid_t parent)
+{
+	/* Its own process group: the parent stops it (once), not the terminal's Ctrl-C;
+	 * and it dies with the parent, whatever ends the parent. */
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(128 + SIGKILL);
 }
 
 int nbw_run_child(char **argv)
 {
 	fflush(stdout);
 	fflush(stderr);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		nbw_child_setup(parent);
 		unsetenv("NODEBW_REEXEC"); /* the child may restart itself for its own settings */
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	bool told = false;
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	pid_t w;
+	while ((w = waitpid(pid, &status, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) {
+		if (nbw_stop_requested && !told) {
+			kill(pid, SIGTERM); /* it stops and keeps what it measured */
+			told = true;
+		}
+		nanosleep(&tick, NULL);
+	}
+	if (w < 0)
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 void nbw_remove_results_dir(const char *dir)
 {
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/results.json", dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/results.csv", dir);
-	unlink(path);
-	rmdir(dir);
+	nbw_remove_tree(dir);
 }

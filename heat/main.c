@@ -19,6 +19,7 @@
 #include "nodebw/heat.h"
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
+#include "nodebw/rundir.h"
 #include "nodebw/session.h"
 #include "nodebw/stats.h"
 #include "nodebw/sysinfo.h"
@@ -38,20 +39,13 @@ struct heat_session {
 	struct nbw_device info[NBW_HEAT_MAX_DEVICES]; /* of o->devices[i] */
 	struct nbw_doc *doc;
 	json_t *runs;                                 /* borrowed: "solver_runs" */
-	char dir[1100];
+	const char *dir;                              /* the locked results folder */
 	/* Rooflines, measured once each. */
 	bool host_roof_done, dev_roof_done;
 	struct nbw_heat_roofline host_roof, dev_roof;
 	bool header_done;
 	unsigned nruns, refs, failed, errors;
 };
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	nbw_stop_requested = 1;
-	signal(SIGINT, SIG_DFL);
-}
 
 static bool is_gpu_kind(const struct nbw_device *d)
 {
@@ -445,18 +439,26 @@ int nbw_heat_main(int argc, char **argv)
 	struct heat_session hs;
 	memset(&hs, 0, sizeof(hs));
 	hs.o = &o;
-	if (open_devices(&hs, err, sizeof(err)) || check_memory(&o, err, sizeof(err)) ||
-	    nbw_results_dir(o.output, hs.dir, sizeof(hs.dir), err, sizeof(err))) {
+	struct nbw_rundir rd = { .path = NULL, .lock_fd = -1 };
+	rc = open_devices(&hs, err, sizeof(err)) || check_memory(&o, err, sizeof(err))
+		     ? NBW_EXIT_USAGE
+		     : nbw_rundir_open(o.output, &rd, err, sizeof(err));
+	if (rc) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		if (hs.be)
 			hs.ops->close(hs.be);
 		free(fargv);
-		return NBW_EXIT_USAGE;
+		return rc == -1 ? 1 : NBW_EXIT_USAGE;
 	}
-	signal(SIGINT, on_sigint);
+	hs.dir = rd.path;
+	if (rd.recovered[0])
+		fprintf(stderr, "nodebw: note: %s held the results of a killed run: %s\n", hs.dir,
+			rd.recovered);
+	nbw_handle_stop_signals();
 	hs.doc = nbw_doc_new(argc + 1, fargv);
 	if (!hs.doc) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
+		nbw_rundir_close(&rd);
 		free(fargv);
 		return 1;
 	}
@@ -467,14 +469,15 @@ int nbw_heat_main(int argc, char **argv)
 				 "libomptarget reports no offload device");
 	hs.runs = json_array();
 	nbw_doc_set(hs.doc, "solver_runs", json_incref(hs.runs));
-	nbw_doc_set(hs.doc, "interrupted", json_false());
-
 	rc = 0;
 	for (int s = 0; s < o.nshapes && rc == 0 && !nbw_stop_requested; s++) {
 		rc = run_grid(&hs, o.shapes[s][0], o.shapes[s][1], o.shapes[s][2]);
 	}
 	bool interrupted = nbw_stop_requested != 0;
-	nbw_doc_set(hs.doc, "interrupted", json_boolean(interrupted));
+	char detail[96];
+	snprintf(detail, sizeof(detail), "stopped by %s", nbw_signal_name(nbw_stop_signal));
+	nbw_doc_set_state(hs.doc, interrupted ? "interrupted" : rc ? "failed" : "complete",
+			  interrupted ? detail : rc ? "a solver run could not be set up (see the runs)" : NULL);
 	if (nbw_doc_write(hs.doc, hs.dir, err, sizeof(err))) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		rc = -1;
@@ -491,7 +494,8 @@ int nbw_heat_main(int argc, char **argv)
 	if (hs.be)
 		hs.ops->close(hs.be);
 	free(fargv);
+	nbw_rundir_close(&rd);
 	if (interrupted)
-		return 130;
-	return rc || hs.failed || hs.errors ? 1 : 0;
+		return nbw_stop_status();
+	return rc ? 1 : hs.failed || hs.errors ? NBW_EXIT_PARTIAL : 0;
 }

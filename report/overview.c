@@ -5,6 +5,8 @@
  * memory, not GPUs), what was skipped and why, the topology when the file has one, and the
  * units with the measurements' own words on how bytes are counted.
  */
+#include "nodebw/analysis.h"
+#include "nodebw/cli.h"
 #include "nodebw/report.h"
 
 #include <stdio.h>
@@ -38,12 +40,22 @@ static void command_line(json_t *cmd, char *out, size_t outlen)
 	}
 }
 
+/* "complete", "running", "interrupted", "failed", "killed"; files without a state
+ * (nodebw before 0.13) are "complete" or "interrupted" from their flag. */
+static const char *file_state(json_t *d)
+{
+	const char *s = json_string_value(json_object_get(d, "state"));
+	if (s)
+		return s;
+	return json_is_true(json_object_get(d, "interrupted")) ? "interrupted" : "complete";
+}
+
 static void files_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	nbw_rdoc_heading(r, 3, "Results files");
 	static const char *const h[] = { "file", "path", "created (UTC)", "nodebw",
 					 "schema", "measurements", "solver runs",
-					 "interrupted" };
+					 "state" };
 	struct nbw_rtable *t = nbw_rtable_new("files", 8, h);
 	for (size_t i = 0; i < in->nfiles; i++) {
 		json_t *d = in->docs[i];
@@ -55,8 +67,7 @@ static void files_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				(long long)json_integer_value(json_object_get(d, "schema_version")));
 		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(d, "measurements")));
 		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(d, "solver_runs")));
-		nbw_rtable_cell(t, "%s",
-				json_is_true(json_object_get(d, "interrupted")) ? "yes" : "no");
+		nbw_rtable_cell(t, "%s", file_state(d));
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "The results files of this report");
@@ -65,10 +76,20 @@ static void files_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		command_line(json_object_get(in->docs[i], "command"), cmd, sizeof(cmd));
 		nbw_rdoc_item(r, "Command of file %zu: %s", i, cmd[0] ? cmd : "(not recorded)");
 	}
-	for (size_t i = 0; i < in->nfiles; i++)
-		if (json_is_true(json_object_get(in->docs[i], "interrupted")))
-			nbw_rdoc_para(r, "File %zu is from a run stopped with Ctrl-C: it holds the "
-					 "series finished before that.", i);
+	for (size_t i = 0; i < in->nfiles; i++) {
+		json_t *d = in->docs[i];
+		const char *st = file_state(d);
+		const char *detail = str(d, "state_detail", "");
+		if (strcmp(st, "running") == 0)
+			nbw_rdoc_para(r, "**File %zu is incomplete**: it is a checkpoint of a run that "
+					 "had not finished when it was written (still running, or killed "
+					 "before any later nodebw opened its folder). It holds the series "
+					 "finished by then.", i);
+		else if (strcmp(st, "complete") != 0)
+			nbw_rdoc_para(r, "**File %zu is incomplete** (%s%s%s): it holds the series "
+					 "finished before the run ended.",
+				      i, st, *detail ? ": " : "", detail);
+	}
 }
 
 static void machine_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -202,6 +223,50 @@ static void devices_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "Every device of every API that could be opened");
+}
+
+/* Every measurement and solver run that failed or was not verified, with its reason: the
+ * curves and models use only verified measurements, so this is where the others show. */
+static void failures_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	nbw_rdoc_heading(r, 3, "Failed and unverified measurements");
+	json_t *per_file = json_array();
+	size_t n = 0;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		json_t *all = nbw_analysis_failures(in->docs[f]);
+		n += nbw_analysis_failure_count(all);
+		json_array_append_new(per_file, all);
+	}
+	if (n == 0) {
+		nbw_rdoc_para(r, "Every measurement and solver run in the results passed "
+				 "verification without an error.");
+		json_decref(per_file);
+		return;
+	}
+	nbw_rdoc_para(r, "%zu measurement%s or solver run%s failed or were not verified; the "
+			 "curves, tables and models below leave them out (the command that made "
+			 "them ended with exit status %d).",
+		      n, n == 1 ? "" : "s", n == 1 ? "" : "s", NBW_EXIT_PARTIAL);
+	static const char *const h[] = { "file", "kind", "measurement", "reason" };
+	struct nbw_rtable *t = nbw_rtable_new("failures", 4, h);
+	size_t f;
+	json_t *all;
+	json_array_foreach(per_file, f, all) {
+		size_t i;
+		json_t *x;
+		json_array_foreach(all, i, x) {
+			if (strcmp(str(x, "kind", ""), "skipped") == 0)
+				continue;
+			nbw_rtable_cell(t, "%zu", f);
+			nbw_rtable_cell(t, "%s", str(x, "kind", "?"));
+			nbw_rtable_cell(t, "%s", str(x, "what", "?"));
+			nbw_rtable_cell(t, "%s", str(x, "reason", ""));
+			nbw_rtable_end_row(t);
+		}
+	}
+	nbw_rdoc_table(r, t, "Failed and unverified measurements and solver runs, with their "
+			     "reasons");
+	json_decref(per_file);
 }
 
 static void skipped_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -361,6 +426,7 @@ void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	files_section(r, in);
 	machine_section(r, in);
 	devices_section(r, in);
+	failures_section(r, in);
 	skipped_section(r, in);
 	topology_section(r, in);
 	units_section(r, in);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "nodebw/results.h"
+#include "nodebw/session.h"
 #include "rdoc_priv.h"
 
 #define GNUPLOT_TIMEOUT_S 120
@@ -228,8 +230,34 @@ static void last_line(const char *path, char *out, size_t outlen)
 }
 
 /* Run `gnuplot -e "fmt='FMT'; out='OUT'" STEM.gp` in \p plots; 0, or -1 with \p why. */
+/* A finished image ends with its format's end marker: PNG's IEND chunk, SVG's </svg>. */
+static bool image_complete(const char *path, const char *fmt)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	char tail[64];
+	struct stat st;
+	ssize_t n = -1;
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		off_t from = st.st_size > (off_t)sizeof(tail) ? st.st_size - (off_t)sizeof(tail) : 0;
+		n = pread(fd, tail, sizeof(tail), from);
+	}
+	close(fd);
+	if (n <= 0)
+		return false;
+	if (strcmp(fmt, "png") == 0) {
+		static const unsigned char iend[] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D',
+						      0xAE, 0x42, 0x60, 0x82 };
+		return n >= 12 && memcmp(tail + n - 12, iend, 12) == 0;
+	}
+	while (n > 0 && (tail[n - 1] == '\n' || tail[n - 1] == ' ' || tail[n - 1] == '\r'))
+		n--;
+	return n >= 6 && memcmp(tail + n - 6, "</svg>", 6) == 0;
+}
+
 static int run_gnuplot(const char *prog, const char *plots, const char *stem, const char *fmt,
-		       char *why, size_t whylen)
+		       double limit_s, char *why, size_t whylen)
 {
 	char vars[320], script[200], log[200];
 	snprintf(vars, sizeof(vars), "fmt='%s'; out='%s.%s.part'", fmt, stem, fmt);
@@ -237,12 +265,14 @@ static int run_gnuplot(const char *prog, const char *plots, const char *stem, co
 	snprintf(log, sizeof(log), "%s.log", stem);
 	char *const argv[] = { (char *)prog, "-e", vars, script, NULL };
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(why, whylen, "cannot start %s: %s", prog, strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
+		nbw_child_setup(parent); /* its own process group, killed with nodebw */
 		if (chdir(plots) != 0)
 			_exit(126);
 		int in = open("/dev/null", O_RDONLY);
@@ -261,17 +291,21 @@ static int run_gnuplot(const char *prog, const char *plots, const char *stem, co
 	pid_t w;
 	while ((w = waitpid(pid, &status, WNOHANG)) == 0 ||
 	       (w < 0 && errno == EINTR)) {
-		if (waited_ms >= GNUPLOT_TIMEOUT_S * 1000L) {
+		if (waited_ms >= limit_s * 1000.0) {
+			kill(-pid, SIGKILL); /* gnuplot and whatever it started */
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
-			snprintf(why, whylen, "%s did not finish within %d s", prog,
-				 GNUPLOT_TIMEOUT_S);
+			snprintf(why, whylen, "%s did not finish within %.0f s%s", prog, limit_s,
+				 limit_s < GNUPLOT_TIMEOUT_S ? " (the rest of the report's plot time "
+							       "limit)"
+							     : "");
 			return -1;
 		}
 		nanosleep(&tick, NULL);
 		waited_ms += 10;
 	}
+	kill(-pid, SIGKILL); /* nothing gnuplot started outlives it */
 	char logpath[4096], msg[400];
 	snprintf(logpath, sizeof(logpath), "%s/%s", plots, log);
 	if (w < 0) {
@@ -299,6 +333,13 @@ static int run_gnuplot(const char *prog, const char *plots, const char *stem, co
 		last_line(logpath, msg, sizeof(msg));
 		snprintf(why, whylen, "gnuplot exited normally but wrote no %s image%s%s", fmt,
 			 msg[0] ? ": " : "", msg);
+		unlink(part);
+		return -1;
+	}
+	if (!image_complete(part, fmt)) {
+		snprintf(why, whylen, "gnuplot's %s image is truncated (no %s end marker; a full "
+				      "disk or a file-size limit?)",
+			 fmt, strcmp(fmt, "png") == 0 ? "IEND" : "</svg>");
 		unlink(part);
 		return -1;
 	}
@@ -337,8 +378,18 @@ int nbw_rdoc_plot_files(struct nbw_rdoc *r, const char *stem, const char *data, 
 		goto out;
 	static const char *const fmts[] = { "png", "svg" };
 	rc = 0;
-	for (size_t i = 0; i < 2 && rc == 0; i++)
-		rc = run_gnuplot(prog, plots, stem, fmts[i], why, sizeof(why));
+	for (size_t i = 0; i < 2 && rc == 0; i++) {
+		double left = nbw_rdoc_plot_time_left(r);
+		if (left <= 0.0) {
+			snprintf(why, sizeof(why), "the report's plot time limit (%.0f s by default, "
+						   "NODEBW_PLOT_TIME_LIMIT) was spent before this "
+						   "figure", NBW_REPORT_PLOT_LIMIT_S);
+			rc = -1;
+			break;
+		}
+		rc = run_gnuplot(prog, plots, stem, fmts[i],
+				 left < GNUPLOT_TIMEOUT_S ? left : GNUPLOT_TIMEOUT_S, why, sizeof(why));
+	}
 	free(prog);
 	if (rc == 0) {
 		snprintf(path, sizeof(path), "%s/%s.log", plots, stem);

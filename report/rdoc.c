@@ -17,6 +17,7 @@
 
 #include "nodebw/results.h"
 #include "nodebw/version.h"
+#include "nodebw/runner.h"
 #include "rdoc_priv.h"
 
 struct heading {
@@ -37,6 +38,7 @@ struct nbw_rdoc {
 	char err[512];         /* the first failure (a table's CSV), reported by write */
 	int no_image;          /* figures without an image, and the first reason */
 	char no_image_why[600];
+	double plot_deadline;  /* monotonic seconds: gnuplot's time for the whole report */
 };
 
 struct nbw_rtable {
@@ -145,7 +147,21 @@ struct nbw_rdoc *nbw_rdoc_new(const char *dir, const char *title, char *err, siz
 		nbw_rdoc_free(r);
 		return NULL;
 	}
+	double limit = NBW_REPORT_PLOT_LIMIT_S;
+	const char *env = getenv("NODEBW_PLOT_TIME_LIMIT");
+	char *end;
+	if (env && *env) {
+		double v = strtod(env, &end);
+		if (*end == '\0' && v > 0.0 && v < 1e6)
+			limit = v;
+	}
+	r->plot_deadline = nbw_now() + limit;
 	return r;
+}
+
+double nbw_rdoc_plot_time_left(const struct nbw_rdoc *r)
+{
+	return r->plot_deadline - nbw_now();
 }
 
 const char *nbw_rdoc_dir(const struct nbw_rdoc *r)

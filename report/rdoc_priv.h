@@ -22,6 +22,12 @@ void nbw_rdoc_claim_name(struct nbw_rdoc *r, const char *kind, const char *want,
 void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
 		     const char *no_image, bool have_script);
 
+/** gnuplot's time for the whole report: every figure's images within this many seconds
+ *  (NODEBW_PLOT_TIME_LIMIT overrides it), each at most GNUPLOT_TIMEOUT_S (report/plot.c). */
+#define NBW_REPORT_PLOT_LIMIT_S 600.0
+/** Seconds left of it (<= 0: spent). */
+double nbw_rdoc_plot_time_left(const struct nbw_rdoc *r);
+
 /** How many figures have no image; \p why gets the first reason. */
 int nbw_rdoc_plot_failures(const struct nbw_rdoc *r, char *why, size_t whylen);
 

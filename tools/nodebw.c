@@ -19,6 +19,7 @@
 #include "nodebw/model.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
+#include "nodebw/rundir.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 #include "nodebw/sink.h"
@@ -65,13 +66,6 @@ static void usage(FILE *f)
 		"  nodebw topo\n"
 		"  nodebw matrix results/node42/results.json\n"
 		"  nodebw report results/node42/results.json\n");
-}
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	nbw_stop_requested = 1;
-	signal(SIGINT, SIG_DFL); /* a second Ctrl-C ends the process at once */
 }
 
 static int cmd_list(int argc, char **argv)
@@ -130,16 +124,6 @@ static void reexec_for_hidden_helpers(const struct nbw_probe_opts *o, char **arg
 	nbw_reexec_hidden_helpers(o->hidden_helpers, argv);
 }
 
-static int make_outdir(const struct nbw_probe_opts *o, char *dir, size_t len)
-{
-	char err[NBW_REASON_LEN * 2];
-	if (nbw_results_dir(o->output, dir, len, err, sizeof(err))) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
 /* `nodebw run` after the probes: solver runs, calibration, report. Returns the exit
  * status contribution (0, 1 or 130). */
 static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir)
@@ -150,6 +134,8 @@ static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, 
 		struct nbw_run_solver_status ss;
 		if (nbw_run_solver(ro, doc, dir, &ss, err, sizeof(err))) {
 			fprintf(stderr, "nodebw: error: %s\n", err);
+			nbw_doc_set_state(doc, "failed", err);
+			nbw_doc_write(doc, dir, err, sizeof(err));
 			return 1;
 		}
 		nbw_run_progress(ro, "solver: %u runs, %u failed verification, %u child "
@@ -157,7 +143,7 @@ static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, 
 				 ss.runs, ss.verify_failed, ss.child_failures,
 				 ss.interrupted ? "; interrupted" : "");
 		if (ss.verify_failed || ss.child_failures)
-			rc = 1;
+			rc = NBW_EXIT_PARTIAL;
 	}
 	/* The report is made from what was measured, also after Ctrl-C. */
 	nbw_run_progress(ro, "calibration: %s/calibration.json", dir);
@@ -174,6 +160,21 @@ static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, 
 }
 
 static void gap_table(struct nbw_doc *doc, bool quiet);
+
+/* The state the results file is left in after the probes: a run goes on with the solver
+ * (its stage sets the state when it ends). */
+static void set_final_state(struct nbw_doc *doc, const struct nbw_run_status *st,
+			    bool more_stages)
+{
+	char detail[160];
+	if (st->interrupted) {
+		snprintf(detail, sizeof(detail), "stopped by %s after %u measurements",
+			 nbw_signal_name(nbw_stop_signal), st->measurements);
+		nbw_doc_set_state(doc, "interrupted", detail);
+	} else if (!more_stages) {
+		nbw_doc_set_state(doc, "complete", NULL);
+	}
+}
 
 static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 {
@@ -205,23 +206,26 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 		return NBW_EXIT_USAGE;
 	}
 	reexec_for_hidden_helpers(&o, full_argv);
-	char dir[1100];
-	if (make_outdir(&o, dir, sizeof(dir))) {
+	struct nbw_rundir rd;
+	rc = nbw_rundir_open(o.output, &rd, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
 		nbw_cli_opts_free(&o);
-		return NBW_EXIT_USAGE;
+		return rc == NBW_EXIT_USAGE ? NBW_EXIT_USAGE : 1;
 	}
-	signal(SIGINT, on_sigint);
+	const char *dir = rd.path;
+	if (rd.recovered[0])
+		fprintf(stderr, "nodebw: note: %s held the results of a killed run: %s\n", dir,
+			rd.recovered);
+	nbw_handle_stop_signals();
 	double t0 = nbw_now();
 	struct nbw_doc *doc = nbw_doc_new(full_argc, full_argv);
-	if (!doc) {
-		fprintf(stderr, "nodebw: error: out of memory\n");
-		return 1;
-	}
 	struct nbw_run_status st;
 	struct nbw_probe_ctx *ctx = nbw_probe_ctx_new();
 	struct nbw_sink *term = o.quiet ? NULL : nbw_sink_terminal(stdout, !NBW_HAVE_OMP);
-	if (!ctx || (!o.quiet && !term)) {
+	if (!doc || !ctx || (!o.quiet && !term)) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
+		nbw_rundir_close(&rd);
 		return 1;
 	}
 	if (term)
@@ -239,15 +243,26 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	if (ckpt_errors)
 		fprintf(stderr, "nodebw: %u checkpoint write%s of the results failed: %s\n",
 			ckpt_errors, ckpt_errors == 1 ? "" : "s", ckpt_why);
+	st.interrupted |= nbw_stop_requested != 0;
 	if (rc == 0) {
 		/* The whole-node analyses of what was measured, kept in the results. */
 		nbw_summary_analyse(doc);
+		set_final_state(doc, &st, is_run && ro.solver);
 		if (nbw_doc_write(doc, dir, err, sizeof(err)))
 			rc = -1;
+	} else if (rc != NBW_EXIT_USAGE) {
+		/* What was measured stays, marked as a run that failed. */
+		char why[NBW_REASON_LEN * 2];
+		nbw_doc_set_state(doc, "failed", err);
+		nbw_doc_write(doc, dir, why, sizeof(why));
 	}
 	if (rc == NBW_EXIT_USAGE) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
+		nbw_rundir_close(&rd);
 		rmdir(dir); /* only removed when nothing was written into it */
+		nbw_doc_free(doc);
+		nbw_cli_opts_free(&o);
+		return rc;
 	} else if (rc) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		rc = 1;
@@ -258,21 +273,26 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 			       st.measurements, st.measurements - st.verify_failed - st.errors,
 			       st.verify_failed, st.errors, st.skipped,
 			       st.interrupted ? "; interrupted, partial results kept" : "", dir);
-		rc = st.interrupted ? 130 : st.verify_failed ? 1 : 0;
+		rc = st.interrupted ? nbw_stop_status()
+		     : st.verify_failed || st.errors ? NBW_EXIT_PARTIAL
+						     : 0;
 		if (st.unavailable || st.backend_errors) {
 			fprintf(stderr, "nodebw: error: %s%s\n",
 				st.backend_errors ? "an API is present but unusable: "
 						  : "an API asked for with --api cannot run: ",
 				st.unavailable_why);
-			rc = rc ? rc : 1;
+			rc = st.interrupted ? rc : 1;
 		}
 		if (is_run) {
 			int r2 = run_after_probes(&ro, doc, dir);
-			rc = nbw_stop_requested ? 130 : rc ? rc : r2;
+			rc = nbw_stop_requested ? nbw_stop_status() : rc == 1 || r2 == 1 ? 1
+								 : rc ? rc : r2;
 		}
 		if (!o.quiet)
 			nbw_summary_print(stdout, doc, nbw_now() - t0);
+		nbw_print_failures(stderr, doc);
 	}
+	nbw_rundir_close(&rd);
 	nbw_doc_free(doc);
 	nbw_cli_opts_free(&o);
 	return rc;

@@ -7,6 +7,8 @@
 #include "run.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,11 +137,14 @@ static json_t *args_json(const struct argbuf *a)
 static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const char *purpose,
 			 unsigned *nruns, unsigned *nfailed)
 {
-	char p[1300], err[1200];
-	snprintf(p, sizeof(p), "%s/results.json", dir);
-	if (access(p, F_OK))
+	char *p = NULL, err[NBW_REASON_LEN * 4];
+	if (asprintf(&p, "%s/results.json", dir) < 0)
 		return 0.0;
-	struct nbw_doc *child = nbw_doc_load(p, err, sizeof(err));
+	struct nbw_doc *child = access(p, F_OK) == 0 ? nbw_doc_load(p, err, sizeof(err)) : NULL;
+	bool there = access(p, F_OK) == 0;
+	free(p);
+	if (!there)
+		return 0.0;
 	if (!child) {
 		fprintf(stderr, "nodebw: warning: solver results unreadable: %s\n", err);
 		return 0.0;
@@ -214,6 +219,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 							     : NBW_NO_OFFLOAD_REASON));
 		nbw_run_progress(ro, "solver: skipped (%s)",
 				 NBW_HAVE_OMP ? "no OpenMP offload device" : NBW_NO_OFFLOAD_REASON);
+		nbw_doc_set_state(doc, "complete", NULL);
 		return nbw_doc_write(doc, dir, err, errlen);
 	}
 	/* Sizes: small grids on the host plugin (its devices share the host's cores and
@@ -331,11 +337,12 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 				arg(&a, "--roofline-gbs");
 				arg(&a, "%.6g", roof);
 			}
-			char cdir[1200];
-			snprintf(cdir, sizeof(cdir), "%s/.solver-%d-%d-XXXXXX", dir, r, part);
-			if (!mkdtemp(cdir)) {
+			char *cdir = NULL;
+			if (asprintf(&cdir, "%s/.solver-%d-%d-XXXXXX", dir, r, part) < 0 ||
+			    !mkdtemp(cdir)) {
 				snprintf(err, errlen, "cannot create a folder in %s: %s", dir,
-					 strerror(errno));
+					 cdir ? strerror(errno) : "out of memory");
+				free(cdir);
 				args_free(&a);
 				return -1;
 			}
@@ -353,6 +360,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 			if (roof == 0.0)
 				roof = rf;
 			nbw_remove_results_dir(cdir);
+			free(cdir);
 			json_t *cj = json_pack("{s:i, s:s, s:o, s:i}", "round", r, "purpose", purpose,
 					       "argv", args_json(&a), "exit_status", crc);
 			json_array_append_new(children, cj);
@@ -369,8 +377,14 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	}
 	if (nbw_stop_requested)
 		st->interrupted = 1;
-	if (st->interrupted)
-		nbw_doc_set(doc, "interrupted", json_true());
+	if (st->interrupted) {
+		char detail[96];
+		snprintf(detail, sizeof(detail), "stopped by %s in the solver stage",
+			 nbw_signal_name(nbw_stop_signal ? nbw_stop_signal : SIGINT));
+		nbw_doc_set_state(doc, "interrupted", detail);
+	} else {
+		nbw_doc_set_state(doc, "complete", NULL);
+	}
 	return nbw_doc_write(doc, dir, err, errlen);
 }
 
@@ -378,14 +392,20 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 
 int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, char *err, size_t errlen)
 {
-	char results[1100], rdir[1100], cal[1100];
-	snprintf(results, sizeof(results), "%s/results.json", dir);
-	snprintf(rdir, sizeof(rdir), "%s/report", dir);
-	snprintf(cal, sizeof(cal), "%s/calibration.json", dir);
+	char *results = NULL, *rdir = NULL, *cal = NULL;
+	if (asprintf(&results, "%s/results.json", dir) < 0 ||
+	    asprintf(&rdir, "%s/report", dir) < 0 || asprintf(&cal, "%s/calibration.json", dir) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1; /* (leaks at most two short strings on the way out) */
+	}
 	struct nbw_rinput in;
 	const char *paths[1] = {results};
-	if (nbw_rinput_load(&in, paths, 1, err, errlen))
+	if (nbw_rinput_load(&in, paths, 1, err, errlen)) {
+		free(results);
+		free(rdir);
+		free(cal);
 		return -1;
+	}
 	struct nbw_calib c;
 	int rc = 0;
 	if (nbw_calib_from_results(&in, &c, err, errlen) == 0) {
@@ -403,5 +423,8 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, char *err, si
 		rc = nbw_report_build(&in, rdir, err, errlen);
 	}
 	nbw_rinput_free(&in);
+	free(results);
+	free(rdir);
+	free(cal);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/cli.h"
 
 void nbw_summary_analyse(struct nbw_doc *doc)
 {
@@ -183,4 +184,25 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds)
 		   "theoretical) and every all-at-once series (above: the best mode and memory "
 		   "of each): nodebw matrix RESULTS.json\n");
 	fprintf(f, "  run time: %.1f s\n", seconds);
+}
+
+void nbw_print_failures(FILE *f, const struct nbw_doc *doc)
+{
+	json_t *all = nbw_analysis_failures(doc->root);
+	size_t n = nbw_analysis_failure_count(all), shown = 0, i;
+	json_t *x;
+	if (n)
+		fprintf(f, "\nnodebw: %zu measurement%s or solver run%s failed or were not verified "
+			   "(exit status %d; report.md lists them all):\n",
+			n, n == 1 ? "" : "s", n == 1 ? "" : "s", NBW_EXIT_PARTIAL);
+	json_array_foreach(all, i, x) {
+		if (strcmp(str(x, "kind"), "skipped") == 0)
+			continue;
+		if (shown++ == 20) {
+			fprintf(f, "  ... and %zu more\n", n - 20);
+			break;
+		}
+		fprintf(f, "  %s: %s: %s\n", str(x, "kind"), str(x, "what"), str(x, "reason"));
+	}
+	json_decref(all);
 }

@@ -15,4 +15,8 @@ void nbw_summary_analyse(struct nbw_doc *doc);
  *  API and mode, the outliers, the OpenMP-vs-native gap per mode, and the run time. */
 void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds);
 
+/** The measurements and solver runs that failed or were not verified, with their reasons
+ *  (at most 20 lines); nothing when there are none. */
+void nbw_print_failures(FILE *f, const struct nbw_doc *doc);
+
 #endif

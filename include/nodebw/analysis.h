@@ -67,4 +67,12 @@ void nbw_analysis_print_device_tables(FILE *f, json_t *tables);
 /** The outlier table, or an explicit "no outliers" line; \p groups may be NULL. */
 void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups);
 
+/** Everything a run did not measure or could not verify, from a whole results document:
+ *  measurements with an error or without passed verification, solver runs that failed
+ *  verification, solver children that failed, and the skipped list; each
+ *  {"kind": "error" | "verification failed" | "not verified" | "skipped", "what", "reason"}. */
+json_t *nbw_analysis_failures(json_t *root);
+/** The entries of \p failures that are not "skipped". */
+size_t nbw_analysis_failure_count(json_t *failures);
+
 #endif

@@ -6,6 +6,7 @@
 #ifndef NODEBW_CLI_H
 #define NODEBW_CLI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -16,6 +17,10 @@
 #define NBW_MAX_DEVICES 64
 #define NBW_MAX_LIST 16
 #define NBW_EXIT_USAGE 2
+/** Exit status of a command that ran to its end but some measurements (or solver runs)
+ *  failed or did not pass verification; the report lists them. 1 is an error that stopped
+ *  the command, 128 + N a stop by signal N. */
+#define NBW_EXIT_PARTIAL 3
 
 enum nbw_profile { NBW_PROFILE_DEFAULT, NBW_PROFILE_QUICK, NBW_PROFILE_FULL };
 
@@ -47,7 +52,7 @@ struct nbw_probe_opts {
 	 *  (set on each primary context before measuring) or "auto" (leave them as found) */
 	char cuda_sched[16];
 	bool hht_sweep;
-	char output[1024];                /**< results folder; empty = nodebw-results/<time> */
+	char output[PATH_MAX];            /**< results folder; empty = nodebw-results/<time> */
 	bool quiet;
 };
 

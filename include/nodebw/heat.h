@@ -16,6 +16,7 @@
 #define NODEBW_HEAT_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -138,7 +139,7 @@ struct nbw_heat_opts {
 	bool instrument;
 	bool baseline_nowait;            /**< --baseline-launch nowait */
 	double roofline_gbs;             /**< 0 = measure */
-	char output[1024];
+	char output[PATH_MAX];
 	bool quiet;
 };
 

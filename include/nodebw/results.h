@@ -116,6 +116,10 @@ void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m)
 /** Add a measurement already in JSON form (e.g. a child process's), taking the reference. */
 void nbw_doc_add_measurement_json(struct nbw_doc *d, json_t *m);
 void nbw_doc_set(struct nbw_doc *d, const char *key, json_t *value);
+/** The run's state, in the document from the first checkpoint on: "running", "complete",
+ *  "interrupted" (by a signal, \p detail names it), "failed" (\p detail says why) or
+ *  "killed" (set by a later nodebw, common/rundir.c). Also sets "interrupted". */
+void nbw_doc_set_state(struct nbw_doc *d, const char *state, const char *detail);
 
 /** Write \p dir/results.json and \p dir/results.csv atomically; 0 or -1 with \p err. */
 int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen);

@@ -42,8 +42,10 @@ void nbw_probe_ctx_free(struct nbw_probe_ctx *c);
 /** Add an output sink (at most 4; the caller keeps it alive). 0 or -1. */
 int nbw_probe_ctx_add_sink(struct nbw_probe_ctx *c, struct nbw_sink *s);
 
-/** Set from a SIGINT handler: the runner stops after the current size and keeps results. */
+/** Set from a signal handler (SIGINT, SIGTERM, SIGHUP: nodebw/session.h): the runner stops
+ *  after the current size and keeps results; \p nbw_stop_signal is the signal. */
 extern volatile sig_atomic_t nbw_stop_requested;
+extern volatile sig_atomic_t nbw_stop_signal;
 
 /** Run every selected probe, adding devices, skips and measurements to \p doc and writing
  *  \p outdir after each series (NULL: nothing written), besides the sinks of \p ctx.

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A results folder owned by one process at a time (include/nodebw/rundir.h). */
+#include "nodebw/rundir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nodebw/cli.h"
+#include "nodebw/results.h"
+
+static void add_what(char *what, size_t len, const char *fmt, const char *name)
+{
+	if (!what || !len)
+		return;
+	size_t l = strlen(what);
+	if (l + 1 >= len)
+		return;
+	snprintf(what + l, len - l, "%s", l ? "; " : "");
+	l = strlen(what);
+	snprintf(what + l, len - l, fmt, name);
+}
+
+static int remove_at(int dfd, const char *name, int depth)
+{
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dfd, name, 0);
+	if (depth > 16)
+		return -1;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -1;
+	}
+	int rc = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			rc |= remove_at(dirfd(d), e->d_name, depth + 1);
+	closedir(d);
+	return rc | unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+int nbw_remove_tree(const char *dir)
+{
+	return remove_at(AT_FDCWD, dir, 0);
+}
+
+/* Temporary files of nbw_write_atomic ("NAME.tmpXXXXXX") and gnuplot's unfinished images
+ * ("NAME.FMT.part") in one folder. */
+static int remove_temporaries(const char *dir, char *what, size_t len)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *s = e->d_name;
+		bool tmp = fnmatch("*.tmp??????", s, 0) == 0 || fnmatch("*.part", s, 0) == 0;
+		bool child = fnmatch(".hht-*", s, 0) == 0 || fnmatch(".solver-*", s, 0) == 0;
+		if (!tmp && !child)
+			continue;
+		if (remove_at(dirfd(d), s, 0) == 0) {
+			n++;
+			add_what(what, len, child ? "removed child folder %s" : "removed %s", s);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static char *join(const char *a, const char *b)
+{
+	char *p = NULL;
+	return asprintf(&p, "%s/%s", a, b) < 0 ? NULL : p;
+}
+
+int nbw_rundir_recover(const char *dir, char *what, size_t len)
+{
+	if (what && len)
+		what[0] = '\0';
+	int n = remove_temporaries(dir, what, len);
+	char *sub[] = { join(dir, "report"), join(dir, "report/plots"), join(dir, "report/tables") };
+	for (size_t i = 0; i < 3; i++)
+		if (sub[i])
+			n += remove_temporaries(sub[i], what, len);
+	for (size_t i = 0; i < 3; i++)
+		free(sub[i]);
+	char *results = join(dir, "results.json");
+	char err[NBW_REASON_LEN * 2];
+	struct nbw_doc *doc = results && access(results, F_OK) == 0
+				      ? nbw_doc_load(results, err, sizeof(err))
+				      : NULL;
+	free(results);
+	if (doc) {
+		const char *state = json_string_value(json_object_get(doc->root, "state"));
+		if (!state || strcmp(state, "running") == 0) {
+			nbw_doc_set_state(doc, "killed",
+					  "the run's process ended without finishing (SIGKILL, a "
+					  "crash or a power loss); a later nodebw found its lock "
+					  "file without an owner and marked the results");
+			add_what(what, len, "%s", "marked results.json \"killed\"");
+			n++;
+		}
+		/* results.csv is written after results.json: written again from it, the two
+		 * agree whatever moment the run died at. */
+		if (nbw_doc_write(doc, dir, err, sizeof(err)) == 0) {
+			add_what(what, len, "%s", "wrote results.csv again from results.json");
+			n++;
+		}
+		nbw_doc_free(doc);
+	}
+	return n;
+}
+
+/* 0: got the lock (stale content recovered); 1: someone holds it (\p err says who). */
+static int take_lock(const char *dir, int *fd_out, char *recovered, size_t rlen, char *err,
+		     size_t errlen)
+{
+	char *lock = join(dir, NBW_LOCK_NAME);
+	if (!lock) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create the lock file %s: %s", lock, strerror(errno));
+		free(lock);
+		return -1;
+	}
+	int locked;
+	struct stat a, b;
+	/* Locked, but the file may have been removed by its owner meanwhile: then again. */
+	while ((locked = flock(fd, LOCK_EX | LOCK_NB)) == 0 && fstat(fd, &a) == 0 &&
+	       (stat(lock, &b) != 0 || a.st_ino != b.st_ino || a.st_dev != b.st_dev)) {
+		close(fd);
+		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0) {
+			snprintf(err, errlen, "cannot create the lock file %s: %s", lock,
+				 strerror(errno));
+			free(lock);
+			return -1;
+		}
+	}
+	if (locked != 0) {
+		char owner[256] = "";
+		ssize_t r = pread(fd, owner, sizeof(owner) - 1, 0);
+		owner[r > 0 ? r : 0] = '\0';
+		owner[strcspn(owner, "\n")] = '\0';
+		snprintf(err, errlen,
+			 "results folder %s is in use by another nodebw (%s); wait for it or give "
+			 "another --output",
+			 dir, owner[0] ? owner : "owner unknown");
+		close(fd);
+		free(lock);
+		return 1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		nbw_rundir_recover(dir, recovered, rlen);
+	char host[256] = "?", stamp[40];
+	gethostname(host, sizeof(host) - 1);
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	char line[400];
+	int l = snprintf(line, sizeof(line), "pid %ld on %s since %s\n", (long)getpid(), host,
+			 stamp);
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)l, 0) != l) {
+		snprintf(err, errlen, "cannot write the lock file %s: %s", lock, strerror(errno));
+		close(fd);
+		free(lock);
+		return -1;
+	}
+	free(lock);
+	*fd_out = fd;
+	return 0;
+}
+
+/* Recover the folders beside \p dir that a killed nodebw left locked (the default folders
+ * of earlier runs, nodebw-results/<time>, are siblings). */
+static void recover_siblings(const char *dir)
+{
+	char *copy = strdup(dir);
+	if (!copy)
+		return;
+	char *slash = strrchr(copy, '/');
+	const char *parent = slash ? (slash == copy ? "/" : (*slash = '\0', copy)) : ".";
+	const char *self = slash ? slash + 1 : dir;
+	DIR *d = opendir(parent);
+	if (d) {
+		struct dirent *e;
+		char lock[300];
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0 ||
+			    strlen(e->d_name) > 200)
+				continue;
+			snprintf(lock, sizeof(lock), "%s/%s", e->d_name, NBW_LOCK_NAME);
+			int fd = openat(dirfd(d), lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+			if (fd < 0)
+				continue;
+			if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+				char *sib = join(parent, e->d_name);
+				if (sib)
+					nbw_rundir_recover(sib, NULL, 0);
+				free(sib);
+				unlinkat(dirfd(d), lock, 0);
+			}
+			close(fd);
+		}
+		closedir(d);
+	}
+	free(copy);
+}
+
+/* mkdir -p; a component that exists and is not a folder is an error (ENOTDIR). */
+static int make_path(char *path)
+{
+	for (char *p = path + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		int rc = mkdir(path, 0755);
+		int e = errno;
+		*p = c;
+		if (rc != 0 && e != EEXIST) {
+			errno = e;
+			return -1;
+		}
+		if (c == '\0')
+			return 0;
+	}
+}
+
+int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t errlen)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->lock_fd = -1;
+	if (output && output[0]) {
+		rd->path = strdup(output);
+	} else {
+		char stamp[32];
+		time_t now = time(NULL);
+		struct tm tm;
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		if (asprintf(&rd->path, "nodebw-results/%s", stamp) < 0)
+			rd->path = NULL;
+	}
+	if (!rd->path) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	size_t l = strlen(rd->path);
+	while (l > 1 && rd->path[l - 1] == '/')
+		rd->path[--l] = '\0';
+	struct stat st;
+	if (stat(rd->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--output %s exists and is not a folder", rd->path);
+		free(rd->path);
+		rd->path = NULL;
+		return NBW_EXIT_USAGE;
+	}
+	if (make_path(rd->path) != 0) {
+		int e = errno;
+		snprintf(err, errlen, "cannot create results folder %s: %s", rd->path, strerror(e));
+		free(rd->path);
+		rd->path = NULL;
+		return e == ENOTDIR || e == ENAMETOOLONG || e == EEXIST ? NBW_EXIT_USAGE : -1;
+	}
+	if (access(rd->path, W_OK) != 0) {
+		snprintf(err, errlen, "results folder %s is not writable: %s", rd->path,
+			 strerror(errno));
+		free(rd->path);
+		rd->path = NULL;
+		return NBW_EXIT_USAGE;
+	}
+	int rc = take_lock(rd->path, &rd->lock_fd, rd->recovered, sizeof(rd->recovered), err,
+			   errlen);
+	if (rc) {
+		free(rd->path);
+		rd->path = NULL;
+		return rc == 1 ? NBW_EXIT_USAGE : -1;
+	}
+	recover_siblings(rd->path);
+	return 0;
+}
+
+void nbw_rundir_close(struct nbw_rundir *rd)
+{
+	if (rd->lock_fd >= 0 && rd->path) {
+		char *lock = join(rd->path, NBW_LOCK_NAME);
+		if (lock)
+			unlink(lock); /* while still holding it: nobody can take a lock being removed */
+		free(lock);
+		close(rd->lock_fd);
+	}
+	rd->lock_fd = -1;
+	free(rd->path);
+	rd->path = NULL;
+}
