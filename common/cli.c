@@ -409,9 +409,11 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 			break;
 		case OPT_NO_HHT_SWEEP: o->hht_sweep = false; break;
 		case OPT_OUTPUT:
-			if (!*optarg || strlen(optarg) >= sizeof(o->output)) {
-				snprintf(err, errlen, "--output needs a folder name shorter than %zu",
-					 sizeof(o->output));
+			if (!*optarg || strlen(optarg) > NBW_OUTPUT_MAX) {
+				snprintf(err, errlen, "--output needs a folder name of 1 to %d "
+						      "characters (PATH_MAX %d less room for the "
+						      "files inside)",
+					 NBW_OUTPUT_MAX, PATH_MAX);
 				rc = -1;
 			}
 			snprintf(o->output, sizeof(o->output), "%s", optarg);

@@ -491,8 +491,18 @@ void nbw_doc_set(struct nbw_doc *d, const char *key, json_t *value)
 	json_object_set_new(d->root, key, value);
 }
 
+const char *nbw_short_path(const char *path, char *buf, size_t len)
+{
+	size_t n = strlen(path);
+	if (n < 120 || len < 8)
+		return path;
+	snprintf(buf, len, "...%s", path + n - (len - 4 < 100 ? len - 4 : 100));
+	return buf;
+}
+
 int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen)
 {
+	char sp[112];
 	size_t plen = strlen(path) + 16;
 	char *tmp = malloc(plen);
 	if (!tmp) {
@@ -502,7 +512,8 @@ int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, 
 	snprintf(tmp, plen, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(errno));
+		snprintf(err, errlen, "cannot create %s: %s", nbw_short_path(tmp, sp, sizeof(sp)),
+			 strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -525,7 +536,8 @@ int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, 
 		saved = errno;
 	}
 	if (!ok || rename(tmp, path) != 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(ok ? errno : saved));
+		snprintf(err, errlen, "cannot write %s: %s", nbw_short_path(path, sp, sizeof(sp)),
+			 strerror(ok ? errno : saved));
 		unlink(tmp);
 		free(tmp);
 		return -1;

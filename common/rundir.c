@@ -132,6 +132,7 @@ int nbw_rundir_recover(const char *dir, char *what, size_t len)
 static int take_lock(const char *dir, int *fd_out, char *recovered, size_t rlen, char *err,
 		     size_t errlen)
 {
+	char sp[112];
 	char *lock = join(dir, NBW_LOCK_NAME);
 	if (!lock) {
 		snprintf(err, errlen, "out of memory");
@@ -139,7 +140,8 @@ static int take_lock(const char *dir, int *fd_out, char *recovered, size_t rlen,
 	}
 	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot create the lock file %s: %s", lock, strerror(errno));
+		snprintf(err, errlen, "cannot create the lock file %s: %s",
+			 nbw_short_path(lock, sp, sizeof(sp)), strerror(errno));
 		free(lock);
 		return -1;
 	}
@@ -151,8 +153,8 @@ static int take_lock(const char *dir, int *fd_out, char *recovered, size_t rlen,
 		close(fd);
 		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 		if (fd < 0) {
-			snprintf(err, errlen, "cannot create the lock file %s: %s", lock,
-				 strerror(errno));
+			snprintf(err, errlen, "cannot create the lock file %s: %s",
+				 nbw_short_path(lock, sp, sizeof(sp)), strerror(errno));
 			free(lock);
 			return -1;
 		}
@@ -165,7 +167,7 @@ static int take_lock(const char *dir, int *fd_out, char *recovered, size_t rlen,
 		snprintf(err, errlen,
 			 "results folder %s is in use by another nodebw (%s); wait for it or give "
 			 "another --output",
-			 dir, owner[0] ? owner : "owner unknown");
+			 nbw_short_path(dir, sp, sizeof(sp)), owner[0] ? owner : "owner unknown");
 		close(fd);
 		free(lock);
 		return 1;
@@ -183,7 +185,8 @@ static int take_lock(const char *dir, int *fd_out, char *recovered, size_t rlen,
 	int l = snprintf(line, sizeof(line), "pid %ld on %s since %s\n", (long)getpid(), host,
 			 stamp);
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)l, 0) != l) {
-		snprintf(err, errlen, "cannot write the lock file %s: %s", lock, strerror(errno));
+		snprintf(err, errlen, "cannot write the lock file %s: %s",
+			 nbw_short_path(lock, sp, sizeof(sp)), strerror(errno));
 		close(fd);
 		free(lock);
 		return -1;
@@ -251,6 +254,7 @@ static int make_path(char *path)
 
 int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t errlen)
 {
+	char sp[112];
 	memset(rd, 0, sizeof(*rd));
 	rd->lock_fd = -1;
 	if (output && output[0]) {
@@ -273,21 +277,23 @@ int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t
 		rd->path[--l] = '\0';
 	struct stat st;
 	if (stat(rd->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "--output %s exists and is not a folder", rd->path);
+		snprintf(err, errlen, "--output %s exists and is not a folder",
+			 nbw_short_path(rd->path, sp, sizeof(sp)));
 		free(rd->path);
 		rd->path = NULL;
 		return NBW_EXIT_USAGE;
 	}
 	if (make_path(rd->path) != 0) {
 		int e = errno;
-		snprintf(err, errlen, "cannot create results folder %s: %s", rd->path, strerror(e));
+		snprintf(err, errlen, "cannot create results folder %s: %s",
+			 nbw_short_path(rd->path, sp, sizeof(sp)), strerror(e));
 		free(rd->path);
 		rd->path = NULL;
 		return e == ENOTDIR || e == ENAMETOOLONG || e == EEXIST ? NBW_EXIT_USAGE : -1;
 	}
 	if (access(rd->path, W_OK) != 0) {
-		snprintf(err, errlen, "results folder %s is not writable: %s", rd->path,
-			 strerror(errno));
+		snprintf(err, errlen, "results folder %s is not writable: %s",
+			 nbw_short_path(rd->path, sp, sizeof(sp)), strerror(errno));
 		free(rd->path);
 		rd->path = NULL;
 		return NBW_EXIT_USAGE;
@@ -303,7 +309,7 @@ int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t
 	return 0;
 }
 
-void nbw_rundir_close(struct nbw_rundir *rd)
+void nbw_rundir_close(struct nbw_rundir *rd, bool remove_if_empty)
 {
 	if (rd->lock_fd >= 0 && rd->path) {
 		char *lock = join(rd->path, NBW_LOCK_NAME);
@@ -311,6 +317,8 @@ void nbw_rundir_close(struct nbw_rundir *rd)
 			unlink(lock); /* while still holding it: nobody can take a lock being removed */
 		free(lock);
 		close(rd->lock_fd);
+		if (remove_if_empty)
+			rmdir(rd->path); /* fails, as it should, when anything was written */
 	}
 	rd->lock_fd = -1;
 	free(rd->path);

@@ -301,9 +301,11 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 			break;
 		}
 		case OPT_OUTPUT:
-			if (!*optarg || strlen(optarg) >= sizeof(o->output)) {
-				snprintf(err, errlen, "--output needs a folder name shorter than %zu",
-					 sizeof(o->output));
+			if (!*optarg || strlen(optarg) > NBW_OUTPUT_MAX) {
+				snprintf(err, errlen, "--output needs a folder name of 1 to %d "
+						      "characters (PATH_MAX %d less room for the "
+						      "files inside)",
+					 NBW_OUTPUT_MAX, PATH_MAX);
 				rc = -1;
 			} else {
 				snprintf(o->output, sizeof(o->output), "%s", optarg);

@@ -458,7 +458,7 @@ int nbw_heat_main(int argc, char **argv)
 	hs.doc = nbw_doc_new(argc + 1, fargv);
 	if (!hs.doc) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
-		nbw_rundir_close(&rd);
+		nbw_rundir_close(&rd, false);
 		free(fargv);
 		return 1;
 	}
@@ -494,7 +494,7 @@ int nbw_heat_main(int argc, char **argv)
 	if (hs.be)
 		hs.ops->close(hs.be);
 	free(fargv);
-	nbw_rundir_close(&rd);
+	nbw_rundir_close(&rd, false);
 	if (interrupted)
 		return nbw_stop_status();
 	return rc ? 1 : hs.failed || hs.errors ? NBW_EXIT_PARTIAL : 0;

@@ -225,7 +225,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	struct nbw_sink *term = o.quiet ? NULL : nbw_sink_terminal(stdout, !NBW_HAVE_OMP);
 	if (!doc || !ctx || (!o.quiet && !term)) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
-		nbw_rundir_close(&rd);
+		nbw_rundir_close(&rd, false);
 		return 1;
 	}
 	if (term)
@@ -258,8 +258,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	}
 	if (rc == NBW_EXIT_USAGE) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
-		nbw_rundir_close(&rd);
-		rmdir(dir); /* only removed when nothing was written into it */
+		nbw_rundir_close(&rd, true);
 		nbw_doc_free(doc);
 		nbw_cli_opts_free(&o);
 		return rc;
@@ -292,7 +291,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 			nbw_summary_print(stdout, doc, nbw_now() - t0);
 		nbw_print_failures(stderr, doc);
 	}
-	nbw_rundir_close(&rd);
+	nbw_rundir_close(&rd, false);
 	nbw_doc_free(doc);
 	nbw_cli_opts_free(&o);
 	return rc;

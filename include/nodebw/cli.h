@@ -21,6 +21,9 @@
  *  failed or did not pass verification; the report lists them. 1 is an error that stopped
  *  the command, 128 + N a stop by signal N. */
 #define NBW_EXIT_PARTIAL 3
+/** The longest --output: the OS's PATH_MAX less what nodebw appends inside the folder
+ *  (report/plots/<name>.svg.part, .hht-N-XXXXXX/results.json.tmpXXXXXX, ...). */
+#define NBW_OUTPUT_MAX (PATH_MAX - 256)
 
 enum nbw_profile { NBW_PROFILE_DEFAULT, NBW_PROFILE_QUICK, NBW_PROFILE_FULL };
 

@@ -128,6 +128,10 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen);
 /** The CSV view of the measurement summaries. */
 int nbw_doc_write_csv(struct nbw_doc *d, const char *path, char *err, size_t errlen);
 
+/** \p path for a one-line message: itself, or "..." and its last 100 characters when it is
+ *  long (in \p buf), so that the reason after it is never cut off. */
+const char *nbw_short_path(const char *path, char *buf, size_t len);
+
 /** Write \p len bytes to \p path through a temporary file in the same folder + rename. */
 int nbw_write_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
 

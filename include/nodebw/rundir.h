@@ -14,6 +14,7 @@
 #ifndef NODEBW_RUNDIR_H
 #define NODEBW_RUNDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define NBW_LOCK_NAME ".nodebw.lock"
@@ -31,8 +32,9 @@ struct nbw_rundir {
  *  in \p err either way. */
 int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t errlen);
 
-/** Remove the lock and free the path. The folder and its results stay. */
-void nbw_rundir_close(struct nbw_rundir *rd);
+/** Remove the lock and free the path. The folder and its results stay; with
+ *  \p remove_if_empty a folder nothing was written into goes too (a usage error). */
+void nbw_rundir_close(struct nbw_rundir *rd, bool remove_if_empty);
 
 /** Recover a folder whose owner died (its lock file is there, nobody holds it): see the
  *  file comment. Returns how many things it changed; \p what says which (may be NULL). */

@@ -5,7 +5,7 @@
 # recorded (schema and cross-field checks); several grids in one command; a non-cubic
 # instrumented run on a chosen device list; the slab a device holds reproduced by a
 # one-device run; the measured roofline; the hidden-helper restart; a failed verification
-# ends with status 1 and is recorded; the reference's host threads.
+# ends with status 3 and is recorded; the reference's host threads.
 . "$NODEBW_SOURCE/tests/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -128,11 +128,11 @@ check "--hidden-helpers 0 run exits 0" test $? -eq 0
 check "records say 0 hidden helpers and the environment has it" q "$tmp/hh0/results.json" \
 	"all(x['hidden_helpers'] == 0 and x['verification']['status'] == 'passed' for x in r) and d['environment'].get('LIBOMP_NUM_HIDDEN_HELPER_THREADS') == '0'"
 
-# 9. A verification failure (test hook: perturb v2's solution) exits 1 and is recorded.
+# 9. A verification failure (test hook: perturb v2's solution) exits 3 and is recorded.
 NODEBW_HEAT_FAULT=v2 "$NODEBW" heat --versions v1,v2 --gpus 2 --n 8 --steps 2 \
 	--roofline-gbs 10 --output "$tmp/fail" >"$tmp/fail.out" 2>&1
 st=$?
-check "a failed verification exits 1 (got $st)" test $st -eq 1
+check "a failed verification exits 3 (got $st)" test $st -eq 3
 check "it is recorded as failed, the other run passed" q "$tmp/fail/results.json" \
 	"[(x['version'], x['verification']['status']) for x in r] == [('v1', 'passed'), ('v2', 'failed')] and abs(r[1]['verification']['max_abs_diff'] - 1e-3) < 1e-9 and 'first at' in r[1]['verification']['detail']"
 check "the failed document is still valid" valid "$tmp/fail/results.json"

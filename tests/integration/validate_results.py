@@ -327,6 +327,8 @@ def matrix_errors(doc):
     ):
         errs.append('$.skipped: no entry for omp-p2p "nowait" with a reason')
 
+    if doc.get("state") != "complete":
+        errs.append("$.state: %s, not complete" % short(doc.get("state")))
     if doc.get("interrupted") is not False:
         errs.append(
             "$.interrupted: %s, not false: the run did not finish"
