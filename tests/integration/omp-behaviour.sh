@@ -72,8 +72,15 @@ check "interrupted sweep leaves no child folder" sh -c "! ls -a '$tmp/int2' | gr
 # (address space limits and AddressSanitizer's shadow memory do not mix: plain build only)
 if [ -z "$NODEBW_SANITIZE" ]; then
 	(ulimit -v 3000000 && "$NODEBW" probe --api omp --probe htod --mode sync --threads 1 \
-		--devices 0 --host-mem pageable --sizes 8,1MiB,1GiB,2MiB --output "$tmp/oom" --quiet)
-	check "run with a failing allocation exits 0" test $? -eq 0
+		--devices 0 --host-mem pageable --sizes 8,1MiB,1GiB,2MiB --output "$tmp/oom" --quiet \
+		2>"$tmp/oom.err")
+	st=$?
+	check "run with a failing allocation exits 3, some measurements failed (got $st)" \
+		test $st -eq 3
+	check "it names the failed measurement on stderr" grep -q "error: omp htod sync pageable, single, host->0, 1073741824 B" "$tmp/oom.err"
+	check "results say complete" q "$tmp/oom/results.json" "d['state'] == 'complete'"
+	"$NODEBW" report --output "$tmp/oom/rep" "$tmp/oom/results.json" >/dev/null 2>&1
+	check "the report lists it with its reason" grep -q "| error | omp htod sync pageable, single, host->0, 1073741824 B | .*alloc" "$tmp/oom/rep/report.md"
 	check "the 1 GiB size records an allocation error" q "$tmp/oom/results.json" \
 		"[x['bytes'] for x in m if x['error']] == [1 << 30] and 'alloc' in [x for x in m if x['error']][0]['error']"
 	check "the other sizes are measured and verified" q "$tmp/oom/results.json" \

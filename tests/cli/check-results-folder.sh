@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The results folder as a hostile user and a flaky machine meet it: --output naming a file,
+# /dev/null or a path under a file; one writer per folder (a second run stops at once, exit
+# 2, naming the holder); --output made as mkdir -p would, at 3000 characters; SIGTERM and
+# SIGHUP handled like SIGINT, with the state and the signal in results.json; a file-size
+# limit (as a full disk) gives one line naming it, no temporary file, and a results.json
+# that does not claim to be complete; the report lists failed measurements.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+small="probe --api host --probe htod --mode sync --threads 1 --sizes 8,4KiB --quiet"
+q() { # q FILE EXPR: a Python expression over the JSON document d
+	/usr/bin/python3 -c "import json,sys; d = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
+}
+strays() { find "$1" \( -name '*.tmp??????' -o -name '.hht-*' -o -name '.solver-*' -o -name '*.part' -o -name .nodebw.lock \) | head -5; }
+
+: >"$tmp/afile"
+# shellcheck disable=SC2086
+usage_error "--output naming a file" $small --output "$tmp/afile"
+# shellcheck disable=SC2086
+usage_error "--output /dev/null" $small --output /dev/null
+# shellcheck disable=SC2086
+usage_error "--output under a file" $small --output "$tmp/afile/sub"
+long=$(/usr/bin/python3 -c "print('x' * 4000)")
+# shellcheck disable=SC2086
+usage_error "--output longer than PATH_MAX allows" $small --output "$tmp/$long"
+
+# mkdir -p, and a 3000-character path that works end to end.
+deep=$(/usr/bin/python3 -c "print('/'.join(['d' + str(i).zfill(8) for i in range(330)]))")
+# shellcheck disable=SC2086
+"$NODEBW" $small --output "$tmp/$deep" 2>"$tmp/err"
+st=$?
+check "a 3000-character --output is made and written (exit $st)" test $st -eq 0 -a -s "$tmp/$deep/results.json"
+check "... and its results are complete" q "$tmp/$deep/results.json" "d['state'] == 'complete'"
+
+# One writer per folder.
+"$NODEBW" probe --api host --quiet --output "$tmp/busy" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && [ ! -s "$tmp/busy/.nodebw.lock" ]; do sleep 0.1; i=$((i + 1)); done
+usage_error "a second run into a folder in use" $small --output "$tmp/busy"
+check "... it names the holder's pid" grep -q "pid $pid on " "$tmp/err"
+kill -TERM $pid
+wait_bounded $pid 60
+st=$?
+check "SIGTERM: exit 143 (got $st)" test $st -eq 143
+check "SIGTERM: results say interrupted by SIGTERM" q "$tmp/busy/results.json" \
+	"d['state'] == 'interrupted' and d['interrupted'] is True and 'SIGTERM' in d['state_detail']"
+check "SIGTERM: no stray file or lock" test -z "$(strays "$tmp/busy")"
+check "SIGTERM: CSV and JSON agree" /usr/bin/python3 -c "
+import csv, json, sys
+d = json.load(open('$tmp/busy/results.json'))
+rows = [r for r in csv.reader(open('$tmp/busy/results.csv')) if r and not r[0].startswith('#')]
+sys.exit(0 if len(rows) - 1 == len(d['measurements']) else 1)"
+
+"$NODEBW" probe --api host --quiet --output "$tmp/hup" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && [ ! -s "$tmp/hup/results.json" ]; do sleep 0.1; i=$((i + 1)); done
+kill -HUP $pid
+wait_bounded $pid 60
+st=$?
+check "SIGHUP: exit 129 (got $st)" test $st -eq 129
+check "SIGHUP: results say interrupted by SIGHUP" q "$tmp/hup/results.json" \
+	"d['state'] == 'interrupted' and 'SIGHUP' in d['state_detail']"
+
+# A file-size limit, as a full disk would: one line naming it, nothing half-written.
+( ulimit -f 20; "$NODEBW" probe --api host --probe htod,dtoh --mode sync,parallel --threads 1 \
+	--sizes 8,4KiB,64KiB --max-time 0.05 --quiet --output "$tmp/fsize" 2>"$tmp/fsize.err" )
+st=$?
+check "file-size limit: exit 1 (got $st)" test $st -eq 1
+check "file-size limit: one line naming it" grep -q "^nodebw: error: cannot write .*File too large" "$tmp/fsize.err"
+check "file-size limit: no temporary file left" test -z "$(strays "$tmp/fsize")"
+check "file-size limit: results.json does not claim to be complete" sh -c \
+	"test ! -e '$tmp/fsize/results.json' || /usr/bin/python3 -c \"import json,sys; sys.exit(json.load(open('$tmp/fsize/results.json'))['state'] == 'complete')\""
+done_testing
