@@ -243,10 +243,11 @@ static void failures_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		json_decref(per_file);
 		return;
 	}
-	nbw_rdoc_para(r, "%zu measurement%s or solver run%s failed or were not verified; the "
+	nbw_rdoc_para(r, "%zu measurement%s or solver run%s failed or %s not verified; the "
 			 "curves, tables and models below leave them out (the command that made "
 			 "them ended with exit status %d).",
-		      n, n == 1 ? "" : "s", n == 1 ? "" : "s", NBW_EXIT_PARTIAL);
+		      n, n == 1 ? "" : "s", n == 1 ? "" : "s", n == 1 ? "was" : "were",
+		      NBW_EXIT_PARTIAL);
 	static const char *const h[] = { "file", "kind", "measurement", "reason" };
 	struct nbw_rtable *t = nbw_rtable_new("failures", 4, h);
 	size_t f;

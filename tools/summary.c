@@ -192,9 +192,10 @@ void nbw_print_failures(FILE *f, const struct nbw_doc *doc)
 	size_t n = nbw_analysis_failure_count(all), shown = 0, i;
 	json_t *x;
 	if (n)
-		fprintf(f, "\nnodebw: %zu measurement%s or solver run%s failed or were not verified "
+		fprintf(f, "\nnodebw: %zu measurement%s or solver run%s failed or %s not verified "
 			   "(exit status %d; report.md lists them all):\n",
-			n, n == 1 ? "" : "s", n == 1 ? "" : "s", NBW_EXIT_PARTIAL);
+			n, n == 1 ? "" : "s", n == 1 ? "" : "s", n == 1 ? "was" : "were",
+			NBW_EXIT_PARTIAL);
 	json_array_foreach(all, i, x) {
 		if (strcmp(str(x, "kind"), "skipped") == 0)
 			continue;
