@@ -8,6 +8,13 @@ trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
 schema="$NODEBW_SOURCE/doc/results.schema.json"
 validate="$NODEBW_SOURCE/tests/integration/validate_results.py"
+# validated FILE: the schema check, its summary line as a TAP comment.
+validated() {
+	v_out=$($py "$validate" "$schema" "$1")
+	v_st=$?
+	printf '%s\n' "$v_out" | sed 's/^/# /'
+	return $v_st
+}
 # interrupt_when TEXT OUTFILE nodebw-args...: start nodebw, send SIGINT once TEXT shows in its
 # output (or after 30 s), leave its exit status in $st.
 interrupt_when() {
@@ -50,7 +57,7 @@ check "sweep labels per-device runs by their thread count" q "$tmp/sweep/results
 check "sweep children ran no sync mode" q "$tmp/sweep/results.json" \
 	"all(x['mode'] != 'sync' for x in m if x.get('hht_sweep'))"
 check "sweep leaves no child folder behind" sh -c "! ls -a '$tmp/sweep' | grep -q hht"
-check "sweep document matches the schema" $py "$validate" "$schema" "$tmp/sweep/results.json"
+check "sweep document matches the schema" validated "$tmp/sweep/results.json"
 
 # 3. Ctrl-C stops cleanly and keeps what was measured.
 interrupt_when "1 KiB" "$tmp/int.out" probe --api omp --mode sync \
@@ -58,7 +65,7 @@ interrupt_when "1 KiB" "$tmp/int.out" probe --api omp --mode sync \
 check "interrupted run exits 130 (got $st)" test $st -eq 130
 check "interrupted run keeps its measurements" q "$tmp/int/results.json" \
 	"d['interrupted'] is True and len(m) >= 1 and all(x['verification']['status'] == 'passed' for x in m)"
-check "interrupted document matches the schema" $py "$validate" "$schema" "$tmp/int/results.json"
+check "interrupted document matches the schema" validated "$tmp/int/results.json"
 
 # 3b. Ctrl-C during the hidden-helper sweep is recorded too.
 interrupt_when "hidden-helper sweep" "$tmp/int2.out" probe --api omp --mode async \
@@ -73,7 +80,7 @@ check "interrupted sweep leaves no child folder" sh -c "! ls -a '$tmp/int2' | gr
 if [ -z "$NODEBW_SANITIZE" ]; then
 	(ulimit -v 3000000 && "$NODEBW" probe --api omp --probe htod --mode sync --threads 1 \
 		--devices 0 --host-mem pageable --sizes 8,1MiB,1GiB,2MiB --output "$tmp/oom" --quiet \
-		2>"$tmp/oom.err")
+		>"$tmp/oom.out" 2>"$tmp/oom.err")
 	st=$?
 	check "run with a failing allocation exits 3, some measurements failed (got $st)" \
 		test $st -eq 3
