@@ -50,9 +50,16 @@ void nbw_handle_stop_signals(void)
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* A signal ignored when nodebw starts stays ignored: `nohup nodebw run` keeps running
+	 * when the terminal closes, and so does a job a non-interactive shell started with `&`
+	 * (which ignores SIGINT for it), as POSIX tools do. */
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
 	/* Over a file-size limit a write fails with EFBIG and is reported like a full disk,
 	 * instead of the signal killing the process between a temporary file and its rename. */
 	signal(SIGXFSZ, SIG_IGN);

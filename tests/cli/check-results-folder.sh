@@ -65,6 +65,19 @@ check "SIGHUP: exit 129 (got $st)" test $st -eq 129
 check "SIGHUP: results say interrupted by SIGHUP" q "$tmp/hup/results.json" \
 	"d['state'] == 'interrupted' and 'SIGHUP' in d['state_detail']"
 
+# Started with SIGHUP ignored (nohup): a hang-up leaves it running; SIGTERM still stops it.
+(trap '' HUP; exec "$NODEBW" probe --api host --quiet --output "$tmp/nohup" >/dev/null 2>&1) &
+pid=$!
+i=0
+while [ $i -lt 100 ] && [ ! -s "$tmp/nohup/results.json" ]; do sleep 0.1; i=$((i + 1)); done
+kill -HUP $pid
+sleep 0.5
+check "nohup: SIGHUP ignored, still running" kill -0 $pid
+kill -TERM $pid
+wait_bounded $pid 60
+st=$?
+check "nohup: SIGTERM ends it with exit 143 (got $st)" test $st -eq 143
+
 # A file-size limit, as a full disk would: one line naming it, nothing half-written.
 ( ulimit -f 20; "$NODEBW" probe --api host --probe htod,dtoh --mode sync,parallel --threads 1 \
 	--sizes 8,4KiB,64KiB --max-time 0.05 --quiet --output "$tmp/fsize" 2>"$tmp/fsize.err" )
