@@ -9,6 +9,9 @@ check() { # check "description" command...
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
 diag() { echo "# $*"; }
+# $sigint_default CMD...: CMD with SIGINT not ignored, for a test's Ctrl-C to a background job
+# (tests/sigint-default.py says why).
+sigint_default="/usr/bin/python3 $NODEBW_SOURCE/tests/sigint-default.py"
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
 # wait_bounded PID SECONDS: wait for a background child at most SECONDS, then kill it (its
 # process group too when it leads one) so that no test can hang; the child's exit status

@@ -19,7 +19,7 @@ validated() {
 # output (or after 30 s), leave its exit status in $st.
 interrupt_when() {
 	text=$1; out=$2; shift 2
-	"$NODEBW" "$@" >"$out" 2>&1 &
+	$sigint_default "$NODEBW" "$@" >"$out" 2>&1 &
 	pid=$!
 	i=0
 	while [ $i -lt 300 ] && ! grep -q "$text" "$out" 2>/dev/null; do

@@ -80,7 +80,7 @@ check "same validation table" cmp -s "$out/report/tables/validation.csv" "$tmp/a
 # Ctrl-C during the solver: the whole process group gets SIGINT, as from a terminal.
 int="$tmp/int"
 # shellcheck disable=SC2086
-setsid "$NODEBW" run $small --solver-rounds 3 --output "$int" >"$tmp/iout" 2>"$tmp/ierr" &
+setsid $sigint_default "$NODEBW" run $small --solver-rounds 3 --output "$int" >"$tmp/iout" 2>"$tmp/ierr" &
 pid=$!
 i=0
 while [ $i -lt 600 ] && ! grep -q "solver round 2/3" "$tmp/iout" 2>/dev/null; do
