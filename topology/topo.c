@@ -489,7 +489,7 @@ int nbw_topo_load(struct nbw_topo **out, const struct nbw_topo_opts *o, char *er
 	} else {
 		snprintf(t->sysroot, sizeof(t->sysroot), "%s",
 			 o && o->sysfs_root ? o->sysfs_root : "/sys");
-		rc = topo_hwloc_load(t, NULL, err, errlen);
+		rc = topo_hwloc_load(t, NULL, NULL, 0, err, errlen);
 		if (rc == 0) {
 			topo_sysfs_source(t);
 			topo_hwloc_scan_gpus(t);

@@ -91,7 +91,10 @@ void topo_finalize(struct nbw_topo *t);
 void topo_sysfs_source(struct nbw_topo *t);
 
 /* hwloc_host.c */
-int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, char *err, size_t errlen);
+/* Live (xml_path NULL) or from the hwloc XML text \p xml of \p xml_len bytes, NUL-terminated
+ * (a fixture's hwloc.xml as nbw_readfile read it; \p xml_path names it in messages). */
+int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, const char *xml, size_t xml_len,
+		    char *err, size_t errlen);
 hwloc_obj_t topo_hwloc_pcidev(const struct nbw_topo *t, const char *bus_id);
 void topo_hwloc_path(hwloc_obj_t pcidev, struct topo_pci_path *p);
 /* Locality of a PCI object: NUMA node (-1 when not exactly one) and CPU list. */
@@ -134,6 +137,10 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 int topo_links_from_json(struct nbw_topo *t, json_t *root, const char *file, char *err,
 			 size_t errlen);
 json_t *topo_links_to_json(const struct nbw_topo *t);
+/* links.json from its text (\p file names it in messages): what topo_fixture_load runs on
+ * the bytes nbw_readfile read, and what the fuzz target feeds. */
+int topo_links_from_buffer(struct nbw_topo *t, const char *file, const char *text, size_t len,
+			   char *err, size_t errlen);
 
 /* matrix.c */
 void topo_pair_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair *out);
