@@ -80,6 +80,17 @@ static void parse_path(const char *real, const char *bus_id, struct topo_pci_pat
 		p->origin = 's';
 }
 
+void topo_sysfs_path(const char *root, const char *bus_id, struct topo_pci_path *p)
+{
+	char *dir = NULL, real[PATH_MAX];
+	memset(p, 0, sizeof(*p));
+	if (asprintf(&dir, "%s/bus/pci/devices/%s", root, bus_id) < 0)
+		return;
+	if (realpath(dir, real))
+		parse_path(real, bus_id, p);
+	free(dir);
+}
+
 int topo_sysfs_read(const char *root, const char *bus_id, struct topo_sysfs *out)
 {
 	char dir[PATH_MAX + 64], real[PATH_MAX], buf[64];

@@ -27,6 +27,16 @@ struct topo_dev {
 	int switch_links;             /* active NVLinks to NVSwitches */
 	int orig;                     /* scratch: index before sorting */
 	char name_source[48];         /* who gave the name: "pci", "nvml", "hwloc GPUModel" */
+	/* its PCI paths, resolved once when the device is added (not per pair): what
+	 * topo_pci_path gives, and the sysfs one alone (origin 0 when not found) */
+	struct topo_pci_path path, sys_path;
+};
+
+/* A device pair (lo < hi) in a sorted index of links or hwloc figures (index.c). */
+struct topo_pairkey {
+	int lo, hi;
+	bool hint;
+	int idx;
 };
 
 /* A GPU pair's figure from one of hwloc's GPU distance matrices (hwloc_gpu.c), by bus id
@@ -66,7 +76,20 @@ struct nbw_topo {
 	size_t nlink, caplink;
 	struct topo_hwfig *hwfig;
 	size_t nhwfig, caphwfig;
+	/* index.c: device ids hashed (open addressing, -1 empty); links and figures by pair */
+	int *idtab;
+	size_t idcap, idn;
+	struct topo_pairkey *linkidx, *figidx;
+	size_t nlinkidx, nfigidx, figidx_ndev;
+	bool linkidx_valid, figidx_valid;
 };
+
+/* index.c */
+void topo_id_rebuild(struct nbw_topo *t);
+void topo_id_insert(struct nbw_topo *t, int i);
+int topo_id_lookup(const struct nbw_topo *t, const char *id);
+/* Sort the links and hwloc figures by device pair (after topo_finalize numbered them). */
+void topo_pairs_rebuild(struct nbw_topo *t);
 
 /* topo.c */
 struct nbw_topo_source *topo_source(struct nbw_topo *t, const char *name, bool ok,
@@ -121,6 +144,8 @@ struct topo_sysfs {
 	struct topo_pci_path path;
 };
 int topo_sysfs_read(const char *root, const char *bus_id, struct topo_sysfs *out);
+/* The bus path alone (no file read); origin 0 when the device is not there. */
+void topo_sysfs_path(const char *root, const char *bus_id, struct topo_pci_path *p);
 
 /* vendor sources: each adds a source line, its devices and links */
 void topo_nvml_discover(struct nbw_topo *t);
