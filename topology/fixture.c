@@ -106,7 +106,8 @@ static int load_xml(struct nbw_topo *t, const char *xml, char *err, size_t errle
 int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
-	char xml[PATH_MAX + 16], links[PATH_MAX + 16];
+	char *xml = NULL, *links = NULL;
+	int rc = -1;
 	t->fixture = true;
 	snprintf(t->fixture_dir, sizeof(t->fixture_dir), "%s", dir);
 	if (stat(dir, &st)) {
@@ -121,20 +122,23 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 			 S_ISSOCK(st.st_mode) ? "socket" : "special file");
 		return -1;
 	}
+	if (asprintf(&xml, bare_xml ? "%s" : "%s/hwloc.xml", dir) < 0 ||
+	    asprintf(&links, "%s/links.json", dir) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	if (bare_xml) {
-		snprintf(xml, sizeof(xml), "%s", dir);
 		snprintf(t->sysroot, sizeof(t->sysroot), "%s.no-sysfs", dir);
 	} else {
-		snprintf(xml, sizeof(xml), "%s/hwloc.xml", dir);
 		snprintf(t->sysroot, sizeof(t->sysroot), "%s/sys", dir);
 		if (access(xml, R_OK)) {
 			snprintf(err, errlen, "%s: %s (a fixture folder holds hwloc.xml, sys/ and "
 				 "links.json)", xml, strerror(errno));
-			return -1;
+			goto out;
 		}
 	}
 	if (load_xml(t, xml, err, errlen))
-		return -1;
+		goto out;
 	char readme[400];
 	readme_line(dir, readme, sizeof(readme));
 	topo_source(t, "fixture", true, "%s%s%s", dir, readme[0] ? ": " : "", readme);
@@ -142,18 +146,21 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 		topo_sysfs_source(t);
 	topo_hwloc_scan_gpus(t);
 	topo_hwloc_gpu_scan(t);
-	snprintf(links, sizeof(links), "%s/links.json", dir);
 	if (bare_xml || access(links, F_OK)) {
 		const char *names[] = { "nvml", "rocm-smi", "level-zero" };
 		for (int i = 0; i < 3; i++)
 			topo_source(t, names[i], false, "not recorded in the fixture");
-		return 0;
+		rc = 0;
+		goto out;
 	}
 	char *text;
 	size_t len;
-	if (nbw_readfile(links, 0, &text, &len, err, errlen))
-		return -1;
-	int rc = topo_links_from_buffer(t, links, text, len, err, errlen);
-	free(text);
+	if (nbw_readfile(links, 0, &text, &len, err, errlen) == 0) {
+		rc = topo_links_from_buffer(t, links, text, len, err, errlen);
+		free(text);
+	}
+out:
+	free(xml);
+	free(links);
 	return rc;
 }

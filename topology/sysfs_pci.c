@@ -82,12 +82,14 @@ static void parse_path(const char *real, const char *bus_id, struct topo_pci_pat
 
 void topo_sysfs_path(const char *root, const char *bus_id, struct topo_pci_path *p)
 {
-	char *dir = NULL, real[PATH_MAX];
+	char *dir = NULL, *real;
 	memset(p, 0, sizeof(*p));
 	if (asprintf(&dir, "%s/bus/pci/devices/%s", root, bus_id) < 0)
 		return;
-	if (realpath(dir, real))
+	real = realpath(dir, NULL);
+	if (real)
 		parse_path(real, bus_id, p);
+	free(real);
 	free(dir);
 }
 
