@@ -38,7 +38,17 @@ python3 "$NODEBW_SOURCE/tests/cli/make-big-results.py" \
 size=$(wc -c <"$tmp/big.json")
 check "the results file is over 45 MB ($size bytes)" test "$size" -gt 45000000
 timed "gap on a 50 MB results file" 20 gap "$tmp/big.json"
+big_s=$secs
 check "gap paired the copies (host rows)" grep -q "^  host " "$tmp/out"
+# and how it grows: a quarter of the input should take about a quarter of the time (the
+# scan per measurement made it a sixteenth: 0.64 s and 10.9 s before)
+python3 "$NODEBW_SOURCE/tests/cli/make-big-results.py" \
+	"$NODEBW_SOURCE/tests/fixtures/results-omp-host-2cpu-vm.json" "$tmp/quarter.json" 12.5 \
+	>/dev/null || not_ok "make-big-results.py"
+timed "gap on a 12.5 MB results file" 20 gap "$tmp/quarter.json"
+ratio=$(echo "$secs $big_s" | awk '{printf "%.1f", $2 / ($1 > 0.05 ? $1 : 0.05)}')
+check "gap time grows about linearly: 4x the input, ${ratio}x the time (quadratic: 16x)" \
+	awk "BEGIN { exit !($ratio < 10) }"
 timed "gap --json on a 50 MB results file" 20 gap --json "$tmp/big.json"
 rows=$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["rows"]))' <"$tmp/out")
 check "gap --json has a row per OpenMP measurement with a partner ($rows)" \
