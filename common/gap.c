@@ -13,6 +13,7 @@
 #include "nodebw/gap.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,22 +187,83 @@ static const char *native_mode(const char *omp_mode)
 	return strcmp(omp_mode, "nowait") == 0 ? "async" : omp_mode;
 }
 
-/* The native measurement paired with \p m, or NULL. */
-static json_t *find_native(json_t *devices, json_t *measurements, json_t *m)
+/* The native measurements by what pairs them (direction, mode, host memory, concurrency,
+ * size), sorted, so that finding the partner of an OpenMP measurement is a binary search
+ * instead of a scan of the whole document. */
+struct cand {
+	char *key;
+	size_t pos;                   /* index in the measurements: the scan's order */
+	json_t *m;
+};
+
+/* Length-prefixed fields, so that no two different tuples give the same key. */
+static char *pair_key(json_t *m, const char *mode)
 {
-	json_t *best = NULL, *n;
-	size_t i;
-	json_array_foreach(measurements, i, n) {
+	const char *d = str(m, "direction"), *h = str(m, "host_mem"), *c = str(m, "concurrency");
+	char *k = NULL;
+	if (asprintf(&k, "%zu:%s%zu:%s%zu:%s%zu:%s%lld", strlen(d), d, strlen(mode), mode,
+		     strlen(h), h, strlen(c), c,
+		     (long long)json_integer_value(json_object_get(m, "bytes"))) < 0)
+		return NULL;
+	return k;
+}
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+	return c ? c : a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static void cands_free(struct cand *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].key);
+	free(v);
+}
+
+/* The usable native measurements, sorted; NULL when memory runs out. */
+static struct cand *cands_build(json_t *measurements, size_t *n)
+{
+	struct cand *v = malloc((json_array_size(measurements) + 1) * sizeof(*v));
+	size_t i, k = 0;
+	json_t *m;
+	if (!v)
+		return NULL;
+	json_array_foreach(measurements, i, m) {
+		if (strcmp(str(m, "api"), "omp") == 0 || !usable(m))
+			continue;
+		v[k] = (struct cand){ pair_key(m, str(m, "mode")), i, m };
+		if (!v[k].key) {
+			cands_free(v, k);
+			return NULL;
+		}
+		k++;
+	}
+	qsort(v, k, sizeof(*v), cand_cmp);
+	*n = k;
+	return v;
+}
+
+/* The native measurement paired with \p m, or NULL: among those of the same key, in the
+ * document's order, the first with peer access enabled, else the first other. */
+static json_t *find_native(json_t *devices, const struct cand *v, size_t nv, json_t *m)
+{
+	char *key = pair_key(m, native_mode(str(m, "mode")));
+	json_t *best = NULL;
+	if (!key)
+		return NULL;
+	size_t lo = 0, hi = nv;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < nv && strcmp(v[i].key, key) == 0; i++) {
+		json_t *n = v[i].m;
 		const char *api = str(n, "api");
-		if (strcmp(api, "omp") == 0 || !usable(n))
-			continue;
-		if (strcmp(str(n, "direction"), str(m, "direction")) ||
-		    strcmp(str(n, "mode"), native_mode(str(m, "mode"))) ||
-		    strcmp(str(n, "host_mem"), str(m, "host_mem")) ||
-		    strcmp(str(n, "concurrency"), str(m, "concurrency")) ||
-		    json_integer_value(json_object_get(n, "bytes")) !=
-			    json_integer_value(json_object_get(m, "bytes")))
-			continue;
 		if (!same_devices(devices, m, n, api))
 			continue;
 		const char *peer = str(n, "peer_access");
@@ -211,6 +273,7 @@ static json_t *find_native(json_t *devices, json_t *measurements, json_t *m)
 		if (strcmp(peer, "enabled") == 0)
 			break;
 	}
+	free(key);
 	return best;
 }
 
@@ -252,13 +315,17 @@ json_t *nbw_gap_compute(json_t *devices, json_t *measurements)
 	json_t *rows = json_array(), *summary = json_array(), *m;
 	struct acc *groups = calloc(MAX_GROUPS, sizeof(*groups));
 	size_t ng = 0, i;
-	if (!groups)
+	size_t nc = 0;
+	struct cand *cands = groups ? cands_build(measurements, &nc) : NULL;
+	if (!cands) {
+		free(groups);
 		return json_pack("{s:s, s:o, s:o}", "definition", "out of memory", "rows", rows,
 				 "summary", summary);
+	}
 	json_array_foreach(measurements, i, m) {
 		if (strcmp(str(m, "api"), "omp") != 0 || !usable(m))
 			continue;
-		json_t *n = find_native(devices, measurements, m);
+		json_t *n = find_native(devices, cands, nc, m);
 		if (!n)
 			continue;
 		double og = median_of(m, "gbps"), ng_ = median_of(n, "gbps");
@@ -301,6 +368,7 @@ json_t *nbw_gap_compute(json_t *devices, json_t *measurements)
 		json_array_append_new(summary, s);
 	}
 	free(groups);
+	cands_free(cands, nc);
 	return json_pack(
 		"{s:s, s:o, s:o}", "definition",
 		"gap_gbps = native median GB/s - OpenMP median GB/s (positive: OpenMP is slower); "

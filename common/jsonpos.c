@@ -5,6 +5,7 @@
  * field's path ("transfers.p2p", "measurements[3].bytes") to name its line and column.
  */
 #include "nodebw/jsonpos.h"
+#include "nodebw/readfile.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -183,28 +184,11 @@ int nbw_json_locate(const char *text, size_t len, const char *path, int *line, i
 
 int nbw_json_locate_file(const char *file, const char *path, int *line, int *col)
 {
-	FILE *f = fopen(file, "rb");
-	if (!f)
+	char *buf, why[256];
+	size_t n;
+	if (nbw_readfile(file, 0, &buf, &n, why, sizeof(why)))
 		return -1;
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-	char chunk[65536];
-	while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (n + r > cap) {
-			cap = 2 * (n + r);
-			char *b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(f);
-				return -1;
-			}
-			buf = b;
-		}
-		memcpy(buf + n, chunk, r);
-		n += r;
-	}
-	fclose(f);
-	int rc = buf ? nbw_json_locate(buf, n, path, line, col) : -1;
+	int rc = nbw_json_locate(buf, n, path, line, col);
 	free(buf);
 	return rc;
 }

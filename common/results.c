@@ -2,6 +2,7 @@
 #include "nodebw/results.h"
 
 #include "nodebw/jsonpos.h"
+#include "nodebw/readfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -682,8 +683,20 @@ int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen)
 
 struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 {
+	char *text;
+	size_t len;
+	if (nbw_readfile(path, 0, &text, &len, err, errlen))
+		return NULL;
+	struct nbw_doc *d = nbw_doc_load_buffer(path, text, len, err, errlen);
+	free(text);
+	return d;
+}
+
+struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t len, char *err,
+				    size_t errlen)
+{
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	json_t *root = json_loadb(text, len, 0, &je);
 	if (!root) {
 		if (je.line < 0)
 			snprintf(err, errlen, "%s: %s", path, je.text);
@@ -697,7 +710,7 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 			   &version) ||
 	    strcmp(schema, NBW_SCHEMA_NAME) != 0) {
 		int line = 1, col = 1;
-		nbw_json_locate_file(path, "schema", &line, &col);
+		nbw_json_locate(text, len, "schema", &line, &col);
 		snprintf(err, errlen, "%s:%d:%d: not a nodebw results file (no \"schema\": \"%s\")",
 			 path, line, col, NBW_SCHEMA_NAME);
 		json_decref(root);
@@ -705,7 +718,7 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 	}
 	if (version < 1 || version > NBW_SCHEMA_VERSION) {
 		int line = 1, col = 1;
-		nbw_json_locate_file(path, "schema_version", &line, &col);
+		nbw_json_locate(text, len, "schema_version", &line, &col);
 		snprintf(err, errlen, "%s:%d:%d: schema_version %d, this nodebw reads 1 to %d", path,
 			 line, col, version, NBW_SCHEMA_VERSION);
 		json_decref(root);
@@ -713,6 +726,7 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 	}
 	struct nbw_doc *d = calloc(1, sizeof(*d));
 	if (!d) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		json_decref(root);
 		return NULL;
 	}
@@ -736,7 +750,7 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 			char where[48];
 			int line = 1, col = 1;
 			snprintf(where, sizeof(where), "measurements[%zu]", i);
-			nbw_json_locate_file(path, where, &line, &col);
+			nbw_json_locate(text, len, where, &line, &col);
 			snprintf(err, errlen, "%s:%d:%d: measurements[%zu]: %s", path, line, col, i, e);
 			nbw_doc_free(d);
 			return NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nodebw/jsonpos.h"
+#include "nodebw/readfile.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
 #include "nodebw/stats.h"
@@ -1026,9 +1027,22 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 
 int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen)
 {
+	char *text;
+	size_t len;
+	memset(c, 0, sizeof(*c));
+	if (nbw_readfile(path, 0, &text, &len, err, errlen))
+		return -1;
+	int rc = nbw_calib_load_buffer(path, text, len, c, err, errlen);
+	free(text);
+	return rc;
+}
+
+int nbw_calib_load_buffer(const char *path, const char *text, size_t len, struct nbw_calib *c,
+			  char *err, size_t errlen)
+{
 	memset(c, 0, sizeof(*c));
 	json_error_t je;
-	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!j) {
 		if (je.line < 0)
 			snprintf(err, errlen, "%s: %s", path, je.text);
@@ -1045,7 +1059,7 @@ int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errl
 		size_t n = strcspn(e, ":");
 		int line, col;
 		snprintf(where, sizeof(where), "%.*s", (int)(n < sizeof(where) ? n : 0), e);
-		if (where[0] && nbw_json_locate_file(path, where, &line, &col) == 0)
+		if (where[0] && nbw_json_locate(text, len, where, &line, &col) == 0)
 			snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, e);
 		else
 			snprintf(err, errlen, "%s: %s", path, e);

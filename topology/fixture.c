@@ -4,11 +4,13 @@
  * answered; format in doc/topology.md). A bare hwloc XML file also works. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "nodebw/config.h"
+#include "nodebw/readfile.h"
 #include "topo_int.h"
 
 #if NBW_TOPO_HAVE_LIBXML
@@ -16,10 +18,11 @@
 #include <libxml/xmlerror.h>
 
 /* libxml2 (the parser hwloc uses too) gives the line of a syntax error; hwloc does not. */
-static int xml_check(const char *path, char *err, size_t errlen)
+static int xml_check(const char *path, const char *xml, size_t len, char *err, size_t errlen)
 {
-	xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-				    XML_PARSE_NOWARNING);
+	xmlDocPtr doc = len <= INT_MAX ?
+		xmlReadMemory(xml, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+			      XML_PARSE_NOWARNING) : NULL;
 	if (doc) {
 		xmlFreeDoc(doc);
 		return 0;
@@ -37,40 +40,74 @@ static int xml_check(const char *path, char *err, size_t errlen)
 	return -1;
 }
 #else
-static int xml_check(const char *path, char *err, size_t errlen)
+static int xml_check(const char *path, const char *xml, size_t len, char *err, size_t errlen)
 {
-	(void)path, (void)err, (void)errlen;
+	(void)path, (void)xml, (void)len, (void)err, (void)errlen;
 	return 0; /* hwloc's own parser reports it, without a line */
 }
 #endif
 
-/* First line of DIR/README*, for the source line. */
+/* First line of DIR/README* (at most 64 KiB read), for the source line. */
 static void readme_line(const char *dir, char *buf, size_t len)
 {
-	char path[PATH_MAX + 16];
+	static const char *const names[] = { "README", "README.md" };
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), "%s/README", dir);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(path, sizeof(path), "%s/README.md", dir);
-		f = fopen(path, "r");
-	}
-	if (!f)
+	for (int k = 0; k < 2; k++) {
+		char *path = NULL, *text = NULL, why[64];
+		size_t n;
+		if (asprintf(&path, "%s/%s", dir, names[k]) < 0)
+			return;
+		int rc = nbw_readfile(path, 64 * 1024, &text, &n, why, sizeof(why));
+		free(path);
+		if (rc)
+			continue;
+		char *save = NULL;
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			/* skip an SPDX comment line */
+			if (!strstr(l, "SPDX-License-Identifier")) {
+				snprintf(buf, len, "%s", l);
+				break;
+			}
+		free(text);
 		return;
-	while (fgets(buf, (int)len, f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		/* skip an SPDX comment line */
-		if (buf[0] && !strstr(buf, "SPDX-License-Identifier"))
-			break;
-		buf[0] = '\0';
 	}
-	fclose(f);
+}
+
+int topo_links_from_buffer(struct nbw_topo *t, const char *file, const char *text, size_t len,
+			   char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		if (je.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", file, je.line, je.column, je.text);
+		else
+			snprintf(err, errlen, "%s: %s", file, je.text);
+		return -1;
+	}
+	int rc = topo_links_from_json(t, root, file, err, errlen);
+	json_decref(root);
+	return rc;
+}
+
+/* hwloc.xml (or the bare XML file) read whole, checked, and given to hwloc. */
+static int load_xml(struct nbw_topo *t, const char *xml, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	if (nbw_readfile(xml, 0, &text, &len, err, errlen))
+		return -1;
+	int rc = xml_check(xml, text, len, err, errlen) ||
+		 topo_hwloc_load(t, xml, text, len, err, errlen) ? -1 : 0;
+	free(text);
+	return rc;
 }
 
 int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
-	char xml[PATH_MAX + 16], links[PATH_MAX + 16];
+	char *xml = NULL, *links = NULL;
+	int rc = -1;
 	t->fixture = true;
 	snprintf(t->fixture_dir, sizeof(t->fixture_dir), "%s", dir);
 	if (stat(dir, &st)) {
@@ -78,20 +115,30 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 		return -1;
 	}
 	bool bare_xml = S_ISREG(st.st_mode);
+	if (!bare_xml && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: neither a fixture folder nor an hwloc XML file (a %s)",
+			 dir, S_ISFIFO(st.st_mode) ? "fifo" : S_ISCHR(st.st_mode) ?
+			 "character device" : S_ISBLK(st.st_mode) ? "block device" :
+			 S_ISSOCK(st.st_mode) ? "socket" : "special file");
+		return -1;
+	}
+	if (asprintf(&xml, bare_xml ? "%s" : "%s/hwloc.xml", dir) < 0 ||
+	    asprintf(&links, "%s/links.json", dir) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	if (bare_xml) {
-		snprintf(xml, sizeof(xml), "%s", dir);
 		snprintf(t->sysroot, sizeof(t->sysroot), "%s.no-sysfs", dir);
 	} else {
-		snprintf(xml, sizeof(xml), "%s/hwloc.xml", dir);
 		snprintf(t->sysroot, sizeof(t->sysroot), "%s/sys", dir);
 		if (access(xml, R_OK)) {
 			snprintf(err, errlen, "%s: %s (a fixture folder holds hwloc.xml, sys/ and "
 				 "links.json)", xml, strerror(errno));
-			return -1;
+			goto out;
 		}
 	}
-	if (xml_check(xml, err, errlen) || topo_hwloc_load(t, xml, err, errlen))
-		return -1;
+	if (load_xml(t, xml, err, errlen))
+		goto out;
 	char readme[400];
 	readme_line(dir, readme, sizeof(readme));
 	topo_source(t, "fixture", true, "%s%s%s", dir, readme[0] ? ": " : "", readme);
@@ -99,23 +146,21 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 		topo_sysfs_source(t);
 	topo_hwloc_scan_gpus(t);
 	topo_hwloc_gpu_scan(t);
-	snprintf(links, sizeof(links), "%s/links.json", dir);
 	if (bare_xml || access(links, F_OK)) {
 		const char *names[] = { "nvml", "rocm-smi", "level-zero" };
 		for (int i = 0; i < 3; i++)
 			topo_source(t, names[i], false, "not recorded in the fixture");
-		return 0;
+		rc = 0;
+		goto out;
 	}
-	json_error_t je;
-	json_t *root = json_load_file(links, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		if (je.line > 0)
-			snprintf(err, errlen, "%s:%d:%d: %s", links, je.line, je.column, je.text);
-		else
-			snprintf(err, errlen, "%s: %s", links, je.text);
-		return -1;
+	char *text;
+	size_t len;
+	if (nbw_readfile(links, 0, &text, &len, err, errlen) == 0) {
+		rc = topo_links_from_buffer(t, links, text, len, err, errlen);
+		free(text);
 	}
-	int rc = topo_links_from_json(t, root, links, err, errlen);
-	json_decref(root);
+out:
+	free(xml);
+	free(links);
 	return rc;
 }

@@ -193,20 +193,6 @@ void topo_hwloc_gpu_scan(struct nbw_topo *t)
 			    "without its NVML, RSMI or Level Zero component)");
 }
 
-const struct topo_hwfig *topo_find_hwfig(const struct nbw_topo *t, int a, int b)
-{
-	const struct nbw_topo_device *x = &t->dev[a].pub, *y = &t->dev[b].pub;
-	if (x->tile >= 0 || y->tile >= 0 || !x->pci_bus_id[0] || !y->pci_bus_id[0])
-		return NULL;
-	for (size_t i = 0; i < t->nhwfig; i++) {
-		const struct topo_hwfig *h = &t->hwfig[i];
-		if ((strcmp(h->a, x->pci_bus_id) == 0 && strcmp(h->b, y->pci_bus_id) == 0) ||
-		    (strcmp(h->a, y->pci_bus_id) == 0 && strcmp(h->b, x->pci_bus_id) == 0))
-			return h;
-	}
-	return NULL;
-}
-
 void topo_hwfig_source(const struct nbw_topo *t, const struct topo_hwfig *h, char *buf,
 		       size_t len)
 {

@@ -16,20 +16,16 @@ static unsigned count(hwloc_topology_t hw, hwloc_obj_type_t type)
 }
 
 /* The root element's version attribute (<topology version="3.0">) into \p ver, and its
- * major number; -1 when the first 64 KiB of the file do not say. */
-static int xml_version(const char *path, char *ver, size_t len)
+ * major number; -1 when the first 64 KiB of the text do not say. */
+static int xml_version(const char *xml, size_t len, char *ver, size_t verlen)
 {
 	ver[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	static const size_t cap = 64 * 1024;
+	size_t cap = len < 64 * 1024 ? len : 64 * 1024;
 	char *buf = malloc(cap + 1);
-	size_t n = buf ? fread(buf, 1, cap, f) : 0;
-	fclose(f);
 	if (!buf)
 		return -1;
-	buf[n] = '\0';
+	memcpy(buf, xml, cap);
+	buf[cap] = '\0';
 	int major = -1;
 	const char *p = strstr(buf, "<topology");
 	const char *end = p ? strchr(p, '>') : NULL;
@@ -37,13 +33,14 @@ static int xml_version(const char *path, char *ver, size_t len)
 	if (v && end && v < end && (v[8] == '"' || v[8] == '\'')) {
 		major = (int)strtol(v + 9, NULL, 10);
 		size_t k = strcspn(v + 9, "\"'>");
-		snprintf(ver, len, "%.*s", (int)(k < 16 ? k : 16), v + 9);
+		snprintf(ver, verlen, "%.*s", (int)(k < 16 ? k : 16), v + 9);
 	}
 	free(buf);
 	return major;
 }
 
-int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, char *err, size_t errlen)
+int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, const char *xml, size_t xml_len,
+		    char *err, size_t errlen)
 {
 	if (hwloc_topology_init(&t->hw)) {
 		snprintf(err, errlen, "hwloc_topology_init: %s", strerror(errno));
@@ -55,14 +52,17 @@ int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, char *err, size_t 
 	/* hwloc's Linux backend reads the PCI tree from sysfs itself; its "pci" component
 	 * would use libpciaccess instead, which keeps memory after the topology is gone. */
 	hwloc_topology_set_components(t->hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
-	if (xml_path && hwloc_topology_set_xml(t->hw, xml_path)) {
+	/* the text nbw_readfile read (size counts the NUL, as hwloc's own export does) */
+	if (xml_path && (xml_len >= INT_MAX ||
+			 hwloc_topology_set_xmlbuffer(t->hw, xml, (int)xml_len + 1))) {
 		snprintf(err, errlen, "%s: hwloc cannot read this XML topology "
-			 "(hwloc_topology_set_xml: %s)", xml_path, strerror(errno));
+			 "(hwloc_topology_set_xmlbuffer: %s)", xml_path,
+			 xml_len >= INT_MAX ? "too large" : strerror(errno));
 		return -1;
 	}
 	if (hwloc_topology_load(t->hw)) {
 		char ver[24];
-		int major = xml_path ? xml_version(xml_path, ver, sizeof(ver)) : -1;
+		int major = xml_path ? xml_version(xml, xml_len, ver, sizeof(ver)) : -1;
 		if (major > HWLOC_API_VERSION >> 16)
 			snprintf(err, errlen, "%s: an hwloc %d.x XML topology (topology version=\"%s"
 				 "\"), a newer format than this nodebw reads: hwloc %u.x XML (built "

@@ -124,17 +124,12 @@ static void pcie_pair(const struct nbw_topo *t, int i, int j, struct nbw_topo_pa
 	struct topo_pci_path pa, pb;
 	enum nbw_link_kind k = NBW_LINK_UNKNOWN;
 	const char *via = "";
-	topo_pci_path(t, a->pub.pci_bus_id, &pa);
-	topo_pci_path(t, b->pub.pci_bus_id, &pb);
-	if (pa.origin != pb.origin) {
+	pa = a->path;
+	pb = b->path;
+	if (pa.origin != pb.origin && a->sys_path.origin && b->sys_path.origin) {
 		/* one is known to hwloc only: compare the two sysfs bus paths instead */
-		struct topo_sysfs sa, sb;
-		if (topo_sysfs_read(t->sysroot, a->pub.pci_bus_id, &sa) == 0 &&
-		    topo_sysfs_read(t->sysroot, b->pub.pci_bus_id, &sb) == 0 &&
-		    sa.path.origin && sb.path.origin) {
-			pa = sa.path;
-			pb = sb.path;
-		}
+		pa = a->sys_path;
+		pb = b->sys_path;
 	}
 	const struct topo_link *hint = topo_find_link(t, i, j, true);
 	if (pa.origin && pa.origin == pb.origin && strcmp(pa.root, pb.root) == 0) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The `nodebw topo` text: host, sources, devices with their host links, and the matrix. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "topo_int.h"
@@ -43,13 +44,32 @@ static void print_sources(const struct nbw_topo *t, FILE *f)
 
 /* "GPU3" for devices with a PCI address (in matrix order), "GPU1/0" for tile 0 of the second
  * one, else the device id. */
-static void short_name(const struct nbw_topo *t, size_t i, char *buf, size_t len)
+/* k of each device's "GPU<k>": how many distinct bus ids come before it (devices are sorted
+ * by bus id), counted once for the whole table instead of once per cell. */
+static int *gpu_numbers(const struct nbw_topo *t)
+{
+	int *num = malloc((t->ndev ? t->ndev : 1) * sizeof(int));
+	int k = 0;
+	for (size_t j = 0; num && j < t->ndev; j++) {
+		num[j] = k;
+		k += t->dev[j].pub.pci_bus_id[0] != '\0' &&
+		     (j == 0 || strcmp(t->dev[j].pub.pci_bus_id, t->dev[j - 1].pub.pci_bus_id) != 0);
+	}
+	return num;
+}
+
+static void short_name(const struct nbw_topo *t, const int *num, size_t i, char *buf,
+		       size_t len)
 {
 	const struct nbw_topo_device *d = &t->dev[i].pub;
 	int k = 0;
-	for (size_t j = 0; j < i; j++)
-		k += t->dev[j].pub.pci_bus_id[0] != '\0' &&
-		     (j == 0 || strcmp(t->dev[j].pub.pci_bus_id, t->dev[j - 1].pub.pci_bus_id) != 0);
+	if (num)
+		k = num[i];
+	else
+		for (size_t j = 0; j < i; j++)
+			k += t->dev[j].pub.pci_bus_id[0] != '\0' &&
+			     (j == 0 || strcmp(t->dev[j].pub.pci_bus_id,
+					       t->dev[j - 1].pub.pci_bus_id) != 0);
 	if (d->pci_bus_id[0] && d->tile >= 0)
 		snprintf(buf, len, "GPU%d/%d", k - (i > 0 && strcmp(d->pci_bus_id,
 			 t->dev[i - 1].pub.pci_bus_id) == 0), d->tile);
@@ -68,11 +88,12 @@ static void print_devices(const struct nbw_topo *t, FILE *f)
 	}
 	fprintf(f, "  %-6s %-15s %-11s %-4s %-14s %-21s %6s  %s\n", "", "id", "kind", "NUMA",
 		"CPUs", "host link", "GB/s", "name [seen by]");
+	int *num = gpu_numbers(t);
 	for (size_t i = 0; i < t->ndev; i++) {
 		const struct nbw_topo_device *d = &t->dev[i].pub;
 		const struct nbw_host_link *l = &d->link;
 		char sn[NBW_TOPO_ID_LEN], numa[8] = "-", now[24], max[24], link[48], gb[16];
-		short_name(t, i, sn, sizeof(sn));
+		short_name(t, num, i, sn, sizeof(sn));
 		if (l->numa_node >= 0)
 			snprintf(numa, sizeof(numa), "%d", l->numa_node);
 		pcie_text(now, sizeof(now), &l->current);
@@ -94,6 +115,7 @@ static void print_devices(const struct nbw_topo *t, FILE *f)
 	if (host)
 		fprintf(f, "  %zu device%s without a PCI address: host memory, no link (a copy "
 			"between them is a copy in host memory)\n", host, host == 1 ? "" : "s");
+	free(num);
 }
 
 static void print_matrix(const struct nbw_topo *t, FILE *f)
@@ -107,12 +129,13 @@ static void print_matrix(const struct nbw_topo *t, FILE *f)
 		fprintf(f, "  no device with a PCI address: no matrix\n");
 		return;
 	}
+	int *num = gpu_numbers(t);
 	fprintf(f, "  %-6s", "");
 	for (size_t j = 0; j < t->ndev; j++) {
 		char sn[NBW_TOPO_ID_LEN];
 		if (!t->dev[j].pub.pci_bus_id[0])
 			continue;
-		short_name(t, j, sn, sizeof(sn));
+		short_name(t, num, j, sn, sizeof(sn));
 		fprintf(f, " %-11s", sn);
 	}
 	fprintf(f, " %-14s %s\n", "CPU affinity", "NUMA");
@@ -121,7 +144,7 @@ static void print_matrix(const struct nbw_topo *t, FILE *f)
 		const struct nbw_host_link *l = &t->dev[i].pub.link;
 		if (!t->dev[i].pub.pci_bus_id[0])
 			continue;
-		short_name(t, i, sn, sizeof(sn));
+		short_name(t, num, i, sn, sizeof(sn));
 		fprintf(f, "  %-6s", sn);
 		for (size_t j = 0; j < t->ndev; j++) {
 			struct nbw_topo_pair p;
@@ -166,8 +189,8 @@ static void print_matrix(const struct nbw_topo *t, FILE *f)
 			checked++;
 			if (p.disagree) {
 				char a[NBW_TOPO_ID_LEN], b[NBW_TOPO_ID_LEN];
-				short_name(t, i, a, sizeof(a));
-				short_name(t, j, b, sizeof(b));
+				short_name(t, num, i, a, sizeof(a));
+				short_name(t, num, j, b, sizeof(b));
 				if (++disagree <= 8)
 					fprintf(f, "  cross-check %s-%s: %s says %.1f GB/s, %s %.1f GB/s "
 						"(more than 10 %% apart; %s's figure is used)\n", a, b,
@@ -181,6 +204,7 @@ static void print_matrix(const struct nbw_topo *t, FILE *f)
 	if (checked)
 		fprintf(f, "  cross-check with hwloc's GPU matrices: %d pair%s, %d more than 10 %% "
 			"apart\n", checked, checked == 1 ? "" : "s", disagree);
+	free(num);
 }
 
 void nbw_topo_print(const struct nbw_topo *t, FILE *f)

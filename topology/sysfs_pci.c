@@ -7,21 +7,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/readfile.h"
 #include "topo_int.h"
 
-/* First line of DIR/NAME into buf; 0, or -1 when absent or unreadable. */
+/* First line of DIR/NAME into buf; 0, or -1 when absent, unreadable or not a regular file
+ * (a fixture's sys/ is the user's: a FIFO there must not hang the command). */
 static int read_line(const char *dir, const char *name, char *buf, size_t len)
 {
-	char path[PATH_MAX + 64];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	char *path = NULL, *text = NULL, why[64];
+	size_t n;
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -1;
-	char *ok = fgets(buf, (int)len, f);
-	fclose(f);
-	if (!ok)
+	int rc = nbw_readfile(path, 64 * 1024, &text, &n, why, sizeof(why));
+	free(path);
+	if (rc)
 		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(buf, len, "%s", text);
+	free(text);
 	return 0;
 }
 
@@ -75,6 +78,19 @@ static void parse_path(const char *real, const char *bus_id, struct topo_pci_pat
 	}
 	if (in_pci)
 		p->origin = 's';
+}
+
+void topo_sysfs_path(const char *root, const char *bus_id, struct topo_pci_path *p)
+{
+	char *dir = NULL, *real;
+	memset(p, 0, sizeof(*p));
+	if (asprintf(&dir, "%s/bus/pci/devices/%s", root, bus_id) < 0)
+		return;
+	real = realpath(dir, NULL);
+	if (real)
+		parse_path(real, bus_id, p);
+	free(real);
+	free(dir);
 }
 
 int topo_sysfs_read(const char *root, const char *bus_id, struct topo_sysfs *out)

@@ -98,10 +98,7 @@ int topo_find(const struct nbw_topo *t, const char *id)
 			snprintf(norm, sizeof(norm), "%s", bus);
 		id = norm;
 	}
-	for (size_t i = 0; i < t->ndev; i++)
-		if (strcmp(t->dev[i].pub.id, id) == 0)
-			return (int)i;
-	return -1;
+	return topo_id_lookup(t, id);
 }
 
 void topo_seen_by(struct topo_dev *d, const char *who)
@@ -156,6 +153,9 @@ int topo_add_gpu(struct nbw_topo *t, const char *bus_id, int tile, const char *v
 		d->pub.tile = tile;
 		snprintf(d->pub.kind, sizeof(d->pub.kind), "%s", tile >= 0 ? "gpu-tile" : "gpu");
 		i = (int)(d - t->dev);
+		topo_id_insert(t, i);
+		topo_pci_path(t, bus, &d->path);
+		topo_sysfs_path(t->sysroot, bus, &d->sys_path);
 	}
 	/* a vendor API's name is better than the PCI database's */
 	if (name && *name && (!d->pub.name[0] || strcmp(seen_by, "pci") != 0)) {
@@ -179,23 +179,8 @@ int topo_add_link(struct nbw_topo *t, const struct topo_link *l)
 		t->caplink = cap;
 	}
 	t->link[t->nlink++] = *l;
+	t->linkidx_valid = false;
 	return 0;
-}
-
-static bool is_hint(enum nbw_link_kind k)
-{
-	return k >= NBW_LINK_PIX && k <= NBW_LINK_SYS;
-}
-
-const struct topo_link *topo_find_link(const struct nbw_topo *t, int a, int b, bool hints)
-{
-	for (size_t i = 0; i < t->nlink; i++) {
-		const struct topo_link *l = &t->link[i];
-		if (((l->a == a && l->b == b) || (l->a == b && l->b == a)) &&
-		    is_hint(l->kind) == hints)
-			return l;
-	}
-	return NULL;
 }
 
 size_t nbw_topo_device_count(const struct nbw_topo *t)
@@ -365,6 +350,7 @@ int nbw_topo_add_api_device(struct nbw_topo *t, const char *api, const struct nb
 	snprintf(x->pub.name, sizeof(x->pub.name), "%s", d->name);
 	snprintf(x->pub.seen_by, sizeof(x->pub.seen_by), "%s", api);
 	topo_resolve_link(t, "", &x->pub.link);
+	topo_id_insert(t, (int)(x - t->dev));
 	return (int)(x - t->dev);
 }
 
@@ -383,7 +369,10 @@ static int dev_cmp(const void *pa, const void *pb)
 void topo_finalize(struct nbw_topo *t)
 {
 	/* A device whose tiles are listed is represented by its tiles. */
-	for (size_t i = 0; i < t->ndev; i++) {
+	bool any_tile = false;
+	for (size_t i = 0; i < t->ndev; i++)
+		any_tile |= t->dev[i].pub.tile >= 0;
+	for (size_t i = 0; i < t->ndev && any_tile; i++) {
 		struct topo_dev *d = &t->dev[i];
 		if (d->pub.tile >= 0 || !d->pub.pci_bus_id[0])
 			continue;
@@ -443,6 +432,8 @@ void topo_finalize(struct nbw_topo *t)
 	t->nlink = k;
 	free(old);
 	free(copy);
+	topo_id_rebuild(t);
+	topo_pairs_rebuild(t);
 	for (size_t i = 0; i < t->ndev; i++)
 		topo_resolve_link(t, t->dev[i].pub.pci_bus_id, &t->dev[i].pub.link);
 }
@@ -489,7 +480,7 @@ int nbw_topo_load(struct nbw_topo **out, const struct nbw_topo_opts *o, char *er
 	} else {
 		snprintf(t->sysroot, sizeof(t->sysroot), "%s",
 			 o && o->sysfs_root ? o->sysfs_root : "/sys");
-		rc = topo_hwloc_load(t, NULL, err, errlen);
+		rc = topo_hwloc_load(t, NULL, NULL, 0, err, errlen);
 		if (rc == 0) {
 			topo_sysfs_source(t);
 			topo_hwloc_scan_gpus(t);
@@ -519,5 +510,8 @@ void nbw_topo_free(struct nbw_topo *t)
 	free(t->dev);
 	free(t->link);
 	free(t->hwfig);
+	free(t->idtab);
+	free(t->linkidx);
+	free(t->figidx);
 	free(t);
 }

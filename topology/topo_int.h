@@ -27,6 +27,16 @@ struct topo_dev {
 	int switch_links;             /* active NVLinks to NVSwitches */
 	int orig;                     /* scratch: index before sorting */
 	char name_source[48];         /* who gave the name: "pci", "nvml", "hwloc GPUModel" */
+	/* its PCI paths, resolved once when the device is added (not per pair): what
+	 * topo_pci_path gives, and the sysfs one alone (origin 0 when not found) */
+	struct topo_pci_path path, sys_path;
+};
+
+/* A device pair (lo < hi) in a sorted index of links or hwloc figures (index.c). */
+struct topo_pairkey {
+	int lo, hi;
+	bool hint;
+	int idx;
 };
 
 /* A GPU pair's figure from one of hwloc's GPU distance matrices (hwloc_gpu.c), by bus id
@@ -66,7 +76,20 @@ struct nbw_topo {
 	size_t nlink, caplink;
 	struct topo_hwfig *hwfig;
 	size_t nhwfig, caphwfig;
+	/* index.c: device ids hashed (open addressing, -1 empty); links and figures by pair */
+	int *idtab;
+	size_t idcap, idn;
+	struct topo_pairkey *linkidx, *figidx;
+	size_t nlinkidx, nfigidx, figidx_ndev;
+	bool linkidx_valid, figidx_valid;
 };
+
+/* index.c */
+void topo_id_rebuild(struct nbw_topo *t);
+void topo_id_insert(struct nbw_topo *t, int i);
+int topo_id_lookup(const struct nbw_topo *t, const char *id);
+/* Sort the links and hwloc figures by device pair (after topo_finalize numbered them). */
+void topo_pairs_rebuild(struct nbw_topo *t);
 
 /* topo.c */
 struct nbw_topo_source *topo_source(struct nbw_topo *t, const char *name, bool ok,
@@ -91,7 +114,10 @@ void topo_finalize(struct nbw_topo *t);
 void topo_sysfs_source(struct nbw_topo *t);
 
 /* hwloc_host.c */
-int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, char *err, size_t errlen);
+/* Live (xml_path NULL) or from the hwloc XML text \p xml of \p xml_len bytes, NUL-terminated
+ * (a fixture's hwloc.xml as nbw_readfile read it; \p xml_path names it in messages). */
+int topo_hwloc_load(struct nbw_topo *t, const char *xml_path, const char *xml, size_t xml_len,
+		    char *err, size_t errlen);
 hwloc_obj_t topo_hwloc_pcidev(const struct nbw_topo *t, const char *bus_id);
 void topo_hwloc_path(hwloc_obj_t pcidev, struct topo_pci_path *p);
 /* Locality of a PCI object: NUMA node (-1 when not exactly one) and CPU list. */
@@ -118,6 +144,8 @@ struct topo_sysfs {
 	struct topo_pci_path path;
 };
 int topo_sysfs_read(const char *root, const char *bus_id, struct topo_sysfs *out);
+/* The bus path alone (no file read); origin 0 when the device is not there. */
+void topo_sysfs_path(const char *root, const char *bus_id, struct topo_pci_path *p);
 
 /* vendor sources: each adds a source line, its devices and links */
 void topo_nvml_discover(struct nbw_topo *t);
@@ -134,6 +162,10 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 int topo_links_from_json(struct nbw_topo *t, json_t *root, const char *file, char *err,
 			 size_t errlen);
 json_t *topo_links_to_json(const struct nbw_topo *t);
+/* links.json from its text (\p file names it in messages): what topo_fixture_load runs on
+ * the bytes nbw_readfile read, and what the fuzz target feeds. */
+int topo_links_from_buffer(struct nbw_topo *t, const char *file, const char *text, size_t len,
+			   char *err, size_t errlen);
 
 /* matrix.c */
 void topo_pair_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair *out);

@@ -192,6 +192,11 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c);
 double nbw_solver_run_seconds(json_t *run);
 /** Read a calibration file: file:line:col for malformed JSON, file: key for bad fields. */
 int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen);
+/** The same on a calibration already in memory (\p len bytes; \p path names it in errors):
+ * what nbw_calib_load runs once nbw_readfile has read the file, and what the fuzz target
+ * feeds. */
+int nbw_calib_load_buffer(const char *path, const char *text, size_t len, struct nbw_calib *c,
+			  char *err, size_t errlen);
 
 /** `nodebw predict` (argv[0] is "predict"). */
 int nbw_predict_main(int argc, char **argv);

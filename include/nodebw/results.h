@@ -125,6 +125,10 @@ void nbw_doc_set_state(struct nbw_doc *d, const char *state, const char *detail)
 int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen);
 /** Load and check a results file; error text names file, line and column. */
 struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen);
+/** The same on a document already in memory (\p len bytes; \p path names it in errors):
+ * what nbw_doc_load runs once nbw_readfile has read the file, and what the fuzz target feeds. */
+struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t len, char *err,
+				    size_t errlen);
 /** The CSV view of the measurement summaries. */
 int nbw_doc_write_csv(struct nbw_doc *d, const char *path, char *err, size_t errlen);
 
