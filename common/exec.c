@@ -7,8 +7,10 @@
  *   4. with several streams, times each stream alone first (the single-device reference),
  *   5. poisons the destination again, so only the timed repetitions can produce the pattern,
  *   6. times the repetitions (all streams released together by a barrier, or by the
- *      backend's gate),
- *   7. reads the destination back and checks every byte (untimed),
+ *      backend's gate); between barriers, untimed, it checks every byte of the destination
+ *      after each verified repetition (every one up to NBW_VERIFY_EVERY_MAX_BYTES, else the
+ *      first and the last) and poisons it again before the next verified one,
+ *   7. records which repetitions were checked and the first that failed,
  *   8. hands the measurement to the caller.
  * An allocation or API failure is recorded on that size and the sweep goes on.
  */
@@ -176,30 +178,68 @@ static int timed(struct nbw_point *p, struct nbw_stream_state *ss, double *t0, d
 	return rc;
 }
 
-static void verify_stream(struct nbw_point *p, unsigned me)
+bool nbw_exec_verifies(size_t bytes, unsigned r, unsigned reps)
+{
+	return bytes <= NBW_VERIFY_EVERY_MAX_BYTES || r == 0 || r + 1 == reps;
+}
+
+void nbw_exec_verified_list(size_t bytes, unsigned reps, char *buf, size_t len)
+{
+	if (reps <= 1)
+		snprintf(buf, len, "%s", reps ? "1" : "");
+	else if (bytes <= NBW_VERIFY_EVERY_MAX_BYTES || reps == 2)
+		snprintf(buf, len, "1-%u", reps);
+	else
+		snprintf(buf, len, "1,%u", reps);
+}
+
+static void verify_failed(struct nbw_point *p, struct nbw_stream_state *ss, unsigned r,
+			  const char *what, const char *detail, size_t at)
+{
+	if (ss->bad_rep)
+		return; /* the first failure is the one named */
+	ss->bad_rep = r + 1;
+	snprintf(ss->verify_status, sizeof(ss->verify_status), "failed");
+	if (detail)
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail), "repetition %u of %u: %s: %s",
+			 r + 1, p->reps, what, detail);
+	else
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+			 "repetition %u of %u: %s at byte %zu", r + 1, p->reps, what, at);
+}
+
+/* Check the destination after repetition \p r (0-based), untimed. */
+static void verify_rep(struct nbw_point *p, unsigned me, unsigned r)
 {
 	struct nbw_stream_state *ss = &p->st[me];
 	const void *data = ss->dst.ptr;
 	if (ss->dst.loc == NBW_LOC_DEVICE) {
 		if (p->s->ops->read(p->s->be, ss->scratch, &ss->dst, p->bytes)) {
-			snprintf(ss->verify_status, sizeof(ss->verify_status), "failed");
-			snprintf(ss->verify_detail, sizeof(ss->verify_detail),
-				 "could not read the destination back: %s",
-				 p->s->ops->last_error(p->s->be));
+			verify_failed(p, ss, r, "could not read the destination back",
+				      p->s->ops->last_error(p->s->be), 0);
 			return;
 		}
 		data = ss->scratch;
 	}
 	size_t bad = nbw_pattern_check(data, p->bytes, p->seed + me);
-	if (bad == p->bytes) {
-		snprintf(ss->verify_status, sizeof(ss->verify_status), "passed");
-		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
-			 "all %zu destination bytes equal the source pattern", p->bytes);
-	} else {
-		snprintf(ss->verify_status, sizeof(ss->verify_status), "failed");
-		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
-			 "destination differs from the source pattern at byte %zu", bad);
-	}
+	if (bad == p->bytes)
+		ss->verified++;
+	else
+		verify_failed(p, ss, r, "destination differs from the source pattern", NULL, bad);
+}
+
+/* After the timed repetitions: passed when every checked repetition matched. */
+static void verify_summary(struct nbw_point *p, unsigned me)
+{
+	struct nbw_stream_state *ss = &p->st[me];
+	if (ss->bad_rep || !ss->verified)
+		return;
+	char list[32];
+	nbw_exec_verified_list(p->bytes, p->reps, list, sizeof(list));
+	snprintf(ss->verify_status, sizeof(ss->verify_status), "passed");
+	snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+		 "all %zu destination bytes equal the source pattern after repetitions %s",
+		 p->bytes, list);
 }
 
 /* One repetition of a gated start: every stream enqueues its copy behind the backend's closed
@@ -210,13 +250,16 @@ static void gated_rep(struct nbw_point *p, unsigned me, unsigned r)
 	struct nbw_stream_state *ss = &p->st[me];
 	const struct nbw_backend_ops *ops = p->s->ops;
 	ss->x.device_s = -1.0;
-	int rc = ops->submit(p->s->be, &ss->x);
-	if (rc)
+	/* After a failure nothing is submitted, but the barrier and the release still happen:
+	 * a stream that had not seen the failure yet may be waiting on the gate. */
+	int rc = p->failed ? -1 : ops->submit(p->s->be, &ss->x);
+	if (rc && !p->failed)
 		stream_error(p, ss, "submit");
 	pthread_barrier_wait(&p->bar);
 	if (me == 0) {
 		/* Opened even when a stream failed: the others' copies are waiting on it. */
-		p->t_release[r] = nbw_now();
+		if (p->t_release)
+			p->t_release[r] = nbw_now();
 		if (ops->release(p->s->be))
 			stream_error(p, ss, "gate release");
 	}
@@ -343,26 +386,36 @@ static void *stream_worker(void *arg)
 		pthread_barrier_wait(&p->bar);
 	}
 
-	/* Poison: only the timed repetitions below can put the pattern back. */
+	/* Poison: only the timed repetitions below can put the pattern back. Each verified
+	 * repetition is poisoned before and checked after, untimed and between barriers, so
+	 * no stream checks or poisons while another's copy is timed. Every stream passes the
+	 * same barriers whatever fails: a failed stream skips work, never a barrier. */
 	if (!p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
 		stream_error(p, ss, "destination poisoning");
 	for (unsigned r = 0; r < p->reps; r++) {
 		pthread_barrier_wait(&p->bar);
-		if (p->failed)
-			break;
 		if (p->gated) {
 			gated_rep(p, me, r);
-		} else if (timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0) {
+		} else if (!p->failed && timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0) {
 			ss->samples[r] = ss->t1[r] - ss->t0[r];
 			ss->dev[r] = ss->x.device_s;
 		}
+		bool check = nbw_exec_verifies(p->bytes, r, p->reps);
+		bool next = r + 1 < p->reps && nbw_exec_verifies(p->bytes, r + 1, p->reps);
+		if (!check && !next)
+			continue;
+		pthread_barrier_wait(&p->bar);
+		if (check && !p->failed)
+			verify_rep(p, me, r);
+		if (next && !p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
+			stream_error(p, ss, "destination poisoning");
 	}
 	pthread_barrier_wait(&p->bar);
 	if (p->gated && !p->failed)
 		gated_times(p, ss);
 
 	if (!p->failed)
-		verify_stream(p, me);
+		verify_summary(p, me);
 	host_placement(p, me);
 	if (ss->prepared && p->s->ops->unprepare)
 		p->s->ops->unprepare(p->s->be, &ss->x);

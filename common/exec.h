@@ -53,6 +53,8 @@ struct nbw_stream_state {
 	char err[NBW_REASON_LEN];
 	char verify_status[16];
 	char verify_detail[160];
+	unsigned verified;         /* repetitions whose destination was checked */
+	unsigned bad_rep;          /* first repetition (1-based) that failed its check; 0: none */
 	char placement[64];        /* where the host buffer's pages are */
 };
 
@@ -71,6 +73,15 @@ struct nbw_point {
 	volatile int failed;      /* set by any stream; read after a barrier */
 	char error[NBW_REASON_LEN]; /* the point could not run at all */
 };
+
+/* Every repetition of a size up to this is verified (poison before, check after, both
+ * untimed); above it the first and the last only. */
+#define NBW_VERIFY_EVERY_MAX_BYTES (1024u * 1024u)
+
+/* Whether repetition \p r (0-based) of \p reps at \p bytes is verified. */
+bool nbw_exec_verifies(size_t bytes, unsigned r, unsigned reps);
+/* The verified repetitions, 1-based, as "1-3", "1,50" or "1". */
+void nbw_exec_verified_list(size_t bytes, unsigned reps, char *buf, size_t len);
 
 /* Called with each measurement as it is recorded. */
 typedef void (*nbw_emit_fn)(void *ctx, const struct nbw_measurement *m);

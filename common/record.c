@@ -270,17 +270,19 @@ void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struc
 	}
 	snprintf(m->verify_status, sizeof(m->verify_status), "%s", all_passed ? "passed" : "failed");
 	m->verify_bytes = checked;
+	nbw_exec_verified_list(p->bytes, p->reps, m->verify_reps, sizeof(m->verify_reps));
 	for (unsigned i = 0; i < ns; i++)
 		if (!all_passed && strcmp(p->st[i].verify_status, "passed") != 0) {
 			snprintf(m->verify_detail, sizeof(m->verify_detail), "stream %u: %s", i,
-				 p->st[i].verify_detail);
+				 p->st[i].verify_detail[0] ? p->st[i].verify_detail
+							   : "not checked");
 			break;
 		}
 	if (all_passed)
 		snprintf(m->verify_detail, sizeof(m->verify_detail),
 			 "every destination byte equals the source pattern (%u stream%s, checked "
-			 "after the timed repetitions)",
-			 ns, ns > 1 ? "s" : "");
+			 "after repetitions %s of %u)",
+			 ns, ns > 1 ? "s" : "", m->verify_reps, p->reps);
 	nbw_measurement_summarize(m);
 	if (ns > 1)
 		overlap(m);

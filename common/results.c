@@ -117,6 +117,9 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 		summary_json(&m->gbps), "seconds", summary_json(&m->seconds), "streams", streams,
 		"verification", "status", m->verify_status, "checked_bytes",
 		(json_int_t)m->verify_bytes, "detail", m->verify_detail);
+	if (m->verify_reps[0])
+		json_object_set_new(json_object_get(j, "verification"), "checked_repetitions",
+				    json_string(m->verify_reps));
 	json_object_set_new(j, "halo_n", m->halo_n ? json_integer(m->halo_n) : json_null());
 	if (m->size_set[0])
 		json_object_set_new(j, "size_set", json_string(m->size_set));
@@ -272,6 +275,9 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	m->conc = (enum nbw_conc)c;
 	m->bytes = (uint64_t)bytes;
 	m->verify_bytes = (uint64_t)checked;
+	json_t *vreps = json_object_get(ver, "checked_repetitions");
+	if (json_is_string(vreps))
+		snprintf(m->verify_reps, sizeof(m->verify_reps), "%s", json_string_value(vreps));
 	m->hidden_helpers = (int)hh;
 	m->warmup = (unsigned)warm;
 	m->reps = (unsigned)reps;

@@ -83,6 +83,9 @@ struct nbw_measurement {
 	char verify_status[16];     /**< "passed", "failed", "not-run" */
 	uint64_t verify_bytes;
 	char verify_detail[160];
+	/** The repetitions whose destination was checked, 1-based ("1-20", "1,8"); empty when
+	 *  none was (an error) or the document predates the field. */
+	char verify_reps[32];
 	char error[256];            /**< empty on success */
 	/** Wall time this measurement cost, warm-up, repetitions, reference runs and
 	 *  verification included (what a run spends; 0 when unknown). */
