@@ -29,17 +29,24 @@ wait_bounded() {
 	wait "$1"
 }
 # usage_error "description" nodebw-args...: nodebw must reject them as bad input: exit status
-# 2, exactly one line on stderr ("nodebw: error: ..."), nothing on stdout. Uses $tmp.
+# 2, exactly one line on stderr ("nodebw: error: ..."), nothing on stdout, within 30 s (an
+# input that makes it hang fails as status 124). Uses $tmp.
 usage_error() {
 	desc=$1; shift
-	"$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
+	usage_error_matching "$desc" "" "$@"
+}
+# usage_error_matching "description" PATTERN nodebw-args...: the same, and the line must
+# match PATTERN.
+usage_error_matching() {
+	desc=$1 want=$2; shift 2
+	timeout 30 "$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	lines=$(wc -l <"$tmp/err")
-	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q '^nodebw: error: ' "$tmp/err" &&
+	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "^nodebw: error: .*$want" "$tmp/err" &&
 	   [ ! -s "$tmp/out" ]; then
 		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
 	else
-		not_ok "$desc: status $st, $lines stderr lines"
-		sed 's/^/#   /' "$tmp/err" "$tmp/out"
+		not_ok "$desc: status $st (124 = hung), $lines stderr lines${want:+, wanted '$want'}"
+		sed 's/^/#   /' "$tmp/err" "$tmp/out" | head -5
 	fi
 }

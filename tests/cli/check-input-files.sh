@@ -16,46 +16,32 @@ mkdir "$tmp/dir"
 truncate -s 2G "$tmp/sparse.json" # sparse: over the 1 GiB limit, no disk used
 ln -s /dev/zero "$tmp/zero.json"
 
-# refused "description" pattern-in-the-message nodebw-args...
-refused() {
-	desc=$1 want=$2; shift 2
-	timeout 10 "$NODEBW" "$@" >"$tmp/out" 2>"$tmp/err"
-	st=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ $st -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "^nodebw: error: .*$want" "$tmp/err" &&
-	   [ ! -s "$tmp/out" ]; then
-		ok "$desc: exit 2, one line ($(cat "$tmp/err"))"
-	else
-		not_ok "$desc: status $st (124 = hung), $lines stderr lines, wanted '$want'"
-		sed 's/^/#   /' "$tmp/err" "$tmp/out" | head -5
-	fi
-}
 
 for kind in "fifo:not a regular file (fifo)" "dir:not a regular file (directory)" \
 	    "zero.json:not a regular file (character device)" \
 	    "sparse.json:2147483648 bytes, over the limit of 1073741824 bytes"; do
 	f="$tmp/${kind%%:*}" want="${kind#*:}"
-	refused "report ${kind%%:*}" "$want" report --output "$tmp/rep" "$f"
-	refused "gap ${kind%%:*}" "$want" gap "$f"
-	refused "matrix ${kind%%:*}" "$want" matrix "$f"
-	refused "predict ${kind%%:*}" "$want" predict --calibration "$f" --n 512 --gpus 2
+	usage_error_matching "report ${kind%%:*}" "$want" report --output "$tmp/rep" "$f"
+	usage_error_matching "gap ${kind%%:*}" "$want" gap "$f"
+	usage_error_matching "matrix ${kind%%:*}" "$want" matrix "$f"
+	usage_error_matching "predict ${kind%%:*}" "$want" predict --calibration "$f" --n 512 --gpus 2
 done
 check "report left no folder behind" test ! -e "$tmp/rep"
 
 # The limit can be lowered (and a bad value is bad input).
-NODEBW_MAX_INPUT_BYTES=1000 refused "gap with NODEBW_MAX_INPUT_BYTES=1000" \
+NODEBW_MAX_INPUT_BYTES=1000 usage_error_matching "gap with NODEBW_MAX_INPUT_BYTES=1000" \
 	"over the limit of 1000 bytes" gap "$fx/results-omp-host-2cpu-vm.json"
-NODEBW_MAX_INPUT_BYTES=100 refused "predict with NODEBW_MAX_INPUT_BYTES=100" \
+NODEBW_MAX_INPUT_BYTES=100 usage_error_matching "predict with NODEBW_MAX_INPUT_BYTES=100" \
 	"over the limit of 100 bytes" predict --calibration "$cal" --n 512 --gpus 2
-NODEBW_MAX_INPUT_BYTES=lots refused "NODEBW_MAX_INPUT_BYTES=lots" "not a byte count" \
+NODEBW_MAX_INPUT_BYTES=lots usage_error_matching "NODEBW_MAX_INPUT_BYTES=lots" "not a byte count" \
 	gap "$fx/results-omp-host-2cpu-vm.json"
 timeout 10 "$NODEBW" gap "$fx/results-omp-host-2cpu-vm.json" >"$tmp/out" 2>"$tmp/err"
 check "gap still reads a real results file (status $?)" test -s "$tmp/out"
 
 # Topology fixtures: the fixture itself, its hwloc.xml and its links.json.
-refused "topo --fixture fifo" "fifo" topo --fixture "$tmp/fifo"
-refused "topo --fixture /dev/zero" "character device" topo --fixture /dev/zero
-refused "topo --fixture sparse XML" "over the limit" topo --fixture "$tmp/sparse.json"
+usage_error_matching "topo --fixture fifo" "fifo" topo --fixture "$tmp/fifo"
+usage_error_matching "topo --fixture /dev/zero" "character device" topo --fixture /dev/zero
+usage_error_matching "topo --fixture sparse XML" "over the limit" topo --fixture "$tmp/sparse.json"
 for part in hwloc.xml links.json; do
 	for kind in "fifo:(fifo)" "dir:(directory)" "zero.json:(character device)" \
 		    "sparse.json:over the limit"; do
@@ -68,7 +54,7 @@ for part in hwloc.xml links.json; do
 		zero.json) ln -s /dev/zero "$tmp/fx/$part" ;;
 		sparse.json) truncate -s 2G "$tmp/fx/$part" ;;
 		esac
-		refused "topo --fixture with $part a ${kind%%:*}" "$part: .*${kind#*:}" \
+		usage_error_matching "topo --fixture with $part a ${kind%%:*}" "$part: .*${kind#*:}" \
 			topo --fixture "$tmp/fx"
 	done
 done
