@@ -3,7 +3,7 @@
 # Input files a user names (results.json, a calibration, a topology fixture) are read through
 # one bounded reader (common/readfile.c): a FIFO, a folder, /dev/zero or a file over the size
 # limit is bad input, refused at once with one line on stderr and exit status 2. Every
-# command runs under `timeout 10`, so a reader that blocks on a FIFO or reads /dev/zero for
+# command runs under a timeout (tests/tap.sh), so a reader that blocks on a FIFO or reads /dev/zero for
 # ever fails this test instead of hanging it.
 . "$NODEBW_SOURCE/tests/tap.sh"
 tmp=$(mktemp -d)
