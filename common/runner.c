@@ -19,6 +19,7 @@
 #include "nodebw/bufpool.h"
 #include "nodebw/config.h"
 #include "nodebw/plan.h"
+#include "nodebw/plugin_images.h"
 #include "nodebw/sink.h"
 #include "nodebw/sysinfo.h"
 #include "nodebw/topology.h"
@@ -342,6 +343,9 @@ static int run_backend(struct run *r, const struct nbw_backend_ops *ops, struct 
 	struct nbw_backend *be = NULL;
 	struct nbw_backend_opts bo = { .cuda_sched = o->cuda_sched };
 	int rc = ops->open(&be, &bo, why, sizeof(why));
+	/* Opening the OpenMP backend loads the image on every device: with the host plugin,
+	 * its files in /tmp can go now (include/nodebw/plugin_images.h). */
+	nbw_unlink_plugin_images();
 	if (rc) {
 		/* -ENODEV: no driver or device, a skip; anything else: the API is there but
 		 * cannot be used (e.g. a driver older than the runtime), an error. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/plugin_images.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
 #include "nodebw/topology.h"
@@ -49,7 +50,9 @@ static void add_api_devices(struct nbw_topo *t)
 	for (size_t i = 0; i < n && off < sizeof(detail); i++) {
 		struct nbw_backend *be = NULL;
 		char why[NBW_REASON_LEN] = "";
-		if (all[i]->open(&be, NULL, why, sizeof(why))) {
+		int orc = all[i]->open(&be, NULL, why, sizeof(why));
+		nbw_unlink_plugin_images();
+		if (orc) {
 			off += (size_t)snprintf(detail + off, sizeof(detail) - off, "%s%s: %s",
 						off ? "; " : "", all[i]->name, why);
 			continue;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "heat_omp.h"
+#include "nodebw/plugin_images.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
 #include "nodebw/heat.h"
@@ -304,7 +305,9 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 		struct nbw_heat_omp_result res;
 		memset(&res, 0, sizeof(res));
 		res.samples_s = samples;
-		if (nbw_heat_omp_run(&rq, u, &res, err, sizeof(err)) == 0) {
+		int orc = nbw_heat_omp_run(&rq, u, &res, err, sizeof(err));
+		nbw_unlink_plugin_images(); /* the devices' images are loaded by now */
+		if (orc == 0) {
 			r.phases = res.phases;
 		}
 		r.host_threads = res.host_threads;

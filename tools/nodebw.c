@@ -17,6 +17,7 @@
 #include "nodebw/gap.h"
 #include "nodebw/heat.h"
 #include "nodebw/model.h"
+#include "nodebw/plugin_images.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/rundir.h"
@@ -336,8 +337,16 @@ static int cmd_gap(int argc, char **argv)
 	return 0;
 }
 
+/* Whatever device was first used after the last cleanup (heat's devices, a backend opened
+ * by a command) leaves no image file in /tmp either. */
+static void unlink_images_at_exit(void)
+{
+	nbw_unlink_plugin_images();
+}
+
 int main(int argc, char **argv)
 {
+	atexit(unlink_images_at_exit);
 	if (argc < 2) {
 		fprintf(stderr, "nodebw: error: no command given (see 'nodebw --help')\n");
 		return NBW_EXIT_USAGE;

@@ -11,10 +11,18 @@ small="--api omp,host --sizes 8,32KiB,1MiB --reps 2 --max-reps 3 --min-time 0.00
        --solver-n 24,32 --solver-steps 6 --solver-rounds 2"
 
 out="$tmp/run"
+# Nothing of a nodebw process may stay in /tmp, its runtime's files included (the OpenMP host
+# plugin writes each loaded device image to /tmp/tmpfile_XXXXXX): the entries of /tmp before
+# and after the run (solver children and hidden-helper sweep children included) must match.
+ls -A /tmp | sort >"$tmp/tmp-before"
 # shellcheck disable=SC2086
 "$NODEBW" run $small --output "$out" >"$tmp/out" 2>"$tmp/err"
 st=$?
 check "run exits 0 (status $st)" test "$st" -eq 0
+ls -A /tmp | sort >"$tmp/tmp-after"
+comm -13 "$tmp/tmp-before" "$tmp/tmp-after" >"$tmp/tmp-new"
+check "no new entry in /tmp after the run ($(wc -l <"$tmp/tmp-new") new)" test ! -s "$tmp/tmp-new"
+sed 's/^/#   new in \/tmp: /' "$tmp/tmp-new" | head -5
 sed 's/^/#   /' "$tmp/err"
 for stage in "solver round 1/2" "solver round 2/2" "calibration:" "report:"; do
 	check "progress line: $stage" grep -q "^\[nodebw run .*\] $stage" "$tmp/out"
