@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,8 +144,17 @@ int nbw_cli_parse_int(const char *s, long lo, long hi, long *out, const char *wh
 		      size_t errlen)
 {
 	char *end = NULL;
+	/* Digits with an optional minus only: strtol would also take blanks and a plus. */
+	if (!((s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9'))) {
+		snprintf(err, errlen, "%s '%s' is not an integer", what, s);
+		return -1;
+	}
 	errno = 0;
 	long v = strtol(s, &end, 10);
+	if (errno == ERANGE) {
+		snprintf(err, errlen, "%s %s is out of range (%ld to %ld)", what, s, lo, hi);
+		return -1;
+	}
 	if (errno || !end || end == s || *end) {
 		snprintf(err, errlen, "%s '%s' is not an integer", what, s);
 		return -1;
@@ -157,60 +167,111 @@ int nbw_cli_parse_int(const char *s, long lo, long hi, long *out, const char *wh
 	return 0;
 }
 
-int nbw_cli_parse_int_list(const char *s, int *out, int max_items, int *n, const char *what,
-			   char *err, size_t errlen)
+int nbw_cli_parse_decimal(const char *s, double lo, double hi, double *out, const char *what,
+			  const char *unit, char *err, size_t errlen)
 {
-	char *copy = strdup(s), *save = NULL;
-	int rc = 0;
-	*n = 0;
-	if (!copy)
-		return -1;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		long v;
-		if (nbw_cli_parse_int(t, 0, INT_MAX, &v, what, err, errlen)) {
-			rc = -1;
-			break;
-		}
-		if (*n >= max_items) {
-			snprintf(err, errlen, "too many %ss (at most %d)", what, max_items);
-			rc = -1;
-			break;
-		}
-		for (int i = 0; i < *n; i++)
-			if (out[i] == (int)v) {
-				snprintf(err, errlen, "%s %ld is listed twice", what, v);
-				rc = -1;
-			}
-		if (rc)
-			break;
-		out[(*n)++] = (int)v;
+	/* Decimal notation only, [digits][.digits][e[+-]digits]: strtod would also read hex
+	 * (0x10 = 16), inf, nan and leading blanks. */
+	size_t i = 0, digits = 0;
+	while (s[i] >= '0' && s[i] <= '9')
+		i++, digits++;
+	if (s[i] == '.')
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (digits && (s[i] == 'e' || s[i] == 'E')) {
+		size_t e = ++i;
+		if (s[i] == '+' || s[i] == '-')
+			e = ++i;
+		while (s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == e)
+			digits = 0;
 	}
-	if (rc == 0 && *n == 0) {
-		snprintf(err, errlen, "empty %s list", what);
-		rc = -1;
+	char *end = NULL;
+	errno = 0;
+	double v = digits && !s[i] ? strtod(s, &end) : NAN;
+	if (!digits || s[i] || errno || !isfinite(v) || v < lo || v > hi) {
+		snprintf(err, errlen, "%s '%s' must be %s from %g to %g, in decimal notation", what,
+			 s, unit, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int nbw_cli_each_item(const char *s, const char *what,
+		      int (*one)(const char *item, void *ctx, char *err, size_t errlen), void *ctx,
+		      char *err, size_t errlen)
+{
+	if (!*s) {
+		snprintf(err, errlen, "%s: empty list", what);
+		return -1;
+	}
+	size_t n = strlen(s);
+	if (s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,")) {
+		snprintf(err, errlen, "%s '%s' has an empty item (a comma at either end, or two "
+				      "in a row)", what, s);
+		return -1;
+	}
+	char *copy = strdup(s);
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc = 0;
+	for (char *t = copy, *next; t && rc == 0; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		rc = one(t, ctx, err, errlen);
 	}
 	free(copy);
 	return rc;
 }
 
-/* Split a comma list and call \p one for every item. */
-static int each_item(const char *s, int (*one)(const char *, void *, char *, size_t), void *ctx,
-		     char *err, size_t errlen)
+struct int_list {
+	long lo, hi;
+	int *out, max, *n;
+	const char *what;
+};
+
+static int one_int(const char *t, void *ctx, char *err, size_t errlen)
 {
-	char *copy = strdup(s), *save = NULL;
-	int rc = 0, count = 0;
-	if (!copy)
+	struct int_list *l = ctx;
+	long v;
+	if (nbw_cli_parse_int(t, l->lo, l->hi, &v, l->what, err, errlen))
 		return -1;
-	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
-		rc = one(t, ctx, err, errlen);
-		count++;
+	if (*l->n >= l->max) {
+		snprintf(err, errlen, "too many %ss (at most %d)", l->what, l->max);
+		return -1;
 	}
-	free(copy);
-	if (rc == 0 && count == 0) {
-		snprintf(err, errlen, "empty list '%s'", s);
-		rc = -1;
+	for (int i = 0; i < *l->n; i++)
+		if (l->out[i] == (int)v) {
+			snprintf(err, errlen, "%s %ld is listed twice", l->what, v);
+			return -1;
+		}
+	l->out[(*l->n)++] = (int)v;
+	return 0;
+}
+
+int nbw_cli_parse_int_list(const char *s, long lo, long hi, int *out, int max_items, int *n,
+			   const char *what, char *err, size_t errlen)
+{
+	*n = 0;
+	if (lo < INT_MIN || hi > INT_MAX || lo > hi) {
+		snprintf(err, errlen, "%s: bad range", what);
+		return -1;
 	}
-	return rc;
+	struct int_list l = {lo, hi, out, max_items, n, what};
+	return nbw_cli_each_item(s, what, one_int, &l, err, errlen);
+}
+
+/* Split an option's comma list and call \p one for every item. */
+static int each_item(const char *opt, const char *s,
+		     int (*one)(const char *, void *, char *, size_t), void *ctx, char *err,
+		     size_t errlen)
+{
+	return nbw_cli_each_item(s, opt, one, ctx, err, errlen);
 }
 
 static int one_mode(const char *t, void *ctx, char *err, size_t errlen)
@@ -358,16 +419,17 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	opterr = 0;
 	while (rc == 0 && (c = getopt_long(argc, argv, "+:", probe_options, NULL)) != -1) {
 		switch (c) {
-		case OPT_API: rc = each_item(optarg, one_api, o, err, errlen); break;
-		case OPT_PROBE: rc = each_item(optarg, one_probe, o, err, errlen); break;
-		case OPT_MODE: rc = each_item(optarg, one_mode, modes, err, errlen); any_mode = true; break;
-		case OPT_HOSTMEM: rc = each_item(optarg, one_hostmem, mems, err, errlen); any_mem = true; break;
-		case OPT_THREADS: rc = each_item(optarg, one_threads, threads, err, errlen); any_threads = true; break;
-		case OPT_PEER: rc = each_item(optarg, one_peer, peer, err, errlen); any_peer = true; break;
-		case OPT_BIND: rc = each_item(optarg, one_bind, bind, err, errlen); any_bind = true; break;
+		case OPT_API: rc = each_item("--api", optarg, one_api, o, err, errlen); break;
+		case OPT_PROBE: rc = each_item("--probe", optarg, one_probe, o, err, errlen); break;
+		case OPT_MODE: rc = each_item("--mode", optarg, one_mode, modes, err, errlen); any_mode = true; break;
+		case OPT_HOSTMEM: rc = each_item("--host-mem", optarg, one_hostmem, mems, err, errlen); any_mem = true; break;
+		case OPT_THREADS: rc = each_item("--threads", optarg, one_threads, threads, err, errlen); any_threads = true; break;
+		case OPT_PEER: rc = each_item("--peer-access", optarg, one_peer, peer, err, errlen); any_peer = true; break;
+		case OPT_BIND: rc = each_item("--bind", optarg, one_bind, bind, err, errlen); any_bind = true; break;
 		case OPT_DEVICES:
-			rc = nbw_cli_parse_int_list(optarg, o->devices, NBW_MAX_DEVICES, &o->ndevices,
-						    "device id", err, errlen);
+			rc = nbw_cli_parse_int_list(optarg, 0, NBW_MAX_DEVICES - 1, o->devices,
+						    NBW_MAX_DEVICES, &o->ndevices, "--devices", err,
+						    errlen);
 			break;
 		case OPT_SIZES: sizes = optarg; break;
 		case OPT_MAXSIZE: rc = nbw_size_parse(optarg, &max_size, err, errlen); break;
@@ -375,21 +437,16 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
 		case OPT_DEFAULT: o->profile = NBW_PROFILE_DEFAULT; break;
 		case OPT_WARMUP: rc = nbw_cli_parse_int(optarg, 0, 1000, &warm, "--warmup", err, errlen); break;
-		case OPT_REPS: rc = nbw_cli_parse_int(optarg, 1, 1000000, &reps, "--reps", err, errlen); break;
-		case OPT_MAXREPS: rc = nbw_cli_parse_int(optarg, 1, 1000000, &maxreps, "--max-reps", err, errlen); break;
+		case OPT_REPS: rc = nbw_cli_parse_int(optarg, 1, NBW_REPS_MAX, &reps, "--reps", err, errlen); break;
+		case OPT_MAXREPS: rc = nbw_cli_parse_int(optarg, 1, NBW_REPS_MAX, &maxreps, "--max-reps", err, errlen); break;
 		case OPT_MINTIME:
-		case OPT_MAXTIME: {
-			char *end = NULL;
-			errno = 0;
-			double *t = c == OPT_MINTIME ? &mintime : &maxtime;
-			*t = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(*t >= 0.0) || *t > 3600.0) {
-				snprintf(err, errlen, "%s '%s' must be seconds from 0 to 3600",
-					 c == OPT_MINTIME ? "--min-time" : "--max-time", optarg);
-				rc = -1;
-			}
+			rc = nbw_cli_parse_decimal(optarg, 0.0, 3600.0, &mintime, "--min-time",
+						   "seconds", err, errlen);
 			break;
-		}
+		case OPT_MAXTIME:
+			rc = nbw_cli_parse_decimal(optarg, 0.0, 3600.0, &maxtime, "--max-time",
+						   "seconds", err, errlen);
+			break;
 		case OPT_HH: {
 			long v = -1;
 			rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);

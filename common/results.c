@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "nodebw/results.h"
 
+#include "nodebw/jints.h"
 #include "nodebw/jsonpos.h"
 #include "nodebw/readfile.h"
 
@@ -711,8 +712,8 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 		return NULL;
 	}
 	const char *schema = NULL;
-	int version = 0;
-	if (json_unpack_ex(root, &je, 0, "{s:s, s:i}", "schema", &schema, "schema_version",
+	json_int_t version = 0;
+	if (json_unpack_ex(root, &je, 0, "{s:s, s:I}", "schema", &schema, "schema_version",
 			   &version) ||
 	    strcmp(schema, NBW_SCHEMA_NAME) != 0) {
 		int line = 1, col = 1;
@@ -725,8 +726,19 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 	if (version < 1 || version > NBW_SCHEMA_VERSION) {
 		int line = 1, col = 1;
 		nbw_json_locate(text, len, "schema_version", &line, &col);
-		snprintf(err, errlen, "%s:%d:%d: schema_version %d, this nodebw reads 1 to %d", path,
-			 line, col, version, NBW_SCHEMA_VERSION);
+		snprintf(err, errlen, "%s:%d:%d: schema_version %lld, this nodebw reads 1 to %d",
+			 path, line, col, (long long)version, NBW_SCHEMA_VERSION);
+		json_decref(root);
+		return NULL;
+	}
+	/* Every integer the readers keep in an int, checked once against what it means. */
+	size_t nrules;
+	const struct nbw_int_rule *rules = nbw_results_int_rules(&nrules);
+	char where[256], what[256];
+	if (nbw_json_check_ints(root, rules, nrules, where, sizeof(where), what, sizeof(what))) {
+		int line = 1, col = 1;
+		nbw_json_locate(text, len, where, &line, &col);
+		snprintf(err, errlen, "%s:%d:%d: %s: %s", path, line, col, where, what);
 		json_decref(root);
 		return NULL;
 	}
@@ -753,10 +765,10 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 		struct nbw_measurement x;
 		char e[NBW_REASON_LEN];
 		if (nbw_measurement_from_json(m, &x, e, sizeof(e))) {
-			char where[48];
+			char at[48];
 			int line = 1, col = 1;
-			snprintf(where, sizeof(where), "measurements[%zu]", i);
-			nbw_json_locate(text, len, where, &line, &col);
+			snprintf(at, sizeof(at), "measurements[%zu]", i);
+			nbw_json_locate(text, len, at, &line, &col);
 			snprintf(err, errlen, "%s:%d:%d: measurements[%zu]: %s", path, line, col, i, e);
 			nbw_doc_free(d);
 			return NULL;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "nodebw/sizes.h"
 
+#include "nodebw/cli.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -143,32 +145,19 @@ void nbw_sizes_tag_halo(struct nbw_sizes *s)
 	}
 }
 
+static int one_size(const char *t, void *ctx, char *err, size_t errlen)
+{
+	uint64_t b;
+	return nbw_size_parse(t, &b, err, errlen) || push(ctx, b, 0) ? -1 : 0;
+}
+
 int nbw_sizes_parse_list(const char *list, struct nbw_sizes *out, char *err, size_t errlen)
 {
 	out->v = NULL;
 	out->n = 0;
-	char *copy = strdup(list ? list : "");
-	if (!copy) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	int rc = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t b;
-		if (nbw_size_parse(tok, &b, err, errlen) || push(out, b, 0)) {
-			rc = -1;
-			break;
-		}
-	}
-	if (rc == 0 && out->n == 0) {
-		snprintf(err, errlen, "empty size list");
-		rc = -1;
-	}
-	free(copy);
-	if (rc) {
+	if (nbw_cli_each_item(list ? list : "", "--sizes", one_size, out, err, errlen)) {
 		nbw_sizes_free(out);
-		return rc;
+		return -1;
 	}
 	sort_unique(out);
 	nbw_sizes_tag_halo(out);

@@ -11,8 +11,8 @@
 #include "nodebw/cli.h"
 #include "nodebw/heat.h"
 
-#define MAX_SIDE 100000
-#define MAX_STEPS 1000000000
+#define MAX_SIDE NBW_GRID_MAX_SIDE
+#define MAX_STEPS NBW_STEPS_MAX
 #define MAX_REF_THREADS 1024
 
 enum {
@@ -106,69 +106,68 @@ void nbw_heat_usage(FILE *f)
 		"  nodebw heat --version v2 --gpus 4 --hidden-helpers 0\n");
 }
 
-static int parse_versions(const char *s, struct nbw_heat_opts *o, char *err, size_t errlen)
+static int one_version(const char *t, void *ctx, char *err, size_t errlen)
 {
-	char *copy = strdup(s), *save = NULL;
-	int rc = 0, count = 0;
-	if (!copy) {
-		snprintf(err, errlen, "out of memory");
+	struct nbw_heat_opts *o = ctx;
+	if (strcmp(t, "all") == 0) {
+		o->versions_all = true;
+		for (int v = 0; v < NBW_HEAT_VERSION_COUNT; v++)
+			o->versions[v] = true;
+		return 0;
+	}
+	int v = nbw_heat_version_parse(t);
+	if (v < 0) {
+		snprintf(err, errlen, "unknown version '%s' (serial, baseline, v1, v2, v3, v4, all)",
+			 t);
 		return -1;
 	}
-	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
-		count++;
-		if (strcmp(t, "all") == 0) {
-			o->versions_all = true;
-			for (int v = 0; v < NBW_HEAT_VERSION_COUNT; v++)
-				o->versions[v] = true;
-			continue;
+	o->versions[v] = true;
+	return 0;
+}
+
+static int parse_versions(const char *s, struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	return nbw_cli_each_item(s, "--version", one_version, o, err, errlen);
+}
+
+/* One box NXxNYxNZ of --shapes: three integers 3..MAX_SIDE. */
+static int one_shape(const char *t, void *ctx, char *err, size_t errlen)
+{
+	struct nbw_heat_opts *o = ctx;
+	char side[3][32];
+	int k = 0;
+	const char *p = t;
+	for (; k < 3; k++) {
+		size_t n = strcspn(p, "x");
+		if (n == 0 || n >= sizeof(side[0]) || (k < 2 && p[n] != 'x') || (k == 2 && p[n])) {
+			snprintf(err, errlen, "--shapes: '%s' is not a box NXxNYxNZ (e.g. 96x96x50)",
+				 t);
+			return -1;
 		}
-		int v = nbw_heat_version_parse(t);
-		if (v < 0) {
-			snprintf(err, errlen,
-				 "unknown version '%s' (serial, baseline, v1, v2, v3, v4, all)", t);
-			rc = -1;
-		} else {
-			o->versions[v] = true;
-		}
+		memcpy(side[k], p, n);
+		side[k][n] = '\0';
+		p += n + (p[n] == 'x');
 	}
-	if (!rc && count == 0) {
-		snprintf(err, errlen, "empty version list");
-		rc = -1;
+	int v[3];
+	for (int i = 0; i < 3; i++) {
+		long x;
+		if (nbw_cli_parse_int(side[i], 3, MAX_SIDE, &x, "--shapes: side", err, errlen))
+			return -1;
+		v[i] = (int)x;
 	}
-	free(copy);
-	return rc;
+	if (o->nshapes == NBW_HEAT_MAX_SIZES) {
+		snprintf(err, errlen, "--shapes: at most %d boxes", NBW_HEAT_MAX_SIZES);
+		return -1;
+	}
+	memcpy(o->shapes[o->nshapes++], v, sizeof(v));
+	return 0;
 }
 
 /* --shapes 96x96x50,96x96x26: boxes of nx x ny x nz points. */
 static int parse_shapes(const char *arg, struct nbw_heat_opts *o, char *err, size_t errlen)
 {
-	const char *p = arg;
 	o->nshapes = 0;
-	while (*p) {
-		int v[3], used = 0;
-		if (sscanf(p, "%dx%dx%d%n", &v[0], &v[1], &v[2], &used) != 3 ||
-		    (p[used] && p[used] != ',')) {
-			snprintf(err, errlen, "--shapes: '%s' is not a list of NXxNYxNZ boxes", arg);
-			return -1;
-		}
-		for (int i = 0; i < 3; i++)
-			if (v[i] < 3 || v[i] > MAX_SIDE) {
-				snprintf(err, errlen, "--shapes: side %d is out of range (3 to %d)",
-					 v[i], MAX_SIDE);
-				return -1;
-			}
-		if (o->nshapes == NBW_HEAT_MAX_SIZES) {
-			snprintf(err, errlen, "--shapes: at most %d boxes", NBW_HEAT_MAX_SIZES);
-			return -1;
-		}
-		memcpy(o->shapes[o->nshapes++], v, sizeof(v));
-		p += used + (p[used] == ',');
-	}
-	if (!o->nshapes) {
-		snprintf(err, errlen, "--shapes: empty list");
-		return -1;
-	}
-	return 0;
+	return nbw_cli_each_item(arg, "--shapes", one_shape, o, err, errlen);
 }
 
 /* A grid's z extent and the device counts it must hold. */
@@ -223,15 +222,8 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	while (rc == 0 && (c = getopt_long(argc, argv, "+:", heat_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_N:
-			rc = nbw_cli_parse_int_list(optarg, o->sizes, NBW_HEAT_MAX_SIZES, &o->nsizes,
-						    "grid size N", err, errlen);
-			for (int i = 0; rc == 0 && i < o->nsizes; i++)
-				if (o->sizes[i] < 3 || o->sizes[i] > MAX_SIDE) {
-					snprintf(err, errlen,
-						 "grid size N = %d is out of range (3 to %d)",
-						 o->sizes[i], MAX_SIDE);
-					rc = -1;
-				}
+			rc = nbw_cli_parse_int_list(optarg, 3, MAX_SIDE, o->sizes, NBW_HEAT_MAX_SIZES,
+						    &o->nsizes, "--n", err, errlen);
 			break;
 		case OPT_SHAPES:
 			rc = parse_shapes(optarg, o, err, errlen);
@@ -254,17 +246,14 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 			any_version = true;
 			break;
 		case OPT_DEVICES:
-			rc = nbw_cli_parse_int_list(optarg, o->devices, NBW_HEAT_MAX_DEVICES,
-						    &o->ndevices, "device id", err, errlen);
+			rc = nbw_cli_parse_int_list(optarg, 0, NBW_HEAT_MAX_DEVICES - 1, o->devices,
+						    NBW_HEAT_MAX_DEVICES, &o->ndevices, "--devices",
+						    err, errlen);
 			break;
 		case OPT_GPUS:
-			rc = nbw_cli_parse_int_list(optarg, o->gpus, NBW_HEAT_MAX_DEVICES, &o->ngpus,
-						    "device count", err, errlen);
-			for (int i = 0; rc == 0 && i < o->ngpus; i++)
-				if (o->gpus[i] < 1) {
-					snprintf(err, errlen, "device count 0 in --gpus (at least 1)");
-					rc = -1;
-				}
+			rc = nbw_cli_parse_int_list(optarg, 1, NBW_HEAT_MAX_DEVICES, o->gpus,
+						    NBW_HEAT_MAX_DEVICES, &o->ngpus, "--gpus",
+						    err, errlen);
 			break;
 		case OPT_REPS:
 			rc = nbw_cli_parse_int(optarg, 1, 1000, &v, "--reps", err, errlen);
@@ -288,18 +277,11 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 				rc = -1;
 			}
 			break;
-		case OPT_ROOFLINE: {
-			char *end = NULL;
-			errno = 0;
-			double x = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !isfinite(x) || x <= 0.0) {
-				snprintf(err, errlen, "--roofline-gbs '%s' must be a positive number "
-						      "of GB/s", optarg);
-				rc = -1;
-			}
-			o->roofline_gbs = x;
+		case OPT_ROOFLINE:
+			/* 1e-6 GB/s (1 kB/s) to 1e6 GB/s (1 PB/s): a memory's bandwidth. */
+			rc = nbw_cli_parse_decimal(optarg, 1e-6, 1e6, &o->roofline_gbs,
+						   "--roofline-gbs", "GB/s", err, errlen);
 			break;
-		}
 		case OPT_OUTPUT:
 			if (!*optarg || strlen(optarg) > NBW_OUTPUT_MAX) {
 				snprintf(err, errlen, "--output needs a folder name of 1 to %d "

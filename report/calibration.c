@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/jints.h"
 #include "nodebw/jsonpos.h"
+#include "nodebw/limits.h"
 #include "nodebw/readfile.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
@@ -991,10 +993,24 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	if (!json_is_object(j) || strcmp(jstr(j, "schema"), NBW_CALIB_SCHEMA) != 0)
 		return bad(err, errlen, "schema",
 			   "not a nodebw calibration (needs \"schema\": \"" NBW_CALIB_SCHEMA "\")");
-	int ver = jint(j, "schema_version", -1);
-	if (ver != NBW_CALIB_VERSION)
-		return bad(err, errlen, "schema_version", "is %d, this nodebw reads %d", ver,
-			   NBW_CALIB_VERSION);
+	json_t *jv = json_object_get(j, "schema_version");
+	if (!json_is_integer(jv) || json_integer_value(jv) != NBW_CALIB_VERSION)
+		return bad(err, errlen, "schema_version", "must be %d (this nodebw reads %d)",
+			   NBW_CALIB_VERSION, NBW_CALIB_VERSION);
+	/* Every integer kept in an int, checked against what it means before it is read. */
+	static const struct nbw_int_rule rules[] = {
+		{"n", 3, NBW_GRID_MAX_SIDE, "a grid side N"},
+		{"planes", 1, NBW_GRID_MAX_SIDE, "planes of a slab"},
+		{"G", 2, NBW_MAX_DEVICES, "G, devices of a run"},
+		{"steps", 0, NBW_STEPS_MAX, "time steps"},
+		{"hidden_helpers", -1, NBW_HH_MAX, "hidden helper threads"},
+		{"src", -1, NBW_MAX_DEVICES - 1, "a device id"},
+		{"dst", -1, NBW_MAX_DEVICES - 1, "a device id"},
+	};
+	char where[160], what[256];
+	if (nbw_json_check_ints(j, rules, sizeof(rules) / sizeof(rules[0]), where, sizeof(where),
+				what, sizeof(what)))
+		return bad(err, errlen, where, "%s", what);
 	snprintf(c->source, sizeof(c->source), "%s", jstr(j, "source"));
 	snprintf(c->device_kind, sizeof(c->device_kind), "%s", jstr(j, "device_kind"));
 	c->hidden_helpers = jint(j, "hidden_helpers", -1);

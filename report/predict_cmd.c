@@ -37,39 +37,18 @@ static void usage(FILE *f)
 		"names it and where its times came from (own sweep, or a matrix estimate).\n");
 }
 
-/* A comma-separated list of distinct integers, each at least \p lo; its length or -1. */
-static int parse_ints(const char *s, int *out, int max, int lo, const char *what, char *err,
-		      size_t errlen)
+static int one_version(const char *t, void *ctx, char *err, size_t errlen)
 {
-	int n = 0;
-	if (nbw_cli_parse_int_list(s, out, max, &n, what, err, errlen))
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (out[i] < lo) {
-			snprintf(err, errlen, "%s %d is out of range (at least %d)", what, out[i], lo);
-			return -1;
-		}
-	return n;
-}
-
-static int parse_versions(const char *s, bool v[5], char *err, size_t errlen)
-{
-	if (strcmp(s, "all") == 0) {
+	bool *v = ctx;
+	if (strcmp(t, "all") == 0)
 		v[1] = v[2] = v[3] = v[4] = true;
-		return 0;
-	}
-	char buf[64];
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (strlen(t) == 2 && t[0] == 'v' && t[1] >= '1' && t[1] <= '4')
-			v[t[1] - '0'] = true;
-		else if (strlen(t) == 1 && t[0] >= '1' && t[0] <= '4')
-			v[t[0] - '0'] = true;
-		else {
-			snprintf(err, errlen, "--version: unknown version '%s' (v1, v2, v3, v4, all)",
-				 t);
-			return -1;
-		}
+	else if (strlen(t) == 2 && t[0] == 'v' && t[1] >= '1' && t[1] <= '4')
+		v[t[1] - '0'] = true;
+	else if (strlen(t) == 1 && t[0] >= '1' && t[0] <= '4')
+		v[t[0] - '0'] = true;
+	else {
+		snprintf(err, errlen, "--version: unknown version '%s' (v1, v2, v3, v4, all)", t);
+		return -1;
 	}
 	return 0;
 }
@@ -96,21 +75,24 @@ int nbw_predict_main(int argc, char **argv)
 			file = optarg;
 			break;
 		case 'n':
-			if ((nn = parse_ints(optarg, ns, MAX_LIST, 3, "--n", err, sizeof(err))) < 0)
+			if (nbw_cli_parse_int_list(optarg, 3, NBW_GRID_MAX_SIDE, ns, MAX_LIST, &nn,
+						   "--n", err, sizeof(err)))
 				goto usage_error;
 			break;
 		case 'g':
-			if ((ng = parse_ints(optarg, gs, MAX_LIST, 2, "--gpus", err, sizeof(err))) < 0)
+			if (nbw_cli_parse_int_list(optarg, 2, NBW_MAX_DEVICES, gs, MAX_LIST, &ng,
+						   "--gpus", err, sizeof(err)))
 				goto usage_error;
 			break;
 		case 'v':
-			if (parse_versions(optarg, vers, err, sizeof(err)))
+			if (nbw_cli_each_item(optarg, "--version", one_version, vers, err,
+					      sizeof(err)))
 				goto usage_error;
 			any_version = true;
 			break;
 		case 's': {
 			long v;
-			if (nbw_cli_parse_int(optarg, 1, 100000000, &v, "--steps", err, sizeof(err)))
+			if (nbw_cli_parse_int(optarg, 1, NBW_STEPS_MAX, &v, "--steps", err, sizeof(err)))
 				goto usage_error;
 			steps = (int)v;
 			break;

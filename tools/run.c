@@ -68,15 +68,9 @@ int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *
 				return -1;
 			}
 			if (strcmp(a, "--solver-n") == 0) {
-				if (nbw_cli_parse_int_list(val, ro->n, NBW_RUN_MAX_N, &ro->nn, a, err,
-							   errlen))
+				if (nbw_cli_parse_int_list(val, 8, 4096, ro->n, NBW_RUN_MAX_N, &ro->nn,
+							   a, err, errlen))
 					return -1;
-				for (int k = 0; k < ro->nn; k++)
-					if (ro->n[k] < 8 || ro->n[k] > 4096) {
-						snprintf(err, errlen, "%s: %d is out of range (8 to 4096)",
-							 a, ro->n[k]);
-						return -1;
-					}
 			} else {
 				long v;
 				if (nbw_cli_parse_int(val, 1, 100000, &v, a, err, errlen))

@@ -10,11 +10,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "nodebw/limits.h"
 #include "nodebw/probe.h"
 #include "nodebw/series.h"
 #include "nodebw/sizes.h"
 
-#define NBW_MAX_DEVICES 64
 #define NBW_MAX_LIST 16
 #define NBW_EXIT_USAGE 2
 /** Exit status of a command that ran to its end but some measurements (or solver runs)
@@ -69,10 +69,24 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd);
 /** Parse "0,1,3" into ints in [0, max); rejects duplicates. 0 or -1 with \p err. */
 /** One integer in [lo, hi]; 0, or -1 with "WHAT 'x' is not an integer" / "WHAT v is out of
  *  range (lo to hi)" in \p err. */
+/** A decimal integer (digits, an optional leading minus; no blanks, plus sign or hex) in
+ *  [lo, hi]. 0, or -1 with "WHAT 'S' is not an integer" / "WHAT V is out of range (LO to
+ *  HI)" in \p err. */
 int nbw_cli_parse_int(const char *s, long lo, long hi, long *out, const char *what, char *err,
 		      size_t errlen);
-int nbw_cli_parse_int_list(const char *s, int *out, int max_items, int *n, const char *what,
-			   char *err, size_t errlen);
+/** A number in decimal notation (12, 0.5, .25, 1e-3; no hex, inf or nan) in [lo, hi]; the
+ *  message names \p unit ("seconds"). */
+int nbw_cli_parse_decimal(const char *s, double lo, double hi, double *out, const char *what,
+			  const char *unit, char *err, size_t errlen);
+/** Call \p one for every item of the comma list \p s. An empty list or an empty item
+ *  (",8", "8,", "8,,16") is refused with a message naming \p what (the option). */
+int nbw_cli_each_item(const char *s, const char *what,
+		      int (*one)(const char *item, void *ctx, char *err, size_t errlen), void *ctx,
+		      char *err, size_t errlen);
+/** A comma list of distinct integers, each in [lo, hi] (within int), at most \p max_items;
+ *  \p *n of them into \p out. */
+int nbw_cli_parse_int_list(const char *s, long lo, long hi, int *out, int max_items, int *n,
+			   const char *what, char *err, size_t errlen);
 
 /** Options as an argv for a child "probe" process (hidden-helper sweep). NULL-terminated,
  *  free with nbw_cli_argv_free. */

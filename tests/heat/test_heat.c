@@ -419,7 +419,7 @@ static void test_options_bad(void **state)
 {
 	(void)state;
 	char *a1[] = { "heat", "--n", "2", NULL };
-	parse_bad(a1, "N = 2");
+	parse_bad(a1, "--n 2 is out of range");
 	char *a2[] = { "heat", "--nx", "2", "--ny", "5", "--nz", "5", NULL };
 	parse_bad(a2, "--nx");
 	char *a3[] = { "heat", "--nx", "5", "--ny", "5", NULL };
@@ -443,7 +443,7 @@ static void test_options_bad(void **state)
 	char *a12[] = { "heat", "--version", "baseline", "--gpus", "2,3", NULL };
 	parse_bad(a12, "one device");
 	char *a13[] = { "heat", "--gpus", "0", NULL };
-	parse_bad(a13, "at least 1");
+	parse_bad(a13, "--gpus 0 is out of range (1 to");
 	char *a14[] = { "heat", "--hidden-helpers", "17", NULL };
 	parse_bad(a14, "--hidden-helpers");
 	char *a15[] = { "heat", "--roofline-gbs", "0", NULL };
@@ -464,6 +464,21 @@ static void test_options_bad(void **state)
 	parse_bad(a22, "--ref-threads");
 	char *a23[] = { "heat", "--ref-threads", "two", NULL };
 	parse_bad(a23, "--ref-threads");
+	/* Boxes are three integers in range, items are never empty, numbers are decimal. */
+	char *a24[] = { "heat", "--shapes", "64x64x4294967360", NULL };
+	parse_bad(a24, "out of range (3 to 100000)");
+	char *a25[] = { "heat", "--shapes", "64x64x64,,8x8x8", NULL };
+	parse_bad(a25, "empty item");
+	char *a26[] = { "heat", "--shapes", "64x64", NULL };
+	parse_bad(a26, "not a box");
+	char *a27[] = { "heat", "--shapes", "64x64x64x", NULL };
+	parse_bad(a27, "not a box");
+	char *a28[] = { "heat", "--shapes", "64x 64x64", NULL };
+	parse_bad(a28, "not an integer");
+	char *a29[] = { "heat", "--roofline-gbs", "0x10", NULL };
+	parse_bad(a29, "decimal notation");
+	char *a30[] = { "heat", "--n", "32,,40", NULL };
+	parse_bad(a30, "empty item");
 }
 
 static void test_resolve(void **state)

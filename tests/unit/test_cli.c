@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -520,30 +521,93 @@ static void test_int_list(void **state)
 	(void)state;
 	int v[4], n = -1;
 	char err[256] = "";
-	assert_int_equal(nbw_cli_parse_int_list("0,1,3", v, 4, &n, "device id", err, sizeof(err)),
+	assert_int_equal(nbw_cli_parse_int_list("0,1,3", 0, INT_MAX, v, 4, &n, "device id", err,
+						sizeof(err)),
 			 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(v[0], 0);
 	assert_int_equal(v[1], 1);
 	assert_int_equal(v[2], 3);
 
-	assert_int_equal(nbw_cli_parse_int_list("7", v, 4, &n, "id", err, sizeof(err)), 0);
+	assert_int_equal(nbw_cli_parse_int_list("7", 0, 7, v, 4, &n, "id", err, sizeof(err)), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0], 7);
 
-	assert_int_equal(nbw_cli_parse_int_list("2147483647", v, 4, &n, "id", err, sizeof(err)),
+	assert_int_equal(nbw_cli_parse_int_list("2147483647", 0, INT_MAX, v, 4, &n, "id", err,
+						sizeof(err)),
 			 0);
 	assert_int_equal(v[0], 2147483647);
 
-	static const char *const bad[] = { "", ",", "1,1", "0,2,0", "-1", "a", "1,b",
-					   "1.5", "2147483648", "1,2,3,4,5" };
+	/* Empty items (strtok would merge them), blanks, plus signs, hex, values past the range
+	 * or past long, duplicates, too many. */
+	static const char *const bad[] = { "", ",", "1,1", "0,2,0", "-1", "a", "1,b", "1.5",
+					   "2147483648", "1,2,3,4,5", "0,,1", ",0", "0,", " 1",
+					   "+1", "0x1", "1 ", "99", "4294967297",
+					   "99999999999999999999" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(nbw_cli_parse_int_list(bad[i], v, 4, &n, "device id", err,
+		assert_int_equal(nbw_cli_parse_int_list(bad[i], 0, 63, v, 4, &n, "device id", err,
 							sizeof(err)),
 				 -1);
 		assert_true(strlen(err) > 0);
 		assert_non_null(strstr(err, "device id"));
+	}
+}
+
+/* ---- nbw_cli_parse_decimal -------------------------------------------------------------- */
+
+static void test_decimal(void **state)
+{
+	(void)state;
+	char err[256];
+	double x = -1.0;
+	static const struct {
+		const char *s;
+		double v;
+	} good[] = { { "0", 0.0 }, { "12", 12.0 }, { "0.5", 0.5 }, { ".25", 0.25 },
+		     { "5.", 5.0 }, { "1e-3", 1e-3 }, { "2E+1", 20.0 }, { "3600", 3600.0 } };
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(nbw_cli_parse_decimal(good[i].s, 0.0, 3600.0, &x, "--min-time",
+						       "seconds", err, sizeof(err)),
+				 0);
+		assert_true(x == good[i].v);
+	}
+	static const char *const bad[] = { "", "0x10", "0X1p4", "inf", "nan", "-1", "+1", " 1",
+					   "1 ", "1e", "e5", ".", "1..2", "3601", "1e400", "1,5" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		x = -7.0;
+		assert_int_equal(nbw_cli_parse_decimal(bad[i], 0.0, 3600.0, &x, "--min-time",
+						       "seconds", err, sizeof(err)),
+				 -1);
+		assert_true(x == -7.0);
+		assert_non_null(strstr(err, "--min-time"));
+	}
+}
+
+/* ---- nbw_cli_each_item ------------------------------------------------------------------ */
+
+static int count_item(const char *t, void *ctx, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	assert_true(*t != '\0');
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void test_each_item(void **state)
+{
+	(void)state;
+	char err[256];
+	int n = 0;
+	assert_int_equal(nbw_cli_each_item("a,b,c", "--x", count_item, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	static const char *const bad[] = { "", ",", "a,,b", ",a", "a,", ",,", "a,b," };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		n = 0;
+		assert_int_equal(nbw_cli_each_item(bad[i], "--x", count_item, &n, err, sizeof(err)),
+				 -1);
+		assert_int_equal(n, 0);
+		assert_non_null(strstr(err, "--x"));
 	}
 }
 
@@ -674,6 +738,8 @@ int main(void)
 		cmocka_unit_test(test_api),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_int_list),
+		cmocka_unit_test(test_decimal),
+		cmocka_unit_test(test_each_item),
 		cmocka_unit_test(test_probe_argv),
 		cmocka_unit_test(test_reparse),
 	};

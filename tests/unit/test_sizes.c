@@ -158,7 +158,8 @@ static void test_parse_list_halo(void **state)
 static void test_parse_list_reject(void **state)
 {
 	(void)state;
-	static const char *const bad[] = { "", ",", "8,0", "8,abc", "1.5,8", "8,,-1", "8,12XB" };
+	static const char *const bad[] = { "", ",", "8,0", "8,abc", "1.5,8", "8,,-1", "8,12XB",
+					   "8,,16", ",8", "8,", "0x10" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct nbw_sizes s = { 0 };
 		char err[256] = "";
