@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/limits.h"
 #include "nodebw/model.h"
 #include "nodebw/stats.h"
 
@@ -438,8 +439,10 @@ int nbw_predict_paper(const struct nbw_calib *c, enum nbw_kbar_rule rule, int n,
 {
 	memset(out, 0, sizeof(*out));
 	int vn;
-	if (!is_version(v, &vn) || g < 2 || n < 3 || steps < 1) {
-		say(why, whylen, "the model covers v1-v4 on G >= 2 devices, N >= 3, steps >= 1");
+	if (!is_version(v, &vn) || g < 2 || g > NBW_MAX_DEVICES || n < 3 ||
+	    n > NBW_GRID_MAX_SIDE || steps < 1 || steps > NBW_STEPS_MAX) {
+		say(why, whylen, "the model covers v1-v4 on G = 2 to %d devices, N = 3 to %d, "
+				 "steps 1 to %d", NBW_MAX_DEVICES, NBW_GRID_MAX_SIDE, NBW_STEPS_MAX);
 		return -1;
 	}
 	if (nbw_calib_kbar(c, rule, &out->kbar, why, whylen))
@@ -592,9 +595,11 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 {
 	memset(out, 0, sizeof(*out));
 	int vn;
-	if (!is_version(v, &vn) || g < 2 || n < 3 || steps < 1 || n - 2 < g) {
-		say(why, whylen, "the model covers v1-v4 on G >= 2 devices with at least one "
-				 "plane each, N >= 3, steps >= 1");
+	if (!is_version(v, &vn) || g < 2 || g > NBW_MAX_DEVICES || n < 3 ||
+	    n > NBW_GRID_MAX_SIDE || steps < 1 || steps > NBW_STEPS_MAX || n - 2 < g) {
+		say(why, whylen, "the model covers v1-v4 on G = 2 to %d devices with at least one "
+				 "plane each, N = 3 to %d, steps 1 to %d", NBW_MAX_DEVICES,
+		    NBW_GRID_MAX_SIDE, NBW_STEPS_MAX);
 		return -1;
 	}
 	int planes = (n - 2 + g - 1) / g;

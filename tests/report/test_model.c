@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The model formulas against hand-computed cases, the alpha-beta fit, transfer-time lookup
  * and calibration files (good and bad). */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,6 +85,21 @@ static void test_eq9_host_staged(void **state)
 					   sizeof(why)), -1);
 	assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 130, 2, "v5", 10, &r, why,
 					   sizeof(why)), -1);
+	/* Past the bounds of include/nodebw/limits.h: refused, never computed in wrapping int
+	 * arithmetic (UBSan checks the sanitised build). */
+	struct nbw_ext_pred e;
+	static const int bad[][3] = {{INT_MAX, 2, 10}, {130, INT_MAX - 2, 10}, {130, 65, 10},
+				     {100001, 2, 10}, {130, 2, INT_MAX}};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, bad[i][0], bad[i][1], "v1",
+						   bad[i][2], &r, why, sizeof(why)), -1);
+		assert_int_equal(nbw_predict_ext(&c, bad[i][0], bad[i][1], "v1", bad[i][2], 0, &e,
+						 why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "the model covers"));
+	}
+	assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 100000, 64, "v1", 1000000000, &r,
+					   why, sizeof(why)), 0);
+	assert_true(r.total_s > 0.0 && isfinite(r.total_s));
 }
 
 /* Eq. 8: k(N) = 1, 2, 3, 4, 5 (x 1e-10) for N = 64, 128, 192, 256, 320 (given out of
