@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,13 +40,43 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* The limit that refused an allocation: page-locking is bounded by RLIMIT_MEMLOCK; plain
+ * memory by RLIMIT_AS or RLIMIT_DATA when set, else by the machine (and its overcommit
+ * policy). */
+static void limit_note(char *buf, size_t len, bool locking, int err)
+{
+	struct rlimit rl;
+	buf[0] = '\0';
+	if (locking) {
+		if (err != ENOMEM && err != EPERM && err != EAGAIN)
+			return;
+		if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+			snprintf(buf, len, "; page-locking is limited by RLIMIT_MEMLOCK (ulimit -l) "
+				 "to %llu bytes", (unsigned long long)rl.rlim_cur);
+		else
+			snprintf(buf, len, "; RLIMIT_MEMLOCK is unlimited: the machine could not "
+				 "lock that much memory");
+		return;
+	}
+	if (err != ENOMEM)
+		return;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(buf, len, "; the address space is limited by RLIMIT_AS (ulimit -v) to %llu "
+			 "bytes", (unsigned long long)rl.rlim_cur);
+	else if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(buf, len, "; data is limited by RLIMIT_DATA (ulimit -d) to %llu bytes",
+			 (unsigned long long)rl.rlim_cur);
+	else
+		snprintf(buf, len, "; no resource limit is set: the machine's memory (or its "
+			 "overcommit policy) refused it");
+}
+
 static int fail_errno(const char *call, size_t bytes, int err)
 {
+	char note[160];
+	limit_note(note, sizeof(note), strcmp(call, "mlock") == 0, err);
 	snprintf(last_err, sizeof(last_err), "%s(%zu bytes): %s (errno %d)%s", call, bytes,
-		 strerror(err), err,
-		 err == ENOMEM || err == EPERM || err == EAGAIN
-			 ? "; page-locking is limited by RLIMIT_MEMLOCK (ulimit -l)"
-			 : "");
+		 strerror(err), err, note);
 	return -ENOMEM;
 }
 

@@ -111,6 +111,16 @@ static int ob_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 		query_kind(r, &rkind[r], &rarch[r]);
 		isgpu[r] = rkind[r] == KIND_NVPTX || rkind[r] == KIND_AMDGCN;
 	}
+	/* libomp starts its hidden helper threads at the first asynchronous target task and
+	 * aborts the process ("OMP: Error #34") when it cannot: under an address-space limit
+	 * (ulimit -v) that happened in the middle of a run, once the buffers had taken the room
+	 * the threads' stacks need. Starting them here, before any buffer, makes such a limit
+	 * an allocation error of the measurement that meets it instead. */
+	int started = 0;
+#pragma omp target nowait device(0) map(tofrom : started)
+	started = 1;
+#pragma omp taskwait
+	(void)started;
 	nbw_order_gpus_first(n, isgpu, be->rt);
 	free(isgpu);
 	for (int d = 0; d < n; d++) {

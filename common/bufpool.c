@@ -28,6 +28,15 @@ static void release(struct nbw_bufpool *p, int i)
 	memset(&p->slot[i], 0, sizeof(p->slot[i]));
 }
 
+size_t nbw_bufpool_idle_bytes(const struct nbw_bufpool *p)
+{
+	size_t n = 0;
+	for (int i = 0; i < NBW_POOL_SLOTS; i++)
+		if (p->slot[i].ptr && !p->busy[i])
+			n += p->slot[i].bytes;
+	return n;
+}
+
 int nbw_bufpool_get(struct nbw_bufpool *p, struct nbw_buf *b)
 {
 	for (int i = 0; i < NBW_POOL_SLOTS; i++) {

@@ -90,9 +90,12 @@ static int setup_stream(struct nbw_point *p, unsigned me)
 		stream_endpoints(s, me, p->bytes, &ss->src, &ss->dst);
 		ss->scratch = malloc(p->bytes);
 		if (!ss->scratch) {
+			char limit[160];
+			nbw_sysinfo_mem_room(0, limit, sizeof(limit));
 			snprintf(ss->err, sizeof(ss->err),
-				 "allocation of the host check buffer (%zu bytes) failed: out of memory",
-				 p->bytes);
+				 "allocation of the host check buffer (%zu bytes) failed: out of memory "
+				 "(the binding limit: %s)",
+				 p->bytes, limit);
 			p->failed = 1;
 			return -1;
 		}
@@ -448,18 +451,22 @@ static uint64_t footprint(const struct nbw_exec *s, uint64_t bytes)
 }
 
 static void run_point(struct nbw_exec *s, const struct nbw_size *sz, uint64_t avail,
-		      nbw_emit_fn emit, void *ctx)
+		      const char *limit, nbw_emit_fn emit, void *ctx)
 {
 	struct nbw_measurement m;
 	unsigned ns = NSTREAMS(s);
 	if (avail && (sz->bytes > UINT64_MAX / (3u * ns) || footprint(s, sz->bytes) > avail)) {
 		char a[32], b[32], why[NBW_REASON_LEN];
 		nbw_size_label(sz->bytes, a, sizeof(a));
-		nbw_size_label(avail, b, sizeof(b));
+		char lb[32];
+		if (avail > 1)
+			snprintf(b, sizeof(b), "only %s", nbw_size_label(avail, lb, sizeof(lb)));
+		else
+			snprintf(b, sizeof(b), "nothing");
 		snprintf(why, sizeof(why),
-			 "not run: %u streams of %s need 3 x %u x %s of host memory (source, "
-			 "destination, check buffer) but only %s is available",
-			 ns, a, ns, a, b);
+			 "not run: %u stream%s of %s need%s 3 x %u x %s of host memory (source, "
+			 "destination, check buffer) but %s is available (%s)",
+			 ns, ns == 1 ? "" : "s", a, ns == 1 ? "s" : "", ns, a, b, limit);
 		nbw_record_error(s, sz, why, &m);
 		emit(ctx, &m);
 		nbw_measurement_free(&m);
@@ -507,7 +514,9 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 	for (size_t k = 0; k < nsz; k++)
 		if ((!matrix || k == lo || k == hi) && (NSTREAMS(s) == 1 || s->o->sizes_given || k <= hi))
 			largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
-	uint64_t avail = nbw_sysinfo_mem_available();
+	char limit[160];
+	uint64_t avail = nbw_sysinfo_mem_room(s->pool ? nbw_bufpool_idle_bytes(s->pool) : 0, limit,
+					      sizeof(limit));
 	if (!avail || footprint(s, largest) <= avail)
 		cache_alloc(s, largest);
 	/* Several streams at once stop where the matrix cells do, unless the sizes were
@@ -517,7 +526,7 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 	for (size_t k = 0; k < nsz && !*s->stop; k++) {
 		if ((matrix && k != lo && k != hi) || (capped && k > hi))
 			continue;
-		run_point(s, &s->o->sizes.v[k], avail, emit, ctx);
+		run_point(s, &s->o->sizes.v[k], avail, limit, emit, ctx);
 	}
 	cache_free(s);
 }

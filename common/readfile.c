@@ -58,16 +58,30 @@ static int read_all(int fd, const char *path, size_t limit, size_t hint, char **
 		if (n + 1 == cap) {
 			if (n > limit) /* only reached when the file grew past it */
 				break;
+			/* Full: a file of the size its stat gave ends here; look before growing. */
+			char probe;
+			ssize_t more = read(fd, &probe, 1);
+			if (more < 0 && errno == EINTR)
+				continue;
+			if (more == 0)
+				break;
+			if (more < 0) {
+				snprintf(err, errlen, "%s: %s", path, strerror(errno));
+				free(b);
+				return -1;
+			}
 			size_t ncap = cap * 2 > limit + 2 ? limit + 2 : cap * 2;
 			char *nb = ncap > cap ? realloc(b, ncap) : NULL;
 			if (!nb) {
 				free(b);
-				snprintf(err, errlen, "out of memory reading %s (%zu bytes)", path,
-					 ncap);
+				snprintf(err, errlen, "out of memory reading %s (%zu bytes read, a "
+					 "buffer of %zu bytes refused)", path, n, ncap);
 				return -1;
 			}
 			b = nb;
 			cap = ncap;
+			b[n++] = probe;
+			continue;
 		}
 		ssize_t r = read(fd, b + n, cap - 1 - n);
 		if (r < 0 && errno == EINTR)

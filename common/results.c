@@ -705,10 +705,7 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 	json_error_t je;
 	json_t *root = json_loadb(text, len, 0, &je);
 	if (!root) {
-		if (je.line < 0)
-			snprintf(err, errlen, "%s: %s", path, je.text);
-		else
-			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		nbw_json_parse_error(path, &je, len, err, errlen);
 		return NULL;
 	}
 	const char *schema = NULL;

@@ -179,7 +179,8 @@ static void add_versions(struct nbw_doc *doc, const struct nbw_backend_ops *ops,
 static int check_memory(struct run *r, size_t *nsizes, char *err, size_t errlen)
 {
 	const struct nbw_probe_opts *o = r->o;
-	uint64_t avail = nbw_sysinfo_mem_available();
+	char limit[160];
+	uint64_t avail = nbw_sysinfo_mem_room(0, limit, sizeof(limit));
 	*nsizes = o->sizes.n;
 	if (!avail)
 		return 0;
@@ -188,18 +189,22 @@ static int check_memory(struct run *r, size_t *nsizes, char *err, size_t errlen)
 		if (o->sizes.v[k].bytes > UINT64_MAX / FOOTPRINT_FACTOR || need > avail) {
 			char a[32], b[32];
 			nbw_size_label(o->sizes.v[k].bytes, a, sizeof(a));
-			nbw_size_label(avail, b, sizeof(b));
+			char lb[32];
+			if (avail > 1)
+				snprintf(b, sizeof(b), "only %s", nbw_size_label(avail, lb, sizeof(lb)));
+			else
+				snprintf(b, sizeof(b), "nothing");
 			if (o->sizes_given) {
 				snprintf(err, errlen,
 					 "size %s needs up to %u times its size in host memory (two "
-					 "streams of source, destination and check buffers) but only %s "
-					 "is available",
-					 a, FOOTPRINT_FACTOR, b);
+					 "streams of source, destination and check buffers) but %s "
+					 "is available (%s)",
+					 a, FOOTPRINT_FACTOR, b, limit);
 				return NBW_EXIT_USAGE;
 			}
 			char why[NBW_REASON_LEN];
-			snprintf(why, sizeof(why), "size %s and larger need more host memory than the "
-				 "%s available", a, b);
+			snprintf(why, sizeof(why), "size %s and larger need more host memory than is "
+				 "available (%s: %s)", a, b, limit);
 			skip(r, "*", "*", "sizes", why);
 			*nsizes = k;
 			return 0;
@@ -362,7 +367,7 @@ static int run_backend(struct run *r, const struct nbw_backend_ops *ops, struct 
 	b->be = be;
 	b->ndev = ops->device_count(be);
 	b->ndev = b->ndev < 0 ? 0 : b->ndev > NBW_MAX_DEVICES ? NBW_MAX_DEVICES : b->ndev;
-	nbw_bufpool_init(&b->pool, ops, be, nbw_sysinfo_mem_available() / 2);
+	nbw_bufpool_init(&b->pool, ops, be, nbw_sysinfo_mem_room(0, NULL, 0) / 2);
 	for (int d = 0; d < b->ndev; d++) {
 		ops->device_info(be, d, &b->devinfo[d]);
 		if (r->topo)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -34,9 +35,9 @@ static void read_cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-static uint64_t meminfo_field(const char *key)
+static uint64_t kib_field(const char *file, const char *key)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = fopen(file, "re");
 	if (!f)
 		return 0;
 	char line[256];
@@ -52,9 +53,51 @@ static uint64_t meminfo_field(const char *key)
 	return (uint64_t)kib * 1024u;
 }
 
+static uint64_t meminfo_field(const char *key)
+{
+	return kib_field("/proc/meminfo", key);
+}
+
 uint64_t nbw_sysinfo_mem_available(void)
 {
 	return meminfo_field("MemAvailable");
+}
+
+/* Room under one resource limit: its soft value less what the process uses now (a
+ * /proc/self/status field) less the runtimes' reserve, plus \p reusable. 0 when no limit. */
+static uint64_t limit_room(int resource, const char *field, uint64_t reusable, uint64_t *limit)
+{
+	struct rlimit rl;
+	if (getrlimit(resource, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	uint64_t used = kib_field("/proc/self/status", field) + NBW_RUNTIME_RESERVE_BYTES;
+	*limit = (uint64_t)rl.rlim_cur;
+	uint64_t room = *limit > used ? *limit - used : 0;
+	return room + reusable > 0 ? room + reusable : 1;
+}
+
+uint64_t nbw_sysinfo_mem_room(uint64_t reusable, char *what, size_t len)
+{
+	uint64_t room = nbw_sysinfo_mem_available(), lim = 0;
+	if (what && len)
+		snprintf(what, len, "MemAvailable of /proc/meminfo");
+	static const struct {
+		int res;
+		const char *field, *name;
+	} limits[] = {
+		{RLIMIT_AS, "VmSize", "the address-space limit RLIMIT_AS (ulimit -v)"},
+		{RLIMIT_DATA, "VmData", "the data limit RLIMIT_DATA (ulimit -d)"},
+	};
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		uint64_t r = limit_room(limits[i].res, limits[i].field, reusable, &lim);
+		if (r && (!room || r < room)) {
+			room = r;
+			if (what && len)
+				snprintf(what, len, "%s of %llu bytes, less what nodebw and its "
+					 "runtimes use", limits[i].name, (unsigned long long)lim);
+		}
+	}
+	return room;
 }
 
 json_t *nbw_sysinfo_machine(void)

@@ -1060,10 +1060,7 @@ int nbw_calib_load_buffer(const char *path, const char *text, size_t len, struct
 	json_error_t je;
 	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!j) {
-		if (je.line < 0)
-			snprintf(err, errlen, "%s: %s", path, je.text);
-		else
-			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		nbw_json_parse_error(path, &je, len, err, errlen);
 		return -1;
 	}
 	char e[400];

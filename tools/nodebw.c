@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The nodebw command: subcommands list, probe, run, gap, matrix, topo, predict, report, heat. */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -344,9 +346,21 @@ static void unlink_images_at_exit(void)
 	nbw_unlink_plugin_images();
 }
 
+/* Under an address-space limit (ulimit -v), every thread's malloc arena (64 MiB reserved
+ * each, and nodebw runs a thread per stream plus libomp's) would take the room the buffers
+ * need: with a limit set, threads share two arenas. */
+static void fit_malloc_to_limits(void)
+{
+	struct rlimit as, data;
+	if ((getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
+	    (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY))
+		mallopt(M_ARENA_MAX, 2);
+}
+
 int main(int argc, char **argv)
 {
 	atexit(unlink_images_at_exit);
+	fit_malloc_to_limits();
 	if (argc < 2) {
 		fprintf(stderr, "nodebw: error: no command given (see 'nodebw --help')\n");
 		return NBW_EXIT_USAGE;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nodebw/jsonpos.h"
 #include "nodebw/config.h"
 #include "nodebw/readfile.h"
 #include "topo_int.h"
@@ -79,10 +80,7 @@ int topo_links_from_buffer(struct nbw_topo *t, const char *file, const char *tex
 	json_error_t je;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		if (je.line > 0)
-			snprintf(err, errlen, "%s:%d:%d: %s", file, je.line, je.column, je.text);
-		else
-			snprintf(err, errlen, "%s: %s", file, je.text);
+		nbw_json_parse_error(file, &je, len, err, errlen);
 		return -1;
 	}
 	int rc = topo_links_from_json(t, root, file, err, errlen);

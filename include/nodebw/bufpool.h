@@ -29,5 +29,7 @@ int nbw_bufpool_get(struct nbw_bufpool *p, struct nbw_buf *b);
 /** Give back a buffer obtained from nbw_bufpool_get. */
 void nbw_bufpool_put(struct nbw_bufpool *p, const struct nbw_buf *b);
 void nbw_bufpool_destroy(struct nbw_bufpool *p);
+/** Bytes of the buffers the pool holds idle (reusable, or freed to make room). */
+size_t nbw_bufpool_idle_bytes(const struct nbw_bufpool *p);
 
 #endif

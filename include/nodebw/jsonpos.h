@@ -6,11 +6,27 @@
 #ifndef NODEBW_JSONPOS_H
 #define NODEBW_JSONPOS_H
 
+#include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /** 0 with the 1-based \p line and \p col of the value at \p path ("" = the root), or -1. */
 int nbw_json_locate(const char *text, size_t len, const char *path, int *line, int *col);
 /** The same on a file. */
 int nbw_json_locate_file(const char *file, const char *path, int *line, int *col);
+
+/** The one-line reason of a failed json_loadb of \p len bytes from \p path: "FILE:LINE:COL:
+ *  what jansson said", or "out of memory parsing FILE (N bytes)" when jansson ran out of
+ *  memory (its own text is then empty). */
+static inline void nbw_json_parse_error(const char *path, const json_error_t *je, size_t len,
+					char *err, size_t errlen)
+{
+	if (json_error_code(je) == json_error_out_of_memory || !je->text[0])
+		snprintf(err, errlen, "out of memory parsing %s (%zu bytes of JSON)", path, len);
+	else if (je->line > 0)
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je->line, je->column, je->text);
+	else
+		snprintf(err, errlen, "%s: %s", path, je->text);
+}
 
 #endif
