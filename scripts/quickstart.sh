@@ -3,9 +3,10 @@
 # One command for a fresh Debian 12 machine:
 #   scripts/quickstart.sh run [nodebw run options]   install, build, run the main job
 #   scripts/quickstart.sh test                       install, build, run every test twice:
-#                                                    plain and with ASan+UBSan
-# Builds go to build/, build-asan/ and (tests only) build-nooffload/; extra meson options can
-# be given in NODEBW_MESON_ARGS (for example -Doffload_targets=sm_90). On a GPU node the
+#                                                    plain and with ASan+UBSan, and the
+#                                                    fuzz targets for 20 s each
+# Builds go to build/, build-asan/ and (tests only) build-nooffload/ and build-fuzz/; extra
+# meson options can be given in NODEBW_MESON_ARGS (for example -Doffload_targets=sm_90). On a GPU node the
 # default offload target (auto) is the GPUs that nvptx-arch / amdgpu-arch find, so the same
 # two commands build and run nodebw for them.
 set -eu
@@ -103,6 +104,11 @@ test)
 	# A build without OpenMP offload, asked for explicitly: it must say so (suites unit, cli).
 	if build build-nooffload -Dopenmp_offload=disabled; then
 		run_tests build-nooffload --suite unit --suite cli
+	else failed=$((failed + 1)); fi
+	# The libFuzzer targets (results, calibration and topology readers), a fixed short time
+	# each on their seed corpora (doc/fuzzing.md has the longer run).
+	if build build-fuzz -Dfuzz=true; then
+		run_tests build-fuzz --suite fuzz
 	else failed=$((failed + 1)); fi
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
