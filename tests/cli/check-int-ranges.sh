@@ -48,33 +48,35 @@ usage_error_matching "heat --version v1," "empty item" heat --version v1,
 usage_error_matching "heat --roofline-gbs 0x10" "decimal notation" heat --roofline-gbs 0x10
 
 # -- calibration files --
-calfile() { # calfile NAME PYTHON-EXPRESSION-ON-c: a copy of the Table 6 calibration, changed
-	python3 - "$cal" "$tmp/$1.json" "$2" <<'PY'
+edited() { # edited SOURCE NAME PYTHON: $tmp/NAME.json, a copy of SOURCE (as d) changed by PYTHON
+	python3 - "$1" "$tmp/$2.json" "$3" <<'PY'
 import json, sys
-c = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))
 exec(sys.argv[3])
-json.dump(c, open(sys.argv[2], "w"), indent=1)
+json.dump(d, open(sys.argv[2], "w"), indent=1)
 PY
 }
-calfile ksample-n 'c["k"] = {"samples": [{"n": 2**31, "k": 6.4e-11}]}'
+calfile() { edited "$cal" "$1" "$2"; } # a copy of the Table 6 calibration, changed
+resfile() { edited "$res" "$1" "$2"; } # a copy of a recorded run's results.json, changed
+calfile ksample-n 'd["k"] = {"samples": [{"n": 2**31, "k": 6.4e-11}]}'
 usage_error_matching "calibration k.samples[0].n = 2^31" "k.samples\[0\].n" \
 	predict --calibration "$tmp/ksample-n.json" --n 512 --gpus 2
-calfile steps 'c["steps"] = 4294967336'
+calfile steps 'd["steps"] = 4294967336'
 usage_error_matching "calibration steps = 2^32+40" "out of range (0 to 1000000000" \
 	predict --calibration "$tmp/steps.json" --n 512 --gpus 2
-calfile version 'c["schema_version"] = 4294967297'
+calfile version 'd["schema_version"] = 4294967297'
 usage_error_matching "calibration schema_version = 2^32+1" "schema_version" \
 	predict --calibration "$tmp/version.json" --n 512 --gpus 2
-calfile vG 'c["versions"] = [{"version": "v4", "G": 4294967298, "busy": 1.0}]'
+calfile vG 'd["versions"] = [{"version": "v4", "G": 4294967298, "busy": 1.0}]'
 usage_error_matching "calibration versions[0].G = 2^32+2" "versions\[0\].G" \
 	predict --calibration "$tmp/vG.json" --n 512 --gpus 2
-calfile slab 'c["k_slab"] = [{"n": 64, "planes": -2147483648, "k": 6.4e-11}]'
+calfile slab 'd["k_slab"] = [{"n": 64, "planes": -2147483648, "k": 6.4e-11}]'
 usage_error_matching "calibration k_slab planes = -2^31" "k_slab\[0\].planes" \
 	predict --calibration "$tmp/slab.json" --n 512 --gpus 2
 
 # A --version list longer than any fixed buffer keeps every entry (v4 comes last), on a
 # calibration with the host paths Versions 1-3 need.
-calfile paths 'c["transfers"].update({"htod": {"beta_gbps": 50.0}, "dtoh": {"beta_gbps": 50.0}})'
+calfile paths 'd["transfers"].update({"htod": {"beta_gbps": 50.0}, "dtoh": {"beta_gbps": 50.0}})'
 long=$(printf 'v1,%.0s' $(seq 1 40))v4
 timeout 30 "$NODEBW" predict --calibration "$tmp/paths.json" --n 512 --gpus 2 --version "$long" \
 	--json >"$tmp/long.json" 2>"$tmp/err"
@@ -83,14 +85,6 @@ check "predict --version of $(printf %s "$long" | wc -c) bytes keeps v1 and v4 (
 sed 's/^/#   /' "$tmp/err"
 
 # -- results files --
-resfile() { # resfile NAME PYTHON-ON-d: a copy of a recorded run's results.json, changed
-	python3 - "$res" "$tmp/$1.json" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-exec(sys.argv[3])
-json.dump(d, open(sys.argv[2], "w"), indent=1)
-PY
-}
 resfile shape 'd["solver_runs"][3]["shape"]["nx"] = -2**31'
 for cmd in gap matrix; do
 	usage_error_matching "$cmd: solver_runs[3].shape.nx = -2^31" "solver_runs\[3\].shape.nx" \
