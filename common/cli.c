@@ -15,7 +15,7 @@ enum {
 	OPT_API = 256, OPT_MAXTIME, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
 	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
-	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED,
+	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON,
 };
 
 static const struct option probe_options[] = {
@@ -43,6 +43,7 @@ static const struct option probe_options[] = {
 	{ "no-hht-sweep", no_argument, NULL, OPT_NO_HHT_SWEEP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -110,6 +111,9 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --output DIR         results folder (default nodebw-results/<date-time>):\n"
 		"                       results.json (every sample) and results.csv (summaries)\n"
 		"  --quiet              no tables on stdout\n"
+		"  --json               the results document (results.json) on stdout at the end,\n"
+		"                       nothing else there (progress and notes go to stderr)\n"
+		"  -h, --help           this text (also 'nodebw help %s')\n"
 		"%s"
 		"\n"
 		"Bandwidth is printed in GB/s = 1e9 bytes per second.\n"
@@ -125,7 +129,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 			  "calibration.json and the report (report/report.html), into one folder.\n"
 			: "Measure host-to-device, device-to-host and device-to-device transfers over\n"
 			  "a size sweep. Every transfer is verified outside the timed region.\n",
-		strcmp(cmd, "run") == 0 ? " (on by default for run)" : "",
+		strcmp(cmd, "run") == 0 ? " (on by default for run)" : "", cmd,
 		strcmp(cmd, "run") == 0
 			? "Solver and report (run only; doc/model.md):\n"
 			  "  --solver-n LIST      grid sizes N of the solver runs (default 40,52,64,76 on\n"
@@ -371,6 +375,11 @@ static int one_probe(const char *t, void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+static const char *profile_name(int opt)
+{
+	return opt == OPT_QUICK ? "--quick" : opt == OPT_FULL ? "--full" : "--default";
+}
+
 static void apply_profile(struct nbw_probe_opts *o)
 {
 	switch (o->profile) {
@@ -417,7 +426,17 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 
 	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, "+:", probe_options, NULL)) != -1) {
+	int profile_opt = 0; /* the profile option given, to refuse two different ones */
+	while (rc == 0 && (c = getopt_long(argc, argv, "+:h", probe_options, NULL)) != -1) {
+		if (c == OPT_QUICK || c == OPT_FULL || c == OPT_DEFAULT) {
+			if (profile_opt && profile_opt != c) {
+				snprintf(err, errlen, "%s and %s exclude each other (one profile)",
+					 profile_name(profile_opt), profile_name(c));
+				rc = -1;
+				break;
+			}
+			profile_opt = c;
+		}
 		switch (c) {
 		case OPT_API: rc = each_item("--api", optarg, one_api, o, err, errlen); break;
 		case OPT_PROBE: rc = each_item("--probe", optarg, one_probe, o, err, errlen); break;
@@ -476,6 +495,8 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 			snprintf(o->output, sizeof(o->output), "%s", optarg);
 			break;
 		case OPT_QUIET: o->quiet = true; break;
+		case OPT_JSON: o->json = o->quiet = true; break;
+		case 'h':
 		case OPT_HELP: return 1;
 		case ':':
 			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);

@@ -33,6 +33,7 @@ static void usage(FILE *f)
 		"  --sysfs-root DIR   read the PCI tree from DIR/bus/pci/devices (default /sys)\n"
 		"  --export DIR       also write this machine as a fixture folder into DIR\n"
 		"  --no-vendor        do not load NVML, ROCm SMI, Level Zero or the backends\n"
+		"  -h, --help         this text\n"
 		"\n"
 		"Examples:\n"
 		"  nodebw topo\n"

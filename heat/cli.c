@@ -93,6 +93,7 @@ void nbw_heat_usage(FILE *f)
 		"  --output DIR         results folder (default nodebw-results/<date-time>); the\n"
 		"                       runs are the array \"solver_runs\" of results.json\n"
 		"  --quiet              no table on stdout\n"
+		"  -h, --help           this text\n"
 		"\n"
 		"Speed is reported in points per second (interior points x steps / seconds), in\n"
 		"GB/s = 1e9 bytes per second counting 32 bytes per point and step (u, kappa, rhs\n"
@@ -219,7 +220,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	int c, rc = 0;
 	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, "+:", heat_options, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, "+:h", heat_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_N:
 			rc = nbw_cli_parse_int_list(optarg, 3, MAX_SIDE, o->sizes, NBW_HEAT_MAX_SIZES,
@@ -294,6 +295,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 			}
 			break;
 		case OPT_QUIET: o->quiet = true; break;
+		case 'h':
 		case OPT_HELP: return 1;
 		case ':':
 			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);

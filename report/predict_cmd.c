@@ -29,6 +29,7 @@ static void usage(FILE *f)
 		"  --kbar-rule RULE    all (mean over every size, Eq. 8; default) or top3 (the\n"
 		"                      three largest sizes, as the paper's artifact scripts)\n"
 		"  --json              print JSON instead of a table\n"
+		"  -h, --help          this text\n"
 		"\n"
 		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n"
 		"beta is that of the slowest neighbour pair i <-> i+1 (Version 4) or of the\n"

@@ -20,6 +20,7 @@
 #include "nodebw/heat.h"
 #include "nodebw/model.h"
 #include "nodebw/plugin_images.h"
+#include "nodebw/readfile.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/rundir.h"
@@ -28,6 +29,7 @@
 #include "nodebw/sink.h"
 #include "nodebw/topology.h"
 #include "nodebw/version.h"
+#include "revision.h"
 #include "cmd-matrix.h"
 #include "run.h"
 
@@ -35,10 +37,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: nodebw [--help] [--version] COMMAND [OPTIONS]\n"
+		"       nodebw help COMMAND\n"
 		"\n"
 		"Characterise the data paths of a GPU node: host-to-device, device-to-host and\n"
 		"device-to-device bandwidth and latency through OpenMP offload (LLVM libomptarget)\n"
 		"and the native APIs (CUDA, HIP, Level Zero, and a host-memory reference).\n"
+		"\n"
+		"Options:\n"
+		"  -h, --help     this text (nodebw help COMMAND: a command's)\n"
+		"  -V, --version  version, git revision, offload targets and build\n"
 		"\n"
 		"Commands:\n"
 		"  list     every device of every built API (with its kind) and the probe catalogue\n"
@@ -58,6 +65,11 @@ static void usage(FILE *f)
 		"  heat     the bundled 3D heat solver: serial reference, 1-device baseline and\n"
 		"           Versions 1-4 on G devices, verified (see 'nodebw heat --help')\n"
 		"\n"
+		"Exit status: 0 everything asked for was measured and verified; 1 an error that\n"
+		"stopped the command; 2 bad input; 3 the command ran to its end but some\n"
+		"measurements or solver runs failed or were not verified; 128 + N stopped by\n"
+		"signal N.\n"
+		"\n"
 		"Bandwidth is reported in GB/s = 1e9 bytes per second. Without a GPU, LLVM's host\n"
 		"plugin provides virtual devices whose memory is host memory: nodebw labels them\n"
 		"'host-plugin', never as GPUs.\n"
@@ -71,31 +83,46 @@ static void usage(FILE *f)
 		"  nodebw report results/node42/results.json\n");
 }
 
+/* `nodebw list [--json]`: every device of every built API, and the probe catalogue. */
 static int cmd_list(int argc, char **argv)
 {
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		printf("Usage: nodebw list\n\nPrint every device of every built API with its kind "
-		       "and name, and the probe catalogue.\n");
-		return 0;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "nodebw: error: 'list' takes no argument ('%s')\n", argv[1]);
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("Usage: nodebw list [--json]\n\nPrint every device of every built API "
+			       "with its kind and name, and the probe catalogue.\n\n"
+			       "  --json     the same as one JSON object on stdout\n"
+			       "  -h, --help this text\n");
+			return 0;
+		}
+		if (strcmp(argv[i], "--json") == 0) {
+			json = true;
+			continue;
+		}
+		fprintf(stderr, "nodebw: error: unknown argument '%s' to 'list' (see 'nodebw list "
+				"--help')\n", argv[i]);
 		return NBW_EXIT_USAGE;
 	}
+	json_t *out = json_pack("{s:s, s:s, s:s, s:[], s:[], s:[]}", "version", NBW_VERSION,
+				"revision", NBW_REVISION, "offload_targets", NBW_OFFLOAD_TARGETS,
+				"devices", "skipped", "probes");
+	if (!out) {
+		fprintf(stderr, "nodebw: error: out of memory\n");
+		return 1;
+	}
+	json_t *devs = json_object_get(out, "devices"), *skips = json_object_get(out, "skipped");
+#if !NBW_HAVE_OMP
+	json_array_append_new(skips, json_pack("{s:s, s:s}", "api", "omp", "reason",
+					       NBW_NO_OFFLOAD_REASON));
+#endif
 	size_t n;
 	const struct nbw_backend_ops *const *all = nbw_backends(&n);
-	printf("nodebw %s; offload targets: %s\n", NBW_VERSION, NBW_OFFLOAD_TARGETS);
-	printf("\nDevices:\n");
-#if !NBW_HAVE_OMP
-	printf("  %-6s skipped: %s\n", "omp", NBW_NO_OFFLOAD_REASON);
-#endif
-	if (n == 0)
-		printf("  no backend was built\n");
 	for (size_t i = 0; i < n; i++) {
 		struct nbw_backend *be = NULL;
 		char why[NBW_REASON_LEN] = "";
 		if (all[i]->open(&be, NULL, why, sizeof(why))) {
-			printf("  %-6s skipped: %s\n", all[i]->name, why);
+			json_array_append_new(skips, json_pack("{s:s, s:s}", "api", all[i]->name,
+							       "reason", why));
 			continue;
 		}
 		int nd = all[i]->device_count(be);
@@ -103,21 +130,53 @@ static int cmd_list(int argc, char **argv)
 			struct nbw_device dev;
 			if (all[i]->device_info(be, d, &dev) != 0)
 				continue;
-			char rt[48] = "";
-			if (dev.runtime_id != d)
-				snprintf(rt, sizeof(rt), " (the runtime's device %d)",
-					 dev.runtime_id);
-			printf("  %-6s %2d  %-12s %s; memory: %s%s%s%s\n", all[i]->name, d,
-			       dev.kind, dev.name, dev.memory, dev.pci_bus_id[0] ? "; PCI " : "",
-			       dev.pci_bus_id, rt);
+			json_array_append_new(devs, json_pack(
+				"{s:s, s:i, s:i, s:s, s:s, s:s, s:s}", "api", all[i]->name, "id", d,
+				"runtime_id", dev.runtime_id, "kind", dev.kind, "name", dev.name,
+				"memory", dev.memory, "pci_bus_id", dev.pci_bus_id));
 		}
 		all[i]->close(be);
 	}
 	struct nbw_probe_info cat[64];
 	size_t nc = nbw_probe_catalogue(cat, 64);
-	printf("\nProbes:\n");
 	for (size_t i = 0; i < nc; i++)
-		printf("  %-10s %s\n", cat[i].name, cat[i].description);
+		json_array_append_new(json_object_get(out, "probes"),
+				      json_pack("{s:s, s:s}", "name", cat[i].name, "description",
+						cat[i].description));
+	if (json) {
+		json_dumpf(out, stdout, JSON_INDENT(1));
+		printf("\n");
+		json_decref(out);
+		return 0;
+	}
+	printf("nodebw %s; offload targets: %s\n", NBW_VERSION, NBW_OFFLOAD_TARGETS);
+	printf("\nDevices:\n");
+	size_t k;
+	json_t *x;
+	json_array_foreach(skips, k, x)
+		printf("  %-6s skipped: %s\n", json_string_value(json_object_get(x, "api")),
+		       json_string_value(json_object_get(x, "reason")));
+	if (n == 0)
+		printf("  no backend was built\n");
+	json_array_foreach(devs, k, x) {
+		int d = (int)json_integer_value(json_object_get(x, "id"));
+		int rtid = (int)json_integer_value(json_object_get(x, "runtime_id"));
+		const char *pci = json_string_value(json_object_get(x, "pci_bus_id"));
+		char rt[48] = "";
+		if (rtid != d)
+			snprintf(rt, sizeof(rt), " (the runtime's device %d)", rtid);
+		printf("  %-6s %2d  %-12s %s; memory: %s%s%s%s\n",
+		       json_string_value(json_object_get(x, "api")), d,
+		       json_string_value(json_object_get(x, "kind")),
+		       json_string_value(json_object_get(x, "name")),
+		       json_string_value(json_object_get(x, "memory")), pci[0] ? "; PCI " : "", pci,
+		       rt);
+	}
+	printf("\nProbes:\n");
+	json_array_foreach(json_object_get(out, "probes"), k, x)
+		printf("  %-10s %s\n", json_string_value(json_object_get(x, "name")),
+		       json_string_value(json_object_get(x, "description")));
+	json_decref(out);
 	return 0;
 }
 
@@ -154,8 +213,9 @@ static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, 
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		return 1;
 	}
-	if (!ro->quiet)
-		printf("\nnodebw run: results %s/results.json, calibration %s/calibration.json%s%s%s\n"
+	if (!ro->quiet || ro->json)
+		fprintf(ro->json ? stderr : stdout,
+		       "\nnodebw run: results %s/results.json, calibration %s/calibration.json%s%s%s\n"
 		       "regenerate the report with: nodebw report %s/results.json\n",
 		       dir, dir, ro->report ? ", report " : "", ro->report ? dir : "",
 		       ro->report ? "/report/report.html" : "", dir);
@@ -177,6 +237,26 @@ static void set_final_state(struct nbw_doc *doc, const struct nbw_run_status *st
 	} else if (!more_stages) {
 		nbw_doc_set_state(doc, "complete", NULL);
 	}
+}
+
+/* --json: the results document as written (the file is the one truth), on stdout. */
+static int print_results_file(const char *dir, char *err, size_t errlen)
+{
+	char *path = NULL, *text = NULL;
+	size_t len = 0;
+	if (asprintf(&path, "%s/results.json", dir) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc = nbw_readfile(path, 0, &text, &len, err, errlen);
+	free(path);
+	if (rc)
+		return -1;
+	rc = fwrite(text, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : -1;
+	if (rc)
+		snprintf(err, errlen, "writing the results document to stdout failed");
+	free(text);
+	return rc;
 }
 
 static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
@@ -269,8 +349,9 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		rc = 1;
 	} else {
-		if (!o.quiet || st.verify_failed || st.errors)
-			printf("\n%u measurements: %u verified, %u failed verification, %u with an "
+		if (!o.quiet || o.json || st.verify_failed || st.errors)
+			fprintf(o.json ? stderr : stdout,
+			       "\n%u measurements: %u verified, %u failed verification, %u with an "
 			       "error; %u skipped%s\nresults: %s/results.json and results.csv\n",
 			       st.measurements, st.measurements - st.verify_failed - st.errors,
 			       st.verify_failed, st.errors, st.skipped,
@@ -293,6 +374,10 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 		if (!o.quiet)
 			nbw_summary_print(stdout, doc, nbw_now() - t0);
 		nbw_print_failures(stderr, doc);
+		if (o.json && print_results_file(dir, err, sizeof(err))) {
+			fprintf(stderr, "nodebw: error: %s\n", err);
+			rc = 1;
+		}
 	}
 	nbw_rundir_close(&rd, false);
 	nbw_doc_free(doc);
@@ -315,7 +400,10 @@ static void gap_usage(FILE *f)
 	fprintf(f, "Usage: nodebw gap [--json] RESULTS.json\n\nRecompute the OpenMP-vs-native gap "
 		   "table from a results file: per direction, mode, host memory and device count "
 		   "the mean absolute gap in GB/s (1e9 B/s), the relative gap and the extra time "
-		   "per transfer.\n");
+		   "per transfer.\n\n"
+		   "Options:\n"
+		   "  --json     the gap table as JSON\n"
+		   "  -h, --help this text\n");
 }
 
 static int cmd_gap(int argc, char **argv)
@@ -357,22 +445,43 @@ static void fit_malloc_to_limits(void)
 		mallopt(M_ARENA_MAX, 2);
 }
 
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
 	atexit(unlink_images_at_exit);
 	fit_malloc_to_limits();
+	return dispatch(argc, argv);
+}
+
+/* argv[1] is the command. */
+static int dispatch(int argc, char **argv)
+{
 	if (argc < 2) {
 		fprintf(stderr, "nodebw: error: no command given (see 'nodebw --help')\n");
 		return NBW_EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
+	if (strcmp(cmd, "help") == 0 && argc > 2) {
+		/* nodebw help CMD = nodebw CMD --help */
+		if (argc > 3) {
+			fprintf(stderr, "nodebw: error: 'help' takes one command ('%s')\n", argv[3]);
+			return NBW_EXIT_USAGE;
+		}
+		if (strcmp(argv[2], "help") == 0 || argv[2][0] == '-') {
+			usage(stdout);
+			return 0;
+		}
+		char *hargv[] = { argv[0], argv[2], "--help", NULL };
+		return dispatch(3, hargv);
+	}
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
 		usage(stdout);
 		return 0;
 	}
 	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
-		printf("nodebw %s (offload targets: %s; %s)\n", NBW_VERSION, NBW_OFFLOAD_TARGETS,
-		       NBW_BUILD_INFO);
+		printf("nodebw %s, revision %s (offload targets: %s; %s)\n", NBW_VERSION,
+		       NBW_REVISION, NBW_OFFLOAD_TARGETS, NBW_BUILD_INFO);
 		return 0;
 	}
 	if (strcmp(cmd, "list") == 0)

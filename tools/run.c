@@ -32,16 +32,18 @@ static double t_start;
 
 void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
 {
-	if (ro->quiet)
+	if (ro->quiet && !ro->json)
 		return;
+	/* With --json, stdout holds the results document alone. */
+	FILE *f = ro->json ? stderr : stdout;
 	va_list ap;
 	va_start(ap, fmt);
 	if (t_start == 0.0)
 		t_start = nbw_now();
-	printf("\n[nodebw run %6.1f s] ", nbw_now() - t_start);
-	vprintf(fmt, ap);
-	printf("\n");
-	fflush(stdout);
+	fprintf(f, "\n[nodebw run %6.1f s] ", nbw_now() - t_start);
+	vfprintf(f, fmt, ap);
+	fprintf(f, "\n");
+	fflush(f);
 	va_end(ap);
 }
 
@@ -81,6 +83,8 @@ int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *
 		} else {
 			if (strcmp(a, "--quiet") == 0)
 				ro->quiet = true;
+			if (strcmp(a, "--json") == 0)
+				ro->json = true;
 			if (strcmp(a, "--full") == 0)
 				ro->full = true;
 			argv[w++] = argv[i];

@@ -12,6 +12,7 @@
 
 struct nbw_run_opts {
 	bool solver, report, quiet, full;
+	bool json; /**< --json: progress lines on stderr, stdout keeps the results document */
 	int n[NBW_RUN_MAX_N];   /**< --solver-n; nn == 0: by device kind */
 	int nn;
 	int steps;              /**< --solver-steps; 0: by device kind */

@@ -57,6 +57,7 @@ struct nbw_probe_opts {
 	bool hht_sweep;
 	char output[PATH_MAX];            /**< results folder; empty = nodebw-results/<time> */
 	bool quiet;
+	bool json; /**< --json: the results document on stdout (implies quiet) */
 };
 
 /** Parse "probe"/"run" options (argv[0] is the subcommand). Returns 0, 1 when --help was

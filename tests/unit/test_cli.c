@@ -139,10 +139,15 @@ static void test_defaults_run(void **state)
 	assert_true(o.hht_sweep);
 	nbw_cli_opts_free(&o);
 
-	/* The last profile option wins. */
+	/* One profile: two different ones are refused, the same one twice is fine. */
 	char *argv4[] = { "probe", "--quick", "--full", "--default", NULL };
-	parse_ok(argv4, &o);
-	assert_int_equal(o.profile, NBW_PROFILE_DEFAULT);
+	char err[256] = "";
+	assert_int_equal(nbw_cli_parse_probe(4, argv4, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--quick and --full exclude each other"));
+	nbw_cli_opts_free(&o);
+	char *argv5[] = { "run", "--full", "--full", NULL };
+	parse_ok(argv5, &o);
+	assert_int_equal(o.profile, NBW_PROFILE_FULL);
 	nbw_cli_opts_free(&o);
 }
 
