@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,8 +398,9 @@ fail:
 /* ---- document ------------------------------------------------------------------------ */
 
 static int csv_ensure(struct nbw_doc *d);
-static void csv_row(FILE *f, const struct nbw_measurement *x, const char *hht_label);
-static void csv_row_json(FILE *f, json_t *m);
+static void csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
+		    const char *hht_label);
+static void csv_row_json(FILE *f, json_t *devices, json_t *m);
 
 struct nbw_doc *nbw_doc_new(int argc, char **argv)
 {
@@ -483,14 +485,14 @@ void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m)
 {
 	json_array_append_new(d->measurements, nbw_measurement_to_json(m));
 	if (d->csv)
-		csv_row(d->csv, m, NULL);
+		csv_row(d->csv, d->devices, m, NULL);
 }
 
 void nbw_doc_add_measurement_json(struct nbw_doc *d, json_t *m)
 {
 	json_array_append(d->measurements, m);
 	if (d->csv)
-		csv_row_json(d->csv, m);
+		csv_row_json(d->csv, d->devices, m);
 	json_decref(m);
 }
 
@@ -565,14 +567,24 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* results.csv: one row per measurement, a header of machine names with their units
+ * (_bytes, _gbps = GB/s = 1e9 B/s, _s = seconds) and nothing else, so that
+ * pandas.read_csv(path) reads it as it is; what the columns mean is in
+ * doc/results-schema.md ("The CSV view"), how bytes are counted in results.json. */
+static const char *const csv_columns[] = {
+	"api", "probe", "direction", "mode", "host_mem", "concurrency", "src", "dst",
+	"device_kind", "bytes", "halo_n", "size_set", "hidden_helpers", "hht_sweep",
+	"peer_access", "bind_policy", "bind_node", "repetitions", "median_gbps", "min_gbps",
+	"max_gbps", "mean_gbps", "cv", "median_s", "device_timer_median_gbps",
+	"theoretical_gbps", "fraction_of_theoretical", "link", "overlap_speedup",
+	"verification", "error", "interface",
+};
+
 static void csv_header(FILE *f)
 {
-	fprintf(f, "# nodebw %s results summary; bandwidth in GB/s = 1e9 B/s, time in seconds\n",
-		NBW_VERSION);
-	fprintf(f, "api,probe,direction,mode,host_mem,concurrency,src,dst,bytes,halo_n,"
-		   "hidden_helpers,hht_sweep,repetitions,median_gbps,min_gbps,max_gbps,mean_gbps,cv,"
-		   "median_s,overlap_speedup,verification,error,interface,bytes_counting,"
-		   "peer_access,device_median_gbps\n");
+	for (size_t i = 0; i < sizeof(csv_columns) / sizeof(csv_columns[0]); i++)
+		fprintf(f, "%s%s", i ? "," : "", csv_columns[i]);
+	fputc('\n', f);
 }
 
 static void endpoint_list(const struct nbw_measurement *x, bool dst, char *buf, size_t len)
@@ -588,43 +600,99 @@ static void endpoint_list(const struct nbw_measurement *x, bool dst, char *buf, 
 	}
 }
 
-/* One CSV row from the measurement itself (no JSON round trip). */
-static void csv_row(FILE *f, const struct nbw_measurement *x, const char *hht_label)
+/* The kind of the devices a measurement touched ("host-plugin", "gpu", ...; "mixed" when
+ * they differ; "host" for host-only copies), from the document's device list. */
+static void device_kind(json_t *devices, const struct nbw_measurement *x, char *buf,
+			size_t len)
 {
-	char src[NBW_MAX_STREAMS * 6], dst[NBW_MAX_STREAMS * 6];
+	snprintf(buf, len, "host");
+	bool any = false;
+	for (unsigned s = 0; s < x->nstreams; s++)
+		for (int e = 0; e < 2; e++) {
+			int dev = e ? x->streams[s].dst_device : x->streams[s].src_device;
+			if (dev < 0)
+				continue;
+			const char *k = "unknown";
+			size_t i;
+			json_t *d;
+			json_array_foreach(devices, i, d) {
+				const char *api = json_string_value(json_object_get(d, "api"));
+				json_t *id = json_object_get(d, "id");
+				if (api && strcmp(api, x->api) == 0 && json_is_integer(id) &&
+				    json_integer_value(id) == dev) {
+					const char *dk = json_string_value(json_object_get(d, "kind"));
+					k = dk ? dk : "unknown";
+					break;
+				}
+			}
+			if (any && strcmp(buf, k) != 0)
+				snprintf(buf, len, "mixed");
+			else if (!any)
+				snprintf(buf, len, "%s", k);
+			any = true;
+		}
+}
+
+static void csv_number(FILE *f, double v, const char *fmt)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+}
+
+/* One CSV row from the measurement itself (no JSON round trip). */
+static void csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
+		    const char *hht_label)
+{
+	char src[NBW_MAX_STREAMS * 6], dst[NBW_MAX_STREAMS * 6], kind[32];
 	endpoint_list(x, false, src, sizeof(src));
 	endpoint_list(x, true, dst, sizeof(dst));
-	fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,%llu,", x->api, x->probe, nbw_dir_name(x->dir),
+	device_kind(devices, x, kind, sizeof(kind));
+	fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,", x->api, x->probe, nbw_dir_name(x->dir),
 		nbw_mode_name(x->mode), nbw_hostmem_name(x->hostmem), nbw_conc_name(x->conc), src,
-		dst, (unsigned long long)x->bytes);
+		dst);
+	csv_field(f, kind);
+	fprintf(f, ",%llu,", (unsigned long long)x->bytes);
 	if (x->halo_n)
 		fprintf(f, "%d", x->halo_n);
-	fprintf(f, ",%d,%s,%u,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,", x->hidden_helpers,
-		hht_label ? hht_label : "", x->reps, x->gbps.median, x->gbps.min, x->gbps.max,
-		x->gbps.mean, x->gbps.cv, x->seconds.median);
-	if (x->has_overlap)
-		fprintf(f, "%.3f", x->overlap_speedup);
+	fprintf(f, ",%s,%d,", x->size_set, x->hidden_helpers);
+	csv_field(f, hht_label ? hht_label : "");
+	fprintf(f, ",%s,%s,", nbw_peer_name(x->peer), x->bind_policy);
+	if (x->bind_node >= 0)
+		fprintf(f, "%d", x->bind_node);
+	fprintf(f, ",%u", x->reps);
+	bool ok = x->reps > 0 && !x->error[0];
+	csv_number(f, ok ? x->gbps.median : NAN, "%.6g");
+	csv_number(f, ok ? x->gbps.min : NAN, "%.6g");
+	csv_number(f, ok ? x->gbps.max : NAN, "%.6g");
+	csv_number(f, ok ? x->gbps.mean : NAN, "%.6g");
+	csv_number(f, ok ? x->gbps.cv : NAN, "%.4f");
+	csv_number(f, ok ? x->seconds.median : NAN, "%.6g");
+	/* The device timer's figure: stream 0's (each stream has its own in the JSON). */
+	csv_number(f, ok && x->nstreams && x->streams[0].n_device ? x->streams[0].device_gbps.median
+								   : NAN,
+		   "%.6g");
+	bool th = x->theoretical_gbps > 0.0;
+	csv_number(f, th ? x->theoretical_gbps : NAN, "%.6g");
+	csv_number(f, th && ok ? x->gbps.median / x->theoretical_gbps : NAN, "%.4f");
+	fputc(',', f);
+	csv_field(f, x->link);
+	csv_number(f, x->has_overlap ? x->overlap_speedup : NAN, "%.3f");
 	fprintf(f, ",%s,", x->verify_status);
 	csv_field(f, x->error);
 	fputc(',', f);
 	csv_field(f, x->interface);
-	fputc(',', f);
-	csv_field(f, x->bytes_counting);
-	fprintf(f, ",%s,", nbw_peer_name(x->peer));
-	/* The device timer's figure: stream 0's (each stream has its own in the JSON). */
-	if (x->nstreams && x->streams[0].n_device)
-		fprintf(f, "%.6g", x->streams[0].device_gbps.median);
 	fputc('\n', f);
 }
 
-static void csv_row_json(FILE *f, json_t *m)
+static void csv_row_json(FILE *f, json_t *devices, json_t *m)
 {
 	char e[NBW_REASON_LEN];
 	struct nbw_measurement x;
 	if (nbw_measurement_from_json(m, &x, e, sizeof(e)))
 		return;
 	json_t *label = json_object_get(m, "hht_sweep");
-	csv_row(f, &x, json_is_string(label) ? json_string_value(label) : NULL);
+	csv_row(f, devices, &x, json_is_string(label) ? json_string_value(label) : NULL);
 	nbw_measurement_free(&x);
 }
 
@@ -641,7 +709,7 @@ static int csv_ensure(struct nbw_doc *d)
 	size_t i;
 	json_t *m;
 	json_array_foreach(d->measurements, i, m)
-		csv_row_json(d->csv, m);
+		csv_row_json(d->csv, d->devices, m);
 	return 0;
 }
 

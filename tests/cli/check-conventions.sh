@@ -46,6 +46,19 @@ d = json.load(open(sys.argv[1]))
 assert d['schema'] == 'nodebw-results' and d['state'] == 'complete' and d['measurements']
 assert d == json.load(open(sys.argv[2]))" "$tmp/p.json" "$tmp/p/results.json"
 check "probe --json: the counts went to stderr" grep -q "measurements: .* verified" "$tmp/err"
+# results.csv is ready for pandas.read_csv(path) with no options: the header first (no
+# comment line), every row as wide as the header, one row per measurement.
+check "results.csv: header first, every row the header's width, one row per measurement" \
+	python3 -c "
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))
+h = rows[0]
+assert h[:3] == ['api', 'probe', 'direction'] and 'theoretical_gbps' in h and 'device_kind' in h, h
+assert all(len(r) == len(h) for r in rows), {len(r) for r in rows}
+assert len(rows) - 1 == len(json.load(open(sys.argv[2]))['measurements'])
+kinds = {d['kind'] for d in json.load(open(sys.argv[2]))['devices'] if d['api'] == 'host'}
+assert {r[h.index('device_kind')] for r in rows[1:]} == kinds, kinds" "$tmp/p/results.csv" \
+	"$tmp/p/results.json"
 timeout 300 "$NODEBW" run --api host --probe htod --sizes 8 --reps 2 --max-reps 2 --no-solver \
 	--no-report --json --output "$tmp/r" >"$tmp/r.json" 2>"$tmp/err"
 check "run --json: the results document alone on stdout, progress on stderr (status $?)" \
