@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "nodebw/probe.h"
+#include "nodebw/sizes.h"
 
 static const char *str(json_t *o, const char *key)
 {
@@ -277,10 +278,14 @@ static json_t *find_native(json_t *devices, const struct cand *v, size_t nv, jso
 	return best;
 }
 
+/* One summary group: its key and every paired row (size and gaps). */
 struct acc {
 	json_t *key;
-	double abs_gap, rel_gap, extra_us;
-	int n;
+	struct {
+		uint64_t bytes;
+		double gap, rel, extra_us;
+	} *v;
+	size_t n, cap;
 };
 
 static struct acc *acc_find(struct acc *a, size_t *na, size_t max, json_t *key)
@@ -298,14 +303,133 @@ static struct acc *acc_find(struct acc *a, size_t *na, size_t max, json_t *key)
 	return &a[(*na)++];
 }
 
-static void acc_add(struct acc *a, double gap, double rel, double extra_us)
+static void acc_add(struct acc *a, uint64_t bytes, double gap, double rel, double extra_us)
 {
 	if (!a)
 		return;
-	a->abs_gap += fabs(gap);
-	a->rel_gap += fabs(rel);
-	a->extra_us += extra_us;
+	if (a->n == a->cap) {
+		size_t nc = a->cap ? a->cap * 2 : 16;
+		void *nv = realloc(a->v, nc * sizeof(*a->v));
+		if (!nv)
+			return;
+		a->v = nv;
+		a->cap = nc;
+	}
+	a->v[a->n].bytes = bytes;
+	a->v[a->n].gap = gap;
+	a->v[a->n].rel = rel;
+	a->v[a->n].extra_us = extra_us;
 	a->n++;
+}
+
+const char *nbw_gap_verdict(double rel)
+{
+	return !isfinite(rel) ? "n/a" : rel > NBW_GAP_CLEAR ? "OpenMP slower"
+				  : rel < -NBW_GAP_CLEAR ? "OpenMP faster" : "no clear gap";
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The group's summary: the means over all its rows (|gap| as before), the signed means of
+ * the latency and bandwidth bands with their verdicts, and the sizes where the sign of the
+ * mean relative gap per size changes (sizes within +-NBW_GAP_CLEAR take no side). */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of the \p n values of \p v (sorted in place); NaN when none. */
+static double median_inplace(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The group's summary: the means over all its rows (|gap| as before), the signed medians of
+ * the latency and bandwidth bands with their verdicts (medians: one disturbed size must not
+ * turn a band's sign), and the sizes where the sign of the mean relative gap per size
+ * changes (sizes within +-NBW_GAP_CLEAR take no side). */
+static void acc_summary(const struct acc *a, json_t *s)
+{
+	double abs_gap = 0, abs_rel = 0, extra = 0;
+	size_t nlat = 0, nbw = 0, cnt = a->n ? a->n : 1;
+	double *lat_rel = malloc(cnt * sizeof(double)), *lat_us = malloc(cnt * sizeof(double));
+	double *bw_gap = malloc(cnt * sizeof(double)), *bw_rel = malloc(cnt * sizeof(double));
+	if (!lat_rel || !lat_us || !bw_gap || !bw_rel) {
+		free(lat_rel), free(lat_us), free(bw_gap), free(bw_rel);
+		return;
+	}
+	for (size_t k = 0; k < a->n; k++) {
+		abs_gap += fabs(a->v[k].gap);
+		abs_rel += fabs(a->v[k].rel);
+		extra += a->v[k].extra_us;
+		if (a->v[k].bytes <= NBW_GAP_LATENCY_MAX_BYTES) {
+			lat_rel[nlat] = a->v[k].rel;
+			lat_us[nlat++] = a->v[k].extra_us;
+		} else if (a->v[k].bytes >= NBW_GAP_BANDWIDTH_MIN_BYTES) {
+			bw_gap[nbw] = a->v[k].gap;
+			bw_rel[nbw++] = a->v[k].rel;
+		}
+	}
+	json_object_set_new(s, "sizes", json_integer((json_int_t)a->n));
+	json_object_set_new(s, "mean_abs_gap_gbps", json_real(abs_gap / (double)a->n));
+	json_object_set_new(s, "mean_abs_relative_gap", json_real(abs_rel / (double)a->n));
+	json_object_set_new(s, "mean_extra_us", json_real(extra / (double)a->n));
+	json_t *lat = json_pack("{s:I, s:I}", "max_bytes", (json_int_t)NBW_GAP_LATENCY_MAX_BYTES,
+				"sizes", (json_int_t)nlat);
+	if (nlat) {
+		double r = median_inplace(lat_rel, nlat);
+		json_object_set_new(lat, "median_relative_gap", json_real(r));
+		json_object_set_new(lat, "median_extra_us", json_real(median_inplace(lat_us, nlat)));
+		json_object_set_new(lat, "verdict", json_string(nbw_gap_verdict(r)));
+	}
+	json_object_set_new(s, "latency_band", lat);
+	json_t *bw = json_pack("{s:I, s:I}", "min_bytes",
+			       (json_int_t)NBW_GAP_BANDWIDTH_MIN_BYTES, "sizes", (json_int_t)nbw);
+	if (nbw) {
+		double r = median_inplace(bw_rel, nbw);
+		json_object_set_new(bw, "median_gap_gbps", json_real(median_inplace(bw_gap, nbw)));
+		json_object_set_new(bw, "median_relative_gap", json_real(r));
+		json_object_set_new(bw, "verdict", json_string(nbw_gap_verdict(r)));
+	}
+	json_object_set_new(s, "bandwidth_band", bw);
+	free(lat_rel), free(lat_us), free(bw_gap), free(bw_rel);
+	/* Sign changes over the sizes in ascending order (the mean per size first: an "all"
+	 * group has several rows of one size). */
+	uint64_t *sz = malloc((a->n ? a->n : 1) * sizeof(*sz));
+	json_t *changes = json_array();
+	if (sz) {
+		for (size_t k = 0; k < a->n; k++)
+			sz[k] = a->v[k].bytes;
+		qsort(sz, a->n, sizeof(*sz), cmp_u64);
+		int side = 0;
+		for (size_t k = 0; k < a->n; k++) {
+			if (k && sz[k] == sz[k - 1])
+				continue;
+			double r = 0;
+			size_t c = 0;
+			for (size_t q = 0; q < a->n; q++)
+				if (a->v[q].bytes == sz[k]) {
+					r += a->v[q].rel;
+					c++;
+				}
+			r /= (double)c;
+			int now = r > NBW_GAP_CLEAR ? 1 : r < -NBW_GAP_CLEAR ? -1 : 0;
+			if (now && side && now != side)
+				json_array_append_new(changes, json_integer((json_int_t)sz[k]));
+			if (now)
+				side = now;
+		}
+		free(sz);
+	}
+	json_object_set_new(s, "sign_changes_at_bytes", changes);
 }
 
 #define MAX_GROUPS 512
@@ -349,23 +473,23 @@ json_t *nbw_gap_compute(json_t *devices, json_t *measurements)
 		json_t *key = json_pack("{s:s, s:s, s:s, s:s, s:i}", "native_api", str(n, "api"),
 					"direction", str(m, "direction"), "omp_mode", str(m, "mode"),
 					"host_mem", str(m, "host_mem"), "devices", ndev);
-		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), gap, rel, extra_us);
+		uint64_t bytes = (uint64_t)json_integer_value(json_object_get(m, "bytes"));
+		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), bytes, gap, rel, extra_us);
 		/* The paper's annotation: per mode and device count, over directions, memory
 		 * kinds and sizes. */
 		key = json_pack("{s:s, s:s, s:s, s:s, s:i}", "native_api", str(n, "api"),
 				"direction", "all", "omp_mode", str(m, "mode"), "host_mem", "all",
 				"devices", ndev);
-		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), gap, rel, extra_us);
+		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), bytes, gap, rel, extra_us);
 	}
 	for (size_t g = 0; g < ng; g++) {
-		json_t *s = groups[g].key;
-		json_object_set_new(s, "sizes", json_integer(groups[g].n));
-		json_object_set_new(s, "mean_abs_gap_gbps",
-				    json_real(groups[g].abs_gap / groups[g].n));
-		json_object_set_new(s, "mean_abs_relative_gap",
-				    json_real(groups[g].rel_gap / groups[g].n));
-		json_object_set_new(s, "mean_extra_us", json_real(groups[g].extra_us / groups[g].n));
-		json_array_append_new(summary, s);
+		if (groups[g].n) {
+			acc_summary(&groups[g], groups[g].key);
+			json_array_append_new(summary, groups[g].key);
+		} else {
+			json_decref(groups[g].key);
+		}
+		free(groups[g].v);
 	}
 	free(groups);
 	cands_free(cands, nc);
@@ -374,9 +498,35 @@ json_t *nbw_gap_compute(json_t *devices, json_t *measurements)
 		"gap_gbps = native median GB/s - OpenMP median GB/s (positive: OpenMP is slower); "
 		"relative_gap = gap_gbps / native GB/s; extra_us = OpenMP median time - native "
 		"median time per transfer; OpenMP nowait is paired with the native async mode; "
-		"summary rows average |gap| over sizes (direction/host_mem 'all': over those too, "
-		"the paper's Figure 4 annotation); GB/s = 1e9 B/s",
+		"summary rows give signed medians per size band, latency_band (bytes <= 64 KiB: "
+		"relative gap and extra time) and bandwidth_band (bytes >= 1 MiB: gap in GB/s and "
+		"relative), each with a verdict (OpenMP slower / faster beyond +-3 %, else no clear "
+		"gap), the sizes where the per-size sign changes, and the mean |gap| over all sizes "
+		"(direction/host_mem 'all': over those too, the paper's Figure 4 annotation); "
+		"GB/s = 1e9 B/s",
 		"rows", rows, "summary", summary);
+}
+
+static double band_num(json_t *s, const char *band, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(s, band), key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* "at 256 KiB, 4 MiB" or "none". */
+static void sign_changes(json_t *s, char *buf, size_t len)
+{
+	json_t *a = json_object_get(s, "sign_changes_at_bytes"), *x;
+	size_t i, w = 0;
+	snprintf(buf, len, "none");
+	json_array_foreach(a, i, x) {
+		char b[32];
+		nbw_size_label((uint64_t)json_integer_value(x), b, sizeof(b));
+		int n = snprintf(buf + w, len - w, "%s%s", i ? ", " : "at ", b);
+		if (n < 0 || (size_t)n >= len - w)
+			break;
+		w += (size_t)n;
+	}
 }
 
 size_t nbw_gap_print(FILE *f, json_t *gaps)
@@ -388,17 +538,29 @@ size_t nbw_gap_print(FILE *f, json_t *gaps)
 			   "native API on matching devices\n");
 		return 0;
 	}
-	fprintf(f, "\nOpenMP vs native gap (GB/s = 1e9 B/s; gap = native - OpenMP, mean of |gap| "
-		   "over sizes)\n");
-	fprintf(f, "  %-6s %-5s %-7s %-10s %4s %6s %14s %14s %14s\n", "native", "dir", "mode",
-		"host mem", "devs", "sizes", "mean |gap| GB/s", "mean |rel gap|", "mean extra us");
+	fprintf(f, "\nOpenMP vs native gap (gap = native - OpenMP, signed: + OpenMP slower; "
+		   "medians over the sizes of each band; small: <= 64 KiB, relative gap and extra "
+		   "time per transfer; large: >= 1 MiB, GB/s = 1e9 B/s; within +-3 %%: no clear "
+		   "gap)\n");
+	fprintf(f, "  %-6s %-5s %-7s %-9s %4s %5s | %-32s | %-33s | %-12s %s\n", "native", "dir",
+		"mode", "host mem", "devs", "sizes", "small sizes: rel gap, extra time",
+		"large sizes: gap, rel gap", "sign change", "mean |gap| GB/s");
 	json_array_foreach(summary, i, s) {
-		fprintf(f, "  %-6s %-5s %-7s %-10s %4d %6d %14.3f %13.1f%% %14.2f\n",
+		char small[64] = "not measured", large[64] = "not measured", chg[96];
+		double lr = band_num(s, "latency_band", "median_relative_gap");
+		if (isfinite(lr))
+			snprintf(small, sizeof(small), "%+6.1f %% %+9.2f us %s", 100.0 * lr,
+				 band_num(s, "latency_band", "median_extra_us"), nbw_gap_verdict(lr));
+		double br = band_num(s, "bandwidth_band", "median_relative_gap");
+		if (isfinite(br))
+			snprintf(large, sizeof(large), "%+8.3f GB/s %+6.1f %% %s",
+				 band_num(s, "bandwidth_band", "median_gap_gbps"), 100.0 * br,
+				 nbw_gap_verdict(br));
+		sign_changes(s, chg, sizeof(chg));
+		fprintf(f, "  %-6s %-5s %-7s %-9s %4d %5d | %-32s | %-33s | %-12s %.3f\n",
 			str(s, "native_api"), str(s, "direction"), str(s, "omp_mode"),
-			str(s, "host_mem"), integer(s, "devices", 0), integer(s, "sizes", 0),
-			json_number_value(json_object_get(s, "mean_abs_gap_gbps")),
-			100.0 * json_number_value(json_object_get(s, "mean_abs_relative_gap")),
-			json_number_value(json_object_get(s, "mean_extra_us")));
+			str(s, "host_mem"), integer(s, "devices", 0), integer(s, "sizes", 0), small,
+			large, chg, json_number_value(json_object_get(s, "mean_abs_gap_gbps")));
 		n++;
 	}
 	return n;

@@ -658,7 +658,7 @@ static void csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
 	fprintf(f, ",%s,%d,", x->size_set, x->hidden_helpers);
 	csv_field(f, hht_label ? hht_label : "");
 	fprintf(f, ",%s,%s,", nbw_peer_name(x->peer), x->bind_policy);
-	if (x->bind_node >= 0)
+	if (x->bind_policy[0] && x->bind_node >= 0)
 		fprintf(f, "%d", x->bind_node);
 	fprintf(f, ",%u", x->reps);
 	bool ok = x->reps > 0 && !x->error[0];

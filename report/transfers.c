@@ -98,40 +98,59 @@ static void free_gaps(json_t **g, size_t n)
 	free(g);
 }
 
-/* "OpenMP vs host: mean |gap| 1.2 GB/s (34 %), +5.1 us per transfer" over the summary
- * groups of \p dir and \p mode (weighted by their sizes); "" when there is none. */
+/* The band figures of the summary groups of \p dir and \p mode in one file, weighted by
+ * their sizes: "OpenMP vs host: small sizes +90 % (OpenMP slower, +0.20 us per transfer),
+ * large sizes -5 % (OpenMP faster)"; "" when there is none. */
+static void band_mean(json_t *gaps, const char *dir, const char *mode, const char *band,
+		      const char *key, double *val, double *w, const char **native)
+{
+	size_t i;
+	json_t *s;
+	*val = 0.0;
+	*w = 0.0;
+	json_array_foreach(json_object_get(gaps, "summary"), i, s) {
+		if (strcmp(str(s, "direction", ""), dir) != 0 ||
+		    strcmp(str(s, "omp_mode", ""), mode) != 0)
+			continue;
+		json_t *b = json_object_get(s, band);
+		double k = num(b, "sizes"), v = num(b, key);
+		if (!(k > 0) || !isfinite(v))
+			continue;
+		*val += k * v;
+		*w += k;
+		*native = str(s, "native_api", "native");
+	}
+	if (*w > 0)
+		*val /= *w;
+}
+
 static void gap_note(const struct nbw_rinput *in, json_t **gaps, const char *dir,
 		     const char *mode, char *out, size_t outlen)
 {
 	size_t n = 0;
 	out[0] = '\0';
 	for (size_t f = 0; f < in->nfiles; f++) {
-		double w = 0, gap = 0, rel = 0, extra = 0;
 		const char *native = NULL;
-		size_t i;
-		json_t *s;
-		json_array_foreach(json_object_get(gaps[f], "summary"), i, s) {
-			if (strcmp(str(s, "direction", ""), dir) != 0 ||
-			    strcmp(str(s, "omp_mode", ""), mode) != 0)
-				continue;
-			double k = num(s, "sizes");
-			if (!(k > 0))
-				continue;
-			w += k;
-			gap += k * num(s, "mean_abs_gap_gbps");
-			rel += k * num(s, "mean_abs_relative_gap");
-			extra += k * num(s, "mean_extra_us");
-			native = str(s, "native_api", "native");
-		}
-		if (!(w > 0) || !isfinite(gap))
+		double lr, lw, lu, uw, br, bw;
+		band_mean(gaps[f], dir, mode, "latency_band", "median_relative_gap", &lr, &lw,
+			  &native);
+		band_mean(gaps[f], dir, mode, "latency_band", "median_extra_us", &lu, &uw, &native);
+		band_mean(gaps[f], dir, mode, "bandwidth_band", "median_relative_gap", &br, &bw,
+			  &native);
+		if (!native || (!(lw > 0) && !(bw > 0)))
 			continue;
-		char file[32] = "";
+		char file[32] = "", small[96] = "", large[64] = "";
 		if (in->nfiles > 1)
 			snprintf(file, sizeof(file), "file %zu: ", f);
-		double us = extra / w;
-		int wr = snprintf(out + n, outlen - n, "%s%sOpenMP vs %s: mean |gap| %.3g GB/s "
-				  "(%.0f %%), %+.*f us per transfer", n ? "; " : "", file,
-				  native, gap / w, 100.0 * rel / w, fabs(us) < 10 ? 2 : 0, us);
+		if (lw > 0)
+			snprintf(small, sizeof(small), "small sizes %+.0f %% (%s, %+.*f us per "
+				 "transfer)", 100.0 * lr, nbw_gap_verdict(lr), fabs(lu) < 10 ? 2 : 0,
+				 lu);
+		if (bw > 0)
+			snprintf(large, sizeof(large), "large sizes %+.0f %% (%s)", 100.0 * br,
+				 nbw_gap_verdict(br));
+		int wr = snprintf(out + n, outlen - n, "%s%sOpenMP vs %s: %s%s%s", n ? "; " : "",
+				  file, native, small, small[0] && large[0] ? ", " : "", large);
 		if (wr < 0 || (size_t)wr >= outlen - n)
 			break;
 		n += (size_t)wr;
@@ -445,6 +464,15 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 	free(cv);
 }
 
+/* A number cell, empty when the value is not finite (a band without sizes). */
+static void num_cell(struct nbw_rtable *t, const char *fmt, double v)
+{
+	if (isfinite(v))
+		nbw_rtable_cell(t, fmt, v);
+	else
+		nbw_rtable_cell(t, "%s", "");
+}
+
 /* The summary rows of every file: the groups, or (\p all) the per-mode "all" rows. */
 static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t **gaps,
 		     bool all)
@@ -455,6 +483,8 @@ static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t *
 		json_array_foreach(json_object_get(gaps[f], "summary"), i, s) {
 			if ((strcmp(str(s, "direction", ""), "all") == 0) != all)
 				continue;
+			json_t *lat = json_object_get(s, "latency_band");
+			json_t *bw = json_object_get(s, "bandwidth_band");
 			nbw_rtable_cell(t, "%zu", f);
 			nbw_rtable_cell(t, "%s", str(s, "native_api", "?"));
 			nbw_rtable_cell(t, "%s", str(s, "direction", "?"));
@@ -462,9 +492,25 @@ static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t *
 			nbw_rtable_cell(t, "%s", str(s, "host_mem", "?"));
 			nbw_rtable_cell(t, "%.0f", num(s, "devices"));
 			nbw_rtable_cell(t, "%.0f", num(s, "sizes"));
+			double lr = num(lat, "median_relative_gap"), br = num(bw, "median_relative_gap");
+			num_cell(t, "%+.1f", 100.0 * lr);
+			num_cell(t, "%+.3f", num(lat, "median_extra_us"));
+			nbw_rtable_cell(t, "%s", isfinite(lr) ? nbw_gap_verdict(lr) : "not measured");
+			num_cell(t, "%+.4g", num(bw, "median_gap_gbps"));
+			num_cell(t, "%+.1f", 100.0 * br);
+			nbw_rtable_cell(t, "%s", isfinite(br) ? nbw_gap_verdict(br) : "not measured");
+			char chg[160] = "";
+			size_t k, w = 0;
+			json_t *x;
+			json_array_foreach(json_object_get(s, "sign_changes_at_bytes"), k, x) {
+				int l = snprintf(chg + w, sizeof(chg) - w, "%s%lld", k ? " " : "",
+						 (long long)json_integer_value(x));
+				if (l < 0 || (size_t)l >= sizeof(chg) - w)
+					break;
+				w += (size_t)l;
+			}
+			nbw_rtable_cell(t, "%s", chg);
 			nbw_rtable_cell(t, "%.4g", num(s, "mean_abs_gap_gbps"));
-			nbw_rtable_cell(t, "%.1f", 100.0 * num(s, "mean_abs_relative_gap"));
-			nbw_rtable_cell(t, "%.3f", num(s, "mean_extra_us"));
 			nbw_rtable_end_row(t);
 		}
 	}
@@ -482,16 +528,23 @@ static void gap_table(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **
 				 "no gap table.");
 		return;
 	}
-	nbw_rdoc_para(r, "Gap = native GB/s - OpenMP GB/s at the same size and devices "
-			 "(positive: OpenMP slower), averaged over the sizes of each group; the "
-			 "relative gap divides by the native figure; extra time is OpenMP's "
-			 "additional time per transfer. OpenMP nowait is held against the native "
-			 "async copy. Rows with direction \"all\" average each mode over every "
+	nbw_rdoc_para(r, "Gap = native GB/s - OpenMP GB/s at the same size and devices, signed "
+			 "(positive: OpenMP slower, negative: OpenMP faster). Each group is read "
+			 "in two size bands, by the median over the band's sizes: small sizes "
+			 "(up to 64 KiB, where the cost per transfer dominates) as the relative "
+			 "gap and OpenMP's extra time per transfer, large sizes (1 MiB and up) as "
+			 "the gap in GB/s and relative to the native figure; within +-3 %% there "
+			 "is no clear gap. \"sign change at\" lists the sizes (bytes) where "
+			 "OpenMP goes from slower to faster or back. The mean |gap| over all sizes "
+			 "is kept as a secondary figure. OpenMP nowait is held against the native "
+			 "async copy. Rows with direction \"all\" take each mode over every "
 			 "direction and host memory kind. GB/s = 1e9 B/s.");
-	static const char *const h[] = { "file", "native API", "direction", "mode",
-					 "host memory", "devices", "sizes", "mean |gap| (GB/s)",
-					 "relative gap (%)", "extra us per transfer" };
-	struct nbw_rtable *t = nbw_rtable_new("gap", 10, h);
+	static const char *const h[] = {
+		"file", "native API", "direction", "mode", "host memory", "devices", "sizes",
+		"small: relative gap (%)", "small: extra us per transfer", "small sizes",
+		"large: gap (GB/s)", "large: relative gap (%)", "large sizes",
+		"sign change at (bytes)", "mean |gap| (GB/s)" };
+	struct nbw_rtable *t = nbw_rtable_new("gap", 15, h);
 	gap_rows(t, in, gaps, false);
 	gap_rows(t, in, gaps, true);
 	nbw_rdoc_table(r, t, "OpenMP-versus-native gap per direction, mode, host memory and "

@@ -6,6 +6,7 @@
 
 #include "nodebw/analysis.h"
 #include "nodebw/cli.h"
+#include "nodebw/gap.h"
 
 void nbw_summary_analyse(struct nbw_doc *doc)
 {
@@ -112,6 +113,12 @@ static void p2p_matrices(FILE *f, json_t *mx)
 	}
 }
 
+static double band(json_t *s, const char *b, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(s, b), key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 static void gap_per_mode(FILE *f, json_t *gaps)
 {
 	size_t i;
@@ -121,16 +128,23 @@ static void gap_per_mode(FILE *f, json_t *gaps)
 		if (strcmp(str(s, "direction"), "all") != 0)
 			continue;
 		if (!any)
-			fprintf(f, "\n  OpenMP vs native (mean over directions, host memory and sizes; "
-				   "gap = native - OpenMP):\n");
+			fprintf(f, "\n  OpenMP vs native (over directions and host memory; gap = "
+				   "native - OpenMP, + OpenMP slower; medians over small sizes <= 64 "
+				   "KiB and large sizes >= 1 MiB):\n");
 		any = true;
-		fprintf(f, "    %-5s %-6s %d device%s: mean |gap| %.3f GB/s, %.1f %% relative, "
-			   "%+.2f us per transfer\n", str(s, "native_api"), str(s, "omp_mode"),
-			(int)json_integer_value(json_object_get(s, "devices")),
-			json_integer_value(json_object_get(s, "devices")) == 1 ? "" : "s",
-			json_number_value(json_object_get(s, "mean_abs_gap_gbps")),
-			100.0 * json_number_value(json_object_get(s, "mean_abs_relative_gap")),
-			json_number_value(json_object_get(s, "mean_extra_us")));
+		char small[96] = "not measured", large[96] = "not measured";
+		double lr = band(s, "latency_band", "median_relative_gap");
+		double br = band(s, "bandwidth_band", "median_relative_gap");
+		if (isfinite(lr))
+			snprintf(small, sizeof(small), "%s (%+.0f %%, %+.2f us per transfer)",
+				 nbw_gap_verdict(lr), 100.0 * lr,
+				 band(s, "latency_band", "median_extra_us"));
+		if (isfinite(br))
+			snprintf(large, sizeof(large), "%s (%+.3f GB/s, %+.0f %%)", nbw_gap_verdict(br),
+				 band(s, "bandwidth_band", "median_gap_gbps"), 100.0 * br);
+		int dv = (int)json_integer_value(json_object_get(s, "devices"));
+		fprintf(f, "    %-5s %-6s %d device%s: small sizes %s; large sizes %s\n",
+			str(s, "native_api"), str(s, "omp_mode"), dv, dv == 1 ? "" : "s", small, large);
 	}
 }
 

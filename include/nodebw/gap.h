@@ -14,7 +14,16 @@
 #define NODEBW_GAP_H
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/** The size bands of the summary: the latency range (per-transfer cost dominates: the gap
+ *  is read as extra time) and the bandwidth range (the gap is read in GB/s). */
+#define NBW_GAP_LATENCY_MAX_BYTES (64ull << 10)
+#define NBW_GAP_BANDWIDTH_MIN_BYTES (1ull << 20)
+/** A mean relative gap within +-this is "no clear gap" (the run-to-run spread of medians on
+ *  a shared machine is of this order). */
+#define NBW_GAP_CLEAR 0.03
 
 /** Match devices across APIs: adds "native": {"api", "id", "by"} to every OpenMP device of
  *  \p devices that has a native counterpart (and the inferred "pci_bus_id"). Returns the
@@ -24,6 +33,9 @@ int nbw_gap_match_devices(json_t *devices);
 /** Compute the gap object {"definition", "rows": [...], "summary": [...]} from the devices
  *  (already matched) and measurements of a results document. Never NULL. */
 json_t *nbw_gap_compute(json_t *devices, json_t *measurements);
+
+/** "OpenMP slower", "OpenMP faster" or "no clear gap" for a signed mean relative gap. */
+const char *nbw_gap_verdict(double mean_relative_gap);
 
 /** Print the summary as a table (decimal GB/s). Returns the number of summary rows. */
 size_t nbw_gap_print(FILE *f, json_t *gaps);

@@ -53,7 +53,8 @@ check "report.md states the unit" grep -qF "GB/s = 1e9 bytes per second" "$md"
 check "report.md quotes how bytes are counted" grep -qF "counted once" "$md"
 check "report.md says there is no theoretical line for host memory" \
 	grep -qF "No theoretical line: host memory, no link" "$md"
-check "report.md annotates the OpenMP-vs-native gap" grep -qF "OpenMP vs host: mean" "$md"
+check "report.md annotates the OpenMP-vs-native gap, signed per size band" \
+	grep -qE "OpenMP vs host: small sizes [+-][0-9]+ % \(OpenMP (slower|faster)|no clear gap" "$md"
 check "report.md has the command line" grep -qF -- "--sizes 8,1MiB" "$md"
 check "report.md links a figure" grep -qF "](plots/bw-htod-sync.svg)" "$md"
 check "report.html is one page" grep -q "</html>" "$html"
