@@ -66,6 +66,102 @@ int nbw_abfit(const double *bytes, const double *seconds, size_t n, struct nbw_a
 	return 0;
 }
 
+struct pt {
+	double b, t;
+};
+
+static int cmp_pt(const void *x, const void *y)
+{
+	double a = ((const struct pt *)x)->b, b = ((const struct pt *)y)->b;
+	return (a > b) - (a < b);
+}
+
+/* Peak bandwidth and the residuals of \p f over every point. */
+static void over_all(const struct pt *p, size_t n, struct nbw_abfit *f)
+{
+	double c1 = 1.0 / (f->beta_gbps * 1e9);
+	f->n_all = n;
+	f->max_rel_resid_all = 0.0;
+	f->peak_gbps = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		double r = fabs(f->alpha_s + c1 * p[i].b - p[i].t) / p[i].t;
+		if (r > f->max_rel_resid_all)
+			f->max_rel_resid_all = r;
+		double g = p[i].b / p[i].t / 1e9;
+		if (g > f->peak_gbps) {
+			f->peak_gbps = g;
+			f->peak_bytes = p[i].b;
+		}
+	}
+	f->beta_above_peak = f->beta_gbps > 1.05 * f->peak_gbps;
+}
+
+int nbw_abfit_range(const double *bytes, const double *seconds, size_t n,
+		    struct nbw_abfit *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct pt *p = malloc((n ? n : 1) * sizeof(*p));
+	double *b = malloc((n ? n : 1) * sizeof(double)), *t = malloc((n ? n : 1) * sizeof(double));
+	if (!p || !b || !t) {
+		free(p), free(b), free(t);
+		fail(out, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		p[i] = (struct pt){ bytes[i], seconds[i] };
+	qsort(p, n, sizeof(*p), cmp_pt);
+	for (size_t i = 0; i < n; i++)
+		b[i] = p[i].b, t[i] = p[i].t;
+	/* beta is the large sizes' figure: the run ends at the largest size, and starts at the
+	 * smallest size from which every point stays within NBW_ABFIT_HOLDS of its line. */
+	struct nbw_abfit best = { 0 };
+	size_t best_len = 0, min_len = n < 3 ? n : 3;
+	for (size_t i = 0; i + min_len <= n && !best_len; i++) {
+		struct nbw_abfit f;
+		if (nbw_abfit(b + i, t + i, n - i, &f) || f.max_rel_resid > NBW_ABFIT_HOLDS)
+			continue;
+		best = f;
+		best.lo_bytes = b[i];
+		best.hi_bytes = b[n - 1];
+		best_len = n - i;
+	}
+	int rc = 0;
+	if (best_len) {
+		best.describes = true;
+		*out = best;
+	} else {
+		rc = nbw_abfit(b, t, n, out);
+		out->describes = false;
+		if (n) {
+			out->lo_bytes = b[0];
+			out->hi_bytes = b[n - 1];
+		}
+	}
+	if (rc == 0)
+		over_all(p, n, out);
+	free(p), free(b), free(t);
+	return rc;
+}
+
+int nbw_abfit_curve_range(const struct nbw_curve *c, struct nbw_abfit *out)
+{
+	double *b = malloc((c->n ? c->n : 1) * sizeof(double));
+	double *t = malloc((c->n ? c->n : 1) * sizeof(double));
+	int rc = -1;
+	if (b && t) {
+		for (size_t i = 0; i < c->n; i++) {
+			b[i] = c->pt[i].bytes * c->streams;
+			t[i] = c->pt[i].seconds;
+		}
+		rc = nbw_abfit_range(b, t, c->n, out);
+	} else {
+		fail(out, "out of memory");
+	}
+	free(b);
+	free(t);
+	return rc;
+}
+
 int nbw_abfit_curve(const struct nbw_curve *c, struct nbw_abfit *out)
 {
 	double *b = malloc((c->n ? c->n : 1) * sizeof(double));

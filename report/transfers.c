@@ -7,8 +7,10 @@
  * paper's Figure 4); then per direction a table of the alpha-beta fits, and the gap table.
  */
 #include "nodebw/report.h"
+#include "nodebw/sizes.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,6 +382,23 @@ out:
 	free(ref);
 }
 
+/* Append "; " and a formatted note to \p buf (truncated at \p len, never past it). */
+static void addf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void addf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t w = strlen(buf);
+	if (w && w + 2 < len) {
+		memcpy(buf + w, "; ", 3);
+		w += 2;
+	}
+	if (w + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + w, len - w, fmt, ap);
+	va_end(ap);
+}
+
 static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const char *dir)
 {
 	const struct nbw_curves *cs = &in->curves;
@@ -395,18 +414,20 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 		return;
 	}
 	qsort(cv, n, sizeof(*cv), cmp_curve);
-	static const char *const h[] = { "file", "api", "mode", "host memory", "devices",
-					 "peer access", "hidden helpers", "sizes", "alpha (us)",
-					 "beta (GB/s)", "n_1/2 (bytes)", "n_1/2", "max rel. residual",
-					 "theoretical (GB/s)", "beta / theoretical", "note" };
+	static const char *const h[] = {
+		"file", "api", "mode", "host memory", "devices", "peer access", "hidden helpers",
+		"sizes", "fitted sizes", "alpha (us)", "beta (GB/s)", "n_1/2 (bytes)", "n_1/2",
+		"max rel. residual (fitted)", "max rel. residual (all sizes)",
+		"peak measured (GB/s)", "largest size (GB/s)", "theoretical (GB/s)",
+		"beta / theoretical", "note" };
 	char name[32];
 	snprintf(name, sizeof(name), "fit-%s", dir);
-	struct nbw_rtable *t = nbw_rtable_new(name, 16, h);
-	size_t two = 0;
+	struct nbw_rtable *t = nbw_rtable_new(name, 20, h);
+	size_t two = 0, bad = 0, above = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct nbw_curve *c = cv[i];
 		struct nbw_abfit fit;
-		int rc = nbw_abfit_curve(c, &fit);
+		int rc = nbw_abfit_curve_range(c, &fit);
 		nbw_rtable_cell(t, "%d", c->file);
 		nbw_rtable_cell(t, "%s", c->key.api);
 		nbw_rtable_cell(t, "%s", c->key.mode);
@@ -419,15 +440,22 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 			nbw_rtable_cell(t, "%s", "");
 		nbw_rtable_cell(t, "%zu", c->n);
 		if (rc == 0) {
-			char hb[32];
+			char hb[32], lo[32], hi[32];
 			nbw_human_bytes(fit.n_half_bytes, hb, sizeof(hb));
+			nbw_size_label((uint64_t)fit.lo_bytes, lo, sizeof(lo));
+			nbw_size_label((uint64_t)fit.hi_bytes, hi, sizeof(hi));
+			nbw_rtable_cell(t, "%s - %s (%zu of %zu)", lo, hi, fit.n, fit.n_all);
 			nbw_rtable_cell(t, "%.3f", fit.alpha_s * 1e6);
 			nbw_rtable_cell(t, "%.4g", fit.beta_gbps);
 			nbw_rtable_cell(t, "%.0f", fit.n_half_bytes);
 			nbw_rtable_cell(t, "%s", hb);
 			nbw_rtable_cell(t, "%.3f", fit.max_rel_resid);
+			nbw_rtable_cell(t, "%.3f", fit.max_rel_resid_all);
+			nbw_rtable_cell(t, "%.4g", fit.peak_gbps);
+			const struct nbw_curve_point *top = &c->pt[c->n - 1];
+			nbw_rtable_cell(t, "%.4g", top->gbps);
 		} else {
-			for (int k = 0; k < 5; k++)
+			for (int k = 0; k < 9; k++)
 				nbw_rtable_cell(t, "%s", "");
 		}
 		if (c->theoretical_gbps > 0) {
@@ -440,23 +468,47 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 			nbw_rtable_cell(t, "%s", "");
 			nbw_rtable_cell(t, "%s", "");
 		}
+		char note[320] = "";
 		if (rc)
-			nbw_rtable_cell(t, "no fit: %s", fit.why);
-		else if (c->n == 2)
-			nbw_rtable_cell(t, "%s", "two sizes: the line passes through both");
-		else if (c->theoretical_gbps <= 0 && host_memory(in, c))
-			nbw_rtable_cell(t, "%s", "host memory, no link");
-		else
-			nbw_rtable_cell(t, "%s", "");
+			addf(note, sizeof(note), "no fit: %s", fit.why);
+		else {
+			if (!fit.describes)
+				addf(note, sizeof(note), "DOES NOT DESCRIBE THE DATA: not even the "
+				     "largest sizes fit within %.0f %%", 100.0 * NBW_ABFIT_HOLDS);
+			if (fit.beta_above_peak) {
+				char pk[32];
+				nbw_size_label((uint64_t)fit.peak_bytes, pk, sizeof(pk));
+				addf(note, sizeof(note), "beta above every measured size (peak %.4g "
+				     "GB/s at %s): an extrapolation", fit.peak_gbps, pk);
+			}
+			if (c->n == 2)
+				addf(note, sizeof(note), "two sizes: the line passes through both");
+			else if (c->theoretical_gbps <= 0 && host_memory(in, c))
+				addf(note, sizeof(note), "host memory, no link");
+		}
+		nbw_rtable_cell(t, "%s", note);
 		nbw_rtable_end_row(t);
 		two += c->n == 2;
+		bad += rc == 0 && !fit.describes;
+		above += rc == 0 && fit.beta_above_peak;
 	}
 	char caption[512];
 	snprintf(caption, sizeof(caption), "Alpha-beta fits of %s (%s): t(n) = alpha + n / beta, "
-		 "n = bytes of all streams of one repetition, fitted on relative residuals; "
-		 "beta in GB/s = 1e9 B/s; n_1/2 = alpha x beta reaches half of beta", dir,
-		 dir_words(dir));
+		 "n = bytes of all streams of one repetition, fitted on relative residuals from "
+		 "the smallest size at which every size up to the largest is within %.0f %% of "
+		 "the line (\"fitted sizes\"); beta in GB/s = 1e9 B/s; n_1/2 = alpha x beta "
+		 "reaches half of beta", dir, dir_words(dir), 100.0 * NBW_ABFIT_HOLDS);
 	nbw_rdoc_table(r, t, caption);
+	if (bad)
+		nbw_rdoc_para(r, "%zu of these fits do not describe their data: not even the three "
+				 "largest sizes lie within %.0f %% of one line, so alpha and beta there "
+				 "are only the least-squares line through every size; read the "
+				 "measured curve instead.", bad, 100.0 * NBW_ABFIT_HOLDS);
+	if (above)
+		nbw_rdoc_para(r, "%zu of these fits have a beta above the highest bandwidth any "
+				 "size reached (the peak column): the asymptote lies beyond the sizes "
+				 "measured, so beta is an extrapolation, not a bandwidth this path "
+				 "delivered.", above);
 	if (two)
 		nbw_rdoc_para(r, "%zu of these paths were measured at two sizes only: alpha and "
 				 "beta then follow from those two points exactly, and the residual "

@@ -84,12 +84,34 @@ struct nbw_abfit {
 	double max_rel_resid;    /**< largest |t_fit - t| / t over the points */
 	size_t n;                /**< points used */
 	char why[96];            /**< when !ok */
+	/* Set by nbw_abfit_range (nbw_abfit: the whole set). */
+	double lo_bytes, hi_bytes;  /**< the smallest and largest size of the points used */
+	size_t n_all;               /**< points given */
+	double max_rel_resid_all;   /**< largest relative residual over every point given */
+	double peak_gbps;           /**< highest measured bandwidth, bytes / seconds */
+	double peak_bytes;          /**< its size */
+	bool describes;             /**< max_rel_resid <= NBW_ABFIT_HOLDS over the points used */
+	bool beta_above_peak;       /**< beta more than 5 % above every measured size */
 };
+
+/** A line describes a path when every point it was fitted on is within this relative
+ *  residual. */
+#define NBW_ABFIT_HOLDS 0.20
 
 /** Fit t = alpha + n / beta to \p n points (bytes, seconds) by least squares on relative
  *  residuals (weights 1/t^2, GSL); alpha is held at 0 when the free fit makes it negative.
  *  Needs two distinct sizes. Returns 0 or -1 (out->why says why). */
 int nbw_abfit(const double *bytes, const double *seconds, size_t n, struct nbw_abfit *out);
+/** The fit over the sizes where the model holds: beta is what large transfers get, so the
+ *  fit runs from the smallest size at which every point up to the largest size stays
+ *  within NBW_ABFIT_HOLDS of its line (at least three sizes, or all when fewer; on host
+ *  memory the small sizes that live in the caches fall outside); when no such run exists,
+ *  the fit over all points with \p describes false. Also reports the peak measured
+ *  bandwidth and whether beta lies above it. */
+int nbw_abfit_range(const double *bytes, const double *seconds, size_t n,
+		    struct nbw_abfit *out);
+/** nbw_abfit_range on a curve's points. */
+int nbw_abfit_curve_range(const struct nbw_curve *c, struct nbw_abfit *out);
 /** The same on a curve's points. */
 int nbw_abfit_curve(const struct nbw_curve *c, struct nbw_abfit *out);
 

@@ -269,6 +269,57 @@ static void test_abfit(void **state)
 	assert_non_null(strstr(f.why, "two distinct"));
 }
 
+/* The fit over the sizes where the model holds (report/fit.c, nbw_abfit_range). */
+static void test_abfit_range(void **state)
+{
+	(void)state;
+	struct nbw_abfit f;
+	/* Six sizes on t = 1 us + n / 10 GB/s (in cache), then three past a cliff at half the
+	 * speed (memory): the three large ones are fitted, beta is the memory's 5 GB/s, and the
+	 * residual over all sizes says the small ones are off that line. */
+	double n[9] = {8, 64, 512, 4096, 32768, 262144, 4194304, 33554432, 268435456}, t[9];
+	for (int i = 0; i < 9; i++)
+		t[i] = i < 6 ? 1e-6 + n[i] / 1e10 : n[i] / 5e9;
+	assert_int_equal(nbw_abfit_range(n, t, 9, &f), 0);
+	assert_true(f.describes);
+	assert_int_equal(f.n, 3);
+	assert_int_equal(f.n_all, 9);
+	assert_true(f.lo_bytes == 4194304 && f.hi_bytes == 268435456);
+	assert_true(REL(f.beta_gbps, 5.0) < 1e-6);
+	assert_true(f.max_rel_resid < 1e-9);
+	assert_true(f.max_rel_resid_all > 0.4);
+	assert_false(f.beta_above_peak);
+	/* On one line throughout: every size is fitted. */
+	for (int i = 0; i < 9; i++)
+		t[i] = 1e-6 + n[i] / 1e10;
+	assert_int_equal(nbw_abfit_range(n, t, 9, &f), 0);
+	assert_true(f.describes && f.n == 9 && f.lo_bytes == 8 && REL(f.beta_gbps, 10.0) < 1e-6);
+	for (int i = 0; i < 9; i++)
+		t[i] = i < 6 ? 1e-6 + n[i] / 1e10 : n[i] / 5e9;
+	/* The given order does not matter. */
+	double rn[9], rt[9];
+	for (int i = 0; i < 9; i++)
+		rn[i] = n[8 - i], rt[i] = t[8 - i];
+	struct nbw_abfit g;
+	assert_int_equal(nbw_abfit_range(rn, rt, 9, &g), 0);
+	assert_true(g.n == 3 && g.lo_bytes == 4194304 && REL(g.beta_gbps, 5.0) < 1e-6);
+	/* A beta above every size reached: alpha = 10 us, beta = 50 GB/s, sizes to 1 MiB
+	 * (peak 1048576 / (10 us + 21 us) = 33.9 GB/s at 1 MiB). */
+	double m[4] = {8, 4096, 65536, 1048576}, u[4];
+	for (int i = 0; i < 4; i++)
+		u[i] = 1e-5 + m[i] / 5e10;
+	assert_int_equal(nbw_abfit_range(m, u, 4, &f), 0);
+	assert_true(f.describes && f.beta_above_peak);
+	assert_true(REL(f.peak_gbps, 1048576 / (1e-5 + 1048576 / 5e10) / 1e9) < 1e-9);
+	assert_true(f.peak_bytes == 1048576);
+	/* A zigzag no line describes: all sizes, marked. */
+	double z[6] = {8, 64, 512, 4096, 32768, 262144}, zt[6] = {1e-6, 1e-3, 1e-6, 1e-3, 1e-6, 1e-3};
+	assert_int_equal(nbw_abfit_range(z, zt, 6, &f), 0);
+	assert_false(f.describes);
+	assert_int_equal(f.n, 6);
+	assert_true(f.lo_bytes == 8 && f.hi_bytes == 262144);
+}
+
 static char *write_tmp(const char *text);
 
 /* ---- per device and per pair (issue 12, item 6) ------------------------------------ */
@@ -666,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_extended_v1_planes),
 		cmocka_unit_test(test_extended_fit),
 		cmocka_unit_test(test_abfit),
+		cmocka_unit_test(test_abfit_range),
 		cmocka_unit_test(test_calib_files),
 		cmocka_unit_test(test_xfer_ends),
 		cmocka_unit_test(test_v4_slow_pair),
