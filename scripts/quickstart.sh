@@ -19,9 +19,9 @@ cd "$(dirname "$0")/.."
 # (offload_targets=auto). The vendor runtimes' development packages let CI compile the HIP
 # and Level Zero backends (they run here without a device and record why); CUDA comes from
 # /usr/local/cuda when the machine has the toolkit. Topology needs hwloc; libnuma and
-# libxml2 are optional extras.
+# libxml2 are optional extras. procps gives the tests pgrep (a minimal Debian lacks it).
 packages="clang-19 clang-tools-19 libomp-19-dev libclang-rt-19-dev meson ninja-build \
-pkg-config valgrind \
+pkg-config valgrind procps \
 libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema libamdhip64-dev libze-dev \
 libhwloc-dev libnuma-dev libxml2-dev gnuplot-nox"
 
