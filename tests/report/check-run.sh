@@ -58,6 +58,14 @@ assert s["rounds"] == 2 and s["steps"] == 6 and len(s["children"]) == 4, s
 assert all(c["exit_status"] == 0 for c in s["children"])
 c = json.load(open(sys.argv[2]))
 assert c["schema"] == "nodebw-calibration"
+# The calibration follows its JSON Schema (doc/calibration.schema.json), as the examples do.
+import glob, jsonschema, os
+src = os.environ["NODEBW_SOURCE"]
+schema = json.load(open(os.path.join(src, "doc", "calibration.schema.json")))
+jsonschema.Draft7Validator.check_schema(schema)
+jsonschema.validate(c, schema)
+for ex in glob.glob(os.path.join(src, "doc", "examples", "calibration-*.json")):
+    jsonschema.validate(json.load(open(ex)), schema)
 assert len(c["k"]["samples"]) == 2 and len(c["k_slab"]) == 4
 assert {"htod/sync", "dtoh/sync", "p2p/async"} <= set(c["transfers"])
 assert len(c["versions"]) == 16
