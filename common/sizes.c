@@ -194,23 +194,31 @@ int nbw_sizes_default(struct nbw_sizes *out, uint64_t max_bytes, bool sparse)
 
 const char *nbw_size_label(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)bytes;
-	int u = 0;
-	/* Exact powers of two read best in binary units; everything else in decimal MB. */
-	if ((bytes & (bytes - 1)) == 0) {
-		while (v >= 1024.0 && u < 4) {
-			v /= 1024.0;
-			u++;
-		}
-		snprintf(buf, len, "%.0f %s", v, bin[u]);
-	} else if (bytes >= 1000000) {
-		snprintf(buf, len, "%.2f MB", v / 1e6);
-	} else if (bytes >= 1000) {
-		snprintf(buf, len, "%.2f kB", v / 1e3);
-	} else {
+	/* One formatter for every size nodebw prints: binary units (the sweep's powers of two
+	 * and the halo planes 8 N^2, N a multiple of 128, are then exact), up to three
+	 * decimals with the trailing zeros cut: 8 B, 4 KiB, 3.125 MiB, 12.5 MiB, 1 GiB. */
+	static const char *const bin[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	if (bytes < 1024) {
 		snprintf(buf, len, "%" PRIu64 " B", bytes);
+		return buf;
 	}
+	int u = 0;
+	double v = (double)bytes;
+	while (v >= 1024.0 && u < 6) {
+		v /= 1024.0;
+		u++;
+	}
+	char num[48];
+	snprintf(num, sizeof(num), "%.3f", v);
+	char *dot = strchr(num, '.');
+	if (dot) {
+		char *e = num + strlen(num) - 1;
+		while (e > dot && *e == '0')
+			*e-- = '\0';
+		if (e == dot)
+			*e = '\0';
+	}
+	snprintf(buf, len, "%s %s", num, bin[u]);
 	return buf;
 }
 

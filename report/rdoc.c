@@ -18,6 +18,7 @@
 #include "nodebw/results.h"
 #include "nodebw/version.h"
 #include "nodebw/runner.h"
+#include "nodebw/sizes.h"
 #include "rdoc_priv.h"
 
 struct heading {
@@ -99,17 +100,12 @@ static void md_text(FILE *f, const char *s, bool one_line)
 
 void nbw_human_bytes(double bytes, char *out, size_t outlen)
 {
-	static const char *unit[] = { "B", "kB", "MB", "GB", "TB", "PB" };
-	int u = 0;
-	double v = bytes;
-	while (fabs(v) >= 1000.0 && u < 5) {
-		v /= 1000.0;
-		u++;
+	/* The one size formatter (common/sizes.c), on the nearest whole byte. */
+	if (!isfinite(bytes) || bytes < 0.0 || bytes >= 1.8e19) {
+		snprintf(out, outlen, "%g B", bytes);
+		return;
 	}
-	if (u == 0)
-		snprintf(out, outlen, "%.0f B", v);
-	else
-		snprintf(out, outlen, "%.3g %s", v, unit[u]);
+	nbw_size_label((uint64_t)llround(bytes), out, outlen);
 }
 
 /* ---- the document ------------------------------------------------------------------- */

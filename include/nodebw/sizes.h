@@ -38,7 +38,8 @@ int nbw_sizes_default(struct nbw_sizes *out, uint64_t max_bytes, bool sparse);
 /** Tag sizes that equal a halo plane 8*N^2 (N = 512..1280 step 128). */
 void nbw_sizes_tag_halo(struct nbw_sizes *s);
 
-/** "256 MiB", "8 B", "3.28 MB" style label into buf. */
+/** The one size formatter: binary units, up to three decimals, trailing zeros cut ("8 B",
+ *  "4 KiB", "3.125 MiB", "1 GiB"), into buf. */
 const char *nbw_size_label(uint64_t bytes, char *buf, size_t len);
 
 void nbw_sizes_free(struct nbw_sizes *s);

@@ -170,9 +170,16 @@ static void test_human_bytes(void **state)
 	nbw_human_bytes(999, b, sizeof(b));
 	assert_string_equal(b, "999 B");
 	nbw_human_bytes(1048576, b, sizeof(b));
-	assert_string_equal(b, "1.05 MB");
+	assert_string_equal(b, "1 MiB");
 	nbw_human_bytes(4294967296.0, b, sizeof(b));
-	assert_string_equal(b, "4.29 GB");
+	assert_string_equal(b, "4 GiB");
+	/* The halo planes 8 N^2 are exact in binary units. */
+	nbw_human_bytes(8.0 * 640 * 640, b, sizeof(b));
+	assert_string_equal(b, "3.125 MiB");
+	nbw_human_bytes(8.0 * 1280 * 1280, b, sizeof(b));
+	assert_string_equal(b, "12.5 MiB");
+	nbw_human_bytes(21038.4, b, sizeof(b));
+	assert_string_equal(b, "20.545 KiB");
 }
 
 int main(void)

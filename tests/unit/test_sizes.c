@@ -334,9 +334,13 @@ static void test_label(void **state)
 	check_label(MiB, "1 MiB");
 	check_label(256 * MiB, "256 MiB");
 	check_label(1024 * MiB, "1 GiB");
-	check_label(1500, "1.50 kB");
-	check_label(3276800, "3.28 MB");
-	check_label(2500000, "2.50 MB");
+	/* One formatter, binary units throughout: the halo planes are exact. */
+	check_label(1500, "1.465 KiB");
+	check_label(3276800, "3.125 MiB");
+	check_label(13107200, "12.5 MiB");
+	check_label(2500000, "2.384 MiB");
+	check_label(1536, "1.5 KiB");
+	check_label(UINT64_MAX, "16 EiB");
 	/* A small buffer truncates, never overflows. */
 	char tiny[4];
 	nbw_size_label(256 * MiB, tiny, sizeof(tiny));
