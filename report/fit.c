@@ -143,7 +143,9 @@ int nbw_abfit_range(const double *bytes, const double *seconds, size_t n,
 	return rc;
 }
 
-int nbw_abfit_curve_range(const struct nbw_curve *c, struct nbw_abfit *out)
+/* \p fit on a curve's points: bytes of all streams of one repetition, median seconds. */
+static int on_curve(const struct nbw_curve *c, struct nbw_abfit *out,
+		    int (*fit)(const double *, const double *, size_t, struct nbw_abfit *))
 {
 	double *b = malloc((c->n ? c->n : 1) * sizeof(double));
 	double *t = malloc((c->n ? c->n : 1) * sizeof(double));
@@ -153,7 +155,7 @@ int nbw_abfit_curve_range(const struct nbw_curve *c, struct nbw_abfit *out)
 			b[i] = c->pt[i].bytes * c->streams;
 			t[i] = c->pt[i].seconds;
 		}
-		rc = nbw_abfit_range(b, t, c->n, out);
+		rc = fit(b, t, c->n, out);
 	} else {
 		fail(out, "out of memory");
 	}
@@ -162,21 +164,12 @@ int nbw_abfit_curve_range(const struct nbw_curve *c, struct nbw_abfit *out)
 	return rc;
 }
 
+int nbw_abfit_curve_range(const struct nbw_curve *c, struct nbw_abfit *out)
+{
+	return on_curve(c, out, nbw_abfit_range);
+}
+
 int nbw_abfit_curve(const struct nbw_curve *c, struct nbw_abfit *out)
 {
-	double *b = malloc((c->n ? c->n : 1) * sizeof(double));
-	double *t = malloc((c->n ? c->n : 1) * sizeof(double));
-	int rc = -1;
-	if (b && t) {
-		for (size_t i = 0; i < c->n; i++) {
-			b[i] = c->pt[i].bytes * c->streams;
-			t[i] = c->pt[i].seconds;
-		}
-		rc = nbw_abfit(b, t, c->n, out);
-	} else {
-		fail(out, "out of memory");
-	}
-	free(b);
-	free(t);
-	return rc;
+	return on_curve(c, out, nbw_abfit);
 }
