@@ -18,7 +18,7 @@ check "results.json written" test -s "$tmp/r/results.json"
 check "results.csv written" test -s "$tmp/r/results.csv"
 check "no temporary file left" sh -c "! ls '$tmp/r' | grep -q tmp"
 check "table states the unit" grep -q "GB/s = 1e9 B/s" "$tmp/out"
-check "gap table printed" grep -q "OpenMP vs native gap (GB/s" "$tmp/out"
+check "gap table printed" grep -q "OpenMP vs native gap (gap = native - OpenMP, signed" "$tmp/out"
 if $py "$NODEBW_SOURCE/tests/integration/validate_results.py" \
 	"$NODEBW_SOURCE/doc/results.schema.json" "$tmp/r/results.json" --require-matrix \
 	>"$tmp/val" 2>&1; then
@@ -132,7 +132,7 @@ ok = ok and all(x.get('native', {}).get('api') == 'host' for x in omp)
 sys.exit(0 if ok else 1)"
 check "nodebw gap recomputes the same table from the file" sh -c "
 	'$NODEBW' gap '$tmp/r/results.json' >'$tmp/gap' &&
-	grep -q 'OpenMP vs native gap (GB/s' '$tmp/gap' &&
+	grep -q 'OpenMP vs native gap (gap = native - OpenMP, signed' '$tmp/gap' &&
 	test \$(grep -c '^  host ' '$tmp/gap') -eq \$($py -c \"import json; print(len(json.load(open('$tmp/r/results.json'))['gaps']['summary']))\")"
 check "binding on by default and recorded; host memory has no theoretical link" $py -c "
 import json, sys

@@ -617,6 +617,59 @@ static void test_summary(void **state)
 	json_decref(devices);
 }
 
+/* The size bands: OpenMP slower at the small sizes (8 B: rel 0.5; 4 KiB: rel 0.75; 64 KiB:
+ * rel 0.02, within the 3 % of no clear gap), faster at the large ones (1 MiB: rel -0.25;
+ * 16 MiB: rel -0.1), 256 KiB between the bands. Medians per band, verdicts spelled out, the
+ * sign changes at 1 MiB (64 KiB and 256 KiB take no side: within 3 %). */
+static void test_bands(void **state)
+{
+	(void)state;
+	json_t *devices = load(HOST_DEVICES), *ms = json_array();
+	static const struct {
+		long long bytes;
+		double omp, native; /* GB/s */
+	} pts[] = { { 8, 1.0, 2.0 }, { 4096, 1.0, 4.0 }, { 65536, 9.8, 10.0 },
+		    { 262144, 10.0, 10.1 }, { 1048576, 12.5, 10.0 }, { 16777216, 11.0, 10.0 } };
+	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++) {
+		double b = (double)pts[i].bytes;
+		add(ms, meas("omp", "htod", "sync", "pinned", "single", pts[i].bytes, HTOD0,
+			     pts[i].omp, b / (pts[i].omp * 1e9)));
+		add(ms, meas("host", "htod", "sync", "pinned", "single", pts[i].bytes, HTOD0,
+			     pts[i].native, b / (pts[i].native * 1e9)));
+	}
+	assert_int_equal(nbw_gap_match_devices(devices), 2);
+	json_t *g = compute(devices, ms);
+	json_t *s = find_summary(g, "host", "htod", "sync", "pinned", 1);
+	json_t *lat = json_object_get(s, "latency_band"), *bw = json_object_get(s, "bandwidth_band");
+	assert_int_equal(integer(lat, "sizes"), 3);
+	assert_close(num(lat, "median_relative_gap"), 0.5);
+	assert_string_equal(text(lat, "verdict"), "OpenMP slower");
+	assert_int_equal(integer(bw, "sizes"), 2);
+	/* rel -0.25 and -0.1: median -0.175; gap -2.5 and -1: median -1.75 GB/s. */
+	assert_close(num(bw, "median_relative_gap"), -0.175);
+	assert_close(num(bw, "median_gap_gbps"), -1.75);
+	assert_string_equal(text(bw, "verdict"), "OpenMP faster");
+	json_t *ch = json_object_get(s, "sign_changes_at_bytes");
+	assert_int_equal(json_array_size(ch), 1);
+	assert_int_equal(json_integer_value(json_array_get(ch, 0)), 1048576);
+	/* The printed table spells both out and says where the sign changes. */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	nbw_gap_print(f, g);
+	fclose(f);
+	assert_non_null(strstr(buf, "OpenMP slower"));
+	assert_non_null(strstr(buf, "OpenMP faster"));
+	assert_non_null(strstr(buf, "at 1 MiB"));
+	free(buf);
+	assert_string_equal(nbw_gap_verdict(0.029), "no clear gap");
+	assert_string_equal(nbw_gap_verdict(-0.031), "OpenMP faster");
+	json_decref(g);
+	json_decref(ms);
+	json_decref(devices);
+}
+
 static char *print_to_string(json_t *g, size_t *ret)
 {
 	char *buf = NULL;
@@ -811,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_row_no_partner),
 		cmocka_unit_test(test_row_dual),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_bands),
 		cmocka_unit_test(test_print_empty),
 		cmocka_unit_test(test_print_summary),
 		cmocka_unit_test(test_fixture_host_2cpu_vm),
