@@ -302,6 +302,13 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 			rd.recovered);
 	nbw_handle_stop_signals();
 	double t0 = nbw_now();
+	if (is_run) {
+		nbw_run_clock_start();
+		nbw_run_progress(&ro, "topology and probes: every available API (%s profile)%s",
+				 o.profile == NBW_PROFILE_QUICK ? "quick"
+				 : o.profile == NBW_PROFILE_FULL ? "full" : "default",
+				 o.hht_sweep ? ", then the hidden-helper sweep" : "");
+	}
 	struct nbw_doc *doc = nbw_doc_new(full_argc, full_argv);
 	struct nbw_run_status st;
 	struct nbw_probe_ctx *ctx = nbw_probe_ctx_new();
@@ -317,8 +324,15 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	unsigned ckpt_errors = st.checkpoint_errors;
 	char ckpt_why[NBW_REASON_LEN];
 	snprintf(ckpt_why, sizeof(ckpt_why), "%s", st.checkpoint_why);
-	if (rc == 0 && o.hht_sweep && !nbw_stop_requested)
+	if (is_run && rc == 0)
+		nbw_run_progress(&ro, "probes: %u measurements, %u skipped", st.measurements,
+				 st.skipped);
+	if (rc == 0 && o.hht_sweep && !nbw_stop_requested) {
 		rc = nbw_hht_sweep(&o, doc, dir, o.quiet ? NULL : stdout, &st, err, sizeof(err));
+		if (is_run && rc == 0)
+			nbw_run_progress(&ro, "hidden-helper sweep: %u measurements in all",
+					 st.measurements);
+	}
 	nbw_probe_ctx_free(ctx);
 	nbw_sink_terminal_free(term);
 	if (rc == 0)

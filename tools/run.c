@@ -30,6 +30,11 @@
 
 static double t_start;
 
+void nbw_run_clock_start(void)
+{
+	t_start = nbw_now();
+}
+
 void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
 {
 	if (ro->quiet && !ro->json)

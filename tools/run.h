@@ -28,7 +28,10 @@ struct nbw_run_solver_status {
  *  (and note --quiet/--full). 0, or -1 with \p err. */
 int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *err,
 			 size_t errlen);
-/** A progress line with the elapsed time (unless quiet). */
+/** Start the clock of the progress lines: `nodebw run` does at its start, so the elapsed
+ *  time counts the topology and the probes too. */
+void nbw_run_clock_start(void);
+/** A progress line with the elapsed time since nbw_run_clock_start (unless quiet). */
 void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /** The solver's validation and calibration runs, merged into \p doc and written. */
