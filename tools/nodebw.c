@@ -302,13 +302,8 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 			rd.recovered);
 	nbw_handle_stop_signals();
 	double t0 = nbw_now();
-	if (is_run) {
+	if (is_run) /* the probes' own first line comes first (e.g. a build without offload) */
 		nbw_run_clock_start();
-		nbw_run_progress(&ro, "topology and probes: every available API (%s profile)%s",
-				 o.profile == NBW_PROFILE_QUICK ? "quick"
-				 : o.profile == NBW_PROFILE_FULL ? "full" : "default",
-				 o.hht_sweep ? ", then the hidden-helper sweep" : "");
-	}
 	struct nbw_doc *doc = nbw_doc_new(full_argc, full_argv);
 	struct nbw_run_status st;
 	struct nbw_probe_ctx *ctx = nbw_probe_ctx_new();
