@@ -458,11 +458,7 @@ static void run_point(struct nbw_exec *s, const struct nbw_size *sz, uint64_t av
 	if (avail && (sz->bytes > UINT64_MAX / (3u * ns) || footprint(s, sz->bytes) > avail)) {
 		char a[32], b[32], why[NBW_REASON_LEN];
 		nbw_size_label(sz->bytes, a, sizeof(a));
-		char lb[32];
-		if (avail > 1)
-			snprintf(b, sizeof(b), "only %s", nbw_size_label(avail, lb, sizeof(lb)));
-		else
-			snprintf(b, sizeof(b), "nothing");
+		nbw_sysinfo_room_label(avail, b, sizeof(b));
 		snprintf(why, sizeof(why),
 			 "not run: %u stream%s of %s need%s 3 x %u x %s of host memory (source, "
 			 "destination, check buffer) but %s is available (%s)",

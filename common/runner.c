@@ -189,11 +189,7 @@ static int check_memory(struct run *r, size_t *nsizes, char *err, size_t errlen)
 		if (o->sizes.v[k].bytes > UINT64_MAX / FOOTPRINT_FACTOR || need > avail) {
 			char a[32], b[32];
 			nbw_size_label(o->sizes.v[k].bytes, a, sizeof(a));
-			char lb[32];
-			if (avail > 1)
-				snprintf(b, sizeof(b), "only %s", nbw_size_label(avail, lb, sizeof(lb)));
-			else
-				snprintf(b, sizeof(b), "nothing");
+			nbw_sysinfo_room_label(avail, b, sizeof(b));
 			if (o->sizes_given) {
 				snprintf(err, errlen,
 					 "size %s needs up to %u times its size in host memory (two "

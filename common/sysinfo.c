@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "nodebw/sizes.h"
 #include "nodebw/version.h"
 
 extern char **environ;
@@ -74,6 +75,16 @@ static uint64_t limit_room(int resource, const char *field, uint64_t reusable, u
 	*limit = (uint64_t)rl.rlim_cur;
 	uint64_t room = *limit > used ? *limit - used : 0;
 	return room + reusable > 0 ? room + reusable : 1;
+}
+
+const char *nbw_sysinfo_room_label(uint64_t room, char *buf, size_t len)
+{
+	char lb[32];
+	if (room > 1)
+		snprintf(buf, len, "only %s", nbw_size_label(room, lb, sizeof(lb)));
+	else
+		snprintf(buf, len, "nothing");
+	return buf;
 }
 
 uint64_t nbw_sysinfo_mem_room(uint64_t reusable, char *what, size_t len)

@@ -29,5 +29,7 @@ uint64_t nbw_sysinfo_mem_available(void);
  *  held, e.g. idle pooled buffers, count as room). \p what names the limit that binds. 0
  *  when nothing is known. */
 uint64_t nbw_sysinfo_mem_room(uint64_t reusable, char *what, size_t len);
+/** "only 265.28 MiB" for a room of nbw_sysinfo_mem_room, or "nothing" when none is left. */
+const char *nbw_sysinfo_room_label(uint64_t room, char *buf, size_t len);
 
 #endif
