@@ -14,7 +14,7 @@
 enum {
 	OPT_API = 256, OPT_MAXTIME, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
-	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
 	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON,
 };
 
@@ -43,6 +43,7 @@ static const struct option probe_options[] = {
 	{ "no-hht-sweep", no_argument, NULL, OPT_NO_HHT_SWEEP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -111,6 +112,8 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --output DIR         results folder (default nodebw-results/<date-time>):\n"
 		"                       results.json (every sample) and results.csv (summaries)\n"
 		"  --quiet              no tables on stdout\n"
+		"  -v, --verbose        a table per series with a row per size (default: one\n"
+		"                       line per series; the files have every size)\n"
 		"  --json               the results document (results.json) on stdout at the end,\n"
 		"                       nothing else there (progress and notes go to stderr)\n"
 		"  -h, --help           this text (also 'nodebw help %s')\n"
@@ -427,7 +430,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
 	opterr = 0;
 	int profile_opt = 0; /* the profile option given, to refuse two different ones */
-	while (rc == 0 && (c = getopt_long(argc, argv, "+:h", probe_options, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, "+:hv", probe_options, NULL)) != -1) {
 		if (c == OPT_QUICK || c == OPT_FULL || c == OPT_DEFAULT) {
 			if (profile_opt && profile_opt != c) {
 				snprintf(err, errlen, "%s and %s exclude each other (one profile)",
@@ -495,6 +498,8 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 			snprintf(o->output, sizeof(o->output), "%s", optarg);
 			break;
 		case OPT_QUIET: o->quiet = true; break;
+		case 'v':
+		case OPT_VERBOSE: o->verbose = true; break;
 		case OPT_JSON: o->json = o->quiet = true; break;
 		case 'h':
 		case OPT_HELP: return 1;
@@ -692,6 +697,8 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 	}
 	if (o->quiet)
 		add_arg(&v, &n, "--quiet");
+	if (o->verbose)
+		add_arg(&v, &n, "--verbose");
 	return v;
 }
 

@@ -11,6 +11,7 @@
 
 #include "exec.h"
 #include "nodebw/runner.h"
+#include "nodebw/stats.h"
 
 #define DIR(s) ((s)->plan->kind->dir)
 #define NSTREAMS(s) ((s)->plan->set.nstreams)
@@ -187,25 +188,60 @@ void nbw_record_error(const struct nbw_exec *s, const struct nbw_size *sz, const
 	snprintf(m->verify_detail, sizeof(m->verify_detail), "not verified: the measurement failed");
 }
 
+/* The q-quantile (0..1) of \p n samples by linear interpolation between order
+ * statistics (a sorted copy; NaN when there are none). */
+static double quantile(const double *x, size_t n, double q)
+{
+	double *v = x && n ? malloc(n * sizeof(*v)) : NULL;
+	if (!v)
+		return NAN;
+	memcpy(v, x, n * sizeof(*v));
+	nbw_median(v, n); /* sorts */
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)pos;
+	double r = i + 1 < n ? v[i] + (pos - (double)i) * (v[i + 1] - v[i]) : v[n - 1];
+	free(v);
+	return r;
+}
+
+/* n streams: n = perfect overlap, 1 = one after the other. */
+static const char *overlap_class(double speedup, double n)
+{
+	return speedup > 1.15 * n    ? "noisy" /* faster than physically possible */
+	       : speedup >= 0.85 * n ? "overlapped"
+	       : speedup <= 1.15     ? "serialized"
+				     : "partial";
+}
+
 static void overlap(struct nbw_measurement *m)
 {
 	unsigned ns = m->nstreams;
 	m->has_overlap = true;
 	m->serial_estimate_s = 0.0;
+	/* The speedup's range from the quartiles of each stream alone and of the concurrent
+	 * repetitions: a verdict only where the whole range gives the same one. */
+	double serial_lo = 0.0, serial_hi = 0.0;
 	for (unsigned i = 0; i < ns; i++) {
 		struct nbw_summary a;
-		nbw_summarize(m->streams[i].alone_samples_s, m->streams[i].n_alone, &a);
+		const double *al = m->streams[i].alone_samples_s;
+		size_t na = m->streams[i].n_alone;
+		nbw_summarize(al, na, &a);
 		m->serial_estimate_s += a.median;
+		serial_lo += quantile(al, na, 0.25);
+		serial_hi += quantile(al, na, 0.75);
 	}
 	m->concurrent_s = m->seconds.median;
 	m->overlap_speedup = m->concurrent_s > 0 ? m->serial_estimate_s / m->concurrent_s : 0;
-	/* n streams: n = perfect overlap, 1 = one after the other. */
+	double c_lo = quantile(m->samples_s, m->n, 0.25), c_hi = quantile(m->samples_s, m->n, 0.75);
+	m->overlap_lo = c_hi > 0 ? serial_lo / c_hi : 0;
+	m->overlap_hi = c_lo > 0 ? serial_hi / c_lo : 0;
 	double n = (double)ns;
-	snprintf(m->overlap_verdict, sizeof(m->overlap_verdict), "%s",
-		 m->overlap_speedup > 1.15 * n	? "noisy" /* faster than physically possible */
-		 : m->overlap_speedup >= 0.85 * n ? "overlapped"
-		 : m->overlap_speedup <= 1.15	? "serialized"
-						: "partial");
+	const char *v = overlap_class(m->overlap_speedup, n);
+	if (strcmp(v, "noisy") != 0 && (!isfinite(m->overlap_lo) || !isfinite(m->overlap_hi) ||
+					strcmp(overlap_class(m->overlap_lo, n), v) != 0 ||
+					strcmp(overlap_class(m->overlap_hi, n), v) != 0))
+		v = "unclear";
+	snprintf(m->overlap_verdict, sizeof(m->overlap_verdict), "%s", v);
 }
 
 void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struct nbw_size *sz,

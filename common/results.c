@@ -148,9 +148,10 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 				      "host_pages", m->host_pages));
 	if (m->has_overlap)
 		json_object_set_new(j, "overlap",
-				    json_pack("{s:f, s:f, s:f, s:s}", "serial_estimate_s",
+				    json_pack("{s:f, s:f, s:f, s:[f, f], s:s}", "serial_estimate_s",
 					      m->serial_estimate_s, "concurrent_s", m->concurrent_s,
-					      "speedup", m->overlap_speedup, "verdict",
+					      "speedup", m->overlap_speedup, "speedup_quartile_range",
+					      m->overlap_lo, m->overlap_hi, "verdict",
 					      m->overlap_verdict));
 	else
 		json_object_set_new(j, "overlap", json_null());
@@ -387,6 +388,10 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 		}
 		m->has_overlap = true;
 		snprintf(m->overlap_verdict, sizeof(m->overlap_verdict), "%s", verdict);
+		/* Older files have no range. */
+		json_t *range = json_object_get(ov, "speedup_quartile_range");
+		m->overlap_lo = json_number_value(json_array_get(range, 0));
+		m->overlap_hi = json_number_value(json_array_get(range, 1));
 	}
 	nbw_measurement_summarize(m);
 	return 0;

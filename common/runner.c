@@ -275,7 +275,7 @@ static int set_peer_access(struct backend_run *b, const struct nbw_series_plan *
 }
 
 static void run_planned(struct backend_run *b, const struct nbw_series_plan *p,
-			const char *probe)
+			const char *probe, unsigned index, unsigned total)
 {
 	struct run *r = b->r;
 	char why[NBW_REASON_LEN] = "", what[160];
@@ -303,7 +303,8 @@ static void run_planned(struct backend_run *b, const struct nbw_series_plan *p,
 		free(x);
 		return;
 	}
-	struct nbw_series_info si = { .api = b->ops->name, .plan = p };
+	struct nbw_series_info si = { .api = b->ops->name, .plan = p, .index = index,
+				      .total = total };
 	nbw_record_sched(x, si.sched, sizeof(si.sched), si.sched_note, sizeof(si.sched_note));
 	EACH_SINK(r, k)
 		if (r->ctx->sinks[k]->series)
@@ -311,6 +312,9 @@ static void run_planned(struct backend_run *b, const struct nbw_series_plan *p,
 	struct emit_ctx e = { .r = r, .si = &si };
 	nbw_exec_series(x, emit, &e);
 	free(x);
+	EACH_SINK(r, k)
+		if (r->ctx->sinks[k]->series_end)
+			r->ctx->sinks[k]->series_end(r->ctx->sinks[k], &si);
 	checkpoint(r);
 }
 
@@ -380,20 +384,34 @@ static int run_backend(struct run *r, const struct nbw_backend_ops *ops, struct 
 				      .peer_control = ops->peer_access != NULL };
 	struct nbw_plan_devices pd = { .devs = devs, .nd = nd, .named = o->ndevices > 0,
 				       .pair_class = pair_class, .ctx = b };
+	/* Every direction is planned before the first series runs: the series are numbered
+	 * "i of n" for the API (progress and its estimate of the time left). */
+	struct nbw_plan plans[NBW_DIR_COUNT] = { 0 };
+	bool planned[NBW_DIR_COUNT] = { false };
+	unsigned total = 0, index = 0;
+	for (int dir = 0; rc == 0 && dir < NBW_DIR_COUNT; dir++) {
+		if (!probe_selected(o, ops->name, (enum nbw_dir)dir))
+			continue;
+		planned[dir] = nbw_plan_series(o, (enum nbw_dir)dir, &caps, &pd, &plans[dir]) == 0;
+		if (planned[dir])
+			for (size_t i = 0; i < plans[dir].n; i++)
+				total += !plans[dir].v[i].skip[0];
+	}
 	for (int dir = 0; rc == 0 && dir < NBW_DIR_COUNT && !nbw_stop_requested; dir++) {
 		if (!probe_selected(o, ops->name, (enum nbw_dir)dir))
 			continue;
 		char probe[48];
 		snprintf(probe, sizeof(probe), "%s-%s", ops->name, nbw_dir_name((enum nbw_dir)dir));
-		struct nbw_plan plan = { 0 };
-		if (nbw_plan_series(o, (enum nbw_dir)dir, &caps, &pd, &plan)) {
+		if (!planned[dir]) {
 			skip(r, ops->name, probe, "*", "out of memory while planning");
-		} else {
-			for (size_t i = 0; i < plan.n && !nbw_stop_requested; i++)
-				run_planned(b, &plan.v[i], probe);
+			continue;
 		}
-		nbw_plan_free(&plan);
+		for (size_t i = 0; i < plans[dir].n && !nbw_stop_requested; i++)
+			run_planned(b, &plans[dir].v[i], probe,
+				    plans[dir].v[i].skip[0] ? index : ++index, total);
 	}
+	for (int dir = 0; dir < NBW_DIR_COUNT; dir++)
+		nbw_plan_free(&plans[dir]);
 	nbw_bufpool_destroy(&b->pool);
 	free(b);
 	ops->close(be);

@@ -1,17 +1,35 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The terminal sink (include/nodebw/sink.h): a table per series, one row per size. */
+/* The terminal sink (include/nodebw/sink.h): one line per series, or (verbose) a table per
+ * series with one row per size; the progress of each API's series with an estimate of the
+ * time left. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "nodebw/backends.h"
+#include "nodebw/runner.h"
+#include "nodebw/sizes.h"
 #include "nodebw/sink.h"
+
+/* What one series' line says, gathered from its measurements. */
+struct line {
+	char head[200];
+	unsigned sizes, verified, errors;
+	char first_error[120];
+	double small_b, small_us, large_b, large_gbps, best_gbps, best_b;
+	bool has_ov;
+	double ov, ov_lo, ov_hi;
+	char ov_verdict[16];
+};
 
 struct term {
 	struct nbw_sink sink;      /* first: the sink is the struct */
 	FILE *f;
-	bool no_offload;
+	struct nbw_term_opts o;
 	bool banner;               /* printed */
 	double res_s;
+	double t_api;              /* start of the current API's series */
+	double t_progress;         /* last progress line on o.progress */
+	struct line l;
 };
 
 /* The banner waits for the first thing worth saying: a usage error prints nothing. */
@@ -20,7 +38,7 @@ static void banner(struct term *t)
 	if (t->banner)
 		return;
 	t->banner = true;
-	if (t->no_offload)
+	if (t->o.no_offload)
 		fprintf(t->f, "nodebw: %s\n", NBW_NO_OFFLOAD_REASON);
 	fprintf(t->f, "nodebw probes; bandwidth in GB/s = 1e9 B/s; timer resolution %.0f ns\n",
 		t->res_s * 1e9);
@@ -35,6 +53,7 @@ static void t_backend(struct nbw_sink *s, const char *api, int ndev, const struc
 {
 	struct term *t = (struct term *)s;
 	banner(t);
+	t->t_api = nbw_now();
 	fprintf(t->f, "\n%s: %d device%s", api, ndev, ndev == 1 ? "" : "s");
 	for (int i = 0; i < ndev; i++)
 		fprintf(t->f, "%s %d = %s", i ? ";" : ":", i, d[i].name);
@@ -60,13 +79,10 @@ static bool quiet_set(const struct nbw_plan_set *set)
 	return set->matrix_only && set->conc != NBW_CONC_ALL && set->conc != NBW_CONC_RING;
 }
 
-static void t_series(struct nbw_sink *s, const struct nbw_series_info *si)
+/* "omp-htod sync pageable, two devices, two host threads at once (host -> 0+1)" */
+static void series_name(const struct nbw_series_info *si, bool wide, char *out, size_t len)
 {
-	struct term *t = (struct term *)s;
 	const struct nbw_series_plan *p = si->plan;
-	if (quiet_set(&p->set))
-		return;
-	banner(t);
 	char a[NBW_MAX_STREAMS * 6], b[NBW_MAX_STREAMS * 6];
 	bool one_host = true;
 	for (unsigned i = 0; i < p->set.nstreams; i++)
@@ -75,16 +91,71 @@ static void t_series(struct nbw_sink *s, const struct nbw_series_info *si)
 		  sizeof(a));
 	endpoints(p->set.dst, p->kind->dir == NBW_DTOH && one_host ? 1 : p->set.nstreams, b,
 		  sizeof(b));
-	fprintf(t->f, "\n%s-%s  mode %s  host memory %s%s%s  %s  (%s -> %s)\n  interface: %s\n",
-		si->api, nbw_dir_name(p->kind->dir), nbw_mode_name(p->mode),
-		nbw_hostmem_name(p->mem), p->peer == NBW_PEER_NA ? "" : "  peer access ",
-		p->peer == NBW_PEER_NA ? "" : nbw_peer_name(p->peer), p->kind->label, a, b,
-		p->interface);
+	bool peer = p->peer != NBW_PEER_NA;
+	if (wide)
+		snprintf(out, len, "%s-%s  mode %s  host memory %s%s%s  %s  (%s -> %s)", si->api,
+			 nbw_dir_name(p->kind->dir), nbw_mode_name(p->mode),
+			 nbw_hostmem_name(p->mem), peer ? "  peer access " : "",
+			 peer ? nbw_peer_name(p->peer) : "", p->kind->label, a, b);
+	else
+		snprintf(out, len, "%s-%s %s %s%s%s %s->%s", si->api, nbw_dir_name(p->kind->dir),
+			 nbw_mode_name(p->mode), nbw_hostmem_name(p->mem), peer ? " peer " : "",
+			 peer ? nbw_peer_name(p->peer) : "", a, b);
+}
+
+static void t_series(struct nbw_sink *s, const struct nbw_series_info *si)
+{
+	struct term *t = (struct term *)s;
+	const struct nbw_series_plan *p = si->plan;
+	if (quiet_set(&p->set))
+		return;
+	banner(t);
+	if (!t->o.verbose) {
+		memset(&t->l, 0, sizeof(t->l));
+		series_name(si, false, t->l.head, sizeof(t->l.head));
+		if (si->sched[0]) {
+			size_t n = strlen(t->l.head);
+			snprintf(t->l.head + n, sizeof(t->l.head) - n, " (sched %s)", si->sched);
+		}
+		return;
+	}
+	char name[300];
+	series_name(si, true, name, sizeof(name));
+	fprintf(t->f, "\n%s\n  interface: %s\n", name, p->interface);
 	if (si->sched[0])
 		fprintf(t->f, "  sched: %s (%s)\n", si->sched, si->sched_note);
 	fprintf(t->f, "  %12s %6s %12s %10s %10s %7s %12s %8s%s\n", "size", "reps", "median GB/s",
 		"min GB/s", "max GB/s", "CV", "median us", "verified",
 		p->set.nstreams > 1 ? "  overlap (serial/concurrent)" : "");
+}
+
+static void gather(struct line *l, const struct nbw_measurement *m)
+{
+	l->sizes++;
+	if (m->error[0]) {
+		if (!l->errors++)
+			snprintf(l->first_error, sizeof(l->first_error), "%s", m->error);
+		return;
+	}
+	l->verified += strcmp(m->verify_status, "passed") == 0;
+	double b = (double)m->bytes;
+	if (l->small_b == 0 || b < l->small_b) {
+		l->small_b = b;
+		l->small_us = m->seconds.median * 1e6;
+	}
+	if (b >= l->large_b) {
+		l->large_b = b;
+		l->large_gbps = m->gbps.median;
+		l->has_ov = m->has_overlap;
+		l->ov = m->overlap_speedup;
+		l->ov_lo = m->overlap_lo;
+		l->ov_hi = m->overlap_hi;
+		snprintf(l->ov_verdict, sizeof(l->ov_verdict), "%s", m->overlap_verdict);
+	}
+	if (m->gbps.median > l->best_gbps) {
+		l->best_gbps = m->gbps.median;
+		l->best_b = b;
+	}
 }
 
 static void t_measurement(struct nbw_sink *s, const struct nbw_series_info *si,
@@ -93,6 +164,10 @@ static void t_measurement(struct nbw_sink *s, const struct nbw_series_info *si,
 	struct term *t = (struct term *)s;
 	if (quiet_set(&si->plan->set))
 		return;
+	if (!t->o.verbose) {
+		gather(&t->l, m);
+		return;
+	}
 	char lab[32];
 	nbw_size_label(m->bytes, lab, sizeof(lab));
 	if (m->error[0]) {
@@ -108,6 +183,69 @@ static void t_measurement(struct nbw_sink *s, const struct nbw_series_info *si,
 	fflush(t->f);
 }
 
+/* "12.3 s, about 40 s left" for the API's series so far. */
+static void eta(const struct term *t, const struct nbw_series_info *si, char *out, size_t len)
+{
+	double now = nbw_now(), spent = now - t->t_api;
+	double left = si->index ? spent / si->index * (double)(si->total - si->index) : 0.0;
+	snprintf(out, len, "%.1f s, %s%.0f s left", now - t->o.t0,
+		 si->index < si->total ? "about " : "", left);
+}
+
+static void one_line(struct term *t, const struct nbw_series_info *si)
+{
+	const struct line *l = &t->l;
+	char sm[32], lg[32], bs[32], pre[96] = "", ov[96] = "";
+	nbw_size_label((uint64_t)l->small_b, sm, sizeof(sm));
+	nbw_size_label((uint64_t)l->large_b, lg, sizeof(lg));
+	nbw_size_label((uint64_t)l->best_b, bs, sizeof(bs));
+	if (!t->o.progress) {
+		char e[64];
+		eta(t, si, e, sizeof(e));
+		snprintf(pre, sizeof(pre), "[%s; %u/%u] ", e, si->index, si->total);
+	}
+	if (l->has_ov) {
+		if (strcmp(l->ov_verdict, "noisy") == 0 || strcmp(l->ov_verdict, "unclear") == 0)
+			snprintf(ov, sizeof(ov), "; overlap not judged (%.2f-%.2fx: %s)", l->ov_lo,
+				 l->ov_hi, l->ov_verdict);
+		else
+			snprintf(ov, sizeof(ov), "; overlap %.2fx %s", l->ov, l->ov_verdict);
+	}
+	if (l->verified + l->errors == 0 && l->sizes == 0) {
+		fprintf(t->f, "%s%s: nothing measured\n", pre, l->head);
+	} else if (l->errors == l->sizes) {
+		fprintf(t->f, "%s%s: %u sizes, every one failed (%s)\n", pre, l->head, l->sizes,
+			l->first_error);
+	} else {
+		fprintf(t->f, l->small_us >= 100 ? "%s%s: %s %.0f us, %s %.2f GB/s"
+						 : "%s%s: %s %.3g us, %s %.2f GB/s",
+			pre, l->head, sm, l->small_us, lg, l->large_gbps);
+		if (l->best_gbps > 1.1 * l->large_gbps)
+			fprintf(t->f, " (best %.2f at %s)", l->best_gbps, bs);
+		fprintf(t->f, "; %u/%u verified%s", l->verified, l->sizes, ov);
+		if (l->errors)
+			fprintf(t->f, "; %u failed: %s", l->errors, l->first_error);
+		fprintf(t->f, "\n");
+	}
+	fflush(t->f);
+}
+
+static void t_series_end(struct nbw_sink *s, const struct nbw_series_info *si)
+{
+	struct term *t = (struct term *)s;
+	if (!quiet_set(&si->plan->set) && !t->o.verbose)
+		one_line(t, si);
+	double now = nbw_now();
+	if (t->o.progress && (now - t->t_progress >= 2.0 || si->index == si->total)) {
+		char e[64];
+		eta(t, si, e, sizeof(e));
+		fprintf(t->o.progress, "[%s %s] %s probes: %u/%u series\n",
+			t->o.label ? t->o.label : "nodebw", e, si->api, si->index, si->total);
+		fflush(t->o.progress);
+		t->t_progress = now;
+	}
+}
+
 static void t_skip(struct nbw_sink *s, const char *api, const char *probe, const char *what,
 		   const char *reason)
 {
@@ -116,15 +254,17 @@ static void t_skip(struct nbw_sink *s, const char *api, const char *probe, const
 	fprintf(t->f, "\n%s %s: skipped: %s\n", strcmp(probe, "*") ? probe : api, what, reason);
 }
 
-struct nbw_sink *nbw_sink_terminal(FILE *f, bool no_offload)
+struct nbw_sink *nbw_sink_terminal(FILE *f, const struct nbw_term_opts *opts)
 {
 	struct term *t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->f = f;
-	t->no_offload = no_offload;
+	t->o = *opts;
+	t->t_api = nbw_now();
 	t->sink = (struct nbw_sink){ .begin = t_begin, .backend = t_backend, .series = t_series,
-				     .measurement = t_measurement, .skip = t_skip };
+				     .measurement = t_measurement, .series_end = t_series_end,
+				     .skip = t_skip };
 	return &t->sink;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/limits.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
 #include "nodebw/stats.h"
@@ -139,6 +140,9 @@ static void paper_bounds(struct nbw_rdoc *r, const struct nbw_calib *c, const in
 	const char *h[] = {"G", "version", "N", "plane bytes", "beta (GB/s)", "beta DtoH (GB/s)",
 			   "bounded by"};
 	struct nbw_rtable *t = nbw_rtable_new("paper-beta-bound", 7, h);
+	nbw_rtable_csv_names(t, (const char *const[]){"g", "version", "n", "plane_bytes",
+							"beta_gbps", "beta_dtoh_gbps",
+							"bounded_by"});
 	static const char *vs[] = {"v1", "v2", "v3", "v4"};
 	for (int gi = 0; gi < ngl; gi++)
 		for (int k = 0; k < 4; k++)
@@ -179,6 +183,7 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 	}
 	const char *hk[] = {"N", "k(N) (s per point and step)", "k(N) x 1e11"};
 	struct nbw_rtable *t = nbw_rtable_new("paper-k", 3, hk);
+	nbw_rtable_csv_names(t, (const char *const[]){"n", "k_s", "k_x1e11"});
 	for (size_t i = 0; i < c->nk; i++) {
 		nbw_rtable_cell(t, "%d", c->k[i].n);
 		nbw_rtable_cell(t, "%.5g", c->k[i].k);
@@ -197,6 +202,8 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 	const char *hb[] = {"N", "plane bytes", "path", "beta (GB/s)", "time per plane (us)",
 			    "how"};
 	struct nbw_rtable *tb = nbw_rtable_new("paper-beta", 6, hb);
+	nbw_rtable_csv_names(tb, (const char *const[]){"n", "plane_bytes", "path", "beta_gbps",
+							"time_per_plane_us", "how"});
 	static const char *paths[] = {"htod/sync", "dtoh/sync", "htod/async", "dtoh/async",
 				      "p2p/async"};
 	for (int i = 0; i < nn; i++)
@@ -223,6 +230,8 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 	/* Table 6 of this node. */
 	const char *h6[] = {"devices", "G", "k-bar (x 1e-11)", "beta_P2P (GB/s)", "at"};
 	struct nbw_rtable *t6 = nbw_rtable_new("table6", 5, h6);
+	nbw_rtable_csv_names(t6, (const char *const[]){"devices", "g_values", "k_bar_x1e11",
+							"beta_p2p_gbps", "at"});
 	int nbig = ns[nn - 1];
 	double b = 8.0 * nbig * nbig, t1;
 	char how[160];
@@ -265,6 +274,8 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 		      c->device_kind[0] ? c->device_kind : "unknown devices", c->hidden_helpers);
 	const char *hs[] = {"N", "planes", "k_slab (s)", "k_slab / k(N)"};
 	struct nbw_rtable *t = nbw_rtable_new("ext-kslab", 4, hs);
+	nbw_rtable_csv_names(t, (const char *const[]){"n", "planes", "k_slab_s",
+							"k_slab_over_k_n"});
 	for (size_t i = 0; i < c->nslab; i++) {
 		double kn = 0.0;
 		for (size_t j = 0; j < c->nk; j++)
@@ -280,6 +291,8 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 	const char *hv[] = {"version", "G", "N", "one-device slab compute per step (us)",
 			    "measured per step without halo (us)", "ratio"};
 	struct nbw_rtable *tv = nbw_rtable_new("ext-versions", 6, hv);
+	nbw_rtable_csv_names(tv, (const char *const[]){"version", "g", "n", "slab_compute_us",
+							"no_halo_step_us", "ratio"});
 	for (size_t i = 0; i < c->nvs; i++) {
 		nbw_rtable_cell(tv, "%s", c->vs[i].version);
 		nbw_rtable_cell(tv, "%d", c->vs[i].g);
@@ -294,6 +307,8 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			      "G devices at work, against k_slab x (N-2)^2 x P.");
 	const char *hf[] = {"version", "G", "sizes", "busy (slope)", "overhead per step (us)"};
 	struct nbw_rtable *tf = nbw_rtable_new("ext-busy-overhead", 5, hf);
+	nbw_rtable_csv_names(tf, (const char *const[]){"version", "g", "sizes", "busy_slope",
+							"overhead_step_us"});
 	static const char *vn[] = {"v1", "v2", "v3", "v4"};
 	for (int g = 2; g <= 4; g += 2)
 		for (int k = 0; k < 4; k++) {
@@ -319,6 +334,8 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			      "refits without the size it predicts.");
 	const char *hp[] = {"path", "alpha (us)", "beta (GB/s)", "measured sizes"};
 	struct nbw_rtable *tp = nbw_rtable_new("ext-paths", 4, hp);
+	nbw_rtable_csv_names(tp, (const char *const[]){"path", "alpha_us", "beta_gbps",
+							"measured_sizes"});
 	for (size_t i = 0; i < c->npaths; i++) {
 		const struct nbw_xpath *p = &c->paths[i];
 		nbw_rtable_cell(tp, "%s", p->name);
@@ -338,6 +355,11 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			    "ratio at large size", "ratio against", "time per plane (us)",
 			    "at plane bytes"};
 	struct nbw_rtable *tx = nbw_rtable_new("ext-sets", 9, hx);
+	nbw_rtable_csv_names(tx, (const char *const[]){"path", "from", "to", "source",
+							"small_ratio,small_ratio_bytes",
+							"large_ratio,large_ratio_bytes",
+							"ratio_against", "time_per_plane_us",
+							"plane_bytes"});
 	for (size_t i = 0; i < c->nsets; i++) {
 		const struct nbw_xset *x = &c->sets[i];
 		double b = 8.0 * nbig * nbig, t1;
@@ -346,9 +368,14 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 		nbw_rtable_cell(tx, x->dst < 0 ? "host" : "%d", x->dst);
 		nbw_rtable_cell(tx, "%s", x->estimate ? "matrix estimate" : "own sweep");
 		if (x->estimate) {
-			nbw_rtable_cell(tx, "%.3g at %.0f B", x->ratio[0], x->ratio_bytes[0]);
+			char rv[2][64]; /* CSV: the ratio and its size in bytes, two columns */
+			for (int k = 0; k < 2; k++)
+				snprintf(rv[k], sizeof(rv[k]), "%.6g,%.0f", x->ratio[k],
+					 x->ratio_bytes[k]);
+			nbw_rtable_cellc(tx, rv[0], "%.3g at %.0f B", x->ratio[0], x->ratio_bytes[0]);
 			if (x->nratio > 1)
-				nbw_rtable_cell(tx, "%.3g at %.0f B", x->ratio[1], x->ratio_bytes[1]);
+				nbw_rtable_cellc(tx, rv[1], "%.3g at %.0f B", x->ratio[1],
+						 x->ratio_bytes[1]);
 			else
 				nbw_rtable_cell(tx, "-");
 			nbw_rtable_cell(tx, "%s", x->ratio_to);
@@ -403,9 +430,10 @@ static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, c
 		return;
 	char name[64], title[128], note[160], cap[256];
 	struct nbw_plot_series s[3] = {
-		{"measured", x, ym, m, "linespoints lw 2"},
-		{"paper model", x, yp, m, "linespoints dashtype 2"},
-		{"extended model", x, ye, m, "linespoints dashtype 3"},
+		{"measured", x, ym, m, "linespoints lw 2", .colour = 1, .dash = 1, .point = 7},
+		{"paper model", x, yp, m, "linespoints lw 1.5", .colour = 2, .dash = 2, .point = 5},
+		{"extended model", x, ye, m, "linespoints lw 1.5", .colour = 3, .dash = 3,
+		 .point = 9},
 	};
 	snprintf(name, sizeof(name), "fig8-%s-g%d", v, g);
 	snprintf(title, sizeof(title), "%s on %d devices: measured and modelled runtime", v, g);
@@ -419,16 +447,19 @@ static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, c
 		 v, g);
 	nbw_rdoc_plot(r, &p, cap);
 	struct nbw_plot_series se[2] = {
-		{"paper model", x, ep, m, "linespoints dashtype 2"},
-		{"extended model", x, ee, m, "linespoints dashtype 3"},
+		{"paper model", x, ep, m, "linespoints lw 1.5", .colour = 2, .dash = 2, .point = 5},
+		{"extended model", x, ee, m, "linespoints lw 1.5", .colour = 3, .dash = 3,
+		 .point = 9},
 	};
-	static const double guides[] = {-20, -10, 10, 20};
-	static const char *const gt[] = {"-20 %", "-10 %", "+10 %", "+20 %"};
+	/* One key entry and one dash type per guide pair: +-10 % and +-20 %. */
+	static const double guides[] = {10, 20};
+	static const char *const gt[] = {"+-10 %", "+-20 %"};
 	snprintf(name, sizeof(name), "fig8-err-%s-g%d", v, g);
 	snprintf(title, sizeof(title), "%s on %d devices: relative error", v, g);
 	struct nbw_plot pe = {.name = name, .title = title, .xlabel = "grid size N",
 			      .ylabel = "(T_model - T_measured) / T_measured (%)", .series = se,
-			      .nseries = 2, .hline = guides, .hline_title = gt, .nhline = 4};
+			      .nseries = 2, .hline = guides, .hline_title = gt, .nhline = 2,
+			      .hline_pm = true};
 	snprintf(cap, sizeof(cap), "Relative error per grid size, %s, G = %d, with +-10 %% and "
 				   "+-20 %% guides.", v, g);
 	nbw_rdoc_plot(r, &pe, cap);
@@ -458,13 +489,17 @@ static void plot_speedups(struct nbw_rdoc *r, const struct vrow *rows, size_t nr
 		}
 		if (!m)
 			continue;
-		s[ns++] = (struct nbw_plot_series){vs[k], x[k], y[k], m, NULL};
+		/* One colour per version; in Figure 6 its model line shares it, dashed. */
+		s[ns++] = (struct nbw_plot_series){vs[k], x[k], y[k], m, "linespoints lw 2",
+						   .colour = k + 1};
 		snprintf(titles[ns6], sizeof(titles[0]), "%s measured", vs[k]);
-		s6[ns6] = (struct nbw_plot_series){titles[ns6], x[k], y[k], m, "linespoints lw 2"};
+		s6[ns6] = (struct nbw_plot_series){titles[ns6], x[k], y[k], m, "linespoints lw 2",
+						   .colour = k + 1, .dash = 1};
 		ns6++;
 		snprintf(titles[ns6], sizeof(titles[0]), "%s extended model", vs[k]);
 		s6[ns6] = (struct nbw_plot_series){titles[ns6], x[k], ye[k], m,
-						   "linespoints dashtype 3"};
+						   "linespoints lw 1.5", .colour = k + 1,
+						   .dash = 2};
 		ns6++;
 	}
 	if (!ns)
@@ -520,6 +555,12 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 			   "paper (s)", "eq", "paper err", "overlap Eq. 11/12 (s)", "extended (s)",
 			   "ext err", "compute", "transfer", "overhead"};
 	struct nbw_rtable *t = nbw_rtable_new("validation", 16, h);
+	nbw_rtable_csv_names(t, (const char *const[]){"g", "version", "n", "steps", "runs",
+							"spread", "measured_s", "paper_s",
+							"paper_eq", "paper_err_pct",
+							"overlap_s", "extended_s",
+							"ext_err_pct", "compute_pct",
+							"transfer_pct", "overhead_pct"});
 	for (size_t i = 0; i < nr; i++) {
 		const struct vrow *w = &rows[i];
 		if (!w->has_paper || !w->has_ext)
@@ -551,6 +592,9 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 	const char *ha[] = {"G", "version", "sizes", "paper MAPE", "paper bias",
 			    "extended MAPE", "extended bias"};
 	struct nbw_rtable *ta = nbw_rtable_new("accuracy", 7, ha);
+	nbw_rtable_csv_names(ta, (const char *const[]){"g", "version", "sizes",
+							"paper_mape_pct", "paper_bias_pct",
+							"ext_mape_pct", "ext_bias_pct"});
 	static const char *vs[] = {"v1", "v2", "v3", "v4"};
 	int gl[2] = {2, 4};
 	for (int gi = 0; gi < 2; gi++)
@@ -674,4 +718,117 @@ static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	}
 	nbw_calib_free(&c);
 	free(rows);
+}
+
+/* ---- for the summary ---------------------------------------------------------------- */
+
+static json_t *accuracy_json(struct vrow *rows, size_t nr, const struct nbw_calib *c)
+{
+	json_t *acc = json_array();
+	static const char *vs[] = {"v1", "v2", "v3", "v4"};
+	for (size_t i = 0; i < nr; i++) {
+		struct vrow *w = &rows[i];
+		if (w->version[0] != 'v' || w->g < 2)
+			continue;
+		char why[200];
+		w->has_paper = nbw_predict_paper(c, NBW_KBAR_ALL, w->n, w->g, w->version, w->steps,
+						 &w->paper, why, sizeof(why)) == 0;
+		w->has_ext = nbw_predict_ext(c, w->n, w->g, w->version, w->steps, w->n, &w->ext,
+					     why, sizeof(why)) == 0;
+	}
+	for (int g = 2; g <= NBW_MAX_DEVICES; g++)
+		for (int k = 0; k < 4; k++) {
+			double mp = 0, bp = 0, me = 0, be = 0, worst = 1.0;
+			int n = 0;
+			for (size_t i = 0; i < nr; i++) {
+				const struct vrow *w = &rows[i];
+				if (strcmp(w->version, vs[k]) || w->g != g || !w->has_paper ||
+				    !w->has_ext)
+					continue;
+				double ep = rel(w->paper.total_s, w->seconds);
+				double ee = rel(w->ext.total_s, w->seconds);
+				mp += fabs(ep);
+				bp += ep;
+				me += fabs(ee);
+				be += ee;
+				worst = fmax(worst, w->spread);
+				n++;
+			}
+			if (!n)
+				continue;
+			json_array_append_new(acc, json_pack("{s:i, s:s, s:i, s:f, s:f, s:f, s:f, s:f}",
+							     "G", g, "version", vs[k], "sizes", n,
+							     "paper_mape", mp / n, "paper_bias", bp / n,
+							     "extended_mape", me / n,
+							     "extended_bias", be / n,
+							     "max_spread", worst));
+		}
+	return acc;
+}
+
+/* Per (G, version): the measured speedup over the one-device baseline at the largest grid
+ * both ran, and the best one over the grids. */
+static json_t *speedups_json(const struct vrow *rows, size_t nr)
+{
+	json_t *out = json_array();
+	for (size_t i = 0; i < nr; i++) {
+		const struct vrow *w = &rows[i];
+		if (w->version[0] != 'v' || w->g < 2)
+			continue;
+		const struct vrow *b = find_row(rows, nr, "baseline", 1, w->n);
+		if (!b)
+			continue;
+		double s = b->seconds / w->seconds;
+		json_t *o = NULL, *x;
+		size_t k;
+		json_array_foreach(out, k, x)
+			if (jint(x, "G", 0) == w->g && strcmp(jstr(x, "version"), w->version) == 0)
+				o = x;
+		if (!o) {
+			o = json_pack("{s:i, s:s, s:f, s:i}", "G", w->g, "version", w->version,
+				      "best_speedup", s, "best_n", w->n);
+			json_array_append_new(out, o);
+		}
+		/* Rows are sorted by N within (G, version): the last one is the largest. */
+		json_object_set_new(o, "largest_n", json_integer(w->n));
+		json_object_set_new(o, "speedup_at_largest_n", json_real(s));
+		if (s > jnum(o, "best_speedup")) {
+			json_object_set_new(o, "best_speedup", json_real(s));
+			json_object_set_new(o, "best_n", json_integer(w->n));
+		}
+	}
+	return out;
+}
+
+json_t *nbw_model_summary(const struct nbw_rinput *in)
+{
+	json_t *out = json_object();
+	int files = 0;
+	for (size_t f = 0; f < in->nfiles; f++)
+		files += json_array_size(json_object_get(in->docs[f], "solver_runs")) > 0;
+	if (files > 1) {
+		json_object_set_new(out, "why", json_string("solver runs from several results "
+							     "files: see each file's model section"));
+		return out;
+	}
+	struct vrow *rows = NULL;
+	size_t nr = collect_rows(in->solver_runs, &rows);
+	if (!nr) {
+		json_object_set_new(out, "why", json_string("no verified solver runs in these "
+							     "results ('nodebw run' runs the "
+							     "solver)"));
+		free(rows);
+		return out;
+	}
+	json_object_set_new(out, "speedups", speedups_json(rows, nr));
+	struct nbw_calib c;
+	char err[400];
+	if (nbw_calib_from_results(in, &c, err, sizeof(err)) == 0) {
+		json_object_set_new(out, "accuracy", accuracy_json(rows, nr, &c));
+		nbw_calib_free(&c);
+	} else {
+		json_object_set_new(out, "why", json_string(err));
+	}
+	free(rows);
+	return out;
 }

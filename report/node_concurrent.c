@@ -48,7 +48,13 @@ void nbw_node_concurrent(struct nbw_rdoc *r, json_t *rows, const char *tag, int 
 	};
 	char name[64];
 	snprintf(name, sizeof(name), "%sall-at-once", tag);
+	static const char *const csv[] = {
+		"pattern", "api", "mode", "host_mem", "peer_access", "devices", "bytes",
+		"aggregate_gbps", "alone_sum_gbps", "scaling", "links_gbps", "links_pct",
+		"host_memory_gbps", "host_memory_pct", "bound", "slowest_stream", "slowest_gbps",
+	};
 	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
+	nbw_rtable_csv_names(t, csv);
 	size_t i;
 	json_t *o;
 	json_array_foreach(rows, i, o) {

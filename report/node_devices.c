@@ -113,7 +113,7 @@ static void bars(struct nbw_rdoc *r, json_t *tables, const struct group *g, cons
 	fputs(")", tf);
 	fclose(tf);
 	tf = NULL;
-	if (asprintf(&extra, "set boxwidth %g absolute\nset xrange [-0.6:%g]\nset yrange [0:*]\n"
+	if (asprintf(&extra, "set boxwidth %g absolute\nset xrange [-0.6:%g]\n"
 			     "set grid noxtics ytics\n%s", w, (double)g->nid - 0.4, tics) < 0)
 		extra = NULL;
 	char name[200], title[300], ylabel[80], xlabel[120], cap[1200];
@@ -124,7 +124,7 @@ static void bars(struct nbw_rdoc *r, json_t *tables, const struct group *g, cons
 							       : "device");
 	struct nbw_plot p = { .name = name, .title = title, .xlabel = xlabel, .ylabel = ylabel,
 			      .series = ser, .nseries = ns, .hline = hline,
-			      .hline_title = hptr, .nhline = nh, .extra = extra };
+			      .hline_title = hptr, .nhline = nh, .yzero = true, .extra = extra };
 	int k = snprintf(cap, sizeof(cap), "%s: median GB/s (1e9 B/s) of one device at a time "
 			 "%s, one bar per device and series.", what, g->at);
 	if (k >= 0 && (size_t)k < sizeof(cap) && g->host_memory)
@@ -155,13 +155,18 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 		  const char *what)
 {
 	size_t nc = 3 + g->n * (g->any_theory ? 2 : 1);
-	const char **hdr = calloc(nc, sizeof(*hdr));
-	char (*names)[128] = calloc(g->n * 2, sizeof(*names));
-	if (!hdr || !names) {
+	const char **hdr = calloc(nc, sizeof(*hdr)), **csv = calloc(nc, sizeof(*csv));
+	char (*names)[128] = calloc(g->n * 4, sizeof(*names));
+	if (!hdr || !csv || !names) {
 		free(hdr);
+		free(csv);
 		free(names);
 		return;
 	}
+	char (*cnames)[128] = names + 2 * g->n;
+	csv[0] = "device";
+	csv[1] = "link";
+	csv[2] = "theoretical_gbps";
 	hdr[0] = "device";
 	hdr[1] = "link";
 	hdr[2] = "theoretical GB/s";
@@ -173,10 +178,19 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 		hdr[3 + s * (g->any_theory ? 2 : 1)] = names[2 * s];
 		if (g->any_theory)
 			hdr[4 + s * 2] = names[2 * s + 1];
+		json_t *ts = json_array_get(tables, g->idx[s]);
+		snprintf(cnames[2 * s], sizeof(cnames[0]), "%s_%s_gbps", jstr(ts, "mode"),
+			 jstr(ts, "host_mem"));
+		snprintf(cnames[2 * s + 1], sizeof(cnames[0]), "%s_%s_theoretical_pct",
+			 jstr(ts, "mode"), jstr(ts, "host_mem"));
+		csv[3 + s * (g->any_theory ? 2 : 1)] = cnames[2 * s];
+		if (g->any_theory)
+			csv[4 + s * 2] = cnames[2 * s + 1];
 	}
 	char name[200], cap[600];
 	snprintf(name, sizeof(name), "%sdevices-%s-%s", tag, g->api, g->dir);
 	struct nbw_rtable *t = nbw_rtable_new(name, nc, hdr);
+	nbw_rtable_csv_names(t, csv);
 	for (size_t d = 0; d < g->nid; d++) {
 		json_t *first = NULL;
 		for (size_t s = 0; s < g->n && !first; s++)
@@ -207,6 +221,7 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 		 g->host_memory ? "; host memory: host-to-host copies, not GPU figures" : "");
 	nbw_rdoc_table(r, t, cap);
 	free(hdr);
+	free(csv);
 	free(names);
 }
 

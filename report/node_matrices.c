@@ -153,9 +153,11 @@ static void table(struct nbw_rdoc *r, const struct mx_info *m, const char *tag,
 		  const char *what, const char *ctx)
 {
 	const char **hdr = calloc(m->n + 1, sizeof(*hdr));
-	char **names = calloc(m->n, sizeof(*names));
-	if (!hdr || !names) {
+	const char **csv = calloc(m->n + 1, sizeof(*csv));
+	char **names = calloc(2 * m->n, sizeof(*names));
+	if (!hdr || !csv || !names) {
 		free(hdr);
+		free(csv);
 		free(names);
 		return;
 	}
@@ -164,18 +166,23 @@ static void table(struct nbw_rdoc *r, const struct mx_info *m, const char *tag,
 		if (asprintf(&names[j], "%d", m->ids[j]) < 0)
 			names[j] = NULL;
 		hdr[j + 1] = names[j] ? names[j] : "?";
+		if (asprintf(&names[m->n + j], "dst_%d_gbps", m->ids[j]) < 0)
+			names[m->n + j] = NULL;
+		csv[j + 1] = names[m->n + j];
 	}
+	csv[0] = "src_device";
 	char name[200], cap[1400];
 	stem(m, tag, "gbps", name, sizeof(name));
 	struct nbw_rtable *t = nbw_rtable_new(name, m->n + 1, hdr);
+	nbw_rtable_csv_names(t, csv);
 	for (size_t i = 0; i < m->n; i++) {
 		nbw_rtable_cell(t, "%d", m->ids[i]);
 		for (size_t j = 0; j < m->n; j++) {
 			double v = m->gbps[i * m->n + j];
 			if (!isfinite(v))
-				nbw_rtable_cell(t, "%s", i == j ? "X" : "-");
+				nbw_rtable_cellc(t, "", "%s", i == j ? "X" : "-");
 			else if (i == j)
-				nbw_rtable_cell(t, "%.2f (same device)", v);
+				nbw_rtable_cellv(t, v, "%.2f (same device)", v);
 			else
 				nbw_rtable_cell(t, "%.2f", v);
 		}
@@ -183,9 +190,10 @@ static void table(struct nbw_rdoc *r, const struct mx_info *m, const char *tag,
 	}
 	snprintf(cap, sizeof(cap), "%s: GB/s = 1e9 B/s. %s", what, ctx);
 	nbw_rdoc_table(r, t, cap);
-	for (size_t j = 0; j < m->n; j++)
+	for (size_t j = 0; j < 2 * m->n; j++)
 		free(names[j]);
 	free(names);
+	free(csv);
 	free(hdr);
 }
 

@@ -29,8 +29,14 @@ static void outlier_table(struct nbw_rdoc *r, json_t *outliers, const char *tag)
 		"rules", "reason",
 	};
 	char name[64];
+	static const char *const csv[] = {
+		"what", "where", "api", "direction", "mode", "host_mem", "peer_access", "link",
+		"gbps", "peer_median_gbps", "theoretical_gbps", "theoretical_pct", "rules",
+		"reason",
+	};
 	snprintf(name, sizeof(name), "%soutliers", tag);
 	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
+	nbw_rtable_csv_names(t, csv);
 	size_t i;
 	json_t *o;
 	json_array_foreach(outliers, i, o) {
@@ -94,8 +100,13 @@ static void groups_table(struct nbw_rdoc *r, json_t *groups, const char *tag)
 		"link", "members", "median GB/s", "why not judged",
 	};
 	char name[64];
+	static const char *const csv[] = {
+		"api", "direction", "mode", "host_mem", "concurrency", "peer_access", "bytes",
+		"link", "members", "median_gbps", "why_not_judged",
+	};
 	snprintf(name, sizeof(name), "%soutlier-groups-not-judged", tag);
 	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
+	nbw_rtable_csv_names(t, csv);
 	json_array_foreach(groups, i, g) {
 		if (json_is_true(json_object_get(g, "median_rule")))
 			continue;

@@ -122,15 +122,227 @@ void nbw_gp_preamble(FILE *f, const char *stem, const char *title, const char *d
 	      "set termoption noenhanced\n\n", f);
 }
 
+/* ---- styles: every series and every reference line its own look ------------------ */
+
+/* Okabe-Ito colours (readable by colour-blind readers) and two more; the reference lines
+ * are grey, a colour no series has. */
+static const char *const palette[NBW_PLOT_COLOURS] = {
+	"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#7b3294", "#8c510a",
+};
+#define REF_COLOUR "#505050"
+/* Point types in the order they are handed out (filled first, then open). */
+static const int points[] = { 7, 5, 9, 13, 11, 6, 4, 8, 12, 10, 1, 2, 3 };
+#define NPOINTS (sizeof(points) / sizeof(points[0]))
+/* gnuplot's dash types 1-5 are terminal patterns; past 5 explicit patterns. */
+static const char *const dashes[] = { "1", "2", "3", "4", "5", "(16,6,2,6,2,6)", "(2,8)",
+				      "(24,8)", "(8,4,8,12)", "(4,12)" };
+#define NDASHES ((int)(sizeof(dashes) / sizeof(dashes[0])))
+/* Reference lines take dash types in this order: plain dashes first. */
+static const int ref_dashes[] = { 2, 4, 5, 3, 6, 7, 8, 9, 10 };
+#define NREF_DASHES (sizeof(ref_dashes) / sizeof(ref_dashes[0]))
+
+struct look {
+	int colour;  /* 1..NBW_PLOT_COLOURS */
+	int dash;    /* 1..NDASHES, 0 when the style draws no line */
+	int point;   /* a pointtype, 0 when the style draws no points */
+	bool lines, marks;
+};
+
+/* What the style draws, from its first word: lines, points, both, or neither (bars). */
+static void style_draws(const char *style, bool *lines, bool *marks)
+{
+	char w[16] = "";
+	sscanf(style, "%15[a-z]", w);
+	*lines = strcmp(w, "lines") == 0 || strcmp(w, "l") == 0 ||
+		 strcmp(w, "linespoints") == 0 || strcmp(w, "lp") == 0 ||
+		 strcmp(w, "steps") == 0 || strcmp(w, "impulses") == 0;
+	*marks = strcmp(w, "linespoints") == 0 || strcmp(w, "lp") == 0 ||
+		 strcmp(w, "points") == 0 || strcmp(w, "p") == 0;
+}
+
+static const char *series_style(const struct nbw_plot_series *s)
+{
+	return s->style && *s->style ? s->style : "linespoints";
+}
+
+static bool same_look(const struct look *a, const struct look *b)
+{
+	return a->colour == b->colour && a->dash == b->dash && a->point == b->point &&
+	       a->lines == b->lines && a->marks == b->marks;
+}
+
+static bool look_taken(const struct look *lk, size_t k)
+{
+	for (size_t j = 0; j < k; j++)
+		if (same_look(&lk[j], &lk[k]))
+			return true;
+	return false;
+}
+
+/* A point type no earlier series has, else one by position. */
+static int free_point(const struct look *lk, size_t k)
+{
+	for (size_t i = 0; i < NPOINTS; i++) {
+		bool used = false;
+		for (size_t j = 0; j < k && !used; j++)
+			used = lk[j].point == points[i];
+		if (!used)
+			return points[i];
+	}
+	return points[k % NPOINTS];
+}
+
+/* The look of each of \p n series (usable ones only are passed): pinned values kept,
+ * the rest assigned, repeats moved to another point type, dash type or colour. */
+static void assign_looks(const struct nbw_plot_series *const *s, size_t n, struct look *lk)
+{
+	bool pinned[NBW_PLOT_COLOURS + 1] = { false };
+	for (size_t k = 0; k < n; k++)
+		if (s[k]->colour >= 1 && s[k]->colour <= NBW_PLOT_COLOURS)
+			pinned[s[k]->colour] = true;
+	int next = 1;
+	for (size_t k = 0; k < n; k++) {
+		struct look *l = &lk[k];
+		style_draws(series_style(s[k]), &l->lines, &l->marks);
+		if (s[k]->colour >= 1 && s[k]->colour <= NBW_PLOT_COLOURS) {
+			l->colour = s[k]->colour;
+		} else {
+			while (next <= NBW_PLOT_COLOURS && pinned[next])
+				next++;
+			l->colour = next <= NBW_PLOT_COLOURS ? next++
+							     : 1 + (int)(k % NBW_PLOT_COLOURS);
+		}
+		l->dash = !l->lines ? 0 : s[k]->dash >= 1 && s[k]->dash <= NDASHES ? s[k]->dash : 1;
+		l->point = !l->marks ? 0 : s[k]->point > 0 ? s[k]->point : free_point(lk, k);
+		/* A repeat: the next point type, past the last one the next dash type, past the
+		 * last one the next colour (every combination is tried once). */
+		int np = l->marks ? (int)NPOINTS : 1, nd = l->lines ? NDASHES : 1;
+		int pi = 0;
+		for (size_t i = 0; i < NPOINTS && l->marks; i++)
+			if (points[i] == l->point)
+				pi = (int)i;
+		for (int tries = 1; tries < np * nd * NBW_PLOT_COLOURS && look_taken(lk, k);
+		     tries++) {
+			if (l->marks && (l->point = points[++pi % np]) != points[0])
+				continue;
+			if (l->lines && (l->dash = l->dash % NDASHES + 1) != 1)
+				continue;
+			l->colour = l->colour % NBW_PLOT_COLOURS + 1;
+		}
+	}
+}
+
+static void write_look(FILE *f, const struct look *l)
+{
+	fprintf(f, " linecolor rgb '%s'", palette[l->colour - 1]);
+	if (l->lines)
+		fprintf(f, " dashtype %s", dashes[l->dash - 1]);
+	if (l->marks)
+		fprintf(f, " pointtype %d", l->point);
+}
+
+/* ---- the script --------------------------------------------------------------------- */
+
+static bool hline_drawn(const struct nbw_plot *p, size_t h)
+{
+	return isfinite(p->hline[h]) && (!p->logy || p->hline[h] > 0);
+}
+
+static void widen(double v, double *lo, double *hi)
+{
+	if (v < *lo)
+		*lo = v;
+	if (v > *hi)
+		*hi = v;
+}
+
+/* The y range: every point and every reference line with room around it, so that no
+ * reference line lies on the border. False when there is nothing to range. */
+static bool y_range(const struct nbw_plot *p, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t k = 0; k < p->nseries; k++) {
+		const struct nbw_plot_series *s = &p->series[k];
+		for (size_t i = 0; s->x && s->y && i < s->n; i++)
+			if (usable(p, s->x[i], s->y[i]))
+				widen(s->y[i], lo, hi);
+	}
+	for (size_t h = 0; h < p->nhline; h++) {
+		if (!hline_drawn(p, h))
+			continue;
+		widen(p->hline[h], lo, hi);
+		if (p->hline_pm && !p->logy)
+			widen(-p->hline[h], lo, hi);
+	}
+	if (p->yzero && !p->logy)
+		widen(0.0, lo, hi);
+	if (!(*lo <= *hi))
+		return false;
+	if (p->logy) {
+		double f = *hi > *lo ? pow(*hi / *lo, 0.06) : 1.5;
+		*lo /= f;
+		*hi *= f;
+		return true;
+	}
+	double span = *hi > *lo ? *hi - *lo : (*hi != 0 ? fabs(*hi) : 1.0);
+	bool from_zero = p->yzero && *lo >= 0;
+	*lo = from_zero ? 0.0 : *lo - 0.07 * span;
+	*hi += 0.07 * span;
+	return true;
+}
+
+/* The key below the plot area, never over data or guides; the y range. */
+static void layout(FILE *f, const struct nbw_plot *p)
+{
+	fputs("set key outside bmargin center Left reverse horizontal maxcols 2 samplen 3 "
+	      "spacing 1.1 height 1 nobox\n", f);
+	double lo, hi;
+	if (y_range(p, &lo, &hi))
+		fprintf(f, "set yrange [%.10g:%.10g]\n", lo, hi);
+}
+
+static void write_hlines(FILE *f, const struct nbw_plot *p)
+{
+	size_t k = 0;
+	for (size_t h = 0; h < p->nhline; h++) {
+		if (!hline_drawn(p, h))
+			continue;
+		const char *dt = dashes[ref_dashes[k % NREF_DASHES] - 1];
+		k++;
+		fprintf(f, ", \\\n\t%.10g with lines linecolor rgb '%s' dashtype %s lw 1.5 title ",
+			p->hline[h], REF_COLOUR, dt);
+		nbw_gp_quote(f, p->hline_title && p->hline_title[h] ? p->hline_title[h] : "");
+		if (p->hline_pm && !p->logy && p->hline[h] != 0)
+			fprintf(f, ", \\\n\t%.10g with lines linecolor rgb '%s' dashtype %s lw 1.5 "
+				   "notitle", -p->hline[h], REF_COLOUR, dt);
+	}
+}
+
 static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len)
 {
+	const struct nbw_plot_series **used = calloc(p->nseries ? p->nseries : 1, sizeof(*used));
+	struct look *lk = calloc(p->nseries ? p->nseries : 1, sizeof(*lk));
 	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-	if (!f)
+	FILE *f = used && lk ? open_memstream(&buf, len) : NULL;
+	if (!f) {
+		free(used);
+		free(lk);
 		return NULL;
+	}
+	size_t nu = 0;
+	for (size_t k = 0; k < p->nseries; k++)
+		if (usable_points(p, &p->series[k]))
+			used[nu++] = &p->series[k];
+	assign_looks(used, nu, lk);
 	nbw_gp_preamble(f, stem, p->title, "one block per series (column 1 = x, column 2 = y)");
+	/* The note is the title's second line: above the plot area, never over a point. */
 	fputs("set title ", f);
 	nbw_gp_quote(f, p->title);
+	if (p->note && *p->note) {
+		fputs(" . \"\\n\" . ", f);
+		nbw_gp_quote(f, p->note);
+	}
 	fputs("\nset xlabel ", f);
 	nbw_gp_quote(f, p->xlabel);
 	fputs("\nset ylabel ", f);
@@ -141,36 +353,23 @@ static char *script_text(const struct nbw_plot *p, const char *stem, size_t *len
 	if (p->logy)
 		fputs("set logscale y 10\n", f);
 	fputs("set grid xtics ytics lc rgb '#dddddd'\n"
-	      "set key below Left reverse horizontal maxcols 2 width -4 height 1 nobox\n"
 	      "set format y '%g'\n", f);
-	if (p->note && *p->note) {
-		fputs("set label 1 ", f);
-		nbw_gp_quote(f, p->note);
-		fputs(" at graph 0.02, graph 0.95 left front\n", f);
-	}
+	layout(f, p);
 	if (p->extra && *p->extra)
 		fprintf(f, "%s\n", p->extra);
 	fputs("\nplot \\\n", f);
-	size_t block = 0;
-	bool first = true;
-	for (size_t k = 0; k < p->nseries; k++) {
-		const struct nbw_plot_series *s = &p->series[k];
-		if (!usable_points(p, s))
-			continue;
-		fprintf(f, "%s\tdatafile index %zu using 1:2 with %s title ", first ? "" : ", \\\n",
-			block++, s->style && *s->style ? s->style : "linespoints");
-		nbw_gp_quote(f, s->title ? s->title : "");
-		first = false;
+	for (size_t k = 0; k < nu; k++) {
+		fprintf(f, "%s\tdatafile index %zu using 1:2 with %s", k ? ", \\\n" : "", k,
+			series_style(used[k]));
+		write_look(f, &lk[k]);
+		fputs(" title ", f);
+		nbw_gp_quote(f, used[k]->title ? used[k]->title : "");
 	}
-	for (size_t h = 0; h < p->nhline; h++) {
-		if (!isfinite(p->hline[h]) || (p->logy && p->hline[h] <= 0))
-			continue;
-		fprintf(f, ", \\\n\t%.10g with lines dashtype 2 lw 1.5 lc rgb '#555555' title ",
-			p->hline[h]);
-		nbw_gp_quote(f, p->hline_title && p->hline_title[h] ? p->hline_title[h] : "");
-	}
+	write_hlines(f, p);
 	fputs("\n", f);
 	fclose(f);
+	free(used);
+	free(lk);
 	return buf;
 }
 

@@ -10,9 +10,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "nodebw/results.h"
@@ -46,7 +48,10 @@ struct nbw_rtable {
 	char *name;
 	size_t ncols;
 	char **headers;
+	char **csv_names;      /* the CSV column names, NULL = derived from the header */
 	char **cells;          /* row-major, nrows * ncols, NULL = empty */
+	char **csv;            /* the same: a cell's own CSV text, NULL = from the display */
+	bool *has_csv;         /* the same: csv[] was given (NULL there = empty) */
 	size_t nrows, cur;     /* cur: cells filled in the row being built */
 	size_t cap;            /* rows allocated */
 	bool bad;              /* out of memory: the table is dropped */
@@ -362,51 +367,123 @@ struct nbw_rtable *nbw_rtable_new(const char *name, size_t ncols, const char *co
 	return t;
 }
 
-static char **row_slot(struct nbw_rtable *t)
+void nbw_rtable_csv_names(struct nbw_rtable *t, const char *const *names)
 {
+	if (!t || t->bad || !names)
+		return;
+	if (!t->csv_names && !(t->csv_names = calloc(t->ncols, sizeof(*t->csv_names)))) {
+		t->bad = true;
+		return;
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		free(t->csv_names[i]);
+		t->csv_names[i] = NULL;
+		if (names[i] && !(t->csv_names[i] = strdup(names[i])))
+			t->bad = true;
+	}
+}
+
+/* Grow the three row-major arrays to \p cap rows. */
+static bool grow(struct nbw_rtable *t, size_t cap)
+{
+	char **c = realloc(t->cells, cap * t->ncols * sizeof(*c));
+	if (c)
+		t->cells = c;
+	char **v = c ? realloc(t->csv, cap * t->ncols * sizeof(*v)) : NULL;
+	if (v)
+		t->csv = v;
+	bool *h = v ? realloc(t->has_csv, cap * t->ncols * sizeof(*h)) : NULL;
+	if (h)
+		t->has_csv = h;
+	if (!h)
+		return false;
+	t->cap = cap;
+	return true;
+}
+
+/* The index of the next cell of the current row (a new row when it is full), or -1. */
+static ptrdiff_t next_slot(struct nbw_rtable *t)
+{
+	if (!t || t->bad)
+		return -1;
+	if (t->cur == t->ncols) /* a row longer than the header: start the next row */
+		t->cur = 0;
 	if (t->cur == 0) { /* a new row */
-		if (t->nrows == t->cap) {
-			size_t cap = t->cap ? 2 * t->cap : 16;
-			char **c = realloc(t->cells, cap * t->ncols * sizeof(*c));
-			if (!c)
-				return NULL;
-			t->cells = c;
-			t->cap = cap;
+		if (t->nrows == t->cap && !grow(t, t->cap ? 2 * t->cap : 16)) {
+			t->bad = true;
+			return -1;
 		}
-		memset(t->cells + t->nrows * t->ncols, 0, t->ncols * sizeof(*t->cells));
+		size_t at = t->nrows * t->ncols;
+		memset(t->cells + at, 0, t->ncols * sizeof(*t->cells));
+		memset(t->csv + at, 0, t->ncols * sizeof(*t->csv));
+		memset(t->has_csv + at, 0, t->ncols * sizeof(*t->has_csv));
 		t->nrows++;
 	}
-	return t->cells + (t->nrows - 1) * t->ncols;
+	return (ptrdiff_t)((t->nrows - 1) * t->ncols + t->cur++);
+}
+
+/* Put display text \p s (owned) and, when \p with_csv, CSV text \p csv (copied) in the next
+ * cell. */
+static void put_cell(struct nbw_rtable *t, char *s, bool with_csv, const char *csv)
+{
+	ptrdiff_t at = s ? next_slot(t) : -1;
+	if (at < 0) {
+		free(s);
+		if (t && !s)
+			t->bad = true;
+		return;
+	}
+	t->cells[at] = s;
+	t->has_csv[at] = with_csv;
+	if (with_csv && csv && !(t->csv[at] = strdup(csv)))
+		t->bad = true;
 }
 
 void nbw_rtable_cell(struct nbw_rtable *t, const char *fmt, ...)
 {
 	if (!t || t->bad)
 		return;
-	if (t->cur == t->ncols) /* a row longer than the header: start the next row */
-		t->cur = 0;
-	char **row = row_slot(t);
-	if (!row) {
-		t->bad = true;
-		return;
-	}
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = vfmt(fmt, ap);
 	va_end(ap);
-	if (!s) {
-		t->bad = true;
+	put_cell(t, s, false, NULL);
+}
+
+void nbw_rtable_cellv(struct nbw_rtable *t, double value, const char *fmt, ...)
+{
+	if (!t || t->bad)
 		return;
-	}
-	row[t->cur++] = s;
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vfmt(fmt, ap);
+	va_end(ap);
+	char v[40] = "";
+	if (isfinite(value))
+		snprintf(v, sizeof(v), "%.10g", value == 0 ? 0.0 : value); /* no "-0" */
+	put_cell(t, s, true, v);
+}
+
+void nbw_rtable_cellc(struct nbw_rtable *t, const char *csv, const char *fmt, ...)
+{
+	if (!t || t->bad)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vfmt(fmt, ap);
+	va_end(ap);
+	put_cell(t, s, true, csv);
 }
 
 void nbw_rtable_end_row(struct nbw_rtable *t)
 {
 	if (!t || t->bad)
 		return;
-	if (t->cur == 0 && !row_slot(t)) /* an empty row is still a row */
-		t->bad = true;
+	if (t->cur == 0) { /* an empty row is still a row */
+		if (next_slot(t) < 0)
+			return;
+		t->cur = 0;
+	}
 	t->cur = 0;
 }
 
@@ -414,13 +491,21 @@ static void rtable_free(struct nbw_rtable *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+	for (size_t i = 0; i < t->nrows * t->ncols; i++) {
 		free(t->cells[i]);
-	if (t->headers)
-		for (size_t i = 0; i < t->ncols; i++)
+		free(t->csv[i]);
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (t->headers)
 			free(t->headers[i]);
+		if (t->csv_names)
+			free(t->csv_names[i]);
+	}
 	free(t->headers);
+	free(t->csv_names);
 	free(t->cells);
+	free(t->csv);
+	free(t->has_csv);
 	free(t->name);
 	free(t);
 }
@@ -461,31 +546,325 @@ static bool numeric(const char *s)
 	return end != s && *end == '\0';
 }
 
+/* ---- the CSV view: machine column names, one value per cell -------------------------- */
+
+/* A display cell split for the CSV file: the number (without '+', '%' or a unit) and the
+ * note in parentheses after it, or not a number. */
+struct csv_cell {
+	char num[48];
+	const char *note;   /* inside the parentheses, not terminated: note_len characters */
+	size_t note_len;
+	bool is_num, missing, pct;
+};
+
+static bool missing_marker(const char *s)
+{
+	static const char *const m[] = { "", "-", "n/a", "unknown", "?", "none", "nan",
+					 "no link" };
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (strcasecmp(s, m[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A unit written after a number in a display cell ("8 B", "1.5 x"); bytes and ratios only:
+ * anything else makes the cell text. */
+static bool plain_unit(const char *s, size_t n)
+{
+	return (n == 1 && (s[0] == 'B' || s[0] == 'x')) || (n == 5 && !strncmp(s, "bytes", 5));
+}
+
+static void split_cell(const char *s, struct csv_cell *c)
+{
+	memset(c, 0, sizeof(*c));
+	while (*s == ' ')
+		s++;
+	size_t n = strlen(s);
+	while (n && s[n - 1] == ' ')
+		n--;
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
+	if (missing_marker(buf)) {
+		c->missing = true;
+		return;
+	}
+	const char *p = buf[0] == '+' ? buf + 1 : buf;
+	if (!((*p >= '0' && *p <= '9') || *p == '.' || *p == '-'))
+		return;
+	char *end;
+	double v = strtod(p, &end);
+	if (end == p || !isfinite(v))
+		return;
+	const char *rest = end;
+	while (*rest == ' ')
+		rest++;
+	if (*rest == '%') {
+		c->pct = true;
+		for (rest++; *rest == ' '; rest++)
+			;
+	}
+	size_t u = strcspn(rest, " (");
+	if (u && plain_unit(rest, u))
+		for (rest += u; *rest == ' '; rest++)
+			;
+	if (*rest == '(' && buf[n - 1] == ')' && n >= 2) {
+		c->note = s + (rest + 1 - buf);
+		c->note_len = (size_t)(buf + n - 1 - (rest + 1));
+	} else if (*rest) {
+		return;
+	}
+	if (v == 0 && *p == '-') /* "-0.0" is 0 */
+		p++;
+	snprintf(c->num, sizeof(c->num), "%.*s", (int)(end - p), p);
+	c->is_num = true;
+}
+
+/* The machine name of a display header: lower case, "|x|" -> abs_x, GB/s -> gbps,
+ * % -> pct, n_1/2 -> n_half, -> -> to, other runs of non-alphanumerics -> '_'. */
+static void derive_name(const char *h, size_t col, char *out, size_t outlen)
+{
+	static const struct { const char *from, *to; } map[] = {
+		{ "(1e9 b/s)", " " }, { "gb/s", " gbps " }, { "b/s", " bps " }, { "%", " pct " },
+		{ "n_1/2", " n_half " }, { "->", " to " }, { "&", " and " }, { "+-", " pm " },
+		{ "#", " n " },
+	};
+	char low[256], tmp[512];
+	size_t k = 0;
+	for (const char *s = h ? h : ""; *s && k + 1 < sizeof(low); s++)
+		low[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+	low[k] = '\0';
+	size_t o = 0;
+	for (const char *s = low; *s && o + 12 < sizeof(tmp);) {
+		bool hit = false;
+		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]) && !hit; i++) {
+			size_t n = strlen(map[i].from);
+			if (strncmp(s, map[i].from, n) == 0) {
+				o += (size_t)snprintf(tmp + o, sizeof(tmp) - o, "%s", map[i].to);
+				s += n;
+				hit = true;
+			}
+		}
+		if (hit)
+			continue;
+		if (*s == '|' && strchr(s + 1, '|')) { /* |x| */
+			o += (size_t)snprintf(tmp + o, sizeof(tmp) - o, " abs ");
+			const char *close = strchr(s + 1, '|');
+			size_t n = (size_t)(close - s - 1);
+			if (o + n + 2 < sizeof(tmp)) {
+				memcpy(tmp + o, s + 1, n);
+				o += n;
+			}
+			tmp[o++] = ' ';
+			s = close + 1;
+			continue;
+		}
+		tmp[o++] = *s++;
+	}
+	tmp[o] = '\0';
+	size_t w = 0;
+	bool sep = false;
+	for (const char *s = tmp; *s && w + 3 < outlen; s++) {
+		if (isalnum_c(*s)) {
+			if (sep && w)
+				out[w++] = '_';
+			if (w == 0 && *s >= '0' && *s <= '9') {
+				out[w++] = 'c';
+				out[w++] = '_';
+			}
+			out[w++] = *s;
+			sep = false;
+		} else {
+			sep = true;
+		}
+	}
+	out[w] = '\0';
+	if (!w)
+		snprintf(out, outlen, "column_%zu", col + 1);
+}
+
+/* One column's CSV view: its CSV columns (a number and its note, or the parts the caller
+ * named) and whether its cells are numbers. */
+#define CSV_PARTS 4
+struct csv_col {
+	char name[CSV_PARTS][96];
+	size_t parts;       /* CSV columns it becomes: 1, or 2 for value and note, or as named */
+	bool numeric;
+};
+
+static const char *csv_text(const struct nbw_rtable *t, size_t row, size_t col)
+{
+	const char *v = t->csv[row * t->ncols + col];
+	return v ? v : "";
+}
+
+/* "a,b,c" into the names of \p cc; the number of names. */
+static size_t given_names(const char *given, struct csv_col *cc)
+{
+	size_t k = 0;
+	for (const char *s = given; *s && k < CSV_PARTS; k++) {
+		size_t n = strcspn(s, ",");
+		snprintf(cc->name[k], sizeof(cc->name[k]), "%.*s", (int)n, s);
+		s += n + (s[n] == ',');
+	}
+	return k;
+}
+
+/* A name that ends in a unit: the column holds numbers. */
+static bool unit_name(const char *name)
+{
+	static const char *const units[] = { "_gbps", "_pct", "_us", "_s", "_bytes" };
+	size_t n = strlen(name);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t k = strlen(units[i]);
+		if (n > k && strcmp(name + n - k, units[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void plan_column(const struct nbw_rtable *t, size_t c, struct csv_col *cc)
+{
+	memset(cc, 0, sizeof(*cc));
+	bool any = false, all = true, pct = false, notes = false, some_mark = false;
+	for (size_t i = 0; i < t->nrows; i++) {
+		struct csv_cell x;
+		bool own = t->has_csv[i * t->ncols + c];
+		split_cell(own ? csv_text(t, i, c) : cell(t, i, c), &x);
+		any = any || x.is_num;
+		all = all && (x.is_num || x.missing);
+		some_mark = some_mark || (x.missing && strcmp(cell(t, i, c), "-") == 0);
+		pct = pct || x.pct;
+		notes = notes || (!own && x.is_num && x.note_len);
+	}
+	const char *given = t->csv_names ? t->csv_names[c] : NULL;
+	if (given && strcmp(given, "-") == 0)
+		return; /* shown only: the value is in another column */
+	cc->parts = given && *given ? given_names(given, cc) : 0;
+	char derived[96];
+	derive_name(t->headers[c], c, derived, sizeof(derived));
+	/* Numbers (and gaps), or only gaps: "-" everywhere, or any gap mark under a name
+	 * with a unit ("no link" under theoretical GB/s); "n/a" or "none" alone is text. */
+	cc->numeric = all && (any || some_mark || unit_name(cc->parts ? cc->name[0] : derived));
+	if (!cc->parts) {
+		snprintf(cc->name[0], sizeof(cc->name[0]), "%s", derived);
+		if (cc->numeric && pct && !strstr(cc->name[0], "pct")) {
+			size_t n = strlen(cc->name[0]);
+			snprintf(cc->name[0] + n, sizeof(cc->name[0]) - n, "_pct");
+		}
+		cc->parts = 1;
+	}
+	if (cc->parts == 1 && cc->numeric && notes) {
+		snprintf(cc->name[1], sizeof(cc->name[1]), "%.90s_note", cc->name[0]);
+		cc->parts = 2;
+	}
+}
+
+/* Names made unique: a repeat gets _2, _3, ... */
+static void unique_names(struct csv_col *cc, size_t n)
+{
+	for (size_t i = 0; i < n * CSV_PARTS; i++) {
+		if (i % CSV_PARTS >= cc[i / CSV_PARTS].parts)
+			continue;
+		char *name = cc[i / CSV_PARTS].name[i % CSV_PARTS], base[96];
+		snprintf(base, sizeof(base), "%s", name);
+		for (int k = 2; k < 1000; k++) {
+			bool dup = false;
+			for (size_t j = 0; j < i && !dup; j++)
+				dup = j % CSV_PARTS < cc[j / CSV_PARTS].parts &&
+				      !strcmp(name, cc[j / CSV_PARTS].name[j % CSV_PARTS]);
+			if (!dup)
+				break;
+			snprintf(name, sizeof(cc->name[0]), "%.80s_%d", base, k);
+		}
+	}
+}
+
+/* One CSV field of a cell: the number alone in a numeric column, else the text. */
+static void csv_value(FILE *f, const char *s, bool numeric)
+{
+	struct csv_cell x;
+	split_cell(s, &x);
+	csv_field(f, !numeric ? s : x.is_num ? x.num : "");
+}
+
+/* One part of a cell the caller split: a number alone, a missing mark empty, else text. */
+static void csv_part(FILE *f, const char *s)
+{
+	struct csv_cell x;
+	split_cell(s, &x);
+	csv_field(f, x.is_num ? x.num : x.missing ? "" : s);
+}
+
+static void csv_row_cell(FILE *f, const struct nbw_rtable *t, size_t i, size_t c,
+			 const struct csv_col *cc)
+{
+	bool own = t->has_csv[i * t->ncols + c];
+	const char *s = own ? csv_text(t, i, c) : cell(t, i, c);
+	if (own && cc->parts > 1) { /* "a,b,c": one part per CSV column */
+		for (size_t k = 0; k < cc->parts; k++) {
+			size_t n = strcspn(s, ",");
+			char part[256];
+			snprintf(part, sizeof(part), "%.*s", (int)n, s);
+			if (k)
+				fputc(',', f);
+			csv_part(f, part);
+			s += n + (s[n] == ',');
+		}
+		return;
+	}
+	if (!cc->parts)
+		return;
+	struct csv_cell x;
+	split_cell(s, &x);
+	if (cc->parts > 1 && !cc->numeric)
+		csv_part(f, s);
+	else
+		csv_value(f, s, cc->numeric);
+	for (size_t k = 1; k < cc->parts; k++) {
+		char note[512] = "";
+		if (k == 1 && !own && x.is_num && x.note_len)
+			snprintf(note, sizeof(note), "%.*s", (int)x.note_len, x.note);
+		fputc(',', f);
+		csv_field(f, note);
+	}
+}
+
 static int write_csv(const struct nbw_rdoc *r, const struct nbw_rtable *t, const char *stem,
 		     char *err, size_t errlen)
 {
+	struct csv_col *cc = calloc(t->ncols, sizeof(*cc));
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = cc ? open_memstream(&buf, &len) : NULL;
 	if (!f) {
+		free(cc);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t c = 0; c < t->ncols; c++) {
-		if (c)
-			fputc(',', f);
-		csv_field(f, t->headers[c] ? t->headers[c] : "");
-	}
+	for (size_t c = 0; c < t->ncols; c++)
+		plan_column(t, c, &cc[c]);
+	unique_names(cc, t->ncols);
+	bool first = true;
+	for (size_t c = 0; c < t->ncols; c++)
+		for (size_t k = 0; k < cc[c].parts; k++) {
+			fprintf(f, "%s%s", first ? "" : ",", cc[c].name[k]);
+			first = false;
+		}
 	fputc('\n', f);
 	for (size_t i = 0; i < t->nrows; i++) {
+		first = true;
 		for (size_t c = 0; c < t->ncols; c++) {
-			if (c)
+			if (!cc[c].parts)
+				continue;
+			if (!first)
 				fputc(',', f);
-			csv_field(f, cell(t, i, c));
+			first = false;
+			csv_row_cell(f, t, i, c, &cc[c]);
 		}
 		fputc('\n', f);
 	}
 	fclose(f);
+	free(cc);
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/tables/%s.csv", r->dir, stem);
 	int rc = nbw_write_atomic(path, buf, len, err, errlen);

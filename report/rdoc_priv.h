@@ -47,4 +47,8 @@ int nbw_rdoc_plot_files(struct nbw_rdoc *r, const char *stem, const char *data, 
 /** \p bytes in decimal units for people: "8 B", "1.05 MB", "4.29 GB". */
 void nbw_human_bytes(double bytes, char *out, size_t outlen);
 
+/** The OpenMP-vs-native gap object of one results document: the recorded one, or
+ *  recomputed from its devices and measurements (summary.c). A new reference or NULL. */
+json_t *nbw_report_doc_gaps(json_t *doc);
+
 #endif

@@ -99,8 +99,23 @@ void nbw_rinput_free(struct nbw_rinput *in)
 	memset(in, 0, sizeof(*in));
 }
 
-static int build(const struct nbw_rinput *in, const char *dir, int *no_image, char *why,
-		 size_t whylen, char *err, size_t errlen)
+/* summary.json beside report.md: the summary for scripts and monitoring. */
+static int write_summary(const char *dir, json_t *sum, char *err, size_t errlen)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	char *text = json_dumps(sum, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	if (!text) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	int rc = nbw_write_atomic(path, text, strlen(text), err, errlen);
+	free(text);
+	return rc;
+}
+
+static int build(const struct nbw_rinput *in, json_t *summary, const char *dir, int *no_image,
+		 char *why, size_t whylen, char *err, size_t errlen)
 {
 	const char *host = json_string_value(
 		json_object_get(json_object_get(in->docs[0], "machine"), "hostname"));
@@ -110,20 +125,31 @@ static int build(const struct nbw_rinput *in, const char *dir, int *no_image, ch
 	struct nbw_rdoc *r = nbw_rdoc_new(dir, title, err, errlen);
 	if (!r)
 		return -1;
+	json_t *sum = summary ? json_incref(summary) : nbw_report_summary(in);
+	if (!sum) {
+		snprintf(err, errlen, "out of memory");
+		nbw_rdoc_free(r);
+		return -1;
+	}
+	nbw_report_summary_section(r, sum);
 	nbw_report_overview(r, in);
 	nbw_report_whole_node(r, in);
 	nbw_report_transfers(r, in);
 	nbw_report_model(r, in);
 	if (no_image)
 		*no_image = nbw_rdoc_plot_failures(r, why, whylen);
-	int rc = nbw_rdoc_write(r, err, errlen);
+	int rc = write_summary(dir, sum, err, errlen);
+	json_decref(sum);
+	if (rc == 0)
+		rc = nbw_rdoc_write(r, err, errlen);
 	nbw_rdoc_free(r);
 	return rc;
 }
 
-int nbw_report_build(const struct nbw_rinput *in, const char *dir, char *err, size_t errlen)
+int nbw_report_build(const struct nbw_rinput *in, json_t *summary, const char *dir, char *err,
+		     size_t errlen)
 {
-	return build(in, dir, NULL, NULL, 0, err, errlen);
+	return build(in, summary, dir, NULL, NULL, 0, err, errlen);
 }
 
 /* mkdir -p */
@@ -261,7 +287,7 @@ int nbw_report_main(int argc, char **argv)
 	}
 	int no_image = 0;
 	char why[600] = "";
-	int rc = build(&in, dir, &no_image, why, sizeof(why), err, sizeof(err));
+	int rc = build(&in, NULL, dir, &no_image, why, sizeof(why), err, sizeof(err));
 	nbw_rinput_free(&in);
 	if (rc) {
 		fprintf(stderr, "nodebw: error: %s\n", err);

@@ -188,7 +188,8 @@ static void reexec_for_hidden_helpers(const struct nbw_probe_opts *o, char **arg
 
 /* `nodebw run` after the probes: solver runs, calibration, report. Returns the exit
  * status contribution (0, 1 or 130). */
-static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir)
+static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
+			    json_t **summary)
 {
 	char err[1400];
 	int rc = 0;
@@ -209,7 +210,7 @@ static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, 
 	}
 	/* The report is made from what was measured, also after Ctrl-C. */
 	nbw_run_progress(ro, "calibration: %s/calibration.json", dir);
-	if (nbw_run_report(ro, dir, err, sizeof(err))) {
+	if (nbw_run_report(ro, dir, summary, err, sizeof(err))) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		return 1;
 	}
@@ -222,7 +223,7 @@ static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, 
 	return rc;
 }
 
-static void gap_table(struct nbw_doc *doc, bool quiet);
+static void gap_table(struct nbw_doc *doc, const struct nbw_probe_opts *o);
 
 /* The state the results file is left in after the probes: a run goes on with the solver
  * (its stage sets the state when it ends). */
@@ -307,7 +308,11 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	struct nbw_doc *doc = nbw_doc_new(full_argc, full_argv);
 	struct nbw_run_status st;
 	struct nbw_probe_ctx *ctx = nbw_probe_ctx_new();
-	struct nbw_sink *term = o.quiet ? NULL : nbw_sink_terminal(stdout, !NBW_HAVE_OMP);
+	/* Progress goes with the tables on a terminal, to stderr when stdout is a file. */
+	struct nbw_term_opts to = { .no_offload = !NBW_HAVE_OMP, .verbose = o.verbose,
+				    .progress = isatty(STDOUT_FILENO) ? NULL : stderr, .t0 = t0,
+				    .label = is_run ? "nodebw run" : "nodebw probe" };
+	struct nbw_sink *term = o.quiet ? NULL : nbw_sink_terminal(stdout, &to);
 	if (!doc || !ctx || (!o.quiet && !term)) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
 		nbw_rundir_close(&rd, false);
@@ -331,7 +336,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	nbw_probe_ctx_free(ctx);
 	nbw_sink_terminal_free(term);
 	if (rc == 0)
-		gap_table(doc, o.quiet);
+		gap_table(doc, &o);
 	if (ckpt_errors)
 		fprintf(stderr, "nodebw: %u checkpoint write%s of the results failed: %s\n",
 			ckpt_errors, ckpt_errors == 1 ? "" : "s", ckpt_why);
@@ -375,13 +380,18 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 				st.unavailable_why);
 			rc = st.interrupted ? rc : 1;
 		}
+		json_t *summary = NULL;
 		if (is_run) {
-			int r2 = run_after_probes(&ro, doc, dir);
+			int r2 = run_after_probes(&ro, doc, dir, &summary);
 			rc = nbw_stop_requested ? nbw_stop_status() : rc == 1 || r2 == 1 ? 1
 								 : rc ? rc : r2;
 		}
 		if (!o.quiet)
 			nbw_summary_print(stdout, doc, nbw_now() - t0);
+		/* The run's answers come last, where the terminal stops. */
+		if (summary && (!o.quiet || o.json))
+			nbw_report_summary_print(o.json ? stderr : stdout, summary);
+		json_decref(summary);
 		nbw_print_failures(stderr, doc);
 		if (o.json && print_results_file(dir, err, sizeof(err))) {
 			fprintf(stderr, "nodebw: error: %s\n", err);
@@ -395,11 +405,12 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 }
 
 /* The OpenMP-vs-native gap table of what was measured: printed, and kept in the results. */
-static void gap_table(struct nbw_doc *doc, bool quiet)
+static void gap_table(struct nbw_doc *doc, const struct nbw_probe_opts *o)
 {
 	nbw_gap_match_devices(doc->devices);
 	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
-	if (!quiet)
+	/* The summary has the gap per mode; the whole table with --verbose (or nodebw gap). */
+	if (!o->quiet && o->verbose)
 		nbw_gap_print(stdout, gaps);
 	nbw_doc_set(doc, "gaps", gaps);
 }

@@ -39,8 +39,9 @@ void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
 {
 	if (ro->quiet && !ro->json)
 		return;
-	/* With --json, stdout holds the results document alone. */
-	FILE *f = ro->json ? stderr : stdout;
+	/* With --json, stdout holds the results document alone; progress is for a person:
+	 * on stdout when it is a terminal, else on stderr. */
+	FILE *f = ro->json || !isatty(STDOUT_FILENO) ? stderr : stdout;
 	va_list ap;
 	va_start(ap, fmt);
 	if (t_start == 0.0)
@@ -305,9 +306,14 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	}
 	json_t *children = json_array();
 	json_object_set_new(info, "children", children);
-	double roof = 0.0;
+	double roof = 0.0, t_solver = nbw_now();
 	int rc = 0;
 	for (int r = 1; r <= rounds && !nbw_stop_requested && rc == 0; r++) {
+		/* The rounds are alike: the time left is the mean round's times the rest. */
+		char left[64] = "";
+		if (r > 1)
+			snprintf(left, sizeof(left), "; about %.0f s left in the solver",
+				 (nbw_now() - t_solver) / (r - 1) * (rounds - r + 1));
 		for (int part = 0; part < 2 && !nbw_stop_requested; part++) {
 			if (part == 1 && ng == 0)
 				continue;
@@ -353,11 +359,11 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 			arg(&a, "%s", cdir);
 			arg(&a, "--quiet");
 			const char *purpose = part == 0 ? "validation" : "calibration";
-			nbw_run_progress(ro, "solver round %d/%d: %s (%s; %d steps)", r, rounds,
+			nbw_run_progress(ro, "solver round %d/%d: %s (%s; %d steps)%s", r, rounds,
 					 part == 0 ? "cubic grids, baseline and v1-v4, timed + "
 						     "instrumented"
 						   : "one-device runs of the slab shapes",
-					 part == 0 ? nlist : shapes, steps);
+					 part == 0 ? nlist : shapes, steps, part == 0 ? left : "");
 			int crc = nbw_run_child(a.v);
 			double rf = merge_runs(doc, cdir, r, purpose, &st->runs, &st->verify_failed);
 			if (roof == 0.0)
@@ -393,8 +399,11 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 
 /* ---- calibration and report -------------------------------------------------------- */
 
-int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, char *err, size_t errlen)
+int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summary, char *err,
+		   size_t errlen)
 {
+	if (summary)
+		*summary = NULL;
 	char *results = NULL, *rdir = NULL, *cal = NULL;
 	if (asprintf(&results, "%s/results.json", dir) < 0 ||
 	    asprintf(&rdir, "%s/report", dir) < 0 || asprintf(&cal, "%s/calibration.json", dir) < 0) {
@@ -421,10 +430,15 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, char *err, si
 	} else {
 		rc = -1;
 	}
+	json_t *sum = rc == 0 ? nbw_report_summary(&in) : NULL;
 	if (rc == 0 && ro->report) {
 		nbw_run_progress(ro, "report: %s/report.md and report.html", rdir);
-		rc = nbw_report_build(&in, rdir, err, errlen);
+		rc = nbw_report_build(&in, sum, rdir, err, errlen);
 	}
+	if (summary)
+		*summary = sum;
+	else
+		json_decref(sum);
 	nbw_rinput_free(&in);
 	free(results);
 	free(rdir);

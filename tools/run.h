@@ -37,7 +37,9 @@ void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
 /** The solver's validation and calibration runs, merged into \p doc and written. */
 int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
 		   struct nbw_run_solver_status *st, char *err, size_t errlen);
-/** calibration.json and the report folder from \p dir/results.json. */
-int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, char *err, size_t errlen);
+/** calibration.json and the report folder from \p dir/results.json; \p summary (may be
+ *  NULL) gets the report's summary (nbw_report_summary), to print at the end. */
+int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summary, char *err,
+		   size_t errlen);
 
 #endif

@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* ---- transfer curves ---------------------------------------------------------------- */
 
@@ -132,20 +133,50 @@ void nbw_rdoc_para(struct nbw_rdoc *r, const char *fmt, ...)
 void nbw_rdoc_item(struct nbw_rdoc *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/** A table whose rows are also written to tables/<name>.csv. */
+/** A table whose rows are also written to tables/<name>.csv. report.md and report.html
+ *  show the display \p headers and cells; the CSV file is for machines (doc/report.md, "The
+ *  CSV tables"): snake_case column names with the unit in the name, one value per cell
+ *  (numbers without units, percent signs or '+', missing values empty, a cell's
+ *  "(note)" in a column of its own). */
 struct nbw_rtable *nbw_rtable_new(const char *name, size_t ncols, const char *const *headers);
-/** Append one cell to the current row. */
+/** The CSV column names (\p names: ncols entries, ^[a-z][a-z0-9_]*$, the unit in the name:
+ *  "mean_abs_gap_gbps", "paper_err_pct"); a NULL entry (or no call) derives the name from
+ *  the display header. "value_name,note_name" names the note column too (else the note
+ *  column of "x" is "x_note"). */
+void nbw_rtable_csv_names(struct nbw_rtable *t, const char *const *names);
+/** Append one cell to the current row. Its CSV value is the display text, or, in a column
+ *  whose every cell is a number or missing ("-", "n/a", "unknown", ""), the number alone:
+ *  "+12.3%" -> 12.3, "1 (single)" -> 1 and note "single", "8 B" -> 8, "-" -> empty. */
 void nbw_rtable_cell(struct nbw_rtable *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/** A number: shown as \p fmt, written to the CSV as \p value (%.10g; not finite = empty). */
+void nbw_rtable_cellv(struct nbw_rtable *t, double value, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/** A cell whose CSV text is \p csv (NULL = empty) and whose display is \p fmt. */
+void nbw_rtable_cellc(struct nbw_rtable *t, const char *csv, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void nbw_rtable_end_row(struct nbw_rtable *t);
 /** Place the table (consumed) in the document with a caption; writes the CSV. */
 void nbw_rdoc_table(struct nbw_rdoc *r, struct nbw_rtable *t, const char *caption);
 
+/** Colours of the plot palette (nbw_plot_series.colour 1..NBW_PLOT_COLOURS). */
+#define NBW_PLOT_COLOURS 8
+
+/** One line (or set of bars) of a plot. The plot writer gives every series an explicit
+ *  colour, dash type and point type, unique within the plot: what the caller pins is kept
+ *  where it is unique, the rest is assigned (a colour no pinned series uses, solid, a point
+ *  type of its own); a pinned combination that repeats an earlier one gets another point
+ *  type (or dash type, for lines without points). */
 struct nbw_plot_series {
 	const char *title;
 	const double *x, *y;
 	size_t n;
-	const char *style;   /**< gnuplot style: NULL = "linespoints", "lines dashtype 2", ... */
+	const char *style;   /**< gnuplot style without colour, dash or point type: NULL =
+				  "linespoints", "lines lw 2", "boxes fillstyle solid 0.75" */
+	int colour;          /**< 1..NBW_PLOT_COLOURS: that palette colour (a model line can
+				  share its measured line's colour), 0 = assigned */
+	int dash;            /**< gnuplot dashtype (1 = solid), 0 = solid */
+	int point;           /**< gnuplot pointtype, 0 = assigned */
 };
 
 struct nbw_plot {
@@ -154,10 +185,13 @@ struct nbw_plot {
 	bool logx, logy;
 	const struct nbw_plot_series *series;
 	size_t nseries;
-	const double *hline; /**< horizontal reference lines (theoretical bandwidth, +-10 %) */
+	const double *hline; /**< horizontal reference lines (theoretical bandwidth, +-10 %),
+				  each grey with a dash type of its own, inside the y range */
 	const char *const *hline_title;
 	size_t nhline;
-	const char *note;    /**< annotation in the top-left corner ("mean |gap| 1.2 GB/s") */
+	bool hline_pm;       /**< each reference line also at minus its value (one key entry) */
+	bool yzero;          /**< the y axis starts at 0 (bars) */
+	const char *note;    /**< annotation above the plot area ("mean |gap| 1.2 GB/s") */
 	const char *extra;   /**< further gnuplot commands, NULL = none */
 };
 
@@ -216,8 +250,28 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** Model, predictions and validation (model_report.c). */
 void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in);
 
-/** The whole report of \p in into \p dir. 0, or -1 with \p err. */
-int nbw_report_build(const struct nbw_rinput *in, const char *dir, char *err, size_t errlen);
+/** The solver's measured speedups and both models' accuracy per (G, version), for the
+ *  summary (model_report.c): {"speedups": [{G, version, largest_n, speedup_at_largest_n,
+ *  best_speedup, best_n}], "accuracy": [{G, version, sizes, paper_mape, paper_bias,
+ *  extended_mape, extended_bias, max_spread}]} (fractions, not per cent), or {"why": ...}
+ *  when there is nothing to show. */
+json_t *nbw_model_summary(const struct nbw_rinput *in);
+
+/** The summary that opens the report and ends `nodebw run` (summary.c): per path the
+ *  large-size and best bandwidth, the fraction of theoretical and the small-size latency;
+ *  the OpenMP-vs-native gap; the solver's speedups and the models' accuracy; the outliers;
+ *  and the sentences that say what they mean. A new object (documented in
+ *  doc/report.md), never NULL but for memory. */
+json_t *nbw_report_summary(const struct nbw_rinput *in);
+/** The summary as the report's first section. */
+void nbw_report_summary_section(struct nbw_rdoc *r, json_t *summary);
+/** The summary on a terminal (at most about 40 lines, 100 columns). */
+void nbw_report_summary_print(FILE *f, json_t *summary);
+
+/** The whole report of \p in into \p dir, opening with \p summary (NULL: made here) and
+ *  with summary.json beside report.md. 0, or -1 with \p err. */
+int nbw_report_build(const struct nbw_rinput *in, json_t *summary, const char *dir, char *err,
+		     size_t errlen);
 
 /** `nodebw report [--output DIR] RESULTS...` (argv[0] is "report"): 0, 1 or 2. */
 int nbw_report_main(int argc, char **argv);

@@ -78,7 +78,10 @@ struct nbw_measurement {
 	double serial_estimate_s;   /**< sum of the streams' alone medians */
 	double concurrent_s;        /**< median wall time with both at once */
 	double overlap_speedup;     /**< serial_estimate_s / concurrent_s: 2 = perfect, 1 = serialised */
-	char overlap_verdict[16];   /**< "overlapped", "partial", "serialized", "noisy" */
+	double overlap_lo, overlap_hi; /**< the speedup from the quartiles: serial 25th
+					    percentile / concurrent 75th, and 75th / 25th */
+	char overlap_verdict[16];   /**< "overlapped", "partial", "serialized", "noisy", or
+				         "unclear" when the range spans two of them */
 	/* Verification of the destination bytes, outside the timed region. */
 	char verify_status[16];     /**< "passed", "failed", "not-run" */
 	uint64_t verify_bytes;

@@ -21,6 +21,8 @@ struct nbw_series_info {
 	const struct nbw_series_plan *plan;  /**< kind, mode, memory, peer, binding, devices */
 	char sched[64];                      /**< backend's sched() word, "" when none */
 	char sched_note[320];
+	unsigned index, total;               /**< this series is index of total (1-based) of the
+						  API's series that run */
 };
 
 struct nbw_sink {
@@ -32,6 +34,8 @@ struct nbw_sink {
 	void (*series)(struct nbw_sink *s, const struct nbw_series_info *si);
 	void (*measurement)(struct nbw_sink *s, const struct nbw_series_info *si,
 			    const struct nbw_measurement *m);
+	/** The series' last size was measured (or it stopped). */
+	void (*series_end)(struct nbw_sink *s, const struct nbw_series_info *si);
 	/** Something not measured, and why (\p probe "*" = the whole API). */
 	void (*skip)(struct nbw_sink *s, const char *api, const char *probe, const char *what,
 		     const char *reason);
@@ -39,10 +43,23 @@ struct nbw_sink {
 	void (*checkpoint)(struct nbw_sink *s);
 };
 
-/** The terminal: a table per series, rows per size; matrix-only sets print nothing per
- *  size (the matrices at the end show them). \p no_offload: the first line says this build
- *  has no OpenMP offload. Free with nbw_sink_terminal_free. */
-struct nbw_sink *nbw_sink_terminal(FILE *f, bool no_offload);
+/** How the terminal sink writes. */
+struct nbw_term_opts {
+	bool no_offload;   /**< the first line says this build has no OpenMP offload */
+	bool verbose;      /**< a table per series, a row per size (else one line a series) */
+	/** Where "[elapsed, time left] API i/n" goes: NULL = at the start of each series
+	 *  line (stdout is a terminal), else on its own line there (stderr), at most one
+	 *  every two seconds. */
+	FILE *progress;
+	double t0;         /**< nbw_now() at the start of the run, for the elapsed time */
+	const char *label; /**< of the progress lines: "nodebw run" */
+};
+
+/** The terminal: one line per series (sizes, verified, the smallest size's time, the
+ *  largest size's and the best bandwidth, the overlap where the timing supports a
+ *  verdict), or with \p verbose a table per series; matrix-only sets print nothing (the
+ *  matrices at the end show them). Free with nbw_sink_terminal_free. */
+struct nbw_sink *nbw_sink_terminal(FILE *f, const struct nbw_term_opts *opts);
 void nbw_sink_terminal_free(struct nbw_sink *s);
 
 /** The results document: devices, skips and measurements go into \p doc (results.csv rows

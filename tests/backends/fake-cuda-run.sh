@@ -21,7 +21,7 @@ valid() { # the document matches the schema (the validator's summary as a TAP co
 fake() { # fake NAME [nodebw probe options...]: one run into $tmp/NAME
 	name=$1; shift
 	NODEBW_PLUGIN_DIR=$FAKE_CUDA_PLUGIN_DIR "$NODEBW" probe --api cuda --sizes 4096 \
-		--bind none --warmup 1 --reps 2 --max-reps 2 --output "$tmp/$name" "$@" \
+		--bind none --warmup 1 --reps 2 --max-reps 2 --verbose --output "$tmp/$name" "$@" \
 		>"$tmp/$name.out" 2>"$tmp/$name.err"
 }
 

@@ -60,7 +60,7 @@ check "sweep leaves no child folder behind" sh -c "! ls -a '$tmp/sweep' | grep -
 check "sweep document matches the schema" validated "$tmp/sweep/results.json"
 
 # 3. Ctrl-C stops cleanly and keeps what was measured.
-interrupt_when "1 KiB" "$tmp/int.out" probe --api omp --mode sync \
+interrupt_when "1 KiB" "$tmp/int.out" probe --verbose --api omp --mode sync \
 	--sizes 8,1KiB,64KiB,1MiB,16MiB --reps 50 --min-time 0.5 --output "$tmp/int"
 check "interrupted run exits 130 (got $st)" test $st -eq 130
 check "interrupted run keeps its measurements" q "$tmp/int/results.json" \

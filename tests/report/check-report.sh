@@ -62,10 +62,11 @@ check "report.html has tables" grep -qF "<table>" "$html"
 check "report.html shows the SVG" grep -qF '<img src="plots/bw-htod-sync.svg"' "$html"
 check "report.html links the PNG" grep -qF '<a href="plots/bw-htod-sync.png">' "$html"
 check "report.html links the CSV" grep -qF 'href="tables/gap.csv"' "$html"
-check "gap.csv has its header" grep -q "^file,native API,direction,mode,host memory,devices" \
+check "gap.csv has its header" grep -q "^file,native_api,direction,mode,host_mem,devices" \
 	"$out/tables/gap.csv"
 check "fit-htod.csv has alpha, beta and n_1/2" \
-	grep -q "alpha (us),beta (GB/s),n_1/2 (bytes)" "$out/tables/fit-htod.csv"
+	grep -q "alpha_us,beta_gbps,n_half_bytes," "$out/tables/fit-htod.csv"
+check "report.md keeps the display headers" grep -qF "| alpha (us) | beta (GB/s) |" "$out/report.md"
 check "fit-htod.csv has a row per path (24)" test "$(($(wc -l <"$out/tables/fit-htod.csv") - 1))" -eq 24
 check "the .gp script makes the PNG and the SVG" grep -q "fmt eq 'svg'" "$out/plots/bw-htod-sync.gp"
 

@@ -26,13 +26,31 @@ comm -13 "$tmp/tmp-before" "$tmp/tmp-after" | grep -v '^tmp\.[A-Za-z0-9]\{10\}$'
 check "no new entry in /tmp after the run ($(wc -l <"$tmp/tmp-new") new)" test ! -s "$tmp/tmp-new"
 sed 's/^/#   new in \/tmp: /' "$tmp/tmp-new" | head -5
 sed 's/^/#   /' "$tmp/err"
-for stage in "probes: [0-9]* measurements" "hidden-helper sweep:" \
-	     "solver round 1/2" "solver round 2/2" "calibration:" "report:"; do
-	check "progress line: $stage" grep -q "^\[nodebw run .*\] $stage" "$tmp/out"
+# stdout is a file here: the progress lines go to stderr, each with the time since the start
+# and, where a stage has several steps, an estimate of the time left.
+for stage in "omp probes: [0-9]*/[0-9]* series" "host probes: [0-9]*/[0-9]* series" \
+	     "probes: [0-9]* measurements" "hidden-helper sweep:" \
+	     "solver round 1/2" "solver round 2/2.*about [0-9]* s left in the solver" \
+	     "calibration:" "report:"; do
+	check "progress line on stderr: $stage" grep -q "^\[nodebw run .*\] $stage" "$tmp/err"
 done
+check "probe progress estimates the time left" \
+	grep -q "^\[nodebw run [0-9.]* s, \(about \)\?[0-9]* s left\] omp probes" "$tmp/err"
+check "no progress line on stdout" sh -c "! grep -q '^\[nodebw run' '$tmp/out'"
 # The clock starts with the run, so the first progress line (after the probes) is past 0 s.
 check "progress clock starts with the run" sh -c \
-	"grep '^\[nodebw run .*\] probes:' '$tmp/out' | grep -qv '^\[nodebw run  *0\.0 s\]'"
+	"grep '^\[nodebw run .*\] probes:' '$tmp/err' | grep -qv '^\[nodebw run  *0\.0 s\]'"
+# The run ends with its summary: the answers first, then the paths and the models.
+check "the terminal ends with the summary" sh -c \
+	"sed -n '/^==== Summary (GB\/s = 1e9 B\/s; latency/,\$p' '$tmp/out' | grep -q '^  \* Fastest host-to-device at'"
+check "the summary has the paths and the models" sh -c \
+	"grep -q '^  omp htod sync pinned ' '$tmp/out' && grep -q '^  2    v1 ' '$tmp/out'"
+check "report.md opens with the summary" sh -c \
+	"sed -n 3p '$out/report/report.md' | grep -qx '## Summary' && grep -q '^- Models against the solver' '$out/report/report.md'"
+check "summary.json beside the report" python3 -c "
+import json; s = json.load(open('$out/report/summary.json'))
+assert s['paths'] and s['sentences'] and s['solver']['accuracy'], s.keys()
+assert all(p['direction'] in ('htod', 'dtoh', 'p2p') for p in s['paths'])"
 for f in results.json results.csv calibration.json report/report.md report/report.html \
 	 report/tables/validation.csv report/tables/accuracy.csv report/tables/table6.csv \
 	 report/tables/paper-k.csv report/tables/ext-kslab.csv; do
@@ -105,7 +123,7 @@ int="$tmp/int"
 setsid $sigint_default "$NODEBW" run $small --solver-rounds 3 --output "$int" >"$tmp/iout" 2>"$tmp/ierr" &
 pid=$!
 i=0
-while [ $i -lt 600 ] && ! grep -q "solver round 2/3" "$tmp/iout" 2>/dev/null; do
+while [ $i -lt 600 ] && ! grep -q "solver round 2/3" "$tmp/ierr" 2>/dev/null; do
 	sleep 0.2; i=$((i + 1))
 done
 kill -INT "-$pid" 2>/dev/null

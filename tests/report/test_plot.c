@@ -24,7 +24,7 @@ static const char *const hl_title[] = { "theoretical PCIe Gen5 x16: 63 GB/s" };
 static const struct nbw_plot_series two_series[] = {
 	{ .title = "omp, pageable, 1 device", .x = x1, .y = y1, .n = 4 },
 	{ .title = "host's 'native' copy", .x = x2, .y = y2, .n = 2,
-	  .style = "lines dashtype 2" },
+	  .style = "lines", .dash = 2 },
 };
 
 static const struct nbw_plot plot = {
@@ -97,16 +97,27 @@ static void test_data_and_script(void **state)
 	assert_non_null(strstr(gp, "pngcairo"));
 	assert_non_null(strstr(gp, "set terminal png "));
 	assert_non_null(strstr(gp, "set logscale x 10\nset logscale y 10\n"));
-	assert_non_null(strstr(gp, "set key"));
+	assert_non_null(strstr(gp, "set key outside bmargin"));
 	assert_non_null(strstr(gp, "set title 'host to device, sync'"));
-	assert_non_null(strstr(gp, "set label 1 'mean |gap| 1.2 GB/s' at graph 0.02, graph 0.95"));
+	/* The note is the title's second line, never a label over the data. */
+	assert_non_null(strstr(gp, "set title 'host to device, sync' . \"\\n\" . "
+				   "'mean |gap| 1.2 GB/s'\n"));
+	assert_null(strstr(gp, "set label"));
+	/* The y range holds the data and the reference line, with room above it. */
+	double lo = 0, hi = 0;
+	const char *yr = strstr(gp, "set yrange [");
+	assert_non_null(yr);
+	assert_int_equal(sscanf(yr, "set yrange [%lf:%lf]", &lo, &hi), 2);
+	assert_true(lo < 0.02 && hi > 63.0);
 	assert_non_null(strstr(gp, "set format x '%.0s %cB'"));
-	assert_non_null(strstr(gp, "datafile index 0 using 1:2 with linespoints title "
-				   "'omp, pageable, 1 device'"));
-	assert_non_null(strstr(gp, "datafile index 1 using 1:2 with lines dashtype 2 title "
-				   "'host''s ''native'' copy'"));
-	assert_non_null(strstr(gp, "63 with lines dashtype 2 lw 1.5 lc rgb '#555555' title "
-				   "'theoretical PCIe Gen5 x16: 63 GB/s'"));
+	/* Explicit styles: the first palette colour, solid, the first point type; the second
+	 * series the next colour with its pinned dash type. */
+	assert_non_null(strstr(gp, "datafile index 0 using 1:2 with linespoints linecolor rgb "
+				   "'#0072b2' dashtype 1 pointtype 7 title 'omp, pageable, 1 device'"));
+	assert_non_null(strstr(gp, "datafile index 1 using 1:2 with lines linecolor rgb "
+				   "'#d55e00' dashtype 2 title 'host''s ''native'' copy'"));
+	assert_non_null(strstr(gp, "63 with lines linecolor rgb '#505050' dashtype 2 lw 1.5 "
+				   "title 'theoretical PCIe Gen5 x16: 63 GB/s'"));
 	free(dat);
 	free(gp);
 

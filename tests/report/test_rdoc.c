@@ -2,6 +2,7 @@
 /* Unit tests of report/rdoc.c: report.md and report.html from one set of calls, escaping for
  * each format, tables as RFC 4180 CSV, unique file names, atomic writes, bad folders. */
 #include <dirent.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -92,7 +93,7 @@ static void test_table_csv_quoting(void **state)
 
 	char *csv = slurp(dir, "tables/numbers.csv", NULL);
 	assert_non_null(csv);
-	assert_string_equal(csv, "name,value (GB/s),note\n"
+	assert_string_equal(csv, "name,value_gbps,note\n"
 				 "plain,12.50,\"a, b\"\n"
 				 "\"say \"\"hi\"\"\",7,\"two\nlines | <x>\"\n"
 				 "\" padded \",,\n");
@@ -108,6 +109,57 @@ static void test_table_csv_quoting(void **state)
 	free(csv);
 	free(md);
 	free(html);
+	rm_tree(dir);
+}
+
+/* The CSV view is for machines, the document for people: derived and given snake_case
+ * names, numbers without '+', '%' or units, missing values empty, a "(note)" in a column of
+ * its own, explicit values (cellv), split cells (cellc) and display-only columns. */
+static void test_table_csv_machine(void **state)
+{
+	(void)state;
+	char *dir;
+	struct nbw_rdoc *r = new_doc(&dir);
+	static const char *const h[] = { "mean |gap| (GB/s)", "paper err", "devices",
+					 "n_1/2 (bytes)", "n_1/2", "ratio at small size",
+					 "% of theoretical", "mean |gap| (GB/s)" };
+	static const char *const csv[] = { NULL, "paper_err_pct", "streams,concurrency", NULL,
+					   "-", "ratio,ratio_bytes", NULL, NULL };
+	struct nbw_rtable *t = nbw_rtable_new("machine", 8, h);
+	nbw_rtable_csv_names(t, csv);
+	nbw_rtable_cell(t, "%.2f", 1.5);
+	nbw_rtable_cell(t, "%+.1f%%", 12.3);
+	nbw_rtable_cell(t, "%d (%s)", 1, "single");
+	nbw_rtable_cellv(t, 1050000.0, "%s", "1.05 MB");
+	nbw_rtable_cell(t, "%s", "1.05 MB");
+	nbw_rtable_cellc(t, "0.95,4096", "%.3g at %d B", 0.95, 4096);
+	nbw_rtable_cell(t, "%.0f%%", 42.0);
+	nbw_rtable_cell(t, "%s", "-");
+	nbw_rtable_end_row(t);
+	nbw_rtable_cell(t, "%s", "-");
+	nbw_rtable_cell(t, "%+.1f%%", -0.04);
+	nbw_rtable_cell(t, "%d (%s)", 2, "dual");
+	nbw_rtable_cellv(t, NAN, "%s", "-");
+	nbw_rtable_cell(t, "%s", "-");
+	nbw_rtable_cell(t, "%s", "-");
+	nbw_rtable_cell(t, "%s", "unknown");
+	nbw_rtable_cell(t, "%s", "-");
+	nbw_rtable_end_row(t);
+	nbw_rdoc_table(r, t, "Machine");
+	write_doc(r);
+	char *got = slurp(dir, "tables/machine.csv", NULL);
+	assert_non_null(got);
+	assert_string_equal(got, "mean_abs_gap_gbps,paper_err_pct,streams,concurrency,"
+				 "n_half_bytes,ratio,ratio_bytes,pct_of_theoretical,"
+				 "mean_abs_gap_gbps_2\n"
+				 "1.50,12.3,1,single,1050000,0.95,4096,42,\n"
+				 ",0.0,2,dual,,,,,\n");
+	char *md = slurp(dir, "report.md", NULL);
+	assert_non_null(strstr(md, "| mean \\|gap\\| (GB/s) | paper err | devices |"));
+	assert_non_null(strstr(md, "| 1.50 | +12.3% | 1 (single) | 1.05 MB | 1.05 MB | 0.95 at 4096 B "
+				   "| 42% | - |"));
+	free(got);
+	free(md);
 	rm_tree(dir);
 }
 
@@ -187,6 +239,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_is_escaped),
 		cmocka_unit_test(test_table_csv_quoting),
+		cmocka_unit_test(test_table_csv_machine),
 		cmocka_unit_test(test_unique_names_and_no_leftovers),
 		cmocka_unit_test(test_bad_folder),
 		cmocka_unit_test(test_human_bytes),

@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The summary: what a reader wants before the detail. Per path (api, direction, mode, host
+ * memory, peer access) the bandwidth at the largest size and the best one, the fraction
+ * of the theoretical figure, the latency of the smallest transfer; the OpenMP-vs-native
+ * gap per mode with its sign; the solver's speedups and both models' accuracy; the
+ * outliers; and a sentence for each. Built once as JSON (report/summary.json), then
+ * written as the report's first section and printed at the end of `nodebw run`.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/analysis.h"
+#include "nodebw/gap.h"
+#include "nodebw/report.h"
+#include "nodebw/sizes.h"
+#include "jget.h"
+#include "rdoc_priv.h"
+
+/* ---- paths -------------------------------------------------------------------------- */
+
+static bool same_path(const struct nbw_curve *a, const struct nbw_curve *b)
+{
+	return a->file == b->file && strcmp(a->key.api, b->key.api) == 0 &&
+	       strcmp(a->key.dir, b->key.dir) == 0 && strcmp(a->key.mode, b->key.mode) == 0 &&
+	       strcmp(a->key.host_mem, b->key.host_mem) == 0 &&
+	       strcmp(a->key.peer, b->key.peer) == 0 && strcmp(a->key.bind, b->key.bind) == 0;
+}
+
+/* The main run's single-stream curves (not the hidden-helper sweep, not two streams); a
+ * copy within one device is no path between two. */
+static bool path_curve(const struct nbw_curve *c)
+{
+	if (c->n == 0 || strcmp(c->key.conc, "single") != 0 || c->key.sweep[0])
+		return false;
+	const char *arrow = strstr(c->key.devices, "->");
+	return !arrow || strncmp(c->key.devices, arrow + 2, (size_t)(arrow - c->key.devices)) != 0 ||
+	       arrow[2 + (arrow - c->key.devices)] != '\0';
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The kind of the first device a curve touches ("host-plugin", "cuda", ...). */
+static const char *device_kind(const struct nbw_rinput *in, const struct nbw_curve *c)
+{
+	int dev = -1;
+	for (const char *p = c->key.devices; *p && dev < 0; p++)
+		if (*p >= '0' && *p <= '9')
+			dev = atoi(p);
+	size_t i;
+	json_t *d;
+	json_array_foreach(in->devices, i, d)
+		if (jint(d, "file", -1) == c->file && strcmp(jstr(d, "api"), c->key.api) == 0 &&
+		    jint(d, "id", -2) == dev)
+			return jstr(d, "kind");
+	return "";
+}
+
+static void size_text(double bytes, char *out, size_t len)
+{
+	nbw_size_label(bytes > 0 ? (uint64_t)bytes : 0, out, len);
+}
+
+static bool host_memory_kind(const char *kind)
+{
+	return strcmp(kind, "host-plugin") == 0 || strcmp(kind, "host-memory") == 0;
+}
+
+/* Microseconds for people: 3 significant digits, no exponent. */
+static void us_text(double us, char *out, size_t len)
+{
+	snprintf(out, len, us >= 100.0 ? "%.0f" : "%.3g", us);
+}
+
+/* "what it means" of one path; the sentences say once that host memory has no link. */
+static void path_meaning(json_t *p, char *out, size_t len)
+{
+	double large = jnum(p, "large_gbps"), best = jnum(p, "best_gbps"), fr = jnum(p, "fraction");
+	char lsz[32], bsz[32];
+	size_text(jnum(p, "large_bytes"), lsz, sizeof(lsz));
+	size_text(jnum(p, "best_bytes"), bsz, sizeof(bsz));
+	bool host = host_memory_kind(jstr(p, "device_kind"));
+	size_t w = 0;
+	if (isfinite(fr)) {
+		const char *how = fr >= 0.8 ? "near the limit of its link"
+				  : fr >= 0.5 ? "below its link"
+					      : "far below its link";
+		w += (size_t)snprintf(out + w, len - w, "%s (%.0f %% of %.1f GB/s at %s)", how,
+				      100.0 * fr, jnum(p, "theoretical_gbps"), lsz);
+	} else {
+		w += (size_t)snprintf(out + w, len - w, "%s", host ? "host memory: no link"
+								   : "no theoretical figure");
+	}
+	if (w < len && isfinite(best) && best > 1.25 * large)
+		w += (size_t)snprintf(out + w, len - w, "; peaks at %s, %.1fx the largest size%s",
+				      bsz, best / large, host ? " (in the caches)" : "");
+	double lat = jnum(p, "latency_us");
+	if (w < len && isfinite(lat) && lat > 5.0)
+		snprintf(out + w, len - w, "; slow small transfers (%.0f us for %s)", lat,
+			 jstr(p, "small_size"));
+}
+
+static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *const *g, size_t n)
+{
+	const struct nbw_curve *c0 = g[0];
+	double lb = 0, best = -1, best_b = 0, small_b = INFINITY, theo = -1;
+	for (size_t i = 0; i < n; i++) {
+		lb = fmax(lb, g[i]->pt[g[i]->n - 1].bytes);
+		small_b = fmin(small_b, g[i]->pt[0].bytes);
+		if (g[i]->theoretical_gbps > 0 && theo < 0)
+			theo = g[i]->theoretical_gbps;
+		for (size_t k = 0; k < g[i]->n; k++)
+			if (g[i]->pt[k].gbps > best) {
+				best = g[i]->pt[k].gbps;
+				best_b = g[i]->pt[k].bytes;
+			}
+	}
+	double *lv = calloc(n, sizeof(double)), *sv = calloc(n, sizeof(double));
+	size_t nl = 0, ns = 0;
+	json_t *ends = json_array();
+	for (size_t i = 0; lv && sv && i < n; i++) {
+		const struct nbw_curve_point *last = &g[i]->pt[g[i]->n - 1];
+		if (last->bytes == lb)
+			lv[nl++] = last->gbps;
+		if (g[i]->pt[0].bytes == small_b)
+			sv[ns++] = g[i]->pt[0].seconds * 1e6;
+		json_array_append_new(ends, json_string(g[i]->key.devices));
+	}
+	double large = lv ? median_of(lv, nl) : NAN, lat = sv ? median_of(sv, ns) : NAN;
+	free(lv);
+	free(sv);
+	char lsz[32], ssz[32], bsz[32];
+	size_text(lb, lsz, sizeof(lsz));
+	size_text(small_b, ssz, sizeof(ssz));
+	size_text(best_b, bsz, sizeof(bsz));
+	json_t *p = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:s, s:f, s:f, "
+			      "s:s, s:I, s:I, s:s, s:s}",
+			      "file", c0->file, "api", c0->key.api, "direction", c0->key.dir,
+			      "mode", c0->key.mode, "host_mem", c0->key.host_mem, "peer_access",
+			      c0->key.peer, "binding", c0->key.bind, "device_kind",
+			      device_kind(in, c0), "endpoints", ends, "large_bytes", (json_int_t)lb,
+			      "large_size", lsz, "large_gbps", large, "best_gbps", best,
+			      "best_size", bsz, "best_bytes", (json_int_t)best_b, "small_bytes",
+			      (json_int_t)small_b,
+			      "small_size", ssz, "link", c0->link);
+	json_object_set_new(p, "latency_us", isfinite(lat) ? json_real(lat) : json_null());
+	json_object_set_new(p, "theoretical_gbps", theo > 0 ? json_real(theo) : json_null());
+	json_object_set_new(p, "fraction",
+			    theo > 0 && isfinite(large) ? json_real(large / theo) : json_null());
+	char m[400];
+	path_meaning(p, m, sizeof(m));
+	json_object_set_new(p, "meaning", json_string(m));
+	return p;
+}
+
+static json_t *paths_json(const struct nbw_rinput *in)
+{
+	json_t *out = json_array();
+	const struct nbw_curves *cs = &in->curves;
+	const struct nbw_curve **g = calloc(cs->n ? cs->n : 1, sizeof(*g));
+	bool *done = calloc(cs->n ? cs->n : 1, sizeof(*done));
+	for (size_t i = 0; g && done && i < cs->n; i++) {
+		if (done[i] || !path_curve(&cs->c[i]))
+			continue;
+		size_t n = 0;
+		for (size_t k = i; k < cs->n; k++)
+			if (!done[k] && path_curve(&cs->c[k]) && same_path(&cs->c[i], &cs->c[k])) {
+				g[n++] = &cs->c[k];
+				done[k] = true;
+			}
+		json_array_append_new(out, path_json(in, g, n));
+	}
+	free(g);
+	free(done);
+	return out;
+}
+
+/* ---- gaps, solver, outliers --------------------------------------------------------- */
+
+json_t *nbw_report_doc_gaps(json_t *doc)
+{
+	json_t *have = json_object_get(doc, "gaps");
+	if (json_is_array(json_object_get(have, "summary")))
+		return json_incref(have);
+	json_t *devs = json_deep_copy(json_object_get(doc, "devices"));
+	if (!devs)
+		return NULL;
+	nbw_gap_match_devices(devs);
+	json_t *g = nbw_gap_compute(devs, json_object_get(doc, "measurements"));
+	json_decref(devs);
+	return g;
+}
+
+static double band(json_t *s, const char *b, const char *key)
+{
+	return jnum(json_object_get(s, b), key);
+}
+
+static void gap_meaning(json_t *s, char *out, size_t len)
+{
+	double lr = band(s, "latency_band", "median_relative_gap");
+	double br = band(s, "bandwidth_band", "median_relative_gap");
+	size_t w = 0;
+	if (isfinite(lr))
+		w += (size_t)snprintf(out + w, len - w, "small sizes: %s (%+.0f %%, %+.*f us per "
+							"transfer)", nbw_gap_verdict(lr), 100.0 * lr,
+				      fabs(band(s, "latency_band", "median_extra_us")) < 10 ? 2 : 0,
+				      band(s, "latency_band", "median_extra_us"));
+	if (w < len && isfinite(br))
+		w += (size_t)snprintf(out + w, len - w, "%slarge sizes: %s (%+.2f GB/s, %+.0f %%)",
+				      w ? "; " : "", nbw_gap_verdict(br),
+				      band(s, "bandwidth_band", "median_gap_gbps"), 100.0 * br);
+	json_t *sc = json_object_get(s, "sign_changes_at_bytes");
+	if (w < len && json_array_size(sc)) {
+		char sz[32];
+		size_text(json_number_value(json_array_get(sc, 0)), sz, sizeof(sz));
+		w += (size_t)snprintf(out + w, len - w, "; the sign changes at %s%s", sz,
+				      json_array_size(sc) > 1 ? " and more" : "");
+	}
+	if (!w)
+		snprintf(out, len, "not measured in both APIs");
+}
+
+/* The gap per (native api, OpenMP mode, devices), over directions and host memory. */
+static json_t *gaps_json(const struct nbw_rinput *in)
+{
+	json_t *out = json_array();
+	for (size_t f = 0; f < in->nfiles; f++) {
+		json_t *g = nbw_report_doc_gaps(in->docs[f]);
+		size_t i;
+		json_t *s;
+		json_array_foreach(json_object_get(g, "summary"), i, s) {
+			if (strcmp(jstr(s, "direction"), "all") != 0)
+				continue;
+			json_t *o = json_deep_copy(s);
+			char m[400];
+			gap_meaning(s, m, sizeof(m));
+			json_object_set_new(o, "file", json_integer((json_int_t)f));
+			json_object_set_new(o, "meaning", json_string(m));
+			json_array_append_new(out, o);
+		}
+		json_decref(g);
+	}
+	return out;
+}
+
+static json_t *outliers_json(const struct nbw_rinput *in)
+{
+	json_t *items = json_array();
+	size_t not_judged = 0;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		json_t *groups = NULL;
+		json_t *o = nbw_analysis_outliers(json_object_get(in->docs[f], "devices"),
+						  json_object_get(in->docs[f], "measurements"),
+						  &groups);
+		size_t i;
+		json_t *x;
+		json_array_foreach(o, i, x) {
+			json_t *c = json_pack("{s:i, s:s, s:s, s:s}", "file", (int)f, "what",
+					      jstr(x, "what"), "where", jstr(x, "where"), "reason",
+					      jstr(x, "reason"));
+			json_array_append_new(items, c);
+		}
+		not_judged += json_array_size(groups);
+		json_decref(o);
+		json_decref(groups);
+	}
+	return json_pack("{s:o, s:i}", "items", items, "groups_not_judged", (int)not_judged);
+}
+
+/* ---- the headline sentences ---------------------------------------------------------- */
+
+static const char *dir_words(const char *d)
+{
+	return strcmp(d, "htod") == 0 ? "host-to-device" : strcmp(d, "dtoh") == 0 ? "device-to-host"
+							  : "device-to-device";
+}
+
+static void path_name(json_t *p, char *out, size_t len)
+{
+	bool mem = strcmp(jstr(p, "host_mem"), "none") != 0;
+	snprintf(out, len, "%s %s %s%s%s%s%s", jstr(p, "api"), jstr(p, "direction"), jstr(p, "mode"),
+		 mem ? " " : "", mem ? jstr(p, "host_mem") : "", strcmp(jstr(p, "peer_access"), "n/a") ? " peer " : "",
+		 strcmp(jstr(p, "peer_access"), "n/a") ? jstr(p, "peer_access") : "");
+}
+
+static void add(json_t *sent, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(json_t *sent, const char *fmt, ...)
+{
+	char buf[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_array_append_new(sent, json_string(buf));
+}
+
+/* Per direction, the fastest path of each API at the largest size. */
+static void fastest_sentences(json_t *sent, json_t *paths)
+{
+	static const char *dirs[] = {"htod", "dtoh", "p2p"};
+	bool host_only = json_array_size(paths) > 0;
+	size_t i, k;
+	json_t *p;
+	json_array_foreach(paths, i, p)
+		host_only = host_only && host_memory_kind(jstr(p, "device_kind"));
+	if (host_only)
+		add(sent, "Every device measured is host memory (OpenMP host-plugin devices and "
+			  "the host reference): the figures are copies within the host's memory, "
+			  "with no link and no theoretical figure to hold them against; on a GPU "
+			  "node the same summary has the links.");
+	for (int d = 0; d < 3; d++) {
+		char buf[900];
+		size_t w = 0;
+		json_array_foreach(paths, i, p) {
+			if (strcmp(jstr(p, "direction"), dirs[d]) != 0)
+				continue;
+			/* The best path of this API in this direction, once. */
+			json_t *b = p, *q;
+			bool first = true;
+			json_array_foreach(paths, k, q) {
+				if (strcmp(jstr(q, "direction"), dirs[d]) ||
+				    strcmp(jstr(q, "api"), jstr(p, "api")))
+					continue;
+				if (k < i)
+					first = false;
+				if (jnum(q, "large_gbps") > jnum(b, "large_gbps"))
+					b = q;
+			}
+			if (!first || w >= sizeof(buf))
+				continue;
+			double fr = jnum(b, "fraction");
+			char frs[160] = "";
+			if (isfinite(fr))
+				snprintf(frs, sizeof(frs), ", %.0f %% of %.1f GB/s (%s)", 100.0 * fr,
+					 jnum(b, "theoretical_gbps"), jstr(b, "link"));
+			bool mem = strcmp(jstr(b, "host_mem"), "none") != 0;
+			w += (size_t)snprintf(buf + w, sizeof(buf) - w, "%s%s %.2f GB/s (%s%s%s%s%s)",
+					      w ? "; " : "", jstr(b, "api"), jnum(b, "large_gbps"),
+					      jstr(b, "mode"), mem ? " " : "",
+					      mem ? jstr(b, "host_mem") : "", frs,
+					      jnum(b, "best_gbps") > 1.25 * jnum(b, "large_gbps")
+						      ? ", more at smaller sizes"
+						      : "");
+		}
+		if (w)
+			add(sent, "Fastest %s at %s, per API: %s.", dir_words(dirs[d]),
+			    jstr(json_array_get(paths, 0), "large_size"), buf);
+	}
+	json_t *lo = NULL, *hi = NULL;
+	json_array_foreach(paths, i, p) {
+		double fr = jnum(p, "fraction");
+		if (!isfinite(fr))
+			continue;
+		if (!lo || fr < jnum(lo, "fraction"))
+			lo = p;
+		if (!hi || fr > jnum(hi, "fraction"))
+			hi = p;
+	}
+	if (lo && hi) {
+		char a[96], b[96];
+		path_name(hi, a, sizeof(a));
+		path_name(lo, b, sizeof(b));
+		add(sent, "Against theoretical: closest %s at %.0f %% (%s), furthest %s at %.0f %% "
+			  "(%s).", a, 100.0 * jnum(hi, "fraction"), jstr(hi, "link"), b,
+		    100.0 * jnum(lo, "fraction"), jstr(lo, "link"));
+	}
+	char buf[600];
+	size_t w = 0;
+	json_array_foreach(paths, i, p) {
+		json_t *b = NULL, *q;
+		bool first = true;
+		json_array_foreach(paths, k, q) {
+			if (strcmp(jstr(q, "api"), jstr(p, "api")) || !isfinite(jnum(q, "latency_us")))
+				continue;
+			if (k < i)
+				first = false;
+			if (!b || jnum(q, "latency_us") < jnum(b, "latency_us"))
+				b = q;
+		}
+		if (!first || !b || w >= sizeof(buf))
+			continue;
+		char us[16];
+		us_text(jnum(b, "latency_us"), us, sizeof(us));
+		w += (size_t)snprintf(buf + w, sizeof(buf) - w, "%s%s %s us (%s %s %s, %s)",
+				      w ? "; " : "", jstr(b, "api"), us, jstr(b, "direction"),
+				      jstr(b, "mode"), jstr(b, "host_mem"), jstr(b, "small_size"));
+	}
+	if (w)
+		add(sent, "Smallest transfers, the fastest path per API: %s.", buf);
+}
+
+struct gap_cell {
+	const char *mode, *band;
+	int devices;
+	double rel;
+};
+
+static int cmp_cell(const void *a, const void *b)
+{
+	double x = fabs(((const struct gap_cell *)a)->rel), y = fabs(((const struct gap_cell *)b)->rel);
+	return (x < y) - (x > y);
+}
+
+/* "+70 % async large sizes on 2 devices, ..." for the \p n largest of \p c. */
+static void cells_text(const struct gap_cell *c, size_t nc, size_t n, char *out, size_t len)
+{
+	size_t w = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < nc && i < n && w < len; i++)
+		w += (size_t)snprintf(out + w, len - w, "%s%+.0f %% %s %s sizes on %d device%s",
+				      i ? ", " : "", 100.0 * c[i].rel, c[i].mode, c[i].band,
+				      c[i].devices, c[i].devices == 1 ? "" : "s");
+}
+
+/* Where OpenMP loses and wins against the native API: counts, then the largest gaps. */
+static void gap_sentences(json_t *sent, json_t *gaps)
+{
+	size_t ng = json_array_size(gaps), i;
+	if (!ng)
+		return;
+	struct gap_cell *slow = calloc(2 * ng, sizeof(*slow)), *fast = calloc(2 * ng, sizeof(*fast));
+	size_t ns = 0, nf = 0, cells = 0;
+	json_t *s;
+	json_array_foreach(gaps, i, s) {
+		static const char *const bands[] = {"latency_band", "bandwidth_band"};
+		static const char *const words[] = {"small", "large"};
+		for (int b = 0; slow && fast && b < 2; b++) {
+			double r = band(s, bands[b], "median_relative_gap");
+			if (!isfinite(r))
+				continue;
+			cells++;
+			if (fabs(r) <= NBW_GAP_CLEAR)
+				continue;
+			struct gap_cell c = {jstr(s, "omp_mode"), words[b], jint(s, "devices", 1), r};
+			if (r > 0)
+				slow[ns++] = c;
+			else
+				fast[nf++] = c;
+		}
+	}
+	const char *native = jstr(json_array_get(gaps, 0), "native_api");
+	char a[600], b[600];
+	if (slow && fast) {
+		qsort(slow, ns, sizeof(*slow), cmp_cell);
+		qsort(fast, nf, sizeof(*fast), cmp_cell);
+		cells_text(slow, ns, 3, a, sizeof(a));
+		cells_text(fast, nf, 3, b, sizeof(b));
+		if (ns)
+			add(sent, "Where OpenMP loses: slower than %s in %zu of %zu (mode, size "
+				  "band, device count) cases; the largest: %s (+ = share of the "
+				  "native bandwidth OpenMP lacks).", native, ns, cells, a);
+		if (nf)
+			add(sent, "OpenMP faster than %s in %zu case%s: %s.", native, nf,
+			    nf == 1 ? "" : "s", b);
+		if (!ns && !nf)
+			add(sent, "No clear OpenMP-vs-%s gap: every case within %.0f %%.", native,
+			    100.0 * NBW_GAP_CLEAR);
+	}
+	free(slow);
+	free(fast);
+}
+
+static void model_sentences(json_t *sent, json_t *model)
+{
+	json_t *acc = json_object_get(model, "accuracy");
+	if (!json_array_size(acc)) {
+		add(sent, "Models: not validated (%s).",
+		    jstr(model, "why")[0] ? jstr(model, "why") : "no multi-device solver runs");
+		return;
+	}
+	double pmin = INFINITY, pmax = 0, emin = INFINITY, emax = 0;
+	size_t i, n = json_array_size(acc), unstable = 0;
+	double *pe = calloc(n, sizeof(double)), *ee = calloc(n, sizeof(double));
+	json_t *a;
+	json_array_foreach(acc, i, a) {
+		double p = jnum(a, "paper_mape"), e = jnum(a, "extended_mape");
+		pmin = fmin(pmin, p);
+		pmax = fmax(pmax, p);
+		emin = fmin(emin, e);
+		emax = fmax(emax, e);
+		if (pe && ee) {
+			pe[i] = p;
+			ee[i] = e;
+		}
+		unstable += jnum(a, "max_spread") > 1.2;
+	}
+	double pm = pe ? median_of(pe, n) : NAN, em = ee ? median_of(ee, n) : NAN;
+	free(pe);
+	free(ee);
+	add(sent, "Models against the solver's measured runtimes, over %zu (G, version) "
+		  "configurations: extended model MAPE %.1f-%.1f %% (median %.1f %%), the paper's "
+		  "%.1f-%.1f %% (median %.1f %%).", n, 100 * emin, 100 * emax, 100 * em,
+	    100 * pmin, 100 * pmax, 100 * pm);
+	if (unstable)
+		add(sent, "%zu of them had a grid whose rounds differ by more than 1.2x (slowest/"
+			  "fastest): their measured times, and so their errors, are uncertain.",
+		    unstable);
+	json_t *best = NULL, *s;
+	json_array_foreach(json_object_get(model, "speedups"), i, s)
+		if (!best || jnum(s, "best_speedup") > jnum(best, "best_speedup"))
+			best = s;
+	if (best)
+		add(sent, "Best measured solver speedup: %s on %d devices, %.2fx over one device at "
+			  "N = %d (ideal %d).", jstr(best, "version"), jint(best, "G", 0),
+		    jnum(best, "best_speedup"), jint(best, "best_n", 0), jint(best, "G", 0));
+}
+
+static void outlier_sentences(json_t *sent, json_t *o)
+{
+	json_t *items = json_object_get(o, "items");
+	size_t n = json_array_size(items);
+	if (!n) {
+		add(sent, "No outliers: no device or pair is more than 10 %% below its peers%s.",
+		    jint(o, "groups_not_judged", 0) ? " (host-memory groups are not judged)" : "");
+		return;
+	}
+	json_t *x = json_array_get(items, 0);
+	add(sent, "%zu outlier%s; the first: %s %s: %s.", n, n == 1 ? "" : "s", jstr(x, "what"),
+	    jstr(x, "where"), jstr(x, "reason"));
+}
+
+json_t *nbw_report_summary(const struct nbw_rinput *in)
+{
+	json_t *paths = paths_json(in);
+	json_t *gaps = gaps_json(in);
+	json_t *model = nbw_model_summary(in);
+	json_t *outl = outliers_json(in);
+	json_t *sent = json_array();
+	fastest_sentences(sent, paths);
+	gap_sentences(sent, gaps);
+	model_sentences(sent, model);
+	outlier_sentences(sent, outl);
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "units",
+			 "GB/s = 1e9 B/s; large = the largest size of each path, the median over "
+			 "its repetitions and over the devices or pairs of the path; best = the "
+			 "highest median at any size; latency = median time of one transfer at the "
+			 "smallest size, in microseconds",
+			 "sentences", sent, "paths", paths, "gaps", gaps, "solver", model,
+			 "outliers", outl);
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The summary of summary.c written out: as the report's first section (sentences, then
+ * the paths, the gap and the solver tables, each also a CSV under tables/) and on a
+ * terminal at the end of `nodebw run` (sentences wrapped to 100 columns, the paths and the
+ * models in one line each).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nodebw/report.h"
+#include "jget.h"
+#include "rdoc_priv.h"
+
+static void num(struct nbw_rtable *t, double v, const char *fmt, double scale)
+{
+	if (isfinite(v))
+		nbw_rtable_cell(t, fmt, v * scale);
+	else
+		nbw_rtable_cell(t, "-");
+}
+
+static void paths_table(struct nbw_rdoc *r, json_t *paths)
+{
+	static const char *const h[] = {
+		"api", "direction", "mode", "host memory", "peer access", "endpoints",
+		"largest size", "GB/s at largest", "best GB/s", "best at", "theoretical GB/s",
+		"% of theoretical", "link", "smallest size", "latency (us)", "what it means",
+	};
+	static const char *const csv[] = {
+		"api", "direction", "mode", "host_mem", "peer_access", "endpoints",
+		"largest_bytes", "largest_gbps", "best_gbps", "best_bytes", "theoretical_gbps",
+		"theoretical_pct", "link", "smallest_bytes", "latency_us", "meaning",
+	};
+	struct nbw_rtable *t = nbw_rtable_new("summary-paths", sizeof(h) / sizeof(h[0]), h);
+	nbw_rtable_csv_names(t, csv);
+	size_t i, k;
+	json_t *p, *e;
+	json_array_foreach(paths, i, p) {
+		nbw_rtable_cell(t, "%s", jstr(p, "api"));
+		nbw_rtable_cell(t, "%s", jstr(p, "direction"));
+		nbw_rtable_cell(t, "%s", jstr(p, "mode"));
+		nbw_rtable_cell(t, "%s", jstr(p, "host_mem"));
+		nbw_rtable_cell(t, "%s", jstr(p, "peer_access"));
+		char ends[200] = "";
+		size_t w = 0;
+		json_array_foreach(json_object_get(p, "endpoints"), k, e)
+			if (w < sizeof(ends))
+				w += (size_t)snprintf(ends + w, sizeof(ends) - w, "%s%s", k ? " " : "",
+						      json_string_value(e));
+		nbw_rtable_cell(t, "%s", ends);
+		nbw_rtable_cellv(t, jnum(p, "large_bytes"), "%s", jstr(p, "large_size"));
+		num(t, jnum(p, "large_gbps"), "%.2f", 1.0);
+		num(t, jnum(p, "best_gbps"), "%.2f", 1.0);
+		nbw_rtable_cellv(t, jnum(p, "best_bytes"), "%s", jstr(p, "best_size"));
+		num(t, jnum(p, "theoretical_gbps"), "%.1f", 1.0);
+		num(t, jnum(p, "fraction"), "%.0f", 100.0);
+		nbw_rtable_cell(t, "%s", jstr(p, "link"));
+		nbw_rtable_cellv(t, jnum(p, "small_bytes"), "%s", jstr(p, "small_size"));
+		num(t, jnum(p, "latency_us"), jnum(p, "latency_us") >= 100 ? "%.0f" : "%.3g", 1.0);
+		nbw_rtable_cell(t, "%s", jstr(p, "meaning"));
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "Every measured path, one device or pair and one stream (GB/s = 1e9 "
+			     "B/s; the median of the repetitions, and over the path's devices or "
+			     "pairs; latency = the median time of one transfer at the smallest "
+			     "size). The sections below have every size and every device.");
+}
+
+static void gaps_table(struct nbw_rdoc *r, json_t *gaps)
+{
+	static const char *const h[] = {"native api", "OpenMP mode", "devices", "what it means"};
+	static const char *const csv[] = {"native_api", "omp_mode", "devices", "meaning"};
+	struct nbw_rtable *t = nbw_rtable_new("summary-gap", 4, h);
+	nbw_rtable_csv_names(t, csv);
+	size_t i;
+	json_t *s;
+	json_array_foreach(gaps, i, s) {
+		nbw_rtable_cell(t, "%s", jstr(s, "native_api"));
+		nbw_rtable_cell(t, "%s", jstr(s, "omp_mode"));
+		nbw_rtable_cell(t, "%d", jint(s, "devices", 0));
+		nbw_rtable_cell(t, "%s", jstr(s, "meaning"));
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "OpenMP against the native API per mode, over directions and host "
+			     "memory: gap = native - OpenMP, + = OpenMP slower; medians over the "
+			     "small sizes (up to 64 KiB) and the large ones (from 1 MiB). The "
+			     "transfers section has them per direction and memory.");
+}
+
+static void models_table(struct nbw_rdoc *r, json_t *solver)
+{
+	json_t *acc = json_object_get(solver, "accuracy");
+	static const char *const h[] = {"G", "version", "speedup at largest N", "largest N",
+					"best speedup", "at N", "paper MAPE", "extended MAPE",
+					"grids", "slowest/fastest round"};
+	static const char *const csv[] = {"g", "version", "speedup_at_largest_n", "largest_n",
+					  "best_speedup", "best_n", "paper_mape_pct",
+					  "extended_mape_pct", "grids", "max_round_spread"};
+	struct nbw_rtable *t = nbw_rtable_new("summary-models", 10, h);
+	nbw_rtable_csv_names(t, csv);
+	size_t i, k;
+	json_t *s, *a;
+	json_array_foreach(json_object_get(solver, "speedups"), i, s) {
+		json_t *m = NULL;
+		json_array_foreach(acc, k, a)
+			if (jint(a, "G", 0) == jint(s, "G", -1) &&
+			    strcmp(jstr(a, "version"), jstr(s, "version")) == 0)
+				m = a;
+		nbw_rtable_cell(t, "%d", jint(s, "G", 0));
+		nbw_rtable_cell(t, "%s", jstr(s, "version"));
+		num(t, jnum(s, "speedup_at_largest_n"), "%.2f", 1.0);
+		nbw_rtable_cell(t, "%d", jint(s, "largest_n", 0));
+		num(t, jnum(s, "best_speedup"), "%.2f", 1.0);
+		nbw_rtable_cell(t, "%d", jint(s, "best_n", 0));
+		num(t, jnum(m, "paper_mape"), "%.1f", 100.0);
+		num(t, jnum(m, "extended_mape"), "%.1f", 100.0);
+		nbw_rtable_cell(t, "%d", jint(m, "sizes", 0));
+		num(t, jnum(m, "max_spread"), "%.2f", 1.0);
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "The solver: measured speedup = T(baseline, 1 device) / "
+			     "T(version, G devices); MAPE (%) = mean |T_model - T_measured| / "
+			     "T_measured over the grids, each grid predicted without its own runs; "
+			     "slowest/fastest round: the largest spread of one grid's rounds "
+			     "(above 1.2: unstable). The model sections below have every grid.");
+}
+
+void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)
+{
+	nbw_rdoc_heading(r, 2, "Summary");
+	nbw_rdoc_para(r, "Units and rules: %s.", jstr(sum, "units"));
+	size_t i;
+	json_t *s;
+	json_array_foreach(json_object_get(sum, "sentences"), i, s)
+		nbw_rdoc_item(r, "%s", json_string_value(s));
+	if (json_array_size(json_object_get(sum, "paths")))
+		paths_table(r, json_object_get(sum, "paths"));
+	if (json_array_size(json_object_get(sum, "gaps")))
+		gaps_table(r, json_object_get(sum, "gaps"));
+	if (json_array_size(json_object_get(json_object_get(sum, "solver"), "speedups")))
+		models_table(r, json_object_get(sum, "solver"));
+	nbw_rdoc_para(r, "The same summary is in summary.json beside this report; the detail "
+			 "follows.");
+}
+
+/* \p text wrapped to \p width columns, the first line after \p first, the rest after
+ * \p rest. */
+static void wrap(FILE *f, const char *first, const char *rest, const char *text, size_t width)
+{
+	const char *lead = first;
+	while (*text) {
+		size_t room = width - strlen(lead), n = strlen(text);
+		if (n > room) {
+			n = room;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = room;
+		}
+		fprintf(f, "%s%.*s\n", lead, (int)n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+		lead = rest;
+	}
+}
+
+static void fmt_num(char *out, size_t len, double v, const char *fmt, double scale)
+{
+	if (isfinite(v))
+		snprintf(out, len, fmt, v * scale);
+	else
+		snprintf(out, len, "-");
+}
+
+void nbw_report_summary_print(FILE *f, json_t *sum)
+{
+	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s; latency in microseconds) ====\n");
+	size_t i;
+	json_t *s;
+	json_array_foreach(json_object_get(sum, "sentences"), i, s)
+		wrap(f, "  * ", "    ", json_string_value(s), 100);
+	json_t *paths = json_object_get(sum, "paths");
+	if (json_array_size(paths)) {
+		fprintf(f, "\n  %-34s %9s %7s %9s %7s %6s %9s %7s\n", "path (one device or pair)",
+			"GB/s", "at", "best", "at", "% th.", "lat. us", "at");
+		json_array_foreach(paths, i, s) {
+			char name[80], g[3][16], fr[16];
+			bool mem = strcmp(jstr(s, "host_mem"), "none") != 0;
+			snprintf(name, sizeof(name), "%s %s %s%s%s%s%s", jstr(s, "api"),
+				 jstr(s, "direction"), jstr(s, "mode"), mem ? " " : "",
+				 mem ? jstr(s, "host_mem") : "",
+				 strcmp(jstr(s, "peer_access"), "n/a") ? " peer " : "",
+				 strcmp(jstr(s, "peer_access"), "n/a") ? jstr(s, "peer_access") : "");
+			fmt_num(g[0], sizeof(g[0]), jnum(s, "large_gbps"), "%.2f", 1.0);
+			fmt_num(g[1], sizeof(g[1]), jnum(s, "best_gbps"), "%.2f", 1.0);
+			fmt_num(g[2], sizeof(g[2]), jnum(s, "latency_us"),
+				jnum(s, "latency_us") >= 100 ? "%.0f" : "%.3g", 1.0);
+			fmt_num(fr, sizeof(fr), jnum(s, "fraction"), "%.0f", 100.0);
+			fprintf(f, "  %-34s %9s %7s %9s %7s %6s %9s %7s\n", name, g[0],
+				jstr(s, "large_size"), g[1], jstr(s, "best_size"), fr, g[2],
+				jstr(s, "small_size"));
+		}
+	}
+	json_t *solver = json_object_get(sum, "solver");
+	json_t *acc = json_object_get(solver, "accuracy");
+	if (json_array_size(json_object_get(solver, "speedups"))) {
+		fprintf(f, "\n  %-4s %-8s %16s %12s %12s %14s %8s\n", "G", "version",
+			"speedup (at N)", "best (at N)", "paper MAPE", "extended MAPE", "spread");
+		size_t k;
+		json_t *a;
+		json_array_foreach(json_object_get(solver, "speedups"), i, s) {
+			json_t *m = NULL;
+			json_array_foreach(acc, k, a)
+				if (jint(a, "G", 0) == jint(s, "G", -1) &&
+				    strcmp(jstr(a, "version"), jstr(s, "version")) == 0)
+					m = a;
+			char sp[32], best[32], pm[16], em[16], spr[16];
+			snprintf(sp, sizeof(sp), "%.2fx (%d)", jnum(s, "speedup_at_largest_n"),
+				 jint(s, "largest_n", 0));
+			snprintf(best, sizeof(best), "%.2fx (%d)", jnum(s, "best_speedup"),
+				 jint(s, "best_n", 0));
+			fmt_num(pm, sizeof(pm), jnum(m, "paper_mape"), "%.1f %%", 100.0);
+			fmt_num(em, sizeof(em), jnum(m, "extended_mape"), "%.1f %%", 100.0);
+			fmt_num(spr, sizeof(spr), jnum(m, "max_spread"), "%.2f", 1.0);
+			fprintf(f, "  %-4d %-8s %16s %12s %12s %14s %8s\n", jint(s, "G", 0),
+				jstr(s, "version"), sp, best, pm, em, spr);
+		}
+	}
+}
