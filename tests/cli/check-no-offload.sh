@@ -17,8 +17,9 @@ check "list: omp skipped, this build has no OpenMP offload" grep -q "^  omp  *sk
 st=$?
 check "run without offload succeeds with the host reference (status $st)" test $st -eq 0
 check "run says it first, on stdout" sh -c "head -n 1 '$tmp/out' | grep -q '^nodebw: $reason'"
+# (a progress line: on stderr, stdout being a file)
 check "solver skipped for that reason, not 'no OpenMP device'" sh -c \
-	"grep -q 'solver: skipped ($reason' '$tmp/out' && ! grep -q 'no OpenMP device' '$tmp/out'"
+	"grep -q 'solver: skipped ($reason' '$tmp/err' && ! grep -q 'no OpenMP device' '$tmp/out' '$tmp/err'"
 check "results.json: tool.openmp_offload false, the skip and the solver say why" $py -c "
 import json, sys
 d = json.load(open('$tmp/r/results.json'))
