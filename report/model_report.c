@@ -525,10 +525,10 @@ static void plot_speedups(struct nbw_rdoc *r, const struct vrow *rows, size_t nr
 	nbw_rdoc_plot(r, &p6, cap);
 }
 
-static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
-			       const struct nbw_calib *c)
+/* Both models' predictions of every multi-device row (the extended one without the row's
+ * own grid size); the number of rows both predict. */
+static size_t predict_rows(struct vrow *rows, size_t nr, const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "Validation: measured against both models");
 	size_t npred = 0;
 	for (size_t i = 0; i < nr; i++) {
 		struct vrow *w = &rows[i];
@@ -545,6 +545,14 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 			snprintf(w->why, sizeof(w->why), "extended: %s", why);
 		npred += w->has_paper && w->has_ext;
 	}
+	return npred;
+}
+
+static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
+			       const struct nbw_calib *c)
+{
+	nbw_rdoc_heading(r, 2, "Validation: measured against both models");
+	size_t npred = predict_rows(rows, nr, c);
 	if (npred == 0) {
 		nbw_rdoc_para(r, "No multi-device solver run could be predicted%s%s.",
 			      nr ? ": " : " (no solver runs in these results)",
@@ -726,16 +734,7 @@ static json_t *accuracy_json(struct vrow *rows, size_t nr, const struct nbw_cali
 {
 	json_t *acc = json_array();
 	static const char *vs[] = {"v1", "v2", "v3", "v4"};
-	for (size_t i = 0; i < nr; i++) {
-		struct vrow *w = &rows[i];
-		if (w->version[0] != 'v' || w->g < 2)
-			continue;
-		char why[200];
-		w->has_paper = nbw_predict_paper(c, NBW_KBAR_ALL, w->n, w->g, w->version, w->steps,
-						 &w->paper, why, sizeof(why)) == 0;
-		w->has_ext = nbw_predict_ext(c, w->n, w->g, w->version, w->steps, w->n, &w->ext,
-					     why, sizeof(why)) == 0;
-	}
+	predict_rows(rows, nr, c);
 	for (int g = 2; g <= NBW_MAX_DEVICES; g++)
 		for (int k = 0; k < 4; k++) {
 			double mp = 0, bp = 0, me = 0, be = 0, worst = 1.0;

@@ -17,6 +17,7 @@
 #include "nodebw/gap.h"
 #include "nodebw/report.h"
 #include "nodebw/sizes.h"
+#include "nodebw/stats.h"
 #include "jget.h"
 #include "rdoc_priv.h"
 
@@ -41,18 +42,9 @@ static bool path_curve(const struct nbw_curve *c)
 	       arrow[2 + (arrow - c->key.devices)] != '\0';
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double median_of(double *v, size_t n)
 {
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+	return nbw_median(v, n); /* sorts; NaN when n == 0 */
 }
 
 /* The kind of the first device a curve touches ("host-plugin", "cuda", ...). */

@@ -21,6 +21,18 @@ static void num(struct nbw_rtable *t, double v, const char *fmt, double scale)
 		nbw_rtable_cell(t, "-");
 }
 
+/* The accuracy entry of speedup entry \p s: the same G and version (NULL if none). */
+static json_t *accuracy_of(json_t *acc, json_t *s)
+{
+	size_t k;
+	json_t *a, *m = NULL;
+	json_array_foreach(acc, k, a)
+		if (jint(a, "G", 0) == jint(s, "G", -1) &&
+		    strcmp(jstr(a, "version"), jstr(s, "version")) == 0)
+			m = a;
+	return m;
+}
+
 static void paths_table(struct nbw_rdoc *r, json_t *paths)
 {
 	static const char *const h[] = {
@@ -100,14 +112,10 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 					  "extended_mape_pct", "grids", "max_round_spread"};
 	struct nbw_rtable *t = nbw_rtable_new("summary-models", 10, h);
 	nbw_rtable_csv_names(t, csv);
-	size_t i, k;
-	json_t *s, *a;
+	size_t i;
+	json_t *s;
 	json_array_foreach(json_object_get(solver, "speedups"), i, s) {
-		json_t *m = NULL;
-		json_array_foreach(acc, k, a)
-			if (jint(a, "G", 0) == jint(s, "G", -1) &&
-			    strcmp(jstr(a, "version"), jstr(s, "version")) == 0)
-				m = a;
+		json_t *m = accuracy_of(acc, s);
 		nbw_rtable_cell(t, "%d", jint(s, "G", 0));
 		nbw_rtable_cell(t, "%s", jstr(s, "version"));
 		num(t, jnum(s, "speedup_at_largest_n"), "%.2f", 1.0);
@@ -209,14 +217,8 @@ void nbw_report_summary_print(FILE *f, json_t *sum)
 	if (json_array_size(json_object_get(solver, "speedups"))) {
 		fprintf(f, "\n  %-4s %-8s %16s %12s %12s %14s %8s\n", "G", "version",
 			"speedup (at N)", "best (at N)", "paper MAPE", "extended MAPE", "spread");
-		size_t k;
-		json_t *a;
 		json_array_foreach(json_object_get(solver, "speedups"), i, s) {
-			json_t *m = NULL;
-			json_array_foreach(acc, k, a)
-				if (jint(a, "G", 0) == jint(s, "G", -1) &&
-				    strcmp(jstr(a, "version"), jstr(s, "version")) == 0)
-					m = a;
+			json_t *m = accuracy_of(acc, s);
 			char sp[32], best[32], pm[16], em[16], spr[16];
 			snprintf(sp, sizeof(sp), "%.2fx (%d)", jnum(s, "speedup_at_largest_n"),
 				 jint(s, "largest_n", 0));
