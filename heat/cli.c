@@ -17,7 +17,7 @@
 
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
-	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option heat_options[] = {
@@ -35,6 +35,7 @@ static const struct option heat_options[] = {
 	{ "hidden-helpers", required_argument, NULL, OPT_HH },
 	{ "ref-threads", required_argument, NULL, OPT_REF_THREADS },
 	{ "instrument", no_argument, NULL, OPT_INSTRUMENT },
+	{ "no-exchange", no_argument, NULL, OPT_NO_EXCHANGE },
 	{ "baseline-launch", required_argument, NULL, OPT_BASELINE_LAUNCH },
 	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
@@ -80,6 +81,10 @@ void nbw_heat_usage(FILE *f)
 		"  --instrument         also time each step phase by phase: interior kernels,\n"
 		"                       boundary kernels, halo exchange, synchronisation (an extra\n"
 		"                       run that waits after every phase)\n"
+		"  --no-exchange        v1-v4 without the halo copies: their kernels, launches and\n"
+		"                       synchronisation on G devices at once (what the a-priori\n"
+		"                       model calibrates on); verified against a serial run of\n"
+		"                       each slab with its ghost planes held at the start values\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
 		"  --ref-threads T      host threads of the serial reference (default: every\n"
@@ -270,6 +275,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 			o->ref_threads = (int)v;
 			break;
 		case OPT_INSTRUMENT: o->instrument = true; break;
+		case OPT_NO_EXCHANGE: o->no_exchange = true; break;
 		case OPT_BASELINE_LAUNCH:
 			if (strcmp(optarg, "sync") == 0 || strcmp(optarg, "nowait") == 0) {
 				o->baseline_nowait = strcmp(optarg, "nowait") == 0;

@@ -23,6 +23,8 @@ struct nbw_heat_omp_request {
 	int steps;
 	int warmup_steps;                   /**< untimed steps first, then the data is reset */
 	int reps;                           /**< timed repetitions, each from the initial state */
+	bool no_exchange;                   /**< v1-v4: kernels and synchronisation only,
+					      no halo copies (a-priori calibration) */
 	bool instrument;                    /**< one more run, timed phase by phase */
 	bool baseline_nowait;               /**< baseline: launch each step's kernel as
 					     *   Versions 1-4 do (target nowait + taskwait) */

@@ -282,6 +282,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 	r.reps = hs->o->reps;
 	r.samples_s = samples;
 	r.instrumented = hs->o->instrument;
+	r.no_exchange = hs->o->no_exchange && v != NBW_HEAT_BASELINE;
 	r.hidden_helpers = nbw_effective_hidden_helpers();
 	bool any_gpu = false, mixed = false;
 	/* The record keeps nodebw's device numbers; the kernels take the runtime's. */
@@ -300,7 +301,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 			.version = v, .grid = g, .fields = f, .ndev = G, .devices = rtdev,
 			.gpu = gpu, .slabs = r.slabs, .steps = r.steps,
 			.warmup_steps = r.warmup_steps, .reps = r.reps, .instrument = r.instrumented,
-			.baseline_nowait = hs->o->baseline_nowait,
+			.baseline_nowait = hs->o->baseline_nowait, .no_exchange = r.no_exchange,
 		};
 		struct nbw_heat_omp_result res;
 		memset(&res, 0, sizeof(res));
@@ -321,7 +322,16 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 		device_roofline(hs, G, &r.roofline);
 	else
 		host_roofline(hs, &r.roofline);
-	finish(hs, &r, u, ref);
+	/* Without the exchange the solution is each slab's own: checked against that. */
+	double *sref = NULL;
+	if (r.no_exchange && !r.error[0]) {
+		sref = malloc(nbw_heat_grid_points(g) * sizeof(double));
+		if (!sref || nbw_heat_slab_reference(g, f, r.slabs, G, r.steps, hs->o->ref_threads,
+						     sref))
+			snprintf(r.error, sizeof(r.error), "out of memory for the slabs' reference");
+	}
+	finish(hs, &r, u, sref ? sref : ref);
+	free(sref);
 	print_row(hs, &r);
 	save(hs, &r);
 }

@@ -310,7 +310,9 @@ static void run_single_thread(struct heat_run *r, int steps, bool async)
 #pragma omp taskwait
 			lap(&t, &ph->boundary_s);
 		}
-		if (async) {
+		if (r->rq->no_exchange) {
+			/* kernels and synchronisation only (a-priori calibration) */
+		} else if (async) {
 			for (int g = 0; g < r->ndev; g++)
 				halo_async(r, g, s, false);
 		} else {
@@ -366,7 +368,8 @@ static void run_thread_per_device(struct heat_run *r, int steps, bool direct, do
 #pragma omp taskwait
 					lap(&t, &ph->boundary_s);
 				}
-				halo_async(r, g, s, direct);
+				if (!r->rq->no_exchange)
+					halo_async(r, g, s, direct);
 #pragma omp taskwait
 				if (r->instrument)
 					lap(&t, &ph->halo_s);
@@ -456,6 +459,9 @@ static void describe(const struct heat_run *r, struct nbw_heat_omp_result *res)
 	default:
 		break;
 	}
+	if (rq->no_exchange && rq->version != NBW_HEAT_BASELINE)
+		path = "none: halo copies left out (--no-exchange); each slab's ghost planes keep "
+		       "their start values";
 	snprintf(res->halo_path, sizeof(res->halo_path), "%s", path);
 	res->host_threads = rq->version == NBW_HEAT_V3 || rq->version == NBW_HEAT_V4 ? r->ndev : 1;
 }

@@ -72,6 +72,29 @@ double nbw_heat_serial(const struct nbw_heat_grid *g, const struct nbw_heat_fiel
 	return t;
 }
 
+int nbw_heat_slab_reference(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
+			    const struct nbw_heat_slab *slabs, int ndev, int steps, int threads,
+			    double *ref)
+{
+	size_t plane = (size_t)g->nx * (size_t)g->ny;
+	memcpy(ref, f->u0, nbw_heat_grid_points(g) * sizeof(double));
+	for (int d = 0; d < ndev; d++) {
+		/* The slab with its two ghost planes as a box of its own: same h, dt, factor. */
+		struct nbw_heat_grid sg = *g;
+		sg.nz = slabs[d].k_end - slabs[d].k_begin + 2;
+		size_t off = (size_t)(slabs[d].k_begin - 1) * plane;
+		struct nbw_heat_fields sf = { f->u0 + off, f->kappa + off, f->rhs + off };
+		double *box = malloc(nbw_heat_grid_points(&sg) * sizeof(double));
+		if (!box || nbw_heat_serial(&sg, &sf, steps, threads, box) < 0.0) {
+			free(box);
+			return -1;
+		}
+		memcpy(ref + off + plane, box + plane, (size_t)(sg.nz - 2) * plane * sizeof(double));
+		free(box);
+	}
+	return 0;
+}
+
 void nbw_heat_verify(const double *u, const double *ref, size_t n, struct nbw_heat_check *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -428,6 +428,7 @@ static int paths_from_curves(struct nbw_calib *c, const struct nbw_curves *cs,
 struct group {
 	char version[12];
 	char launch[8];
+	bool no_exchange;
 	int g, nx, ny, nz, steps;
 	double *sec, *interior, *bnd_sync;
 	size_t n, nph;
@@ -480,6 +481,20 @@ double nbw_solver_run_seconds(json_t *r)
 	return json_is_number(x) ? json_number_value(x) : NAN;
 }
 
+double nbw_rounds_time(double *sec, size_t n, double *spread)
+{
+	if (n == 0) {
+		if (spread)
+			*spread = NAN;
+		return NAN;
+	}
+	nbw_median(sec, n); /* sorts */
+	size_t m = n < NBW_ROUNDS_CORE ? n : NBW_ROUNDS_CORE;
+	if (spread)
+		*spread = sec[m - 1] / sec[0];
+	return m % 2 ? sec[m / 2] : 0.5 * (sec[m / 2 - 1] + sec[m / 2]);
+}
+
 /* Group the solver runs of the same version, G, shape and steps (rounds of nodebw run). */
 static struct group *group_runs(json_t *runs, size_t *ng)
 {
@@ -496,11 +511,13 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 				    .steps = jint(r, "steps", 0)};
 		snprintf(key.version, sizeof(key.version), "%s", jstr(r, "version"));
 		snprintf(key.launch, sizeof(key.launch), "%s", jstr(r, "launch"));
+		key.no_exchange = strcmp(jstr(r, "exchange"), "none") == 0;
 		struct group *gp = NULL;
 		for (size_t j = 0; j < n && !gp; j++)
 			if (strcmp(gs[j].version, key.version) == 0 && gs[j].g == key.g &&
 			    gs[j].nx == key.nx && gs[j].ny == key.ny && gs[j].nz == key.nz &&
-			    gs[j].steps == key.steps && strcmp(gs[j].launch, key.launch) == 0)
+			    gs[j].steps == key.steps && strcmp(gs[j].launch, key.launch) == 0 &&
+			    gs[j].no_exchange == key.no_exchange)
 				gp = &gs[j];
 		if (!gp) {
 			struct group *more = realloc(gs, (n + 1) * sizeof(*gs));
@@ -528,6 +545,30 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 oom:
 	free_groups(gs, n);
 	return NULL;
+}
+
+json_t *nbw_solver_unstable(json_t *runs)
+{
+	size_t ng;
+	struct group *gs = group_runs(runs, &ng);
+	if (!gs)
+		return NULL;
+	json_t *out = json_array();
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		double spread;
+		nbw_rounds_time(g->sec, g->n, &spread);
+		if (strcmp(g->version, "serial") == 0 || !(spread > NBW_STABLE_SPREAD))
+			continue;
+		json_array_append_new(out, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:i, "
+						     "s:f}", "version", g->version, "G", g->g,
+						     "nx", g->nx, "ny", g->ny, "nz", g->nz, "steps",
+						     g->steps, "launch", g->launch, "exchange",
+						     g->no_exchange ? "none" : "halo", "rounds",
+						     (int)g->n, "spread", spread));
+	}
+	free_groups(gs, ng);
+	return out;
 }
 
 static int add_k(struct nbw_ksample **arr, size_t *n, int nx, int planes, double k)
@@ -579,7 +620,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 		if (strcmp(g->version, "baseline") || g->nx != g->ny || g->steps < 1)
 			continue;
 		double pts = (double)(g->nx - 2) * (g->ny - 2) * (g->nz - 2);
-		double k = nbw_median(g->sec, g->n) / (g->steps * pts);
+		double k = nbw_rounds_time(g->sec, g->n, NULL) / (g->steps * pts);
 		/* The paper's k(N): blocking launches of N^3 grids. The extended model's k_slab:
 		 * the launch of Versions 1-4 (nowait) where measured, else any other shape. */
 		bool nowait = strcmp(g->launch, "nowait") == 0;
@@ -587,11 +628,26 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 					      : add_k(&c->slab, &c->nslab, g->nx, g->nz - 2, k))
 			goto out;
 	}
+	/* The a-priori model's compute: v2 and v3 without the halo copies. */
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		if (!g->no_exchange || g->g < 2 || g->nx != g->ny || g->nx != g->nz ||
+		    (strcmp(g->version, "v2") != 0 && strcmp(g->version, "v3") != 0))
+			continue;
+		struct nbw_csample *s = realloc(c->cs, (c->ncs + 1) * sizeof(*s));
+		if (!s)
+			goto out;
+		c->cs = s;
+		c->cs[c->ncs++] = (struct nbw_csample){.per_device = g->version[1] == '3', .g = g->g,
+						       .n = g->nx,
+						       .step_s = nbw_rounds_time(g->sec, g->n, NULL) /
+								 g->steps};
+	}
 	/* Instrumented multi-device runs: busy factor and overhead per step. */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (g->version[0] != 'v' || g->nph == 0 || g->g < 2 || g->nx != g->ny ||
-		    g->nx != g->nz)
+		if (g->version[0] != 'v' || g->no_exchange || g->nph == 0 || g->g < 2 ||
+		    g->nx != g->ny || g->nx != g->nz)
 			continue;
 		int n = g->nx, planes = (n - 2 + g->g - 1) / g->g;
 		double k;
@@ -703,6 +759,31 @@ static json_t *sets_json(const struct nbw_calib *c)
 	return a;
 }
 
+/* Which model each term comes from, and whether this calibration has it (doc/model.md). */
+static json_t *models_json(const struct nbw_calib *c)
+{
+	const char *xfer = "transfer: the busiest host thread's planes at the probes' time of one "
+			   "8 N^2-byte copy on the version's path (transfers, transfer_sets), the "
+			   "bandwidth term x contention (the dual/bidir probes)";
+	return json_pack(
+		"{s:{s:b, s:[s, s]}, s:{s:b, s:[s, s, s, s]}, s:{s:b, s:[s, s, s, s]}}", "paper",
+		"available", c->nk > 0 || c->kbar_given > 0.0, "terms",
+		"compute: k-bar (k.samples: one-device N^3 runs) x (N-2)^3 / G",
+		"transfer: one plane at beta HtoD + DtoH or beta P2P measured at the plane size",
+		"a-priori", "available", c->ncs > 0, "terms",
+		"compute: compute_only (v2 = one host thread, v3 = a thread per device, without the "
+		"halo copies: kernels, launches and synchronisation of G devices at once)",
+		xfer,
+		"overlap: boundary + max(interior, transfer) where the devices run asynchronously "
+		"(device_kind, hidden_helpers)",
+		"overhead: none beyond compute_only (it holds the launches and synchronisation)",
+		"fitted", "available", c->nvs > 0, "terms",
+		"compute: k_slab (one-device runs of the slab shape) x busy (versions: instrumented "
+		"v1-v4 runs, least squares over the sizes)",
+		xfer, "overlap: as a-priori",
+		"overhead: the intercept of that fit (versions)");
+}
+
 json_t *nbw_calib_to_json(const struct nbw_calib *c)
 {
 	json_t *paths = json_object();
@@ -734,6 +815,17 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 			      "versions", vs);
 	if (c->nsets)
 		json_object_set_new(j, "transfer_sets", sets_json(c));
+	if (c->ncs) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < c->ncs; i++)
+			json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:f}", "host_threads",
+							   c->cs[i].per_device ? "per-device"
+									       : "one",
+							   "G", c->cs[i].g, "n", c->cs[i].n,
+							   "step_s", c->cs[i].step_s));
+		json_object_set_new(j, "compute_only", a);
+	}
+	json_object_set_new(j, "models", models_json(c));
 	return j;
 }
 
@@ -988,6 +1080,39 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 	return 0;
 }
 
+/* compute_only: [{host_threads, G, n, step_s}] */
+static int read_cs(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, "compute_only", "must be an array");
+	size_t i;
+	json_t *s;
+	json_array_foreach(a, i, s) {
+		char at[64];
+		snprintf(at, sizeof(at), "compute_only[%zu]", i);
+		const char *th = json_string_value(json_object_get(s, "host_threads"));
+		json_t *g = json_object_get(s, "G"), *n = json_object_get(s, "n");
+		double t;
+		if (!th || (strcmp(th, "one") != 0 && strcmp(th, "per-device") != 0))
+			return bad(err, errlen, at, "\"host_threads\" must be \"one\" or "
+						    "\"per-device\"");
+		if (!json_is_integer(g) || !json_is_integer(n))
+			return bad(err, errlen, at, "\"G\" and \"n\" must be integers");
+		if (positive(json_object_get(s, "step_s"), &t))
+			return bad(err, errlen, at, "\"step_s\" must be positive seconds");
+		struct nbw_csample *cs = realloc(c->cs, (c->ncs + 1) * sizeof(*cs));
+		if (!cs)
+			return bad(err, errlen, at, "out of memory");
+		c->cs = cs;
+		c->cs[c->ncs++] = (struct nbw_csample){.per_device = strcmp(th, "per-device") == 0,
+						       .g = (int)json_integer_value(g),
+						       .n = (int)json_integer_value(n), .step_s = t};
+	}
+	return 0;
+}
+
 static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t errlen)
 {
 	if (!json_is_object(j) || strcmp(jstr(j, "schema"), NBW_CALIB_SCHEMA) != 0)
@@ -1036,7 +1161,8 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	json_object_foreach(tr, name, o)
 		if (read_path(c, name, o, err, errlen))
 			return -1;
-	if (read_sets(c, json_object_get(j, "transfer_sets"), err, errlen))
+	if (read_sets(c, json_object_get(j, "transfer_sets"), err, errlen) ||
+	    read_cs(c, json_object_get(j, "compute_only"), err, errlen))
 		return -1;
 	return read_versions(c, json_object_get(j, "versions"), err, errlen);
 }

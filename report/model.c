@@ -43,6 +43,7 @@ void nbw_calib_free(struct nbw_calib *c)
 	free(c->k);
 	free(c->slab);
 	free(c->vs);
+	free(c->cs);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -590,30 +591,24 @@ static double contention(const struct nbw_calib *c, const char *single, const ch
 	return 1.0;
 }
 
-int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
-		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen)
+static int check_args(int n, int g, const char *v, int steps, int *vn, char *why,
+		      size_t whylen)
 {
-	memset(out, 0, sizeof(*out));
-	int vn;
-	if (!is_version(v, &vn) || g < 2 || g > NBW_MAX_DEVICES || n < 3 ||
+	if (!is_version(v, vn) || g < 2 || g > NBW_MAX_DEVICES || n < 3 ||
 	    n > NBW_GRID_MAX_SIDE || steps < 1 || steps > NBW_STEPS_MAX || n - 2 < g) {
 		say(why, whylen, "the model covers v1-v4 on G = 2 to %d devices with at least one "
 				 "plane each, N = 3 to %d, steps 1 to %d", NBW_MAX_DEVICES,
 		    NBW_GRID_MAX_SIDE, NBW_STEPS_MAX);
 		return -1;
 	}
-	int planes = (n - 2 + g - 1) / g;
-	out->planes = planes;
-	if (slab_k(c, n, planes, &out->k_slab, why, whylen))
-		return -1;
-	size_t used;
-	double overhead_step;
-	version_terms(c, v, g, exclude_n, &out->busy, &overhead_step, &used);
-	double area = (double)(n - 2) * (n - 2);
-	double kk = out->k_slab * out->busy;
-	double compute_step = kk * area * planes;
-	double boundary_step = kk * area * (planes >= 2 ? 2 : planes);
+	return 0;
+}
 
+/* The transfer term both extended models share: per step, the busiest host thread's
+ * planes; fills xfers, xfer_one_s, contention, busiest and bound. */
+static int ext_transfer(const struct nbw_calib *c, int n, int g, int vn, struct nbw_ext_pred *out,
+			double *transfer_out, char *why, size_t whylen)
+{
 	/* Transfers of the busiest host thread per step: each hop at the measured time of one
 	 * plane between its own devices; with copies from several host threads at once
 	 * (Versions 3, 4) the bandwidth term grows by the contention factor (of the path's
@@ -708,19 +703,114 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 		say(out->bound, sizeof(out->bound), "busiest host thread: device %d (DtoH of %d, "
 			"HtoD of its neighbour%s; %s)", bz, bz, bz > 0 && bz + 1 < g ? "s" : "",
 		    src);
-	out->overlap = vn >= 2 && (strcmp(c->device_kind, "host-plugin") != 0 ||
-				   c->hidden_helpers > 0);
-	double step;
-	/* The device computes the boundary planes, then the interior while the copy engine
-	 * (or a helper thread) moves the halo: boundary + max(interior, transfer). */
-	if (out->overlap)
-		step = boundary_step + fmax(compute_step - boundary_step, transfer_step);
-	else
-		step = compute_step + transfer_step;
+	*transfer_out = transfer_step;
+	return 0;
+}
+
+/* Whether the devices run asynchronous work beside the host thread: GPU queues, or the
+ * host plugin's hidden helper threads. */
+static bool overlaps(const struct nbw_calib *c, int vn)
+{
+	return vn >= 2 && (strcmp(c->device_kind, "host-plugin") != 0 || c->hidden_helpers > 0);
+}
+
+/* One step from its terms: the device computes the boundary planes, then the interior
+ * while the copy engine (or a helper thread) moves the halo. */
+static void ext_total(struct nbw_ext_pred *out, int steps, double compute_step,
+		      double boundary_step, double transfer_step, double overhead_step)
+{
+	double step = out->overlap
+			      ? boundary_step + fmax(compute_step - boundary_step, transfer_step)
+			      : compute_step + transfer_step;
 	step += overhead_step;
 	out->compute_s = steps * compute_step;
 	out->transfer_s = steps * transfer_step;
 	out->overhead_s = steps * overhead_step;
 	out->total_s = steps * step;
+}
+
+int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen)
+{
+	memset(out, 0, sizeof(*out));
+	int vn;
+	if (check_args(n, g, v, steps, &vn, why, whylen))
+		return -1;
+	int planes = (n - 2 + g - 1) / g;
+	out->planes = planes;
+	if (slab_k(c, n, planes, &out->k_slab, why, whylen))
+		return -1;
+	size_t used;
+	double overhead_step, transfer_step;
+	version_terms(c, v, g, exclude_n, &out->busy, &overhead_step, &used);
+	double area = (double)(n - 2) * (n - 2);
+	double kk = out->k_slab * out->busy;
+	double compute_step = kk * area * planes;
+	double boundary_step = kk * area * (planes >= 2 ? 2 : planes);
+	if (ext_transfer(c, n, g, vn, out, &transfer_step, why, whylen))
+		return -1;
+	out->overlap = overlaps(c, vn);
+	ext_total(out, steps, compute_step, boundary_step, transfer_step, overhead_step);
+	return 0;
+}
+
+/* The a-priori compute per step of (form, g, n): the compute-only run of exactly that grid,
+ * else the median over its other grids of (step / one-device slab time) x this grid's slab
+ * time. -1 when the calibration has none of that form and G. */
+static int apriori_step(const struct nbw_calib *c, bool per_device, int g, int n, int planes,
+			double k_slab, double *step)
+{
+	double area = (double)(n - 2) * (n - 2), *r = malloc((c->ncs + 1) * sizeof(double));
+	size_t m = 0;
+	if (!r)
+		return -1;
+	for (size_t i = 0; i < c->ncs; i++) {
+		const struct nbw_csample *s = &c->cs[i];
+		if (s->per_device != per_device || s->g != g)
+			continue;
+		if (s->n == n) {
+			*step = s->step_s;
+			free(r);
+			return 0;
+		}
+		int p = (s->n - 2 + g - 1) / g;
+		double k;
+		if (slab_k(c, s->n, p, &k, NULL, 0) == 0)
+			r[m++] = s->step_s / (k * (double)(s->n - 2) * (s->n - 2) * p);
+	}
+	int rc = m ? 0 : -1;
+	if (m)
+		*step = nbw_median(r, m) * k_slab * area * planes;
+	free(r);
+	return rc;
+}
+
+int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+			struct nbw_ext_pred *out, char *why, size_t whylen)
+{
+	memset(out, 0, sizeof(*out));
+	int vn;
+	if (check_args(n, g, v, steps, &vn, why, whylen))
+		return -1;
+	int planes = (n - 2 + g - 1) / g;
+	out->planes = planes;
+	if (slab_k(c, n, planes, &out->k_slab, why, whylen))
+		return -1;
+	double compute_step, transfer_step;
+	bool per_device = vn >= 3;
+	if (apriori_step(c, per_device, g, n, planes, out->k_slab, &compute_step)) {
+		say(why, whylen, "the a-priori model needs v%d on %d devices without the halo "
+				 "copies (nodebw heat --no-exchange; compute_only in the "
+				 "calibration)", per_device ? 3 : 2, g);
+		return -1;
+	}
+	double area = (double)(n - 2) * (n - 2);
+	/* What G devices at once cost against one device alone (reported as busy). */
+	out->busy = compute_step / (out->k_slab * area * planes);
+	double boundary_step = compute_step * (planes >= 2 ? 2.0 : 1.0) / planes;
+	if (ext_transfer(c, n, g, vn, out, &transfer_step, why, whylen))
+		return -1;
+	out->overlap = overlaps(c, vn);
+	ext_total(out, steps, compute_step, boundary_step, transfer_step, 0.0);
 	return 0;
 }

@@ -24,8 +24,8 @@ struct vrow {
 	int g, n, steps, runs;
 	double seconds, spread;   /* max/min over the runs */
 	struct nbw_paper_pred paper;
-	struct nbw_ext_pred ext;
-	bool has_paper, has_ext;
+	struct nbw_ext_pred ext, apri;  /* fitted and a-priori */
+	bool has_paper, has_ext, has_apri;
 	char why[200];
 };
 
@@ -57,7 +57,9 @@ static size_t collect_rows(json_t *runs, struct vrow **out)
 	json_array_foreach(runs, i, r) {
 		json_t *cn = json_object_get(r, "cubic_n");
 		const char *v = jstr(r, "version");
-		if (!run_ok(r) || !json_is_integer(cn) || strcmp(v, "serial") == 0)
+		/* The a-priori model's compute-only runs are calibration, not the solver. */
+		if (!run_ok(r) || !json_is_integer(cn) || strcmp(v, "serial") == 0 ||
+		    strcmp(jstr(r, "exchange"), "none") == 0)
 			continue;
 		int g = (int)json_integer_value(json_object_get(r, "G"));
 		int nn = (int)json_integer_value(cn);
@@ -93,9 +95,7 @@ static size_t collect_rows(json_t *runs, struct vrow **out)
 		s[rows[k].runs++] = nbw_solver_run_seconds(r);
 	}
 	for (size_t k = 0; k < n; k++) {
-		int m = rows[k].runs;
-		rows[k].seconds = nbw_median(secs[k], (size_t)m); /* sorts them */
-		rows[k].spread = secs[k][m - 1] / secs[k][0];
+		rows[k].seconds = nbw_rounds_time(secs[k], (size_t)rows[k].runs, &rows[k].spread);
 		free(secs[k]);
 	}
 	free(secs);
@@ -404,16 +404,75 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 
 /* ---- validation --------------------------------------------------------------------- */
 
+/* Accuracy of the three models per (G, version) over the grids whose rounds agree
+ * (spread <= NBW_STABLE_SPREAD); the others are counted apart, never in the MAPE. */
 struct acc {
-	double mape_p, bias_p, mape_e, bias_e;
-	int n;
+	double mape_p, bias_p, mape_e, bias_e, mape_a, bias_a;
+	int n, na;          /* stable grids; those the a-priori model predicts */
+	int unstable;       /* grids whose rounds differ by more than NBW_STABLE_SPREAD */
+	double max_spread;
 };
+
+/* A percentage of a fraction, "-" when there is none. */
+static void pct_cell(struct nbw_rtable *t, bool have, double frac, bool sign)
+{
+	if (!have)
+		nbw_rtable_cell(t, "-");
+	else if (sign)
+		nbw_rtable_cell(t, "%+.1f%%", 100 * frac);
+	else
+		nbw_rtable_cell(t, "%.1f%%", 100 * frac);
+}
+
+static bool row_stable(const struct vrow *w)
+{
+	return w->spread <= NBW_STABLE_SPREAD;
+}
+
+static struct acc accuracy_of(const struct vrow *rows, size_t nr, const char *v, int g)
+{
+	struct acc a = {.max_spread = 1.0};
+	for (size_t i = 0; i < nr; i++) {
+		const struct vrow *w = &rows[i];
+		if (strcmp(w->version, v) || w->g != g || !w->has_paper || !w->has_ext)
+			continue;
+		a.max_spread = fmax(a.max_spread, w->spread);
+		if (!row_stable(w)) {
+			a.unstable++;
+			continue;
+		}
+		double ep = rel(w->paper.total_s, w->seconds);
+		double ee = rel(w->ext.total_s, w->seconds);
+		a.mape_p += fabs(ep);
+		a.bias_p += ep;
+		a.mape_e += fabs(ee);
+		a.bias_e += ee;
+		a.n++;
+		if (w->has_apri) {
+			double ea = rel(w->apri.total_s, w->seconds);
+			a.mape_a += fabs(ea);
+			a.bias_a += ea;
+			a.na++;
+		}
+	}
+	if (a.n) {
+		a.mape_p /= a.n;
+		a.bias_p /= a.n;
+		a.mape_e /= a.n;
+		a.bias_e /= a.n;
+	}
+	if (a.na) {
+		a.mape_a /= a.na;
+		a.bias_a /= a.na;
+	}
+	return a;
+}
 
 static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, const char *v,
 		       int g, const struct acc *a)
 {
-	double x[MAXN], ym[MAXN], yp[MAXN], ye[MAXN], ep[MAXN], ee[MAXN];
-	size_t m = 0;
+	double x[MAXN], ym[MAXN], yp[MAXN], ye[MAXN], ya[MAXN], ep[MAXN], ee[MAXN], ea[MAXN];
+	size_t m = 0, ma = 0;
 	for (size_t i = 0; i < nr && m < MAXN; i++) {
 		const struct vrow *w = &rows[i];
 		if (strcmp(w->version, v) || w->g != g || !w->has_paper || !w->has_ext)
@@ -424,32 +483,43 @@ static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, c
 		ye[m] = w->ext.total_s;
 		ep[m] = 100.0 * rel(w->paper.total_s, w->seconds);
 		ee[m] = 100.0 * rel(w->ext.total_s, w->seconds);
+		if (w->has_apri) {
+			ya[m] = w->apri.total_s;
+			ea[m] = 100.0 * rel(w->apri.total_s, w->seconds);
+			ma++;
+		}
 		m++;
 	}
 	if (m == 0)
 		return;
-	char name[64], title[128], note[160], cap[256];
-	struct nbw_plot_series s[3] = {
+	/* The a-priori line only where it predicts every grid of the plot. */
+	size_t nser = ma == m ? 4 : 3;
+	char name[64], title[128], note[200], cap[256];
+	struct nbw_plot_series s[4] = {
 		{"measured", x, ym, m, "linespoints lw 2", .colour = 1, .dash = 1, .point = 7},
 		{"paper model", x, yp, m, "linespoints lw 1.5", .colour = 2, .dash = 2, .point = 5},
-		{"extended model", x, ye, m, "linespoints lw 1.5", .colour = 3, .dash = 3,
+		{"fitted model", x, ye, m, "linespoints lw 1.5", .colour = 3, .dash = 3,
 		 .point = 9},
+		{"a-priori model", x, ya, m, "linespoints lw 1.5", .colour = 4, .dash = 4,
+		 .point = 11},
 	};
 	snprintf(name, sizeof(name), "fig8-%s-g%d", v, g);
 	snprintf(title, sizeof(title), "%s on %d devices: measured and modelled runtime", v, g);
-	snprintf(note, sizeof(note), "paper: MAPE %.1f%%, bias %+.1f%%; extended: MAPE %.1f%%, "
-				     "bias %+.1f%%",
-		 100 * a->mape_p, 100 * a->bias_p, 100 * a->mape_e, 100 * a->bias_e);
+	snprintf(note, sizeof(note), "MAPE: paper %.1f%%, fitted %.1f%%, a-priori %.1f%% (%d "
+				     "stable grids, %d unstable)",
+		 100 * a->mape_p, 100 * a->mape_e, 100 * a->mape_a, a->n, a->unstable);
 	struct nbw_plot p = {.name = name, .title = title, .xlabel = "grid size N (N^3 points)",
 			     .ylabel = "time of the step loop (s)", .logy = true, .series = s,
-			     .nseries = 3, .note = note};
+			     .nseries = nser, .note = note};
 	snprintf(cap, sizeof(cap), "Figure 8 style: %s, G = %d; solid measured, dashed models.",
 		 v, g);
 	nbw_rdoc_plot(r, &p, cap);
-	struct nbw_plot_series se[2] = {
+	struct nbw_plot_series se[3] = {
 		{"paper model", x, ep, m, "linespoints lw 1.5", .colour = 2, .dash = 2, .point = 5},
-		{"extended model", x, ee, m, "linespoints lw 1.5", .colour = 3, .dash = 3,
+		{"fitted model", x, ee, m, "linespoints lw 1.5", .colour = 3, .dash = 3,
 		 .point = 9},
+		{"a-priori model", x, ea, m, "linespoints lw 1.5", .colour = 4, .dash = 4,
+		 .point = 11},
 	};
 	/* One key entry and one dash type per guide pair: +-10 % and +-20 %. */
 	static const double guides[] = {10, 20};
@@ -458,7 +528,7 @@ static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, c
 	snprintf(title, sizeof(title), "%s on %d devices: relative error", v, g);
 	struct nbw_plot pe = {.name = name, .title = title, .xlabel = "grid size N",
 			      .ylabel = "(T_model - T_measured) / T_measured (%)", .series = se,
-			      .nseries = 2, .hline = guides, .hline_title = gt, .nhline = 2,
+			      .nseries = nser - 1, .hline = guides, .hline_title = gt, .nhline = 2,
 			      .hline_pm = true};
 	snprintf(cap, sizeof(cap), "Relative error per grid size, %s, G = %d, with +-10 %% and "
 				   "+-20 %% guides.", v, g);
@@ -542,7 +612,9 @@ static size_t predict_rows(struct vrow *rows, size_t nr, const struct nbw_calib 
 		w->has_ext = nbw_predict_ext(c, w->n, w->g, w->version, w->steps, w->n, &w->ext,
 					     why, sizeof(why)) == 0;
 		if (!w->has_ext)
-			snprintf(w->why, sizeof(w->why), "extended: %s", why);
+			snprintf(w->why, sizeof(w->why), "fitted: %s", why);
+		w->has_apri = nbw_predict_apriori(c, w->n, w->g, w->version, w->steps, &w->apri,
+						  why, sizeof(why)) == 0;
 		npred += w->has_paper && w->has_ext;
 	}
 	return npred;
@@ -559,14 +631,16 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 			      nr && rows[nr - 1].why[0] ? rows[nr - 1].why : "");
 		return;
 	}
-	const char *h[] = {"G", "version", "N", "steps", "runs", "spread", "measured (s)",
-			   "paper (s)", "eq", "paper err", "overlap Eq. 11/12 (s)", "extended (s)",
-			   "ext err", "compute", "transfer", "overhead"};
-	struct nbw_rtable *t = nbw_rtable_new("validation", 16, h);
+	const char *h[] = {"G", "version", "N", "steps", "runs", "spread", "stable",
+			   "measured (s)", "paper (s)", "eq", "paper err", "overlap Eq. 11/12 (s)",
+			   "a-priori (s)", "a-priori err", "fitted (s)", "fitted err", "compute",
+			   "transfer", "overhead"};
+	struct nbw_rtable *t = nbw_rtable_new("validation", 19, h);
 	nbw_rtable_csv_names(t, (const char *const[]){"g", "version", "n", "steps", "runs",
-							"spread", "measured_s", "paper_s",
-							"paper_eq", "paper_err_pct",
-							"overlap_s", "extended_s",
+							"spread", "stable", "measured_s",
+							"paper_s", "paper_eq", "paper_err_pct",
+							"overlap_s", "apriori_s",
+							"apriori_err_pct", "extended_s",
 							"ext_err_pct", "compute_pct",
 							"transfer_pct", "overhead_pct"});
 	for (size_t i = 0; i < nr; i++) {
@@ -580,11 +654,19 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 		nbw_rtable_cell(t, "%d", w->steps);
 		nbw_rtable_cell(t, "%d", w->runs);
 		nbw_rtable_cell(t, "%.2f", w->spread);
+		nbw_rtable_cell(t, "%s", row_stable(w) ? "yes" : "unstable");
 		nbw_rtable_cell(t, "%.5g", w->seconds);
 		nbw_rtable_cell(t, "%.5g", w->paper.total_s);
 		nbw_rtable_cell(t, "%s", w->paper.equation);
 		nbw_rtable_cell(t, "%+.1f%%", 100 * rel(w->paper.total_s, w->seconds));
 		nbw_rtable_cell(t, "%.5g", w->paper.overlap_s);
+		if (w->has_apri) {
+			nbw_rtable_cell(t, "%.5g", w->apri.total_s);
+			nbw_rtable_cell(t, "%+.1f%%", 100 * rel(w->apri.total_s, w->seconds));
+		} else {
+			nbw_rtable_cell(t, "-");
+			nbw_rtable_cell(t, "-");
+		}
 		nbw_rtable_cell(t, "%.5g", w->ext.total_s);
 		nbw_rtable_cell(t, "%+.1f%%", 100 * rel(w->ext.total_s, w->seconds));
 		nbw_rtable_cell(t, "%.0f%%", 100 * w->ext.compute_s / tot);
@@ -593,53 +675,48 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "Every validated configuration: measured = median over rounds "
-			     "of each run's fastest repetition; spread = slowest / fastest round; error = "
-			     "(T_model - T_measured) / T_measured; the extended model's terms as "
+			     "of each run's fastest repetition; spread = slowest / fastest round "
+			     "(above 1.2: unstable, left out of the accuracy table); error = "
+			     "(T_model - T_measured) / T_measured; the fitted model's terms as "
 			     "shares of its (non-overlapped) sum.");
 
 	const char *ha[] = {"G", "version", "sizes", "paper MAPE", "paper bias",
-			    "extended MAPE", "extended bias"};
-	struct nbw_rtable *ta = nbw_rtable_new("accuracy", 7, ha);
+			    "fitted MAPE", "fitted bias", "a-priori MAPE", "a-priori bias",
+			    "unstable grids", "largest spread"};
+	struct nbw_rtable *ta = nbw_rtable_new("accuracy", 11, ha);
 	nbw_rtable_csv_names(ta, (const char *const[]){"g", "version", "sizes",
 							"paper_mape_pct", "paper_bias_pct",
-							"ext_mape_pct", "ext_bias_pct"});
+							"ext_mape_pct", "ext_bias_pct",
+							"apriori_mape_pct", "apriori_bias_pct",
+							"unstable", "max_spread"});
 	static const char *vs[] = {"v1", "v2", "v3", "v4"};
 	int gl[2] = {2, 4};
 	for (int gi = 0; gi < 2; gi++)
 		for (int k = 0; k < 4; k++) {
-			struct acc a = {0};
-			for (size_t i = 0; i < nr; i++) {
-				const struct vrow *w = &rows[i];
-				if (strcmp(w->version, vs[k]) || w->g != gl[gi] || !w->has_paper ||
-				    !w->has_ext)
-					continue;
-				double ep = rel(w->paper.total_s, w->seconds);
-				double ee = rel(w->ext.total_s, w->seconds);
-				a.mape_p += fabs(ep);
-				a.bias_p += ep;
-				a.mape_e += fabs(ee);
-				a.bias_e += ee;
-				a.n++;
-			}
-			if (!a.n)
+			struct acc a = accuracy_of(rows, nr, vs[k], gl[gi]);
+			if (!a.n && !a.unstable)
 				continue;
-			a.mape_p /= a.n;
-			a.bias_p /= a.n;
-			a.mape_e /= a.n;
-			a.bias_e /= a.n;
 			nbw_rtable_cell(ta, "%d", gl[gi]);
 			nbw_rtable_cell(ta, "%s", vs[k]);
 			nbw_rtable_cell(ta, "%d", a.n);
-			nbw_rtable_cell(ta, "%.1f%%", 100 * a.mape_p);
-			nbw_rtable_cell(ta, "%+.1f%%", 100 * a.bias_p);
-			nbw_rtable_cell(ta, "%.1f%%", 100 * a.mape_e);
-			nbw_rtable_cell(ta, "%+.1f%%", 100 * a.bias_e);
+			pct_cell(ta, a.n > 0, a.mape_p, false);
+			pct_cell(ta, a.n > 0, a.bias_p, true);
+			pct_cell(ta, a.n > 0, a.mape_e, false);
+			pct_cell(ta, a.n > 0, a.bias_e, true);
+			pct_cell(ta, a.na > 0, a.mape_a, false);
+			pct_cell(ta, a.na > 0, a.bias_a, true);
+			nbw_rtable_cell(ta, "%d", a.unstable);
+			nbw_rtable_cell(ta, "%.2f", a.max_spread);
 			nbw_rtable_end_row(ta);
 			plot_group(r, rows, nr, vs[k], gl[gi], &a);
 		}
 	nbw_rdoc_table(r, ta, "Accuracy per (G, version): MAPE = mean |T_model - T_measured| / "
 			      "T_measured and signed bias = mean (T_model - T_measured) / "
-			      "T_measured over the grid sizes (the paper's Figure 8 annotation).");
+			      "T_measured over the grid sizes whose rounds agree within 1.2x (the "
+			      "paper's Figure 8 annotation); unstable grids are counted apart. "
+			      "a-priori: calibrated from the probes and runs without the halo "
+			      "exchange only; fitted: busy and overhead fitted on instrumented runs "
+			      "of the versions (leave-one-out by size).");
 	for (int gi = 0; gi < 2; gi++)
 		plot_speedups(r, rows, nr, gl[gi]);
 }
@@ -737,30 +814,23 @@ static json_t *accuracy_json(struct vrow *rows, size_t nr, const struct nbw_cali
 	predict_rows(rows, nr, c);
 	for (int g = 2; g <= NBW_MAX_DEVICES; g++)
 		for (int k = 0; k < 4; k++) {
-			double mp = 0, bp = 0, me = 0, be = 0, worst = 1.0;
-			int n = 0;
-			for (size_t i = 0; i < nr; i++) {
-				const struct vrow *w = &rows[i];
-				if (strcmp(w->version, vs[k]) || w->g != g || !w->has_paper ||
-				    !w->has_ext)
-					continue;
-				double ep = rel(w->paper.total_s, w->seconds);
-				double ee = rel(w->ext.total_s, w->seconds);
-				mp += fabs(ep);
-				bp += ep;
-				me += fabs(ee);
-				be += ee;
-				worst = fmax(worst, w->spread);
-				n++;
-			}
-			if (!n)
+			struct acc a = accuracy_of(rows, nr, vs[k], g);
+			if (!a.n && !a.unstable)
 				continue;
-			json_array_append_new(acc, json_pack("{s:i, s:s, s:i, s:f, s:f, s:f, s:f, s:f}",
-							     "G", g, "version", vs[k], "sizes", n,
-							     "paper_mape", mp / n, "paper_bias", bp / n,
-							     "extended_mape", me / n,
-							     "extended_bias", be / n,
-							     "max_spread", worst));
+			json_t *o = json_pack("{s:i, s:s, s:i, s:i, s:f}", "G", g, "version", vs[k],
+					      "sizes", a.n, "unstable_sizes", a.unstable,
+					      "max_spread", a.max_spread);
+			if (a.n) {
+				json_object_set_new(o, "paper_mape", json_real(a.mape_p));
+				json_object_set_new(o, "paper_bias", json_real(a.bias_p));
+				json_object_set_new(o, "extended_mape", json_real(a.mape_e));
+				json_object_set_new(o, "extended_bias", json_real(a.bias_e));
+			}
+			if (a.na) {
+				json_object_set_new(o, "apriori_mape", json_real(a.mape_a));
+				json_object_set_new(o, "apriori_bias", json_real(a.bias_a));
+			}
+			json_array_append_new(acc, o);
 		}
 	return acc;
 }

@@ -476,33 +476,42 @@ static void model_sentences(json_t *sent, json_t *model)
 		    jstr(model, "why")[0] ? jstr(model, "why") : "no multi-device solver runs");
 		return;
 	}
-	double pmin = INFINITY, pmax = 0, emin = INFINITY, emax = 0;
-	size_t i, n = json_array_size(acc), unstable = 0;
-	double *pe = calloc(n, sizeof(double)), *ee = calloc(n, sizeof(double));
+	/* Per model: the range and median of its MAPE over the configurations it predicts
+	 * on stable grids. */
+	static const char *key[3] = {"apriori_mape", "extended_mape", "paper_mape"};
+	static const char *label[3] = {"a-priori model", "fitted model", "the paper's"};
+	size_t i, n = json_array_size(acc), unstable = 0, grids = 0;
+	double *x = calloc(n + 1, sizeof(double));
+	char part[3][96];
 	json_t *a;
 	json_array_foreach(acc, i, a) {
-		double p = jnum(a, "paper_mape"), e = jnum(a, "extended_mape");
-		pmin = fmin(pmin, p);
-		pmax = fmax(pmax, p);
-		emin = fmin(emin, e);
-		emax = fmax(emax, e);
-		if (pe && ee) {
-			pe[i] = p;
-			ee[i] = e;
-		}
-		unstable += jnum(a, "max_spread") > 1.2;
+		unstable += (size_t)jint(a, "unstable_sizes", 0);
+		grids += (size_t)jint(a, "unstable_sizes", 0) + (size_t)jint(a, "sizes", 0);
 	}
-	double pm = pe ? median_of(pe, n) : NAN, em = ee ? median_of(ee, n) : NAN;
-	free(pe);
-	free(ee);
+	for (int m = 0; m < 3; m++) {
+		size_t k = 0;
+		double lo = INFINITY, hi = 0.0;
+		json_array_foreach(acc, i, a) {
+			json_t *v = json_object_get(a, key[m]);
+			if (!json_is_number(v) || !x)
+				continue;
+			x[k++] = json_number_value(v);
+			lo = fmin(lo, json_number_value(v));
+			hi = fmax(hi, json_number_value(v));
+		}
+		if (k)
+			snprintf(part[m], sizeof(part[m]), "%s MAPE %.1f-%.1f %% (median %.1f %%)",
+				 label[m], 100 * lo, 100 * hi, 100 * median_of(x, k));
+		else
+			snprintf(part[m], sizeof(part[m]), "%s: no prediction", label[m]);
+	}
+	free(x);
 	add(sent, "Models against the solver's measured runtimes, over %zu (G, version) "
-		  "configurations: extended model MAPE %.1f-%.1f %% (median %.1f %%), the paper's "
-		  "%.1f-%.1f %% (median %.1f %%).", n, 100 * emin, 100 * emax, 100 * em,
-	    100 * pmin, 100 * pmax, 100 * pm);
+		  "configurations: %s; %s; %s.", n, part[0], part[1], part[2]);
 	if (unstable)
-		add(sent, "%zu of them had a grid whose rounds differ by more than 1.2x (slowest/"
-			  "fastest): their measured times, and so their errors, are uncertain.",
-		    unstable);
+		add(sent, "%zu of %zu grids were unstable (their rounds differ by more than 1.2x, "
+			  "slowest/fastest): left out of the MAPE, marked in the validation table.",
+		    unstable, grids);
 	json_t *best = NULL, *s;
 	json_array_foreach(json_object_get(model, "speedups"), i, s)
 		if (!best || jnum(s, "best_speedup") > jnum(best, "best_speedup"))

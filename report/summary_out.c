@@ -105,12 +105,14 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 {
 	json_t *acc = json_object_get(solver, "accuracy");
 	static const char *const h[] = {"G", "version", "speedup at largest N", "largest N",
-					"best speedup", "at N", "paper MAPE", "extended MAPE",
-					"grids", "slowest/fastest round"};
+					"best speedup", "at N", "paper MAPE", "a-priori MAPE",
+					"fitted MAPE", "stable grids", "unstable grids",
+					"slowest/fastest round"};
 	static const char *const csv[] = {"g", "version", "speedup_at_largest_n", "largest_n",
 					  "best_speedup", "best_n", "paper_mape_pct",
-					  "extended_mape_pct", "grids", "max_round_spread"};
-	struct nbw_rtable *t = nbw_rtable_new("summary-models", 10, h);
+					  "apriori_mape_pct", "extended_mape_pct", "grids",
+					  "unstable_grids", "max_round_spread"};
+	struct nbw_rtable *t = nbw_rtable_new("summary-models", 12, h);
 	nbw_rtable_csv_names(t, csv);
 	size_t i;
 	json_t *s;
@@ -123,16 +125,21 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 		num(t, jnum(s, "best_speedup"), "%.2f", 1.0);
 		nbw_rtable_cell(t, "%d", jint(s, "best_n", 0));
 		num(t, jnum(m, "paper_mape"), "%.1f", 100.0);
+		num(t, jnum(m, "apriori_mape"), "%.1f", 100.0);
 		num(t, jnum(m, "extended_mape"), "%.1f", 100.0);
 		nbw_rtable_cell(t, "%d", jint(m, "sizes", 0));
+		nbw_rtable_cell(t, "%d", jint(m, "unstable_sizes", 0));
 		num(t, jnum(m, "max_spread"), "%.2f", 1.0);
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "The solver: measured speedup = T(baseline, 1 device) / "
 			     "T(version, G devices); MAPE (%) = mean |T_model - T_measured| / "
-			     "T_measured over the grids, each grid predicted without its own runs; "
-			     "slowest/fastest round: the largest spread of one grid's rounds "
-			     "(above 1.2: unstable). The model sections below have every grid.");
+			     "T_measured over the stable grids (rounds within 1.2x); a-priori: "
+			     "calibrated from the probes and runs without the halo exchange; "
+			     "fitted: on instrumented runs of the versions, each grid predicted "
+			     "without its own runs; slowest/fastest round: the largest spread of "
+			     "one grid's rounds (above 1.2: unstable, left out of the MAPE). The "
+			     "model sections below have every grid.");
 }
 
 void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)
@@ -215,20 +222,24 @@ void nbw_report_summary_print(FILE *f, json_t *sum)
 	json_t *solver = json_object_get(sum, "solver");
 	json_t *acc = json_object_get(solver, "accuracy");
 	if (json_array_size(json_object_get(solver, "speedups"))) {
-		fprintf(f, "\n  %-4s %-8s %16s %12s %12s %14s %8s\n", "G", "version",
-			"speedup (at N)", "best (at N)", "paper MAPE", "extended MAPE", "spread");
+		fprintf(f, "\n  %-4s %-8s %16s %12s %11s %14s %12s %9s %7s\n", "G", "version",
+			"speedup (at N)", "best (at N)", "paper MAPE", "a-priori MAPE",
+			"fitted MAPE", "unstable", "spread");
 		json_array_foreach(json_object_get(solver, "speedups"), i, s) {
 			json_t *m = accuracy_of(acc, s);
-			char sp[32], best[32], pm[16], em[16], spr[16];
+			char sp[32], best[32], pm[16], am[16], em[16], spr[16], un[16];
 			snprintf(sp, sizeof(sp), "%.2fx (%d)", jnum(s, "speedup_at_largest_n"),
 				 jint(s, "largest_n", 0));
 			snprintf(best, sizeof(best), "%.2fx (%d)", jnum(s, "best_speedup"),
 				 jint(s, "best_n", 0));
 			fmt_num(pm, sizeof(pm), jnum(m, "paper_mape"), "%.1f %%", 100.0);
+			fmt_num(am, sizeof(am), jnum(m, "apriori_mape"), "%.1f %%", 100.0);
 			fmt_num(em, sizeof(em), jnum(m, "extended_mape"), "%.1f %%", 100.0);
 			fmt_num(spr, sizeof(spr), jnum(m, "max_spread"), "%.2f", 1.0);
-			fprintf(f, "  %-4d %-8s %16s %12s %12s %14s %8s\n", jint(s, "G", 0),
-				jstr(s, "version"), sp, best, pm, em, spr);
+			snprintf(un, sizeof(un), "%d of %d", jint(m, "unstable_sizes", 0),
+				 jint(m, "unstable_sizes", 0) + jint(m, "sizes", 0));
+			fprintf(f, "  %-4d %-8s %16s %12s %11s %14s %12s %9s %7s\n",
+				jint(s, "G", 0), jstr(s, "version"), sp, best, pm, am, em, un, spr);
 		}
 	}
 }

@@ -95,6 +95,12 @@ int nbw_heat_split(const struct nbw_heat_grid *g, int ndev, struct nbw_heat_slab
  *  Returns the seconds of the time-step loop alone, or -1 when out of memory. */
 double nbw_heat_serial(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
 		       int steps, int threads, double *u);
+/** The reference of a run without the halo exchange (--no-exchange): u0 everywhere, then
+ *  each slab's planes from a serial run of that slab alone, its ghost planes held at the
+ *  start values. 0, or -1 out of memory. */
+int nbw_heat_slab_reference(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
+			    const struct nbw_heat_slab *slabs, int ndev, int steps, int threads,
+			    double *ref);
 /** The host threads nbw_heat_serial uses for \p threads: \p threads when above 0, else
  *  omp_get_max_threads() (every core unless OMP_NUM_THREADS says otherwise). */
 int nbw_heat_serial_threads(int threads);
@@ -138,6 +144,7 @@ struct nbw_heat_opts {
 					  *   0 = nbw_heat_serial_threads(0), every core */
 	bool instrument;
 	bool baseline_nowait;            /**< --baseline-launch nowait */
+	bool no_exchange;                /**< --no-exchange: v1-v4 without the halo copies */
 	double roofline_gbs;             /**< 0 = measure */
 	char output[PATH_MAX];
 	bool quiet;
@@ -181,6 +188,7 @@ struct nbw_heat_record {
 	int reps;
 	double *samples_s;        /**< per repetition: seconds of the time-step loop */
 	double seconds;           /**< median of samples_s */
+	bool no_exchange;         /**< v1-v4 ran without the halo copies (--no-exchange) */
 	bool instrumented;
 	struct nbw_heat_phases phases;
 	int host_threads;         /**< host threads driving the devices (serial: computing) */

@@ -42,6 +42,10 @@
 
 enum nbw_kbar_rule { NBW_KBAR_ALL, NBW_KBAR_TOP3 };
 
+/** A configuration whose rounds differ by more than this (slowest / fastest) is unstable:
+ *  marked as such and left out of the models' accuracy. */
+#define NBW_STABLE_SPREAD 1.2
+
 /** One measured transfer path of the calibration ("p2p/async", "htod/sync/dual", ...). */
 struct nbw_xpath {
 	char name[32];
@@ -97,6 +101,16 @@ struct nbw_vsample {
 	double overhead_s;   /**< as given (hand-written), else 0 */
 };
 
+/** The a-priori model's compute term: the time per step of Version 2 (one host thread
+ *  drives every device: \p per_device false) or Version 3 (a host thread per device) on G
+ *  devices of an N^3 grid without the halo copies (nodebw heat --no-exchange): the kernels,
+ *  their launches and synchronisation with G devices at work at once. */
+struct nbw_csample {
+	bool per_device;
+	int g, n;
+	double step_s;
+};
+
 struct nbw_calib {
 	char source[512];
 	char device_kind[32];     /**< of the solver's devices ("host-plugin", "cuda", ...) */
@@ -113,6 +127,8 @@ struct nbw_calib {
 	size_t nvs;
 	struct nbw_xset *sets;    /**< per device and per ordered pair (may be none) */
 	size_t nsets;
+	struct nbw_csample *cs;   /**< a-priori compute runs (may be none) */
+	size_t ncs;
 };
 
 void nbw_calib_free(struct nbw_calib *c);
@@ -179,6 +195,14 @@ int nbw_predict_paper(const struct nbw_calib *c, enum nbw_kbar_rule rule, int n,
 int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen);
 
+/** The a-priori model: the extended model's transfer, contention and overlap terms with
+ *  the compute of G devices at once measured without the halo copies (compute_only: v2 for
+ *  Versions 1-2, v3 for Versions 3-4) instead of busy and overhead fitted on instrumented
+ *  runs of the versions. \p out->busy is the measured compute over the one-device slab's;
+ *  overhead_s is 0 (the compute-only runs hold the launches and synchronisation). */
+int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+			struct nbw_ext_pred *out, char *why, size_t whylen);
+
 /* ---- calibration files -------------------------------------------------------------- */
 
 /** Build a calibration from merged results (transfer curves of the OpenMP API and solver
@@ -190,6 +214,16 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c);
 /** A solver run's runtime for the models: its fastest repetition (background load only
  *  slows a repetition down; configurations are combined over rounds by the median). */
 double nbw_solver_run_seconds(json_t *run);
+/** A configuration's time over the rounds of nodebw run (\p sec: each round's run time,
+ *  sorted in place): the median of the NBW_ROUNDS_CORE fastest rounds (all when fewer),
+ *  so that a round slowed by background load is outvoted once there are more rounds than
+ *  that; \p spread (may be NULL) = the slowest of them / the fastest. */
+#define NBW_ROUNDS_CORE 3
+double nbw_rounds_time(double *sec, size_t n, double *spread);
+/** The solver configurations of \p runs (nodebw run's solver_runs) whose rounds differ by
+ *  more than NBW_STABLE_SPREAD: [{version, G, nx, ny, nz, steps, launch, exchange, rounds,
+ *  spread}], for nodebw run to measure again. */
+json_t *nbw_solver_unstable(json_t *runs);
 /** Read a calibration file: file:line:col for malformed JSON, file: key for bad fields. */
 int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen);
 /** The same on a calibration already in memory (\p len bytes; \p path names it in errors):
