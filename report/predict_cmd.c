@@ -17,7 +17,9 @@ static void usage(FILE *f)
 		"\n"
 		"Predict the heat solver's runtime with the paper's model (Eq. 9 for the\n"
 		"host-staged Versions 1-3, Eq. 10 for the P2P Version 4, and Eq. 11/12 for full\n"
-		"overlap) and with nodebw's extended model (doc/model.md).\n"
+		"overlap) and with nodebw's two extended models (doc/model.md): a-priori\n"
+		"(from the probes and runs without the halo exchange) and fitted (on\n"
+		"instrumented runs of the versions).\n"
 		"\n"
 		"Options:\n"
 		"  --calibration FILE  calibration.json written by 'nodebw run' (or by hand:\n"
@@ -157,11 +159,15 @@ int nbw_predict_main(int argc, char **argv)
 	if (!json)
 		fprintf(tf, "nodebw predict: %s (%s); %d steps; k-bar rule: %s; times in s, GB/s = "
 		       "1e9 B/s, one plane = 8 N^2 B\n"
-		       "%5s %3s %3s %7s %11s %9s %11s %11s %11s  %s\n",
+		       "%5s %3s %3s %7s %11s %9s %11s %11s %11s %11s  %s\n",
 		       file, c.source[0] ? c.source : "no source given", steps,
 		       rule == NBW_KBAR_TOP3 ? "three largest sizes" : "mean over all sizes", "N",
-		       "G", "ver", "eq", "k-bar", "beta", "paper", "overlap", "extended",
-		       "extended terms (compute + transfer + overhead)");
+		       "G", "ver", "eq", "k-bar", "beta", "paper", "overlap", "a-priori",
+		       "fitted", "fitted (extended) terms (compute + transfer + overhead)");
+	if (!json && c.ncs == 0)
+		fprintf(tf, "%14s not in this calibration: it needs v2 and v3 run without the "
+			    "halo exchange (compute_only; nodebw run measures them)\n",
+			"a-priori:");
 	/* Where beta comes from: per row when the calibration has per-device or per-pair
 	 * measurements, else once (the paths stand for every device and pair). */
 	bool sets = c.nsets > 0;
@@ -187,6 +193,10 @@ int nbw_predict_main(int argc, char **argv)
 				}
 				int erc = nbw_predict_ext(&c, ns[i], gs[j], vn, steps, 0, &e, ewhy,
 							  sizeof(ewhy));
+				struct nbw_ext_pred ap;
+				char awhy[400] = "";
+				int arc = nbw_predict_apriori(&c, ns[i], gs[j], vn, steps, &ap, awhy,
+							      sizeof(awhy));
 				if (json) {
 					json_t *o = json_pack(
 						"{s:i, s:i, s:s, s:i, s:{s:s, s:f, s:f, s:f, s:f, s:f, "
@@ -216,6 +226,16 @@ int nbw_predict_main(int argc, char **argv)
 						json_object_set_new(json_object_get(o, "extended"),
 								    "transfers_from",
 								    json_string(e.bound));
+					json_object_set_new(
+						o, "apriori",
+						arc ? json_pack("{s:s}", "not_available", awhy)
+						    : json_pack("{s:f, s:f, s:f, s:f, s:f, s:b}",
+								"total_s", ap.total_s, "compute_s",
+								ap.compute_s, "transfer_s",
+								ap.transfer_s, "concurrency",
+								ap.busy, "contention",
+								ap.contention, "overlap",
+								ap.overlap));
 					json_array_append_new(out, o);
 					continue;
 				}
@@ -231,9 +251,14 @@ int nbw_predict_main(int argc, char **argv)
 						 e.overlap ? " (overlapped)" : "", e.xfers,
 						 e.xfers == 1 ? "" : "s", e.contention);
 				}
-				fprintf(tf, "%5d %3d %3s %7s %11.5g %9.4g %11.6g %11.6g %s  %s\n", ns[i],
-				       gs[j], vn, p.equation, p.kbar, p.beta_gbps[0], p.total_s,
-				       p.overlap_s, ext, terms);
+				char apr[48];
+				if (arc)
+					snprintf(apr, sizeof(apr), "%11s", "-");
+				else
+					snprintf(apr, sizeof(apr), "%11.6g", ap.total_s);
+				fprintf(tf, "%5d %3d %3s %7s %11.5g %9.4g %11.6g %11.6g %s %s  %s\n",
+					ns[i], gs[j], vn, p.equation, p.kbar, p.beta_gbps[0],
+					p.total_s, p.overlap_s, apr, ext, terms);
 				if (!sets)
 					continue;
 				double b = 8.0 * ns[i] * ns[i];

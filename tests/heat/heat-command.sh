@@ -151,4 +151,19 @@ OMP_NUM_THREADS=1 "$NODEBW" heat --versions serial --n 8 --steps 2 --roofline-gb
 check "without --ref-threads the reference follows OMP_NUM_THREADS" q "$tmp/rt1/results.json" \
 	"r[0]['host_threads'] == 1"
 usage_error "zero reference threads" --ref-threads 0
+# 11. Without the halo exchange (the a-priori model's calibration): every version runs its
+# kernels and synchronisation only; the result is each slab on its own, which the check
+# holds it against (so it differs from the solver's solution, and a fault still fails).
+"$NODEBW" heat --versions v1,v2,v3,v4 --gpus 2,3 --n 10 --steps 4 --no-exchange \
+	--roofline-gbs 10 --output "$tmp/nx" --quiet
+check "--no-exchange exits 0" test $? -eq 0
+check "every run says exchange none, passed against the slabs' reference" q "$tmp/nx/results.json" \
+	"len(r) == 8 and all(x['exchange'] == 'none' and x['verification']['status'] == 'passed' and 'each slab run serially' in x['verification']['rule'] and x['halo_path'].startswith('none') for x in r)"
+check "the --no-exchange document is valid" valid "$tmp/nx/results.json"
+"$NODEBW" heat --versions v3 --gpus 2 --n 10 --steps 4 --roofline-gbs 10 --output "$tmp/hx" --quiet
+check "with the exchange the same run says exchange halo" q "$tmp/hx/results.json" \
+	"r[0]['exchange'] == 'halo'"
+NODEBW_HEAT_FAULT=v3 "$NODEBW" heat --versions v3 --gpus 2 --n 10 --steps 4 --no-exchange \
+	--roofline-gbs 10 --output "$tmp/nxf" >/dev/null 2>&1
+check "--no-exchange: a perturbed solution fails verification (exit 3)" test $? -eq 3
 done_testing

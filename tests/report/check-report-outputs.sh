@@ -33,7 +33,7 @@ check "fig6: a model line has its measured line's colour" \
 	test "$(grep -E "title 'v1 (measured|extended model)'" "$run/plots/fig6-speedup-model-g2.gp" |
 		sed "s/.*linecolor rgb '\([^']*\)'.*/\1/" | sort -u | wc -l)" -eq 1
 check "a note is the title's second line, not a label over the data" \
-	grep -qE "^set title '.*' \. \"\\\\n\" \. 'paper: MAPE" "$run/plots/fig8-v1-g2.gp"
+	grep -qE "^set title '.*' \. \"\\\\n\" \. 'MAPE: paper" "$run/plots/fig8-v1-g2.gp"
 host="$tmp/results-omp-host-2cpu-vm"
 check "gap.csv: machine header" grep -q \
 	"^file,native_api,direction,mode,host_mem,devices,sizes,small_rel_gap_pct,small_extra_us," \

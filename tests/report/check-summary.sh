@@ -79,10 +79,17 @@ if slow:
     assert f"slower than {s['gaps'][0]['native_api']} in {slow} of {cases} " in sent, sent
 # The models' MAPE range.
 acc = s["solver"].get("accuracy") or []
-if acc:
-    lo = min(a["extended_mape"] for a in acc) * 100
-    hi = max(a["extended_mape"] for a in acc) * 100
-    assert f"extended model MAPE {lo:.1f}-{hi:.1f} %" in sent, sent
+for key, label in (("extended_mape", "fitted model"), ("apriori_mape", "a-priori model"),
+                   ("paper_mape", "the paper's")):
+    vals = [a[key] * 100 for a in acc if key in a]
+    if vals:
+        assert f"{label} MAPE {min(vals):.1f}-{max(vals):.1f} %" in sent, sent
+    elif acc:
+        assert f"{label}: no prediction" in sent, sent
+unstable = sum(a.get("unstable_sizes", 0) for a in acc)
+if unstable:
+    grids = unstable + sum(a["sizes"] for a in acc)
+    assert f"{unstable} of {grids} grids were unstable" in sent, sent
 print(f"{len(got)} paths, {cases} gap cases, {len(acc)} model configurations")
 PY
 	st=$?

@@ -706,6 +706,58 @@ static void test_calib_files(void **state)
 			  "ascending");
 }
 
+/* The a-priori model, by hand. Version 2 on 3 devices, N = 32 (30 planes, P = 10), the same
+ * transfers as test_extended_v1_planes, async (one host thread: 4 planes of 4 + 6 us each way in
+ * turn, t each); compute_only gives one host thread on 3 devices 30 us per step at N = 32:
+ * total = 10 x (30 us + 4 t), busy = 30 us / (1e-9 x 900 x 10) = 3.333. Version 3 needs the
+ * per-device form: absent at N = 32, so the median over the other grids of step / slab
+ * time scales this grid's slab time: at N = 66 (P = 22, slab k 2e-9) 40 us against
+ * 2e-9 x 4096 x 22 = 180.224 us -> 0.22195; at N = 50 (P = 16, k 1e-9) 20 us against
+ * 1e-9 x 2304 x 16 = 36.864 us -> 0.54253; median 0.38224 x 9 us = 3.4402 us per step. On
+ * a GPU (overlap, no hidden helpers needed) Version 3 is boundary + max(interior, transfer):
+ * the boundary 2 of 10 planes of that compute. */
+static void test_apriori(void **state)
+{
+	(void)state;
+	struct nbw_xpath p[2] = {path("htod/async", 4e-6, 0.0), path("dtoh/async", 6e-6, 0.0)};
+	double b[2] = {1.0, 1e9}, th[2] = {4e-6, 4e-6 + 1.0}, td[2] = {6e-6, 6e-6 + 1.0};
+	p[0].n = p[1].n = 2;
+	p[0].bytes = p[1].bytes = b;
+	p[0].seconds = th;
+	p[1].seconds = td;
+	struct nbw_ksample slab[3] = {{32, 10, 1e-9}, {66, 22, 2e-9}, {50, 16, 1e-9}};
+	struct nbw_csample cs[3] = {{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6},
+				    {.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
+				    {.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
+	struct nbw_calib c = {.slab = slab, .nslab = 3, .paths = p, .npaths = 2, .cs = cs,
+			      .ncs = 3, .hidden_helpers = 0};
+	snprintf(c.device_kind, sizeof(c.device_kind), "host-plugin");
+	struct nbw_ext_pred e;
+	char why[256];
+	double plane = 8.0 * 32 * 32;
+	double t = 4e-6 + (plane - 1.0) / (1e9 - 1.0) + 6e-6 + (plane - 1.0) / (1e9 - 1.0);
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.xfers, 4);
+	assert_true(REL(e.busy, 30e-6 / 9e-6) < 1e-9);
+	assert_true(REL(e.total_s, 10 * (30e-6 + 4 * t)) < 1e-9);
+	assert_true(e.overhead_s == 0.0);
+	/* Version 3 from the other grids' ratios; the busiest thread (device 1) moves 2 planes. */
+	double r = 0.5 * (40e-6 / (2e-9 * 4096 * 22) + 20e-6 / (1e-9 * 2304 * 16));
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.xfers, 2);
+	assert_false(e.overlap);
+	assert_true(REL(e.compute_s, 10 * r * 9e-6) < 1e-9);
+	assert_true(REL(e.total_s, 10 * (r * 9e-6 + 2 * t)) < 1e-9);
+	snprintf(c.device_kind, sizeof(c.device_kind), "cuda");
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(e.overlap);
+	double comp = r * 9e-6, bnd = comp * 2.0 / 10.0;
+	assert_true(REL(e.total_s, 10 * (bnd + fmax(comp - bnd, 2 * t))) < 1e-9);
+	/* Without compute_only for that G the model says what it needs. */
+	assert_int_equal(nbw_predict_apriori(&c, 32, 2, "v2", 10, &e, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "--no-exchange"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -716,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_extended_v4),
 		cmocka_unit_test(test_extended_v1_planes),
 		cmocka_unit_test(test_extended_fit),
+		cmocka_unit_test(test_apriori),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_abfit_range),
 		cmocka_unit_test(test_calib_files),
