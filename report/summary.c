@@ -536,6 +536,41 @@ static void outlier_sentences(json_t *sent, json_t *o)
 	    jstr(x, "where"), jstr(x, "reason"));
 }
 
+/* The stages measured under disturbance (results "disturbance", tools/run.c), per file:
+ * one sentence each with its first reason; [{file, stage, reasons}] for summary.json. */
+static json_t *disturbance_sentences(json_t *sent, const struct nbw_rinput *in)
+{
+	json_t *out = json_array();
+	size_t quiet = 0, stages = 0;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		size_t i;
+		json_t *st;
+		json_array_foreach(json_object_get(json_object_get(in->docs[f], "disturbance"),
+						   "stages"), i, st) {
+			stages++;
+			if (!json_is_true(json_object_get(st, "disturbed"))) {
+				quiet++;
+				continue;
+			}
+			json_t *rs = json_object_get(st, "reasons");
+			json_array_append_new(out, json_pack("{s:i, s:s, s:O}", "file", (int)f,
+							     "stage", jstr(st, "stage"), "reasons",
+							     rs ? rs : json_null()));
+			add(sent, "Measured under disturbance: the %s stage%s (%s%s); its figures "
+				  "may be slower than the machine can give.",
+			    jstr(st, "stage"), in->nfiles > 1 ? " of a file" : "",
+			    json_string_value(json_array_get(rs, 0))
+				    ? json_string_value(json_array_get(rs, 0))
+				    : "see results.json",
+			    json_array_size(rs) > 1 ? "; and more" : "");
+		}
+	}
+	if (stages && quiet == stages)
+		add(sent, "No stage was measured under disturbance (other processes, CPU steal, "
+			  "memory reclaim and kdamond stayed below their thresholds).");
+	return out;
+}
+
 json_t *nbw_report_summary(const struct nbw_rinput *in)
 {
 	json_t *paths = paths_json(in);
@@ -547,11 +582,12 @@ json_t *nbw_report_summary(const struct nbw_rinput *in)
 	gap_sentences(sent, gaps);
 	model_sentences(sent, model);
 	outlier_sentences(sent, outl);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "units",
+	json_t *dist = disturbance_sentences(sent, in);
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "units",
 			 "GB/s = 1e9 B/s; large = the largest size of each path, the median over "
 			 "its repetitions and over the devices or pairs of the path; best = the "
 			 "highest median at any size; latency = median time of one transfer at the "
 			 "smallest size, in microseconds",
 			 "sentences", sent, "paths", paths, "gaps", gaps, "solver", model,
-			 "outliers", outl);
+			 "outliers", outl, "disturbed_stages", dist);
 }

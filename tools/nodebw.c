@@ -189,7 +189,7 @@ static void reexec_for_hidden_helpers(const struct nbw_probe_opts *o, char **arg
 /* `nodebw run` after the probes: solver runs, calibration, report. Returns the exit
  * status contribution (0, 1 or 130). */
 static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
-			    json_t **summary)
+			    struct nbw_run_disturb *dist, json_t **summary)
 {
 	char err[1400];
 	int rc = 0;
@@ -201,6 +201,9 @@ static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, 
 			nbw_doc_write(doc, dir, err, sizeof(err));
 			return 1;
 		}
+		nbw_run_disturb_stage(dist, doc, "solver");
+		if (nbw_doc_write(doc, dir, err, sizeof(err)))
+			fprintf(stderr, "nodebw: warning: %s\n", err);
 		nbw_run_progress(ro, "solver: %u runs, %u failed verification, %u child "
 				     "failures%s",
 				 ss.runs, ss.verify_failed, ss.child_failures,
@@ -320,7 +323,10 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	}
 	if (term)
 		nbw_probe_ctx_add_sink(ctx, term);
+	struct nbw_run_disturb dist;
+	nbw_run_disturb_start(&dist, doc);
 	rc = nbw_probe_run(ctx, &o, doc, dir, &st, err, sizeof(err));
+	nbw_run_disturb_stage(&dist, doc, "probes");
 	unsigned ckpt_errors = st.checkpoint_errors;
 	char ckpt_why[NBW_REASON_LEN];
 	snprintf(ckpt_why, sizeof(ckpt_why), "%s", st.checkpoint_why);
@@ -329,6 +335,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 				 st.skipped);
 	if (rc == 0 && o.hht_sweep && !nbw_stop_requested) {
 		rc = nbw_hht_sweep(&o, doc, dir, o.quiet ? NULL : stdout, &st, err, sizeof(err));
+		nbw_run_disturb_stage(&dist, doc, "hidden-helper sweep");
 		if (is_run && rc == 0)
 			nbw_run_progress(&ro, "hidden-helper sweep: %u measurements in all",
 					 st.measurements);
@@ -382,7 +389,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 		}
 		json_t *summary = NULL;
 		if (is_run) {
-			int r2 = run_after_probes(&ro, doc, dir, &summary);
+			int r2 = run_after_probes(&ro, doc, dir, &dist, &summary);
 			rc = nbw_stop_requested ? nbw_stop_status() : rc == 1 || r2 == 1 ? 1
 								 : rc ? rc : r2;
 		}

@@ -533,3 +533,45 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summ
 	free(cal);
 	return rc;
 }
+
+/* ---- disturbance of the stages ---------------------------------------------------- */
+
+void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc)
+{
+	char err[256];
+	memset(d, 0, sizeof(*d));
+	json_t *env = nbw_disturb_env_json(NULL);
+	json_t *j = json_pack("{s:o, s:[]}", "environment", env ? env : json_null(), "stages");
+	d->ok = nbw_disturb_snap_take(NULL, &d->last, err, sizeof(err)) == 0;
+	if (!d->ok)
+		json_object_set_new(j, "unavailable", json_string(err));
+	nbw_doc_set(doc, "disturbance", j);
+}
+
+void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const char *name)
+{
+	struct nbw_disturb_snap now;
+	char err[256];
+	json_t *all = json_object_get(doc->root, "disturbance");
+	if (!d->ok || !json_is_object(all) ||
+	    nbw_disturb_snap_take(NULL, &now, err, sizeof(err)))
+		return;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	json_t *st = nbw_disturb_stage_json(&d->last, &now, ncpu > 0 ? (unsigned)ncpu : 1u);
+	d->last = now;
+	if (!st)
+		return;
+	if (d->stages++ > 0) {
+		/* The run's own earlier stages are in the 1-minute load average. */
+		json_t *rs = json_object_get(st, "reasons"), *keep = json_array(), *x;
+		size_t i;
+		json_array_foreach(rs, i, x)
+			if (strncmp(json_string_value(x) ? json_string_value(x) : "", "load average",
+				    12) != 0)
+				json_array_append(keep, x);
+		json_object_set_new(st, "disturbed", json_boolean(json_array_size(keep) > 0));
+		json_object_set_new(st, "reasons", keep);
+	}
+	json_object_set_new(st, "stage", json_string(name));
+	json_array_append_new(json_object_get(all, "stages"), st);
+}

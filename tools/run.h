@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nodebw/disturb.h"
 #include "nodebw/results.h"
 
 #define NBW_RUN_MAX_N 16
@@ -37,6 +38,19 @@ void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
 /** The solver's validation and calibration runs, merged into \p doc and written. */
 int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
 		   struct nbw_run_solver_status *st, char *err, size_t errlen);
+/** What disturbs the machine during the run's stages (include/nodebw/disturb.h). */
+struct nbw_run_disturb {
+	struct nbw_disturb_snap last;
+	bool ok;          /**< last holds a snapshot */
+	int stages;
+};
+/** The machine's settings (THP, cpufreq, kdamond) into \p doc's "disturbance" and the
+ *  first snapshot. */
+void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc);
+/** What happened since the last snapshot, as stage \p name of "disturbance.stages". The
+ *  start-load rule applies to the first stage only: later ones start with the run's own
+ *  load in the 1-minute average. */
+void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const char *name);
 /** calibration.json and the report folder from \p dir/results.json; \p summary (may be
  *  NULL) gets the report's summary (nbw_report_summary), to print at the end. */
 int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summary, char *err,
