@@ -729,16 +729,23 @@ static void ext_total(struct nbw_ext_pred *out, int steps, double compute_step,
 	out->total_s = steps * step;
 }
 
+/* Both extended models: the arguments checked, the slab's planes and its k. */
+static int ext_start(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+		     struct nbw_ext_pred *out, int *vn, int *planes, char *why, size_t whylen)
+{
+	memset(out, 0, sizeof(*out));
+	if (check_args(n, g, v, steps, vn, why, whylen))
+		return -1;
+	*planes = (n - 2 + g - 1) / g;
+	out->planes = *planes;
+	return slab_k(c, n, *planes, &out->k_slab, why, whylen);
+}
+
 int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen)
 {
-	memset(out, 0, sizeof(*out));
-	int vn;
-	if (check_args(n, g, v, steps, &vn, why, whylen))
-		return -1;
-	int planes = (n - 2 + g - 1) / g;
-	out->planes = planes;
-	if (slab_k(c, n, planes, &out->k_slab, why, whylen))
+	int vn, planes;
+	if (ext_start(c, n, g, v, steps, out, &vn, &planes, why, whylen))
 		return -1;
 	size_t used;
 	double overhead_step, transfer_step;
@@ -788,13 +795,8 @@ static int apriori_step(const struct nbw_calib *c, bool per_device, int g, int n
 int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 			struct nbw_ext_pred *out, char *why, size_t whylen)
 {
-	memset(out, 0, sizeof(*out));
-	int vn;
-	if (check_args(n, g, v, steps, &vn, why, whylen))
-		return -1;
-	int planes = (n - 2 + g - 1) / g;
-	out->planes = planes;
-	if (slab_k(c, n, planes, &out->k_slab, why, whylen))
+	int vn, planes;
+	if (ext_start(c, n, g, v, steps, out, &vn, &planes, why, whylen))
 		return -1;
 	double compute_step, transfer_step;
 	bool per_device = vn >= 3;
