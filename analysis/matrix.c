@@ -260,6 +260,14 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
 					x.theoretical > 0.0 ? nbw_an_num(x.gbps / x.theoretical, false)
 							    : json_null(),
 					"host_memory", x.host_memory);
+				/* The median's 95 % interval (+- % of it), where the document has
+				 * one. */
+				if (isfinite(x.ci_half_width_pct))
+					json_object_set_new(found, "ci_half_width_pct",
+							    json_real(x.ci_half_width_pct));
+				if (x.converged >= 0)
+					json_object_set_new(found, "converged",
+							    json_boolean(x.converged));
 				break;
 			}
 			if (found)

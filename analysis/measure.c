@@ -80,6 +80,10 @@ bool nbw_an_read(json_t *devices, json_t *m, struct nbw_an_meas *out)
 	out->dst = endpoint(json_array_get(streams, 0), "dst");
 	out->gbps = median_of(m, "gbps");
 	out->seconds = median_of(m, "seconds");
+	json_t *hw = json_object_get(json_object_get(m, "median_ci"), "half_width_pct");
+	json_t *conv = json_object_get(m, "converged");
+	out->ci_half_width_pct = json_is_number(hw) ? json_number_value(hw) : NAN;
+	out->converged = json_is_boolean(conv) ? json_is_true(conv) : -1;
 	out->same_device = strcmp(out->direction, "p2p") == 0 && out->src == out->dst;
 	for (int i = 0; i < out->nstreams; i++) {
 		json_t *s = json_array_get(streams, (size_t)i);

@@ -21,6 +21,8 @@ struct nbw_an_meas {
 	double gbps;            /* gbps.median, NaN when absent */
 	double seconds;         /* seconds.median, NaN when absent */
 	double theoretical;     /* theoretical GB/s, < 0 = unknown */
+	double ci_half_width_pct; /* median_ci.half_width_pct, NaN when absent */
+	int converged;          /* the repetitions met the interval's target: 1, 0, -1 unknown */
 	bool same_device;       /* p2p with src = dst */
 	bool host_memory;       /* a device involved is host memory (host-plugin, host region) */
 	char link[NBW_AN_LINK_LEN];

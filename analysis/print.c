@@ -33,6 +33,18 @@ static void fmt_pct(char *buf, size_t len, double frac)
 		snprintf(buf, len, "-");
 }
 
+/* The median's 95 % interval as "+-0.8 %", "+-3.2 % n.c." where the repetitions stopped
+ * before it was within +-1 % (not converged), "-" where the document has none. */
+static void fmt_ci(char *buf, size_t len, json_t *row)
+{
+	double hw = num(row, "ci_half_width_pct");
+	json_t *conv = json_object_get(row, "converged");
+	if (isfinite(hw))
+		snprintf(buf, len, "+-%.1f %%%s", hw, json_is_false(conv) ? " n.c." : "");
+	else
+		snprintf(buf, len, "-");
+}
+
 static void series_title(FILE *f, json_t *mx)
 {
 	fprintf(f, "%s p2p %s %s", nbw_an_str(mx, "api"), nbw_an_str(mx, "mode"),
@@ -169,19 +181,21 @@ void nbw_analysis_print_device_tables(FILE *f, json_t *tables)
 		return;
 	}
 	json_array_foreach(tables, i, t) {
-		fprintf(f, "\n%s %s %s %s: one device at a time at %lld B (%s)\n",
+		fprintf(f, "\n%s %s %s %s: one device at a time at %lld B (%s; 95%% interval of "
+			   "the median as +- %% of it, n.c. = not within +-1 %%)\n",
 			nbw_an_str(t, "api"), nbw_an_str(t, "direction"), nbw_an_str(t, "mode"),
 			nbw_an_str(t, "host_mem"),
 			(long long)json_integer_value(json_object_get(t, "bytes")), UNITS);
-		fprintf(f, "  %6s %10s %-24s %12s %9s\n", "device", "GB/s", "link",
-			"theor. GB/s", "fraction");
+		fprintf(f, "  %6s %10s %15s %-24s %12s %9s\n", "device", "GB/s", "95% interval",
+			"link", "theor. GB/s", "fraction");
 		json_array_foreach(json_object_get(t, "rows"), k, row) {
-			char g[32], th[32], fr[16];
+			char g[32], ci[32], th[32], fr[16];
 			fmt_num(g, sizeof(g), num(row, "gbps"), "%.2f");
+			fmt_ci(ci, sizeof(ci), row);
 			fmt_num(th, sizeof(th), num(row, "theoretical_gbps"), "%.1f");
 			fmt_pct(fr, sizeof(fr), num(row, "fraction"));
-			fprintf(f, "  %6lld %10s %-24s %12s %9s\n",
-				(long long)json_integer_value(json_object_get(row, "device")), g,
+			fprintf(f, "  %6lld %10s %15s %-24s %12s %9s\n",
+				(long long)json_integer_value(json_object_get(row, "device")), g, ci,
 				nbw_an_str(row, "link"), th, fr);
 		}
 		json_t *note;

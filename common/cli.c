@@ -91,14 +91,21 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       seven halo planes (the default of 'probe')\n"
 		"  --full               long profile (sizes to 1 GiB, more repetitions)\n"
 		"  --warmup N           untimed transfers before timing (default 2, quick 1)\n"
-		"  --reps N             minimum timed repetitions per size (default 5, quick 2)\n"
-		"  --max-reps N         maximum timed repetitions per size (default 200, quick 20)\n"
-		"  --max-time SECONDS   per size, stop repeating (and warming up) once the timed\n"
-		"                       part would pass this, down to 3 repetitions; 0 = no cap\n"
-		"                       (default 1, quick 0.5, full 1; never below --reps or\n"
-		"                       --warmup when those are given)\n"
-		"  --min-time SECONDS   repeat until this much time is measured per size\n"
-		"                       (default 0.05, quick 0.005, full 0.1)\n"
+		"  Repetitions per size are adaptive: at least the profile's minimum (6, full\n"
+		"  10) and --min-time, then on until the 95 %% confidence interval of the median\n"
+		"  time is within +-1 %% of it, or --max-reps or --max-time is reached (the\n"
+		"  measurement then says \"not converged\").\n"
+		"  --reps N             a fixed count instead: N timed repetitions per size, or as\n"
+		"                       many as --min-time asks of copies as long as the warm-up's,\n"
+		"                       up to --max-reps (still with its interval)\n"
+		"  --max-reps N         maximum timed repetitions per size (default 500, quick\n"
+		"                       100, full 1000)\n"
+		"  --max-time SECONDS   per size, stop repeating (and warming up) once the\n"
+		"                       repetitions (copies and their checks) would pass this, down\n"
+		"                       to 3 repetitions; 0 = no cap (default 0.1, quick 0.05, full\n"
+		"                       0.15; never below --reps or --warmup when those are given)\n"
+		"  --min-time SECONDS   repeat for at least this long per size (with --reps: this\n"
+		"                       much copy time) (default 0.005, quick 0.001, full 0.02)\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
 		"  --hht-sweep          also measure the async modes with 0, one per device and 8\n"
@@ -386,17 +393,20 @@ static const char *profile_name(int opt)
 static void apply_profile(struct nbw_probe_opts *o)
 {
 	switch (o->profile) {
+	/* Repetitions are adaptive: at least min_reps (6 reach the 95 % interval of the
+	 * median) and min_time_s, then on until that interval is within +-1 %, up to max_reps
+	 * or max_time_s of repetitions per size (common/exec.c). */
 	case NBW_PROFILE_QUICK:
-		o->warmup = 1, o->min_reps = 2, o->max_reps = 20, o->min_time_s = 0.005;
-		o->max_time_s = 0.5;
+		o->warmup = 1, o->min_reps = 6, o->max_reps = 100, o->min_time_s = 0.001;
+		o->max_time_s = 0.05;
 		break;
 	case NBW_PROFILE_FULL:
-		o->warmup = 3, o->min_reps = 5, o->max_reps = 1000, o->min_time_s = 0.1;
-		o->max_time_s = 1.0;
+		o->warmup = 3, o->min_reps = 10, o->max_reps = 1000, o->min_time_s = 0.02;
+		o->max_time_s = 0.15;
 		break;
 	default:
-		o->warmup = 2, o->min_reps = 5, o->max_reps = 200, o->min_time_s = 0.05;
-		o->max_time_s = 1.0;
+		o->warmup = 2, o->min_reps = 6, o->max_reps = 500, o->min_time_s = 0.005;
+		o->max_time_s = 0.1;
 		break;
 	}
 }

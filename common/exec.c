@@ -3,13 +3,17 @@
  * The executor: one planned series over its sizes. For every size it
  *   1. allocates the buffers of each stream (one stream = one host thread's copies),
  *   2. fills the source with a seeded pattern (untimed),
- *   3. runs the warm-up transfers, chooses the repetition count from their duration,
+ *   3. runs the warm-up transfers, chooses the fewest repetitions from their duration,
  *   4. with several streams, times each stream alone first (the single-device reference),
  *   5. poisons the destination again, so only the timed repetitions can produce the pattern,
  *   6. times the repetitions (all streams released together by a barrier, or by the
- *      backend's gate); between barriers, untimed, it checks every byte of the destination
- *      after each verified repetition (every one up to NBW_VERIFY_EVERY_MAX_BYTES, else the
- *      first and the last) and poisons it again before the next verified one,
+ *      backend's gate); after each, stream 0 decides between barriers whether another one
+ *      follows: on until the confidence interval of the median wall time is within
+ *      +-NBW_CI_TARGET, the size's time cap or --max-reps (a fixed count with --reps);
+ *      between barriers, untimed, it checks every byte of the destination after each
+ *      verified repetition (every one up to NBW_VERIFY_EVERY_MAX_BYTES, else the first and
+ *      the last: the decision names the last before it runs) and poisons it again before
+ *      the next verified one,
  *   7. records which repetitions were checked and the first that failed,
  *   8. hands the measurement to the caller.
  * An allocation or API failure is recorded on that size and the sweep goes on.
@@ -22,6 +26,7 @@
 #include <string.h>
 
 #include "nodebw/runner.h"
+#include "nodebw/stats.h"
 #include "nodebw/sysinfo.h"
 
 #define DIR(s) ((s)->plan->kind->dir)
@@ -186,29 +191,41 @@ bool nbw_exec_verifies(size_t bytes, unsigned r, unsigned reps)
 	return bytes <= NBW_VERIFY_EVERY_MAX_BYTES || r == 0 || r + 1 == reps;
 }
 
-void nbw_exec_verified_list(size_t bytes, unsigned reps, char *buf, size_t len)
+void nbw_exec_mask_list(const unsigned char *mask, unsigned reps, char *buf, size_t len)
 {
-	if (reps <= 1)
-		snprintf(buf, len, "%s", reps ? "1" : "");
-	else if (bytes <= NBW_VERIFY_EVERY_MAX_BYTES || reps == 2)
-		snprintf(buf, len, "1-%u", reps);
-	else
-		snprintf(buf, len, "1,%u", reps);
+	size_t w = 0;
+	if (len)
+		buf[0] = '\0';
+	for (unsigned r = 0; mask && r < reps; r++) {
+		if (!mask[r])
+			continue;
+		unsigned e = r;
+		while (e + 1 < reps && mask[e + 1])
+			e++;
+		char item[32];
+		int n = e > r ? snprintf(item, sizeof(item), "%s%u-%u", w ? "," : "", r + 1, e + 1)
+			      : snprintf(item, sizeof(item), "%s%u", w ? "," : "", r + 1);
+		if (n < 0 || w + (size_t)n >= len)
+			break;
+		memcpy(buf + w, item, (size_t)n + 1);
+		w += (size_t)n;
+		r = e;
+	}
 }
 
-static void verify_failed(struct nbw_point *p, struct nbw_stream_state *ss, unsigned r,
-			  const char *what, const char *detail, size_t at)
+/* The first failure is the one named; "repetition r of n: " goes in front once the count is
+ * known (verify_summary). */
+static void verify_failed(struct nbw_stream_state *ss, unsigned r, const char *what,
+			  const char *detail, size_t at)
 {
 	if (ss->bad_rep)
-		return; /* the first failure is the one named */
+		return;
 	ss->bad_rep = r + 1;
 	snprintf(ss->verify_status, sizeof(ss->verify_status), "failed");
 	if (detail)
-		snprintf(ss->verify_detail, sizeof(ss->verify_detail), "repetition %u of %u: %s: %s",
-			 r + 1, p->reps, what, detail);
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail), "%s: %s", what, detail);
 	else
-		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
-			 "repetition %u of %u: %s at byte %zu", r + 1, p->reps, what, at);
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail), "%s at byte %zu", what, at);
 }
 
 /* Check the destination after repetition \p r (0-based), untimed. */
@@ -218,7 +235,7 @@ static void verify_rep(struct nbw_point *p, unsigned me, unsigned r)
 	const void *data = ss->dst.ptr;
 	if (ss->dst.loc == NBW_LOC_DEVICE) {
 		if (p->s->ops->read(p->s->be, ss->scratch, &ss->dst, p->bytes)) {
-			verify_failed(p, ss, r, "could not read the destination back",
+			verify_failed(ss, r, "could not read the destination back",
 				      p->s->ops->last_error(p->s->be), 0);
 			return;
 		}
@@ -228,17 +245,25 @@ static void verify_rep(struct nbw_point *p, unsigned me, unsigned r)
 	if (bad == p->bytes)
 		ss->verified++;
 	else
-		verify_failed(p, ss, r, "destination differs from the source pattern", NULL, bad);
+		verify_failed(ss, r, "destination differs from the source pattern", NULL, bad);
 }
 
-/* After the timed repetitions: passed when every checked repetition matched. */
+/* After the timed repetitions: passed when every checked repetition matched; a failure
+ * named with its repetition of the final count. */
 static void verify_summary(struct nbw_point *p, unsigned me)
 {
 	struct nbw_stream_state *ss = &p->st[me];
-	if (ss->bad_rep || !ss->verified)
+	if (ss->bad_rep) {
+		char what[sizeof(ss->verify_detail)];
+		snprintf(what, sizeof(what), "%s", ss->verify_detail);
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail), "repetition %u of %u: %s",
+			 ss->bad_rep, p->reps, what);
 		return;
-	char list[32];
-	nbw_exec_verified_list(p->bytes, p->reps, list, sizeof(list));
+	}
+	if (!ss->verified)
+		return;
+	char list[sizeof(((struct nbw_measurement *)0)->verify_reps)];
+	nbw_exec_mask_list(p->vmask, p->reps, list, sizeof(list));
 	snprintf(ss->verify_status, sizeof(ss->verify_status), "passed");
 	snprintf(ss->verify_detail, sizeof(ss->verify_detail),
 		 "all %zu destination bytes equal the source pattern after repetitions %s",
@@ -302,7 +327,47 @@ static void host_placement(struct nbw_point *p, unsigned me)
 		snprintf(ss->placement, sizeof(ss->placement), "unknown: %.50s", why);
 }
 
-/* After the warm-up, on stream 0: the repetition count and the sample arrays. */
+/* Checks added where the interval was met on an unchecked repetition (the one after it is
+ * checked, and the decision taken again): at most this many, so that the list of checked
+ * repetitions stays short; after them only the cap or --max-reps ends such a size. */
+#define NBW_EXTRA_CHECKS_MAX 4
+
+/* Room for \p want repetitions in every per-repetition array (stream 0, between barriers:
+ * the other streams touch them only in their timed part). 0, or -1 when memory ran out
+ * (the arrays keep their old room). */
+static int grow(struct nbw_point *p, unsigned want)
+{
+	unsigned ns = NSTREAMS(p->s);
+	if (want <= p->room)
+		return 0;
+	double **arrays[4 * NBW_MAX_STREAMS + 2];
+	size_t na = 0;
+	for (unsigned i = 0; i < ns; i++) {
+		arrays[na++] = &p->st[i].samples;
+		arrays[na++] = &p->st[i].t0;
+		arrays[na++] = &p->st[i].t1;
+		arrays[na++] = &p->st[i].dev;
+	}
+	arrays[na++] = &p->sorted;
+	if (p->gated)
+		arrays[na++] = &p->t_release;
+	for (size_t a = 0; a < na; a++) {
+		double *v = realloc(*arrays[a], want * sizeof(double));
+		if (!v)
+			return -1;
+		memset(v + p->room, 0, (want - p->room) * sizeof(double));
+		*arrays[a] = v;
+	}
+	unsigned char *m = realloc(p->vmask, want);
+	if (!m)
+		return -1;
+	memset(m + p->room, 0, want - p->room);
+	p->vmask = m;
+	p->room = want;
+	return 0;
+}
+
+/* After the warm-up, on stream 0: the repetition counts and the sample arrays. */
 static void plan_repetitions(struct nbw_point *p)
 {
 	const struct nbw_probe_opts *o = p->s->o;
@@ -310,13 +375,20 @@ static void plan_repetitions(struct nbw_point *p)
 	double longest = 0.0;
 	for (unsigned i = 0; i < ns; i++)
 		longest = fmax(longest, p->st[i].warm_s);
-	double want = longest > 0.0 ? ceil(o->min_time_s / longest) : o->min_reps;
+	/* --reps: a fixed count, as many as --min-time asks of copies as long as the warm-up's,
+	 * between --reps and --max-reps. Otherwise the profile's minimum is the fewest, and the
+	 * interval of the median decides how many more (once --min-time has passed), up to
+	 * --max-reps or the size's time cap. */
+	p->adaptive = !o->reps_given;
+	double want = longest > 0.0 && !p->adaptive ? ceil(o->min_time_s / longest) : o->min_reps;
 	p->reps = (unsigned)fmin(fmax(want, o->min_reps), o->max_reps);
 	/* The size's time cap: where min_reps slow copies would pass it, fewer (at least 3,
 	 * never below a --reps given). */
-	if (!o->reps_given && o->max_time_s > 0.0 && longest > 0.0 &&
+	if (p->adaptive && o->max_time_s > 0.0 && longest > 0.0 &&
 	    p->reps * longest > o->max_time_s)
 		p->reps = (unsigned)fmin(p->reps, fmax(3.0, floor(o->max_time_s / longest)));
+	p->planned = p->reps;
+	p->cap_reps = p->adaptive ? (unsigned)fmax(o->max_reps, p->planned) : p->planned;
 	/* Each stream alone: once in the quick profile (a rough overlap reference), else as
 	 * often as the concurrent timing, at most the profile's minimum. */
 	p->alone_reps = o->profile == NBW_PROFILE_QUICK ? 1 : (unsigned)fmin(p->reps, o->min_reps);
@@ -324,29 +396,139 @@ static void plan_repetitions(struct nbw_point *p)
 	if (ns > 1 && o->max_time_s > 0.0 && longest > 0.0)
 		p->alone_reps = (unsigned)fmax(1.0, fmin(p->alone_reps,
 							 floor(o->max_time_s / (ns * longest))));
-	for (unsigned i = 0; i < ns; i++) {
-		struct nbw_stream_state *ss = &p->st[i];
-		ss->samples = calloc(p->reps, sizeof(double));
-		ss->t0 = calloc(p->reps, sizeof(double));
-		ss->t1 = calloc(p->reps, sizeof(double));
-		ss->dev = calloc(p->reps, sizeof(double));
-		ss->alone = ns > 1 ? calloc(p->alone_reps, sizeof(double)) : NULL;
-		if (!ss->samples || !ss->t0 || !ss->t1 || !ss->dev || (ns > 1 && !ss->alone)) {
-			snprintf(ss->err, sizeof(ss->err), "out of memory for %u samples", p->reps);
-			p->failed = 1;
-		}
-	}
 	p->gated = p->s->gated;
 	for (unsigned i = 0; i < ns && p->gated; i++)
 		if (p->st[i].x.no_gate) {
 			p->gated = false;
 			snprintf(p->no_gate, sizeof(p->no_gate), "%s", p->st[i].x.no_gate);
 		}
-	if (p->gated) {
-		p->t_release = calloc(p->reps, sizeof(double));
-		if (!p->t_release)
-			p->failed = 1;
+	/* Room for the fewest (at least 64 of an adaptive count); more as they come. */
+	unsigned first = p->adaptive ? (unsigned)fmin(p->cap_reps, fmax(p->planned, 64.0))
+				     : p->planned;
+	if (grow(p, first)) {
+		snprintf(p->st[0].err, sizeof(p->st[0].err), "out of memory for %u samples", first);
+		p->failed = 1;
 	}
+	for (unsigned i = 0; i < ns && ns > 1; i++) {
+		struct nbw_stream_state *ss = &p->st[i];
+		ss->alone = calloc(p->alone_reps, sizeof(double));
+		if (!ss->alone) {
+			snprintf(ss->err, sizeof(ss->err), "out of memory for %u samples",
+				 p->alone_reps);
+			p->failed = 1;
+		}
+	}
+	/* The first repetition is checked (the destination was poisoned after the warm-up). */
+	p->go = !p->failed && p->planned > 0;
+	if (p->vmask)
+		p->vmask[0] = 1;
+}
+
+/* The wall time of repetition \p r as record.c counts it: from the earliest start (the
+ * gate's opening) to the latest end over the streams. */
+static double rep_wall(const struct nbw_point *p, unsigned r)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (unsigned i = 0; i < NSTREAMS(p->s); i++) {
+		lo = fmin(lo, p->gated ? p->t_release[r] : p->st[i].t0[r]);
+		hi = fmax(hi, p->st[i].t1[r]);
+	}
+	return hi - lo;
+}
+
+/* The interval of the median of the n wall times so far (p->sorted): converged? The
+ * lower rank only grows with n, so the search goes on from the last one. */
+static bool interval_met(struct nbw_point *p, unsigned n)
+{
+	size_t j = p->ci_j ? p->ci_j : 1;
+	while (nbw_median_ci_coverage(n, j + 1) >= NBW_CI_LEVEL)
+		j++;
+	p->ci_j = j;
+	double cov = nbw_median_ci_coverage(n, j);
+	const double *v = p->sorted;
+	double med = 0.5 * (v[(n - 1) / 2] + v[n / 2]);
+	return nbw_ci_converged(cov, nbw_ci_half_width(med, v[j - 1], v[n - j]));
+}
+
+static void stop_here(struct nbw_point *p, unsigned n, bool converged, const char *why)
+{
+	p->go = false;
+	p->reps = n;
+	p->converged = converged;
+	snprintf(p->stop, sizeof(p->stop), "%s", why);
+}
+
+/* Stream 0, between barriers, after repetition \p r (0-based) of every stream: does
+ * another one follow, and is it checked? The same decision for all streams. A repetition is
+ * checked when every one is (small sizes), when it is the first, or when it may be the last:
+ * the next would reach --max-reps or the time cap, or the interval was met on an unchecked
+ * one. The count ends only after a checked repetition, so the last one always is. */
+static void decide(struct nbw_point *p, unsigned r)
+{
+	const struct nbw_probe_opts *o = p->s->o;
+	unsigned n = r + 1;
+	if (p->failed) {
+		p->go = false;
+		p->reps = n;
+		return;
+	}
+	double w = rep_wall(p, r);
+	/* Into the sorted wall times. */
+	unsigned at = r;
+	while (at > 0 && p->sorted[at - 1] > w) {
+		p->sorted[at] = p->sorted[at - 1];
+		at--;
+	}
+	p->sorted[at] = w;
+	if (!p->adaptive) {
+		if (n >= p->planned) {
+			stop_here(p, n, interval_met(p, n), "fixed --reps");
+			return;
+		}
+		p->go = true;
+		p->vmask[n] = nbw_exec_verifies(p->bytes, n, p->planned);
+		return;
+	}
+	bool within = interval_met(p, n);
+	/* What a repetition costs, checks included: from the third on (the first one's check
+	 * would make a large size look slower than its unchecked repetitions are). */
+	double now = nbw_now(), spent = now - p->t_loop;
+	if (n == 2)
+		p->t_mark = now;
+	double each = n > 2 ? (now - p->t_mark) / (n - 2) : spent / n;
+	bool capped = o->max_time_s > 0.0;
+	char why[48];
+	/* The interval may end the count once the fewest have run and --min-time has passed;
+	 * a count ended by the cap or --max-reps with the interval met has converged too. */
+	bool met = within && spent >= o->min_time_s;
+	if (n >= p->planned) {
+		bool full = n >= p->cap_reps, late = capped && spent + each > o->max_time_s;
+		if ((met || (within && full)) && p->vmask[r]) {
+			stop_here(p, n, true, NBW_STOP_INTERVAL);
+			return;
+		}
+		if (full || (late && p->vmask[r])) {
+			if (within)
+				snprintf(why, sizeof(why), "%s", NBW_STOP_INTERVAL);
+			else if (full)
+				snprintf(why, sizeof(why), "max repetitions %u", p->cap_reps);
+			else
+				snprintf(why, sizeof(why), "time cap %g s", o->max_time_s);
+			stop_here(p, n, within, why);
+			return;
+		}
+	}
+	/* Another one: room for it (and the one after), then whether it is checked. */
+	if (n + 2 > p->room && grow(p, (unsigned)fmin(p->cap_reps, 2.0 * p->room)))
+		p->cap_reps = n + 1; /* no more memory: the next is the last */
+	p->go = true;
+	/* The next may be the last (so it is checked) only once it completes the fewest. */
+	bool last = n + 1 >= p->planned &&
+		    (n + 1 >= p->cap_reps || (capped && spent + 2.0 * each > o->max_time_s));
+	bool recheck = met && n >= p->planned && p->extra_checks < NBW_EXTRA_CHECKS_MAX;
+	if (recheck && p->bytes > NBW_VERIFY_EVERY_MAX_BYTES)
+		p->extra_checks++;
+	p->vmask[n] = p->bytes <= NBW_VERIFY_EVERY_MAX_BYTES || last || recheck;
 }
 
 static void *stream_worker(void *arg)
@@ -391,29 +573,39 @@ static void *stream_worker(void *arg)
 
 	/* Poison: only the timed repetitions below can put the pattern back. Each verified
 	 * repetition is poisoned before and checked after, untimed and between barriers, so
-	 * no stream checks or poisons while another's copy is timed. Every stream passes the
+	 * no stream checks or poisons while another's copy is timed. After every repetition
+	 * stream 0 decides (between two barriers) whether another follows and whether it is
+	 * checked; every stream reads that decision after the second. Every stream passes the
 	 * same barriers whatever fails: a failed stream skips work, never a barrier. */
 	if (!p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
 		stream_error(p, ss, "destination poisoning");
-	for (unsigned r = 0; r < p->reps; r++) {
-		pthread_barrier_wait(&p->bar);
+	if (me == 0)
+		p->t_loop = nbw_now();
+	bool release = true; /* the barrier that starts a repetition is still to pass */
+	for (unsigned r = 0;; r++) {
+		if (release)
+			pthread_barrier_wait(&p->bar);
+		if (!p->go)
+			break;
+		bool check = p->vmask[r];
 		if (p->gated) {
 			gated_rep(p, me, r);
 		} else if (!p->failed && timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0) {
 			ss->samples[r] = ss->t1[r] - ss->t0[r];
 			ss->dev[r] = ss->x.device_s;
 		}
-		bool check = nbw_exec_verifies(p->bytes, r, p->reps);
-		bool next = r + 1 < p->reps && nbw_exec_verifies(p->bytes, r + 1, p->reps);
-		if (!check && !next)
-			continue;
 		pthread_barrier_wait(&p->bar);
+		if (me == 0)
+			decide(p, r);
+		pthread_barrier_wait(&p->bar);
+		bool next = p->go && p->vmask[r + 1];
 		if (check && !p->failed)
 			verify_rep(p, me, r);
 		if (next && !p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
 			stream_error(p, ss, "destination poisoning");
+		/* Nothing checked or poisoned: the decision's barrier also starts the next one. */
+		release = check || next;
 	}
-	pthread_barrier_wait(&p->bar);
 	if (p->gated && !p->failed)
 		gated_times(p, ss);
 
@@ -442,6 +634,8 @@ static void free_point(struct nbw_point *p)
 		free(p->st[i].dev);
 	}
 	free(p->t_release);
+	free(p->sorted);
+	free(p->vmask);
 }
 
 /* Host memory one size needs: per stream source, destination and check buffer. */

@@ -52,18 +52,34 @@ struct nbw_stream_state {
 	double *samples, *alone, *t0, *t1, *dev;
 	char err[NBW_REASON_LEN];
 	char verify_status[16];
-	char verify_detail[160];
+	char verify_detail[160];   /* what failed, without its repetition until the count is known */
 	unsigned verified;         /* repetitions whose destination was checked */
 	unsigned bad_rep;          /* first repetition (1-based) that failed its check; 0: none */
 	char placement[64];        /* where the host buffer's pages are */
 };
 
-/* One size of a series. */
+/* One size of a series. The repetition count is adaptive unless --reps was given: at least
+ * `planned` (from the warm-up, as the profile's minimum time asks), then on until the
+ * interval of the median wall time is within +-NBW_CI_TARGET, the size's time cap or
+ * --max-reps. Stream 0 decides after every repetition, between barriers, for all streams. */
 struct nbw_point {
 	struct nbw_exec *s;
 	size_t bytes;
 	uint64_t seed;
-	unsigned reps;
+	unsigned reps;            /* timed repetitions: the fixed count, or the final one */
+	unsigned planned;         /* the fewest (adaptive), or all of them (fixed) */
+	unsigned cap_reps;        /* the most: --max-reps (adaptive), or `planned` (fixed) */
+	unsigned room;            /* repetitions the sample arrays hold now (they grow) */
+	bool adaptive;
+	bool go;                  /* the decision after a repetition: time another one */
+	unsigned char *vmask;     /* per repetition: checked (poisoned before, compared after) */
+	unsigned extra_checks;    /* checks added where the interval was met on an unchecked one */
+	double *sorted;           /* the wall times record.c counts, sorted (stream 0) */
+	size_t ci_j;              /* the interval's lower rank for the count so far */
+	double t_loop;            /* when the timed repetitions began */
+	double t_mark;            /* when the second ended (what the later ones cost from there) */
+	bool converged;
+	char stop[48];            /* why the repetitions stopped */
 	unsigned alone_reps;      /* repetitions of each stream alone (several streams only) */
 	double *t_release;        /* gated starts: when the gate was opened, per repetition */
 	bool gated;               /* this point starts on the backend's gate */
@@ -74,14 +90,19 @@ struct nbw_point {
 	char error[NBW_REASON_LEN]; /* the point could not run at all */
 };
 
+/* Why an adaptive count stopped when the interval met the target (NBW_CI_TARGET). */
+#define NBW_STOP_INTERVAL "interval within +-1 %"
+
 /* Every repetition of a size up to this is verified (poison before, check after, both
  * untimed); above it the first and the last only. */
 #define NBW_VERIFY_EVERY_MAX_BYTES (1024u * 1024u)
 
-/* Whether repetition \p r (0-based) of \p reps at \p bytes is verified. */
+/* Whether repetition \p r (0-based) of a fixed count of \p reps at \p bytes is verified
+ * (an adaptive count checks these and the one after the decision to stop, see exec.c). */
 bool nbw_exec_verifies(size_t bytes, unsigned r, unsigned reps);
-/* The verified repetitions, 1-based, as "1-3", "1,50" or "1". */
-void nbw_exec_verified_list(size_t bytes, unsigned reps, char *buf, size_t len);
+/* The repetitions \p mask marks (of \p reps), 1-based ranges: "1-3", "1,50", "1,7-8,12";
+ * "" when none. On a buffer too short the list ends at the last range that fits. */
+void nbw_exec_mask_list(const unsigned char *mask, unsigned reps, char *buf, size_t len);
 
 /* Called with each measurement as it is recorded. */
 typedef void (*nbw_emit_fn)(void *ctx, const struct nbw_measurement *m);

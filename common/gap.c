@@ -149,6 +149,19 @@ static double median_of(json_t *m, const char *key)
 	return json_is_number(s) ? json_number_value(s) : NAN;
 }
 
+/* The measurement's interval of its median GB/s (median_ci); false when it has none (an
+ * older document). */
+static bool ci_of(json_t *m, double *lo, double *hi)
+{
+	json_t *ci = json_object_get(m, "median_ci");
+	json_t *l = json_object_get(ci, "lo_gbps"), *h = json_object_get(ci, "hi_gbps");
+	if (!json_is_number(l) || !json_is_number(h))
+		return false;
+	*lo = json_number_value(l);
+	*hi = json_number_value(h);
+	return isfinite(*lo) && isfinite(*hi) && *lo <= *hi;
+}
+
 /* Device reference of a stream end: -1 for host, else the id. */
 static int endpoint(json_t *stream, const char *key)
 {
@@ -278,12 +291,14 @@ static json_t *find_native(json_t *devices, const struct cand *v, size_t nv, jso
 	return best;
 }
 
-/* One summary group: its key and every paired row (size and gaps). */
+/* One summary group: its key and every paired row (size, gaps, and whether the gap is
+ * larger than the two intervals: 1 yes, 0 no, -1 unknown, no intervals). */
 struct acc {
 	json_t *key;
 	struct {
 		uint64_t bytes;
 		double gap, rel, extra_us;
+		int measurable;
 	} *v;
 	size_t n, cap;
 };
@@ -303,7 +318,8 @@ static struct acc *acc_find(struct acc *a, size_t *na, size_t max, json_t *key)
 	return &a[(*na)++];
 }
 
-static void acc_add(struct acc *a, uint64_t bytes, double gap, double rel, double extra_us)
+static void acc_add(struct acc *a, uint64_t bytes, double gap, double rel, double extra_us,
+		    int measurable)
 {
 	if (!a)
 		return;
@@ -319,6 +335,7 @@ static void acc_add(struct acc *a, uint64_t bytes, double gap, double rel, doubl
 	a->v[a->n].gap = gap;
 	a->v[a->n].rel = rel;
 	a->v[a->n].extra_us = extra_us;
+	a->v[a->n].measurable = measurable;
 	a->n++;
 }
 
@@ -326,6 +343,26 @@ const char *nbw_gap_verdict(double rel)
 {
 	return !isfinite(rel) ? "n/a" : rel > NBW_GAP_CLEAR ? "OpenMP slower"
 				  : rel < -NBW_GAP_CLEAR ? "OpenMP faster" : "no clear gap";
+}
+
+const char *nbw_gap_band_verdict(json_t *band)
+{
+	const char *v = json_string_value(json_object_get(band, "verdict"));
+	json_t *r = json_object_get(band, "median_relative_gap");
+	return v ? v : nbw_gap_verdict(json_is_number(r) ? json_number_value(r) : NAN);
+}
+
+bool nbw_gap_measurable(json_t *band)
+{
+	const char *v = json_string_value(json_object_get(band, "verdict"));
+	return !v || strcmp(v, NBW_GAP_NOT_MEASURABLE) != 0;
+}
+
+/* A band's verdict: no measurable gap when more than half of its sizes had one within the
+ * two measurements' intervals, else the verdict of its median relative gap. */
+static const char *band_verdict(double rel, size_t sizes, size_t unmeasurable)
+{
+	return 2 * unmeasurable > sizes ? NBW_GAP_NOT_MEASURABLE : nbw_gap_verdict(rel);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -359,7 +396,7 @@ static double median_inplace(double *v, size_t n)
 static void acc_summary(const struct acc *a, json_t *s)
 {
 	double abs_gap = 0, abs_rel = 0, extra = 0;
-	size_t nlat = 0, nbw = 0, cnt = a->n ? a->n : 1;
+	size_t nlat = 0, nbw = 0, cnt = a->n ? a->n : 1, lat_un = 0, bw_un = 0;
 	double *lat_rel = malloc(cnt * sizeof(double)), *lat_us = malloc(cnt * sizeof(double));
 	double *bw_gap = malloc(cnt * sizeof(double)), *bw_rel = malloc(cnt * sizeof(double));
 	if (!lat_rel || !lat_us || !bw_gap || !bw_rel) {
@@ -373,9 +410,11 @@ static void acc_summary(const struct acc *a, json_t *s)
 		if (a->v[k].bytes <= NBW_GAP_LATENCY_MAX_BYTES) {
 			lat_rel[nlat] = a->v[k].rel;
 			lat_us[nlat++] = a->v[k].extra_us;
+			lat_un += a->v[k].measurable == 0;
 		} else if (a->v[k].bytes >= NBW_GAP_BANDWIDTH_MIN_BYTES) {
 			bw_gap[nbw] = a->v[k].gap;
 			bw_rel[nbw++] = a->v[k].rel;
+			bw_un += a->v[k].measurable == 0;
 		}
 	}
 	json_object_set_new(s, "sizes", json_integer((json_int_t)a->n));
@@ -388,7 +427,8 @@ static void acc_summary(const struct acc *a, json_t *s)
 		double r = median_inplace(lat_rel, nlat);
 		json_object_set_new(lat, "median_relative_gap", json_real(r));
 		json_object_set_new(lat, "median_extra_us", json_real(median_inplace(lat_us, nlat)));
-		json_object_set_new(lat, "verdict", json_string(nbw_gap_verdict(r)));
+		json_object_set_new(lat, "unmeasurable_sizes", json_integer((json_int_t)lat_un));
+		json_object_set_new(lat, "verdict", json_string(band_verdict(r, nlat, lat_un)));
 	}
 	json_object_set_new(s, "latency_band", lat);
 	json_t *bw = json_pack("{s:I, s:I}", "min_bytes",
@@ -397,12 +437,13 @@ static void acc_summary(const struct acc *a, json_t *s)
 		double r = median_inplace(bw_rel, nbw);
 		json_object_set_new(bw, "median_gap_gbps", json_real(median_inplace(bw_gap, nbw)));
 		json_object_set_new(bw, "median_relative_gap", json_real(r));
-		json_object_set_new(bw, "verdict", json_string(nbw_gap_verdict(r)));
+		json_object_set_new(bw, "unmeasurable_sizes", json_integer((json_int_t)bw_un));
+		json_object_set_new(bw, "verdict", json_string(band_verdict(r, nbw, bw_un)));
 	}
 	json_object_set_new(s, "bandwidth_band", bw);
 	free(lat_rel), free(lat_us), free(bw_gap), free(bw_rel);
 	/* Sign changes over the sizes in ascending order (the mean per size first: an "all"
-	 * group has several rows of one size). */
+	 * group has several rows of one size; a gap within the intervals takes no side). */
 	uint64_t *sz = malloc((a->n ? a->n : 1) * sizeof(*sz));
 	json_t *changes = json_array();
 	if (sz) {
@@ -416,11 +457,11 @@ static void acc_summary(const struct acc *a, json_t *s)
 			double r = 0;
 			size_t c = 0;
 			for (size_t q = 0; q < a->n; q++)
-				if (a->v[q].bytes == sz[k]) {
+				if (a->v[q].bytes == sz[k] && a->v[q].measurable != 0) {
 					r += a->v[q].rel;
 					c++;
 				}
-			r /= (double)c;
+			r = c ? r / (double)c : 0.0;
 			int now = r > NBW_GAP_CLEAR ? 1 : r < -NBW_GAP_CLEAR ? -1 : 0;
 			if (now && side && now != side)
 				json_array_append_new(changes, json_integer((json_int_t)sz[k]));
@@ -469,18 +510,30 @@ json_t *nbw_gap_compute(json_t *devices, json_t *measurements)
 			"relative_gap", rel, "omp_s", os, "native_s", ns, "extra_us", extra_us,
 			"hidden_helpers", integer(m, "hidden_helpers", -1));
 		json_object_set_new(row, "native_peer_access", json_string(str(n, "peer_access")));
+		/* A gap no larger than the two intervals of the medians combined (they overlap)
+		 * is no measurable gap. */
+		double olo, ohi, nlo, nhi;
+		int measurable = -1;
+		if (ci_of(m, &olo, &ohi) && ci_of(n, &nlo, &nhi)) {
+			measurable = !(olo <= nhi && nlo <= ohi);
+			json_object_set_new(row, "omp_ci_gbps", json_pack("[f, f]", olo, ohi));
+			json_object_set_new(row, "native_ci_gbps", json_pack("[f, f]", nlo, nhi));
+			json_object_set_new(row, "measurable", json_boolean(measurable));
+		}
 		json_array_append_new(rows, row);
 		json_t *key = json_pack("{s:s, s:s, s:s, s:s, s:i}", "native_api", str(n, "api"),
 					"direction", str(m, "direction"), "omp_mode", str(m, "mode"),
 					"host_mem", str(m, "host_mem"), "devices", ndev);
 		uint64_t bytes = (uint64_t)json_integer_value(json_object_get(m, "bytes"));
-		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), bytes, gap, rel, extra_us);
+		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), bytes, gap, rel, extra_us,
+			measurable);
 		/* The paper's annotation: per mode and device count, over directions, memory
 		 * kinds and sizes. */
 		key = json_pack("{s:s, s:s, s:s, s:s, s:i}", "native_api", str(n, "api"),
 				"direction", "all", "omp_mode", str(m, "mode"), "host_mem", "all",
 				"devices", ndev);
-		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), bytes, gap, rel, extra_us);
+		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), bytes, gap, rel, extra_us,
+			measurable);
 	}
 	for (size_t g = 0; g < ng; g++) {
 		if (groups[g].n) {
@@ -501,7 +554,10 @@ json_t *nbw_gap_compute(json_t *devices, json_t *measurements)
 		"summary rows give signed medians per size band, latency_band (bytes <= 64 KiB: "
 		"relative gap and extra time) and bandwidth_band (bytes >= 1 MiB: gap in GB/s and "
 		"relative), each with a verdict (OpenMP slower / faster beyond +-3 %, else no clear "
-		"gap), the sizes where the per-size sign changes, and the mean |gap| over all sizes "
+		"gap; no measurable gap where more than half of the band's sizes have a gap within "
+		"the two medians' 95 % intervals, i.e. the intervals overlap: measurable false in "
+		"the row), the sizes where the per-size sign changes, and the mean |gap| over all "
+		"sizes "
 		"(direction/host_mem 'all': over those too, the paper's Figure 4 annotation); "
 		"GB/s = 1e9 B/s",
 		"rows", rows, "summary", summary);
@@ -541,21 +597,29 @@ size_t nbw_gap_print(FILE *f, json_t *gaps)
 	fprintf(f, "\nOpenMP vs native gap (gap = native - OpenMP, signed: + OpenMP slower; "
 		   "medians over the sizes of each band; small: <= 64 KiB, relative gap and extra "
 		   "time per transfer; large: >= 1 MiB, GB/s = 1e9 B/s; within +-3 %%: no clear "
-		   "gap)\n");
+		   "gap; within the medians' 95 %% intervals at most sizes: %s)\n",
+		NBW_GAP_NOT_MEASURABLE);
 	fprintf(f, "  %-6s %-5s %-7s %-9s %4s %5s | %-32s | %-33s | %-12s %s\n", "native", "dir",
 		"mode", "host mem", "devs", "sizes", "small sizes: rel gap, extra time",
 		"large sizes: gap, rel gap", "sign change", "mean |gap| GB/s");
 	json_array_foreach(summary, i, s) {
 		char small[64] = "not measured", large[64] = "not measured", chg[96];
+		json_t *lb = json_object_get(s, "latency_band");
+		json_t *bb = json_object_get(s, "bandwidth_band");
 		double lr = band_num(s, "latency_band", "median_relative_gap");
-		if (isfinite(lr))
+		if (isfinite(lr) && !nbw_gap_measurable(lb))
+			snprintf(small, sizeof(small), "%s", NBW_GAP_NOT_MEASURABLE);
+		else if (isfinite(lr))
 			snprintf(small, sizeof(small), "%+6.1f %% %+9.2f us %s", 100.0 * lr,
-				 band_num(s, "latency_band", "median_extra_us"), nbw_gap_verdict(lr));
+				 band_num(s, "latency_band", "median_extra_us"),
+				 nbw_gap_band_verdict(lb));
 		double br = band_num(s, "bandwidth_band", "median_relative_gap");
-		if (isfinite(br))
+		if (isfinite(br) && !nbw_gap_measurable(bb))
+			snprintf(large, sizeof(large), "%s", NBW_GAP_NOT_MEASURABLE);
+		else if (isfinite(br))
 			snprintf(large, sizeof(large), "%+8.3f GB/s %+6.1f %% %s",
 				 band_num(s, "bandwidth_band", "median_gap_gbps"), 100.0 * br,
-				 nbw_gap_verdict(br));
+				 nbw_gap_band_verdict(bb));
 		sign_changes(s, chg, sizeof(chg));
 		fprintf(f, "  %-6s %-5s %-7s %-9s %4d %5d | %-32s | %-33s | %-12s %.3f\n",
 			str(s, "native_api"), str(s, "direction"), str(s, "omp_mode"),

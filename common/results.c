@@ -56,6 +56,10 @@ void nbw_measurement_summarize(struct nbw_measurement *m)
 	summarize_rates(m->samples_s, m->n, total, &m->gbps);
 	if (m->n)
 		nbw_summarize(m->samples_s, m->n, &m->seconds);
+	/* The interval of the median time (at the level a document asked for, else ours). */
+	double level = m->ci.level > 0.0 && m->ci.level < 1.0 ? m->ci.level : NBW_CI_LEVEL;
+	nbw_median_ci_of(m->samples_s, m->n, level, &m->ci);
+	m->converged = m->ci.n && nbw_ci_converged(m->ci.coverage, m->ci.half_width);
 	for (unsigned i = 0; i < m->nstreams; i++) {
 		struct nbw_stream *s = &m->streams[i];
 		summarize_rates(s->samples_s, s->n, (double)m->bytes, &s->gbps);
@@ -80,6 +84,24 @@ static json_t *summary_json(const struct nbw_summary *s)
 	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s->n, "median",
 			 s->median, "min", s->min, "max", s->max, "mean", s->mean, "sd", s->sd,
 			 "cv", s->cv);
+}
+
+/* The interval of the median: in seconds from the samples, in GB/s the same order
+ * statistics of the rates (the slowest time is the lowest rate). */
+static json_t *median_ci_json(const struct nbw_measurement *m)
+{
+	const struct nbw_median_ci *c = &m->ci;
+	double total = (double)m->bytes * (m->nstreams ? m->nstreams : 1);
+	if (!c->n || !(c->lo > 0.0) || !isfinite(c->half_width))
+		return json_null();
+	char method[96];
+	snprintf(method, sizeof(method), "order statistics (binomial ranks %zu,%zu of %zu)", c->j,
+		 c->k, c->n);
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:[I, I], s:s}", "level", c->level,
+			 "coverage", c->coverage, "lo_s", c->lo, "hi_s", c->hi, "lo_gbps",
+			 total / c->hi / 1e9, "hi_gbps", total / c->lo / 1e9, "half_width_pct",
+			 100.0 * c->half_width, "ranks", (json_int_t)c->j, (json_int_t)c->k, "method",
+			 method);
 }
 
 static json_t *device_ref(int dev)
@@ -155,6 +177,11 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 					      m->overlap_verdict));
 	else
 		json_object_set_new(j, "overlap", json_null());
+	json_object_set_new(j, "median_ci", m->error[0] ? json_null() : median_ci_json(m));
+	if (m->stop[0] && !m->error[0]) {
+		json_object_set_new(j, "converged", json_boolean(m->converged));
+		json_object_set_new(j, "stop", json_string(m->stop));
+	}
 	json_object_set_new(j, "error", m->error[0] ? json_string(m->error) : json_null());
 	if (m->elapsed_s > 0.0)
 		json_object_set_new(j, "elapsed_s", json_real(m->elapsed_s));
@@ -393,7 +420,30 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 		m->overlap_lo = json_number_value(json_array_get(range, 0));
 		m->overlap_hi = json_number_value(json_array_get(range, 1));
 	}
+	/* Optional (added with the adaptive repetitions): the interval is recomputed from the
+	 * samples at the level the file names; why the repetitions stopped is the file's. */
+	json_t *ci = json_object_get(j, "median_ci");
+	if (ci && !json_is_object(ci) && !json_is_null(ci)) {
+		snprintf(err, errlen, "field 'median_ci' is not an object or null");
+		goto fail;
+	}
+	json_t *lv = json_object_get(ci, "level");
+	if (json_is_number(lv))
+		m->ci.level = json_number_value(lv);
+	json_t *stop = json_object_get(j, "stop"), *conv = json_object_get(j, "converged");
+	if (stop && !json_is_string(stop)) {
+		snprintf(err, errlen, "field 'stop' is not a string");
+		goto fail;
+	}
+	if (conv && !json_is_boolean(conv)) {
+		snprintf(err, errlen, "field 'converged' is not a boolean");
+		goto fail;
+	}
 	nbw_measurement_summarize(m);
+	if (json_is_string(stop))
+		snprintf(m->stop, sizeof(m->stop), "%s", json_string_value(stop));
+	if (json_is_boolean(conv))
+		m->converged = json_is_true(conv);
 	return 0;
 fail:
 	nbw_measurement_free(m);
@@ -580,7 +630,8 @@ static const char *const csv_columns[] = {
 	"api", "probe", "direction", "mode", "host_mem", "concurrency", "src", "dst",
 	"device_kind", "bytes", "halo_n", "size_set", "hidden_helpers", "hht_sweep",
 	"peer_access", "bind_policy", "bind_node", "repetitions", "median_gbps", "min_gbps",
-	"max_gbps", "mean_gbps", "cv", "median_s", "device_timer_median_gbps",
+	"max_gbps", "mean_gbps", "cv", "median_s", "ci_lo_gbps", "ci_hi_gbps",
+	"ci_half_width_pct", "ci_coverage", "converged", "stop", "device_timer_median_gbps",
 	"theoretical_gbps", "fraction_of_theoretical", "link", "overlap_speedup",
 	"verification", "error", "interface",
 };
@@ -673,6 +724,15 @@ static void csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
 	csv_number(f, ok ? x->gbps.mean : NAN, "%.6g");
 	csv_number(f, ok ? x->gbps.cv : NAN, "%.4f");
 	csv_number(f, ok ? x->seconds.median : NAN, "%.6g");
+	/* The interval of the median (GB/s: the same order statistics of the rates). */
+	bool ci = ok && x->ci.n && x->ci.lo > 0.0 && isfinite(x->ci.half_width);
+	double total = (double)x->bytes * (x->nstreams ? x->nstreams : 1);
+	csv_number(f, ci ? total / x->ci.hi / 1e9 : NAN, "%.6g");
+	csv_number(f, ci ? total / x->ci.lo / 1e9 : NAN, "%.6g");
+	csv_number(f, ci ? 100.0 * x->ci.half_width : NAN, "%.3f");
+	csv_number(f, ci ? x->ci.coverage : NAN, "%.4f");
+	fprintf(f, ",%s,", ok && x->stop[0] ? (x->converged ? "true" : "false") : "");
+	csv_field(f, ok ? x->stop : "");
 	/* The device timer's figure: stream 0's (each stream has its own in the JSON). */
 	csv_number(f, ok && x->nstreams && x->streams[0].n_device ? x->streams[0].device_gbps.median
 								   : NAN,

@@ -2,6 +2,7 @@
 /* The terminal sink (include/nodebw/sink.h): one line per series, or (verbose) a table per
  * series with one row per size; the progress of each API's series with an estimate of the
  * time left. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@
 /* What one series' line says, gathered from its measurements. */
 struct line {
 	char head[200];
-	unsigned sizes, verified, errors;
+	unsigned sizes, verified, errors, converged;
 	char first_error[120];
 	double small_b, small_us, large_b, large_gbps, best_gbps, best_b;
 	bool has_ov;
@@ -124,9 +125,9 @@ static void t_series(struct nbw_sink *s, const struct nbw_series_info *si)
 	fprintf(t->f, "\n%s\n  interface: %s\n", name, p->interface);
 	if (si->sched[0])
 		fprintf(t->f, "  sched: %s (%s)\n", si->sched, si->sched_note);
-	fprintf(t->f, "  %12s %6s %12s %10s %10s %7s %12s %8s%s\n", "size", "reps", "median GB/s",
-		"min GB/s", "max GB/s", "CV", "median us", "verified",
-		p->set.nstreams > 1 ? "  overlap (serial/concurrent)" : "");
+	fprintf(t->f, "  %12s %6s %12s %15s %10s %10s %7s %12s %8s%s\n", "size", "reps",
+		"median GB/s", "95% interval", "min GB/s", "max GB/s", "CV", "median us",
+		"verified", p->set.nstreams > 1 ? "  overlap (serial/concurrent)" : "");
 }
 
 static void gather(struct line *l, const struct nbw_measurement *m)
@@ -138,6 +139,7 @@ static void gather(struct line *l, const struct nbw_measurement *m)
 		return;
 	}
 	l->verified += strcmp(m->verify_status, "passed") == 0;
+	l->converged += m->stop[0] && m->converged;
 	double b = (double)m->bytes;
 	if (l->small_b == 0 || b < l->small_b) {
 		l->small_b = b;
@@ -174,8 +176,14 @@ static void t_measurement(struct nbw_sink *s, const struct nbw_series_info *si,
 		fprintf(t->f, "  %12s  error: %s\n", lab, m->error);
 		return;
 	}
-	fprintf(t->f, "  %12s %6u %12.3f %10.3f %10.3f %7.3f %12.2f %8s", lab, m->reps,
-		m->gbps.median, m->gbps.min, m->gbps.max, m->gbps.cv, m->seconds.median * 1e6,
+	/* The median's 95 % interval as +- % of it; "n.c." where the repetitions stopped
+	 * before it was within +-1 % (not converged). */
+	char ci[32] = "-";
+	if (m->ci.n && isfinite(m->ci.half_width))
+		snprintf(ci, sizeof(ci), "+-%.1f %%%s", 100.0 * m->ci.half_width,
+			 m->stop[0] && !m->converged ? " n.c." : "");
+	fprintf(t->f, "  %12s %6u %12.3f %15s %10.3f %10.3f %7.3f %12.2f %8s", lab, m->reps,
+		m->gbps.median, ci, m->gbps.min, m->gbps.max, m->gbps.cv, m->seconds.median * 1e6,
 		m->verify_status);
 	if (m->has_overlap)
 		fprintf(t->f, "  %.2fx %s", m->overlap_speedup, m->overlap_verdict);
@@ -222,7 +230,8 @@ static void one_line(struct term *t, const struct nbw_series_info *si)
 			pre, l->head, sm, l->small_us, lg, l->large_gbps);
 		if (l->best_gbps > 1.1 * l->large_gbps)
 			fprintf(t->f, " (best %.2f at %s)", l->best_gbps, bs);
-		fprintf(t->f, "; %u/%u verified%s", l->verified, l->sizes, ov);
+		fprintf(t->f, "; %u/%u verified; %u/%u within +-1 %%%s", l->verified, l->sizes,
+			l->converged, l->sizes, ov);
 		if (l->errors)
 			fprintf(t->f, "; %u failed: %s", l->errors, l->first_error);
 		fprintf(t->f, "\n");

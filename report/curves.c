@@ -111,6 +111,7 @@ int nbw_curves_add(struct nbw_curves *cs, json_t *measurements, int file)
 		c->pt = pt;
 		json_t *g = json_object_get(m, "gbps");
 		json_t *ov = json_object_get(m, "overlap");
+		json_t *ci = json_object_get(m, "median_ci"), *conv = json_object_get(m, "converged");
 		pt[c->n++] = (struct nbw_curve_point){
 			.bytes = jnum(m, "bytes"),
 			.seconds = jnum(json_object_get(m, "seconds"), "median"),
@@ -119,7 +120,12 @@ int nbw_curves_add(struct nbw_curves *cs, json_t *measurements, int file)
 			.gbps_max = jnum(g, "max"),
 			.overlap_speedup = json_is_object(ov) && jnum(ov, "speedup") > 0.0
 						   ? jnum(ov, "speedup") : 0.0,
+			.ci_lo_gbps = jnum(ci, "lo_gbps"),
+			.ci_hi_gbps = jnum(ci, "hi_gbps"),
+			.ci_half_width_pct = jnum(ci, "half_width_pct"),
+			.converged = json_is_boolean(conv) ? json_is_true(conv) : -1,
 		};
+		snprintf(pt[c->n - 1].stop, sizeof(pt[c->n - 1].stop), "%s", jstr(m, "stop"));
 		json_t *th = json_object_get(m, "theoretical");
 		if (json_is_object(th)) {
 			double t = jnum(th, "gbps");

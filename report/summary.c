@@ -205,17 +205,24 @@ static double band(json_t *s, const char *b, const char *key)
 
 static void gap_meaning(json_t *s, char *out, size_t len)
 {
+	json_t *lb = json_object_get(s, "latency_band"), *bb = json_object_get(s, "bandwidth_band");
 	double lr = band(s, "latency_band", "median_relative_gap");
 	double br = band(s, "bandwidth_band", "median_relative_gap");
 	size_t w = 0;
-	if (isfinite(lr))
+	/* A band whose intervals overlap says so, without a signed figure. */
+	if (isfinite(lr) && !nbw_gap_measurable(lb))
+		w += (size_t)snprintf(out + w, len - w, "small sizes: %s", NBW_GAP_NOT_MEASURABLE);
+	else if (isfinite(lr))
 		w += (size_t)snprintf(out + w, len - w, "small sizes: %s (%+.0f %%, %+.*f us per "
-							"transfer)", nbw_gap_verdict(lr), 100.0 * lr,
+							"transfer)", nbw_gap_band_verdict(lb), 100.0 * lr,
 				      fabs(band(s, "latency_band", "median_extra_us")) < 10 ? 2 : 0,
 				      band(s, "latency_band", "median_extra_us"));
-	if (w < len && isfinite(br))
+	if (w < len && isfinite(br) && !nbw_gap_measurable(bb))
+		w += (size_t)snprintf(out + w, len - w, "%slarge sizes: %s", w ? "; " : "",
+				      NBW_GAP_NOT_MEASURABLE);
+	else if (w < len && isfinite(br))
 		w += (size_t)snprintf(out + w, len - w, "%slarge sizes: %s (%+.2f GB/s, %+.0f %%)",
-				      w ? "; " : "", nbw_gap_verdict(br),
+				      w ? "; " : "", nbw_gap_band_verdict(bb),
 				      band(s, "bandwidth_band", "median_gap_gbps"), 100.0 * br);
 	json_t *sc = json_object_get(s, "sign_changes_at_bytes");
 	if (w < len && json_array_size(sc)) {
@@ -437,7 +444,8 @@ static void gap_sentences(json_t *sent, json_t *gaps)
 			if (!isfinite(r))
 				continue;
 			cells++;
-			if (fabs(r) <= NBW_GAP_CLEAR)
+			if (fabs(r) <= NBW_GAP_CLEAR ||
+			    !nbw_gap_measurable(json_object_get(s, bands[b])))
 				continue;
 			struct gap_cell c = {jstr(s, "omp_mode"), words[b], jint(s, "devices", 1), r};
 			if (r > 0)

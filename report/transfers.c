@@ -91,12 +91,14 @@ static void free_gaps(json_t **g, size_t n)
  * their sizes: "OpenMP vs host: small sizes +90 % (OpenMP slower, +0.20 us per transfer),
  * large sizes -5 % (OpenMP faster)"; "" when there is none. */
 static void band_mean(json_t *gaps, const char *dir, const char *mode, const char *band,
-		      const char *key, double *val, double *w, const char **native)
+		      const char *key, double *val, double *w, double *unmeasurable,
+		      const char **native)
 {
 	size_t i;
 	json_t *s;
 	*val = 0.0;
 	*w = 0.0;
+	*unmeasurable = 0.0;
 	json_array_foreach(json_object_get(gaps, "summary"), i, s) {
 		if (strcmp(str(s, "direction", ""), dir) != 0 ||
 		    strcmp(str(s, "omp_mode", ""), mode) != 0)
@@ -107,6 +109,8 @@ static void band_mean(json_t *gaps, const char *dir, const char *mode, const cha
 			continue;
 		*val += k * v;
 		*w += k;
+		/* A band whose gap is within the medians' intervals at most sizes. */
+		*unmeasurable += nbw_gap_measurable(b) ? 0.0 : k;
 		*native = str(s, "native_api", "native");
 	}
 	if (*w > 0)
@@ -120,22 +124,28 @@ static void gap_note(const struct nbw_rinput *in, json_t **gaps, const char *dir
 	out[0] = '\0';
 	for (size_t f = 0; f < in->nfiles; f++) {
 		const char *native = NULL;
-		double lr, lw, lu, uw, br, bw;
+		double lr, lw, lu, uw, br, bw, lun, uun, bun;
 		band_mean(gaps[f], dir, mode, "latency_band", "median_relative_gap", &lr, &lw,
+			  &lun, &native);
+		band_mean(gaps[f], dir, mode, "latency_band", "median_extra_us", &lu, &uw, &uun,
 			  &native);
-		band_mean(gaps[f], dir, mode, "latency_band", "median_extra_us", &lu, &uw, &native);
 		band_mean(gaps[f], dir, mode, "bandwidth_band", "median_relative_gap", &br, &bw,
-			  &native);
+			  &bun, &native);
 		if (!native || (!(lw > 0) && !(bw > 0)))
 			continue;
 		char file[32] = "", small[96] = "", large[64] = "";
 		if (in->nfiles > 1)
 			snprintf(file, sizeof(file), "file %zu: ", f);
-		if (lw > 0)
+		/* Where most of a band's sizes are within the intervals: no signed figure. */
+		if (lw > 0 && 2.0 * lun > lw)
+			snprintf(small, sizeof(small), "small sizes %s", NBW_GAP_NOT_MEASURABLE);
+		else if (lw > 0)
 			snprintf(small, sizeof(small), "small sizes %+.0f %% (%s, %+.*f us per "
 				 "transfer)", 100.0 * lr, nbw_gap_verdict(lr), fabs(lu) < 10 ? 2 : 0,
 				 lu);
-		if (bw > 0)
+		if (bw > 0 && 2.0 * bun > bw)
+			snprintf(large, sizeof(large), "large sizes %s", NBW_GAP_NOT_MEASURABLE);
+		else if (bw > 0)
 			snprintf(large, sizeof(large), "large sizes %+.0f %% (%s)", 100.0 * br,
 				 nbw_gap_verdict(br));
 		int wr = snprintf(out + n, outlen - n, "%s%sOpenMP vs %s: %s%s%s", n ? "; " : "",
@@ -384,6 +394,30 @@ static void addf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The interval of a point's median (GB/s), its relative half-width and whether the
+ * repetitions met the target ("n.c." = not converged, with why they stopped); empty cells
+ * for a document written before measurements had one. */
+static void interval_cells(struct nbw_rtable *t, const struct nbw_curve_point *p)
+{
+	if (isfinite(p->ci_lo_gbps) && isfinite(p->ci_hi_gbps)) {
+		char parts[64];
+		snprintf(parts, sizeof(parts), "%.10g,%.10g", p->ci_lo_gbps, p->ci_hi_gbps);
+		nbw_rtable_cellc(t, parts, "%.4g - %.4g", p->ci_lo_gbps, p->ci_hi_gbps);
+	} else {
+		nbw_rtable_cellc(t, ",", "%s", "");
+	}
+	if (isfinite(p->ci_half_width_pct))
+		nbw_rtable_cell(t, "%.2f", p->ci_half_width_pct);
+	else
+		nbw_rtable_cell(t, "%s", "");
+	if (p->converged < 0)
+		nbw_rtable_cell(t, "%s", "");
+	else if (p->converged)
+		nbw_rtable_cell(t, "%s", "yes");
+	else
+		nbw_rtable_cell(t, "n.c. (%s)", p->stop[0] ? p->stop : "stopped");
+}
+
 static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const char *dir)
 {
 	const struct nbw_curves *cs = &in->curves;
@@ -403,17 +437,19 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 		"file", "api", "mode", "host memory", "devices", "peer access", "hidden helpers",
 		"sizes", "fitted sizes", "alpha (us)", "beta (GB/s)", "n_1/2 (bytes)", "n_1/2",
 		"max rel. residual (fitted)", "max rel. residual (all sizes)",
-		"peak measured (GB/s)", "largest size (GB/s)", "theoretical (GB/s)",
-		"beta / theoretical", "note" };
+		"peak measured (GB/s)", "largest size (GB/s)",
+		"largest size: 95 % interval (GB/s)", "largest size: +- % (95 %)",
+		"largest size: converged", "theoretical (GB/s)", "beta / theoretical", "note" };
 	char name[32];
 	snprintf(name, sizeof(name), "fit-%s", dir);
 	static const char *const csv[] = {
 		"file", "api", "mode", "host_mem", "streams,concurrency", "peer_access",
 		"hidden_helpers", "sizes", "fit_min_bytes,fit_max_bytes,fit_sizes", "alpha_us",
 		"beta_gbps", "n_half_bytes", "-", "max_rel_resid_fitted", "max_rel_resid_all",
-		"peak_gbps", "largest_size_gbps", "theoretical_gbps", "beta_over_theoretical",
-		"note" };
-	struct nbw_rtable *t = nbw_rtable_new(name, 20, h);
+		"peak_gbps", "largest_size_gbps", "largest_size_ci_lo_gbps,largest_size_ci_hi_gbps",
+		"largest_size_ci_half_width_pct", "largest_size_converged", "theoretical_gbps",
+		"beta_over_theoretical", "note" };
+	struct nbw_rtable *t = nbw_rtable_new(name, 23, h);
 	nbw_rtable_csv_names(t, csv);
 	size_t two = 0, bad = 0, above = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -453,6 +489,7 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 			for (int k = 0; k < 9; k++)
 				nbw_rtable_cell(t, "%s", "");
 		}
+		interval_cells(t, &c->pt[c->n - 1]);
 		if (c->theoretical_gbps > 0) {
 			nbw_rtable_cell(t, "%.4g", c->theoretical_gbps);
 			if (rc == 0)
@@ -487,12 +524,16 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 		bad += rc == 0 && !fit.describes;
 		above += rc == 0 && fit.beta_above_peak;
 	}
-	char caption[512];
+	char caption[1024];
 	snprintf(caption, sizeof(caption), "Alpha-beta fits of %s (%s): t(n) = alpha + n / beta, "
 		 "n = bytes of all streams of one repetition, fitted on relative residuals from "
 		 "the smallest size at which every size up to the largest is within %.0f %% of "
 		 "the line (\"fitted sizes\"); beta in GB/s = 1e9 B/s; n_1/2 = alpha x beta "
-		 "reaches half of beta", dir, dir_words(dir), 100.0 * NBW_ABFIT_HOLDS);
+		 "reaches half of beta; the largest size's median with its distribution-free "
+		 "95 %% confidence interval (order statistics) and half-width relative to the "
+		 "median time, converged when within +-1 %% (n.c.: not converged, stopped by the "
+		 "time cap or the repetition limit)", dir, dir_words(dir),
+		 100.0 * NBW_ABFIT_HOLDS);
 	nbw_rdoc_table(r, t, caption);
 	if (bad)
 		nbw_rdoc_para(r, "%zu of these fits do not describe their data: not even the three "
@@ -540,12 +581,16 @@ static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t *
 			nbw_rtable_cell(t, "%.0f", num(s, "devices"));
 			nbw_rtable_cell(t, "%.0f", num(s, "sizes"));
 			double lr = num(lat, "median_relative_gap"), br = num(bw, "median_relative_gap");
-			num_cell(t, "%+.1f", 100.0 * lr);
-			num_cell(t, "%+.3f", num(lat, "median_extra_us"));
-			nbw_rtable_cell(t, "%s", isfinite(lr) ? nbw_gap_verdict(lr) : "not measured");
-			num_cell(t, "%+.4g", num(bw, "median_gap_gbps"));
-			num_cell(t, "%+.1f", 100.0 * br);
-			nbw_rtable_cell(t, "%s", isfinite(br) ? nbw_gap_verdict(br) : "not measured");
+			/* No signed figure where the gap is within the medians' intervals. */
+			bool lm = nbw_gap_measurable(lat), bm = nbw_gap_measurable(bw);
+			num_cell(t, "%+.1f", lm ? 100.0 * lr : NAN);
+			num_cell(t, "%+.3f", lm ? num(lat, "median_extra_us") : NAN);
+			nbw_rtable_cell(t, "%s",
+					isfinite(lr) ? nbw_gap_band_verdict(lat) : "not measured");
+			num_cell(t, "%+.4g", bm ? num(bw, "median_gap_gbps") : NAN);
+			num_cell(t, "%+.1f", bm ? 100.0 * br : NAN);
+			nbw_rtable_cell(t, "%s",
+					isfinite(br) ? nbw_gap_band_verdict(bw) : "not measured");
 			char chg[160] = "";
 			size_t k, w = 0;
 			json_t *x;
@@ -581,7 +626,10 @@ static void gap_table(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **
 			 "(up to 64 KiB, where the cost per transfer dominates) as the relative "
 			 "gap and OpenMP's extra time per transfer, large sizes (1 MiB and up) as "
 			 "the gap in GB/s and relative to the native figure; within +-3 %% there "
-			 "is no clear gap. \"sign change at\" lists the sizes (bytes) where "
+			 "is no clear gap, and where at most of a band's sizes the two medians' "
+			 "95 %% confidence intervals overlap (the gap is smaller than the two "
+			 "intervals together) there is no measurable gap and no signed figure. "
+			 "\"sign change at\" lists the sizes (bytes) where "
 			 "OpenMP goes from slower to faster or back. The mean |gap| over all sizes "
 			 "is kept as a secondary figure. OpenMP nowait is held against the native "
 			 "async copy. Rows with direction \"all\" take each mode over every "

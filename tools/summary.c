@@ -135,12 +135,18 @@ static void gap_per_mode(FILE *f, json_t *gaps)
 		char small[96] = "not measured", large[96] = "not measured";
 		double lr = band(s, "latency_band", "median_relative_gap");
 		double br = band(s, "bandwidth_band", "median_relative_gap");
-		if (isfinite(lr))
+		json_t *lb = json_object_get(s, "latency_band"), *bb = json_object_get(s, "bandwidth_band");
+		if (isfinite(lr) && !nbw_gap_measurable(lb))
+			snprintf(small, sizeof(small), "%s", NBW_GAP_NOT_MEASURABLE);
+		else if (isfinite(lr))
 			snprintf(small, sizeof(small), "%s (%+.0f %%, %+.2f us per transfer)",
-				 nbw_gap_verdict(lr), 100.0 * lr,
+				 nbw_gap_band_verdict(lb), 100.0 * lr,
 				 band(s, "latency_band", "median_extra_us"));
-		if (isfinite(br))
-			snprintf(large, sizeof(large), "%s (%+.3f GB/s, %+.0f %%)", nbw_gap_verdict(br),
+		if (isfinite(br) && !nbw_gap_measurable(bb))
+			snprintf(large, sizeof(large), "%s", NBW_GAP_NOT_MEASURABLE);
+		else if (isfinite(br))
+			snprintf(large, sizeof(large), "%s (%+.3f GB/s, %+.0f %%)",
+				 nbw_gap_band_verdict(bb),
 				 band(s, "bandwidth_band", "median_gap_gbps"), 100.0 * br);
 		int dv = (int)json_integer_value(json_object_get(s, "devices"));
 		fprintf(f, "    %-5s %-6s %d device%s: small sizes %s; large sizes %s\n",

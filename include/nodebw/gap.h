@@ -14,6 +14,7 @@
 #define NODEBW_GAP_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,6 +37,18 @@ json_t *nbw_gap_compute(json_t *devices, json_t *measurements);
 
 /** "OpenMP slower", "OpenMP faster" or "no clear gap" for a signed mean relative gap. */
 const char *nbw_gap_verdict(double mean_relative_gap);
+
+/** The verdict of a band whose gap is within the two measurements' confidence intervals of
+ *  their medians (they overlap) at more than half of its sizes: instead of a signed figure. A
+ *  row says so with "measurable": false. */
+#define NBW_GAP_NOT_MEASURABLE "no measurable gap"
+
+/** The verdict of a summary band (latency_band, bandwidth_band): its "verdict", or, in a
+ *  document written before bands had one, that of its median_relative_gap. */
+const char *nbw_gap_band_verdict(json_t *band);
+
+/** False when the band's verdict is NBW_GAP_NOT_MEASURABLE. */
+bool nbw_gap_measurable(json_t *band);
 
 /** Print the summary as a table (decimal GB/s). Returns the number of summary rows. */
 size_t nbw_gap_print(FILE *f, json_t *gaps);

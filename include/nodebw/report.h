@@ -42,6 +42,11 @@ struct nbw_curve_point {
 	double gbps;               /**< median aggregate GB/s (1e9 B/s) */
 	double gbps_min, gbps_max; /**< over the repetitions */
 	double overlap_speedup;    /**< two streams: serial estimate / concurrent; 0 if none */
+	/** The 95 % confidence interval of the median GB/s (median_ci) and its relative
+	 *  half-width in percent; NaN in a document written before it. */
+	double ci_lo_gbps, ci_hi_gbps, ci_half_width_pct;
+	int converged;             /**< the repetitions met the interval's target: 1, 0, -1 unknown */
+	char stop[48];             /**< why the repetitions stopped; "" when unknown */
 };
 
 struct nbw_curve {

@@ -71,6 +71,15 @@ struct nbw_measurement {
 	size_t n;
 	struct nbw_summary gbps;    /**< of total bytes / wall time per repetition */
 	struct nbw_summary seconds;
+	/** The distribution-free confidence interval of the median of samples_s (order
+	 *  statistics, nbw_median_ci), and so of the median GB/s; filled by
+	 *  nbw_measurement_summarize from the samples (ci.n == 0: no samples). */
+	struct nbw_median_ci ci;
+	/** Why the repetitions stopped: "interval within +-1 %", "time cap 0.5 s", "max
+	 *  repetitions 20" or "fixed --reps"; "" when unknown (an error, an older document). */
+	char stop[48];
+	/** The interval meets the target (nbw_ci_converged); meaningful when stop is set. */
+	bool converged;
 	unsigned nstreams;
 	struct nbw_stream streams[NBW_MAX_STREAMS];
 	/* Overlap of concurrent copies (nstreams == 2). */
@@ -86,9 +95,9 @@ struct nbw_measurement {
 	char verify_status[16];     /**< "passed", "failed", "not-run" */
 	uint64_t verify_bytes;
 	char verify_detail[160];
-	/** The repetitions whose destination was checked, 1-based ("1-20", "1,8"); empty when
-	 *  none was (an error) or the document predates the field. */
-	char verify_reps[32];
+	/** The repetitions whose destination was checked, 1-based ranges ("1-20", "1,8",
+	 *  "1,7-8,12"); empty when none was (an error) or the document predates the field. */
+	char verify_reps[96];
 	char error[256];            /**< empty on success */
 	/** Wall time this measurement cost, warm-up, repetitions, reference runs and
 	 *  verification included (what a run spends; 0 when unknown). */

@@ -8,7 +8,8 @@ Always: JSON Schema (draft-07) validation, then a few cross-field checks that a 
 cannot express (probe name = api-direction, sample counts = repetitions, also of the alone
 and device samples, halo_n against bytes, checked bytes of a passed verification, no device
 listed twice, an OpenMP device's "native" names a listed device with the same PCI bus id,
-the gap rows' arithmetic).
+the gap rows' arithmetic and measurability, each median_ci against the samples it comes
+from, converged and stop against it, the last repetition checked).
 With --require-matrix, also the content expected from a full OpenMP probe run on this
 project's test machines: every htod/dtoh mode x host memory x concurrency and every p2p
 sync/async x single/bidir was measured and verified, host-plugin devices are labelled as
@@ -24,6 +25,7 @@ unusable schema.
 import argparse
 import itertools
 import json
+import math
 import sys
 
 try:
@@ -178,6 +180,7 @@ def consistency_errors(doc):
                 errs.append("%s.%s: %d samples, but repetitions is %d" % (where, name, n, reps))
         if m["halo_n"] is not None and m["bytes"] != 8 * m["halo_n"] ** 2:
             errs.append("%s.halo_n: %d, but bytes %d is not 8 x N^2 for it" % (where, m["halo_n"], m["bytes"]))
+        errs += ci_errors(where, m)
         ver = m["verification"]
         if ver["status"] == "passed" and ver["checked_bytes"] != m["bytes"] * len(m["streams"]):
             errs.append(
@@ -214,6 +217,58 @@ def _close(a, b, scale):
     return abs(a - b) <= 1e-8 * max(abs(scale), 1e-300) + 1e-15
 
 
+def median_ranks(n, level):
+    """The 1-based ranks (j, k) and coverage of the order-statistics interval of a median."""
+
+    def coverage(j):
+        if 2 * j > n:
+            return 0.0
+        return 1.0 - 2.0 * sum(math.comb(n, i) for i in range(j)) / 2.0**n
+
+    j = 1
+    while coverage(j + 1) >= level:
+        j += 1
+    return j, n + 1 - j, coverage(j)
+
+
+def ci_errors(where, m):
+    """median_ci against the samples it comes from, converged against it, stop against
+    converged, and the last checked repetition against the count."""
+    errs = []
+    ci, samples = m.get("median_ci"), m["samples_s"]
+    if ci is not None and samples:
+        x = sorted(samples)
+        n = len(x)
+        j, k, cov = median_ranks(n, ci["level"])
+        med = (x[(n - 1) // 2] + x[n // 2]) / 2
+        hw = 100.0 * max(med - x[j - 1], x[k - 1] - med) / med if med > 0 else None
+        if ci["ranks"] != [j, k]:
+            errs.append("%s.median_ci.ranks: %r, but %d samples at %r give [%d, %d]" % (where, ci["ranks"], n, ci["level"], j, k))
+        elif not (_close(ci["lo_s"], x[j - 1], x[j - 1]) and _close(ci["hi_s"], x[k - 1], x[k - 1])):
+            errs.append("%s.median_ci: [%r, %r], but samples %d and %d are [%r, %r]" % (where, ci["lo_s"], ci["hi_s"], j, k, x[j - 1], x[k - 1]))
+        if not _close(ci["coverage"], cov, 1.0):
+            errs.append("%s.median_ci.coverage: %r, but ranks %d, %d of %d cover %r" % (where, ci["coverage"], j, k, n, cov))
+        # A difference of samples written with 10 digits: close in percent, not relative.
+        if hw is not None and abs(ci["half_width_pct"] - hw) > 1e-6 * max(1.0, hw):
+            errs.append("%s.median_ci.half_width_pct: %r, but the samples give %r" % (where, ci["half_width_pct"], hw))
+        if "converged" in m and hw is not None and abs(hw - 1.0) > 1e-6:
+            want = hw <= 1.0 and cov >= ci["level"]
+            if m["converged"] != want:
+                errs.append("%s.converged: %r, but the interval is +-%.3f %% at coverage %.4f" % (where, m["converged"], hw, cov))
+    if "stop" in m and m["stop"] != "fixed --reps":
+        if (m["stop"] == "interval within +-1 %") != m["converged"]:
+            errs.append("%s.stop: %r with converged %r" % (where, m["stop"], m["converged"]))
+    if m.get("error") is not None and (m.get("median_ci") is not None or "stop" in m):
+        errs.append("%s: a measurement with an error has an interval or a stop" % where)
+    checked = m["verification"].get("checked_repetitions")
+    if checked and m["repetitions"]:
+        last = int(checked.replace("-", ",").split(",")[-1])
+        first = int(checked.replace("-", ",").split(",")[0])
+        if first != 1 or last != m["repetitions"]:
+            errs.append("%s.verification.checked_repetitions: %r, but the first and the last of %d repetitions are checked" % (where, checked, m["repetitions"]))
+    return errs
+
+
 def gap_errors(gaps):
     errs = []
     for i, r in enumerate(gaps["rows"]):
@@ -226,6 +281,10 @@ def gap_errors(gaps):
             errs.append(
                 "%s.relative_gap: %r, but gap_gbps / native_gbps = %r" % (where, r["relative_gap"], r["gap_gbps"] / nat)
             )
+        if "measurable" in r:
+            (olo, ohi), (nlo, nhi) = r["omp_ci_gbps"], r["native_ci_gbps"]
+            if r["measurable"] == (olo <= nhi and nlo <= ohi):
+                errs.append("%s.measurable: %r, but the intervals %r and %r %s" % (where, r["measurable"], r["omp_ci_gbps"], r["native_ci_gbps"], "overlap" if r["measurable"] else "do not overlap"))
         extra = (r["omp_s"] - r["native_s"]) * 1e6
         if not _close(r["extra_us"], extra, 1e6 * max(r["omp_s"], r["native_s"])):
             errs.append("%s.extra_us: %r, but (omp_s - native_s) x 1e6 = %r" % (where, r["extra_us"], extra))

@@ -74,6 +74,8 @@ for g in s["gaps"]:
         if r is None:
             continue
         cases += 1
+        if (g.get(band) or {}).get("verdict") == "no measurable gap":
+            continue
         slow += r > 0.03
 if slow:
     assert f"slower than {s['gaps'][0]['native_api']} in {slow} of {cases} " in sent, sent

@@ -81,9 +81,9 @@ static void test_defaults_probe(void **state)
 	check_all_selected(&o);
 	assert_int_equal(o.profile, NBW_PROFILE_DEFAULT);
 	assert_int_equal(o.warmup, 2);
-	assert_int_equal(o.min_reps, 5);
-	assert_int_equal(o.max_reps, 200);
-	assert_float_equal(o.min_time_s, 0.05, 1e-15);
+	assert_int_equal(o.min_reps, 6);
+	assert_int_equal(o.max_reps, 500);
+	assert_float_equal(o.min_time_s, 0.005, 1e-15);
 	assert_int_equal(o.hidden_helpers, -1);
 	assert_false(o.hht_sweep);
 	assert_false(o.sizes_given);
@@ -108,8 +108,8 @@ static void test_defaults_run(void **state)
 	check_all_selected(&o);
 	assert_int_equal(o.profile, NBW_PROFILE_QUICK);
 	assert_int_equal(o.warmup, 1);
-	assert_int_equal(o.min_reps, 2);
-	assert_int_equal(o.max_reps, 20);
+	assert_int_equal(o.min_reps, 6);
+	assert_int_equal(o.max_reps, 100);
 	assert_int_equal(o.hidden_helpers, -1);
 	assert_true(o.hht_sweep);
 	assert_false(o.sizes_given);
@@ -122,9 +122,9 @@ static void test_defaults_run(void **state)
 	parse_ok(argv1, &o);
 	assert_int_equal(o.profile, NBW_PROFILE_DEFAULT);
 	assert_int_equal(o.warmup, 2);
-	assert_int_equal(o.min_reps, 5);
-	assert_int_equal(o.max_reps, 200);
-	assert_float_equal(o.min_time_s, 0.05, 1e-15);
+	assert_int_equal(o.min_reps, 6);
+	assert_int_equal(o.max_reps, 500);
+	assert_float_equal(o.min_time_s, 0.005, 1e-15);
 	assert_int_equal(o.sizes.n, 31);
 	assert_true(o.hht_sweep);
 	nbw_cli_opts_free(&o);
@@ -159,9 +159,10 @@ static void test_quick(void **state)
 	parse_ok(argv, &o);
 	assert_int_equal(o.profile, NBW_PROFILE_QUICK);
 	assert_int_equal(o.warmup, 1);
-	assert_int_equal(o.min_reps, 2);
-	assert_int_equal(o.max_reps, 20);
-	assert_float_equal(o.min_time_s, 0.005, 1e-15);
+	assert_int_equal(o.min_reps, 6);
+	assert_int_equal(o.max_reps, 100);
+	assert_float_equal(o.min_time_s, 0.001, 1e-15);
+	assert_float_equal(o.max_time_s, 0.05, 1e-15);
 	assert_false(o.sizes_given);
 	/* Sparse sweep to 64 MiB with the halo planes 512 and 1024. */
 	assert_int_equal(o.sizes.n, 10);
@@ -179,10 +180,10 @@ static void test_full(void **state)
 	parse_ok(argv, &o);
 	assert_int_equal(o.profile, NBW_PROFILE_FULL);
 	assert_int_equal(o.warmup, 3);
-	assert_int_equal(o.min_reps, 5);
+	assert_int_equal(o.min_reps, 10);
 	assert_int_equal(o.max_reps, 1000);
-	assert_float_equal(o.min_time_s, 0.1, 1e-15);
-	assert_float_equal(o.max_time_s, 1.0, 1e-15);
+	assert_float_equal(o.min_time_s, 0.02, 1e-15);
+	assert_float_equal(o.max_time_s, 0.15, 1e-15);
 	assert_false(o.reps_given || o.warmup_given);
 	assert_int_equal(o.sizes.v[o.sizes.n - 1].bytes, 1024 * MiB);
 	nbw_cli_opts_free(&o);

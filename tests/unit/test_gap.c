@@ -850,6 +850,151 @@ static void test_fixture_host_2cpu_vm(void **state)
 	nbw_doc_free(doc);
 }
 
+
+/* Give a measurement its median's interval in GB/s (median_ci, as results.c writes it). */
+static json_t *with_ci(json_t *m, double lo_gbps, double hi_gbps)
+{
+	assert_int_equal(json_object_set_new(m, "median_ci",
+					     json_pack("{s:f, s:f, s:f}", "level", 0.95, "lo_gbps",
+						       lo_gbps, "hi_gbps", hi_gbps)),
+			 0);
+	return m;
+}
+
+/* A gap no larger than the two intervals together (they overlap) is no measurable gap: the
+ * row says so, a band where most rows do says "no measurable gap" instead of a signed
+ * figure, and such sizes take no side in the sign changes. Sizes:
+ *   8 B:     OpenMP 1.00 [0.98, 1.02], native 1.03 [1.01, 1.05]: overlap, rel +2.9 %
+ *   4 KiB:   OpenMP 1.00 [0.99, 1.01], native 1.50 [1.49, 1.51]: measurable, +33 %
+ *   64 KiB:  OpenMP 10.0 [9.0, 11.0], native 10.5 [10.4, 10.6]: overlap (inside), +4.8 %
+ *   1 MiB:   OpenMP 12.0 [11.9, 12.1], native 10.0 [9.9, 10.1]: measurable, -20 %
+ *   16 MiB:  OpenMP 9.0 [8.0, 10.0], native 10.0 [10.0, 10.2]: touching ends overlap, +10 %
+ *   64 MiB:  OpenMP 9.5 [9.0, 10.5], native 10.0 [9.8, 10.2]: overlap, +5 % */
+static void test_measurable(void **state)
+{
+	(void)state;
+	json_t *devices = load(HOST_DEVICES), *ms = json_array();
+	static const struct {
+		long long bytes;
+		double omp, olo, ohi, nat, nlo, nhi;
+	} pts[] = { { 8, 1.0, 0.98, 1.02, 1.03, 1.01, 1.05 },
+		    { 4096, 1.0, 0.99, 1.01, 1.5, 1.49, 1.51 },
+		    { 65536, 10.0, 9.0, 11.0, 10.5, 10.4, 10.6 },
+		    { 1048576, 12.0, 11.9, 12.1, 10.0, 9.9, 10.1 },
+		    { 16777216, 9.0, 8.0, 10.0, 10.0, 10.0, 10.2 },
+		    { 67108864, 9.5, 9.0, 10.5, 10.0, 9.8, 10.2 } };
+	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++) {
+		double b = (double)pts[i].bytes;
+		add(ms, with_ci(meas("omp", "htod", "sync", "pinned", "single", pts[i].bytes, HTOD0,
+				     pts[i].omp, b / (pts[i].omp * 1e9)),
+				pts[i].olo, pts[i].ohi));
+		add(ms, with_ci(meas("host", "htod", "sync", "pinned", "single", pts[i].bytes, HTOD0,
+				     pts[i].nat, b / (pts[i].nat * 1e9)),
+				pts[i].nlo, pts[i].nhi));
+	}
+	assert_int_equal(nbw_gap_match_devices(devices), 2);
+	json_t *g = compute(devices, ms);
+	static const struct {
+		long long bytes;
+		bool measurable;
+	} want[] = { { 8, false },	   { 4096, true },	 { 65536, false },
+		     { 1048576, true }, { 16777216, false }, { 67108864, false } };
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		json_t *r = find_row(g, "htod", "sync", "pinned", "single", want[i].bytes);
+		assert_non_null(r);
+		assert_true(json_is_boolean(json_object_get(r, "measurable")));
+		if (json_is_true(json_object_get(r, "measurable")) != want[i].measurable)
+			fail_msg("%lld B: measurable should be %d", want[i].bytes,
+				 want[i].measurable);
+		/* The signed figures stay in the row (the output shape is kept). */
+		assert_close(num(r, "gap_gbps"), pts[i].nat - pts[i].omp);
+		json_t *oc = json_object_get(r, "omp_ci_gbps");
+		assert_close(json_number_value(json_array_get(oc, 0)), pts[i].olo);
+		assert_close(json_number_value(json_array_get(json_object_get(r, "native_ci_gbps"),
+							      1)),
+			     pts[i].nhi);
+	}
+	json_t *s = find_summary(g, "host", "htod", "sync", "pinned", 1);
+	json_t *lat = json_object_get(s, "latency_band"), *bw = json_object_get(s, "bandwidth_band");
+	/* Small sizes: 2 of 3 within the intervals: no measurable gap (the median +4.8 %
+	 * would have said OpenMP slower). */
+	assert_int_equal(integer(lat, "sizes"), 3);
+	assert_int_equal(integer(lat, "unmeasurable_sizes"), 2);
+	assert_string_equal(text(lat, "verdict"), NBW_GAP_NOT_MEASURABLE);
+	assert_string_equal(nbw_gap_band_verdict(lat), NBW_GAP_NOT_MEASURABLE);
+	assert_false(nbw_gap_measurable(lat));
+	assert_close(num(lat, "median_relative_gap"), 0.5 / 10.5);
+	/* Large sizes: 2 of 3 again (16 MiB touches, 64 MiB overlaps). */
+	assert_int_equal(integer(bw, "unmeasurable_sizes"), 2);
+	assert_string_equal(text(bw, "verdict"), NBW_GAP_NOT_MEASURABLE);
+	/* Only 4 KiB (+) and 1 MiB (-) take a side: one sign change, at 1 MiB. */
+	json_t *ch = json_object_get(s, "sign_changes_at_bytes");
+	assert_int_equal(json_array_size(ch), 1);
+	assert_int_equal(json_integer_value(json_array_get(ch, 0)), 1048576);
+	/* The printed table says so instead of the signed percentages. */
+	size_t n = 0;
+	char *out = print_to_string(g, &n);
+	assert_int_equal(n, 2);
+	const char *line = strstr(out, "\n  host   htod  sync    pinned");
+	assert_non_null(line);
+	const char *end = strchr(line + 1, '\n');
+	assert_non_null(end);
+	char row[512];
+	snprintf(row, sizeof(row), "%.*s", (int)(end - line), line);
+	assert_non_null(strstr(row, "no measurable gap"));
+	assert_null(strstr(row, "%"));
+	assert_null(strstr(row, "OpenMP slower"));
+	free(out);
+	json_decref(g);
+	json_decref(ms);
+	json_decref(devices);
+}
+
+/* One measurable row of three in a band: the band keeps its signed verdict; a band of one
+ * measurable and one unmeasurable row is not "most within" either. */
+static void test_measurable_minority(void **state)
+{
+	(void)state;
+	json_t *devices = load(HOST_DEVICES), *ms = json_array();
+	/* 1 MiB measurable (-20 %), 16 MiB overlapping (+1 %). */
+	add(ms, with_ci(meas("omp", "htod", "sync", "pinned", "single", 1048576, HTOD0, 12.0,
+			     1048576 / 12e9),
+			11.9, 12.1));
+	add(ms, with_ci(meas("host", "htod", "sync", "pinned", "single", 1048576, HTOD0, 10.0,
+			     1048576 / 10e9),
+			9.9, 10.1));
+	add(ms, with_ci(meas("omp", "htod", "sync", "pinned", "single", 16777216, HTOD0, 9.9,
+			     16777216 / 9.9e9),
+			9.5, 10.5));
+	add(ms, with_ci(meas("host", "htod", "sync", "pinned", "single", 16777216, HTOD0, 10.0,
+			     16777216 / 10e9),
+			9.8, 10.2));
+	/* A pair without intervals (an older document) counts as measurable. */
+	add(ms, meas("omp", "htod", "sync", "pinned", "single", 8, HTOD0, 1.0, 8e-9));
+	add(ms, meas("host", "htod", "sync", "pinned", "single", 8, HTOD0, 2.0, 4e-9));
+	assert_int_equal(nbw_gap_match_devices(devices), 2);
+	json_t *g = compute(devices, ms);
+	json_t *r8 = find_row(g, "htod", "sync", "pinned", "single", 8);
+	assert_null(json_object_get(r8, "measurable"));
+	assert_null(json_object_get(r8, "omp_ci_gbps"));
+	json_t *s = find_summary(g, "host", "htod", "sync", "pinned", 1);
+	json_t *bw = json_object_get(s, "bandwidth_band"), *lat = json_object_get(s, "latency_band");
+	assert_int_equal(integer(bw, "unmeasurable_sizes"), 1);
+	/* median of -0.2 and +0.01 = -0.095: OpenMP faster */
+	assert_string_equal(text(bw, "verdict"), "OpenMP faster");
+	assert_true(nbw_gap_measurable(bw));
+	assert_int_equal(integer(lat, "unmeasurable_sizes"), 0);
+	assert_string_equal(text(lat, "verdict"), "OpenMP slower");
+	/* A band of a document without verdicts: the verdict of its number. */
+	json_t *old = json_pack("{s:f}", "median_relative_gap", -0.5);
+	assert_string_equal(nbw_gap_band_verdict(old), "OpenMP faster");
+	assert_true(nbw_gap_measurable(old));
+	json_decref(old);
+	json_decref(g);
+	json_decref(ms);
+	json_decref(devices);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -867,6 +1012,8 @@ int main(void)
 		cmocka_unit_test(test_bands),
 		cmocka_unit_test(test_print_empty),
 		cmocka_unit_test(test_print_summary),
+		cmocka_unit_test(test_measurable),
+		cmocka_unit_test(test_measurable_minority),
 		cmocka_unit_test(test_fixture_host_2cpu_vm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -211,6 +211,14 @@ static void cmp_measurement(const struct nbw_measurement *a, const struct nbw_me
 	assert_int_equal(a->verify_bytes, b->verify_bytes);
 	assert_string_equal(a->verify_detail, b->verify_detail);
 	assert_string_equal(a->error, b->error);
+	assert_int_equal(a->ci.n, b->ci.n);
+	assert_int_equal(a->ci.j, b->ci.j);
+	assert_int_equal(a->ci.k, b->ci.k);
+	assert_close(a->ci.lo, b->ci.lo, rel);
+	assert_close(a->ci.hi, b->ci.hi, rel);
+	assert_close(a->ci.coverage, b->ci.coverage, rel);
+	assert_string_equal(a->stop, b->stop);
+	assert_int_equal(a->converged, b->converged);
 }
 
 static void roundtrip(const struct nbw_measurement *m)
@@ -587,6 +595,7 @@ static void test_doc_write_load(void **state)
 	make_dual(&m[0]);
 	make_single_error(&m[1]);
 	make_p2p(&m[2]);
+	snprintf(m[2].stop, sizeof(m[2].stop), "time cap 0.05 s");
 	for (int i = 0; i < 3; i++)
 		nbw_measurement_summarize(&m[i]);
 	nbw_doc_add_measurement(d, &m[0]);
@@ -617,9 +626,15 @@ static void test_doc_write_load(void **state)
 				    "nowait\""));
 	/* api ... dst, device_kind, bytes, halo_n, size_set, hidden_helpers, hht_sweep */
 	if (!strstr(csv, "omp,omp-htod,htod,async,pinned,dual,host+host,0+1,\"mixed\",2097152,512,matrix,4,\"\",n/a,,,3,") ||
-	    !strstr(csv, "omp,omp-dtoh,dtoh,sync,pageable,single,0,host,\"unknown\",8,,,-1,\"\",n/a,,,0,,,,,,,,,,\"\",,not-run,") ||
+	    !strstr(csv, "omp,omp-dtoh,dtoh,sync,pageable,single,0,host,\"unknown\",8,,,-1,\"\",n/a,,,0,,,,,,,,,,,,\"\",,,,\"\",,not-run,") ||
 	    !strstr(csv, "omp,omp-p2p,p2p,nowait,none,single,1,0,\"mixed\",1000000000,,,0,\"\",n/a,,,4,"))
 		fail_msg("unexpected CSV rows:\n%s", csv);
+	/* The median's interval: ranks 1 and 4 of 4 (coverage 1 - 2/16), 1e9 B in 1 s and
+	 * 0.125 s = [1, 8] GB/s, +-166.667 % of the median 0.375 s; the dual one [1, 2] ms of
+	 * 2 x 2 MiB, +-33.333 %, 0.75; why they stopped (p2p: the time cap, not converged). */
+	if (!strstr(csv, ",4,3,1,8,3.75,0.8255,0.375,1,8,166.667,0.8750,false,\"time cap 0.05 s\",") ||
+	    !strstr(csv, ",0.0015,2.09715,4.1943,33.333,0.7500,,\"\","))
+		fail_msg("unexpected interval columns:\n%s", csv);
 	free(csv);
 
 	snprintf(path, sizeof(path), "%s/results.json", dir);
@@ -882,6 +897,108 @@ static void test_roundtrip_native_fields(void **state)
 	nbw_measurement_free(&m);
 }
 
+
+/* The median's interval: in the JSON as results.c writes it, recomputed from the samples on
+ * reading, with why the repetitions stopped; absent on an error; a document without it
+ * loads and gets it from its samples, without claiming a stop reason. */
+static void test_median_ci(void **state)
+{
+	(void)state;
+	struct nbw_measurement m, back;
+	char err[256];
+	make_p2p(&m); /* 0.25, 0.5, 0.125, 1.0 s of 1e9 B */
+	snprintf(m.stop, sizeof(m.stop), "max repetitions 4");
+	nbw_measurement_summarize(&m);
+	assert_int_equal(m.ci.n, 4);
+	assert_false(m.converged);
+	json_t *j = nbw_measurement_to_json(&m);
+	json_t *ci = json_object_get(j, "median_ci");
+	assert_true(json_is_object(ci));
+	assert_close(json_number_value(json_object_get(ci, "level")), 0.95, 0.0);
+	assert_close(json_number_value(json_object_get(ci, "coverage")), 0.875, 1e-12);
+	assert_close(json_number_value(json_object_get(ci, "lo_s")), 0.125, 0.0);
+	assert_close(json_number_value(json_object_get(ci, "hi_s")), 1.0, 0.0);
+	assert_close(json_number_value(json_object_get(ci, "lo_gbps")), 1.0, 1e-12);
+	assert_close(json_number_value(json_object_get(ci, "hi_gbps")), 8.0, 1e-12);
+	assert_close(json_number_value(json_object_get(ci, "half_width_pct")),
+		     100.0 * 0.625 / 0.375, 1e-12);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(ci, "ranks"), 0)), 1);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(ci, "ranks"), 1)), 4);
+	assert_string_equal(json_string_value(json_object_get(ci, "method")),
+			    "order statistics (binomial ranks 1,4 of 4)");
+	assert_true(json_is_false(json_object_get(j, "converged")));
+	assert_string_equal(json_string_value(json_object_get(j, "stop")), "max repetitions 4");
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), 0);
+	assert_string_equal(back.stop, "max repetitions 4");
+	assert_false(back.converged);
+	assert_int_equal(back.ci.j, 1);
+	nbw_measurement_free(&back);
+
+	/* Samples within +-1 %: 20 of them, ranks 6 and 15 (95.86 %). */
+	double *x = malloc(20 * sizeof(*x));
+	assert_non_null(x);
+	for (int i = 0; i < 20; i++)
+		x[i] = 1.0 + 0.001 * (double)((i * 7) % 20);
+	free(m.samples_s);
+	free(m.streams[0].samples_s);
+	m.samples_s = x;
+	m.streams[0].samples_s = dup_samples(x, 20);
+	m.n = m.streams[0].n = 20;
+	m.reps = 20;
+	snprintf(m.stop, sizeof(m.stop), "interval within +-1 %%");
+	nbw_measurement_summarize(&m);
+	assert_true(m.converged);
+	assert_int_equal(m.ci.j, 6);
+	assert_int_equal(m.ci.k, 15);
+	assert_close(m.ci.lo, 1.005, 1e-12);
+	assert_close(m.ci.hi, 1.014, 1e-12);
+	json_decref(j);
+	j = nbw_measurement_to_json(&m);
+	assert_true(json_is_true(json_object_get(j, "converged")));
+	roundtrip(&m);
+
+	/* An older document: neither field; the interval comes from the samples, no stop. */
+	json_object_del(j, "median_ci");
+	json_object_del(j, "converged");
+	json_object_del(j, "stop");
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.ci.n, 20);
+	assert_close(back.ci.lo, 1.005, 1e-9);
+	assert_string_equal(back.stop, "");
+	json_t *again = nbw_measurement_to_json(&back);
+	assert_true(json_is_object(json_object_get(again, "median_ci")));
+	assert_null(json_object_get(again, "converged"));
+	assert_null(json_object_get(again, "stop"));
+	json_decref(again);
+	nbw_measurement_free(&back);
+
+	/* Wrong types are refused, naming the field. */
+	json_object_set_new(j, "stop", json_integer(3));
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'stop'"));
+	json_object_set_new(j, "stop", json_string("fixed --reps"));
+	json_object_set_new(j, "converged", json_string("yes"));
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'converged'"));
+	json_object_set_new(j, "converged", json_true());
+	json_object_set_new(j, "median_ci", json_integer(1));
+	assert_int_equal(nbw_measurement_from_json(j, &back, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'median_ci'"));
+	json_decref(j);
+	nbw_measurement_free(&m);
+
+	/* An error: no interval, no stop. */
+	make_single_error(&m);
+	snprintf(m.stop, sizeof(m.stop), "fixed --reps");
+	nbw_measurement_summarize(&m);
+	j = nbw_measurement_to_json(&m);
+	assert_true(json_is_null(json_object_get(j, "median_ci")));
+	assert_null(json_object_get(j, "converged"));
+	assert_null(json_object_get(j, "stop"));
+	json_decref(j);
+	nbw_measurement_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -891,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_single_error),
 		cmocka_unit_test(test_roundtrip_p2p),
 		cmocka_unit_test(test_roundtrip_native_fields),
+		cmocka_unit_test(test_median_ci),
 		cmocka_unit_test(test_from_json_reject),
 		cmocka_unit_test(test_from_json_not_object),
 		cmocka_unit_test_setup_teardown(test_doc_write_load, make_tmpdir, remove_tmpdir),

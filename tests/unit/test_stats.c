@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of common/stats.c: summaries and rate conversion, against hand-computed values. */
+/* Unit tests of common/stats.c: summaries, rate conversion and the confidence interval of a
+ * median, against hand-computed values. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -141,6 +142,145 @@ static void test_rates_zero_time(void **state)
 	assert_float_equal(r[1], 8e-9, 1e-20);
 }
 
+
+/* Ranks and coverage of the median's interval, by hand: coverage(j) = 1 - 2 P(B <= j - 1),
+ * B ~ binomial(n, 1/2). */
+static void test_ci_ranks(void **state)
+{
+	(void)state;
+	size_t j, k;
+	double c;
+	/* n = 5: [min, max] covers 1 - 2/32 = 0.9375 < 95 %: the best there is, said so. */
+	assert_int_equal(nbw_median_ci_ranks(5, 0.95, &j, &k, &c), 0);
+	assert_int_equal(j, 1);
+	assert_int_equal(k, 5);
+	assert_float_equal(c, 0.9375, EPS);
+	/* n = 6: [min, max] covers 1 - 2/64 = 0.96875; ranks 2 and 5 only 1 - 14/64. */
+	assert_int_equal(nbw_median_ci_ranks(6, 0.95, &j, &k, &c), 0);
+	assert_int_equal(j, 1);
+	assert_int_equal(k, 6);
+	assert_float_equal(c, 0.96875, EPS);
+	assert_float_equal(nbw_median_ci_coverage(6, 2), 1.0 - 14.0 / 64.0, EPS);
+	/* n = 10: ranks 2 and 9: 1 - 2 (1 + 10) / 1024 = 0.978515625; ranks 3 and 8:
+	 * 1 - 2 (1 + 10 + 45) / 1024 = 0.890625 < 95 %. */
+	assert_int_equal(nbw_median_ci_ranks(10, 0.95, &j, &k, &c), 0);
+	assert_int_equal(j, 2);
+	assert_int_equal(k, 9);
+	assert_float_equal(c, 1.0 - 22.0 / 1024.0, EPS);
+	assert_float_equal(nbw_median_ci_coverage(10, 3), 1.0 - 112.0 / 1024.0, EPS);
+	/* n = 20: P(B <= 5) = (1 + 20 + 190 + 1140 + 4845 + 15504) / 2^20 = 21700 / 2^20, ranks 6
+	 * and 15 cover 0.958610534...; ranks 7 and 14 (P(B <= 6) = 60460 / 2^20) 0.8846817. */
+	assert_int_equal(nbw_median_ci_ranks(20, 0.95, &j, &k, &c), 0);
+	assert_int_equal(j, 6);
+	assert_int_equal(k, 15);
+	assert_float_equal(c, 1.0 - 2.0 * 21700.0 / 1048576.0, 1e-12);
+	assert_float_equal(nbw_median_ci_coverage(20, 7), 1.0 - 2.0 * 60460.0 / 1048576.0, 1e-12);
+	/* A lower level: n = 10 at 0.85 takes ranks 3 and 8 (0.890625). */
+	assert_int_equal(nbw_median_ci_ranks(10, 0.85, &j, &k, &c), 0);
+	assert_int_equal(j, 3);
+	assert_float_equal(c, 0.890625, EPS);
+	/* One sample: the interval is the sample, coverage 0; two: [min, max] at 0.5. */
+	assert_int_equal(nbw_median_ci_ranks(1, 0.95, &j, &k, &c), 0);
+	assert_true(j == 1 && k == 1 && c == 0.0);
+	assert_int_equal(nbw_median_ci_ranks(2, 0.95, &j, &k, &c), 0);
+	assert_true(j == 1 && k == 2);
+	assert_float_equal(c, 0.5, EPS);
+	/* Nothing to rank, or a level that is not a probability. */
+	assert_int_equal(nbw_median_ci_ranks(0, 0.95, &j, &k, &c), -1);
+	assert_int_equal(nbw_median_ci_ranks(10, 1.0, &j, &k, &c), -1);
+	assert_int_equal(nbw_median_ci_ranks(10, 0.0, &j, &k, &c), -1);
+	assert_int_equal(nbw_median_ci_ranks(10, NAN, &j, &k, &c), -1);
+	/* Large n: the coverage stays just above the level, ranks symmetric. */
+	assert_int_equal(nbw_median_ci_ranks(1000, 0.95, &j, &k, &c), 0);
+	assert_int_equal(j + k, 1001);
+	assert_true(c >= 0.95 && nbw_median_ci_coverage(1000, j + 1) < 0.95);
+}
+
+/* The rank of n + 1 samples is that of n or one more (what the executor's incremental
+ * search relies on), and the binary search agrees with a linear one. */
+static void test_ci_ranks_monotone(void **state)
+{
+	(void)state;
+	size_t prev = 1;
+	for (size_t n = 1; n <= 400; n++) {
+		size_t j, k, lin = 1;
+		double c;
+		assert_int_equal(nbw_median_ci_ranks(n, 0.95, &j, &k, &c), 0);
+		while (nbw_median_ci_coverage(n, lin + 1) >= 0.95)
+			lin++;
+		assert_int_equal(j, lin);
+		assert_true(j >= prev && j <= prev + 1);
+		prev = j;
+	}
+}
+
+static void test_ci_values(void **state)
+{
+	(void)state;
+	/* n = 10, sorted 1..10 shuffled: ranks 2 and 9 -> [2, 9]. The array is not sorted in
+	 * place. */
+	const double x[] = { 7.0, 2.0, 10.0, 4.0, 1.0, 9.0, 3.0, 8.0, 6.0, 5.0 };
+	double copy[10], lo, hi, c;
+	memcpy(copy, x, sizeof(x));
+	assert_int_equal(nbw_median_ci(copy, 10, 0.95, &lo, &hi, &c), 0);
+	assert_memory_equal(copy, x, sizeof(x));
+	assert_float_equal(lo, 2.0, EPS);
+	assert_float_equal(hi, 9.0, EPS);
+	assert_float_equal(c, 0.978515625, EPS);
+	/* n = 5: [min, max] and its coverage 93.75 %. */
+	const double five[] = { 1.02, 0.99, 1.00, 1.01, 0.98 };
+	assert_int_equal(nbw_median_ci(five, 5, 0.95, &lo, &hi, &c), 0);
+	assert_float_equal(lo, 0.98, EPS);
+	assert_float_equal(hi, 1.02, EPS);
+	assert_float_equal(c, 0.9375, EPS);
+	/* n = 6: also [min, max], now at 96.875 %. */
+	const double six[] = { 3.0, 1.0, 6.0, 2.0, 5.0, 4.0 };
+	assert_int_equal(nbw_median_ci(six, 6, 0.95, &lo, &hi, NULL), 0);
+	assert_float_equal(lo, 1.0, EPS);
+	assert_float_equal(hi, 6.0, EPS);
+	/* n = 20: 0.1 .. 2.0 -> ranks 6 and 15 = 0.6 and 1.5. */
+	double twenty[20];
+	for (int i = 0; i < 20; i++)
+		twenty[i] = 0.1 * (double)((i * 7) % 20 + 1);
+	assert_int_equal(nbw_median_ci_sorted((const double[]){ 1, 2, 3 }, 3, 0.95, &lo, &hi, &c),
+			 0);
+	assert_true(lo == 1.0 && hi == 3.0);
+	assert_float_equal(c, 0.75, 1e-12);
+	struct nbw_median_ci ci;
+	assert_int_equal(nbw_median_ci_of(twenty, 20, 0.95, &ci), 0);
+	assert_int_equal(ci.n, 20);
+	assert_int_equal(ci.j, 6);
+	assert_int_equal(ci.k, 15);
+	assert_float_equal(ci.lo, 0.6, 1e-12);
+	assert_float_equal(ci.hi, 1.5, 1e-12);
+	assert_float_equal(ci.median, 1.05, 1e-12);
+	/* max(1.05 - 0.6, 1.5 - 1.05) / 1.05 = 0.45 / 1.05 */
+	assert_float_equal(ci.half_width, 0.45 / 1.05, 1e-12);
+	assert_float_equal(ci.level, 0.95, 0.0);
+	/* No samples: -1 and a cleared interval. */
+	memset(&ci, 0x55, sizeof(ci));
+	assert_int_equal(nbw_median_ci_of(x, 0, 0.95, &ci), -1);
+	assert_int_equal(ci.n, 0);
+	assert_int_equal(nbw_median_ci(x, 0, 0.95, &lo, &hi, &c), -1);
+	assert_int_equal(nbw_median_ci(NULL, 3, 0.95, &lo, &hi, &c), -1);
+}
+
+static void test_ci_half_width(void **state)
+{
+	(void)state;
+	/* Asymmetric: the larger side counts. */
+	assert_float_equal(nbw_ci_half_width(100.0, 99.5, 100.8), 0.008, 1e-15);
+	assert_float_equal(nbw_ci_half_width(100.0, 98.0, 100.5), 0.02, 1e-15);
+	assert_true(isinf(nbw_ci_half_width(0.0, 0.0, 1.0)));
+	assert_true(isinf(nbw_ci_half_width(1.0, NAN, 1.0)));
+	/* Converged: within +-1 % at 95 % or more. */
+	assert_true(nbw_ci_converged(0.9586, 0.008));
+	assert_true(nbw_ci_converged(0.95, 0.01));
+	assert_false(nbw_ci_converged(0.9586, 0.0101));
+	assert_false(nbw_ci_converged(0.9375, 0.001)); /* n = 5: 95 % is out of reach */
+	assert_false(nbw_ci_converged(0.99, INFINITY));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +293,10 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rates_zero_time),
+		cmocka_unit_test(test_ci_ranks),
+		cmocka_unit_test(test_ci_ranks_monotone),
+		cmocka_unit_test(test_ci_values),
+		cmocka_unit_test(test_ci_half_width),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

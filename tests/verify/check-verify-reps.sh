@@ -10,11 +10,12 @@ trap 'rm -rf "$tmp"' EXIT
 args="probe --api host --probe htod --mode sync --host-mem pageable --threads 1 --devices 0
       --warmup 1 --reps 3 --max-reps 3 --no-hht-sweep --quiet"
 
-# probe NAME SIZE CALL: run with the N-th copy of SIZE bytes corrupted (CALL empty: none).
+# probe NAME SIZE CALL [ARGS]: run with the N-th copy of SIZE bytes corrupted (CALL empty:
+# none), with $args or ARGS.
 probe() {
 	# shellcheck disable=SC2086
 	env LD_PRELOAD="$NBW_FLIPSHIM" NBW_FLIP_BYTES="$2" NBW_FLIP_CALL="$3" \
-		"$NODEBW" $args --sizes "$2" --output "$tmp/$1" >"$tmp/$1.out" 2>&1
+		"$NODEBW" ${4:-$args} --sizes "$2" --output "$tmp/$1" >"$tmp/$1.out" 2>&1
 	echo $? >"$tmp/$1.rc"
 	python3 - "$tmp/$1/results.json" >"$tmp/$1.ver" 2>&1 <<'PY'
 import json, sys
@@ -56,6 +57,32 @@ check "2 MiB, corrupt repetition 1: failed, naming repetition 1" ver big-rep1 "r
 probe big-rep2 $big 5
 check "2 MiB, corrupt repetition 2 (not checked): passed, says 1,3" ver big-rep2 "^passed 1,3 "
 check "the failed measurement is listed on stderr" grep -qi "verif" "$tmp/rep1.out"
+
+# An adaptive count (no --reps) names its last repetition before it runs: here the count
+# ends at --max-reps 6 (--min-time 10 keeps the interval from ending it earlier, no time
+# cap), so the decision after repetition 5 poisons the destination for 6. Copies: warm-up
+# (1), poison (2), rep 1 (3), read-back (4), reps 2-5 (5-8), poison (9), rep 6 (10),
+# read-back (11).
+adaptive="probe --api host --probe htod --mode sync --host-mem pageable --threads 1
+	  --devices 0 --warmup 1 --max-reps 6 --min-time 10 --max-time 0 --no-hht-sweep --quiet"
+probe ad-clean $big "" "$adaptive"
+check "adaptive, 2 MiB: passed, repetitions 1,6 checked" ver ad-clean "^passed 1,6 "
+probe ad-last $big 10 "$adaptive"
+check "adaptive, 2 MiB, corrupt the last repetition: exit 3" rc ad-last 3
+check "adaptive, 2 MiB, corrupt the last repetition: failed, naming repetition 6 of 6" \
+	ver ad-last "^failed 1,6 | stream 0: repetition 6 of 6"
+probe ad-mid $big 8 "$adaptive"
+check "adaptive, 2 MiB, corrupt repetition 5 (not checked): passed" ver ad-mid "^passed 1,6 "
+check "adaptive: the measurement says why it stopped" python3 -c "
+import json, sys
+(m,) = json.load(open(sys.argv[1]))['measurements']
+assert m['repetitions'] == 6, m['repetitions']
+assert m['stop'] in ('max repetitions 6', 'interval within +-1 %'), m['stop']
+assert m['converged'] == (m['stop'] != 'max repetitions 6'), m
+assert m['median_ci']['ranks'] == [1, 6], m['median_ci']
+" "$tmp/ad-clean/results.json"
+probe ad-small 65536 "" "$adaptive"
+check "adaptive, 64 KiB: every repetition checked" ver ad-small "^passed 1-[1-9][0-9]* "
 python3 "$NODEBW_SOURCE/tests/integration/validate_results.py" \
 	"$NODEBW_SOURCE/doc/results.schema.json" "$tmp/rep1/results.json" \
 	>"$tmp/val" 2>&1
