@@ -96,16 +96,16 @@ int nbw_median_ci_sorted(const double *sorted, size_t n, double level, double *l
 int nbw_median_ci(const double *x, size_t n, double level, double *lo, double *hi,
 		  double *coverage)
 {
-	if (!x || n == 0)
+	struct nbw_median_ci ci;
+	if (nbw_median_ci_of(x, n, level, &ci))
 		return -1;
-	double *s = malloc(n * sizeof(*s));
-	if (!s)
-		return -1;
-	memcpy(s, x, n * sizeof(*s));
-	gsl_sort(s, 1, n);
-	int rc = nbw_median_ci_sorted(s, n, level, lo, hi, coverage);
-	free(s);
-	return rc;
+	if (lo)
+		*lo = ci.lo;
+	if (hi)
+		*hi = ci.hi;
+	if (coverage)
+		*coverage = ci.coverage;
+	return 0;
 }
 
 int nbw_median_ci_of(const double *x, size_t n, double level, struct nbw_median_ci *out)
