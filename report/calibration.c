@@ -465,8 +465,8 @@ static int push(double **arr, size_t n, double x)
 }
 
 /* The runtime of one run: its fastest repetition. Background load on a shared machine only
- * ever slows a repetition down, so the fastest is the best estimate of the undisturbed time;
- * configurations are then combined over rounds by the median. */
+ * ever slows a repetition down, so the fastest is the best estimate of the undisturbed time
+ * (and the one that repeats from run to run); configurations take the fastest round. */
 double nbw_solver_run_seconds(json_t *r)
 {
 	json_t *a = json_object_get(r, "samples_s"), *x;
@@ -492,7 +492,7 @@ double nbw_rounds_time(double *sec, size_t n, double *spread)
 	size_t m = n < NBW_ROUNDS_CORE ? n : NBW_ROUNDS_CORE;
 	if (spread)
 		*spread = sec[m - 1] / sec[0];
-	return m % 2 ? sec[m / 2] : 0.5 * (sec[m / 2 - 1] + sec[m / 2]);
+	return sec[0];
 }
 
 /* Group the solver runs of the same version, G, shape and steps (rounds of nodebw run). */
@@ -670,6 +670,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 		v->x_s = x;
 		v->y_s = y;
 		v->busy = y / x;
+		v->measured_s = nbw_rounds_time(g->sec, g->n, NULL) / g->steps;
 	}
 	rc = 0;
 out:
@@ -778,10 +779,11 @@ static json_t *models_json(const struct nbw_calib *c)
 		"(device_kind, hidden_helpers)",
 		"overhead: none beyond compute_only (it holds the launches and synchronisation)",
 		"fitted", "available", c->nvs > 0, "terms",
-		"compute: k_slab (one-device runs of the slab shape) x busy (versions: instrumented "
-		"v1-v4 runs, least squares over the sizes)",
-		xfer, "overlap: as a-priori",
-		"overhead: the intercept of that fit (versions)");
+		"interaction: the a-priori prediction x the median over the other sizes of the "
+		"timed v1-v4 runs' step over the a-priori step (versions: measured_step_s)",
+		"without compute_only: compute = k_slab (one-device runs of the slab shape) x busy "
+		"(versions: instrumented v1-v4 runs, least squares over the sizes)",
+		xfer, "overhead: the interaction's difference, or the intercept of that fit");
 }
 
 json_t *nbw_calib_to_json(const struct nbw_calib *c)
@@ -794,6 +796,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 		const struct nbw_vsample *v = &c->vs[i];
 		json_t *o = json_pack("{s:s, s:i, s:i, s:f}", "version", v->version, "G", v->g,
 				      "n", v->n, "busy", v->busy);
+		if (v->measured_s > 0.0)
+			json_object_set_new(o, "measured_step_s", json_real(v->measured_s));
 		if (v->x_s > 0.0) {
 			json_object_set_new(o, "slab_compute_s", json_real(v->x_s));
 			json_object_set_new(o, "step_s", json_real(v->y_s));
@@ -1048,10 +1052,15 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		json_t *g = json_object_get(s, "G"), *n = json_object_get(s, "n");
 		json_t *busy = json_object_get(s, "busy"), *o = json_object_get(s, "overhead_s");
 		json_t *jx = json_object_get(s, "slab_compute_s"), *jy = json_object_get(s, "step_s");
-		double x = 0.0, y = 0.0;
+		json_t *jm = json_object_get(s, "measured_step_s");
+		double x = 0.0, y = 0.0, ms = 0.0;
 		if ((jx || jy) && (positive(jx, &x) || positive(jy, &y)))
 			return bad(err, errlen, at, "\"slab_compute_s\" and \"step_s\" go together, "
 						    "positive seconds");
+		if (jm && positive(jm, &ms))
+			return bad(err, errlen, at, "\"measured_step_s\" must be positive seconds");
+		if (jm && !n)
+			return bad(err, errlen, at, "\"measured_step_s\" needs \"n\"");
 		if (!v || strlen(v) != 2 || v[0] != 'v' || v[1] < '1' || v[1] > '4')
 			return bad(err, errlen, at, "\"version\" must be v1, v2, v3 or v4");
 		if (!json_is_integer(g) || json_integer_value(g) < 2)
@@ -1076,6 +1085,7 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		vs->overhead_s = o ? json_number_value(o) : 0.0;
 		vs->x_s = x;
 		vs->y_s = y;
+		vs->measured_s = ms;
 	}
 	return 0;
 }

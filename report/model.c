@@ -741,8 +741,36 @@ static int ext_start(const struct nbw_calib *c, int n, int g, const char *v, int
 	return slab_k(c, n, *planes, &out->k_slab, why, whylen);
 }
 
-int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
-		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen)
+/* The fitted model's interaction factor of (v, g): the median over the sizes other than
+ * exclude_n of the timed multi-device runs' step over the a-priori model's step. 0 when no
+ * size has both. */
+static double interaction(const struct nbw_calib *c, const char *v, int g, int steps,
+			  int exclude_n, size_t *used)
+{
+	double *r = malloc((c->nvs + 1) * sizeof(double));
+	size_t m = 0;
+	*used = 0;
+	if (!r)
+		return 0.0;
+	for (size_t i = 0; i < c->nvs; i++) {
+		const struct nbw_vsample *s = &c->vs[i];
+		struct nbw_ext_pred a;
+		if (strcmp(s->version, v) != 0 || s->g != g || s->measured_s <= 0.0 ||
+		    s->n == exclude_n || nbw_predict_apriori(c, s->n, g, v, steps, &a, NULL, 0))
+			continue;
+		r[m++] = s->measured_s * steps / a.total_s;
+	}
+	double f = m ? nbw_median(r, m) : 0.0;
+	*used = m;
+	free(r);
+	return f;
+}
+
+/* The fitted model from instrumented runs alone (calibrations without compute_only): busy
+ * and overhead of the least-squares line through the runs' per-step time without the halo
+ * copies. */
+static int fitted_from_phases(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+			      int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen)
 {
 	int vn, planes;
 	if (ext_start(c, n, g, v, steps, out, &vn, &planes, why, whylen))
@@ -759,6 +787,25 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 	out->overlap = overlaps(c, vn);
 	ext_total(out, steps, compute_step, boundary_step, transfer_step, overhead_step);
 	return 0;
+}
+
+int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen)
+{
+	size_t used;
+	int vn;
+	if (check_args(n, g, v, steps, &vn, why, whylen))
+		return -1;
+	double f = interaction(c, v, g, steps, exclude_n, &used);
+	if (f > 0.0 && nbw_predict_apriori(c, n, g, v, steps, out, why, whylen) == 0) {
+		/* The a-priori terms, and what the multi-device runs show beyond them. */
+		out->interaction = f;
+		out->interaction_sizes = (int)used;
+		out->overhead_s = (f - 1.0) * out->total_s;
+		out->total_s *= f;
+		return 0;
+	}
+	return fitted_from_phases(c, n, g, v, steps, exclude_n, out, why, whylen);
 }
 
 /* The a-priori compute per step of (form, g, n): the compute-only run of exactly that grid,

@@ -18,7 +18,7 @@
 
 #define MAXN 32
 
-/* One validated configuration: the median over rounds of the runs' fastest repetitions. */
+/* One validated configuration: the fastest round of the runs' fastest repetitions. */
 struct vrow {
 	char version[12];
 	int g, n, steps, runs;
@@ -190,7 +190,7 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 		nbw_rtable_cell(t, "%.4f", c->k[i].k * 1e11);
 		nbw_rtable_end_row(t);
 	}
-	nbw_rdoc_table(r, t, "k(N) of the one-device runs (median over rounds).");
+	nbw_rdoc_table(r, t, "k(N) of the one-device runs (fastest round).");
 	double all = 0.0, top3 = 0.0;
 	nbw_calib_kbar(c, NBW_KBAR_ALL, &all, NULL, 0);
 	nbw_calib_kbar(c, NBW_KBAR_TOP3, &top3, NULL, 0);
@@ -260,17 +260,21 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 
 static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "The extended model: calibrated terms");
-	nbw_rdoc_para(r, "Per step, for the device with the most work: compute = k_slab x busy "
-			 "x (N-2)^2 x P with P = ceil((N-2)/G); transfer = the planes the busiest "
-			 "host thread moves x the measured time of one 8 N^2-byte transfer on the "
-			 "version's path (latency included) x the contention factor of concurrent "
-			 "copies (one stream's bandwidth over half the two-stream aggregate); busy and "
-			 "overhead = slope and intercept of the instrumented runs' per-step time "
-			 "without the halo copies against k_slab (N-2)^2 P. Versions 2-4 overlap "
-			 "the interior with the halo when the runtime can run asynchronous work "
-			 "(GPU queues or hidden helpers: here %s, hidden helpers %d). When "
-			 "validating a size, busy and overhead are fitted without it (leave-one-out).",
+	nbw_rdoc_heading(r, 2, "The a-priori and fitted models: calibrated terms");
+	nbw_rdoc_para(r, "Per step, for the host thread with the most work (doc/model.md). "
+			 "a-priori: compute = the runs of the version's form without the halo "
+			 "copies on G devices at once (v2 for Versions 1-2, v3 for 3-4; at another "
+			 "N their median ratio to the one-device slab time k_slab x (N-2)^2 x P, P = "
+			 "ceil((N-2)/G)); transfer = the planes that thread moves x the measured "
+			 "time of one 8 N^2-byte transfer on the version's path (latency included) x "
+			 "the contention factor of concurrent copies (one stream's bandwidth over "
+			 "half the two-stream aggregate); Versions 2-4 overlap the interior with the "
+			 "halo when the runtime can run asynchronous work (GPU queues or hidden "
+			 "helpers: here %s, hidden helpers %d). fitted: the a-priori prediction x "
+			 "the interaction factor, the median over the other sizes of the timed "
+			 "multi-device runs' step over the a-priori step (when validating a size it "
+			 "is left out); without runs free of the halo copies in the calibration, "
+			 "k_slab x busy + overhead fitted on the instrumented runs instead.",
 		      c->device_kind[0] ? c->device_kind : "unknown devices", c->hidden_helpers);
 	const char *hs[] = {"N", "planes", "k_slab (s)", "k_slab / k(N)"};
 	struct nbw_rtable *t = nbw_rtable_new("ext-kslab", 4, hs);
@@ -289,10 +293,12 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 	}
 	nbw_rdoc_table(r, t, "k of one-device runs of exactly the slab shape N x N x (P+2).");
 	const char *hv[] = {"version", "G", "N", "one-device slab compute per step (us)",
-			    "measured per step without halo (us)", "ratio"};
-	struct nbw_rtable *tv = nbw_rtable_new("ext-versions", 6, hv);
+			    "measured per step without halo (us)", "ratio",
+			    "timed step (us)"};
+	struct nbw_rtable *tv = nbw_rtable_new("ext-versions", 7, hv);
 	nbw_rtable_csv_names(tv, (const char *const[]){"version", "g", "n", "slab_compute_us",
-							"no_halo_step_us", "ratio"});
+							"no_halo_step_us", "ratio",
+							"timed_step_us"});
 	for (size_t i = 0; i < c->nvs; i++) {
 		nbw_rtable_cell(tv, "%s", c->vs[i].version);
 		nbw_rtable_cell(tv, "%d", c->vs[i].g);
@@ -300,14 +306,18 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 		nbw_rtable_cell(tv, "%.2f", c->vs[i].x_s * 1e6);
 		nbw_rtable_cell(tv, "%.2f", c->vs[i].y_s * 1e6);
 		nbw_rtable_cell(tv, "%.3f", c->vs[i].busy);
+		nbw_rtable_cell(tv, c->vs[i].measured_s > 0.0 ? "%.2f" : "-",
+				c->vs[i].measured_s * 1e6);
 		nbw_rtable_end_row(tv);
 	}
-	nbw_rdoc_table(r, tv, "Instrumented runs (fastest of the repetitions, median over "
-			      "rounds): the time per step of everything but the halo copies, with "
+	nbw_rdoc_table(r, tv, "Instrumented runs (fastest repetition, fastest round): "
+			      "the time per step of everything but the halo copies, with "
 			      "G devices at work, against k_slab x (N-2)^2 x P.");
-	const char *hf[] = {"version", "G", "sizes", "busy (slope)", "overhead per step (us)"};
-	struct nbw_rtable *tf = nbw_rtable_new("ext-busy-overhead", 5, hf);
-	nbw_rtable_csv_names(tf, (const char *const[]){"version", "g", "sizes", "busy_slope",
+	const char *hf[] = {"version", "G", "sizes", "fitted on", "interaction",
+			    "busy (slope)", "overhead per step (us)"};
+	struct nbw_rtable *tf = nbw_rtable_new("ext-fitted-terms", 7, hf);
+	nbw_rtable_csv_names(tf, (const char *const[]){"version", "g", "sizes", "fitted_on",
+							"interaction", "busy_slope",
 							"overhead_step_us"});
 	static const char *vn[] = {"v1", "v2", "v3", "v4"};
 	for (int g = 2; g <= 4; g += 2)
@@ -322,16 +332,22 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 				}
 			if (!cnt || nbw_predict_ext(c, n0, g, vn[k], 1, 0, &e, NULL, 0))
 				continue;
+			bool inter = e.interaction > 0.0;
 			nbw_rtable_cell(tf, "%s", vn[k]);
 			nbw_rtable_cell(tf, "%d", g);
 			nbw_rtable_cell(tf, "%zu", cnt);
-			nbw_rtable_cell(tf, "%.3f", e.busy);
-			nbw_rtable_cell(tf, "%.2f", e.overhead_s * 1e6);
+			nbw_rtable_cell(tf, "%s", inter ? "timed runs / a-priori" : "instrumented phases");
+			nbw_rtable_cell(tf, inter ? "%.3f" : "-", e.interaction);
+			nbw_rtable_cell(tf, inter ? "-" : "%.3f", e.busy);
+			nbw_rtable_cell(tf, inter ? "-" : "%.2f", e.overhead_s * 1e6);
 			nbw_rtable_end_row(tf);
 		}
-	nbw_rdoc_table(r, tf, "busy and overhead fitted over every instrumented size (y = "
-			      "overhead + busy x, relative least squares); the validation below "
-			      "refits without the size it predicts.");
+	nbw_rdoc_table(r, tf, "The fitted model's terms over every size: the interaction factor "
+			      "(median of measured / a-priori step; above 1: the runs cost more "
+			      "than their compute-only runs plus the probes' transfers), or busy and "
+			      "overhead (y = overhead + busy x, relative least squares) where the "
+			      "a-priori model has no data; the validation below refits without the "
+			      "size it predicts.");
 	const char *hp[] = {"path", "alpha (us)", "beta (GB/s)", "measured sizes"};
 	struct nbw_rtable *tp = nbw_rtable_new("ext-paths", 4, hp);
 	nbw_rtable_csv_names(tp, (const char *const[]){"path", "alpha_us", "beta_gbps",
@@ -674,11 +690,13 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 		nbw_rtable_cell(t, "%.0f%%", 100 * w->ext.overhead_s / tot);
 		nbw_rtable_end_row(t);
 	}
-	nbw_rdoc_table(r, t, "Every validated configuration: measured = median over rounds "
-			     "of each run's fastest repetition; spread = slowest / fastest round "
+	nbw_rdoc_table(r, t, "Every validated configuration: measured = the fastest round "
+			     "(each run's fastest repetition); spread = the slowest of the 3 "
+			     "fastest rounds / the fastest "
 			     "(above 1.2: unstable, left out of the accuracy table); error = "
 			     "(T_model - T_measured) / T_measured; the fitted model's terms as "
-			     "shares of its (non-overlapped) sum.");
+			     "shares of its (non-overlapped) sum, where overhead is its interaction "
+			     "term (negative: the runs were faster than the a-priori terms).");
 
 	const char *ha[] = {"G", "version", "sizes", "paper MAPE", "paper bias",
 			    "fitted MAPE", "fitted bias", "a-priori MAPE", "a-priori bias",
@@ -715,8 +733,9 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 			      "T_measured over the grid sizes whose rounds agree within 1.2x (the "
 			      "paper's Figure 8 annotation); unstable grids are counted apart. "
 			      "a-priori: calibrated from the probes and runs without the halo "
-			      "exchange only; fitted: busy and overhead fitted on instrumented runs "
-			      "of the versions (leave-one-out by size).");
+			      "exchange only; fitted: the a-priori prediction x the interaction "
+			      "factor of the timed multi-device runs at the other sizes "
+			      "(leave-one-out by size).");
 	for (int gi = 0; gi < 2; gi++)
 		plot_speedups(r, rows, nr, gl[gi]);
 }

@@ -18,8 +18,9 @@ static void usage(FILE *f)
 		"Predict the heat solver's runtime with the paper's model (Eq. 9 for the\n"
 		"host-staged Versions 1-3, Eq. 10 for the P2P Version 4, and Eq. 11/12 for full\n"
 		"overlap) and with nodebw's two extended models (doc/model.md): a-priori\n"
-		"(from the probes and runs without the halo exchange) and fitted (on\n"
-		"instrumented runs of the versions).\n"
+		"(from the probes and runs without the halo exchange) and fitted (the\n"
+		"a-priori model x what the timed runs of the versions showed beyond it, or,\n"
+		"without runs free of the halo exchange, a fit on their instrumented phases).\n"
 		"\n"
 		"Options:\n"
 		"  --calibration FILE  calibration.json written by 'nodebw run' (or by hand:\n"
@@ -163,7 +164,7 @@ int nbw_predict_main(int argc, char **argv)
 		       file, c.source[0] ? c.source : "no source given", steps,
 		       rule == NBW_KBAR_TOP3 ? "three largest sizes" : "mean over all sizes", "N",
 		       "G", "ver", "eq", "k-bar", "beta", "paper", "overlap", "a-priori",
-		       "fitted", "fitted (extended) terms (compute + transfer + overhead)");
+		       "fitted", "fitted terms (a-priori x interaction, or compute + transfer + overhead)");
 	if (!json && c.ncs == 0)
 		fprintf(tf, "%14s not in this calibration: it needs v2 and v3 run without the "
 			    "halo exchange (compute_only; nodebw run measures them)\n",
@@ -222,10 +223,15 @@ int nbw_predict_main(int argc, char **argv)
 								e.k_slab, "transfers_per_step", e.xfers,
 								"contention", e.contention, "overlap",
 								e.overlap));
-					if (!erc)
-						json_object_set_new(json_object_get(o, "extended"),
-								    "transfers_from",
+					if (!erc) {
+						json_t *je = json_object_get(o, "extended");
+						json_object_set_new(je, "transfers_from",
 								    json_string(e.bound));
+						json_object_set_new(je, "interaction",
+								    e.interaction > 0.0
+									    ? json_real(e.interaction)
+									    : json_null());
+					}
 					json_object_set_new(
 						o, "apriori",
 						arc ? json_pack("{s:s}", "not_available", awhy)
@@ -243,6 +249,12 @@ int nbw_predict_main(int argc, char **argv)
 				if (erc) {
 					snprintf(ext, sizeof(ext), "%11s", "n/a");
 					snprintf(terms, sizeof(terms), "missing: %s", ewhy);
+				} else if (e.interaction > 0.0) {
+					snprintf(ext, sizeof(ext), "%11.6g", e.total_s);
+					snprintf(terms, sizeof(terms),
+						 "a-priori x %.3f (interaction, median of %d size%s)",
+						 e.interaction, e.interaction_sizes,
+						 e.interaction_sizes == 1 ? "" : "s");
 				} else {
 					snprintf(ext, sizeof(ext), "%11.6g", e.total_s);
 					snprintf(terms, sizeof(terms),

@@ -289,7 +289,8 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 		nn = ndn;
 	}
 	int steps = ro->steps ? ro->steps : host ? 120 : ro->full ? 500 : 100;
-	int rounds = ro->rounds ? ro->rounds : ro->full ? 5 : 3;
+	/* Five rounds where the devices share the host's cores (their times scatter most). */
+	int rounds = ro->rounds ? ro->rounds : ro->full || host ? 5 : 3;
 	/* libomp's hidden helper threads compete with the host threads for the cores when
 	 * the devices are host memory; the solver runs without them there. */
 	int hh = host ? 0 : -1;
@@ -331,7 +332,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 					"launch (nowait; calibration); then v2 and v3 on each G "
 					"without the halo copies (a-priori: the compute, launch and "
 					"synchronisation of G devices at once); the models "
-					"take the median over rounds"));
+					"take each configuration's fastest round"));
 	if (ng == 0)
 		json_object_set_new(info, "validation_skipped",
 				    json_string("fewer than 2 OpenMP devices: Versions 1-4 need "
@@ -414,8 +415,8 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	}
 	/* Configurations whose rounds disagree (a round slowed by something else on the
 	 * machine) are measured again, one round at a time, while the stage's budget lasts:
-	 * the model takes the median of the fastest NBW_ROUNDS_CORE rounds, so a disturbed
-	 * round is outvoted; one that stays unstable is reported as such. */
+	 * the model takes the fastest round, and a configuration counts as stable once its
+	 * NBW_ROUNDS_CORE fastest rounds agree; one that never does is reported as unstable. */
 	double budget = ro->full ? 1800.0 : 150.0;
 	for (int extra = 1; rc == 0 && !st->interrupted && !nbw_stop_requested &&
 			    extra <= NBW_RUN_EXTRA_ROUNDS;

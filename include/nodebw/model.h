@@ -99,6 +99,7 @@ struct nbw_vsample {
 	double x_s, y_s;     /**< per step; 0 when given by hand */
 	double busy;         /**< y / x of this sample, or as given */
 	double overhead_s;   /**< as given (hand-written), else 0 */
+	double measured_s;   /**< the timed runs' time per step (nbw_rounds_time), 0 = none */
 };
 
 /** The a-priori model's compute term: the time per step of Version 2 (one host thread
@@ -182,6 +183,9 @@ struct nbw_ext_pred {
 	bool overlap;
 	double total_s;
 	int busiest;              /**< device of the busiest host thread (-1: one thread) */
+	double interaction;       /**< fitted: measured / a-priori step over the other sizes
+				       (0: fitted from the instrumented phases instead) */
+	int interaction_sizes;    /**< the sizes that factor is the median of */
 	char bound[320];          /**< whose transfers these are, and where they came from */
 };
 
@@ -190,8 +194,12 @@ int nbw_predict_paper(const struct nbw_calib *c, enum nbw_kbar_rule rule, int n,
 		      const char *v, int steps, struct nbw_paper_pred *out, char *why,
 		      size_t whylen);
 
-/** The extended model; the samples of size \p exclude_n are left out of the per-version
- *  terms and of k_slab (leave-one-out validation), 0 = use all. */
+/** The fitted model; the samples of size \p exclude_n are left out of the multi-device
+ *  terms (leave-one-out validation), 0 = use all. With the a-priori model available: its
+ *  prediction x the interaction factor (\p out->interaction: the median over the other sizes
+ *  of the timed runs' step over the a-priori step; \p out->overhead_s holds the difference,
+ *  negative when the runs were faster). Otherwise k_slab x busy + overhead, the least-squares
+ *  line through the instrumented runs' per-step time without the halo copies. */
 int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen);
 
@@ -212,12 +220,13 @@ int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, cha
 			   size_t errlen);
 json_t *nbw_calib_to_json(const struct nbw_calib *c);
 /** A solver run's runtime for the models: its fastest repetition (background load only
- *  slows a repetition down; configurations are combined over rounds by the median). */
+ *  slows a repetition down; configurations take their fastest round). */
 double nbw_solver_run_seconds(json_t *run);
 /** A configuration's time over the rounds of nodebw run (\p sec: each round's run time,
- *  sorted in place): the median of the NBW_ROUNDS_CORE fastest rounds (all when fewer),
- *  so that a round slowed by background load is outvoted once there are more rounds than
- *  that; \p spread (may be NULL) = the slowest of them / the fastest. */
+ *  sorted in place): the fastest round, since background load only ever adds time (the
+ *  minimum is the estimate that repeats; doc/model.md); \p spread (may be NULL) = the
+ *  slowest of the NBW_ROUNDS_CORE fastest rounds (all when fewer) / the fastest, which
+ *  says whether the fastest is a floor the rounds keep reaching or a lone value. */
 #define NBW_ROUNDS_CORE 3
 double nbw_rounds_time(double *sec, size_t n, double *spread);
 /** The solver configurations of \p runs (nodebw run's solver_runs) whose rounds differ by

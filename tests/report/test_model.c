@@ -758,6 +758,58 @@ static void test_apriori(void **state)
 	assert_non_null(strstr(why, "--no-exchange"));
 }
 
+/* The fitted model: the a-priori prediction x the median over the other sizes of the timed
+ * runs' step over the a-priori step (hand-set multiples of the a-priori steps). */
+static void test_fitted_interaction(void **state)
+{
+	(void)state;
+	struct nbw_xpath p[2] = {path("htod/async", 4e-6, 0.0), path("dtoh/async", 6e-6, 0.0)};
+	double b[2] = {1.0, 1e9}, th[2] = {4e-6, 4e-6 + 1.0}, td[2] = {6e-6, 6e-6 + 1.0};
+	p[0].n = p[1].n = 2;
+	p[0].bytes = p[1].bytes = b;
+	p[0].seconds = th;
+	p[1].seconds = td;
+	struct nbw_ksample slab[3] = {{32, 10, 1e-9}, {66, 22, 2e-9}, {50, 16, 1e-9}};
+	struct nbw_csample cs[2] = {{.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
+				    {.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
+	struct nbw_calib c = {.slab = slab, .nslab = 3, .paths = p, .npaths = 2, .cs = cs,
+			      .ncs = 2, .hidden_helpers = 0};
+	snprintf(c.device_kind, sizeof(c.device_kind), "host-plugin");
+	char why[256];
+	struct nbw_ext_pred a32, a50, a66, e;
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &a32, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &a50, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_apriori(&c, 66, 3, "v3", 10, &a66, why, sizeof(why)), 0);
+	struct nbw_vsample vs[3] = {
+		{.version = "v3", .g = 3, .n = 32, .busy = 1.0, .measured_s = 1.0 * a32.total_s / 10},
+		{.version = "v3", .g = 3, .n = 50, .busy = 1.0, .measured_s = 1.2 * a50.total_s / 10},
+		{.version = "v3", .g = 3, .n = 66, .busy = 1.0, .measured_s = 1.4 * a66.total_s / 10}};
+	c.vs = vs;
+	c.nvs = 3;
+	/* Leaving N = 32 out: the median of 1.2 and 1.4; the difference is the overhead term. */
+	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v3", 10, 32, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.interaction, 1.3) < 1e-9);
+	assert_int_equal(e.interaction_sizes, 2);
+	assert_true(REL(e.total_s, 1.3 * a32.total_s) < 1e-9);
+	assert_true(REL(e.overhead_s, 0.3 * a32.total_s) < 1e-9);
+	assert_true(REL(e.compute_s, a32.compute_s) < 1e-9);
+	/* Every size: the median of 1.0, 1.2 and 1.4, also at a size with no run of its own. */
+	assert_int_equal(nbw_predict_ext(&c, 40, 3, "v3", 10, 0, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.interaction, 1.2) < 1e-9);
+	/* Runs faster than the a-priori terms give a negative overhead. */
+	vs[1].measured_s = 0.8 * a50.total_s / 10;
+	vs[2].measured_s = 0.9 * a66.total_s / 10;
+	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v3", 10, 32, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.interaction, 0.85) < 1e-9);
+	assert_true(e.overhead_s < 0.0);
+	/* Without timed runs the fallback form: busy 1 x k_slab, no interaction. */
+	for (int i = 0; i < 3; i++)
+		vs[i].measured_s = 0.0;
+	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v3", 10, 0, &e, why, sizeof(why)), 0);
+	assert_true(e.interaction == 0.0);
+	assert_true(REL(e.compute_s, 10 * 1e-9 * 900 * 10) < 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -769,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_extended_v1_planes),
 		cmocka_unit_test(test_extended_fit),
 		cmocka_unit_test(test_apriori),
+		cmocka_unit_test(test_fitted_interaction),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_abfit_range),
 		cmocka_unit_test(test_calib_files),
