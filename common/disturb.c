@@ -346,9 +346,6 @@ json_t *nbw_disturb_stage_json(const struct nbw_disturb_snap *a,
 		       (unsigned long long)direct);
 	if (stalls != NBW_DISTURB_NA && stalls > 0)
 		reason(r, "memory compaction stalled %llu times", (unsigned long long)stalls);
-	if (ncpu > 0 && a->load1 > NBW_DISTURB_LOAD_PER_CPU * ncpu)
-		reason(r, "load average %.2f at the start, above %.1f x %u CPUs: something was "
-		       "already running", a->load1, NBW_DISTURB_LOAD_PER_CPU, ncpu);
 
 	return json_pack("{s:f, s:i, s:f, s:f, s:o, s:f, s:o, s:o, s:o, s:o, s:f, s:o, s:o, s:o,"
 			 " s:o, s:o, s:o, s:o, s:o, s:b, s:o}",

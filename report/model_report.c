@@ -15,6 +15,7 @@
 #include "nodebw/report.h"
 #include "nodebw/stats.h"
 #include "jget.h"
+#include "model_priv.h"
 
 #define MAXN 32
 
@@ -818,6 +819,7 @@ static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	} else {
 		section_paper(r, &c, ns, nn, gl, ngl);
 		section_ext_terms(r, &c);
+		nbw_report_model_physics(r, &c);
 		section_validation(r, rows, nr, &c);
 	}
 	nbw_calib_free(&c);

@@ -431,4 +431,5 @@ void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	skipped_section(r, in);
 	topology_section(r, in);
 	units_section(r, in);
+	nbw_report_disturbance(r, in);
 }

@@ -23,8 +23,6 @@
 #define NBW_DISTURB_STEAL_SHARE 0.02
 /** kdamond (DAMON) threads used more than this share of one CPU over the stage. */
 #define NBW_DISTURB_KDAMOND_SHARE 0.01
-/** The 1-minute load average at the start was above this many runnable tasks per CPU. */
-#define NBW_DISTURB_LOAD_PER_CPU 0.5
 /* Any direct reclaim (pgscan_direct*) or compaction stall (compact_stall) disturbs. */
 
 /** kdamond threads followed one by one (a stage is charged only for the CPU time of threads

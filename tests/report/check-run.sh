@@ -116,6 +116,17 @@ check "accuracy table: a row per (G, version) ($rows)" test "$rows" -eq 8
 check "Figure 8 plot data for v4 on 4 devices" test -s "$out/report/plots/fig8-v4-g4.dat"
 check "Figure 3 and 6 speedup plots" test -s "$out/report/plots/fig3-speedup-g2.dat" -a \
 	-s "$out/report/plots/fig6-speedup-model-g4.dat"
+# The run's stages with what else used the machine: the pre-run check first, then the
+# measuring stages, each quiet or disturbed.
+check "disturbance table: the pre-run check, the probes and the solver" python3 -c "
+import csv; rows = list(csv.DictReader(open('$out/report/tables/disturbance.csv')))
+stages = [r['stage'] for r in rows]
+assert stages[0].startswith('pre-run check') and 'probes' in stages and 'solver' in stages, stages
+assert all(r['verdict'] == 'quiet' or r['verdict'].startswith('disturbed: ') for r in rows)"
+check "physics evidence table: 8 terms, each with a measured figure" python3 -c "
+import csv; rows = list(csv.DictReader(open('$out/report/tables/model-physics.csv')))
+assert len(rows) == 8 and all(r['evidence'] and r['carried_by'] for r in rows), rows
+assert 'k_slab / k(N) = ' in rows[0]['evidence'], rows[0]"
 
 "$NODEBW" predict --calibration "$out/calibration.json" --n 32 --gpus 2,4 --version all \
 	>"$tmp/pred" 2>"$tmp/err"

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The report's evidence of the physics the paper's model leaves out (doc/model.md, "What
+ * the paper's model leaves out"): each term with the measured figure that shows it, from
+ * the calibration of one results file, and which of nodebw's models carries it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_priv.h"
+#include "nodebw/model.h"
+#include "nodebw/report.h"
+#include "nodebw/stats.h"
+
+/* min and max of the values pushed so far. */
+struct range {
+	double lo, hi;
+	size_t n;
+};
+
+static void push(struct range *r, double x)
+{
+	if (!isfinite(x))
+		return;
+	r->lo = r->n ? fmin(r->lo, x) : x;
+	r->hi = r->n ? fmax(r->hi, x) : x;
+	r->n++;
+}
+
+static double k_of(const struct nbw_ksample *k, size_t nk, int n, int planes)
+{
+	for (size_t i = 0; i < nk; i++)
+		if (k[i].n == n && (planes < 0 || k[i].planes == planes))
+			return k[i].k;
+	return NAN;
+}
+
+static const struct nbw_csample *cs_of(const struct nbw_calib *c, bool per_device, int g, int n)
+{
+	for (size_t i = 0; i < c->ncs; i++)
+		if (c->cs[i].per_device == per_device && c->cs[i].g == g && c->cs[i].n == n)
+			return &c->cs[i];
+	return NULL;
+}
+
+static int cmp_k(const void *a, const void *b)
+{
+	const struct nbw_ksample *x = a, *y = b;
+	return (x->n > y->n) - (x->n < y->n);
+}
+
+static void row(struct nbw_rtable *t, const char *term, const char *evidence, const char *use)
+{
+	nbw_rtable_cell(t, "%s", term);
+	nbw_rtable_cell(t, "%s", evidence);
+	nbw_rtable_cell(t, "%s", use);
+	nbw_rtable_end_row(t);
+}
+
+/* The largest departure of k(N) from the geometric mean of its neighbours' k. */
+static void trend_evidence(const struct nbw_calib *c, char *buf, size_t len)
+{
+	struct nbw_ksample *k = malloc((c->nk + 1) * sizeof(*k));
+	if (!k || c->nk < 3) {
+		snprintf(buf, len, "fewer than 3 one-device sizes");
+		free(k);
+		return;
+	}
+	memcpy(k, c->k, c->nk * sizeof(*k));
+	qsort(k, c->nk, sizeof(*k), cmp_k);
+	double worst = 0.0;
+	int at = 0;
+	for (size_t i = 1; i + 1 < c->nk; i++) {
+		double dev = k[i].k / sqrt(k[i - 1].k * k[i + 1].k) - 1.0;
+		if (fabs(dev) > fabs(worst)) {
+			worst = dev;
+			at = k[i].n;
+		}
+	}
+	snprintf(buf, len, "k(%d) is %+.1f %% off the geometric mean of its neighbours' k", at,
+		 100.0 * worst);
+	free(k);
+}
+
+void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
+	nbw_rdoc_heading(r, 2, "What the paper's model leaves out: evidence");
+	const char *h[] = {"term", "measured here", "carried by"};
+	struct nbw_rtable *t = nbw_rtable_new("model-physics", 3, h);
+	nbw_rtable_csv_names(t, (const char *const[]){"term", "evidence", "carried_by"});
+	char ev[320], a[96], b[96];
+
+	/* The slab shape: cache and aliasing of N x N x (P+2) against N^3. */
+	struct range ks = {0};
+	for (size_t i = 0; i < c->nslab; i++)
+		push(&ks, c->slab[i].k / k_of(c->k, c->nk, c->slab[i].n, -1));
+	if (ks.n)
+		snprintf(ev, sizeof(ev), "k_slab / k(N) = %.2f-%.2f over %zu slab shapes", ks.lo,
+			 ks.hi, ks.n);
+	else
+		snprintf(ev, sizeof(ev), "no slab and cubic runs of the same N");
+	row(t, "slab shape (cache, aliasing)", ev,
+	    "k_slab of the exact shape (a-priori, fitted); the paper's k-bar is of N^3 grids");
+	trend_evidence(c, ev, sizeof(ev));
+	row(t, "anomalous sizes", ev, "k_slab and the compute-only runs of the exact N");
+
+	/* One host thread for G devices: serialisation and per-launch cost. */
+	struct range ser[2] = {{0}}, launch[2] = {{0}}, busy[2] = {{0}};
+	for (size_t i = 0; i < c->ncs; i++) {
+		const struct nbw_csample *s = &c->cs[i];
+		int gi = s->g == 2 ? 0 : s->g == 4 ? 1 : -1;
+		int planes = (s->n - 2 + s->g - 1) / s->g;
+		double area = (double)(s->n - 2) * (s->n - 2);
+		double kslab = k_of(c->slab, c->nslab, s->n, planes);
+		if (gi < 0 || !isfinite(kslab))
+			continue;
+		if (s->per_device) {
+			push(&busy[gi], s->step_s / (kslab * area * planes));
+			continue;
+		}
+		const struct nbw_csample *pd = cs_of(c, true, s->g, s->n);
+		if (pd)
+			push(&ser[gi], s->step_s / pd->step_s);
+		/* 2 G launches per step (interior and boundary of each device). */
+		push(&launch[gi], (s->step_s - kslab * area * (s->n - 2)) / (2.0 * s->g) * 1e6);
+	}
+	for (int gi = 0; gi < 2; gi++) {
+		char *o = gi ? b : a;
+		snprintf(o, sizeof(a), ser[gi].n ? "G = %d: %.2f-%.2f" : "G = %d: -", 2 + 2 * gi,
+			 ser[gi].lo, ser[gi].hi);
+	}
+	snprintf(ev, sizeof(ev), "compute-only step of one host thread over a thread per "
+				 "device: %s; %s", a, b);
+	row(t, "one host thread drives G devices (Versions 1-2)", ev,
+	    "a-priori compute of the v2 form; the paper's model divides by G");
+	for (int gi = 0; gi < 2; gi++) {
+		char *o = gi ? b : a;
+		snprintf(o, sizeof(a), launch[gi].n ? "G = %d: %.1f to %.1f us" : "G = %d: -",
+			 2 + 2 * gi, launch[gi].lo, launch[gi].hi);
+	}
+	snprintf(ev, sizeof(ev), "(one-thread compute-only step - the G slabs' one-device "
+				 "compute) / 2G launches: %s; %s", a, b);
+	row(t, "per-launch cost with G, one host thread", ev,
+	    "inside the compute-only runs (a-priori); no separate probe yet");
+	for (int gi = 0; gi < 2; gi++) {
+		char *o = gi ? b : a;
+		snprintf(o, sizeof(a), busy[gi].n ? "G = %d: %.2f-%.2f" : "G = %d: -", 2 + 2 * gi,
+			 busy[gi].lo, busy[gi].hi);
+	}
+	snprintf(ev, sizeof(ev), "a thread per device, compute-only step over the one-device "
+				 "slab time (1 = no interference): %s; %s", a, b);
+	row(t, "devices at work at once (shared cores, memory)", ev,
+	    "a-priori compute of the v3 form");
+
+	/* Copies from several host threads at once. */
+	ev[0] = '\0';
+	size_t w = 0;
+	static const char *const pairs[][2] = {{"htod/async", "htod/async/dual"},
+					       {"p2p/async", "p2p/async/bidir"}};
+	for (int p = 0; p < 2; p++) {
+		const struct nbw_xpath *x = NULL, *y = NULL;
+		for (size_t i = 0; i < c->npaths; i++) {
+			if (strcmp(c->paths[i].name, pairs[p][0]) == 0)
+				x = &c->paths[i];
+			if (strcmp(c->paths[i].name, pairs[p][1]) == 0)
+				y = &c->paths[i];
+		}
+		if (x && y && x->alpha_s >= 0.0 && y->alpha_s >= 0.0 && w < sizeof(ev))
+			w += (size_t)snprintf(ev + w, sizeof(ev) - w,
+					      "%s%s alpha %.2f us alone, %.2f us with two at once",
+					      w ? "; " : "", pairs[p][0], x->alpha_s * 1e6,
+					      y->alpha_s * 1e6);
+	}
+	row(t, "copies from two host threads at once", w ? ev : "no dual/bidir probes",
+	    "the bandwidth part as contention (a-priori, fitted); the latency part only in "
+	    "the fitted interaction");
+
+	/* What the runs with the exchange cost beyond their terms. */
+	struct range f[4] = {{0}};
+	static const char *const vn[] = {"v1", "v2", "v3", "v4"};
+	for (int k = 0; k < 4; k++)
+		for (int g = 2; g <= 4; g += 2) {
+			struct nbw_ext_pred e;
+			int n0 = 0;
+			for (size_t i = 0; i < c->nvs; i++)
+				if (strcmp(c->vs[i].version, vn[k]) == 0 && c->vs[i].g == g)
+					n0 = c->vs[i].n;
+			if (n0 && nbw_predict_ext(c, n0, g, vn[k], 1, 0, &e, NULL, 0) == 0 &&
+			    e.interaction > 0.0)
+				push(&f[k], e.interaction);
+		}
+	w = 0;
+	ev[0] = '\0';
+	for (int k = 0; k < 4 && w < sizeof(ev); k++)
+		if (f[k].n)
+			w += (size_t)snprintf(ev + w, sizeof(ev) - w, "%s%s %.3f-%.3f", w ? "; " : "",
+					      vn[k], f[k].lo, f[k].hi);
+	row(t, "copies under compute load, waits behind a neighbour", w ? ev : "no timed runs",
+	    "fitted only: the interaction factor (measured / a-priori over G = 2, 4)");
+
+	/* Overlap. */
+	bool gpu = strcmp(c->device_kind, "host-plugin") != 0;
+	snprintf(ev, sizeof(ev), "%s, %d hidden helper threads in the solver runs: %s",
+		 c->device_kind[0] ? c->device_kind : "unknown devices", c->hidden_helpers,
+		 gpu || c->hidden_helpers > 0
+			 ? "asynchronous work runs beside the host thread"
+			 : "a nowait target region runs on the thread that meets it, so nothing "
+			   "overlaps the compute");
+	row(t, "overlap of the halo with the interior (Versions 2-4)", ev,
+	    "boundary + max(interior, transfer) where it overlaps, else the sum (both)");
+	nbw_rdoc_table(r, t, "Each term with what this run measured of it (ranges over the grid "
+			     "sizes); doc/model.md gives the formulas.");
+}
