@@ -109,7 +109,7 @@ static void test_defaults_run(void **state)
 	assert_int_equal(o.profile, NBW_PROFILE_QUICK);
 	assert_int_equal(o.warmup, 1);
 	assert_int_equal(o.min_reps, 6);
-	assert_int_equal(o.max_reps, 100);
+	assert_int_equal(o.max_reps, 5000);
 	assert_int_equal(o.hidden_helpers, -1);
 	assert_true(o.hht_sweep);
 	assert_false(o.sizes_given);
@@ -160,7 +160,7 @@ static void test_quick(void **state)
 	assert_int_equal(o.profile, NBW_PROFILE_QUICK);
 	assert_int_equal(o.warmup, 1);
 	assert_int_equal(o.min_reps, 6);
-	assert_int_equal(o.max_reps, 100);
+	assert_int_equal(o.max_reps, 5000);
 	assert_float_equal(o.min_time_s, 0.001, 1e-15);
 	assert_float_equal(o.max_time_s, 0.05, 1e-15);
 	assert_false(o.sizes_given);
