@@ -224,11 +224,11 @@ static void test_stage_quiet(void **state)
 	(void)state;
 	struct nbw_disturb_snap a, b;
 	quiet_pair(&a, &b);
-	/* Just under every threshold: other 4 %, steal 1 %, kdamond 0.5 % of one CPU; the load
+	/* Just under every threshold: other 4 %, steal 1 %, kdamond 2.5 % of one CPU; the load
 	 * average, kswapd reclaim, THP faults and major faults are recorded, not judged. */
 	b.cpu[NBW_CPU_USER] += J(0.8);
 	b.cpu[NBW_CPU_STEAL] += J(0.2);
-	b.kdamond[0].jiffies += J(0.05);
+	b.kdamond[0].jiffies += J(0.25);
 	a.load1 = 0.9;
 	b.pgscan += 1000;
 	b.pgsteal += 900;
@@ -241,8 +241,8 @@ static void test_stage_quiet(void **state)
 	assert_float_equal(num(j, "other_cpu_s"), 0.8, EPS);
 	assert_float_equal(num(j, "other_cpu_share"), 0.04, EPS);
 	assert_float_equal(num(j, "steal_share"), 0.01, EPS);
-	assert_float_equal(num(j, "kdamond_cpu_s"), 0.05, EPS);
-	assert_float_equal(num(j, "kdamond_share_of_one_cpu"), 0.005, EPS);
+	assert_float_equal(num(j, "kdamond_cpu_s"), 0.25, EPS);
+	assert_float_equal(num(j, "kdamond_share_of_one_cpu"), 0.025, EPS);
 	assert_float_equal(num(j, "load_avg_start"), 0.9, EPS);
 	assert_float_equal(num(j, "load_avg_end"), 1.3, EPS);
 	assert_int_equal(json_integer_value(json_object_get(j, "reclaim_scanned_pages")), 1000);
@@ -268,11 +268,11 @@ static void test_stage_each_threshold(void **state)
 	json_decref(stage_reasons(&a, &b, 1, "stole 3.0 %"));
 
 	/* kdamond.0 (pid 79) ends during the stage and kdamond.1 (pid 80) starts and runs for
-	 * 0.2 s: 2 % of one CPU; the thread that went is not a negative time. */
+	 * 0.4 s: 4 % of one CPU; the thread that went is not a negative time. */
 	quiet_pair(&a, &b);
 	b.kdamond[0].pid = 80;
-	b.kdamond[0].jiffies = b.kdamond_jiffies = J(0.2);
-	json_decref(stage_reasons(&a, &b, 1, "kdamond (DAMON) used 2.0 %"));
+	b.kdamond[0].jiffies = b.kdamond_jiffies = J(0.4);
+	json_decref(stage_reasons(&a, &b, 1, "kdamond (DAMON) used 4.0 %"));
 
 	quiet_pair(&a, &b);
 	b.pgscan_direct += 1;
@@ -291,7 +291,7 @@ static void test_stage_each_threshold(void **state)
 	quiet_pair(&a, &b);
 	b.cpu[NBW_CPU_NICE] += J(1.2);
 	b.cpu[NBW_CPU_STEAL] += J(0.6);
-	b.kdamond[0].jiffies += J(0.2);
+	b.kdamond[0].jiffies += J(0.4);
 	b.pgscan_direct += 1;
 	b.compact_stall += 1;
 	a.load1 = 2.0;
