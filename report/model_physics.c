@@ -59,6 +59,20 @@ static void row(struct nbw_rtable *t, const char *term, const char *evidence, co
 	nbw_rtable_end_row(t);
 }
 
+/* "what: G = 2: lo-hi; G = 4: lo-hi" with \p fmt of the two bounds. */
+static void per_g(char *buf, size_t len, const char *what, const struct range r[2],
+		  const char *fmt)
+{
+	size_t w = (size_t)snprintf(buf, len, "%s: ", what);
+	for (int gi = 0; gi < 2 && w < len; gi++) {
+		w += (size_t)snprintf(buf + w, len - w, "%sG = %d: ", gi ? "; " : "", 2 + 2 * gi);
+		if (w >= len)
+			break;
+		w += r[gi].n ? (size_t)snprintf(buf + w, len - w, fmt, r[gi].lo, r[gi].hi)
+			     : (size_t)snprintf(buf + w, len - w, "-");
+	}
+}
+
 /* The largest departure of k(N) from the geometric mean of its neighbours' k. */
 static void trend_evidence(const struct nbw_calib *c, char *buf, size_t len)
 {
@@ -90,7 +104,7 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	const char *h[] = {"term", "measured here", "carried by"};
 	struct nbw_rtable *t = nbw_rtable_new("model-physics", 3, h);
 	nbw_rtable_csv_names(t, (const char *const[]){"term", "evidence", "carried_by"});
-	char ev[320], a[96], b[96];
+	char ev[320];
 
 	/* The slab shape: cache and aliasing of N x N x (P+2) against N^3. */
 	struct range ks = {0};
@@ -126,31 +140,16 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 		/* 2 G launches per step (interior and boundary of each device). */
 		push(&launch[gi], (s->step_s - kslab * area * (s->n - 2)) / (2.0 * s->g) * 1e6);
 	}
-	for (int gi = 0; gi < 2; gi++) {
-		char *o = gi ? b : a;
-		snprintf(o, sizeof(a), ser[gi].n ? "G = %d: %.2f-%.2f" : "G = %d: -", 2 + 2 * gi,
-			 ser[gi].lo, ser[gi].hi);
-	}
-	snprintf(ev, sizeof(ev), "compute-only step of one host thread over a thread per "
-				 "device: %s; %s", a, b);
+	per_g(ev, sizeof(ev), "compute-only step of one host thread over a thread per device",
+	      ser, "%.2f-%.2f");
 	row(t, "one host thread drives G devices (Versions 1-2)", ev,
 	    "a-priori compute of the v2 form; the paper's model divides by G");
-	for (int gi = 0; gi < 2; gi++) {
-		char *o = gi ? b : a;
-		snprintf(o, sizeof(a), launch[gi].n ? "G = %d: %.1f to %.1f us" : "G = %d: -",
-			 2 + 2 * gi, launch[gi].lo, launch[gi].hi);
-	}
-	snprintf(ev, sizeof(ev), "(one-thread compute-only step - the G slabs' one-device "
-				 "compute) / 2G launches: %s; %s", a, b);
+	per_g(ev, sizeof(ev), "(one-thread compute-only step - the G slabs' one-device compute) "
+			      "/ 2G launches", launch, "%.1f to %.1f us");
 	row(t, "per-launch cost with G, one host thread", ev,
 	    "inside the compute-only runs (a-priori); no separate probe yet");
-	for (int gi = 0; gi < 2; gi++) {
-		char *o = gi ? b : a;
-		snprintf(o, sizeof(a), busy[gi].n ? "G = %d: %.2f-%.2f" : "G = %d: -", 2 + 2 * gi,
-			 busy[gi].lo, busy[gi].hi);
-	}
-	snprintf(ev, sizeof(ev), "a thread per device, compute-only step over the one-device "
-				 "slab time (1 = no interference): %s; %s", a, b);
+	per_g(ev, sizeof(ev), "a thread per device, compute-only step over the one-device slab "
+			      "time (1 = no interference)", busy, "%.2f-%.2f");
 	row(t, "devices at work at once (shared cores, memory)", ev,
 	    "a-priori compute of the v3 form");
 

@@ -716,22 +716,46 @@ static void test_calib_files(void **state)
  * 1e-9 x 2304 x 16 = 36.864 us -> 0.54253; median 0.38224 x 9 us = 3.4402 us per step. On
  * a GPU (overlap, no hidden helpers needed) Version 3 is boundary + max(interior, transfer):
  * the boundary 2 of 10 planes of that compute. */
+/* A calibration for the a-priori and fitted cases: async HtoD/DtoH of 4 and 6 us latency at
+ * 1 B/ns, one-device slabs of N = 32, 50, 66 on G = 3, and compute-only steps. */
+struct apriori_fx {
+	struct nbw_xpath p[2];
+	double b[2], th[2], td[2];
+	struct nbw_ksample slab[3];
+	struct nbw_csample cs[3];
+	struct nbw_calib c;
+};
+
+static void apriori_fx_init(struct apriori_fx *f, const struct nbw_csample *cs, size_t ncs)
+{
+	memset(f, 0, sizeof(*f));
+	f->p[0] = path("htod/async", 4e-6, 0.0);
+	f->p[1] = path("dtoh/async", 6e-6, 0.0);
+	f->b[0] = 1.0, f->b[1] = 1e9;
+	f->th[0] = 4e-6, f->th[1] = 4e-6 + 1.0;
+	f->td[0] = 6e-6, f->td[1] = 6e-6 + 1.0;
+	f->p[0].n = f->p[1].n = 2;
+	f->p[0].bytes = f->p[1].bytes = f->b;
+	f->p[0].seconds = f->th;
+	f->p[1].seconds = f->td;
+	const struct nbw_ksample slab[3] = {{32, 10, 1e-9}, {66, 22, 2e-9}, {50, 16, 1e-9}};
+	memcpy(f->slab, slab, sizeof(slab));
+	memcpy(f->cs, cs, ncs * sizeof(*cs));
+	f->c = (struct nbw_calib){.slab = f->slab, .nslab = 3, .paths = f->p, .npaths = 2,
+				  .cs = f->cs, .ncs = ncs, .hidden_helpers = 0};
+	snprintf(f->c.device_kind, sizeof(f->c.device_kind), "host-plugin");
+}
+
 static void test_apriori(void **state)
 {
 	(void)state;
-	struct nbw_xpath p[2] = {path("htod/async", 4e-6, 0.0), path("dtoh/async", 6e-6, 0.0)};
-	double b[2] = {1.0, 1e9}, th[2] = {4e-6, 4e-6 + 1.0}, td[2] = {6e-6, 6e-6 + 1.0};
-	p[0].n = p[1].n = 2;
-	p[0].bytes = p[1].bytes = b;
-	p[0].seconds = th;
-	p[1].seconds = td;
-	struct nbw_ksample slab[3] = {{32, 10, 1e-9}, {66, 22, 2e-9}, {50, 16, 1e-9}};
-	struct nbw_csample cs[3] = {{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6},
-				    {.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
-				    {.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
-	struct nbw_calib c = {.slab = slab, .nslab = 3, .paths = p, .npaths = 2, .cs = cs,
-			      .ncs = 3, .hidden_helpers = 0};
-	snprintf(c.device_kind, sizeof(c.device_kind), "host-plugin");
+	const struct nbw_csample cs[3] = {
+		{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6},
+		{.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
+		{.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
+	struct apriori_fx f;
+	apriori_fx_init(&f, cs, 3);
+	struct nbw_calib c = f.c;
 	struct nbw_ext_pred e;
 	char why[256];
 	double plane = 8.0 * 32 * 32;
@@ -763,18 +787,12 @@ static void test_apriori(void **state)
 static void test_fitted_interaction(void **state)
 {
 	(void)state;
-	struct nbw_xpath p[2] = {path("htod/async", 4e-6, 0.0), path("dtoh/async", 6e-6, 0.0)};
-	double b[2] = {1.0, 1e9}, th[2] = {4e-6, 4e-6 + 1.0}, td[2] = {6e-6, 6e-6 + 1.0};
-	p[0].n = p[1].n = 2;
-	p[0].bytes = p[1].bytes = b;
-	p[0].seconds = th;
-	p[1].seconds = td;
-	struct nbw_ksample slab[3] = {{32, 10, 1e-9}, {66, 22, 2e-9}, {50, 16, 1e-9}};
-	struct nbw_csample cs[2] = {{.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
-				    {.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
-	struct nbw_calib c = {.slab = slab, .nslab = 3, .paths = p, .npaths = 2, .cs = cs,
-			      .ncs = 2, .hidden_helpers = 0};
-	snprintf(c.device_kind, sizeof(c.device_kind), "host-plugin");
+	const struct nbw_csample cs[2] = {
+		{.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
+		{.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
+	struct apriori_fx f;
+	apriori_fx_init(&f, cs, 2);
+	struct nbw_calib c = f.c;
 	char why[256];
 	struct nbw_ext_pred a32, a50, a66, e;
 	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &a32, why, sizeof(why)), 0);
