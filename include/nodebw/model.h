@@ -78,7 +78,7 @@ struct nbw_xset {
 	size_t nratio;         /**< 1 or 2 */
 	double ratio_bytes[2]; /**< ascending */
 	double ratio[2];       /**< this set's time / the reference's at ratio_bytes */
-	char ratio_to[96];     /**< what the ratio was measured against */
+	char ratio_to[192];    /**< what the ratio was measured against */
 	struct nbw_xpath own;  /**< the measured points (its curve unless estimate) */
 };
 
