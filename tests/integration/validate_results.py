@@ -220,15 +220,20 @@ def _close(a, b, scale):
 def median_ranks(n, level):
     """The 1-based ranks (j, k) and coverage of the order-statistics interval of a median."""
 
-    def coverage(j):
-        if 2 * j > n:
-            return 0.0
-        return 1.0 - 2.0 * sum(math.comb(n, i) for i in range(j)) / 2.0**n
+    # coverage(j) = 1 - 2 sum_{i<j} C(n, i) / 2^n, in exact integers (n reaches thousands of
+    # repetitions, beyond a double's 2^1023), the binomial sum kept as j grows.
+    total = 2**n
 
-    j = 1
-    while coverage(j + 1) >= level:
-        j += 1
-    return j, n + 1 - j, coverage(j)
+    def coverage(j, below):
+        return 0.0 if 2 * j > n else 1.0 - 2 * below / total
+
+    j, below, term = 1, 1, 1  # below = sum_{i<j} C(n, i); term = C(n, j - 1)
+    while True:
+        nxt_term = term * (n - j + 1) // j  # C(n, j)
+        if coverage(j + 1, below + nxt_term) < level:
+            break
+        j, below, term = j + 1, below + nxt_term, nxt_term
+    return j, n + 1 - j, coverage(j, below)
 
 
 def ci_errors(where, m):
