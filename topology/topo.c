@@ -105,6 +105,8 @@ void topo_seen_by(struct topo_dev *d, const char *who)
 {
 	char *s = d->pub.seen_by;
 	size_t n = strlen(who);
+	if (n == 0)
+		return; /* an empty source names nothing (and strstr would find it everywhere) */
 	for (const char *p = s; (p = strstr(p, who)); p += n)
 		if ((p == s || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
 			return;

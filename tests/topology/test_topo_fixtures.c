@@ -258,6 +258,9 @@ static void api_devices(void **state)
 	int i = nbw_topo_add_api_device(t, "cuda", &cuda);
 	assert_int_equal(i, 3);
 	assert_string_equal(nbw_topo_device(t, 3)->seen_by, "pci,nvml,cuda");
+	/* An empty source names nothing (it used to loop for ever: a fuzzing finding). */
+	assert_int_equal(nbw_topo_add_api_device(t, "", &cuda), 3);
+	assert_string_equal(nbw_topo_device(t, 3)->seen_by, "pci,nvml,cuda");
 	i = nbw_topo_add_api_device(t, "omp", &plug);
 	assert_int_equal(i, 8);
 	const struct nbw_topo_device *d = nbw_topo_device(t, 8);
