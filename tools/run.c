@@ -573,7 +573,6 @@ void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const
 	d->last = now;
 	if (!st)
 		return;
-	d->stages++;
 	json_object_set_new(st, "stage", json_string(name));
 	json_array_append_new(json_object_get(all, "stages"), st);
 }

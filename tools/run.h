@@ -42,14 +42,12 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 struct nbw_run_disturb {
 	struct nbw_disturb_snap last;
 	bool ok;          /**< last holds a snapshot */
-	int stages;
 };
-/** The machine's settings (THP, cpufreq, kdamond) into \p doc's "disturbance" and the
- *  first snapshot. */
+/** The machine's settings (THP, cpufreq, kdamond) into \p doc's "disturbance", the first
+ *  snapshot, and the one-second "pre-run check" stage (whether the machine is idle). */
 void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc);
-/** What happened since the last snapshot, as stage \p name of "disturbance.stages". The
- *  start-load rule applies to the first stage only: later ones start with the run's own
- *  load in the 1-minute average. */
+/** What happened since the last snapshot, as stage \p name of "disturbance.stages"; the
+ *  load average is recorded, not judged. */
 void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const char *name);
 /** calibration.json and the report folder from \p dir/results.json; \p summary (may be
  *  NULL) gets the report's summary (nbw_report_summary), to print at the end. */
