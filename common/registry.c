@@ -35,8 +35,7 @@ static void add_missing(const char *name, const char *fmt, const char *a, const 
 	snprintf(m->reason, sizeof(m->reason), fmt, a, b);
 }
 
-/* The folders a plugin may be in, in search order. */
-static size_t plugin_dirs(char dirs[][PATH_MAX], size_t max)
+size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max)
 {
 	size_t n = 0;
 	const char *env = getenv("NODEBW_PLUGIN_DIR");
@@ -50,7 +49,7 @@ static size_t plugin_dirs(char dirs[][PATH_MAX], size_t max)
 		if (slash) {
 			*slash = '\0';
 			/* build tree: build/tools/nodebw next to build/bw_native/ */
-			snprintf(dirs[n++], PATH_MAX, "%s/../bw_native", exe);
+			snprintf(dirs[n++], PATH_MAX, "%s/../%s", exe, build_sub);
 		}
 	}
 	if (n < max)
@@ -61,7 +60,7 @@ static size_t plugin_dirs(char dirs[][PATH_MAX], size_t max)
 static void load_plugin(const char *name)
 {
 	char dirs[3][PATH_MAX], path[PATH_MAX + 64], sym[64], first_err[512] = "";
-	size_t nd = plugin_dirs(dirs, 3);
+	size_t nd = nbw_plugin_dirs("bw_native", dirs, 3);
 	snprintf(sym, sizeof(sym), "nbw_backend_%s", name);
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(path, sizeof(path), "%s/nodebw-%s.so", dirs[i], name);

@@ -8,6 +8,7 @@
  * same fmt/out variables make the PNG and the SVG.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,25 @@ static void label(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static size_t nrows(const struct nbw_heatmap *h)
+{
+	return h->rows ? h->rows : h->n;
+}
+
+static size_t ncols(const struct nbw_heatmap *h)
+{
+	return h->rows ? h->cols : h->n;
+}
+
+/* The label of row or column \p i (a device id, or the rectangular map's text). */
+static void axis_label(const struct nbw_heatmap *h, bool row, size_t i, char *out, size_t len)
+{
+	if (h->rows)
+		snprintf(out, len, "%s", (row ? h->row_labels : h->col_labels)[i]);
+	else
+		snprintf(out, len, "%d", h->ids[i]);
+}
+
 static char *data_text(const struct nbw_heatmap *h, size_t *len)
 {
 	char *buf = NULL;
@@ -38,15 +58,23 @@ static char *data_text(const struct nbw_heatmap *h, size_t *len)
 	label(f, h->ylabel);
 	fputs("), column 3: value (", f);
 	label(f, h->cblabel);
-	fputs("; NaN = none), column 4: the cell's text\n# index -> id:", f);
-	for (size_t i = 0; i < h->n; i++)
-		fprintf(f, " %zu=%d", i, h->ids[i]);
-	fputc('\n', f);
+	fputs("; NaN = none), column 4: the cell's text\n", f);
+	for (int axis = 0; axis < 2; axis++) {
+		fputs(axis ? "# column index -> label:" : "# row index -> label:", f);
+		for (size_t i = 0; i < (axis ? ncols(h) : nrows(h)); i++) {
+			char l[256];
+			axis_label(h, axis == 0, i, l, sizeof(l));
+			fprintf(f, " %zu=", i);
+			label(f, l);
+		}
+		fputc('\n', f);
+	}
 	const char *fmt = h->fmt ? h->fmt : "%.1f";
-	for (size_t row = 0; row < h->n; row++) {
-		for (size_t col = 0; col < h->n; col++) {
-			double v = h->value[row * h->n + col];
-			const char *t = h->text ? h->text[row * h->n + col] : NULL;
+	size_t nc = ncols(h);
+	for (size_t row = 0; row < nrows(h); row++) {
+		for (size_t col = 0; col < nc; col++) {
+			double v = h->value[row * nc + col];
+			const char *t = h->text ? h->text[row * nc + col] : NULL;
 			char num[64];
 			if (isfinite(v))
 				fprintf(f, "%zu %zu %.10g ", col, row, v);
@@ -70,9 +98,15 @@ static char *data_text(const struct nbw_heatmap *h, size_t *len)
 
 static void tics(FILE *f, const char *axis, const struct nbw_heatmap *h)
 {
+	bool row = strcmp(axis, "ytics") == 0;
 	fprintf(f, "set %s (", axis);
-	for (size_t i = 0; i < h->n; i++)
-		fprintf(f, "%s'%d' %zu", i ? ", " : "", h->ids[i], i);
+	for (size_t i = 0; i < (row ? nrows(h) : ncols(h)); i++) {
+		char l[256];
+		axis_label(h, row, i, l, sizeof(l));
+		fputs(i ? ", " : "", f);
+		nbw_gp_quote(f, l);
+		fprintf(f, " %zu", i);
+	}
 	fputs(")\n", f);
 }
 
@@ -93,11 +127,14 @@ static char *script_text(const struct nbw_heatmap *h, const char *stem, size_t *
 	nbw_gp_quote(f, h->ylabel);
 	fputs("\nset cblabel ", f);
 	nbw_gp_quote(f, h->cblabel);
-	double last = (double)h->n - 0.5;
-	fprintf(f, "\nset xrange [-0.5:%g]\nset yrange [%g:-0.5]\n", last, last);
+	fprintf(f, "\nset xrange [-0.5:%g]\nset yrange [%g:-0.5]\n", (double)ncols(h) - 0.5,
+		(double)nrows(h) - 0.5);
 	tics(f, "xtics", h);
 	tics(f, "ytics", h);
-	fputs("set tics scale 0\nset size ratio -1\nunset key\n", f);
+	if (h->rows)
+		fputs("set xtics rotate by 60 right font ',7'\nset tics scale 0\nunset key\n", f);
+	else
+		fputs("set tics scale 0\nset size ratio -1\nunset key\n", f);
 	char lo[32] = "*", hi[32] = "*";
 	if (isfinite(h->cbmin))
 		snprintf(lo, sizeof(lo), "%.10g", h->cbmin);
@@ -111,7 +148,8 @@ static char *script_text(const struct nbw_heatmap *h, const char *stem, size_t *
 	fputs("# cells without a value (NaN) are left uncoloured over this grey\n"
 	      "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind "
 	      "fillcolor rgb '#e8e8e8' fillstyle solid noborder\n", f);
-	int font = h->n <= 8 ? 11 : h->n <= 12 ? 9 : h->n <= 16 ? 7 : 5;
+	size_t big = nrows(h) > ncols(h) ? nrows(h) : ncols(h);
+	int font = big <= 8 ? 11 : big <= 12 ? 9 : big <= 16 ? 7 : 5;
 	fprintf(f, "\nplot datafile using 1:2:3 with image, \\\n"
 		   "\tdatafile using 1:2:4 with labels font ',%d'\n", font);
 	fclose(f);
@@ -125,11 +163,12 @@ int nbw_rdoc_heatmap(struct nbw_rdoc *r, const struct nbw_heatmap *h, const char
 	if (!caption)
 		caption = h->title ? h->title : stem;
 	size_t with_value = 0;
-	for (size_t i = 0; h->value && i < h->n * h->n; i++)
+	for (size_t i = 0; h->value && i < nrows(h) * ncols(h); i++)
 		with_value += isfinite(h->value[i]) != 0;
-	if (h->n < 2 || !h->ids || with_value == 0) {
+	bool shaped = h->rows ? h->cols > 0 && h->row_labels && h->col_labels : h->n >= 2 && h->ids;
+	if (!shaped || with_value == 0) {
 		nbw_rdoc_para(r, "Figure \"%s\": no data to plot%s.", caption,
-			      h->n < 2 ? " (a heat map needs at least two devices)" : "");
+			      !h->rows && h->n < 2 ? " (a heat map needs at least two devices)" : "");
 		return -1;
 	}
 	size_t dlen = 0, slen = 0;

@@ -5,6 +5,7 @@
  * index), build the transfer curves, and write the report folder (overview, transfers,
  * model). Bad input is one line on stderr and exit status 2.
  */
+#include "nodebw/fleet.h"
 #include "nodebw/report.h"
 
 #include <errno.h>
@@ -212,6 +213,9 @@ static void usage(FILE *f)
 
 int nbw_report_main(int argc, char **argv)
 {
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--fleet") == 0)
+			return nbw_fleet_compare_main(argc, argv);
 	const char *output = NULL;
 	const char **files = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*files));
 	size_t nfiles = 0;

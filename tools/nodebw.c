@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The nodebw command: subcommands list, probe, run, gap, matrix, topo, predict, report, heat. */
+/* The nodebw command: subcommands list, probe, run, gap, matrix, topo, predict, report, heat,
+ * fleet, compare. */
 #include <errno.h>
 #include <malloc.h>
 #include <signal.h>
@@ -32,6 +33,8 @@
 #include "revision.h"
 #include "cmd-matrix.h"
 #include "run.h"
+#include "fleet.h"
+#include "nodebw/fleet.h"
 
 static void usage(FILE *f)
 {
@@ -64,6 +67,10 @@ static void usage(FILE *f)
 		"           'nodebw report --help')\n"
 		"  heat     the bundled 3D heat solver: serial reference, 1-device baseline and\n"
 		"           Versions 1-4 on G devices, verified (see 'nodebw heat --help')\n"
+		"  fleet    the node characterisation on every node of an allocation at once,\n"
+		"           under srun or mpirun, gathered and compared (see 'nodebw fleet --help')\n"
+		"  compare  the nodes of a fleet folder side by side: topology differences,\n"
+		"           per-path fleet medians, outliers (see 'nodebw compare --help')\n"
 		"\n"
 		"Exit status: 0 everything asked for was measured and verified; 1 an error that\n"
 		"stopped the command; 2 bad input; 3 the command ran to its end but some\n"
@@ -523,6 +530,10 @@ static int dispatch(int argc, char **argv)
 		return nbw_report_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "topo") == 0)
 		return nbw_topo_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "fleet") == 0)
+		return nbw_fleet_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "compare") == 0)
+		return nbw_fleet_compare_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "run") == 0)
 		return cmd_probe(argc - 1, argv + 1, argv, argc);
 #if NBW_HAVE_OMP

@@ -8,6 +8,7 @@
 #define NODEBW_BACKENDS_H
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
 
 #include "nodebw/probe.h"
@@ -36,6 +37,9 @@ const struct nbw_backend_missing *nbw_backends_missing(size_t *n);
 bool nbw_backend_known(const char *name);
 /** A backend by name, or NULL. */
 const struct nbw_backend_ops *nbw_backend_find(const char *name);
+/** The folders a plugin may be in, in search order: $NODEBW_PLUGIN_DIR, the build tree's
+ *  \p build_sub beside the executable's folder, the install folder. Returns how many. */
+size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max);
 
 /** Enable or disable peer access of the pair (a, b) in both directions (a -> b, then
  *  b -> a), outside any timed region. 0, or -1 with \p why from the backend. A backend

@@ -219,6 +219,10 @@ struct nbw_heatmap {
 	const char *fmt;               /**< printf format of a value, NULL = "%.1f" */
 	double cbmin, cbmax;           /**< colour range; NaN = from the data */
 	bool red_to_green;   /**< red (low) to green (high), else light to dark blue */
+	/** A rectangular map instead (rows > 0): rows x cols cells, row-major, labelled with
+	 *  \p row_labels and \p col_labels (the fleet's nodes x paths); n and ids unused. */
+	size_t rows, cols;
+	const char *const *row_labels, *const *col_labels;
 };
 
 /** Write plots/<name>.dat (rows "column row value \"label\"", one block per row) and .gp

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The nodes of a fleet folder, each reduced to what the comparison needs, one node at a
+ * time (a --full results.json is 140 MB; a site's fleet has hundreds), as one JSON object:
+ *   {"node", "folder", "status", "reason", "readable", "group",
+ *    "topology": {key: value}, "values": {path: {value, unit, better, label, link,
+ *    theoretical_gbps, kind}}}
+ * - the paths: every verified transfer series of the main run (not the hidden-helper
+ *   sweep's re-runs) as its bandwidth at its largest size and its time at its smallest
+ *   (<= 4 KiB), and every verified halo-exchange solver configuration as its fastest
+ *   round's time per step; the size is part of the path, so only like is compared;
+ * - the topology, flattened to "device 2 host link" -> "PCIe Gen5 x16" and the like;
+ * - the group: the device models ("4 x NVIDIA H200"), so that only like nodes are compared.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fleet_cmp.h"
+#include "nodebw/report.h"
+#include "nodebw/results.h"
+#include "rdoc_priv.h"
+
+static void put_value(json_t *values, const char *path, double v, const char *unit,
+		      const char *better, const char *kind, const char *link, double theo)
+{
+	if (!isfinite(v) || v <= 0)
+		return;
+	json_t *o = json_pack("{s:f, s:s, s:s, s:s}", "value", v, "unit", unit, "better", better,
+			      "kind", kind);
+	if (link && *link)
+		json_object_set_new(o, "link", json_string(link));
+	if (theo > 0)
+		json_object_set_new(o, "theoretical_gbps", json_real(theo));
+	json_object_set_new(values, path, o);
+}
+
+/* "omp htod sync pinned h->0", with the concurrency, peer access and binding when they
+ * are not the plain case. */
+static void path_name(const struct nbw_curve_key *k, char *out, size_t len)
+{
+	char extra[96] = "";
+	size_t e = 0;
+	if (strcmp(k->conc, "single") != 0)
+		e += (size_t)snprintf(extra + e, sizeof(extra) - e, " %s", k->conc);
+	if (e < sizeof(extra) && strcmp(k->peer, "n/a") != 0)
+		e += (size_t)snprintf(extra + e, sizeof(extra) - e, " peer %s", k->peer);
+	if (e < sizeof(extra) && k->bind[0] && strcmp(k->bind, "local") != 0 &&
+	    strcmp(k->bind, "none") != 0)
+		snprintf(extra + e, sizeof(extra) - e, " bind %s", k->bind);
+	snprintf(out, len, "%s %s %s %s%s %s", k->api, k->dir, k->mode, k->host_mem, extra,
+		 k->devices);
+}
+
+static void transfer_values(json_t *values, json_t *measurements)
+{
+	struct nbw_curves cs = { 0 };
+	if (nbw_curves_add(&cs, measurements, 0) != 0) {
+		nbw_curves_free(&cs);
+		return;
+	}
+	for (size_t i = 0; i < cs.n; i++) {
+		const struct nbw_curve *c = &cs.c[i];
+		if (c->key.sweep[0] || c->n == 0)
+			continue;
+		char name[200], size[32], path[260];
+		path_name(&c->key, name, sizeof(name));
+		const struct nbw_curve_point *big = &c->pt[c->n - 1];
+		nbw_human_bytes(big->bytes, size, sizeof(size));
+		snprintf(path, sizeof(path), "%s @ %s", name, size);
+		put_value(values, path, big->gbps, "GB/s", "higher", "bandwidth", c->link,
+			  c->theoretical_gbps);
+		const struct nbw_curve_point *small = &c->pt[0];
+		if (c->n >= 2 && small->bytes <= 4096) {
+			nbw_human_bytes(small->bytes, size, sizeof(size));
+			snprintf(path, sizeof(path), "%s @ %s", name, size);
+			put_value(values, path, small->seconds * 1e6, "us", "lower", "latency",
+				  c->link, -1);
+		}
+	}
+	nbw_curves_free(&cs);
+}
+
+static void solver_values(json_t *values, json_t *runs)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(runs, i, r) {
+		const char *ver = json_string_value(json_object_get(r, "version"));
+		const char *ex = json_string_value(json_object_get(r, "exchange"));
+		const char *vs = json_string_value(
+			json_object_get(json_object_get(r, "verification"), "status"));
+		json_t *err = json_object_get(r, "error");
+		double sps = json_number_value(json_object_get(r, "seconds_per_step"));
+		if (!ver || (ex && strcmp(ex, "halo") != 0) || !vs || strcmp(vs, "passed") != 0 ||
+		    (err && !json_is_null(err) && !(json_is_string(err) &&
+						    !*json_string_value(err))) || !(sps > 0))
+			continue;
+		json_t *shape = json_object_get(r, "shape");
+		char path[200];
+		long n = (long)json_integer_value(json_object_get(r, "cubic_n"));
+		const char *purpose = json_string_value(json_object_get(r, "purpose"));
+		if (n > 0)
+			snprintf(path, sizeof(path), "heat %s G=%lld N=%ld%s%s", ver,
+				 json_integer_value(json_object_get(r, "G")), n, purpose ? " " : "",
+				 purpose ? purpose : "");
+		else
+			snprintf(path, sizeof(path), "heat %s G=%lld %lldx%lldx%lld%s%s", ver,
+				 json_integer_value(json_object_get(r, "G")),
+				 json_integer_value(json_object_get(shape, "nx")),
+				 json_integer_value(json_object_get(shape, "ny")),
+				 json_integer_value(json_object_get(shape, "nz")), purpose ? " " : "",
+				 purpose ? purpose : "");
+		json_t *have = json_object_get(values, path);
+		double ms = sps * 1e3;
+		if (have && json_number_value(json_object_get(have, "value")) <= ms)
+			continue; /* the fastest round */
+		put_value(values, path, ms, "ms/step", "lower", "solver", NULL, -1);
+	}
+}
+
+static void topo_put(json_t *t, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void topo_put(json_t *t, const char *key, const char *fmt, ...)
+{
+	char v[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	json_object_set_new(t, key, json_string(v));
+}
+
+static void link_text(json_t *l, char *out, size_t len)
+{
+	if (!json_is_object(l)) {
+		snprintf(out, len, "none");
+		return;
+	}
+	long long gen = json_integer_value(json_object_get(l, "gen"));
+	long long w = json_integer_value(json_object_get(l, "width"));
+	snprintf(out, len, "Gen%lld x%lld", gen, w);
+}
+
+/* The topology as "what" -> "value" strings; devices are numbered in the order the
+ * topology lists them (PCI order), so that like nodes line up. */
+static json_t *flat_topology(json_t *topo)
+{
+	json_t *t = json_object();
+	json_t *host = json_object_get(topo, "host");
+	const char *cpu = json_string_value(json_object_get(host, "cpu_model"));
+	topo_put(t, "host CPU", "%s", cpu ? cpu : "unknown");
+	topo_put(t, "host packages, NUMA nodes, cores", "%lld, %lld, %lld",
+		 json_integer_value(json_object_get(host, "packages")),
+		 json_integer_value(json_object_get(host, "numa_nodes")),
+		 json_integer_value(json_object_get(host, "cores")));
+	json_t *devs = json_object_get(topo, "devices");
+	topo_put(t, "devices", "%zu", json_array_size(devs));
+	size_t i;
+	json_t *d;
+	json_array_foreach(devs, i, d) {
+		char key[96], cur[32], max[32];
+		const char *name = json_string_value(json_object_get(d, "name"));
+		snprintf(key, sizeof(key), "device %zu model", i);
+		topo_put(t, key, "%s", name ? name : "unknown");
+		json_t *hl = json_object_get(d, "host_link");
+		if (json_is_object(hl) && json_object_get(hl, "current")) {
+			link_text(json_object_get(hl, "current"), cur, sizeof(cur));
+			link_text(json_object_get(hl, "max"), max, sizeof(max));
+			snprintf(key, sizeof(key), "device %zu host link", i);
+			topo_put(t, key, "%s %s (device max %s)",
+				 json_string_value(json_object_get(hl, "type")) ?
+					 json_string_value(json_object_get(hl, "type")) : "link",
+				 cur, max);
+		}
+		json_t *numa = json_object_get(hl, "numa_node");
+		if (json_is_integer(numa)) {
+			snprintf(key, sizeof(key), "device %zu NUMA node", i);
+			topo_put(t, key, "%lld", json_integer_value(numa));
+		}
+	}
+	json_t *p;
+	json_array_foreach(json_object_get(topo, "pairs"), i, p) {
+		/* pairs name devices by id; their position is what lines up across nodes */
+		const char *a = json_string_value(json_object_get(p, "a"));
+		const char *b = json_string_value(json_object_get(p, "b"));
+		long ia = -1, ib = -1;
+		size_t k;
+		json_array_foreach(devs, k, d) {
+			const char *id = json_string_value(json_object_get(d, "id"));
+			if (id && a && strcmp(id, a) == 0)
+				ia = (long)k;
+			if (id && b && strcmp(id, b) == 0)
+				ib = (long)k;
+		}
+		const char *label = json_string_value(json_object_get(p, "label"));
+		if (ia < 0 || ib < 0 || !label)
+			continue;
+		char key[96];
+		snprintf(key, sizeof(key), "link device %ld - device %ld", ia, ib);
+		topo_put(t, key, "%s", label);
+	}
+	return t;
+}
+
+/* "4 x NVIDIA H200" (+ " + ..." for mixed nodes): the OpenMP devices, else every
+ * device of the native APIs; host-plugin devices are "host-plugin (host memory)". */
+static void group_key(json_t *devices, char *out, size_t len)
+{
+	struct {
+		char name[128];
+		int n;
+	} kinds[16];
+	int nk = 0;
+	bool any_omp = false;
+	size_t i;
+	json_t *d;
+	json_array_foreach(devices, i, d) {
+		const char *api = json_string_value(json_object_get(d, "api"));
+		any_omp |= api && strcmp(api, "omp") == 0;
+	}
+	json_array_foreach(devices, i, d) {
+		const char *api = json_string_value(json_object_get(d, "api"));
+		const char *kind = json_string_value(json_object_get(d, "kind"));
+		const char *name = json_string_value(json_object_get(d, "name"));
+		if (!api || strcmp(api, "host") == 0 || (any_omp && strcmp(api, "omp") != 0))
+			continue;
+		char what[128];
+		if (kind && strcmp(kind, "host-plugin") == 0)
+			snprintf(what, sizeof(what), "host-plugin (host memory)");
+		else
+			snprintf(what, sizeof(what), "%s", name ? name : kind ? kind : "device");
+		int k = 0;
+		while (k < nk && strcmp(kinds[k].name, what) != 0)
+			k++;
+		if (k == nk && nk < 16) {
+			snprintf(kinds[nk].name, sizeof(kinds[nk].name), "%s", what);
+			kinds[nk++].n = 0;
+		}
+		if (k < nk)
+			kinds[k].n++;
+	}
+	size_t o = 0;
+	out[0] = '\0';
+	for (int k = 0; k < nk && o < len; k++)
+		o += (size_t)snprintf(out + o, len - o, "%s%d x %s", k ? " + " : "", kinds[k].n,
+				      kinds[k].name);
+	if (nk == 0)
+		snprintf(out, len, "no devices");
+}
+
+static json_t *load_node(const char *ndir, const char *folder)
+{
+	json_t *node = json_pack("{s:s, s:s, s:s, s:s, s:b}", "node", folder, "folder", folder,
+				 "status", "unknown", "reason", "", "readable", 0);
+	char path[4400], err[600];
+	snprintf(path, sizeof(path), "%s/fleet-node.json", ndir);
+	json_error_t je;
+	json_t *fn = json_load_file(path, 0, &je);
+	if (fn) {
+		const char *n = json_string_value(json_object_get(fn, "node"));
+		const char *s = json_string_value(json_object_get(fn, "status"));
+		const char *r = json_string_value(json_object_get(fn, "reason"));
+		if (n)
+			json_object_set_new(node, "node", json_string(n));
+		if (s)
+			json_object_set_new(node, "status", json_string(s));
+		if (r)
+			json_object_set_new(node, "reason", json_string(r));
+		json_decref(fn);
+	}
+	snprintf(path, sizeof(path), "%s/results.json", ndir);
+	struct nbw_doc *doc = nbw_doc_load(path, err, sizeof(err));
+	if (!doc) {
+		char why[900];
+		const char *r = json_string_value(json_object_get(node, "reason"));
+		snprintf(why, sizeof(why), "unreadable: %s%s%s", err, r && *r ? "; the node said: " : "",
+			 r && *r ? r : "");
+		json_object_set_new(node, "reason", json_string(why));
+		json_object_set_new(node, "status", json_string("unreadable"));
+		return node;
+	}
+	const char *state = json_string_value(json_object_get(doc->root, "state"));
+	json_object_set_new(node, "state", json_string(state ? state : "unknown"));
+	if (!fn)
+		json_object_set_new(node, "status",
+				    json_string(state && strcmp(state, "complete") == 0 ?
+							"ok" : state ? state : "unknown"));
+	char gk[256];
+	group_key(json_object_get(doc->root, "devices"), gk, sizeof(gk));
+	json_object_set_new(node, "group", json_string(gk));
+	json_t *values = json_object();
+	transfer_values(values, json_object_get(doc->root, "measurements"));
+	solver_values(values, json_object_get(doc->root, "solver_runs"));
+	json_object_set_new(node, "values", values);
+	json_t *topo = json_object_get(doc->root, "topology");
+	json_object_set_new(node, "topology", json_is_object(topo) ? flat_topology(topo) : json_object());
+	const char *host = json_string_value(
+		json_object_get(json_object_get(doc->root, "machine"), "hostname"));
+	if (host)
+		json_object_set_new(node, "host", json_string(host));
+	json_object_set_new(node, "readable", json_true());
+	nbw_doc_free(doc);
+	return node;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+json_t *nbw_fleet_load_nodes(const char *dir, char *err, size_t errlen)
+{
+	char base[4200];
+	snprintf(base, sizeof(base), "%s/nodes", dir);
+	struct stat st;
+	if (stat(base, &st) != 0 || !S_ISDIR(st.st_mode))
+		snprintf(base, sizeof(base), "%s", dir);
+	DIR *d = opendir(base);
+	if (!d) {
+		snprintf(err, errlen, "%s: not a fleet folder (cannot read it)", dir);
+		return NULL;
+	}
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "report") == 0)
+			continue;
+		char sub[4600], f1[4700], f2[4700];
+		snprintf(sub, sizeof(sub), "%s/%s", base, e->d_name);
+		snprintf(f1, sizeof(f1), "%s/results.json", sub);
+		snprintf(f2, sizeof(f2), "%s/fleet-node.json", sub);
+		if (stat(sub, &st) != 0 || !S_ISDIR(st.st_mode) ||
+		    (access(f1, F_OK) != 0 && access(f2, F_OK) != 0))
+			continue;
+		char **nn = realloc(names, (n + 1) * sizeof(char *));
+		if (!nn)
+			break;
+		names = nn;
+		names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	if (n == 0) {
+		snprintf(err, errlen, "%s: no node folders (nodes/<node>/ with results.json or "
+			 "fleet-node.json)", dir);
+		free(names);
+		return NULL;
+	}
+	qsort(names, n, sizeof(char *), by_name);
+	json_t *nodes = json_array();
+	for (size_t i = 0; i < n; i++) {
+		char sub[4600];
+		snprintf(sub, sizeof(sub), "%s/%s", base, names[i]);
+		json_array_append_new(nodes, load_node(sub, names[i]));
+		free(names[i]);
+	}
+	free(names);
+	return nodes;
+}
