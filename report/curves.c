@@ -59,7 +59,7 @@ static int cmp_point(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static bool usable(json_t *m)
+static bool usable(json_t *m, bool cells)
 {
 	json_t *err = json_object_get(m, "error");
 	if (err && !json_is_null(err))
@@ -68,7 +68,7 @@ static bool usable(json_t *m)
 		return false;
 	/* The matrix cells of a whole-node run (two sizes per device set) are the matrices'
 	 * (analysis/); curves and models take the sets that ran the whole sweep. */
-	if (strcmp(jstr(m, "size_set"), "matrix") == 0)
+	if (!cells && strcmp(jstr(m, "size_set"), "matrix") == 0)
 		return false;
 	json_t *sec = json_object_get(m, "seconds");
 	return jnum(sec, "median") > 0.0 && jnum(m, "bytes") > 0.0;
@@ -93,12 +93,12 @@ static struct nbw_curve *curve_for(struct nbw_curves *cs, const struct nbw_curve
 	return c;
 }
 
-int nbw_curves_add(struct nbw_curves *cs, json_t *measurements, int file)
+static int add(struct nbw_curves *cs, json_t *measurements, int file, bool cells)
 {
 	size_t i;
 	json_t *m;
 	json_array_foreach(measurements, i, m) {
-		if (!usable(m))
+		if (!usable(m, cells))
 			continue;
 		struct nbw_curve_key k;
 		key_of(m, &k);
@@ -138,6 +138,16 @@ int nbw_curves_add(struct nbw_curves *cs, json_t *measurements, int file)
 	for (size_t j = 0; j < cs->n; j++)
 		qsort(cs->c[j].pt, cs->c[j].n, sizeof(*cs->c[j].pt), cmp_point);
 	return 0;
+}
+
+int nbw_curves_add(struct nbw_curves *cs, json_t *measurements, int file)
+{
+	return add(cs, measurements, file, false);
+}
+
+int nbw_curves_add_cells(struct nbw_curves *cs, json_t *measurements, int file)
+{
+	return add(cs, measurements, file, true);
 }
 
 void nbw_curves_free(struct nbw_curves *cs)

@@ -99,8 +99,14 @@ static void compare_path(json_t *nodes, const size_t *idx, size_t n, const char 
 	for (size_t i = 0; i < have; i++)
 		dev[i] = fabs(sorted[i] - med);
 	double mad = have ? median_of(dev, have) : 0;
-	double sigma = fmax(1.4826 * mad, 0.01 * med);
-	bool judged = have >= NBW_FLEET_MIN_NODES;
+	/* the group's robust standard deviation, floored so that identical nodes do not
+	 * make every small difference infinitely significant */
+	double sigma = fmax(1.4826 * mad, NBW_FLEET_SIGMA_FLOOR * med);
+	/* Per-transfer times at the smallest size are shown, not judged: one run per node
+	 * cannot tell a node from the between-process scatter of sub-microsecond copies
+	 * (doc/fleet.md: 0.39 against 0.78 us for the same copy in two processes). */
+	bool latency = strcmp(json_string_value(json_object_get(proto, "kind")), "latency") == 0;
+	bool judged = have >= NBW_FLEET_MIN_NODES && !latency;
 	json_t *ratios = json_object();
 	const char *unit = json_string_value(json_object_get(proto, "unit"));
 	for (size_t i = 0; i < n; i++) {
@@ -108,14 +114,13 @@ static void compare_path(json_t *nodes, const size_t *idx, size_t n, const char 
 			continue;
 		json_t *node = json_array_get(nodes, idx[i]);
 		const char *name = json_string_value(json_object_get(node, "node"));
+		json_object_set_new(ratios, name, json_real(vals[i] / med));
+		if (!judged)
+			continue;
 		double ratio = vals[i] / med;
-		json_object_set_new(ratios, name, json_real(ratio));
-		/* worse by more than the fraction, and (with enough nodes) beyond the noise */
 		double worse = higher ? 1.0 - ratio : ratio - 1.0;
 		double z = (vals[i] - med) / sigma;
-		bool flag = judged && worse > NBW_FLEET_OUTLIER_FRACTION &&
-			    (have < NBW_FLEET_MAD_MIN_NODES || fabs(z) > NBW_FLEET_OUTLIER_SIGMAS);
-		if (!flag)
+		if (!(worse > NBW_FLEET_OUTLIER_FRACTION && fabs(z) > NBW_FLEET_OUTLIER_SIGMAS))
 			continue;
 		json_t *v = json_object_get(json_object_get(node, "values"), path);
 		const char *link = json_string_value(json_object_get(v, "link"));
@@ -125,15 +130,17 @@ static void compare_path(json_t *nodes, const size_t *idx, size_t n, const char 
 			snprintf(theo_s, sizeof(theo_s), ", %.0f %% of the link's theoretical %.1f GB/s",
 				 100.0 * vals[i] / theo, theo);
 		snprintf(reason, sizeof(reason),
-			 "%s: %.4g %s, %.2f x the fleet median %.4g %s (%s is better; %zu nodes, "
-			 "range %.4g-%.4g)%s%s%s", path, vals[i], unit, ratio, med, unit,
-			 higher ? "higher" : "lower", have, sorted[0], sorted[have - 1],
+			 "%s: %.4g %s, %.2f x the fleet median %.4g %s (%s is better; %.1f robust "
+			 "standard deviations of the %zu nodes away; range %.4g-%.4g)%s%s%s", path,
+			 vals[i], unit, ratio, med, unit, higher ? "higher" : "lower", fabs(z), have,
+			 sorted[0], sorted[have - 1],
 			 link ? "; link: " : "", link ? link : "", theo_s);
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:i, s:s}",
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:i, s:s}",
 				      "group", group, "node", name, "path", path, "kind",
 				      json_string_value(json_object_get(v, "kind")), "unit", unit,
-				      "value", vals[i], "fleet_median", med, "ratio", ratio,
-				      "robust_z", z, "nodes", (int)have, "reason", reason);
+				      "value", vals[i], "fleet_median", med, "robust_sd", sigma,
+				      "ratio", ratio, "robust_z", z,
+				      "nodes", (int)have, "reason", reason);
 		if (link)
 			json_object_set_new(o, "link", json_string(link));
 		if (theo > 0)
@@ -248,10 +255,11 @@ json_t *nbw_fleet_compare(const char *dir, char *err, size_t errlen)
 			 "nodebw-fleet-summary", "schema_version", 1, "fleet", dir, "units",
 			 "GB/s = 1e9 bytes per second; us = microseconds per transfer; ms/step = "
 			 "milliseconds per solver time step", "rule",
+			 "on the bandwidth and solver paths (the small-size times are shown, not judged), "
 			 "a node is flagged on a path when it is more than 10 % worse than the fleet "
 			 "median of its group (nodes with the same device models; at least 3 nodes with "
-			 "the value) and, in a group of 5 nodes or more, also more than 3.5 robust "
-			 "standard deviations (1.4826 x MAD, at least 1 % of the median) from it",
+			 "the value) and more than 3.5 robust standard deviations (1.4826 x the median "
+			 "absolute deviation, at least 2 % of the median) from it",
 			 "nodes", nodes, "groups", groups, "topology_differences", tdiff, "outliers",
 			 outliers, "paths", paths);
 }

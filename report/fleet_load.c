@@ -6,7 +6,7 @@
  *    "topology": {key: value}, "values": {path: {value, unit, better, label, link,
  *    theoretical_gbps, kind}}}
  * - the paths: every verified transfer series of the main run (not the hidden-helper
- *   sweep's re-runs) as its bandwidth at its largest size and its time at its smallest
+ *   sweep's re-runs), the matrix cells of every device and pair included, as its bandwidth at its largest size and its time at its smallest
  *   (<= 4 KiB), and every verified halo-exchange solver configuration as its fastest
  *   round's time per step; the size is part of the path, so only like is compared;
  * - the topology, flattened to "device 2 host link" -> "PCIe Gen5 x16" and the like;
@@ -60,7 +60,7 @@ static void path_name(const struct nbw_curve_key *k, char *out, size_t len)
 static void transfer_values(json_t *values, json_t *measurements)
 {
 	struct nbw_curves cs = { 0 };
-	if (nbw_curves_add(&cs, measurements, 0) != 0) {
+	if (nbw_curves_add_cells(&cs, measurements, 0) != 0) {
 		nbw_curves_free(&cs);
 		return;
 	}

@@ -366,23 +366,23 @@ int nbw_fleet_compare_main(int argc, char **argv)
 		} else if (strcmp(a, "--output") == 0 && i + 1 < argc) {
 			out = argv[++i];
 		} else if (a[0] == '-') {
-			fprintf(stderr, "nodebw %s: unknown option %s (see --help)\n", argv[0], a);
+			fprintf(stderr, "nodebw: error: unknown option %s (see 'nodebw %s --help')\n", a, argv[0]);
 			return NBW_EXIT_USAGE;
 		} else if (!dir) {
 			dir = a;
 		} else {
-			fprintf(stderr, "nodebw %s: one fleet folder only (%s and %s)\n", argv[0], dir, a);
+			fprintf(stderr, "nodebw: error: one fleet folder only (%s and %s)\n", dir, a);
 			return NBW_EXIT_USAGE;
 		}
 	}
 	if (!dir) {
-		fprintf(stderr, "nodebw %s: name a fleet folder (see --help)\n", argv[0]);
+		fprintf(stderr, "nodebw: error: name a fleet folder (see 'nodebw %s --help')\n", argv[0]);
 		return NBW_EXIT_USAGE;
 	}
 	char err[1024], def[4200];
 	json_t *s = nbw_fleet_compare(dir, err, sizeof(err));
 	if (!s) {
-		fprintf(stderr, "nodebw %s: %s\n", argv[0], err);
+		fprintf(stderr, "nodebw: error: %s\n", err);
 		return NBW_EXIT_USAGE;
 	}
 	if (!out) {
@@ -391,7 +391,7 @@ int nbw_fleet_compare_main(int argc, char **argv)
 	}
 	int rc = 0;
 	if (nbw_fleet_report(s, out, err, sizeof(err)) != 0) {
-		fprintf(stderr, "nodebw %s: %s\n", argv[0], err);
+		fprintf(stderr, "nodebw: error: %s\n", err);
 		rc = 1;
 	}
 	if (json) {

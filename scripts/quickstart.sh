@@ -23,11 +23,13 @@ cd "$(dirname "$0")/.."
 packages="clang-19 clang-tools-19 libomp-19-dev libclang-rt-19-dev meson ninja-build \
 pkg-config valgrind procps \
 libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema libamdhip64-dev libze-dev \
-libhwloc-dev libnuma-dev libxml2-dev gnuplot-nox"
+libhwloc-dev libnuma-dev libxml2-dev gnuplot-nox openmpi-bin libopenmpi-dev"
+# The fleet's tests run a real one-node Slurm (munged, slurmctld, slurmd on localhost).
+test_packages="slurmctld slurmd slurm-client munge"
 
-install_missing() {
+install_missing() { # install_missing [extra packages]
 	missing=""
-	for p in $packages; do
+	for p in $packages "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 			missing="$missing $p"
 	done
@@ -97,7 +99,8 @@ run)
 	exec ./build/tools/nodebw run "$@"
 	;;
 test)
-	install_missing
+	# shellcheck disable=SC2086
+	install_missing $test_packages
 	if build build; then cuda_shim "$PWD/build"; run_tests build; else failed=$((failed + 1)); fi
 	if build build-asan -Dsanitize=address,undefined; then run_tests build-asan
 	else failed=$((failed + 1)); fi

@@ -94,11 +94,11 @@ void nbw_fleet_print_sbatch(FILE *f, const char *exe, int nodes, double node_lim
 /** Outlier rule: a node is flagged on a path when its value is worse than the fleet
  *  median of its group by more than this fraction ... */
 #define NBW_FLEET_OUTLIER_FRACTION 0.10
-/** ... and, in a group of at least NBW_FLEET_MAD_MIN_NODES nodes with the value, also
- *  more than this many robust standard deviations (1.4826 x MAD, at least 1 % of the
- *  median) from it. */
+/** ... and more than this many robust standard deviations of the group (1.4826 x the
+ *  median absolute deviation, at least NBW_FLEET_SIGMA_FLOOR of the median) from it, so
+ *  that a path on which the nodes scatter, or fall into two camps, flags none of them. */
 #define NBW_FLEET_OUTLIER_SIGMAS 3.5
-#define NBW_FLEET_MAD_MIN_NODES 5
+#define NBW_FLEET_SIGMA_FLOOR 0.02
 /** A path is judged in a group of at least this many nodes with the value. */
 #define NBW_FLEET_MIN_NODES 3
 

@@ -67,6 +67,9 @@ struct nbw_curves {
 /** Group the verified, error-free measurements of \p measurements (array of a results
  *  document) into curves; several files can be added with their index. 0 or -1 (memory). */
 int nbw_curves_add(struct nbw_curves *cs, json_t *measurements, int file);
+/** The same with the matrix cells of a whole-node run too (every device and pair at the
+ *  matrix sizes, each its own curve): what the fleet comparison compares. */
+int nbw_curves_add_cells(struct nbw_curves *cs, json_t *measurements, int file);
 void nbw_curves_free(struct nbw_curves *cs);
 
 /** The first curve matching the non-NULL fields (NULL or "" = any; hidden_helpers < -1 = any). */
