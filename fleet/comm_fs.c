@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fleet_priv.h"
@@ -99,6 +100,37 @@ static char *read_marker(const char *path)
 	return strdup(buf);
 }
 
+/* A finished marker named PREFIX...: not one still being written (nbw_write_atomic's
+ * temporary name is the marker's with ".tmpXXXXXX" appended). */
+static bool is_marker(const char *name, const char *prefix)
+{
+	size_t n = strlen(name), p = strlen(prefix);
+	if (n <= p || strncmp(name, prefix, p) != 0)
+		return false;
+	return !(n > p + 10 && strncmp(name + n - 10, ".tmp", 4) == 0);
+}
+
+/* Markers named PREFIX<something> in \p dir, or -1 when it cannot be read. */
+static int count_markers(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += is_marker(e->d_name, prefix);
+	closedir(d);
+	return n;
+}
+
+/* A shared file system is looked at once a second (every task of a launch looks). */
+static void fs_nap(void)
+{
+	struct timespec ts = { 1, 0 };
+	nanosleep(&ts, NULL);
+}
+
 static int fs_roster(struct nbw_fleet_comm *c, const char *node, char ***names,
 		     double timeout_s, char *err, size_t errlen)
 {
@@ -113,30 +145,32 @@ static int fs_roster(struct nbw_fleet_comm *c, const char *node, char ***names,
 		return -1;
 	}
 	double deadline = nbw_fleet_now() + timeout_s;
+	/* One directory listing per look, not one file per task: on a parallel file system
+	 * hundreds of tasks look at once. */
 	int have = 0;
-	for (;;) {
-		for (int r = 0; r < size; r++) {
-			if (v[r])
-				continue;
-			char path[4600];
-			snprintf(path, sizeof(path), "%s/rank-%d", c->root, r);
-			if ((v[r] = read_marker(path)))
-				have++;
-		}
-		if (have == size)
-			break;
-		if (nbw_fleet_now() > deadline) {
+	while ((have = count_markers(c->root, "rank-")) < size) {
+		if (have < 0 || nbw_fleet_now() > deadline) {
 			snprintf(err, errlen,
 				 "only %d of %d tasks appeared in %s within %.0f s: is the launch "
 				 "folder on a file system every node shares? (else build with "
-				 "-Dmpi=enabled and launch with mpirun)", have, size, c->root,
-				 timeout_s);
-			for (int r = 0; r < size; r++)
-				free(v[r]);
+				 "-Dmpi=enabled and launch with mpirun)", have < 0 ? 0 : have, size,
+				 c->root, timeout_s);
 			free(v);
 			return -1;
 		}
-		nbw_fleet_nap();
+		fs_nap();
+	}
+	for (int r = 0; r < size; r++) {
+		char path[4600];
+		snprintf(path, sizeof(path), "%s/rank-%d", c->root, r);
+		if (!(v[r] = read_marker(path))) {
+			snprintf(err, errlen, "%s: unreadable, or a rank outside the launch's %d", path,
+				 size);
+			for (int q = 0; q < r; q++)
+				free(v[q]);
+			free(v);
+			return -1;
+		}
 	}
 	*names = v;
 	return 0;
@@ -169,7 +203,7 @@ static int fs_receive(struct nbw_fleet_comm *c, char *folder, size_t flen, void 
 		struct dirent *e;
 		char *found = NULL;
 		while (!found && (e = readdir(d))) {
-			if (strncmp(e->d_name, "done-", 5) != 0)
+			if (!is_marker(e->d_name, "done-"))
 				continue;
 			bool old = false;
 			for (size_t i = 0; i < c->nseen && !old; i++)
@@ -192,7 +226,7 @@ static int fs_receive(struct nbw_fleet_comm *c, char *folder, size_t flen, void 
 		}
 		if (nbw_fleet_now() > deadline)
 			return 0;
-		nbw_fleet_nap();
+		fs_nap();
 	}
 }
 
@@ -207,7 +241,7 @@ static int fs_finish(struct nbw_fleet_comm *c, double deadline, char *err, size_
 			snprintf(err, errlen, "rank 0 did not finish before the deadline");
 			return -1;
 		}
-		nbw_fleet_nap();
+		fs_nap();
 	}
 	return 0;
 }

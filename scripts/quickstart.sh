@@ -104,8 +104,9 @@ test)
 	if build build; then cuda_shim "$PWD/build"; run_tests build; else failed=$((failed + 1)); fi
 	if build build-asan -Dsanitize=address,undefined; then run_tests build-asan
 	else failed=$((failed + 1)); fi
-	# A build without OpenMP offload, asked for explicitly: it must say so (suites unit, cli).
-	if build build-nooffload -Dopenmp_offload=disabled; then
+	# A build without OpenMP offload, asked for explicitly: it must say so (suites unit, cli);
+	# and without MPI, whose fleet still runs over the shared file system.
+	if build build-nooffload -Dopenmp_offload=disabled -Dmpi=disabled; then
 		run_tests build-nooffload --suite unit --suite cli
 	else failed=$((failed + 1)); fi
 	# The libFuzzer targets (results, calibration and topology readers), a fixed short time

@@ -153,4 +153,15 @@ usage_error "compare: no folder" compare
 usage_error "compare: two folders" compare "$fix" "$fix"
 usage_error "compare: an unknown option" compare --frobnicate "$fix"
 usage_error "report --fleet: a folder without node folders" report --fleet "$tmp/empty"
+usage_error "fleet: a node time limit of 0" fleet --node-time-limit 0
+usage_error "fleet: a node time limit that is not a number" fleet --node-time-limit soon
+usage_error "fleet: an unknown transport" fleet --transport pigeon
+usage_error "fleet: --nodes 0" fleet --print-sbatch --nodes 0
+usage_error "fleet: an unknown option" fleet --frobnicate
+usage_error_matching "fleet: --output among the run's options" "names each node's folder" \
+	fleet --output "$tmp/never" -- --output "$tmp/never2"
+check "fleet: nothing was created for the refused launch" test ! -e "$tmp/never" -a ! -e "$tmp/never2"
+"$NODEBW" fleet --print-sbatch --nodes 4 -- --full >"$tmp/job.sh"
+check "fleet --print-sbatch: a bash script for 4 nodes, one task each" sh -c \
+	"bash -n '$tmp/job.sh' && grep -qx '#SBATCH --nodes=4' '$tmp/job.sh' && grep -q 'fleet --output .* -- --full\$' '$tmp/job.sh'"
 done_testing
