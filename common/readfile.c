@@ -139,3 +139,23 @@ int nbw_readfile(const char *path, size_t limit, char **buf, size_t *len, char *
 	close(fd);
 	return rc;
 }
+
+void nbw_last_line(const char *path, const char *skip, char *out, size_t outlen)
+{
+	out[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		size_t n = strlen(s);
+		while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
+			s[--n] = '\0';
+		if (n && !(skip && strcmp(s, skip) == 0))
+			snprintf(out, outlen, "%s", s);
+	}
+	fclose(f);
+}

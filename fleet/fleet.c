@@ -24,6 +24,7 @@
 #include "fleet_priv.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
+#include "nodebw/readfile.h"
 #include "nodebw/results.h"
 #include "nodebw/rundir.h"
 #include "nodebw/runner.h"
@@ -101,23 +102,6 @@ static void say(struct fleet *f, const char *fmt, ...)
 	fflush(f->progress);
 }
 
-/* The last non-empty line of a log (what a failed run said last). */
-static void last_line(const char *path, char *out, size_t len)
-{
-	out[0] = '\0';
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		return;
-	char line[512];
-	while (fgets(line, sizeof(line), fp)) {
-		size_t n = strlen(line);
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
-		if (n)
-			snprintf(out, len, "%s", line);
-	}
-	fclose(fp);
-}
 
 /* Measure this node into \p dir; fleet-node.json says how it ended. Returns its status
  *  word's exit status (0 ok, 3 otherwise). */
@@ -161,7 +145,7 @@ static int measure(struct fleet *f, const struct nbw_fleet_member *m, const char
 	} else if (r.status != 0) {
 		status = "failed";
 		char tail[400];
-		last_line(log, tail, sizeof(tail));
+		nbw_last_line(log, NULL, tail, sizeof(tail));
 		snprintf(reason, sizeof(reason), "%s%s%s", r.why, tail[0] ? ": " : "", tail);
 	}
 	json_t *cmd = json_array();

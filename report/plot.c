@@ -9,6 +9,7 @@
  * gnuplot, or when it fails, the data and script stay and the report says why there is no
  * image; a plot never stops the report.
  */
+#include "nodebw/readfile.h"
 #include "nodebw/report.h"
 
 #include <errno.h>
@@ -407,26 +408,6 @@ static char *find_gnuplot(char *why, size_t whylen)
 	return NULL;
 }
 
-/* The last non-empty line of \p path, trimmed, into \p out. */
-static void last_line(const char *path, char *out, size_t outlen)
-{
-	out[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	char line[512];
-	while (fgets(line, sizeof(line), f)) {
-		char *s = line;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		size_t n = strlen(s);
-		while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
-			s[--n] = '\0';
-		if (n && strcmp(s, "^") != 0)
-			snprintf(out, outlen, "%s", s);
-	}
-	fclose(f);
-}
 
 /* Run `gnuplot -e "fmt='FMT'; out='OUT'" STEM.gp` in \p plots; 0, or -1 with \p why. */
 /* A finished image ends with its format's end marker: PNG's IEND chunk, SVG's </svg>. */
@@ -512,7 +493,7 @@ static int run_gnuplot(const char *prog, const char *plots, const char *stem, co
 		return -1;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		last_line(logpath, msg, sizeof(msg));
+		nbw_last_line(logpath, "^", msg, sizeof(msg));
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 			snprintf(why, whylen, "%s could not be executed", prog);
 		else if (WIFEXITED(status))
@@ -529,7 +510,7 @@ static int run_gnuplot(const char *prog, const char *plots, const char *stem, co
 	snprintf(final, sizeof(final), "%s/%s.%s", plots, stem, fmt);
 	struct stat st;
 	if (stat(part, &st) != 0 || st.st_size == 0) {
-		last_line(logpath, msg, sizeof(msg));
+		nbw_last_line(logpath, "^", msg, sizeof(msg));
 		snprintf(why, whylen, "gnuplot exited normally but wrote no %s image%s%s", fmt,
 			 msg[0] ? ": " : "", msg);
 		unlink(part);

@@ -191,6 +191,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: nodebw report [--output DIR] RESULTS.json...\n"
+		"       nodebw report --fleet FLEET_DIR [--output DIR]   (= nodebw compare)\n"
 		"\n"
 		"Write a report of one or more results files (from 'nodebw run', 'probe' or\n"
 		"'heat') into a folder: report.md and report.html, every table as CSV under\n"

@@ -64,7 +64,7 @@ static int seconds(const char *opt, const char *s, double *out)
 	errno = 0;
 	double v = s ? strtod(s, &end) : NAN;
 	if (!s || errno || end == s || *end || !isfinite(v) || v <= 0 || v > 7 * 86400.0) {
-		fprintf(stderr, "nodebw fleet: %s needs seconds (0 < S <= 604800), not '%s'\n", opt,
+		fprintf(stderr, "nodebw: error: %s needs seconds (0 < S <= 604800), not '%s'\n", opt,
 			s ? s : "");
 		return -1;
 	}
@@ -110,21 +110,21 @@ int nbw_fleet_main(int argc, char **argv)
 			char *end = NULL;
 			long v = next ? strtol(next, &end, 10) : 0;
 			if (!next || *end || v < 1 || v > 100000) {
-				fprintf(stderr, "nodebw fleet: --nodes needs a node count, not '%s'\n",
+				fprintf(stderr, "nodebw: error: --nodes needs a node count, not '%s'\n",
 					next ? next : "");
 				return NBW_EXIT_USAGE;
 			}
 			nodes = (int)v;
 			i++;
 		} else {
-			fprintf(stderr, "nodebw fleet: unknown option or missing value: %s (see "
+			fprintf(stderr, "nodebw: error: unknown option or missing value: %s (see "
 				"'nodebw fleet --help'; options for the run go after --)\n", a);
 			return NBW_EXIT_USAGE;
 		}
 	}
 	if (strcmp(o.transport, "auto") != 0 && strcmp(o.transport, "mpi") != 0 &&
 	    strcmp(o.transport, "fs") != 0) {
-		fprintf(stderr, "nodebw fleet: --transport %s: give auto, mpi or fs\n", o.transport);
+		fprintf(stderr, "nodebw: error: --transport %s: give auto, mpi or fs\n", o.transport);
 		return NBW_EXIT_USAGE;
 	}
 	if (sbatch) {
@@ -139,6 +139,6 @@ int nbw_fleet_main(int argc, char **argv)
 	char err[1024] = "";
 	int rc = nbw_fleet_run(&o, stdout, err, sizeof(err));
 	if (err[0])
-		fprintf(stderr, "nodebw fleet: %s\n", err);
+		fprintf(stderr, "nodebw: error: %s\n", err);
 	return rc;
 }

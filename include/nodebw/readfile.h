@@ -27,4 +27,8 @@ int nbw_readfile_limit(size_t *out, char *err, size_t errlen);
 int nbw_readfile(const char *path, size_t limit, char **buf, size_t *len, char *err,
 		 size_t errlen);
 
+/** The last non-empty line of \p path (a child's log), trimmed, into \p out; lines equal
+ *  to \p skip (NULL: none) do not count. "" when there is none or no file. */
+void nbw_last_line(const char *path, const char *skip, char *out, size_t outlen);
+
 #endif

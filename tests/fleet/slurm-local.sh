@@ -9,53 +9,56 @@
 #
 # How: everything lives in WORKDIR (munge key, slurm.conf, state, logs, pid files); the
 # sockets and slurmd's spool go to a short folder under /tmp instead when WORKDIR's path is
-# too long for a unix socket. munged runs in the foreground (-F, --force since it is root)
-# on its own key and socket; slurm.conf's AuthInfo=socket=... points auth/munge and
+# too long for unix socket names. munged runs in the foreground (-F, and --force since it is
+# root) on its own key and socket; slurm.conf's AuthInfo=socket=... points auth/munge and
 # cred/munge at that socket, so /etc/munge, /run/munge and /etc/slurm are never touched.
-# The one node is named after the short host name (what slurmctld compares SlurmctldHost
-# with) but addressed as 127.0.0.1, so the host name need not resolve. Ports are random in
-# 20000-59999 and checked free in /proc/net/tcp*. slurmctld and slurmd run with -D in the
-# background; the script waits (at most 30 s) for sinfo to show the node idle and for
-# `srun -N1 -n1 true` to work. A trap on EXIT/INT/TERM cancels the jobs left, stops slurmd,
-# slurmctld and munged (TERM, then KILL), kills what is left that carries this cluster's
-# SLURM_CONF in its environment (stray slurmstepd, orphaned tasks) and waits for it all.
-# A WORKDIR left by an earlier run (marked by WORKDIR/.slurm-local) is cleaned, daemons it
-# left running killed, and reused; a non-empty WORKDIR without that mark is refused.
+# The node is named after the short host name (what slurmctld compares SlurmctldHost with)
+# and addressed as 127.0.0.1, so the host name need not resolve. Ports are random in
+# 20000-59999 and checked free in /proc/net/tcp*. slurmctld and slurmd run with -D; the
+# script waits (at most 30 s) for sinfo to show the node idle, for `srun -N1 -n1 true` to
+# work and for slurmctld's first scheduling pass (before it, sbatch jobs stay pending ~3 s).
+#
+# Teardown: a trap on EXIT/INT/TERM cancels the jobs left, stops slurmd, slurmctld and
+# munged (TERM, then KILL), kills what still carries this cluster's SLURM_CONF in its
+# environment (stray slurmstepd, orphaned tasks) and waits for it all. The daemons run in
+# their own sessions (setsid), so that a Ctrl-C or a test harness's TERM to our process
+# group reaches COMMAND but not them (srun hangs when the cluster dies under it), and a
+# watchdog (this script, --watchdog, in its own session) does the teardown if the script is
+# killed before it could (e.g. meson's SIGKILL to the group 0.5 s after its SIGTERM). A
+# WORKDIR left by an earlier run (marked by WORKDIR/.slurm-local) has whatever that run left
+# running killed, is emptied and reused; a non-empty WORKDIR without that mark is refused.
 #
 # Exit status: COMMAND's; 77 (skip) when not root or a program is missing; 1 when the
 # cluster does not come up (the daemon logs' tails are printed); 2 on a usage error.
 
-# shellcheck disable=SC2317 # (functions that only the EXIT trap calls)
+# shellcheck disable=SC2317 # (functions that only the traps call)
 me=slurm-local
 say() { echo "$me: $*" >&2; }
 skip() { say "SKIP: $*"; exit 77; }
 fail() { say "FAIL: $*"; exit 1; }
 
-if [ $# -lt 3 ] || [ "$2" != -- ]; then
-	echo "usage: $0 WORKDIR -- COMMAND [ARGS...]" >&2
-	exit 2
-fi
-workdir=$1
-shift 2
-
 PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
-[ "$(id -u)" = 0 ] || skip "needs root (munged and slurmd run as root here)"
-for prog in munged munge slurmctld slurmd sinfo srun scontrol squeue scancel timeout od grep; do
-	command -v "$prog" >/dev/null 2>&1 || skip "$prog not found"
-done
-[ -r /dev/urandom ] || skip "/dev/urandom not readable"
 
 now_ms() { # milliseconds since the epoch (GNU date), or seconds * 1000
 	t=$(date +%s%N 2>/dev/null)
 	case $t in *N | '') echo $(($(date +%s) * 1000)) ;; *) echo $((t / 1000000)) ;; esac
 }
+secs() { echo "$(($1 / 1000)).$(printf %03d $(($1 % 1000)))"; }
 nap() { sleep 0.2 2>/dev/null || sleep 1; }
 # alive PID: the process exists and is not a zombie
-alive() { [ -e "/proc/$1" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]; }
-# ours PID: PID's command line names WORKDIR (munged, slurmctld and slurmd get paths in it)
-ours() { tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$workdir/"; }
-# env_pids: processes (not this script) whose environment holds this cluster's SLURM_CONF
+alive() {
+	case $1 in '' | *[!0-9]*) return 1 ;; esac
+	[ -e "/proc/$1" ] && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+# ours PID: PID is alive and its command line names WORKDIR (all that we start does)
+ours() {
+	alive "$1" || return 1
+	c=" $(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)"
+	case $c in *"$workdir/"* | *" $workdir "*) return 0 ;; esac
+	return 1
+}
+# env_pids: processes (not this one) whose environment holds this cluster's SLURM_CONF
 env_pids() {
 	for e in /proc/[0-9]*/environ; do
 		p=${e#/proc/}
@@ -63,6 +66,12 @@ env_pids() {
 		[ "$p" = $$ ] && continue
 		grep -qzxF -- "SLURM_CONF=$conf" "$e" 2>/dev/null && echo "$p"
 	done
+}
+# daemon_pid NAME: the pid of daemon NAME from WORKDIR/daemons.pid, if it still runs
+daemon_pid() {
+	while read -r n p; do
+		[ "$n" = "$1" ] && ours "$p" && echo "$p"
+	done 2>/dev/null <"$workdir/daemons.pid"
 }
 # stop_pids SECONDS PID...: TERM, wait at most SECONDS, then KILL; reaps our children
 stop_pids() {
@@ -80,67 +89,22 @@ stop_pids() {
 	done
 	for p in "$@"; do
 		if alive "$p"; then
-			say "pid $p did not stop on TERM: KILL"
+			say "pid $p ($(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)) did not stop on TERM: KILL"
 			kill -KILL "$p" 2>/dev/null
 		fi
 	done
 	for p in "$@"; do wait "$p" 2>/dev/null; done
 	return 0
 }
-
-# --- WORKDIR ------------------------------------------------------------------------------
-mkdir -p "$workdir" || fail "cannot create $workdir"
-workdir=$(cd "$workdir" && pwd -P) || fail "cannot enter WORKDIR"
-[ "$workdir" != / ] || fail "WORKDIR must not be /"
-conf=$workdir/slurm.conf
-if [ -e "$workdir/.slurm-local" ]; then
-	# An earlier run's: kill what it may have left running, then start afresh.
-	old_run=$(cat "$workdir/.slurm-local" 2>/dev/null)
-	left=
-	for f in "$workdir"/*.pid; do
-		[ -f "$f" ] || continue
-		p=$(cat "$f" 2>/dev/null)
-		case $p in '' | *[!0-9]*) continue ;; esac
-		alive "$p" && ours "$p" && left="$left $p"
-	done
-	# shellcheck disable=SC2046,SC2086
-	left=$(printf '%s\n' $left $(env_pids) | sort -un | tr '\n' ' ')
-	left=${left% }
-	if [ -n "$left" ]; then
-		say "killing processes left running by an earlier run in $workdir: $left"
-		# shellcheck disable=SC2086
-		kill -KILL $left 2>/dev/null
-		i=0
-		for p in $left; do
-			while alive "$p" && [ $i -lt 50 ]; do nap; i=$((i + 1)); done
-		done
-	fi
-	case $old_run in /tmp/slurm-local.*) rm -rf "$old_run" ;; esac
-	find "$workdir" -mindepth 1 -delete 2>/dev/null || rm -rf "${workdir:?}"/* "${workdir:?}"/.[!.]*
-elif [ -n "$(ls -A "$workdir")" ]; then
-	fail "$workdir is not empty and was not made by $me: refusing to use it"
-fi
-chmod 0755 "$workdir" # munged wants its socket folder searchable, nothing group/world-writable
-# unix socket paths are limited to 108 bytes: slurmd's spool holds NODE_JOB.STEP sockets
-run=$workdir
-if [ ${#workdir} -gt 48 ]; then
-	run=$(mktemp -d /tmp/slurm-local.XXXXXX) || fail "mktemp failed"
-	chmod 0755 "$run"
-fi
-echo "$run" >"$workdir/.slurm-local"
-mkdir -p "$workdir/state" "$run/spool" "$workdir/log" || fail "cannot make folders in $workdir"
-
-munged_pid='' ctld_pid='' slurmd_pid='' cleaned=''
-cleanup() {
-	[ -n "$cleaned" ] && return 0
-	cleaned=1
-	trap '' INT TERM
-	if [ -n "$ctld_pid" ] && alive "$ctld_pid"; then
-		jobs=$(SLURM_CONF=$conf timeout 5 squeue -h -o %A 2>/dev/null)
-		if [ -n "$jobs" ]; then
-			say "cancelling jobs left: $(echo "$jobs" | tr "\n" " ")"
+# teardown: stop all that this cluster runs; idempotent, and safe against reused pids
+teardown() {
+	td_ctld=$(daemon_pid slurmctld)
+	if [ -n "$td_ctld" ]; then
+		td_jobs=$(SLURM_CONF=$conf timeout 5 squeue -h -o %A 2>/dev/null)
+		if [ -n "$td_jobs" ]; then
+			say "cancelling jobs left: $(echo "$td_jobs" | tr '\n' ' ')"
 			# shellcheck disable=SC2086
-			SLURM_CONF=$conf timeout 5 scancel $jobs 2>/dev/null
+			SLURM_CONF=$conf timeout 5 scancel $td_jobs 2>/dev/null
 			i=0
 			while [ "$i" -lt 25 ] && [ -n "$(SLURM_CONF=$conf timeout 5 squeue -h -o %A 2>/dev/null)" ]; do
 				nap
@@ -148,15 +112,93 @@ cleanup() {
 			done
 		fi
 	fi
-	# shellcheck disable=SC2086
-	stop_pids 10 $slurmd_pid $ctld_pid
-	for _ in 1 2; do # stray slurmstepd and tasks: they carry SLURM_CONF
+	# shellcheck disable=SC2046,SC2086
+	stop_pids 10 $(daemon_pid slurmd) $td_ctld
+	for _ in 1 2; do # stray slurmstepd, slurmscriptd, tasks: they carry SLURM_CONF
 		# shellcheck disable=SC2046
 		stop_pids 3 $(env_pids)
 	done
-	# shellcheck disable=SC2086
-	stop_pids 5 $munged_pid
-	[ "$run" != "$workdir" ] && rm -rf "$run"
+	# shellcheck disable=SC2046
+	stop_pids 5 $(daemon_pid munged)
+	td_run=$(cat "$workdir/.slurm-local" 2>/dev/null)
+	case $td_run in /tmp/slurm-local.*) rm -rf "$td_run" ;; esac
+	return 0
+}
+
+# --- the watchdog: slurm-local.sh --watchdog PID WORKDIR ------------------------------------
+if [ "${1:-}" = --watchdog ] && [ $# -eq 3 ]; then
+	main=$2
+	workdir=$3
+	conf=$workdir/slurm.conf
+	trap '' INT HUP # TERM, from the script once it has torn down, ends us
+	while alive "$main"; do sleep 1; done
+	say "watchdog: pid $main is gone without tearing down: tearing down"
+	teardown
+	say "watchdog: done"
+	exit 0
+fi
+
+# --- checks -----------------------------------------------------------------------------------
+if [ $# -lt 3 ] || [ "$2" != -- ]; then
+	echo "usage: $0 WORKDIR -- COMMAND [ARGS...]" >&2
+	exit 2
+fi
+workdir=$1
+shift 2
+[ "$(id -u)" = 0 ] || skip "needs root (munged and slurmd run as root here)"
+for prog in munged munge slurmctld slurmd sinfo srun scontrol squeue scancel sdiag \
+	setsid timeout od grep; do
+	command -v "$prog" >/dev/null 2>&1 || skip "$prog not found"
+done
+[ -r /dev/urandom ] || skip "/dev/urandom not readable"
+[ -r "$0" ] || skip "cannot read $0 (needed for the watchdog)"
+
+# --- WORKDIR ----------------------------------------------------------------------------------
+mkdir -p "$workdir" || fail "cannot create $workdir"
+workdir=$(cd "$workdir" && pwd -P) || fail "cannot enter WORKDIR"
+[ "$workdir" != / ] || fail "WORKDIR must not be /"
+conf=$workdir/slurm.conf
+if [ -e "$workdir/.slurm-local" ]; then
+	# An earlier run's: stop what it may have left running, then start afresh.
+	wd=$(daemon_pid watchdog)
+	[ -n "$wd" ] && kill -KILL "-$wd" "$wd" 2>/dev/null
+	# shellcheck disable=SC2046,SC2086
+	left=$(printf '%s\n' $(daemon_pid munged) $(daemon_pid slurmctld) $(daemon_pid slurmd) \
+		$(env_pids) | sort -un | tr '\n' ' ')
+	if [ -n "${left% }" ]; then
+		say "stopping what an earlier run in $workdir left running: ${left% }"
+		teardown
+	fi
+	old_run=$(cat "$workdir/.slurm-local" 2>/dev/null)
+	case $old_run in /tmp/slurm-local.*) rm -rf "$old_run" ;; esac
+	find "$workdir" -mindepth 1 -delete 2>/dev/null || rm -rf "${workdir:?}"/* "${workdir:?}"/.[!.]*
+elif [ -n "$(ls -A "$workdir")" ]; then
+	fail "$workdir is not empty and was not made by $me: refusing to use it"
+fi
+chmod 0755 "$workdir" # munged wants its socket folder searchable, nothing group/world-writable
+# unix socket names are limited to 108 bytes: slurmd's spool holds NODE_JOB.STEP sockets
+run=$workdir
+if [ ${#workdir} -gt 48 ]; then
+	run=$(mktemp -d /tmp/slurm-local.XXXXXX) || fail "mktemp failed"
+	chmod 0755 "$run"
+fi
+echo "$run" >"$workdir/.slurm-local"
+mkdir -p "$workdir/state" "$run/spool" "$workdir/log" || fail "cannot make folders in $workdir"
+: >"$workdir/daemons.pid"
+
+# --- teardown on exit -------------------------------------------------------------------------
+t0=$(now_ms)
+setsid /bin/sh "$0" --watchdog $$ "$workdir" </dev/null >"$workdir/log/watchdog.log" 2>&1 &
+wd_pid=$!
+echo "watchdog $wd_pid" >>"$workdir/daemons.pid"
+cleaned=''
+cleanup() {
+	[ -n "$cleaned" ] && return 0
+	cleaned=1
+	trap '' INT TERM
+	teardown
+	kill -TERM "-$wd_pid" "$wd_pid" 2>/dev/null # it leads a session (and its sleep)
+	wait "$wd_pid" 2>/dev/null
 	say "stopped (logs in $workdir/log)"
 }
 on_exit() {
@@ -169,7 +211,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 logs_tail() {
-	for f in "$workdir"/log/*.out; do # daemons run with -D/-F: everything they log
+	for f in "$workdir"/log/*.out; do # daemons run with -D/-F: all they log is in there
 		[ -s "$f" ] || continue
 		echo "==== $f (last 25 lines) ====" >&2
 		tail -n 25 "$f" >&2
@@ -180,19 +222,26 @@ bail() {
 	logs_tail
 	fail "$*"
 }
+# start NAME COMMAND...: start a daemon in the background, in a session of its own
+start() {
+	st_name=$1
+	shift
+	setsid "$@" </dev/null >"$workdir/log/$st_name.out" 2>&1 &
+	st_pid=$! # setsid only forks when it leads a process group: a background job does not
+	echo "$st_name $st_pid" >>"$workdir/daemons.pid"
+}
 
-# --- munge --------------------------------------------------------------------------------
-t0=$(now_ms)
+# --- munge ------------------------------------------------------------------------------------
 sock=$run/munge.sock
 key=$workdir/munge.key
 umask 077
 dd if=/dev/urandom of="$key" bs=1024 count=1 2>/dev/null || fail "cannot write $key"
 umask 022
 chmod 0400 "$key" # owned by root, who runs munged: munged checks owner and mode
-munged -F --force --socket="$sock" --key-file="$key" --pid-file="$workdir/munged.pid" \
-	--log-file="$workdir/log/munged.log" --seed-file="$workdir/munged.seed" \
-	</dev/null >"$workdir/log/munged.out" 2>&1 &
-munged_pid=$!
+start munged munged -F --force --socket="$sock" --key-file="$key" \
+	--pid-file="$workdir/munged.pid" --seed-file="$workdir/munged.seed" \
+	--log-file="$workdir/log/munged.log" # (with -F, munged logs to stderr: munged.out)
+munged_pid=$st_pid
 i=0
 until munge -S "$sock" -n </dev/null >/dev/null 2>&1; do
 	alive "$munged_pid" || bail "munged exited"
@@ -201,7 +250,7 @@ until munge -S "$sock" -n </dev/null >/dev/null 2>&1; do
 	i=$((i + 1))
 done
 
-# --- slurm.conf ---------------------------------------------------------------------------
+# --- slurm.conf -------------------------------------------------------------------------------
 node=$(uname -n)
 node=${node%%.*} # slurmctld checks SlurmctldHost against gethostname() cut at the first dot
 [ -n "$node" ] || node=localhost
@@ -256,6 +305,7 @@ JobCompType=jobcomp/none
 MailProg=/bin/true
 InactiveLimit=0
 KillWait=5
+# sbatch --wait polls every 2 s while 2 >= MinJobAge/2, else after 2, 8, 32... s
 MinJobAge=4
 SlurmctldTimeout=30
 SlurmdTimeout=60
@@ -265,12 +315,11 @@ PartitionName=local Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 say "cluster in $workdir: node $node ($ncpu CPUs, 127.0.0.1), slurmctld port $ctld_port, slurmd port $slurmd_port"
 
-# --- daemons ------------------------------------------------------------------------------
-SLURM_CONF=$conf
-export SLURM_CONF # for the daemons (and so for slurmstepd: cleanup finds strays by it)
-slurmctld -D -c -f "$conf" </dev/null >"$workdir/log/slurmctld.out" 2>&1 &
-ctld_pid=$!
-unset SLURM_CONF
+# --- slurmctld, slurmd ------------------------------------------------------------------------
+# SLURM_CONF goes into the daemons' environment (and so into slurmstepd's and slurmscriptd's,
+# which teardown finds by it), not into this script's.
+start slurmctld env SLURM_CONF="$conf" slurmctld -D -c -f "$conf"
+ctld_pid=$st_pid
 i=0
 until SLURM_CONF=$conf timeout 5 scontrol ping 2>/dev/null | grep -q 'is UP'; do
 	alive "$ctld_pid" || bail "slurmctld exited"
@@ -278,11 +327,8 @@ until SLURM_CONF=$conf timeout 5 scontrol ping 2>/dev/null | grep -q 'is UP'; do
 	nap
 	i=$((i + 1))
 done
-SLURM_CONF=$conf
-export SLURM_CONF
-slurmd -D -f "$conf" -N "$node" </dev/null >"$workdir/log/slurmd.out" 2>&1 &
-slurmd_pid=$!
-unset SLURM_CONF
+start slurmd env SLURM_CONF="$conf" slurmd -D -f "$conf" -N "$node"
+slurmd_pid=$st_pid
 
 deadline=$(($(now_ms) + 30000))
 state=
@@ -297,25 +343,25 @@ while :; do
 	[ "$(now_ms)" -lt "$deadline" ] || bail "cluster not up within 30 s (node state: ${state:-?})"
 	nap
 done
-# Let the probe's job finish completing, and wait for slurmctld's first main scheduling cycle
-# (about 3 s after it starts): until then batch jobs (sbatch) stay pending; srun's do not.
-sched_cycles() {
+# Let the probe's job finish completing, and wait for slurmctld's first main scheduling pass:
+# sbatch jobs only start from the background loop, batch_sched_delay (3 s until that first
+# pass reads SchedulerParameters) after the last pass or the start; srun's start at once.
+sched_passes() {
 	SLURM_CONF=$conf timeout 5 sdiag 2>/dev/null |
 		sed -n '/^Main schedule/,/Total cycles/s/^[[:space:]]*Total cycles:[[:space:]]*//p'
 }
-while [ "$(now_ms)" -lt "$deadline" ]; do
+while :; do
 	[ "$(SLURM_CONF=$conf timeout 5 sinfo -h -n "$node" -o %t 2>/dev/null)" = idle ] &&
 		[ -z "$(SLURM_CONF=$conf timeout 5 squeue -h -o %A 2>/dev/null)" ] &&
-		{ ! command -v sdiag >/dev/null 2>&1 || [ "$(sched_cycles)" -gt 0 ] 2>/dev/null; } && break
+		[ "$(sched_passes)" -gt 0 ] 2>/dev/null && break
+	[ "$(now_ms)" -lt "$deadline" ] || bail "slurmctld did not settle within 30 s"
 	nap
 done
 t1=$(now_ms)
-ms=$((t1 - t0))
-say "cluster up in $((ms / 1000)).$(printf %03d $((ms % 1000))) s; running: $*"
+say "cluster up in $(secs $((t1 - t0))) s; running: $*"
 
-# --- COMMAND ------------------------------------------------------------------------------
+# --- COMMAND ----------------------------------------------------------------------------------
 SLURM_CONF=$conf "$@"
 rc=$?
-ms=$(($(now_ms) - t1))
-say "command exited with status $rc after $((ms / 1000)).$(printf %03d $((ms % 1000))) s"
+say "command exited with status $rc after $(secs $(($(now_ms) - t1))) s"
 exit $rc
