@@ -12,6 +12,7 @@
  *   4. rank 0 writes the comparison (report/fleet*.c) and releases the others.
  */
 #include <dlfcn.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -103,6 +104,47 @@ static void say(struct fleet *f, const char *fmt, ...)
 }
 
 
+/* The CPUs of \p set as a list ("0-3,8"). */
+static void cpu_list(const cpu_set_t *set, char *out, size_t len)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && o + 1 < len; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		int n = e > c ? snprintf(out + o, len - o, "%s%d-%d", o ? "," : "", c, e)
+			      : snprintf(out + o, len - o, "%s%d", o ? "," : "", c);
+		o += n > 0 ? (size_t)n : 0;
+		c = e;
+	}
+}
+
+/* Launchers bind their tasks (mpirun binds each rank to a core or a socket by default):
+ * the node's run must have the whole node, so this task, which only waits from now on,
+ * asks for every CPU (the kernel keeps it within the job's cpuset); the child inherits it.
+ * \p before and \p after say which CPUs the task had and the run gets. */
+static void unbind(char *before, size_t blen, char *after, size_t alen)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		cpu_list(&set, before, blen);
+	else
+		snprintf(before, blen, "unknown");
+	CPU_ZERO(&set);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		CPU_SET(c, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		cpu_list(&set, after, alen);
+	else
+		snprintf(after, alen, "unknown");
+}
+
 /* Measure this node into \p dir; fleet-node.json says how it ended. Returns its status
  *  word's exit status (0 ok, 3 otherwise). */
 static int measure(struct fleet *f, const struct nbw_fleet_member *m, const char *dir)
@@ -126,8 +168,10 @@ static int measure(struct fleet *f, const struct nbw_fleet_member *m, const char
 		argv[4 + i] = f->o->run_argv[i];
 	char started[32];
 	stamp(started, sizeof(started));
-	say(f, "measuring node %s: nodebw run into %s, time limit %.0f s", m->node, dir,
-	    f->o->node_limit_s);
+	char cpus_task[256], cpus_run[256];
+	unbind(cpus_task, sizeof(cpus_task), cpus_run, sizeof(cpus_run));
+	say(f, "measuring node %s: nodebw run into %s, time limit %.0f s, CPUs %s (this task "
+	       "had %s)", m->node, dir, f->o->node_limit_s, cpus_run, cpus_task);
 	struct nbw_spawn_result r;
 	int rc = nbw_fleet_spawn(argv, log, f->o->node_limit_s, &r);
 	const char *status = "ok";
@@ -161,6 +205,8 @@ static int measure(struct fleet *f, const struct nbw_fleet_member *m, const char
 			      "started", started, "wall_s", r.wall_s, "time_limit_s",
 			      f->o->node_limit_s, "exit_status", r.status, "signal", r.signal,
 			      "status", status, "reason", reason, "log", "fleet-node.log");
+	json_object_set_new(j, "task_cpus", json_string(cpus_task));
+	json_object_set_new(j, "run_cpus", json_string(cpus_run));
 	char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
 	json_decref(j);
 	char path[4200], err[512];

@@ -69,6 +69,11 @@ check "2 ranks on one node: mpirun exits 0" test $? -eq 0
 check "2 ranks on one node: one node with 2 ranks, measured by rank 0" json_is "$out/fleet.json" \
 	"[(n['node'], n['ranks'], n['leader_rank'], n['status']) for n in j['nodes']] == [('twin', 2, 0, 'ok')]"
 check "2 ranks on one node: rank 1 waited" grep -q "rank 1, twin.*rank 0 measures this node; this rank waits" "$tmp/log2"
+# mpirun binds two ranks to one core each: the node's run must still get every CPU.
+all=$(nproc --all)
+check "2 ranks on one node: the run had every CPU although mpirun bound the rank" json_is \
+	"$out/nodes/twin/fleet-node.json" "j['run_cpus'] == ('0' if $all == 1 else '0-%d' % ($all - 1))"
+diag "twin: the task had CPUs $($py -c "import json; print(json.load(open('$out/nodes/twin/fleet-node.json'))['task_cpus'])"), the run $($py -c "import json; print(json.load(open('$out/nodes/twin/fleet-node.json'))['run_cpus'])")"
 
 # 3. One node's run fails (an unknown API), one is stopped at its 3 s limit, one is fine.
 out="$tmp/f3"
