@@ -269,6 +269,14 @@ pick_port() {
 ctld_port=$(pick_port)
 slurmd_port=$(pick_port "$ctld_port")
 : >"$workdir/plugstack.conf"
+# slurmd loads a cgroup plugin whatever ProctrackType and TaskPlugin say, and the default
+# (autodetect) stops slurmd when nothing is mounted on /sys/fs/cgroup (a chroot, such as a
+# fresh Debian root file system). There, cgroup/v1 without automount starts and is never
+# used (proctrack/linuxproc, task/none); where cgroups are mounted, autodetect stays.
+if ! grep -q ' /sys/fs/cgroup' /proc/self/mounts 2>/dev/null; then
+	say "no cgroup file system on /sys/fs/cgroup: CgroupPlugin=cgroup/v1 (unused)"
+	printf 'CgroupPlugin=cgroup/v1\nCgroupAutomount=no\n' >"$workdir/cgroup.conf"
+fi
 cat >"$conf" <<EOF
 # made by tests/fleet/slurm-local.sh for one throwaway run
 ClusterName=slurmlocal

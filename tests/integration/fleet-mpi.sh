@@ -24,6 +24,13 @@ check "the MPI plugin is built (Debian: libopenmpi-dev)" test -f "$plugin"
 RUN="--api omp,host --probe htod,dtoh --threads 1 --mode sync --host-mem pinned
 --sizes 8,1MiB --no-hht-sweep --solver-n 24 --solver-steps 10 --solver-rounds 1 --no-report"
 # json_is FILE EXPR: a Python expression on the JSON document (j) is true
+# validates FILE: results.json follows the schema (the validator's words as TAP comments)
+validates() {
+	v_out=$($py "$validate" "$schema" "$1" 2>&1)
+	v_st=$?
+	[ -z "$v_out" ] || printf '%s\n' "$v_out" | sed 's/^/# /'
+	return $v_st
+}
 json_is() {
 	$py -c "import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
 }
@@ -44,7 +51,7 @@ check "3 ranks: three nodes, each ok and measured by its own rank" json_is "$out
 	"[(n['node'], n['leader_rank'], n['status']) for n in j['nodes']] == [('node-0', 0, 'ok'), ('node-1', 1, 'ok'), ('node-2', 2, 'ok')]"
 for n in 0 1 2; do
 	d="$out/nodes/node-$n"
-	check "3 ranks: node-$n's results.json follows the schema" $py "$validate" "$schema" "$d/results.json"
+	check "3 ranks: node-$n's results.json follows the schema" validates "$d/results.json"
 	check "3 ranks: node-$n's fleet-node.json: ok, rank $n, node-$n" json_is "$d/fleet-node.json" \
 		"j['status'] == 'ok' and j['rank'] == $n and j['node'] == 'node-$n' and j['exit_status'] == 0"
 	check "3 ranks: node-$n's solver runs are there" json_is "$d/results.json" "len(j['solver_runs']) > 0"
@@ -88,7 +95,7 @@ st=$?
 check "failures: mpirun exits non-zero (rank 0: 3)" test $st -ne 0
 check "failures: good is ok, bad failed with the run's reason, slow timed out" json_is "$out/fleet.json" \
 	"[(n['node'], n['status']) for n in j['nodes']] == [('good', 'ok'), ('bad', 'failed'), ('slow', 'timeout')] and 'nosuch' in j['nodes'][1]['reason'] and 'time limit of 3 s' in j['nodes'][2]['reason']"
-check "failures: good's results are kept and follow the schema" $py "$validate" "$schema" "$out/nodes/good/results.json"
+check "failures: good's results are kept and follow the schema" validates "$out/nodes/good/results.json"
 check "failures: slow kept what it measured before the limit (state interrupted)" json_is \
 	"$out/nodes/slow/results.json" "j['state'] == 'interrupted' and len(j['measurements']) >= 1"
 check "failures: bad's log is in its folder" grep -q "nosuch" "$out/nodes/bad/fleet-node.log"

@@ -20,6 +20,13 @@ fi
 for b in srun sbatch slurmctld slurmd munged; do
 	check "$b is installed (Debian: slurm-wlm, slurm-client, munge)" sh -c "command -v $b >/dev/null || test -x /usr/sbin/$b"
 done
+# validates FILE: results.json follows the schema (the validator's words as TAP comments)
+validates() {
+	v_out=$($py "$validate" "$schema" "$1" 2>&1)
+	v_st=$?
+	[ -z "$v_out" ] || printf '%s\n' "$v_out" | sed 's/^/# /'
+	return $v_st
+}
 json_is() {
 	$py -c "import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
 }
@@ -52,8 +59,7 @@ check "srun -n3: fleet.json says launcher slurm, transport fs, 3 tasks" json_is 
 check "srun -n3: three nodes ok, each measured by its own task" json_is "$tmp/f1/fleet.json" \
 	"[(n['node'], n['leader_rank'], n['status']) for n in j['nodes']] == [('snode-0', 0, 'ok'), ('snode-1', 1, 'ok'), ('snode-2', 2, 'ok')]"
 for n in 0 1 2; do
-	check "srun -n3: snode-$n's results.json follows the schema" $py "$validate" "$schema" \
-		"$tmp/f1/nodes/snode-$n/results.json"
+	check "srun -n3: snode-$n's results.json follows the schema" validates "$tmp/f1/nodes/snode-$n/results.json"
 done
 check "srun -n3: the comparison of the three" json_is "$tmp/f1/report/fleet-summary.json" "len(j['nodes']) == 3"
 check "srun -N1: exit 0" grep -qx "srun1 0" "$tmp/status"
