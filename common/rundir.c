@@ -252,6 +252,23 @@ static int make_path(char *path)
 	}
 }
 
+int nbw_mkdir_p(const char *path)
+{
+	char *copy = strdup(path);
+	if (!copy) {
+		errno = ENOMEM;
+		return -1;
+	}
+	int rc = make_path(copy);
+	free(copy);
+	struct stat st;
+	if (rc == 0 && (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return rc;
+}
+
 int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t errlen)
 {
 	char sp[112];

@@ -31,25 +31,6 @@ struct nbw_fleet_comm {
 	size_t nseen;
 };
 
-static int mkdir_p(const char *path, char *err, size_t errlen)
-{
-	char buf[4400];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			goto fail;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-		goto fail;
-	return 0;
-fail:
-	snprintf(err, errlen, "cannot create %s: %s", buf, strerror(errno));
-	return -1;
-}
 
 static int marker(struct nbw_fleet_comm *c, const char *name, const char *text, char *err,
 		  size_t errlen)
@@ -80,7 +61,8 @@ static int fs_open(struct nbw_fleet_comm **out, struct nbw_fleet_task *t, const 
 	snprintf(c->root, sizeof(c->root), "%s/.fleet/%s", output, t->job[0] ? t->job : "solo");
 	if (t->size == 1)
 		nbw_remove_tree(c->root); /* an earlier fleet of one in this folder */
-	if (mkdir_p(c->root, err, errlen) != 0) {
+	if (nbw_mkdir_p(c->root) != 0) {
+		snprintf(err, errlen, "cannot create %s: %s", c->root, strerror(errno));
 		free(c);
 		return -1;
 	}

@@ -503,19 +503,10 @@ int nbw_fleet_run(const struct nbw_fleet_opts *o, FILE *progress, char *err, siz
 			return NBW_EXIT_USAGE;
 		}
 	}
-	if (f.t.rank == 0) {
-		char mk[4200];
-		snprintf(mk, sizeof(mk), "%s", f.output);
-		for (char *p = mk + 1; *p; p++)
-			if (*p == '/') {
-				*p = '\0';
-				mkdir(mk, 0755);
-				*p = '/';
-			}
-		if (mkdir(mk, 0755) != 0 && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create %s: %s", f.output, strerror(errno));
-			return 1;
-		}
+	if (f.t.rank == 0 && nbw_mkdir_p(f.output) != 0) {
+		snprintf(err, errlen, "cannot create the launch folder %s: %s", f.output,
+			 strerror(errno));
+		return NBW_EXIT_USAGE; /* a file in the way, no permission: the user's --output */
 	}
 	if (f.ops->open(&f.comm, &f.t, f.output, err, errlen) != 0)
 		return 1;

@@ -389,10 +389,11 @@ int nbw_fleet_compare_main(int argc, char **argv)
 		snprintf(def, sizeof(def), "%s/report", dir);
 		out = def;
 	}
-	int rc = 0;
 	if (nbw_fleet_report(s, out, err, sizeof(err)) != 0) {
+		/* as nodebw report: an output folder that cannot be made is bad input */
 		fprintf(stderr, "nodebw: error: %s\n", err);
-		rc = 1;
+		json_decref(s);
+		return NBW_EXIT_USAGE;
 	}
 	if (json) {
 		char *text = json_dumps(s, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -401,9 +402,8 @@ int nbw_fleet_compare_main(int argc, char **argv)
 		free(text);
 	} else if (!quiet) {
 		nbw_fleet_print(stdout, s);
-		if (rc == 0)
-			printf("Report: %s/report.html, summary %s/fleet-summary.json\n", out, out);
+		printf("Report: %s/report.html, summary %s/fleet-summary.json\n", out, out);
 	}
 	json_decref(s);
-	return rc;
+	return 0;
 }

@@ -40,6 +40,10 @@ void nbw_rundir_close(struct nbw_rundir *rd, bool remove_if_empty);
  *  file comment. Returns how many things it changed; \p what says which (may be NULL). */
 int nbw_rundir_recover(const char *dir, char *what, size_t len);
 
+/** mkdir -p \p path (0755): 0, or -1 with errno (ENOTDIR when a component, or \p path
+ *  itself, exists and is not a folder). */
+int nbw_mkdir_p(const char *path);
+
 /** Remove a folder and everything in it (no symlink is followed). 0 or -1. */
 int nbw_remove_tree(const char *dir);
 

@@ -9,9 +9,7 @@
 . "$NODEBW_SOURCE/tests/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-validate="$NODEBW_SOURCE/tests/integration/validate_results.py"
-schema="$NODEBW_SOURCE/doc/results.schema.json"
-py=/usr/bin/python3
+. "$NODEBW_SOURCE/tests/integration/fleet-lib.sh"
 mpirun="mpirun --allow-run-as-root --oversubscribe"
 if ! command -v mpirun >/dev/null; then
 	not_ok "mpirun is installed (Debian: openmpi-bin, libopenmpi-dev)"
@@ -23,17 +21,6 @@ check "the MPI plugin is built (Debian: libopenmpi-dev)" test -f "$plugin"
 # A short characterisation: two probes of two APIs at two sizes and a small solver set.
 RUN="--api omp,host --probe htod,dtoh --threads 1 --mode sync --host-mem pinned
 --sizes 8,1MiB --no-hht-sweep --solver-n 24 --solver-steps 10 --solver-rounds 1 --no-report"
-# json_is FILE EXPR: a Python expression on the JSON document (j) is true
-# validates FILE: results.json follows the schema (the validator's words as TAP comments)
-validates() {
-	v_out=$($py "$validate" "$schema" "$1" 2>&1)
-	v_st=$?
-	[ -z "$v_out" ] || printf '%s\n' "$v_out" | sed 's/^/# /'
-	return $v_st
-}
-json_is() {
-	$py -c "import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
-}
 
 # 1. Three ranks, three nodes; ranks 1 and 2 name launch folders that must stay unused.
 out="$tmp/f1"

@@ -9,9 +9,7 @@
 . "$NODEBW_SOURCE/tests/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-validate="$NODEBW_SOURCE/tests/integration/validate_results.py"
-schema="$NODEBW_SOURCE/doc/results.schema.json"
-py=/usr/bin/python3
+. "$NODEBW_SOURCE/tests/integration/fleet-lib.sh"
 if [ "$(id -u)" -ne 0 ]; then
 	ok "# SKIP a local Slurm needs root (munged, slurmctld, slurmd)"
 	done_testing
@@ -20,16 +18,6 @@ fi
 for b in srun sbatch slurmctld slurmd munged; do
 	check "$b is installed (Debian: slurm-wlm, slurm-client, munge)" sh -c "command -v $b >/dev/null || test -x /usr/sbin/$b"
 done
-# validates FILE: results.json follows the schema (the validator's words as TAP comments)
-validates() {
-	v_out=$($py "$validate" "$schema" "$1" 2>&1)
-	v_st=$?
-	[ -z "$v_out" ] || printf '%s\n' "$v_out" | sed 's/^/# /'
-	return $v_st
-}
-json_is() {
-	$py -c "import json, sys; j = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
-}
 RUN="--api omp,host --probe htod,dtoh --threads 1 --mode sync --host-mem pinned --sizes 8,1MiB --no-hht-sweep --no-report"
 cd "$tmp" || exit 1
 cat >"$tmp/inside.sh" <<EOS

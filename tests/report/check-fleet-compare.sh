@@ -153,6 +153,10 @@ usage_error "compare: no folder" compare
 usage_error "compare: two folders" compare "$fix" "$fix"
 usage_error "compare: an unknown option" compare --frobnicate "$fix"
 usage_error "report --fleet: a folder without node folders" report --fleet "$tmp/empty"
+: >"$tmp/afile"
+usage_error "compare: an output folder that is a file" compare --output "$tmp/afile" "$fix"
+usage_error "fleet: a launch folder that is a file" fleet --output "$tmp/afile/sub"
+check "fleet: the file in the way is untouched" test -f "$tmp/afile" -a ! -s "$tmp/afile"
 usage_error "fleet: a node time limit of 0" fleet --node-time-limit 0
 usage_error "fleet: a node time limit that is not a number" fleet --node-time-limit soon
 usage_error "fleet: an unknown transport" fleet --transport pigeon
