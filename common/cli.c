@@ -149,6 +149,11 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 			  "  --solver-rounds N    rounds of every solver configuration (default 10 on\n"
 			  "                       host-plugin devices, 3 on GPUs (5 with --full)); the\n"
 			  "                       models take each configuration's fastest round\n"
+			  "  --time-limit SECONDS the whole run's limit (default 300 with the quick\n"
+			  "                       profile, none with --default or --full; 0 = none):\n"
+			  "                       solver rounds past the third, and the extra rounds\n"
+			  "                       of unstable configurations, start only when they can\n"
+			  "                       end 15 s before it (the report's time)\n"
 			  "  --no-solver          probes only (no calibration or validation runs)\n"
 			  "  --no-report          no report folder (nodebw report makes it later)\n"
 			: "",

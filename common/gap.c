@@ -140,7 +140,8 @@ static bool usable(json_t *m)
 {
 	json_t *ver = json_object_get(m, "verification");
 	return json_is_null(json_object_get(m, "error")) &&
-	       strcmp(str(ver, "status"), "passed") == 0 && !json_object_get(m, "hht_sweep");
+	       strcmp(str(ver, "status"), "passed") == 0 && !json_object_get(m, "hht_sweep") &&
+	       !json_object_get(m, "plane_sweep");
 }
 
 static double median_of(json_t *m, const char *key)

@@ -18,8 +18,8 @@
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 
-static void merge(struct nbw_doc *doc, const char *dir, const char *label,
-		  struct nbw_run_status *st)
+int nbw_merge_child(struct nbw_doc *doc, const char *dir, const char *field, json_t *tag,
+		    const char *what, struct nbw_run_status *st)
 {
 	char path[4200], err[NBW_REASON_LEN];
 	snprintf(path, sizeof(path), "%s/results.json", dir);
@@ -27,15 +27,16 @@ static void merge(struct nbw_doc *doc, const char *dir, const char *label,
 	if (!child) {
 		char why[NBW_REASON_LEN + 64];
 		snprintf(why, sizeof(why), "child run gave no results: %s", err);
-		nbw_doc_add_skip(doc, "omp", "*", label, why);
+		nbw_doc_add_skip(doc, "omp", "*", what, why);
 		st->skipped++;
-		return;
+		json_decref(tag);
+		return -1;
 	}
 	size_t i;
 	json_t *m;
 	json_array_foreach(child->measurements, i, m) {
 		json_t *c = json_deep_copy(m);
-		json_object_set_new(c, "hht_sweep", json_string(label));
+		json_object_set(c, field, tag);
 		nbw_doc_add_measurement_json(doc, c);
 		st->measurements++;
 		json_t *v = json_object_get(json_object_get(m, "verification"), "status");
@@ -46,6 +47,8 @@ static void merge(struct nbw_doc *doc, const char *dir, const char *label,
 	}
 	/* The child's own skips (too few devices, no P2P nowait) repeat the main run's. */
 	nbw_doc_free(child);
+	json_decref(tag);
+	return 0;
 }
 
 int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
@@ -166,7 +169,8 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		snprintf(child_results, sizeof(child_results), "%s/results.json", c.output);
 		/* After Ctrl-C the child keeps what it measured; merge that if it got so far. */
 		if (!nbw_stop_requested || access(child_results, F_OK) == 0)
-			merge(doc, c.output, plan[k].label, st);
+			nbw_merge_child(doc, c.output, "hht_sweep", json_string(plan[k].label),
+					"hidden-helper sweep", st);
 		nbw_remove_results_dir(c.output);
 		if (nbw_stop_requested) {
 			st->interrupted = 1;

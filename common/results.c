@@ -454,7 +454,7 @@ fail:
 
 static int csv_ensure(struct nbw_doc *d);
 static void csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
-		    const char *hht_label);
+		    const char *hht_label, int plane_process);
 static void csv_row_json(FILE *f, json_t *devices, json_t *m);
 
 struct nbw_doc *nbw_doc_new(int argc, char **argv)
@@ -540,7 +540,7 @@ void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m)
 {
 	json_array_append_new(d->measurements, nbw_measurement_to_json(m));
 	if (d->csv)
-		csv_row(d->csv, d->devices, m, NULL);
+		csv_row(d->csv, d->devices, m, NULL, 0);
 }
 
 void nbw_doc_add_measurement_json(struct nbw_doc *d, json_t *m)
@@ -633,7 +633,7 @@ static const char *const csv_columns[] = {
 	"max_gbps", "mean_gbps", "cv", "median_s", "ci_lo_gbps", "ci_hi_gbps",
 	"ci_half_width_pct", "ci_coverage", "converged", "stop", "device_timer_median_gbps",
 	"theoretical_gbps", "fraction_of_theoretical", "link", "overlap_speedup",
-	"verification", "error", "interface",
+	"verification", "error", "interface", "plane_process",
 };
 
 static void csv_header(FILE *f)
@@ -698,7 +698,7 @@ static void csv_number(FILE *f, double v, const char *fmt)
 
 /* One CSV row from the measurement itself (no JSON round trip). */
 static void csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
-		    const char *hht_label)
+		    const char *hht_label, int plane_process)
 {
 	char src[NBW_MAX_STREAMS * 6], dst[NBW_MAX_STREAMS * 6], kind[32];
 	endpoint_list(x, false, src, sizeof(src));
@@ -747,7 +747,10 @@ static void csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
 	csv_field(f, x->error);
 	fputc(',', f);
 	csv_field(f, x->interface);
-	fputc('\n', f);
+	if (plane_process > 0)
+		fprintf(f, ",%d\n", plane_process);
+	else
+		fputs(",\n", f);
 }
 
 static void csv_row_json(FILE *f, json_t *devices, json_t *m)
@@ -757,7 +760,9 @@ static void csv_row_json(FILE *f, json_t *devices, json_t *m)
 	if (nbw_measurement_from_json(m, &x, e, sizeof(e)))
 		return;
 	json_t *label = json_object_get(m, "hht_sweep");
-	csv_row(f, devices, &x, json_is_string(label) ? json_string_value(label) : NULL);
+	json_t *pp = json_object_get(json_object_get(m, "plane_sweep"), "process");
+	csv_row(f, devices, &x, json_is_string(label) ? json_string_value(label) : NULL,
+		json_is_integer(pp) ? (int)json_integer_value(pp) : 0);
 	nbw_measurement_free(&x);
 }
 

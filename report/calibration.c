@@ -83,7 +83,7 @@ static const struct nbw_curve *pick_curve(const struct nbw_curves *cs, const cha
 		if (strcmp(k->api, "omp") || strcmp(k->dir, dir) || strcmp(k->mode, mode) ||
 		    strcmp(k->conc, conc) || cv->n == 0)
 			continue;
-		if (k->bind[0] && strcmp(k->bind, "local") != 0)
+		if ((k->bind[0] && strcmp(k->bind, "local") != 0) || strcmp(k->sweep, "planes") == 0)
 			continue;
 		int score = 0;
 		for (int m = 0; m < 4; m++)
@@ -180,7 +180,8 @@ static struct mset *collect_msets(json_t *measurements, int file, const char *di
 		    strcmp(jstr(m, "mode"), mode) || strcmp(jstr(m, "concurrency"), "single") ||
 		    (err && !json_is_null(err)) || json_array_size(st) != 1 ||
 		    (json_is_integer(f) && json_integer_value(f) != file) ||
-		    strcmp(jstr(json_object_get(m, "verification"), "status"), "passed") != 0)
+		    strcmp(jstr(json_object_get(m, "verification"), "status"), "passed") != 0 ||
+		    json_object_get(m, "plane_sweep"))
 			continue;
 		double bytes = jnum(m, "bytes");
 		double sec = jnum(json_object_get(m, "seconds"), "median");
@@ -406,6 +407,59 @@ out:
 	return rc;
 }
 
+/* The plane-size sweep's curve of the same path as \p cv (NULL: none). */
+static const struct nbw_curve *planes_curve(const struct nbw_curves *cs,
+					    const struct nbw_curve *cv, int hh)
+{
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct nbw_curve_key *k = &cs->c[i].key, *r = &cv->key;
+		if (cs->c[i].file == cv->file && strcmp(k->sweep, "planes") == 0 &&
+		    strcmp(k->api, r->api) == 0 && strcmp(k->dir, r->dir) == 0 &&
+		    strcmp(k->mode, r->mode) == 0 && strcmp(k->conc, r->conc) == 0 &&
+		    strcmp(k->host_mem, r->host_mem) == 0 && strcmp(k->peer, r->peer) == 0 &&
+		    strcmp(k->devices, r->devices) == 0 && k->hidden_helpers == hh &&
+		    cs->c[i].n > 0)
+			return &cs->c[i];
+	}
+	return NULL;
+}
+
+/* The path's points at the plane sizes become the plane-size sweep's fastest process
+ * (inserted where the main sweep did not measure the size); what the main curve gave there
+ * is kept beside it. */
+static int refine_planes(struct nbw_xpath *p, const struct nbw_curve *cv,
+			 const struct nbw_curve *pl)
+{
+	for (size_t i = 0; i < pl->n && p->nplanes < NBW_CALIB_MAX_PLANES; i++) {
+		const struct nbw_curve_point *q = &pl->pt[i];
+		p->planes[p->nplanes++] = (struct nbw_xplane){
+			.bytes = q->bytes, .fastest_s = q->seconds, .slowest_s = q->proc_slowest_s,
+			.main_s = nbw_curve_seconds_at(cv, q->bytes, NULL, 0), .processes = q->processes,
+		};
+		size_t at = 0;
+		while (at < p->n && p->bytes[at] < q->bytes)
+			at++;
+		if (at < p->n && p->bytes[at] == q->bytes) {
+			p->seconds[at] = q->seconds;
+			continue;
+		}
+		double *b = realloc(p->bytes, (p->n + 1) * sizeof(double));
+		if (!b)
+			return -1;
+		p->bytes = b;
+		double *t = realloc(p->seconds, (p->n + 1) * sizeof(double));
+		if (!t)
+			return -1;
+		p->seconds = t;
+		memmove(b + at + 1, b + at, (p->n - at) * sizeof(double));
+		memmove(t + at + 1, t + at, (p->n - at) * sizeof(double));
+		b[at] = q->bytes;
+		t[at] = q->seconds;
+		p->n++;
+	}
+	return 0;
+}
+
 static int paths_from_curves(struct nbw_calib *c, const struct nbw_curves *cs,
 			     json_t *measurements)
 {
@@ -426,6 +480,9 @@ static int paths_from_curves(struct nbw_calib *c, const struct nbw_curves *cs,
 		const struct nbw_curve *cv =
 			pick_curve(cs, want[i].dir, want[i].mode, want[i].conc, c->hidden_helpers);
 		if (cv && add_path(c, want[i].name, cv))
+			return -1;
+		const struct nbw_curve *pl = cv ? planes_curve(cs, cv, c->hidden_helpers) : NULL;
+		if (pl && refine_planes(&c->paths[c->npaths - 1], cv, pl))
 			return -1;
 		if (cv && strcmp(want[i].conc, "single") == 0 &&
 		    sets_for_path(c, measurements, want[i].name, want[i].dir, want[i].mode, cv))
@@ -737,6 +794,19 @@ static json_t *xpath_json(const struct nbw_xpath *p)
 	for (size_t j = 0; j < p->n; j++)
 		json_array_append_new(pts, json_pack("[f, f]", p->bytes[j], p->seconds[j]));
 	json_object_set_new(o, "points", pts);
+	if (p->nplanes) {
+		json_t *a = json_array();
+		for (size_t j = 0; j < p->nplanes; j++) {
+			const struct nbw_xplane *q = &p->planes[j];
+			json_t *e = json_pack("{s:f, s:i, s:f, s:f}", "bytes", q->bytes, "processes",
+					      q->processes, "fastest_s", q->fastest_s, "slowest_s",
+					      q->slowest_s);
+			if (q->main_s > 0.0)
+				json_object_set_new(e, "main_run_s", json_real(q->main_s));
+			json_array_append_new(a, e);
+		}
+		json_object_set_new(o, "plane_sweep", a);
+	}
 	return o;
 }
 

@@ -27,6 +27,8 @@ static void key_of(json_t *m, struct nbw_curve_key *k)
 	json_t *hh = json_object_get(m, "hidden_helpers");
 	k->hidden_helpers = json_is_integer(hh) ? (int)json_integer_value(hh) : -1;
 	snprintf(k->sweep, sizeof(k->sweep), "%s", jstr(m, "hht_sweep"));
+	if (json_is_object(json_object_get(m, "plane_sweep")))
+		snprintf(k->sweep, sizeof(k->sweep), "planes");
 	/* Each device set is its own curve (every pair of a whole-node run). */
 	size_t i, w = 0;
 	json_t *st;
@@ -93,6 +95,37 @@ static struct nbw_curve *curve_for(struct nbw_curves *cs, const struct nbw_curve
 	return c;
 }
 
+/* A plane-size sweep process's measurement of a size the curve has: the point becomes the
+ * fastest process's (the floor the solver's fastest round also reaches), and the slowest
+ * is kept for the spread. true when merged. */
+static bool merge_process(struct nbw_curve *c, json_t *m)
+{
+	double bytes = jnum(m, "bytes"), sec = jnum(json_object_get(m, "seconds"), "median");
+	for (size_t i = 0; i < c->n; i++) {
+		struct nbw_curve_point *p = &c->pt[i];
+		if (p->bytes != bytes)
+			continue;
+		p->processes++;
+		if (sec > p->proc_slowest_s)
+			p->proc_slowest_s = sec;
+		if (sec < p->seconds) {
+			json_t *g = json_object_get(m, "gbps"), *ci = json_object_get(m, "median_ci");
+			json_t *conv = json_object_get(m, "converged");
+			p->seconds = sec;
+			p->gbps = jnum(g, "median");
+			p->gbps_min = jnum(g, "min");
+			p->gbps_max = jnum(g, "max");
+			p->ci_lo_gbps = jnum(ci, "lo_gbps");
+			p->ci_hi_gbps = jnum(ci, "hi_gbps");
+			p->ci_half_width_pct = jnum(ci, "half_width_pct");
+			p->converged = json_is_boolean(conv) ? json_is_true(conv) : -1;
+			snprintf(p->stop, sizeof(p->stop), "%s", jstr(m, "stop"));
+		}
+		return true;
+	}
+	return false;
+}
+
 static int add(struct nbw_curves *cs, json_t *measurements, int file, bool cells)
 {
 	size_t i;
@@ -105,6 +138,8 @@ static int add(struct nbw_curves *cs, json_t *measurements, int file, bool cells
 		struct nbw_curve *c = curve_for(cs, &k, file);
 		if (!c)
 			return -1;
+		if (strcmp(k.sweep, "planes") == 0 && merge_process(c, m))
+			continue;
 		struct nbw_curve_point *pt = realloc(c->pt, (c->n + 1) * sizeof(*pt));
 		if (!pt)
 			return -1;
@@ -126,6 +161,10 @@ static int add(struct nbw_curves *cs, json_t *measurements, int file, bool cells
 			.converged = json_is_boolean(conv) ? json_is_true(conv) : -1,
 		};
 		snprintf(pt[c->n - 1].stop, sizeof(pt[c->n - 1].stop), "%s", jstr(m, "stop"));
+		if (strcmp(k.sweep, "planes") == 0) {
+			pt[c->n - 1].processes = 1;
+			pt[c->n - 1].proc_slowest_s = pt[c->n - 1].seconds;
+		}
 		json_t *th = json_object_get(m, "theoretical");
 		if (json_is_object(th)) {
 			double t = jnum(th, "gbps");

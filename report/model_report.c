@@ -259,6 +259,54 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 
 /* ---- the extended model's terms ------------------------------------------------------ */
 
+/* The plane-size sweep: per path and halo-plane size, the fastest and slowest process and
+ * what the main probe run alone would have given the models. */
+static void plane_table(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
+	size_t rows = 0;
+	for (size_t i = 0; i < c->npaths; i++)
+		rows += c->paths[i].nplanes;
+	if (!rows)
+		return;
+	const char *h[] = {"path", "bytes", "processes", "fastest (GB/s)", "slowest (GB/s)",
+			   "slowest / fastest", "main run (GB/s)", "main / fastest time"};
+	struct nbw_rtable *t = nbw_rtable_new("ext-planes", 8, h);
+	nbw_rtable_csv_names(t, (const char *const[]){"path", "bytes", "processes",
+						       "fastest_gbps", "slowest_gbps",
+						       "slowest_over_fastest", "main_run_gbps",
+						       "main_over_fastest"});
+	int procs = 0;
+	for (size_t i = 0; i < c->npaths; i++)
+		for (size_t j = 0; j < c->paths[i].nplanes; j++) {
+			const struct nbw_xplane *q = &c->paths[i].planes[j];
+			/* Two-stream paths move the bytes twice (aggregate GB/s). */
+			double mult = strstr(c->paths[i].name, "/dual") ||
+					      strstr(c->paths[i].name, "/bidir")
+					      ? 2.0 : 1.0;
+			double b = q->bytes * mult / 1e9;
+			procs = q->processes > procs ? q->processes : procs;
+			nbw_rtable_cell(t, "%s", c->paths[i].name);
+			nbw_rtable_cell(t, "%.0f", q->bytes);
+			nbw_rtable_cell(t, "%d", q->processes);
+			nbw_rtable_cell(t, "%.4g", b / q->fastest_s);
+			nbw_rtable_cell(t, "%.4g", b / q->slowest_s);
+			nbw_rtable_cell(t, "%.2f", q->slowest_s / q->fastest_s);
+			nbw_rtable_cell(t, q->main_s > 0.0 ? "%.4g" : "-", b / q->main_s);
+			nbw_rtable_cell(t, q->main_s > 0.0 ? "%.2f" : "-", q->main_s / q->fastest_s);
+			nbw_rtable_end_row(t);
+		}
+	char cap[512];
+	snprintf(cap, sizeof(cap),
+		 "The plane-size sweep: each path the models read measured again at the solver's "
+		 "halo-plane sizes in %d separate processes (GB/s = 1e9 B/s, from each process's "
+		 "median time). A copy's time there moves more between processes than within "
+		 "one, so the models take the fastest process, as they take the solver's "
+		 "fastest round; main run = what the probe run alone gave (interpolated where it "
+		 "did not measure the size).",
+		 procs);
+	nbw_rdoc_table(r, t, cap);
+}
+
 static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 {
 	nbw_rdoc_heading(r, 2, "The a-priori and fitted models: calibrated terms");
@@ -363,6 +411,7 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 	}
 	nbw_rdoc_table(r, tp, "Transfer paths of the calibration (OpenMP probes; alpha and "
 			      "beta fitted, GB/s = 1e9 B/s).");
+	plane_table(r, c);
 	if (c->nsets == 0)
 		return;
 	int nbig = 0;

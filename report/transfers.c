@@ -181,6 +181,9 @@ static void series_title(const struct nbw_curve *c, const struct distinct *d, bo
 	if (n < outlen && d->hh && k->hidden_helpers >= 0)
 		n += (size_t)snprintf(out + n, outlen - n, ", %d hidden helpers",
 				      k->hidden_helpers);
+	if (n < outlen && strcmp(k->sweep, "planes") == 0 && c->n)
+		n += (size_t)snprintf(out + n, outlen - n, ", plane sizes: fastest of %d processes",
+				      c->pt[0].processes);
 	if (n < outlen && d->file)
 		n += (size_t)snprintf(out + n, outlen - n, " [file %d]", c->file);
 	if (n < outlen && reference)

@@ -195,11 +195,21 @@ static void reexec_for_hidden_helpers(const struct nbw_probe_opts *o, char **arg
 
 /* `nodebw run` after the probes: solver runs, calibration, report. Returns the exit
  * status contribution (0, 1 or 130). */
-static int run_after_probes(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
+static int run_after_probes(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
+			    struct nbw_doc *doc, const char *dir,
 			    struct nbw_run_disturb *dist, json_t **summary)
 {
 	char err[1400];
 	int rc = 0;
+	if (ro->solver && !nbw_stop_requested) {
+		if (nbw_run_plane_sweep(ro, o, doc, dir, err, sizeof(err))) {
+			fprintf(stderr, "nodebw: error: %s\n", err);
+			nbw_doc_set_state(doc, "failed", err);
+			nbw_doc_write(doc, dir, err, sizeof(err));
+			return 1;
+		}
+		nbw_run_disturb_stage(dist, doc, "plane-size sweep");
+	}
 	if (ro->solver && !nbw_stop_requested) {
 		struct nbw_run_solver_status ss;
 		if (nbw_run_solver(ro, doc, dir, &ss, err, sizeof(err))) {
@@ -396,7 +406,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 		}
 		json_t *summary = NULL;
 		if (is_run) {
-			int r2 = run_after_probes(&ro, doc, dir, &dist, &summary);
+			int r2 = run_after_probes(&ro, &o, doc, dir, &dist, &summary);
 			rc = nbw_stop_requested ? nbw_stop_status() : rc == 1 || r2 == 1 ? 1
 								 : rc ? rc : r2;
 		}

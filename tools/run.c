@@ -29,12 +29,33 @@
 #define MAX_ARGS 64
 /* Extra rounds for the configurations whose rounds disagree (within the stage's budget). */
 #define NBW_RUN_EXTRA_ROUNDS 4
+/* The quick profile's promise: the whole run, report included, in 5 minutes. */
+#define NBW_RUN_QUICK_LIMIT 300.0
+/* What the run keeps for the calibration and the report after the solver (the report of a
+ * quick run on the 2-core VM took 1-3 s, its plots 5-8 s). */
+#define NBW_RUN_REPORT_RESERVE 15.0
+/* Processes of the plane-size sweep: the fastest of five reached the floor of six to ten
+ * processes in most trials on the 2-vCPU VM (doc/model.md, "Repeatability"). */
+#define NBW_RUN_PLANE_PROCESSES 5
 
 static double t_start;
 
 void nbw_run_clock_start(void)
 {
 	t_start = nbw_now();
+}
+
+double nbw_run_time_limit(const struct nbw_run_opts *ro)
+{
+	if (ro->time_limit >= 0.0)
+		return ro->time_limit;
+	return ro->full || ro->standard ? 0.0 : NBW_RUN_QUICK_LIMIT;
+}
+
+/* Seconds since the run started. */
+static double run_elapsed(void)
+{
+	return t_start > 0.0 ? nbw_now() - t_start : 0.0;
 }
 
 void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
@@ -63,6 +84,7 @@ int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *
 	ro->solver = ro->report = true;
 	ro->rounds = 0;
 	ro->steps = 0;
+	ro->time_limit = -1.0;
 	int w = 0;
 	for (int i = 0; i < *argc; i++) {
 		const char *a = argv[i];
@@ -71,6 +93,15 @@ int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *
 			ro->solver = false;
 		} else if (strcmp(a, "--no-report") == 0) {
 			ro->report = false;
+		} else if (strcmp(a, "--time-limit") == 0) {
+			if (!val) {
+				snprintf(err, errlen, "option '%s' needs a value", a);
+				return -1;
+			}
+			if (nbw_cli_parse_decimal(val, 0.0, 1e7, &ro->time_limit, a, "seconds", err,
+						  errlen))
+				return -1;
+			i++;
 		} else if (strcmp(a, "--solver-n") == 0 || strcmp(a, "--solver-steps") == 0 ||
 			   strcmp(a, "--solver-rounds") == 0) {
 			if (!val) {
@@ -95,6 +126,8 @@ int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *
 				ro->json = true;
 			if (strcmp(a, "--full") == 0)
 				ro->full = true;
+			if (strcmp(a, "--default") == 0)
+				ro->standard = true;
 			argv[w++] = argv[i];
 		}
 	}
@@ -254,6 +287,49 @@ static void list_str(char *buf, size_t len, const int *v, int n, const char *sep
 		w += (size_t)snprintf(buf + w, len - w, "%s%d", i ? sep : "", v[i]);
 }
 
+/* The solver's grid sizes N into \p n (NBW_RUN_MAX_N), their count returned. */
+static int solver_grids(const struct nbw_run_opts *ro, bool host, int *n)
+{
+	static const int host_n[] = {40, 52, 64, 76};
+	static const int gpu_quick[] = {256, 384, 512, 640};
+	static const int gpu_full[] = {512, 640, 768, 896, 1024, 1152, 1280};
+	if (ro->nn) {
+		memcpy(n, ro->n, (size_t)ro->nn * sizeof(int));
+		return ro->nn;
+	}
+	const int *dn = host ? host_n : ro->full ? gpu_full : gpu_quick;
+	int ndn = host ? 4 : ro->full ? 7 : 4;
+	memcpy(n, dn, (size_t)ndn * sizeof(int));
+	return ndn;
+}
+
+int nbw_run_plane_sweep(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
+			struct nbw_doc *doc, const char *dir, char *err, size_t errlen)
+{
+	char kind[32];
+	if (!ro->solver || omp_devices(doc->devices, kind, sizeof(kind)) < 1)
+		return 0;
+	bool host = strcmp(kind, "host-plugin") == 0;
+	int n[NBW_RUN_MAX_N], nn = solver_grids(ro, host, n);
+	size_t sizes[NBW_RUN_MAX_N];
+	for (int i = 0; i < nn; i++)
+		sizes[i] = (size_t)8 * (size_t)n[i] * (size_t)n[i];
+	struct nbw_run_status st;
+	memset(&st, 0, sizeof(st));
+	double t0 = nbw_now();
+	nbw_run_progress(ro, "plane-size sweep: the models' OpenMP paths at the %d halo-plane "
+			     "sizes, in %d processes", nn, NBW_RUN_PLANE_PROCESSES);
+	/* The solver's hidden-helper count (nbw_run_solver). */
+	int rc = nbw_plane_sweep(o, sizes, (size_t)nn, host ? 0 : -1, NBW_RUN_PLANE_PROCESSES,
+				 doc, dir, NULL, &st, err, errlen);
+	if (rc == 0)
+		nbw_run_progress(ro, "plane-size sweep: %u measurements in %.1f s%s",
+				 st.measurements, nbw_now() - t0,
+				 st.verify_failed || st.errors ? " (some failed: see the results)"
+							       : "");
+	return rc;
+}
+
 int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
 		   struct nbw_run_solver_status *st, char *err, size_t errlen)
 {
@@ -277,17 +353,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	 * memory; on the 2-vCPU reference machine runs of N >= 96 were slowed 10-30x in half
 	 * of the repetitions by memory contention, N <= 80 stayed within a few per cent), the
 	 * paper's range on GPUs. */
-	int n[NBW_RUN_MAX_N], nn = ro->nn;
-	memcpy(n, ro->n, sizeof(n));
-	static const int host_n[] = {40, 52, 64, 76};
-	static const int gpu_quick[] = {256, 384, 512, 640};
-	static const int gpu_full[] = {512, 640, 768, 896, 1024, 1152, 1280};
-	const int *dn = host ? host_n : ro->full ? gpu_full : gpu_quick;
-	int ndn = host ? 4 : ro->full ? 7 : 4;
-	if (!nn) {
-		memcpy(n, dn, (size_t)ndn * sizeof(int));
-		nn = ndn;
-	}
+	int n[NBW_RUN_MAX_N], nn = solver_grids(ro, host, n);
 	int steps = ro->steps ? ro->steps : host ? 120 : ro->full ? 500 : 100;
 	/* Where the devices share the host's cores their times scatter most, and from one
 	 * process to the next more than between a process's repetitions (on the 2-core VM a
@@ -361,7 +427,26 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	json_object_set_new(info, "children", children);
 	double roof = 0.0, t_solver = nbw_now();
 	int rc = 0;
+	/* The run's time limit governs the solver, the stage that can give: rounds beyond the
+	 * NBW_ROUNDS_CORE that the stability test needs start only when one more (the mean
+	 * round so far) ends before the limit, less what the report needs. */
+	double limit = nbw_run_time_limit(ro);
+	double deadline = limit > 0.0 ? limit - NBW_RUN_REPORT_RESERVE : 0.0;
+	json_object_set_new(info, "time_limit_s", limit > 0.0 ? json_real(limit) : json_null());
+	int rounds_run = 0;
 	for (int r = 1; r <= rounds && !nbw_stop_requested && rc == 0 && !st->interrupted; r++) {
+		if (deadline > 0.0 && r > NBW_ROUNDS_CORE &&
+		    run_elapsed() + (nbw_now() - t_solver) / (r - 1) > deadline) {
+			char why[160];
+			snprintf(why, sizeof(why),
+				 "%d of %d rounds: one more (%.0f s, the mean round) would end after "
+				 "the run's %.0f s limit less %.0f s for the report",
+				 r - 1, rounds, (nbw_now() - t_solver) / (r - 1), limit,
+				 NBW_RUN_REPORT_RESERVE);
+			json_object_set_new(info, "rounds_stopped", json_string(why));
+			nbw_run_progress(ro, "solver: %s", why);
+			break;
+		}
 		/* The rounds are alike: the time left is the mean round's times the rest. */
 		char left[64] = "";
 		if (r > 1)
@@ -415,23 +500,34 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 			rc = solver_child(&a, steps, &roof, doc, dir, r, purpose, st, children, err,
 					  errlen);
 		}
+		if (rc == 0 && !st->interrupted && !nbw_stop_requested)
+			rounds_run = r;
 	}
+	json_object_set_new(info, "rounds_run", json_integer(rounds_run));
 	/* Configurations whose rounds disagree (a round slowed by something else on the
 	 * machine) are measured again, one round at a time, while the stage's budget lasts:
 	 * the model takes the fastest round, and a configuration counts as stable once its
 	 * NBW_ROUNDS_CORE fastest rounds agree; one that never does is reported as unstable. */
-	double budget = ro->full ? 1800.0 : 150.0;
+	double budget = ro->full ? 1800.0 : 150.0, longest = 3.0;
+	const char *why_stop = "the stage's budget is spent";
 	for (int extra = 1; rc == 0 && !st->interrupted && !nbw_stop_requested &&
 			    extra <= NBW_RUN_EXTRA_ROUNDS;
 	     extra++) {
 		json_t *bad = nbw_solver_unstable(json_object_get(doc->root, "solver_runs"));
 		size_t nb = json_array_size(bad), i;
 		double spent = nbw_now() - t_solver;
-		if (!nb || spent > budget) {
+		bool late = deadline > 0.0 && run_elapsed() + longest > deadline;
+		if (late)
+			why_stop = "the run's time limit is near";
+		if (!nb || spent > budget || late) {
 			if (nb)
-				nbw_run_progress(ro, "solver: %zu configuration%s still unstable; the "
-						     "stage's %.0f s budget is spent", nb,
-						 nb == 1 ? "" : "s", budget);
+				nbw_run_progress(ro, "solver: %zu configuration%s still unstable; %s "
+						     "(stage budget %.0f s, run limit %s)", nb,
+						 nb == 1 ? "" : "s", why_stop, budget,
+						 limit > 0.0 ? "set" : "none");
+			if (nb)
+				json_object_set_new(info, "extra_rounds_stopped",
+						    json_string(why_stop));
 			json_decref(bad);
 			break;
 		}
@@ -443,6 +539,12 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 			if (rc || st->interrupted || nbw_stop_requested ||
 			    nbw_now() - t_solver > budget)
 				break;
+			/* The longest extra child so far (at least 3 s) must still fit. */
+			if (deadline > 0.0 && run_elapsed() + longest > deadline) {
+				why_stop = "the run's time limit is near";
+				break;
+			}
+			double t_child = nbw_now();
 			struct argbuf a = {.n = 0};
 			const char *v = json_string_value(json_object_get(u, "version"));
 			bool none = strcmp(json_string_value(json_object_get(u, "exchange")), "none") == 0;
@@ -471,6 +573,8 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 					  &roof, doc, dir, rounds + extra,
 					  none ? "a-priori" : slab ? "calibration" : "validation", st,
 					  children, err, errlen);
+			if (nbw_now() - t_child > longest)
+				longest = nbw_now() - t_child;
 		}
 		json_decref(bad);
 	}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nodebw/cli.h"
 #include "nodebw/disturb.h"
 #include "nodebw/results.h"
 
@@ -13,11 +14,15 @@
 
 struct nbw_run_opts {
 	bool solver, report, quiet, full;
+	bool standard;          /**< --default: the standard profile (run's own is --quick) */
 	bool json; /**< --json: progress lines on stderr, stdout keeps the results document */
 	int n[NBW_RUN_MAX_N];   /**< --solver-n; nn == 0: by device kind */
 	int nn;
 	int steps;              /**< --solver-steps; 0: by device kind */
-	int rounds;             /**< --solver-rounds; 0: 3 (5 with --full) */
+	int rounds;             /**< --solver-rounds; 0: 10 on host-plugin devices, else 3 (5
+				     with --full) */
+	double time_limit;      /**< --time-limit seconds for the whole run (0: none); -1 = not
+				     given: 300 with the quick profile, else none */
 };
 
 struct nbw_run_solver_status {
@@ -25,16 +30,24 @@ struct nbw_run_solver_status {
 	int interrupted;
 };
 
-/** Take --no-solver, --no-report, --solver-n, --solver-steps, --solver-rounds out of argv
+/** Take --no-solver, --no-report, --solver-n, --solver-steps, --solver-rounds, --time-limit
+ *  out of argv
  *  (and note --quiet/--full). 0, or -1 with \p err. */
 int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *err,
 			 size_t errlen);
+/** The run's wall-clock limit in seconds (0: none): --time-limit, else 300 s with the quick
+ *  profile. */
+double nbw_run_time_limit(const struct nbw_run_opts *ro);
 /** Start the clock of the progress lines: `nodebw run` does at its start, so the elapsed
  *  time counts the topology and the probes too. */
 void nbw_run_clock_start(void);
 /** A progress line with the elapsed time since nbw_run_clock_start (unless quiet). */
 void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/** The plane-size sweep (nbw_plane_sweep) at the solver's halo planes 8 N^2, before the
+ *  solver; nothing without an OpenMP device or with --no-solver. */
+int nbw_run_plane_sweep(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
+			struct nbw_doc *doc, const char *dir, char *err, size_t errlen);
 /** The solver's validation and calibration runs, merged into \p doc and written. */
 int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
 		   struct nbw_run_solver_status *st, char *err, size_t errlen);

@@ -47,6 +47,8 @@ enum nbw_kbar_rule { NBW_KBAR_ALL, NBW_KBAR_TOP3 };
 #define NBW_STABLE_SPREAD 1.2
 
 /** One measured transfer path of the calibration ("p2p/async", "htod/sync/dual", ...). */
+#define NBW_CALIB_MAX_PLANES 16
+
 struct nbw_xpath {
 	char name[32];
 	double alpha_s;        /**< < 0: not given */
@@ -55,6 +57,14 @@ struct nbw_xpath {
 	double *bytes, *seconds; /**< measured medians, ascending sizes (may be empty) */
 	bool ends_known;       /**< src and dst say which devices the curve was measured on */
 	int src, dst;          /**< its endpoints (OpenMP device ids, -1 = host memory) */
+	/** The plane-size sweep's sizes (calibrations from results only): at each, the point
+	 *  is the fastest process's median, and these say over how many processes and what the
+	 *  main run's own curve gave there (interpolated when it did not measure the size). */
+	size_t nplanes;
+	struct nbw_xplane {
+		double bytes, fastest_s, slowest_s, main_s;
+		int processes;
+	} planes[NBW_CALIB_MAX_PLANES];
 };
 
 /** Where the time of one device's or pair's transfer came from. */

@@ -32,7 +32,8 @@ struct nbw_curve_key {
 	char peer[12];       /**< "n/a", "enabled", "disabled" */
 	char bind[8];        /**< "local", "remote", "none", "" when not recorded */
 	int hidden_helpers;  /**< as measured; -1 for native APIs */
-	char sweep[24];      /**< the hidden-helper sweep's label ("hht-0"), "" for the main run */
+	char sweep[24];      /**< the hidden-helper sweep's label ("hht-0"), "planes" for the
+				  plane-size sweep (every process), "" for the main run */
 	char devices[24];    /**< the streams' endpoints, e.g. "h->0", "0->1", "0->1,1->0" */
 };
 
@@ -47,6 +48,10 @@ struct nbw_curve_point {
 	double ci_lo_gbps, ci_hi_gbps, ci_half_width_pct;
 	int converged;             /**< the repetitions met the interval's target: 1, 0, -1 unknown */
 	char stop[48];             /**< why the repetitions stopped; "" when unknown */
+	/** The plane-size sweep (sweep "planes"): the processes that measured this size; the
+	 *  point is the fastest process's median, proc_slowest_s the slowest's. 0 elsewhere. */
+	int processes;
+	double proc_slowest_s;
 };
 
 struct nbw_curve {

@@ -61,6 +61,22 @@ int nbw_probe_run(struct nbw_probe_ctx *ctx, const struct nbw_probe_opts *o,
 int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
 		  FILE *progress, struct nbw_run_status *st, char *err, size_t errlen);
 
+/** The plane-size sweep of `nodebw run`: the OpenMP paths the models read (pinned host
+ *  memory, sync and async, one stream and two; device 0 and the pair 0-1) measured again at
+ *  the solver's halo-plane sizes \p sizes in \p processes child processes, each with
+ *  \p hidden_helpers (-1: the runtime's own), merged with "plane_sweep": {"process": k,
+ *  "processes": K}. A copy's time at these sizes moves more from one process to the next
+ *  than within one; the calibration takes the fastest process (report/curves.c). */
+int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t nsizes,
+		    int hidden_helpers, int processes, struct nbw_doc *doc, const char *outdir,
+		    FILE *progress, struct nbw_run_status *st, char *err, size_t errlen);
+
+/** Merge the measurements of the child run in \p dir into \p doc, each tagged
+ *  \p field = \p tag (reference taken); a child without results is a skip named \p what.
+ *  0, or -1 when the child left no readable results. */
+int nbw_merge_child(struct nbw_doc *doc, const char *dir, const char *field, json_t *tag,
+		    const char *what, struct nbw_run_status *st);
+
 /** LIBOMP_NUM_HIDDEN_HELPER_THREADS as libomp will use it (default 8, at most 16). */
 int nbw_effective_hidden_helpers(void);
 
