@@ -431,11 +431,12 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	 * NBW_ROUNDS_CORE that the stability test needs start only when one more (the mean
 	 * round so far) ends before the limit, less what the report needs. */
 	double limit = nbw_run_time_limit(ro);
-	double deadline = limit > 0.0 ? limit - NBW_RUN_REPORT_RESERVE : 0.0;
+	bool limited = limit > 0.0;
+	double deadline = limit - NBW_RUN_REPORT_RESERVE;
 	json_object_set_new(info, "time_limit_s", limit > 0.0 ? json_real(limit) : json_null());
 	int rounds_run = 0;
 	for (int r = 1; r <= rounds && !nbw_stop_requested && rc == 0 && !st->interrupted; r++) {
-		if (deadline > 0.0 && r > NBW_ROUNDS_CORE &&
+		if (limited && r > NBW_ROUNDS_CORE &&
 		    run_elapsed() + (nbw_now() - t_solver) / (r - 1) > deadline) {
 			char why[160];
 			snprintf(why, sizeof(why),
@@ -516,7 +517,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 		json_t *bad = nbw_solver_unstable(json_object_get(doc->root, "solver_runs"));
 		size_t nb = json_array_size(bad), i;
 		double spent = nbw_now() - t_solver;
-		bool late = deadline > 0.0 && run_elapsed() + longest > deadline;
+		bool late = limited && run_elapsed() + longest > deadline;
 		if (late)
 			why_stop = "the run's time limit is near";
 		if (!nb || spent > budget || late) {
@@ -540,7 +541,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 			    nbw_now() - t_solver > budget)
 				break;
 			/* The longest extra child so far (at least 3 s) must still fit. */
-			if (deadline > 0.0 && run_elapsed() + longest > deadline) {
+			if (limited && run_elapsed() + longest > deadline) {
 				why_stop = "the run's time limit is near";
 				break;
 			}

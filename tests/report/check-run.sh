@@ -107,6 +107,28 @@ other = [x for x in c.get("transfer_sets", []) if "in the series with hidden hel
 assert all(len(x["ratio"]) == 1 and "largest size only" in x["ratio_to"] for x in other), other
 print("# sets estimated from another hidden-helper count:", len(other))
 assert any("compute_only" in t for t in c["models"]["a-priori"]["terms"])
+# The plane-size sweep: five processes at the solver's plane sizes 8 N^2 (N = 24, 32); the
+# calibration's points there are the fastest process's medians.
+ps = d["plane_sweep"]
+assert ps["processes"] == 5 and ps["hidden_helpers"] == 0, ps
+assert [x["process"] for x in ps["children"]] == [1, 2, 3, 4, 5], ps
+assert all(x["child_exit_status"] == 0 for x in ps["children"]), ps
+tagged = [m for m in d["measurements"] if "plane_sweep" in m]
+assert {m["plane_sweep"]["process"] for m in tagged} == {1, 2, 3, 4, 5}
+assert {m["bytes"] for m in tagged} == {4608, 8192}, {m["bytes"] for m in tagged}
+for name, t in c["transfers"].items():
+    pl = t["plane_sweep"]
+    assert [q["bytes"] for q in pl] == [4608, 8192] and all(q["processes"] == 5 for q in pl), (name, pl)
+    pts = dict((b, s) for b, s in t["points"])
+    for q in pl:
+        assert q["fastest_s"] <= q["slowest_s"] and pts[q["bytes"]] == q["fastest_s"], (name, q)
+        part = name.split("/")
+        conc = part[2] if len(part) == 3 else "single"
+        mine = [m["seconds"]["median"] for m in tagged if m["bytes"] == q["bytes"]
+                and m["direction"] == part[0] and m["mode"] == part[1]
+                and m["concurrency"] == conc
+                and (conc != "single" or (m["streams"][0]["src"], m["streams"][0]["dst"]) == (t["src"], t["dst"]))]
+        assert mine and abs(min(mine) - q["fastest_s"]) <= 1e-12, (name, q, mine)
 print("ok")
 PY
 check "results and calibration hold what the models need" grep -q "^ok" "$tmp/py"
@@ -129,6 +151,10 @@ import csv; rows = list(csv.DictReader(open('$out/report/tables/disturbance.csv'
 stages = [r['stage'] for r in rows]
 assert stages[0].startswith('pre-run check') and 'probes' in stages and 'solver' in stages, stages
 assert all(r['verdict'] == 'quiet' or r['verdict'].startswith('disturbed: ') for r in rows)"
+check "plane-size sweep table: a row per path and plane size" python3 -c "
+import csv; rows = list(csv.DictReader(open('$out/report/tables/ext-planes.csv')))
+assert len(rows) == 18 and all(r['processes'] == '5' for r in rows), rows
+assert all(float(r['slowest_over_fastest']) >= 1.0 for r in rows), rows"
 check "physics evidence table: 8 terms, each with a measured figure" python3 -c "
 import csv; rows = list(csv.DictReader(open('$out/report/tables/model-physics.csv')))
 assert len(rows) == 8 and all(r['evidence'] and r['carried_by'] for r in rows), rows
@@ -163,6 +189,20 @@ assert d['solver_runs'], 'no solver runs kept'"
 check "Ctrl-C: calibration and report still written" test -s "$int/calibration.json" -a \
 	-s "$int/report/report.md"
 
+# The run's time limit: past the third round, a round starts only when it can end 15 s
+# before the limit; with a limit of 1 s the solver keeps its first three rounds.
+# shellcheck disable=SC2086
+"$NODEBW" run $small --solver-rounds 5 --time-limit 1 --no-report --output "$tmp/tl" \
+	>"$tmp/tlout" 2>"$tmp/tlerr"
+st=$?
+check "time limit: exit 0 (status $st)" test "$st" -eq 0
+check "time limit: three of five rounds, and why" python3 -c "
+import json; s = json.load(open('$tmp/tl/results.json'))['solver']
+assert s['time_limit_s'] == 1 and s['rounds'] == 5 and s['rounds_run'] == 3, s
+assert s['rounds_stopped'].startswith('3 of 5 rounds: one more'), s['rounds_stopped']
+assert max(c['round'] for c in s['children']) == 3, s['children']"
+check "time limit: progress line names it" grep -q "solver: 3 of 5 rounds: one more" "$tmp/tlerr"
+
 bad() { # bad "description" expected args...
 	desc=$1; want=$2; shift 2
 	"$NODEBW" run "$@" --output "$tmp/bad" >"$tmp/bout" 2>"$tmp/berr"
@@ -175,4 +215,6 @@ bad "--solver-n below 8" "--solver-n" --solver-n 4
 bad "--solver-n not a number" "--solver-n" --solver-n abc
 bad "--solver-rounds without a value" "--solver-rounds" --solver-rounds
 bad "--solver-steps zero" "--solver-steps" --solver-steps 0
+bad "--time-limit negative" "--time-limit" --time-limit -5
+bad "--time-limit not a number" "--time-limit" --time-limit 5min
 done_testing
