@@ -17,7 +17,7 @@
 
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
-	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_LAUNCH_PROBE, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option heat_options[] = {
@@ -36,6 +36,7 @@ static const struct option heat_options[] = {
 	{ "ref-threads", required_argument, NULL, OPT_REF_THREADS },
 	{ "instrument", no_argument, NULL, OPT_INSTRUMENT },
 	{ "no-exchange", no_argument, NULL, OPT_NO_EXCHANGE },
+	{ "launch-probe", no_argument, NULL, OPT_LAUNCH_PROBE },
 	{ "baseline-launch", required_argument, NULL, OPT_BASELINE_LAUNCH },
 	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
@@ -85,6 +86,14 @@ void nbw_heat_usage(FILE *f)
 		"                       synchronisation on G devices at once (what the a-priori\n"
 		"                       model calibrates on); verified against a serial run of\n"
 		"                       each slab with its ghost planes held at the start values\n"
+		"  --launch-probe       instead of the solver: the launch-latency probe, target\n"
+		"                       regions that add 1 to a counter on the device, launched\n"
+		"                       as the solver launches its kernels (blocking from one\n"
+		"                       thread; nowait + taskwait from one thread, Versions 1-2;\n"
+		"                       nowait + taskwait + barrier from a thread per device,\n"
+		"                       Versions 3-4), two per device and step, for each G of\n"
+		"                       --gpus; --steps steps per pass (default 100), --reps\n"
+		"                       passes (default 15); records \"launch_probe\"\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
 		"  --ref-threads T      host threads of the serial reference (default: every\n"
@@ -220,7 +229,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	o->steps = 100;
 	o->reps = 1;
 	o->hidden_helpers = -1;
-	bool any_version = false;
+	bool any_version = false, reps_given = false;
 	long v;
 	int c, rc = 0;
 	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
@@ -264,6 +273,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 		case OPT_REPS:
 			rc = nbw_cli_parse_int(optarg, 1, 1000, &v, "--reps", err, errlen);
 			o->reps = (int)v;
+			reps_given = true;
 			break;
 		case OPT_HH:
 			rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
@@ -276,6 +286,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 			break;
 		case OPT_INSTRUMENT: o->instrument = true; break;
 		case OPT_NO_EXCHANGE: o->no_exchange = true; break;
+		case OPT_LAUNCH_PROBE: o->launch_probe = true; break;
 		case OPT_BASELINE_LAUNCH:
 			if (strcmp(optarg, "sync") == 0 || strcmp(optarg, "nowait") == 0) {
 				o->baseline_nowait = strcmp(optarg, "nowait") == 0;
@@ -325,6 +336,18 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	if (rc)
 		return -1;
 	int given = (o->nx > 0) + (o->ny > 0) + (o->nz > 0);
+	if (o->launch_probe) {
+		if (given || o->nsizes || o->nshapes || any_version || o->instrument ||
+		    o->no_exchange || o->baseline_nowait || o->roofline_gbs > 0.0) {
+			snprintf(err, errlen, "--launch-probe measures launches only: it takes "
+					      "--devices, --gpus, --steps, --reps, --hidden-helpers, "
+					      "--output and --quiet");
+			return -1;
+		}
+		if (!reps_given)
+			o->reps = 15;
+		return 0;
+	}
 	if (given && given < 3) {
 		snprintf(err, errlen, "--nx, --ny and --nz go together (give all three)");
 		return -1;
@@ -362,6 +385,10 @@ int nbw_heat_resolve_devices(struct nbw_heat_opts *o, int ndev, char *err, size_
 	bool offload = false;
 	for (int v = NBW_HEAT_BASELINE; v < NBW_HEAT_VERSION_COUNT; v++)
 		offload |= o->versions[v];
+	if (ndev <= 0 && o->launch_probe) {
+		snprintf(err, errlen, "no OpenMP offload device: the launch probe needs one");
+		return -1;
+	}
 	if (ndev <= 0 && offload && !o->versions_all) {
 		snprintf(err, errlen, "no OpenMP offload device: only the serial reference can run");
 		return -1;

@@ -49,4 +49,32 @@ int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 int nbw_heat_omp_triad(int device, size_t n, int passes, double *gbps, int *threads,
 		       char *err, size_t errlen);
 
+/* ---- the launch-latency probe (heat/omp_launch.c) ---------------------------------------- */
+
+/** How the probe's near-empty target regions are launched, as the solver launches its
+ *  kernels: two per device and step. */
+enum nbw_launch_form {
+	NBW_LAUNCH_SYNC,        /**< one host thread, blocking target regions, devices in turn */
+	NBW_LAUNCH_ONE_THREAD,  /**< one host thread, target nowait, a taskwait per step
+				 *   (Versions 1-2) */
+	NBW_LAUNCH_PER_DEVICE,  /**< a host thread per device, target nowait, taskwait and
+				 *   barrier per step (Versions 3-4) */
+	NBW_LAUNCH_FORM_COUNT
+};
+
+struct nbw_heat_launch_request {
+	enum nbw_launch_form form;
+	int ndev;
+	const int *devices;     /**< OpenMP device numbers */
+	int steps;              /**< steps per timed pass */
+	int warmup;             /**< untimed passes first */
+	int reps;               /**< timed passes */
+};
+
+/** Time \p reps passes of \p steps steps into \p samples_s; \p counts (2 per device) get
+ *  the device counters afterwards: each must be (warmup + reps) x steps. 0, or -1 with
+ *  \p err. */
+int nbw_heat_omp_launch(const struct nbw_heat_launch_request *rq, double *samples_s,
+			long *counts, char *err, size_t errlen);
+
 #endif

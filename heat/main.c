@@ -430,6 +430,44 @@ static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
 	return rc < 0 ? -1 : 0;
 }
 
+static bool stop_requested(void)
+{
+	return nbw_stop_requested != 0;
+}
+
+/* --launch-probe: the records "launch_probe" instead of solver runs; closes the session. */
+static int launch_probe(struct heat_session *hs, struct nbw_rundir *rd)
+{
+	json_t *records = json_array();
+	nbw_doc_set(hs->doc, "launch_probe", json_incref(records));
+	unsigned failed = 0;
+	char err[512];
+	int rc = nbw_heat_launch_probe(hs->o, hs->info[0].kind, records,
+				       hs->o->quiet ? NULL : stdout, stop_requested, &failed);
+	bool interrupted = nbw_stop_requested != 0;
+	char detail[96];
+	snprintf(detail, sizeof(detail), "stopped by %s", nbw_signal_name(nbw_stop_signal));
+	nbw_doc_set_state(hs->doc, interrupted ? "interrupted" : rc ? "failed" : "complete",
+			  interrupted ? detail : rc ? "out of memory" : NULL);
+	if (nbw_doc_write(hs->doc, hs->dir, err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		rc = -1;
+	}
+	if (!hs->o->quiet || failed)
+		printf("\n%zu launch measurements, %u with an error or a failed counter check%s\n"
+		       "results: %s/results.json (\"launch_probe\")\n",
+		       json_array_size(records), failed,
+		       interrupted ? "; interrupted, partial results kept" : "", hs->dir);
+	json_decref(records);
+	nbw_doc_free(hs->doc);
+	if (hs->be)
+		hs->ops->close(hs->be);
+	nbw_rundir_close(rd, false);
+	if (interrupted)
+		return nbw_stop_status();
+	return rc ? 1 : failed ? NBW_EXIT_PARTIAL : 0;
+}
+
 int nbw_heat_main(int argc, char **argv)
 {
 	struct nbw_heat_opts o;
@@ -480,6 +518,11 @@ int nbw_heat_main(int argc, char **argv)
 	if (hs.ndev == 0)
 		nbw_doc_add_skip(hs.doc, "omp", "heat", "baseline, v1, v2, v3, v4",
 				 "libomptarget reports no offload device");
+	if (o.launch_probe) {
+		rc = launch_probe(&hs, &rd);
+		free(fargv);
+		return rc;
+	}
 	hs.runs = json_array();
 	nbw_doc_set(hs.doc, "solver_runs", json_incref(hs.runs));
 	rc = 0;

@@ -746,6 +746,50 @@ out:
 	return rc;
 }
 
+/* The launch probe's records of every file: per (form, G >= 2), the fastest round's median
+ * step (the rounds' rule of the solver runs: background load only adds time). Records with
+ * an error or a failed counter check are left out. */
+static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
+{
+	for (size_t f = 0; in->docs && f < in->nfiles; f++) {
+		size_t i;
+		json_t *r;
+		json_array_foreach(json_object_get(in->docs[f], "launch_probe"), i, r) {
+			const char *form = jstr(r, "form");
+			int g = jint(r, "G", 0);
+			json_t *st = json_object_get(r, "step_s");
+			double t = jnum(st, "median");
+			if (g < 2 || !(t > 0.0) || json_object_get(r, "error") ||
+			    strcmp(jstr(json_object_get(r, "verification"), "status"), "passed") ||
+			    (strcmp(form, "sync") && strcmp(form, "one-thread") &&
+			     strcmp(form, "per-device")))
+				continue;
+			struct nbw_lsample *l = NULL;
+			for (size_t k = 0; k < c->nlaunch; k++)
+				if (c->launch[k].g == g && strcmp(c->launch[k].form, form) == 0)
+					l = &c->launch[k];
+			if (!l) {
+				struct nbw_lsample *a =
+					realloc(c->launch, (c->nlaunch + 1) * sizeof(*a));
+				if (!a)
+					return -1;
+				c->launch = a;
+				l = &c->launch[c->nlaunch++];
+				memset(l, 0, sizeof(*l));
+				snprintf(l->form, sizeof(l->form), "%s", form);
+				l->g = g;
+			}
+			l->rounds++;
+			if (l->step_s == 0.0 || t < l->step_s) {
+				l->step_s = t;
+				l->ci_lo_s = jnum(st, "ci_lo");
+				l->ci_hi_s = jnum(st, "ci_hi");
+			}
+		}
+	}
+	return 0;
+}
+
 int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, char *err,
 			   size_t errlen)
 {
@@ -754,7 +798,7 @@ int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, cha
 	snprintf(c->source, sizeof(c->source), "%zu results file%s: %s%s", in->nfiles,
 		 in->nfiles == 1 ? "" : "s", in->nfiles ? in->paths[0] : "",
 		 in->nfiles > 1 ? ", ..." : "");
-	if (solver_terms(c, in->solver_runs) ||
+	if (solver_terms(c, in->solver_runs) || launch_terms(c, in) ||
 	    paths_from_curves(c, &in->curves, in->measurements)) {
 		snprintf(err, errlen, "out of memory building the calibration");
 		nbw_calib_free(c);
@@ -848,7 +892,7 @@ static json_t *models_json(const struct nbw_calib *c)
 			   "8 N^2-byte copy on the version's path (transfers, transfer_sets), the "
 			   "bandwidth term x contention (the dual/bidir probes)";
 	return json_pack(
-		"{s:{s:b, s:[s, s]}, s:{s:b, s:[s, s, s, s]}, s:{s:b, s:[s, s, s, s]}}", "paper",
+		"{s:{s:b, s:[s, s]}, s:{s:b, s:[s, s, s, s, s]}, s:{s:b, s:[s, s, s, s]}}", "paper",
 		"available", c->nk > 0 || c->kbar_given > 0.0, "terms",
 		"compute: k-bar (k.samples: one-device N^3 runs) x (N-2)^3 / G",
 		"transfer: one plane at beta HtoD + DtoH or beta P2P measured at the plane size",
@@ -859,6 +903,8 @@ static json_t *models_json(const struct nbw_calib *c)
 		"overlap: boundary + max(interior, transfer) where the devices run asynchronously "
 		"(device_kind, hidden_helpers)",
 		"overhead: none beyond compute_only (it holds the launches and synchronisation)",
+		"launch: the launch probe's step (one-thread or per-device form) kept "
+		"apart when compute_only is carried over from other sizes",
 		"fitted", "available", c->nvs > 0, "terms",
 		"interaction: the a-priori prediction x the median over the other sizes of the "
 		"timed v1-v4 runs' step over the a-priori step (versions: measured_step_s)",
@@ -909,6 +955,20 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 							   "G", c->cs[i].g, "n", c->cs[i].n,
 							   "step_s", c->cs[i].step_s));
 		json_object_set_new(j, "compute_only", a);
+	}
+	if (c->nlaunch) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < c->nlaunch; i++) {
+			const struct nbw_lsample *l = &c->launch[i];
+			json_t *o = json_pack("{s:s, s:i, s:f, s:i}", "form", l->form, "G", l->g,
+					      "step_s", l->step_s, "rounds", l->rounds);
+			if (l->ci_hi_s > 0.0) {
+				json_object_set_new(o, "ci_lo_s", json_real(l->ci_lo_s));
+				json_object_set_new(o, "ci_hi_s", json_real(l->ci_hi_s));
+			}
+			json_array_append_new(a, o);
+		}
+		json_object_set_new(j, "launch", a);
 	}
 	json_object_set_new(j, "models", models_json(c));
 	return j;
@@ -1204,6 +1264,53 @@ static int read_cs(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* launch: [{form, G, step_s, rounds[, ci_lo_s, ci_hi_s]}] */
+static int read_launch(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, "launch", "must be an array");
+	size_t i;
+	json_t *s;
+	json_array_foreach(a, i, s) {
+		char at[64];
+		snprintf(at, sizeof(at), "launch[%zu]", i);
+		const char *form = json_string_value(json_object_get(s, "form"));
+		json_t *g = json_object_get(s, "G"), *rounds = json_object_get(s, "rounds");
+		double t, lo = 0.0, hi = 0.0;
+		if (!form || (strcmp(form, "sync") && strcmp(form, "one-thread") &&
+			      strcmp(form, "per-device")))
+			return bad(err, errlen, at, "\"form\" must be \"sync\", \"one-thread\" or "
+						    "\"per-device\"");
+		if (!json_is_integer(g))
+			return bad(err, errlen, at, "\"G\" must be an integer");
+		if (rounds && (!json_is_integer(rounds) || json_integer_value(rounds) < 1 ||
+			       json_integer_value(rounds) > 100000))
+			return bad(err, errlen, at, "\"rounds\" must be an integer 1-100000");
+		if (positive(json_object_get(s, "step_s"), &t))
+			return bad(err, errlen, at, "\"step_s\" must be positive seconds");
+		if (json_object_get(s, "ci_lo_s") &&
+		    (positive(json_object_get(s, "ci_lo_s"), &lo) ||
+		     positive(json_object_get(s, "ci_hi_s"), &hi) || lo > t || hi < t))
+			return bad(err, errlen, at, "\"ci_lo_s\" <= \"step_s\" <= \"ci_hi_s\", "
+						    "positive seconds");
+		struct nbw_lsample *l = realloc(c->launch, (c->nlaunch + 1) * sizeof(*l));
+		if (!l)
+			return bad(err, errlen, at, "out of memory");
+		c->launch = l;
+		l = &c->launch[c->nlaunch++];
+		memset(l, 0, sizeof(*l));
+		snprintf(l->form, sizeof(l->form), "%s", form);
+		l->g = (int)json_integer_value(g);
+		l->step_s = t;
+		l->ci_lo_s = lo;
+		l->ci_hi_s = hi;
+		l->rounds = rounds ? (int)json_integer_value(rounds) : 1;
+	}
+	return 0;
+}
+
 static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t errlen)
 {
 	if (!json_is_object(j) || strcmp(jstr(j, "schema"), NBW_CALIB_SCHEMA) != 0)
@@ -1253,7 +1360,8 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 		if (read_path(c, name, o, err, errlen))
 			return -1;
 	if (read_sets(c, json_object_get(j, "transfer_sets"), err, errlen) ||
-	    read_cs(c, json_object_get(j, "compute_only"), err, errlen))
+	    read_cs(c, json_object_get(j, "compute_only"), err, errlen) ||
+	    read_launch(c, json_object_get(j, "launch"), err, errlen))
 		return -1;
 	return read_versions(c, json_object_get(j, "versions"), err, errlen);
 }

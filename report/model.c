@@ -43,6 +43,7 @@ void nbw_calib_free(struct nbw_calib *c)
 	free(c->k);
 	free(c->slab);
 	free(c->vs);
+	free(c->launch);
 	free(c->cs);
 	memset(c, 0, sizeof(*c));
 }
@@ -808,14 +809,29 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 	return fitted_from_phases(c, n, g, v, steps, exclude_n, out, why, whylen);
 }
 
+/* The launch probe's step of the form the version launches with ("one-thread" for the v2
+ * form, "per-device" for the v3 form) on \p g devices; 0 when not measured. */
+static double launch_step(const struct nbw_calib *c, bool per_device, int g)
+{
+	for (size_t i = 0; i < c->nlaunch; i++)
+		if (c->launch[i].g == g &&
+		    strcmp(c->launch[i].form, per_device ? "per-device" : "one-thread") == 0)
+			return c->launch[i].step_s;
+	return 0.0;
+}
+
 /* The a-priori compute per step of (form, g, n): the compute-only run of exactly that grid,
- * else the median over its other grids of (step / one-device slab time) x this grid's slab
- * time. -1 when the calibration has none of that form and G. */
+ * else carried over from its other grids: the launch probe's step L of that form plus the
+ * median over them of ((step - L) / one-device slab time) x this grid's slab time (L = 0
+ * without the probe, or when a grid's step is not above it). \p launch gets the L used (0
+ * for an exact grid). -1 when the calibration has none of that form and G. */
 static int apriori_step(const struct nbw_calib *c, bool per_device, int g, int n, int planes,
-			double k_slab, double *step)
+			double k_slab, double *step, double *launch)
 {
 	double area = (double)(n - 2) * (n - 2), *r = malloc((c->ncs + 1) * sizeof(double));
+	double l = launch_step(c, per_device, g);
 	size_t m = 0;
+	*launch = 0.0;
 	if (!r)
 		return -1;
 	for (size_t i = 0; i < c->ncs; i++) {
@@ -827,14 +843,22 @@ static int apriori_step(const struct nbw_calib *c, bool per_device, int g, int n
 			free(r);
 			return 0;
 		}
+		if (s->step_s <= l)
+			l = 0.0;
+	}
+	for (size_t i = 0; i < c->ncs; i++) {
+		const struct nbw_csample *s = &c->cs[i];
 		int p = (s->n - 2 + g - 1) / g;
 		double k;
-		if (slab_k(c, s->n, p, &k, NULL, 0) == 0)
-			r[m++] = s->step_s / (k * (double)(s->n - 2) * (s->n - 2) * p);
+		if (s->per_device == per_device && s->g == g &&
+		    slab_k(c, s->n, p, &k, NULL, 0) == 0)
+			r[m++] = (s->step_s - l) / (k * (double)(s->n - 2) * (s->n - 2) * p);
 	}
 	int rc = m ? 0 : -1;
-	if (m)
-		*step = nbw_median(r, m) * k_slab * area * planes;
+	if (m) {
+		*step = l + nbw_median(r, m) * k_slab * area * planes;
+		*launch = l;
+	}
 	free(r);
 	return rc;
 }
@@ -845,9 +869,9 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 	int vn, planes;
 	if (ext_start(c, n, g, v, steps, out, &vn, &planes, why, whylen))
 		return -1;
-	double compute_step, transfer_step;
+	double compute_step, transfer_step, launch;
 	bool per_device = vn >= 3;
-	if (apriori_step(c, per_device, g, n, planes, out->k_slab, &compute_step)) {
+	if (apriori_step(c, per_device, g, n, planes, out->k_slab, &compute_step, &launch)) {
 		say(why, whylen, "the a-priori model needs v%d on %d devices without the halo "
 				 "copies (nodebw heat --no-exchange; compute_only in the "
 				 "calibration)", per_device ? 3 : 2, g);
@@ -861,5 +885,6 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 		return -1;
 	out->overlap = overlaps(c, vn);
 	ext_total(out, steps, compute_step, boundary_step, transfer_step, 0.0);
+	out->launch_s = steps * launch;
 	return 0;
 }

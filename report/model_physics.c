@@ -98,13 +98,38 @@ static void trend_evidence(const struct nbw_calib *c, char *buf, size_t len)
 	free(k);
 }
 
+/* Appends the launch probe's figures to \p buf: per launch for the one-thread forms, per
+ * step for a thread per device. */
+static void launch_evidence(const struct nbw_calib *c, char *buf, size_t len)
+{
+	size_t w = strlen(buf);
+	static const char *const forms[] = {"one-thread", "sync", "per-device"};
+	static const char *const what[] = {
+		"one host thread, nowait", "blocking",
+		"a thread per device, per step: 2 launches, taskwait, barrier"};
+	for (int f = 0; f < 3 && w < len; f++) {
+		bool any = false;
+		for (size_t i = 0; i < c->nlaunch && w < len; i++) {
+			const struct nbw_lsample *l = &c->launch[i];
+			if (strcmp(l->form, forms[f]) != 0)
+				continue;
+			double v = f < 2 ? l->step_s / (2.0 * l->g) : l->step_s;
+			w += (size_t)snprintf(buf + w, len - w, "%s G = %d: %.2f us",
+					      any ? "," : f ? ";" : ". Launch probe:", l->g, v * 1e6);
+			if (!any && w < len)
+				w += (size_t)snprintf(buf + w, len - w, " (%s)", what[f]);
+			any = true;
+		}
+	}
+}
+
 void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 {
 	nbw_rdoc_heading(r, 2, "What the paper's model leaves out: evidence");
 	const char *h[] = {"term", "measured here", "carried by"};
 	struct nbw_rtable *t = nbw_rtable_new("model-physics", 3, h);
 	nbw_rtable_csv_names(t, (const char *const[]){"term", "evidence", "carried_by"});
-	char ev[320];
+	char ev[640];
 
 	/* The slab shape: cache and aliasing of N x N x (P+2) against N^3. */
 	struct range ks = {0};
@@ -146,8 +171,11 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	    "a-priori compute of the v2 form; the paper's model divides by G");
 	per_g(ev, sizeof(ev), "(one-thread compute-only step - the G slabs' one-device compute) "
 			      "/ 2G launches", launch, "%.1f to %.1f us");
+	launch_evidence(c, ev, sizeof(ev));
 	row(t, "per-launch cost with G, one host thread", ev,
-	    "inside the compute-only runs (a-priori); no separate probe yet");
+	    c->nlaunch ? "inside the compute-only runs; the probe's step is the a-priori launch "
+			 "term where the compute is carried over from other sizes"
+		       : "inside the compute-only runs (a-priori); no launch probe in this run");
 	per_g(ev, sizeof(ev), "a thread per device, compute-only step over the one-device slab "
 			      "time (1 = no interference)", busy, "%.2f-%.2f");
 	row(t, "devices at work at once (shared cores, memory)", ev,

@@ -814,6 +814,7 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		struct nbw_rinput one = *in;
 		one.nfiles = 1;
 		one.paths = &in->paths[f];
+		one.docs = &in->docs[f];
 		one.solver_runs = json_array();
 		one.curves.c = NULL;
 		one.curves.n = 0;

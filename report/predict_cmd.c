@@ -242,6 +242,10 @@ int nbw_predict_main(int argc, char **argv)
 								ap.busy, "contention",
 								ap.contention, "overlap",
 								ap.overlap));
+					if (!arc)
+						json_object_set_new(json_object_get(o, "apriori"),
+								    "launch_s",
+								    json_real(ap.launch_s));
 					json_array_append_new(out, o);
 					continue;
 				}

@@ -210,25 +210,29 @@ static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const 
 		if (json_is_number(rf) && roof == 0.0)
 			roof = json_number_value(rf);
 	}
+	json_t *lp = json_object_get(child->root, "launch_probe");
+	if (json_array_size(lp)) {
+		json_t *dl = json_object_get(doc->root, "launch_probe");
+		if (!json_is_array(dl)) {
+			dl = json_array();
+			nbw_doc_set(doc, "launch_probe", dl);
+		}
+		json_array_foreach(lp, i, r) {
+			json_t *c = json_deep_copy(r);
+			json_object_set_new(c, "round", json_integer(round));
+			json_array_append_new(dl, c);
+		}
+	}
 	nbw_doc_free(child);
 	return roof;
 }
 
-/* One child `nodebw heat` of the solver stage (\p a: its arguments so far): runs it, merges
- * its runs into \p doc tagged with \p round and \p purpose, and writes the document. */
-static int solver_child(struct argbuf *a, int steps, double *roof, struct nbw_doc *doc,
-			const char *dir, int round, const char *purpose,
-			struct nbw_run_solver_status *st, json_t *children, char *err,
-			size_t errlen)
+/* Runs one child `nodebw heat` (\p a: its arguments so far) into a folder of its own, merges
+ * its records into \p doc tagged with \p round and \p purpose, and writes the document. */
+static int heat_child(struct argbuf *a, double *roof, struct nbw_doc *doc, const char *dir,
+		      int round, const char *purpose, struct nbw_run_solver_status *st,
+		      json_t *children, char *err, size_t errlen)
 {
-	arg(a, "--steps");
-	arg(a, "%d", steps);
-	arg(a, "--reps");
-	arg(a, "%d", 3);
-	if (*roof > 0.0) {
-		arg(a, "--roofline-gbs");
-		arg(a, "%.6g", *roof);
-	}
 	char *cdir = NULL;
 	if (asprintf(&cdir, "%s/.solver-%d-XXXXXX", dir, round) < 0 || !mkdtemp(cdir)) {
 		snprintf(err, errlen, "cannot create a folder in %s: %s", dir,
@@ -257,6 +261,23 @@ static int solver_child(struct argbuf *a, int steps, double *roof, struct nbw_do
 	if (crc != 0)
 		st->child_failures++;
 	return nbw_doc_write(doc, dir, err, errlen);
+}
+
+/* One solver child: \p steps steps, 3 repetitions, the roofline once it is known. */
+static int solver_child(struct argbuf *a, int steps, double *roof, struct nbw_doc *doc,
+			const char *dir, int round, const char *purpose,
+			struct nbw_run_solver_status *st, json_t *children, char *err,
+			size_t errlen)
+{
+	arg(a, "--steps");
+	arg(a, "%d", steps);
+	arg(a, "--reps");
+	arg(a, "%d", 3);
+	if (*roof > 0.0) {
+		arg(a, "--roofline-gbs");
+		arg(a, "%.6g", *roof);
+	}
+	return heat_child(a, roof, doc, dir, round, purpose, st, children, err, errlen);
 }
 
 static int omp_devices(json_t *devices, char *kind, size_t kindlen)
@@ -400,8 +421,10 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 					"shapes N x N x (ceil((N-2)/G)+2) launched as Versions 1-4 "
 					"launch (nowait; calibration); then v2 and v3 on each G "
 					"without the halo copies (a-priori: the compute, launch and "
-					"synchronisation of G devices at once); the models "
-					"take each configuration's fastest round"));
+					"synchronisation of G devices at once); in the first 3 "
+					"rounds the launch probe (nodebw heat --launch-probe: "
+					"near-empty target regions launched as v1-v4 launch); "
+					"the models take each configuration's fastest round"));
 	if (ng == 0)
 		json_object_set_new(info, "validation_skipped",
 				    json_string("fewer than 2 OpenMP devices: Versions 1-4 need "
@@ -453,10 +476,29 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 		if (r > 1)
 			snprintf(left, sizeof(left), "; about %.0f s left in the solver",
 				 (nbw_now() - t_solver) / (r - 1) * (rounds - r + 1));
-		for (int part = 0; part < 3 && !nbw_stop_requested && rc == 0 && !st->interrupted;
+		for (int part = 0; part < 4 && !nbw_stop_requested && rc == 0 && !st->interrupted;
 		     part++) {
 			if (part >= 1 && ng == 0)
 				continue;
+			if (part == 3) {
+				/* The launch probe (the a-priori model's launch term, and the
+				 * evidence of its per-launch cost), in the rounds the stability
+				 * test always has: a second or so each. */
+				if (r > NBW_ROUNDS_CORE)
+					continue;
+				struct argbuf a = {.n = 0};
+				arg(&a, "nodebw");
+				arg(&a, "heat");
+				arg(&a, "--launch-probe");
+				arg(&a, "--gpus");
+				arg(&a, "%s", glist + 2);
+				nbw_run_progress(ro, "solver round %d/%d: launch probe (empty target "
+						     "regions launched as v1-v4 launch, G = %s)",
+						 r, rounds, glist + 2);
+				rc = heat_child(&a, &roof, doc, dir, r, "a-priori", st, children,
+						err, errlen);
+				continue;
+			}
 			struct argbuf a = {.n = 0};
 			arg(&a, "nodebw");
 			arg(&a, "heat");

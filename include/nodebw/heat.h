@@ -145,6 +145,7 @@ struct nbw_heat_opts {
 	bool instrument;
 	bool baseline_nowait;            /**< --baseline-launch nowait */
 	bool no_exchange;                /**< --no-exchange: v1-v4 without the halo copies */
+	bool launch_probe;               /**< --launch-probe: the launch-latency probe only */
 	double roofline_gbs;             /**< 0 = measure */
 	char output[PATH_MAX];
 	bool quiet;
@@ -210,6 +211,15 @@ double nbw_heat_roofline_fraction(const struct nbw_heat_record *r);
 
 /** The JSON object of one record (schema: doc/solver-run.schema.json). */
 json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r);
+
+/** The launch-latency probe (--launch-probe, heat/launch.c): for every G of \p o->gpus
+ *  (the first G of \p o->devices) and every launch form, \p o->reps timed passes of
+ *  \p o->steps steps; appends one record per (form, G) to \p records and, when \p table
+ *  is not NULL, a line to it. \p stop (may be NULL) ends it early when it returns true.
+ *  \p failed counts the records with an error or a failed counter check. 0, or -1 when
+ *  memory runs out. */
+int nbw_heat_launch_probe(const struct nbw_heat_opts *o, const char *kind, json_t *records,
+			  FILE *table, bool (*stop)(void), unsigned *failed);
 
 /* ---- the command -------------------------------------------------------------------- */
 

@@ -122,6 +122,17 @@ struct nbw_csample {
 	double step_s;
 };
 
+/** A launch-probe figure (nodebw heat --launch-probe): per step, the fastest round's median
+ *  time of 2 G near-empty target regions launched as the solver's form launches its
+ *  kernels, with the form's synchronisation. */
+struct nbw_lsample {
+	char form[12];            /**< "sync", "one-thread" (Versions 1-2), "per-device" (3-4) */
+	int g;
+	double step_s;
+	double ci_lo_s, ci_hi_s;  /**< that round's 95 % interval of the median (0: none) */
+	int rounds;               /**< rounds it is the fastest of */
+};
+
 struct nbw_calib {
 	char source[512];
 	char device_kind[32];     /**< of the solver's devices ("host-plugin", "cuda", ...) */
@@ -140,6 +151,8 @@ struct nbw_calib {
 	size_t nsets;
 	struct nbw_csample *cs;   /**< a-priori compute runs (may be none) */
 	size_t ncs;
+	struct nbw_lsample *launch; /**< the launch probe (may be none) */
+	size_t nlaunch;
 };
 
 void nbw_calib_free(struct nbw_calib *c);
@@ -196,6 +209,9 @@ struct nbw_ext_pred {
 	double interaction;       /**< fitted: measured / a-priori step over the other sizes
 				       (0: fitted from the instrumented phases instead) */
 	int interaction_sizes;    /**< the sizes that factor is the median of */
+	double launch_s;          /**< a-priori, whole run: the launch probe's steps where the
+				       compute was carried over from other sizes (0: the
+				       compute-only run of this N, or no launch probe) */
 	char bound[320];          /**< whose transfers these are, and where they came from */
 };
 

@@ -78,6 +78,15 @@ usage_error_matching "calibration versions[0].G = 2^32+2" "versions\[0\].G" \
 calfile slab 'd["k_slab"] = [{"n": 64, "planes": -2147483648, "k": 6.4e-11}]'
 usage_error_matching "calibration k_slab planes = -2^31" "k_slab\[0\].planes" \
 	predict --calibration "$tmp/slab.json" --n 512 --gpus 2
+calfile lG 'd["launch"] = [{"form": "one-thread", "G": 2**32, "step_s": 1e-6}]'
+usage_error_matching "calibration launch[0].G = 2^32" "launch\[0\].G" \
+	predict --calibration "$tmp/lG.json" --n 512 --gpus 2
+calfile lform 'd["launch"] = [{"form": "two-threads", "G": 2, "step_s": 1e-6}]'
+usage_error_matching "calibration launch[0].form unknown" "launch\[0\]: \"form\"" \
+	predict --calibration "$tmp/lform.json" --n 512 --gpus 2
+calfile lci 'd["launch"] = [{"form": "sync", "G": 2, "step_s": 1e-6, "ci_lo_s": 2e-6, "ci_hi_s": 3e-6}]'
+usage_error_matching "calibration launch[0] interval above its median" "launch\[0\]: \"ci_lo_s\"" \
+	predict --calibration "$tmp/lci.json" --n 512 --gpus 2
 
 # A --version list longer than any fixed buffer keeps every entry (v4 comes last), on a
 # calibration with the host paths Versions 1-3 need.

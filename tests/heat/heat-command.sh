@@ -62,6 +62,10 @@ usage_error "Version 1 on one device" --version v1 --gpus 1
 usage_error "hidden helpers out of range" --hidden-helpers 17
 usage_error "bad roofline" --roofline-gbs fast
 usage_error "shapes not NXxNYxNZ" --shapes 64x64
+usage_error "launch probe with a grid" --launch-probe --n 32
+usage_error "launch probe with versions" --launch-probe --versions v2
+usage_error "launch probe on more devices than exist" --launch-probe --gpus 9
+usage_error "launch probe with zero passes" --launch-probe --reps 0
 usage_error "shape side below 3" --shapes 64x64x2
 usage_error "shapes with --n" --shapes 16x16x16 --n 16
 usage_error "slab shape thinner than one plane per device" --shapes 16x16x4 --version v2 --gpus 3
@@ -166,4 +170,22 @@ check "with the exchange the same run says exchange halo" q "$tmp/hx/results.jso
 NODEBW_HEAT_FAULT=v3 "$NODEBW" heat --versions v3 --gpus 2 --n 10 --steps 4 --no-exchange \
 	--roofline-gbs 10 --output "$tmp/nxf" >/dev/null 2>&1
 check "--no-exchange: a perturbed solution fails verification (exit 3)" test $? -eq 3
+# The launch-latency probe: every form for G = 1 and 3 on devices 3, 1, 2; the counters
+# match the launches; the records validate; the per-launch time is the step over its launches.
+KMP_BLOCKTIME=0 "$NODEBW" heat --launch-probe --devices 3,1,2 --gpus 1,3 --steps 20 --reps 5 \
+	--hidden-helpers 0 --output "$tmp/lp" >"$tmp/lpout" 2>"$tmp/lperr"
+check "launch probe: exit 0 (status $?)" test $? -eq 0
+check "launch probe: the results validate" sh -c "$py '$validate' '$schema' '$tmp/lp/results.json' >/dev/null"
+check "launch probe: 3 forms x 2 G, counters checked, CI around the median" $py -c "
+import json; l = json.load(open('$tmp/lp/results.json'))['launch_probe']
+assert [(x['form'], x['G']) for x in l] == [(f, g) for g in (1, 3) for f in ('sync', 'one-thread', 'per-device')], l
+for x in l:
+    assert x['verification'] == {'status': 'passed', 'count': (2 + 5) * 20}, x
+    assert x['devices'] == [3, 1, 2][:x['G']] and x['hidden_helpers'] == 0 and len(x['samples_step_s']) == 5
+    s = x['step_s']
+    assert 0 < s['ci_lo'] <= s['median'] <= s['ci_hi'], s
+    per = 2 if x['form'] == 'per-device' else 2 * x['G']
+    assert x['launches_per_thread_and_step'] == per and abs(x['per_launch_s'] * per / s['median'] - 1) < 1e-8, x
+"
+check "launch probe: the table names the forms" sh -c "grep -q '^one-thread   3' '$tmp/lpout' && grep -q '6 launch measurements, 0 with' '$tmp/lpout'"
 done_testing

@@ -83,7 +83,9 @@ shapes = {(r["shape"]["nx"], r["shape"]["nz"]) for r in cal}
 assert shapes == {(24, 13), (24, 8), (32, 17), (32, 10)}, shapes
 assert all(r["phases_s"] for r in runs if r["purpose"] == "validation" and r["version"] != "baseline")
 s = d["solver"]
-assert s["rounds"] == 2 and s["steps"] == 6 and len([x for x in s["children"] if x["round"] <= 2]) == 6, s
+# per round: validation, slab shapes, compute-only, launch probe
+assert s["rounds"] == 2 and s["steps"] == 6 and len([x for x in s["children"] if x["round"] <= 2]) == 8, s
+assert sum("--launch-probe" in x["argv"] for x in s["children"]) == 2, s
 assert all(c["exit_status"] == 0 for c in s["children"])
 c = json.load(open(sys.argv[2]))
 assert c["schema"] == "nodebw-calibration"
@@ -129,6 +131,18 @@ for name, t in c["transfers"].items():
                 and m["concurrency"] == conc
                 and (conc != "single" or (m["streams"][0]["src"], m["streams"][0]["dst"]) == (t["src"], t["dst"]))]
         assert mine and abs(min(mine) - q["fastest_s"]) <= 1e-12, (name, q, mine)
+# The launch probe: in each of the two rounds, 3 forms x G = 2, 4, counters checked; the
+# calibration keeps each (form, G)'s fastest round.
+lp = d["launch_probe"]
+assert sorted((x["round"], x["form"], x["G"]) for x in lp) == sorted(
+    (r, f, g) for r in (1, 2) for f in ("sync", "one-thread", "per-device") for g in (2, 4)), lp
+assert all(x["verification"]["status"] == "passed" and x["hidden_helpers"] == 0 for x in lp)
+assert len(c["launch"]) == 6, c["launch"]
+for l in c["launch"]:
+    mine = [x["step_s"]["median"] for x in lp if (x["form"], x["G"]) == (l["form"], l["G"])]
+    assert l["rounds"] == 2 and abs(l["step_s"] / min(mine) - 1) <= 1e-8, (l, mine)
+    assert l["ci_lo_s"] <= l["step_s"] <= l["ci_hi_s"], l
+assert any(t.startswith("launch:") for t in c["models"]["a-priori"]["terms"])
 print("ok")
 PY
 check "results and calibration hold what the models need" grep -q "^ok" "$tmp/py"
@@ -158,6 +172,7 @@ assert all(float(r['slowest_over_fastest']) >= 1.0 for r in rows), rows"
 check "physics evidence table: 8 terms, each with a measured figure" python3 -c "
 import csv; rows = list(csv.DictReader(open('$out/report/tables/model-physics.csv')))
 assert len(rows) == 8 and all(r['evidence'] and r['carried_by'] for r in rows), rows
+assert 'Launch probe: G = 2: ' in [r for r in rows if r['term'].startswith('per-launch')][0]['evidence'], rows
 assert 'k_slab / k(N) = ' in rows[0]['evidence'], rows[0]"
 
 "$NODEBW" predict --calibration "$out/calibration.json" --n 32 --gpus 2,4 --version all \

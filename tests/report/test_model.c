@@ -782,6 +782,47 @@ static void test_apriori(void **state)
 	assert_non_null(strstr(why, "--no-exchange"));
 }
 
+/* The launch probe's term: where the compute is carried over from other grids, the probe's
+ * step L of the version's form (per-device for v3) stays out of the scaling:
+ * C(32) = L + median((C(N') - L) / slab(N')) x slab(32), with L = 5 us:
+ * (40 - 5) us / 180.224 us = 0.194203 and (20 - 5) us / 36.864 us = 0.406901, median
+ * 0.300552 x 9 us + 5 us = 7.70497 us per step (7.7 us more than 3.44 us without it). */
+static void test_apriori_launch(void **state)
+{
+	(void)state;
+	const struct nbw_csample cs[2] = {
+		{.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
+		{.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
+	struct apriori_fx f;
+	apriori_fx_init(&f, cs, 2);
+	struct nbw_lsample ls[2] = {{.form = "per-device", .g = 3, .step_s = 5e-6, .rounds = 3},
+				    {.form = "one-thread", .g = 3, .step_s = 1e-3, .rounds = 3}};
+	struct nbw_calib c = f.c;
+	c.launch = ls;
+	c.nlaunch = 2;
+	struct nbw_ext_pred e;
+	char why[256];
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 7.70497e-6) < 1e-5);
+	double r = 0.5 * (35e-6 / (2e-9 * 4096 * 22) + 15e-6 / (1e-9 * 2304 * 16));
+	assert_true(REL(e.compute_s, 10 * (5e-6 + r * 9e-6)) < 1e-9);
+	assert_true(REL(e.launch_s, 10 * 5e-6) < 1e-12);
+	/* A grid of its own compute-only run takes that run as it is. */
+	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 20e-6) < 1e-12);
+	assert_true(e.launch_s == 0.0);
+	/* A probe step above a compute-only step cannot be part of it: left out. */
+	ls[0].step_s = 30e-6;
+	double r0 = 0.5 * (40e-6 / (2e-9 * 4096 * 22) + 20e-6 / (1e-9 * 2304 * 16));
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * r0 * 9e-6) < 1e-9);
+	assert_true(e.launch_s == 0.0);
+	/* The one-thread form's step is not Version 3's. */
+	ls[0].g = 2;
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * r0 * 9e-6) < 1e-9);
+}
+
 /* The fitted model: the a-priori prediction x the median over the other sizes of the timed
  * runs' step over the a-priori step (hand-set multiples of the a-priori steps). */
 static void test_fitted_interaction(void **state)
@@ -839,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_extended_v1_planes),
 		cmocka_unit_test(test_extended_fit),
 		cmocka_unit_test(test_apriori),
+		cmocka_unit_test(test_apriori_launch),
 		cmocka_unit_test(test_fitted_interaction),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_abfit_range),
