@@ -136,14 +136,7 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		 * whole-node matrices: unless the user named devices, only those two, each with
 		 * the whole sweep. */
 		if (c.ndevices == 0) {
-			size_t i;
-			json_t *d;
-			int nomp = 0;
-			json_array_foreach(doc->devices, i, d) {
-				const char *api = json_string_value(json_object_get(d, "api"));
-				nomp += api && strcmp(api, "omp") == 0;
-			}
-			c.ndevices = nomp >= 2 ? 2 : 1;
+			c.ndevices = nbw_doc_api_devices(doc, "omp") >= 2 ? 2 : 1;
 			c.devices[0] = 0;
 			c.devices[1] = 1;
 		}

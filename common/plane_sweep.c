@@ -30,13 +30,7 @@ int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t 
 		st->skipped++;
 		return 0;
 	}
-	size_t i;
-	json_t *d;
-	int nomp = 0;
-	json_array_foreach(doc->devices, i, d) {
-		const char *api = json_string_value(json_object_get(d, "api"));
-		nomp += api && strcmp(api, "omp") == 0;
-	}
+	int nomp = nbw_doc_api_devices(doc, "omp");
 	if (nomp == 0)
 		return 0;
 	struct nbw_probe_opts c = *o;

@@ -519,6 +519,18 @@ void nbw_doc_free(struct nbw_doc *d)
 	free(d);
 }
 
+int nbw_doc_api_devices(const struct nbw_doc *d, const char *api)
+{
+	size_t i;
+	json_t *x;
+	int n = 0;
+	json_array_foreach(d->devices, i, x) {
+		const char *a = json_string_value(json_object_get(x, "api"));
+		n += a && strcmp(a, api) == 0;
+	}
+	return n;
+}
+
 void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev)
 {
 	json_array_append_new(d->devices,

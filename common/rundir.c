@@ -72,7 +72,8 @@ static int remove_temporaries(const char *dir, char *what, size_t len)
 	while ((e = readdir(d))) {
 		const char *s = e->d_name;
 		bool tmp = fnmatch("*.tmp??????", s, 0) == 0 || fnmatch("*.part", s, 0) == 0;
-		bool child = fnmatch(".hht-*", s, 0) == 0 || fnmatch(".solver-*", s, 0) == 0;
+		bool child = fnmatch(".hht-*", s, 0) == 0 || fnmatch(".solver-*", s, 0) == 0 ||
+			     fnmatch(".planes-*", s, 0) == 0;
 		if (!tmp && !child)
 			continue;
 		if (remove_at(dirfd(d), s, 0) == 0) {

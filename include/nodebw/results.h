@@ -125,6 +125,8 @@ struct nbw_doc {
 struct nbw_doc *nbw_doc_new(int argc, char **argv);
 void nbw_doc_free(struct nbw_doc *d);
 void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev);
+/** How many of the document's devices are the API \p api's. */
+int nbw_doc_api_devices(const struct nbw_doc *d, const char *api);
 void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,
 		      const char *reason);
 void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m);

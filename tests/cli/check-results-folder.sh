@@ -13,7 +13,7 @@ small="probe --api host --probe htod --mode sync --threads 1 --sizes 8,4KiB --qu
 q() { # q FILE EXPR: a Python expression over the JSON document d
 	/usr/bin/python3 -c "import json,sys; d = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
 }
-strays() { find "$1" \( -name '*.tmp??????' -o -name '.hht-*' -o -name '.solver-*' -o -name '*.part' -o -name .nodebw.lock \) | head -5; }
+strays() { find "$1" \( -name '*.tmp??????' -o -name '.hht-*' -o -name '.solver-*' -o -name '.planes-*' -o -name '*.part' -o -name .nodebw.lock \) | head -5; }
 
 : >"$tmp/afile"
 # shellcheck disable=SC2086

@@ -58,7 +58,7 @@ def strays(folder):
     found = []
     for root, dirs, files in os.walk(folder):
         for name in dirs + files:
-            if (name.startswith((".hht-", ".solver-")) or ".tmp" in name
+            if (name.startswith((".hht-", ".solver-", ".planes-")) or ".tmp" in name
                     or name.endswith(".part") or name == ".nodebw.lock"):
                 found.append(os.path.relpath(os.path.join(root, name), folder))
     return found
