@@ -263,6 +263,8 @@ void nbw_rinput_free(struct nbw_rinput *in);
 void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** The disturbance table of nodebw run's stages (part of the overview). */
 void nbw_report_disturbance(struct nbw_rdoc *r, const struct nbw_rinput *in);
+/** The machine's speed per solver round, from the solver runs (report/drift.c). */
+void nbw_report_solver_drift(struct nbw_rdoc *r, const struct nbw_rinput *in);
 void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** Whole node: P2P heat maps and tables, per-device bars, outliers (report/node*.c). */
 void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in);

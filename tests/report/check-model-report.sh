@@ -86,4 +86,32 @@ check "fitted model better than the paper's in every group" \
 check "fitted model within 10 % in every group, and within 5 % for G = 4 v3" \
 	awk -F, 'NR > 1 { if ($6 + 0 > 10) bad = 1 } $1 == 4 && $2 == "v3" { if ($6 + 0 > 5) bad = 1 }
 		END { exit bad }' "$tmp/a/tables/accuracy.csv"
+# The drift table of the same recording, against an independent computation: per round and
+# purpose the median over the configurations of the round's fastest repetition over the
+# configuration's fastest round.
+check "drift table: every round, medians as computed from the solver runs" python3 - \
+	"$fx2" "$tmp/a/tables/solver-drift.csv" <<'PY'
+import csv, json, statistics, sys
+runs = json.load(open(sys.argv[1]))["solver_runs"]
+cfg = {}
+for r in runs:
+    p = r.get("purpose")
+    if p not in ("validation", "calibration", "a-priori") or r.get("error"):
+        continue
+    sh = r["shape"]
+    key = (p, r["version"], r["G"], sh["nx"], sh["ny"], sh["nz"], r["steps"], r["exchange"], r["launch"])
+    t = min(x for x in r["samples_s"] if x > 0)
+    c = cfg.setdefault(key, {})
+    c[r["round"]] = min(t, c.get(r["round"], t))
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert [int(x["round"]) for x in rows] == sorted({rd for c in cfg.values() for rd in c}), rows
+for x in rows:
+    rd = int(x["round"])
+    for p, col in (("validation", "validation_x"), ("calibration", "calibration_x"), ("a-priori", "apriori_x")):
+        v = [c[rd] / min(c.values()) for k, c in cfg.items() if k[0] == p and rd in c]
+        want = "%.2f" % statistics.median(v) if v else ""
+        assert x[col].rstrip("x") == want, (rd, col, x[col], want)
+    worst = max(float(x[c].rstrip("x")) for c in ("validation_x", "calibration_x", "apriori_x") if x[c] not in ("", "-"))
+    assert x["verdict"] == ("at the floor" if worst <= 1.10 else "slower than the floor (up to %.2fx)" % worst), x
+PY
 done_testing

@@ -169,6 +169,10 @@ assert all(r['verdict'] == 'quiet' or r['verdict'].startswith('disturbed: ') for
 python3 "$NODEBW_SOURCE/scripts/model-repeatability.py" "$out" "$out" >"$tmp/rep" 2>&1
 check "repeatability script: exit 0 (status $?)" test $? -eq 0
 check "repeatability script: zero ranges for one run twice" sh -c "grep -q 'largest range, a-priori: 0.0 points' '$tmp/rep' && grep -q '^k-bar .*; +-0.0 %' '$tmp/rep' && grep -q '^beta: median +-0.0 %' '$tmp/rep'"
+check "drift table: a row per solver round" python3 -c "
+import csv; rows = list(csv.DictReader(open('$out/report/tables/solver-drift.csv')))
+assert [r['round'] for r in rows][:2] == ['1', '2'], rows
+assert all(float(r['validation_x']) >= 1.0 for r in rows), rows"
 check "plane-size sweep table: a row per path and plane size" python3 -c "
 import csv; rows = list(csv.DictReader(open('$out/report/tables/ext-planes.csv')))
 assert len(rows) == 18 and all(r['processes'] == '5' for r in rows), rows
