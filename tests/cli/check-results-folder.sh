@@ -54,7 +54,8 @@ d = json.load(open('$tmp/busy/results.json'))
 rows = [r for r in csv.reader(open('$tmp/busy/results.csv')) if r and not r[0].startswith('#')]
 sys.exit(0 if len(rows) - 1 == len(d['measurements']) else 1)"
 
-"$NODEBW" probe --api host --quiet --output "$tmp/hup" >/dev/null 2>&1 &
+# (env --default-signal: a test runner started under nohup hands SIGHUP down ignored.)
+env --default-signal=HUP "$NODEBW" probe --api host --quiet --output "$tmp/hup" >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ $i -lt 100 ] && [ ! -s "$tmp/hup/results.json" ]; do sleep 0.1; i=$((i + 1)); done
