@@ -87,7 +87,7 @@ static json_t *measure(const struct nbw_heat_opts *o, const char *kind, int form
 		samples[r] /= o->steps;
 		json_array_append_new(sj, json_real(samples[r]));
 	}
-	struct nbw_median_ci ci;
+	struct nbw_median_ci ci = {0};
 	if (nbw_median_ci_of(samples, (size_t)o->reps, NBW_CI_LEVEL, &ci) == 0) {
 		json_object_set_new(j, "step_s",
 				    json_pack("{s:f, s:f, s:f, s:f, s:f, s:b}", "median", ci.median,
