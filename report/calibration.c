@@ -746,6 +746,13 @@ out:
 	return rc;
 }
 
+/* The launch probe's forms (heat/launch.c). */
+static bool launch_form_known(const char *form)
+{
+	return form && (strcmp(form, "sync") == 0 || strcmp(form, "one-thread") == 0 ||
+			strcmp(form, "per-device") == 0);
+}
+
 /* The launch probe's records of every file: per (form, G >= 2), the fastest round's median
  * step (the rounds' rule of the solver runs: background load only adds time). Records with
  * an error or a failed counter check are left out. */
@@ -761,8 +768,7 @@ static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 			double t = jnum(st, "median");
 			if (g < 2 || !(t > 0.0) || json_object_get(r, "error") ||
 			    strcmp(jstr(json_object_get(r, "verification"), "status"), "passed") ||
-			    (strcmp(form, "sync") && strcmp(form, "one-thread") &&
-			     strcmp(form, "per-device")))
+			    !launch_form_known(form))
 				continue;
 			struct nbw_lsample *l = NULL;
 			for (size_t k = 0; k < c->nlaunch; k++)
@@ -1279,8 +1285,7 @@ static int read_launch(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 		const char *form = json_string_value(json_object_get(s, "form"));
 		json_t *g = json_object_get(s, "G"), *rounds = json_object_get(s, "rounds");
 		double t, lo = 0.0, hi = 0.0;
-		if (!form || (strcmp(form, "sync") && strcmp(form, "one-thread") &&
-			      strcmp(form, "per-device")))
+		if (!launch_form_known(form))
 			return bad(err, errlen, at, "\"form\" must be \"sync\", \"one-thread\" or "
 						    "\"per-device\"");
 		if (!json_is_integer(g))
