@@ -17,7 +17,7 @@
 
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
-	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_LAUNCH_PROBE, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_PAIRED, OPT_LAUNCH_PROBE, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option heat_options[] = {
@@ -36,6 +36,7 @@ static const struct option heat_options[] = {
 	{ "ref-threads", required_argument, NULL, OPT_REF_THREADS },
 	{ "instrument", no_argument, NULL, OPT_INSTRUMENT },
 	{ "no-exchange", no_argument, NULL, OPT_NO_EXCHANGE },
+	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "launch-probe", no_argument, NULL, OPT_LAUNCH_PROBE },
 	{ "baseline-launch", required_argument, NULL, OPT_BASELINE_LAUNCH },
 	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
@@ -86,6 +87,11 @@ void nbw_heat_usage(FILE *f)
 		"                       synchronisation on G devices at once (what the a-priori\n"
 		"                       model calibrates on); verified against a serial run of\n"
 		"                       each slab with its ghost planes held at the start values\n"
+		"  --paired             v1-v4: time each repetition twice, first without the halo\n"
+		"                       copies, then with them, on the same device buffers; two\n"
+		"                       records per run (exchange none and halo), each holding\n"
+		"                       the other's samples (what the models are validated on,\n"
+		"                       free of the machine's drift between separate runs)\n"
 		"  --launch-probe       instead of the solver: the launch-latency probe, target\n"
 		"                       regions that add 1 to a counter on the device, launched\n"
 		"                       as the solver launches its kernels (blocking from one\n"
@@ -286,6 +292,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 			break;
 		case OPT_INSTRUMENT: o->instrument = true; break;
 		case OPT_NO_EXCHANGE: o->no_exchange = true; break;
+		case OPT_PAIRED: o->paired = true; break;
 		case OPT_LAUNCH_PROBE: o->launch_probe = true; break;
 		case OPT_BASELINE_LAUNCH:
 			if (strcmp(optarg, "sync") == 0 || strcmp(optarg, "nowait") == 0) {
@@ -338,7 +345,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	int given = (o->nx > 0) + (o->ny > 0) + (o->nz > 0);
 	if (o->launch_probe) {
 		if (given || o->nsizes || o->nshapes || any_version || o->instrument ||
-		    o->no_exchange || o->baseline_nowait || o->roofline_gbs > 0.0) {
+		    o->no_exchange || o->paired || o->baseline_nowait || o->roofline_gbs > 0.0) {
 			snprintf(err, errlen, "--launch-probe measures launches only: it takes "
 					      "--devices, --gpus, --steps, --reps, --hidden-helpers, "
 					      "--output and --quiet");
@@ -347,6 +354,11 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 		if (!reps_given)
 			o->reps = 15;
 		return 0;
+	}
+	if (o->paired && o->no_exchange) {
+		snprintf(err, errlen, "--paired times each repetition with and without the halo "
+				      "copies; --no-exchange leaves them out: give one");
+		return -1;
 	}
 	if (given && given < 3) {
 		snprintf(err, errlen, "--nx, --ny and --nz go together (give all three)");

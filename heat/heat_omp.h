@@ -12,6 +12,11 @@
 
 #include "nodebw/heat.h"
 
+/** The halo path of a run without the halo copies. */
+#define NBW_HEAT_NO_EXCHANGE_PATH                                                            \
+	"none: halo copies left out (--no-exchange); each slab's ghost planes keep their "   \
+	"start values"
+
 struct nbw_heat_omp_request {
 	enum nbw_heat_version version;      /**< NBW_HEAT_BASELINE .. NBW_HEAT_V4 */
 	const struct nbw_heat_grid *grid;
@@ -25,6 +30,9 @@ struct nbw_heat_omp_request {
 	int reps;                           /**< timed repetitions, each from the initial state */
 	bool no_exchange;                   /**< v1-v4: kernels and synchronisation only,
 					      no halo copies (a-priori calibration) */
+	bool paired;                        /**< v1-v4: each timed repetition follows the same
+					     *   repetition without the halo copies on the same
+					     *   buffers (result's paired_samples_s) */
 	bool instrument;                    /**< one more run, timed phase by phase */
 	bool baseline_nowait;               /**< baseline: launch each step's kernel as
 					     *   Versions 1-4 do (target nowait + taskwait) */
@@ -32,6 +40,10 @@ struct nbw_heat_omp_request {
 
 struct nbw_heat_omp_result {
 	double *samples_s;                  /**< caller's array of reps entries */
+	double *paired_samples_s;           /**< paired: caller's array of reps entries, the
+					     *   compute-only halves */
+	double *paired_u;                   /**< paired (may be NULL): the compute-only
+					     *   solution (one more untimed pass), whole grid */
 	struct nbw_heat_phases phases;      /**< when instrumented */
 	int host_threads;
 	char halo_path[200];

@@ -166,11 +166,11 @@ static void print_row(struct heat_session *hs, const struct nbw_heat_record *r)
 		char diff[16] = "-";
 		if (strcmp(r->verify_status, "reference") != 0)
 			snprintf(diff, sizeof(diff), "%.2g", r->check.max_abs_diff);
-		printf("%-8s %2d %-8s %-11s %-13s %6d %10.4g %9.1f %7.2f %6.3f %9s  %s\n",
+		printf("%-8s %2d %-8s %-11s %-13s %6d %10.4g %9.1f %7.2f %6.3f %9s  %s%s\n",
 		       nbw_heat_version_name(r->version), r->ndev, devs, r->device_kind, grid,
 		       r->steps, r->seconds, nbw_heat_points_per_s(r) / 1e6,
 		       nbw_heat_bytes_per_s(r) / 1e9, nbw_heat_roofline_fraction(r), diff,
-		       r->verify_status);
+		       r->verify_status, r->no_exchange ? " (no halo copies)" : "");
 	}
 	if (r->instrumented && !r->error[0])
 		printf("%-8s phases (s): interior %.4f, boundary %.4f, halo exchange %.4f, "
@@ -266,13 +266,28 @@ static int run_serial(struct heat_session *hs, const struct nbw_heat_grid *g,
 	return save(hs, &r) ? -1 : r.error[0] ? 1 : 0;
 }
 
+/* Without the exchange the solution is each slab's own: \p u is checked against that. */
+static void finish_no_exchange(struct heat_session *hs, struct nbw_heat_record *r,
+			       const struct nbw_heat_fields *f, double *u, const double *ref)
+{
+	double *sref = NULL;
+	if (!r->error[0]) {
+		sref = malloc(nbw_heat_grid_points(&r->grid) * sizeof(double));
+		if (!sref || nbw_heat_slab_reference(&r->grid, f, r->slabs, r->ndev, r->steps,
+						     hs->o->ref_threads, sref))
+			snprintf(r->error, sizeof(r->error), "out of memory for the slabs' reference");
+	}
+	finish(hs, r, u, sref ? sref : ref);
+	free(sref);
+}
+
 static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 			const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
 			const double *ref, double *u)
 {
 	struct nbw_heat_record r;
 	memset(&r, 0, sizeof(r));
-	double samples[1000] = { 0 };
+	double samples[1000] = { 0 }, partner[1000] = { 0 };
 	bool gpu[NBW_HEAT_MAX_DEVICES];
 	r.version = v;
 	r.grid = *g;
@@ -284,6 +299,9 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 	r.instrumented = hs->o->instrument;
 	r.no_exchange = hs->o->no_exchange && v != NBW_HEAT_BASELINE;
 	r.hidden_helpers = nbw_effective_hidden_helpers();
+	/* --paired: the compute-only halves and their solution (checked on their own). */
+	bool paired = hs->o->paired && v != NBW_HEAT_BASELINE;
+	double *pu = paired ? malloc(nbw_heat_grid_points(g) * sizeof(double)) : NULL;
 	bool any_gpu = false, mixed = false;
 	/* The record keeps nodebw's device numbers; the kernels take the runtime's. */
 	int rtdev[NBW_HEAT_MAX_DEVICES];
@@ -296,16 +314,21 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 	}
 	snprintf(r.device_kind, sizeof(r.device_kind), "%s", mixed ? "mixed" : hs->info[0].kind);
 	char err[256] = "";
-	if (nbw_heat_split(g, G, r.slabs, err, sizeof(err)) == 0) {
+	if (paired && !pu)
+		snprintf(err, sizeof(err), "out of memory for the compute-only solution");
+	if (!err[0] && nbw_heat_split(g, G, r.slabs, err, sizeof(err)) == 0) {
 		struct nbw_heat_omp_request rq = {
 			.version = v, .grid = g, .fields = f, .ndev = G, .devices = rtdev,
 			.gpu = gpu, .slabs = r.slabs, .steps = r.steps,
 			.warmup_steps = r.warmup_steps, .reps = r.reps, .instrument = r.instrumented,
 			.baseline_nowait = hs->o->baseline_nowait, .no_exchange = r.no_exchange,
+			.paired = paired,
 		};
 		struct nbw_heat_omp_result res;
 		memset(&res, 0, sizeof(res));
 		res.samples_s = samples;
+		res.paired_samples_s = paired ? partner : NULL;
+		res.paired_u = pu;
 		int orc = nbw_heat_omp_run(&rq, u, &res, err, sizeof(err));
 		nbw_unlink_plugin_images(); /* the devices' images are loaded by now */
 		if (orc == 0) {
@@ -322,18 +345,30 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 		device_roofline(hs, G, &r.roofline);
 	else
 		host_roofline(hs, &r.roofline);
-	/* Without the exchange the solution is each slab's own: checked against that. */
-	double *sref = NULL;
-	if (r.no_exchange && !r.error[0]) {
-		sref = malloc(nbw_heat_grid_points(g) * sizeof(double));
-		if (!sref || nbw_heat_slab_reference(g, f, r.slabs, G, r.steps, hs->o->ref_threads,
-						     sref))
-			snprintf(r.error, sizeof(r.error), "out of memory for the slabs' reference");
+	/* The compute-only half first: its record copies the run's settings before the halo
+	 * record's own check fills them. */
+	struct nbw_heat_record c = r;
+	if (r.no_exchange)
+		finish_no_exchange(hs, &r, f, u, ref);
+	else
+		finish(hs, &r, u, ref);
+	if (paired) {
+		r.partner_s = partner;
+		c.no_exchange = true;
+		c.instrumented = false;
+		memset(&c.phases, 0, sizeof(c.phases));
+		c.samples_s = partner;
+		c.partner_s = samples;
+		snprintf(c.halo_path, sizeof(c.halo_path), "%s", NBW_HEAT_NO_EXCHANGE_PATH);
+		finish_no_exchange(hs, &c, f, pu, ref);
 	}
-	finish(hs, &r, u, sref ? sref : ref);
-	free(sref);
 	print_row(hs, &r);
 	save(hs, &r);
+	if (paired) {
+		print_row(hs, &c);
+		save(hs, &c);
+	}
+	free(pu);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */

@@ -46,6 +46,8 @@ struct heat_run {
 	struct heat_dev *dev;
 	int host;                /* omp_get_initial_device() */
 	bool staged;             /* host staging buffers needed (Versions 1-3) */
+	bool no_exchange;        /* this pass leaves the halo copies out (--no-exchange, or
+				  * the compute-only half of a paired repetition) */
 	/* Instrumented phases, per host thread. */
 	bool instrument;
 	struct nbw_heat_phases *ph;
@@ -310,7 +312,7 @@ static void run_single_thread(struct heat_run *r, int steps, bool async)
 #pragma omp taskwait
 			lap(&t, &ph->boundary_s);
 		}
-		if (r->rq->no_exchange) {
+		if (r->no_exchange) {
 			/* kernels and synchronisation only (a-priori calibration) */
 		} else if (async) {
 			for (int g = 0; g < r->ndev; g++)
@@ -368,7 +370,7 @@ static void run_thread_per_device(struct heat_run *r, int steps, bool direct, do
 #pragma omp taskwait
 					lap(&t, &ph->boundary_s);
 				}
-				if (!r->rq->no_exchange)
+				if (!r->no_exchange)
 					halo_async(r, g, s, direct);
 #pragma omp taskwait
 				if (r->instrument)
@@ -460,8 +462,7 @@ static void describe(const struct heat_run *r, struct nbw_heat_omp_result *res)
 		break;
 	}
 	if (rq->no_exchange && rq->version != NBW_HEAT_BASELINE)
-		path = "none: halo copies left out (--no-exchange); each slab's ghost planes keep "
-		       "their start values";
+		path = NBW_HEAT_NO_EXCHANGE_PATH;
 	snprintf(res->halo_path, sizeof(res->halo_path), "%s", path);
 	res->host_threads = rq->version == NBW_HEAT_V3 || rq->version == NBW_HEAT_V4 ? r->ndev : 1;
 }
@@ -489,6 +490,7 @@ int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 	struct heat_run r;
 	memset(&r, 0, sizeof(r));
 	r.rq = rq;
+	r.no_exchange = rq->no_exchange && rq->version != NBW_HEAT_BASELINE;
 	memset(&res->phases, 0, sizeof(res->phases));
 	bool multi = rq->version >= NBW_HEAT_V1 && rq->version <= NBW_HEAT_V4;
 	if (rq->version < NBW_HEAT_BASELINE || rq->version > NBW_HEAT_V4 ||
@@ -505,15 +507,41 @@ int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 		time_steps(&r, rq->warmup_steps);
 		rc = r.failed ? -1 : reset_levels(&r, err, errlen);
 	}
+	/* Paired: before each timed repetition, the same repetition without the halo copies,
+	 * on the same device buffers, moments apart: both see the machine at the same speed
+	 * and the same memory placement. */
+	bool paired = rq->paired && res->paired_samples_s && rq->version != NBW_HEAT_BASELINE &&
+		      !rq->no_exchange;
 	for (int rep = 0; rc == 0 && rep < rq->reps; rep++) {
-		if (rep > 0 && (rc = reset_levels(&r, err, errlen)) != 0)
+		if (paired) {
+			if (rep > 0 && (rc = reset_levels(&r, err, errlen)) != 0)
+				break;
+			r.no_exchange = true;
+			res->paired_samples_s[rep] = time_steps(&r, rq->steps);
+			r.no_exchange = false;
+			if (r.failed || (rc = reset_levels(&r, err, errlen)) != 0) {
+				rc = -1;
+				break;
+			}
+		} else if (rep > 0 && (rc = reset_levels(&r, err, errlen)) != 0) {
 			break;
+		}
 		res->samples_s[rep] = time_steps(&r, rq->steps);
 		if (r.failed)
 			rc = -1;
 	}
 	if (rc == 0)
 		rc = download(&r, rq->steps, u_out, err, errlen);
+	/* The compute-only half's own solution, for its own check: one more untimed pass. */
+	if (rc == 0 && paired && res->paired_u) {
+		rc = reset_levels(&r, err, errlen);
+		if (rc == 0) {
+			r.no_exchange = true;
+			time_steps(&r, rq->steps);
+			r.no_exchange = false;
+			rc = r.failed ? -1 : download(&r, rq->steps, res->paired_u, err, errlen);
+		}
+	}
 	/* Instrumented runs: as many as timed ones; the phases of the fastest are kept
 	 * (background load only slows a run down). */
 	for (int rep = 0; rc == 0 && rq->instrument && rep < rq->reps; rep++) {

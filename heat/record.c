@@ -69,6 +69,19 @@ json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
 	json_object_set_new(j, "launch", json_string(r->launch ? r->launch : "none"));
 	json_object_set_new(j, "halo_path", json_string(r->halo_path));
 	json_object_set_new(j, "exchange", json_string(r->no_exchange ? "none" : "halo"));
+	if (r->partner_s) {
+		json_t *ps = json_array();
+		for (int i = 0; i < r->reps; i++)
+			json_array_append_new(ps, json_real(r->partner_s[i]));
+		json_object_set_new(
+			j, "paired",
+			json_pack("{s:s, s:s, s:o}", "partner", r->no_exchange ? "halo" : "none",
+				  "method",
+				  "each timed repetition ran first without the halo copies, then "
+				  "with them, on the same device buffers (nodebw heat --paired); "
+				  "partner_samples_s[i] is the other half of samples_s[i]",
+				  "partner_samples_s", ps));
+	}
 	/* The halo traffic of one step: every interface moves one plane each way. */
 	json_object_set_new(j, "halo",
 			    json_pack("{s:i, s:I}", "planes_per_step", 2 * (r->ndev > 1 ? r->ndev - 1 : 0),

@@ -497,9 +497,11 @@ struct group {
 	char version[12];
 	char launch[8];
 	bool no_exchange;
+	bool paired;            /* some of its runs were timed beside their partner (--paired) */
 	int g, nx, ny, nz, steps;
 	double *sec, *interior, *bnd_sync;
 	size_t n, nph;
+	struct nbw_paired pair; /* the halo runs' halves (--paired) */
 };
 
 static bool run_ok(json_t *r)
@@ -518,6 +520,7 @@ static void free_groups(struct group *gs, size_t n)
 		free(gs[i].sec);
 		free(gs[i].interior);
 		free(gs[i].bnd_sync);
+		nbw_paired_free(&gs[i].pair);
 	}
 	free(gs);
 }
@@ -563,6 +566,49 @@ double nbw_rounds_time(double *sec, size_t n, double *spread)
 	return sec[0];
 }
 
+int nbw_paired_add(struct nbw_paired *p, json_t *r)
+{
+	json_t *pr = json_object_get(r, "paired");
+	json_t *ps = json_object_get(pr, "partner_samples_s");
+	json_t *ms = json_object_get(r, "samples_s");
+	if (p->n == 0)
+		p->compute_s = INFINITY;
+	if (strcmp(jstr(pr, "partner"), "none") || !json_is_array(ps) || !json_is_array(ms))
+		return 0;
+	size_t m = json_array_size(ps) < json_array_size(ms) ? json_array_size(ps)
+							     : json_array_size(ms);
+	for (size_t i = 0; i < m; i++) {
+		double h = json_number_value(json_array_get(ms, i));
+		double c = json_number_value(json_array_get(ps, i));
+		if (!(h > 0.0) || !(c > 0.0))
+			continue;
+		if (push(&p->ratio, p->n++, h / c))
+			return -1;
+		p->compute_s = fmin(p->compute_s, c);
+	}
+	return 0;
+}
+
+double nbw_paired_time(struct nbw_paired *p, double *spread)
+{
+	double lo, hi;
+	if (spread)
+		*spread = NAN;
+	if (p->n == 0)
+		return NAN;
+	double med = nbw_median(p->ratio, p->n); /* sorts */
+	if (spread && nbw_median_ci_sorted(p->ratio, p->n, NBW_CI_LEVEL, &lo, &hi, NULL) == 0 &&
+	    lo > 0.0)
+		*spread = hi / lo;
+	return p->compute_s * med;
+}
+
+void nbw_paired_free(struct nbw_paired *p)
+{
+	free(p->ratio);
+	memset(p, 0, sizeof(*p));
+}
+
 /* Group the solver runs of the same version, G, shape and steps (rounds of nodebw run). */
 static struct group *group_runs(json_t *runs, size_t *ng)
 {
@@ -597,7 +643,9 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 			gp = &gs[n++];
 			*gp = key;
 		}
-		if (push(&gp->sec, gp->n++, nbw_solver_run_seconds(r)))
+		gp->paired |= json_is_object(json_object_get(r, "paired"));
+		if (push(&gp->sec, gp->n++, nbw_solver_run_seconds(r)) ||
+		    nbw_paired_add(&gp->pair, r))
 			goto oom;
 		json_t *ph = json_object_get(r, "phases_s");
 		if (json_is_object(ph)) {
@@ -625,7 +673,12 @@ json_t *nbw_solver_unstable(json_t *runs)
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
 		double spread;
-		nbw_rounds_time(g->sec, g->n, &spread);
+		/* Paired configurations by their halo runs' ratio (the compute-only halves
+		 * ran in the same runs); the others by their rounds' fastest repetitions. */
+		if (g->paired && g->no_exchange)
+			continue;
+		if (!(g->pair.n && nbw_paired_time(&g->pair, &spread) > 0.0))
+			nbw_rounds_time(g->sec, g->n, &spread);
 		if (strcmp(g->version, "serial") == 0 || !(spread > NBW_STABLE_SPREAD))
 			continue;
 		json_array_append_new(out, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:i, "
@@ -696,20 +749,25 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 					      : add_k(&c->slab, &c->nslab, g->nx, g->nz - 2, k))
 			goto out;
 	}
-	/* The a-priori model's compute: v2 and v3 without the halo copies. */
+	/* The a-priori model's compute: the versions without the halo copies (v1-v2: one host
+	 * thread, v3-v4: a thread per device), either runs of their own (v2 and v3) or timed
+	 * beside each version's halo runs (--paired: that version's own term). */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
 		if (!g->no_exchange || g->g < 2 || g->nx != g->ny || g->nx != g->nz ||
-		    (strcmp(g->version, "v2") != 0 && strcmp(g->version, "v3") != 0))
+		    g->version[0] != 'v' || g->version[1] < '1' || g->version[1] > '4' ||
+		    (!g->paired && strcmp(g->version, "v2") != 0 && strcmp(g->version, "v3") != 0))
 			continue;
 		struct nbw_csample *s = realloc(c->cs, (c->ncs + 1) * sizeof(*s));
 		if (!s)
 			goto out;
 		c->cs = s;
-		c->cs[c->ncs++] = (struct nbw_csample){.per_device = g->version[1] == '3', .g = g->g,
-						       .n = g->nx,
-						       .step_s = nbw_rounds_time(g->sec, g->n, NULL) /
-								 g->steps};
+		s = &c->cs[c->ncs++];
+		*s = (struct nbw_csample){.per_device = g->version[1] >= '3', .g = g->g,
+					  .n = g->nx,
+					  .step_s = nbw_rounds_time(g->sec, g->n, NULL) / g->steps};
+		if (g->paired)
+			snprintf(s->paired, sizeof(s->paired), "%s", g->version);
 	}
 	/* Instrumented multi-device runs: busy factor and overhead per step. */
 	for (size_t j = 0; j < ng; j++) {
@@ -739,6 +797,11 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 		v->y_s = y;
 		v->busy = y / x;
 		v->measured_s = nbw_rounds_time(g->sec, g->n, NULL) / g->steps;
+		/* Paired runs: the speed-matched time, as the validation compares. */
+		if (g->pair.n) {
+			v->measured_s = nbw_paired_time(&g->pair, NULL) / g->steps;
+			v->paired = true;
+		}
 	}
 	rc = 0;
 out:
@@ -903,8 +966,9 @@ static json_t *models_json(const struct nbw_calib *c)
 		"compute: k-bar (k.samples: one-device N^3 runs) x (N-2)^3 / G",
 		"transfer: one plane at beta HtoD + DtoH or beta P2P measured at the plane size",
 		"a-priori", "available", c->ncs > 0, "terms",
-		"compute: compute_only (v2 = one host thread, v3 = a thread per device, without the "
-		"halo copies: kernels, launches and synchronisation of G devices at once)",
+		"compute: compute_only (one host thread for v1-v2, a thread per device for v3-v4, "
+		"without the halo copies: kernels, launches and synchronisation of G devices at "
+		"once); a version's own paired_with runs where measured, else the form's",
 		xfer,
 		"overlap: boundary + max(interior, transfer) where the devices run asynchronously "
 		"(device_kind, hidden_helpers)",
@@ -913,7 +977,8 @@ static json_t *models_json(const struct nbw_calib *c)
 		"apart when compute_only is carried over from other sizes",
 		"fitted", "available", c->nvs > 0, "terms",
 		"interaction: the a-priori prediction x the median over the other sizes of the "
-		"timed v1-v4 runs' step over the a-priori step (versions: measured_step_s)",
+		"timed v1-v4 runs' step over the a-priori step (versions: measured_step_s; "
+		"measured_paired: the speed-matched step of --paired runs)",
 		"without compute_only: compute = k_slab (one-device runs of the slab shape) x busy "
 		"(versions: instrumented v1-v4 runs, least squares over the sizes)",
 		xfer, "overhead: the interaction's difference, or the intercept of that fit");
@@ -931,6 +996,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 				      "n", v->n, "busy", v->busy);
 		if (v->measured_s > 0.0)
 			json_object_set_new(o, "measured_step_s", json_real(v->measured_s));
+		if (v->measured_s > 0.0 && v->paired)
+			json_object_set_new(o, "measured_paired", json_true());
 		if (v->x_s > 0.0) {
 			json_object_set_new(o, "slab_compute_s", json_real(v->x_s));
 			json_object_set_new(o, "step_s", json_real(v->y_s));
@@ -954,12 +1021,14 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 		json_object_set_new(j, "transfer_sets", sets_json(c));
 	if (c->ncs) {
 		json_t *a = json_array();
-		for (size_t i = 0; i < c->ncs; i++)
-			json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:f}", "host_threads",
-							   c->cs[i].per_device ? "per-device"
-									       : "one",
-							   "G", c->cs[i].g, "n", c->cs[i].n,
-							   "step_s", c->cs[i].step_s));
+		for (size_t i = 0; i < c->ncs; i++) {
+			json_t *o = json_pack("{s:s, s:i, s:i, s:f}", "host_threads",
+					      c->cs[i].per_device ? "per-device" : "one", "G",
+					      c->cs[i].g, "n", c->cs[i].n, "step_s", c->cs[i].step_s);
+			if (c->cs[i].paired[0])
+				json_object_set_new(o, "paired_with", json_string(c->cs[i].paired));
+			json_array_append_new(a, o);
+		}
 		json_object_set_new(j, "compute_only", a);
 	}
 	if (c->nlaunch) {
@@ -1200,6 +1269,7 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		json_t *busy = json_object_get(s, "busy"), *o = json_object_get(s, "overhead_s");
 		json_t *jx = json_object_get(s, "slab_compute_s"), *jy = json_object_get(s, "step_s");
 		json_t *jm = json_object_get(s, "measured_step_s");
+		json_t *jp = json_object_get(s, "measured_paired");
 		double x = 0.0, y = 0.0, ms = 0.0;
 		if ((jx || jy) && (positive(jx, &x) || positive(jy, &y)))
 			return bad(err, errlen, at, "\"slab_compute_s\" and \"step_s\" go together, "
@@ -1208,6 +1278,9 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 			return bad(err, errlen, at, "\"measured_step_s\" must be positive seconds");
 		if (jm && !n)
 			return bad(err, errlen, at, "\"measured_step_s\" needs \"n\"");
+		if (jp && (!json_is_boolean(jp) || !jm))
+			return bad(err, errlen, at, "\"measured_paired\" must be true or false, "
+						    "beside \"measured_step_s\"");
 		if (!v || strlen(v) != 2 || v[0] != 'v' || v[1] < '1' || v[1] > '4')
 			return bad(err, errlen, at, "\"version\" must be v1, v2, v3 or v4");
 		if (!json_is_integer(g) || json_integer_value(g) < 2)
@@ -1233,6 +1306,7 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		vs->x_s = x;
 		vs->y_s = y;
 		vs->measured_s = ms;
+		vs->paired = jp && json_is_true(jp);
 	}
 	return 0;
 }
@@ -1259,13 +1333,24 @@ static int read_cs(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 			return bad(err, errlen, at, "\"G\" and \"n\" must be integers");
 		if (positive(json_object_get(s, "step_s"), &t))
 			return bad(err, errlen, at, "\"step_s\" must be positive seconds");
+		json_t *pw = json_object_get(s, "paired_with");
+		const char *pv = json_string_value(pw);
+		bool pd = strcmp(th, "per-device") == 0;
+		/* v1-v2 drive the devices from one host thread, v3-v4 from one per device. */
+		char lo = pd ? '3' : '1';
+		if (pw && (!pv || strlen(pv) != 2 || pv[0] != 'v' || pv[1] < lo || pv[1] > lo + 1))
+			return bad(err, errlen, at, "\"paired_with\" must be \"v1\" or \"v2\" "
+						    "(host_threads one) or \"v3\" or \"v4\" "
+						    "(per-device)");
 		struct nbw_csample *cs = realloc(c->cs, (c->ncs + 1) * sizeof(*cs));
 		if (!cs)
 			return bad(err, errlen, at, "out of memory");
 		c->cs = cs;
-		c->cs[c->ncs++] = (struct nbw_csample){.per_device = strcmp(th, "per-device") == 0,
-						       .g = (int)json_integer_value(g),
-						       .n = (int)json_integer_value(n), .step_s = t};
+		cs = &c->cs[c->ncs++];
+		*cs = (struct nbw_csample){.per_device = pd, .g = (int)json_integer_value(g),
+					   .n = (int)json_integer_value(n), .step_s = t};
+		if (pv)
+			snprintf(cs->paired, sizeof(cs->paired), "%s", pv);
 	}
 	return 0;
 }

@@ -825,33 +825,62 @@ static double launch_step(const struct nbw_calib *c, bool per_device, int g)
  * median over them of ((step - L) / one-device slab time) x this grid's slab time (L = 0
  * without the probe, or when a grid's step is not above it). \p launch gets the L used (0
  * for an exact grid). -1 when the calibration has none of that form and G. */
-static int apriori_step(const struct nbw_calib *c, bool per_device, int g, int n, int planes,
-			double k_slab, double *step, double *launch)
+enum cs_use { CS_OWN, CS_PLAIN, CS_ANY };
+
+/* Which compute-only samples stand for version \p v on \p g devices: its own paired ones
+ * (timed beside its halo runs) where the calibration has any, else the form's runs of
+ * their own, else any of the form (another version's paired ones). */
+static enum cs_use cs_use_for(const struct nbw_calib *c, bool per_device, int g, const char *v)
+{
+	bool plain = false;
+	for (size_t i = 0; i < c->ncs; i++) {
+		const struct nbw_csample *s = &c->cs[i];
+		if (s->per_device != per_device || s->g != g)
+			continue;
+		if (v && strcmp(s->paired, v) == 0)
+			return CS_OWN;
+		plain |= s->paired[0] == '\0';
+	}
+	return plain ? CS_PLAIN : CS_ANY;
+}
+
+static bool cs_usable(const struct nbw_csample *s, bool per_device, int g, const char *v,
+		      enum cs_use use)
+{
+	if (s->per_device != per_device || s->g != g)
+		return false;
+	return use == CS_ANY || (use == CS_OWN ? strcmp(s->paired, v) == 0 : s->paired[0] == '\0');
+}
+
+static int apriori_step(const struct nbw_calib *c, bool per_device, int g, const char *v,
+			int n, int planes, double k_slab, double *step, double *launch)
 {
 	double area = (double)(n - 2) * (n - 2), *r = malloc((c->ncs + 1) * sizeof(double));
-	double l = launch_step(c, per_device, g);
+	double l = launch_step(c, per_device, g), exact = INFINITY;
+	enum cs_use use = cs_use_for(c, per_device, g, v);
 	size_t m = 0;
 	*launch = 0.0;
 	if (!r)
 		return -1;
 	for (size_t i = 0; i < c->ncs; i++) {
 		const struct nbw_csample *s = &c->cs[i];
-		if (s->per_device != per_device || s->g != g)
+		if (!cs_usable(s, per_device, g, v, use))
 			continue;
-		if (s->n == n) {
-			*step = s->step_s;
-			free(r);
-			return 0;
-		}
+		if (s->n == n && s->step_s < exact)
+			exact = s->step_s;
 		if (s->step_s <= l)
 			l = 0.0;
+	}
+	if (isfinite(exact)) {
+		*step = exact;
+		free(r);
+		return 0;
 	}
 	for (size_t i = 0; i < c->ncs; i++) {
 		const struct nbw_csample *s = &c->cs[i];
 		int p = (s->n - 2 + g - 1) / g;
 		double k;
-		if (s->per_device == per_device && s->g == g &&
-		    slab_k(c, s->n, p, &k, NULL, 0) == 0)
+		if (cs_usable(s, per_device, g, v, use) && slab_k(c, s->n, p, &k, NULL, 0) == 0)
 			r[m++] = (s->step_s - l) / (k * (double)(s->n - 2) * (s->n - 2) * p);
 	}
 	int rc = m ? 0 : -1;
@@ -871,7 +900,7 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 		return -1;
 	double compute_step, transfer_step, launch;
 	bool per_device = vn >= 3;
-	if (apriori_step(c, per_device, g, n, planes, out->k_slab, &compute_step, &launch)) {
+	if (apriori_step(c, per_device, g, v, n, planes, out->k_slab, &compute_step, &launch)) {
 		say(why, whylen, "the a-priori model needs v%d on %d devices without the halo "
 				 "copies (nodebw heat --no-exchange; compute_only in the "
 				 "calibration)", per_device ? 3 : 2, g);

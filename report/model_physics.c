@@ -37,12 +37,15 @@ static double k_of(const struct nbw_ksample *k, size_t nk, int n, int planes)
 	return NAN;
 }
 
+/* The fastest compute-only step of (form, G, N): paired runs give one per version. */
 static const struct nbw_csample *cs_of(const struct nbw_calib *c, bool per_device, int g, int n)
 {
+	const struct nbw_csample *best = NULL;
 	for (size_t i = 0; i < c->ncs; i++)
-		if (c->cs[i].per_device == per_device && c->cs[i].g == g && c->cs[i].n == n)
-			return &c->cs[i];
-	return NULL;
+		if (c->cs[i].per_device == per_device && c->cs[i].g == g && c->cs[i].n == n &&
+		    (!best || c->cs[i].step_s < best->step_s))
+			best = &c->cs[i];
+	return best;
 }
 
 static int cmp_k(const void *a, const void *b)

@@ -488,11 +488,12 @@ static void model_sentences(json_t *sent, json_t *model)
 	 * on stable grids. */
 	static const char *key[3] = {"apriori_mape", "extended_mape", "paper_mape"};
 	static const char *label[3] = {"a-priori model", "fitted model", "the paper's"};
-	size_t i, n = json_array_size(acc), unstable = 0, grids = 0;
+	size_t i, n = json_array_size(acc), unstable = 0, grids = 0, matched = 0;
 	double *x = calloc(n + 1, sizeof(double));
 	char part[3][96];
 	json_t *a;
 	json_array_foreach(acc, i, a) {
+		matched += strcmp(jstr(a, "measure"), "speed-matched") == 0;
 		unstable += (size_t)jint(a, "unstable_sizes", 0);
 		grids += (size_t)jint(a, "unstable_sizes", 0) + (size_t)jint(a, "sizes", 0);
 	}
@@ -514,11 +515,17 @@ static void model_sentences(json_t *sent, json_t *model)
 			snprintf(part[m], sizeof(part[m]), "%s: no prediction", label[m]);
 	}
 	free(x);
-	add(sent, "Models against the solver's measured runtimes, over %zu (G, version) "
-		  "configurations: %s; %s; %s.", n, part[0], part[1], part[2]);
+	add(sent, "Models against the solver's measured runtimes%s, over %zu (G, version) "
+		  "configurations: %s; %s; %s.",
+	    matched == n   ? " (speed-matched: each halo run timed beside its compute-only "
+			     "half)"
+	    : matched > 0 ? " (speed-matched where the runs were paired, else the fastest round)"
+			  : "",
+	    n, part[0], part[1], part[2]);
 	if (unstable)
-		add(sent, "%zu of %zu grids were unstable (their rounds differ by more than 1.2x, "
-			  "slowest/fastest): left out of the MAPE, marked in the validation table.",
+		add(sent, "%zu of %zu grids were unstable (their measure differs by more than 1.2x "
+			  "between rounds, largest/smallest): left out of the MAPE, marked in the "
+			  "validation table.",
 		    unstable, grids);
 	json_t *best = NULL, *s;
 	json_array_foreach(json_object_get(model, "speedups"), i, s)

@@ -107,7 +107,7 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 	static const char *const h[] = {"G", "version", "speedup at largest N", "largest N",
 					"best speedup", "at N", "paper MAPE", "a-priori MAPE",
 					"fitted MAPE", "stable grids", "unstable grids",
-					"slowest/fastest round"};
+					"largest spread"};
 	static const char *const csv[] = {"g", "version", "speedup_at_largest_n", "largest_n",
 					  "best_speedup", "best_n", "paper_mape_pct",
 					  "apriori_mape_pct", "extended_mape_pct", "grids",
@@ -134,12 +134,15 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 	}
 	nbw_rdoc_table(r, t, "The solver: measured speedup = T(baseline, 1 device) / "
 			     "T(version, G devices); MAPE (%) = mean |T_model - T_measured| / "
-			     "T_measured over the stable grids (rounds within 1.2x); a-priori: "
+			     "T_measured over the stable grids; T_measured = the speed-matched "
+			     "time of paired runs (each halo repetition timed right after its "
+			     "compute-only half; doc/model.md), else the fastest round; a-priori: "
 			     "calibrated from the probes and runs without the halo exchange; "
 			     "fitted: on instrumented runs of the versions, each grid predicted "
-			     "without its own runs; slowest/fastest round: the largest spread of "
-			     "one grid's rounds (above 1.2: unstable, left out of the MAPE). The "
-			     "model sections below have every grid.");
+			     "without its own runs; largest spread: of one grid's measure over "
+			     "its rounds (above 1.2: unstable, left out of the MAPE). The "
+			     "model sections below have every grid and the fastest-round "
+			     "accuracy beside it.");
 }
 
 void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)

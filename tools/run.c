@@ -199,7 +199,11 @@ static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const 
 	json_array_foreach(json_object_get(child->root, "solver_runs"), i, r) {
 		json_t *c = json_deep_copy(r);
 		json_object_set_new(c, "round", json_integer(round));
-		json_object_set_new(c, "purpose", json_string(purpose));
+		/* Runs without the halo copies are the a-priori model's, also when they were
+		 * timed beside the validation runs (--paired). */
+		const char *ex = json_string_value(json_object_get(r, "exchange"));
+		json_object_set_new(c, "purpose",
+				    json_string(ex && strcmp(ex, "none") == 0 ? "a-priori" : purpose));
 		json_array_append_new(all, c);
 		(*nruns)++;
 		const char *st = json_string_value(
@@ -261,6 +265,23 @@ static int heat_child(struct argbuf *a, double *roof, struct nbw_doc *doc, const
 	if (crc != 0)
 		st->child_failures++;
 	return nbw_doc_write(doc, dir, err, errlen);
+}
+
+/* Whether an unstable configuration before \p i in \p bad is the same version, G and shape
+ * (the other half of a paired configuration). */
+static bool paired_before(json_t *bad, size_t i)
+{
+	json_t *u = json_array_get(bad, i);
+	static const char *const keys[] = {"version", "G", "nx", "ny", "nz", "steps"};
+	for (size_t j = 0; j < i; j++) {
+		json_t *w = json_array_get(bad, j);
+		bool same = true;
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && same; k++)
+			same = json_equal(json_object_get(u, keys[k]), json_object_get(w, keys[k]));
+		if (same)
+			return true;
+	}
+	return false;
 }
 
 /* One solver child: \p steps steps, 3 repetitions, the roofline once it is known. */
@@ -417,12 +438,12 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	json_object_set_new(info, "summary",
 			    json_string("every round: cubic N^3 grids with baseline (1 device) "
 					"and v1-v4 on each G, timed and instrumented (validation, "
-					"and the paper's k(N)); then one-device runs of the slab "
+					"and the paper's k(N)), each repetition of v1-v4 timed first "
+					"without the halo copies on the same buffers (--paired; "
+					"a-priori: the compute, launch and synchronisation of G "
+					"devices at once); then one-device runs of the slab "
 					"shapes N x N x (ceil((N-2)/G)+2) launched as Versions 1-4 "
-					"launch (nowait; calibration); then v2 and v3 on each G "
-					"without the halo copies (a-priori: the compute, launch and "
-					"synchronisation of G devices at once); in the first 3 "
-					"rounds the launch probe (nodebw heat --launch-probe: "
+					"launch (nowait; calibration); in the first 3 rounds the launch probe (nodebw heat --launch-probe: "
 					"near-empty target regions launched as v1-v4 launch); "
 					"the models take each configuration's fastest round"));
 	if (ng == 0)
@@ -476,11 +497,11 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 		if (r > 1)
 			snprintf(left, sizeof(left), "; about %.0f s left in the solver",
 				 (nbw_now() - t_solver) / (r - 1) * (rounds - r + 1));
-		for (int part = 0; part < 4 && !nbw_stop_requested && rc == 0 && !st->interrupted;
+		for (int part = 0; part < 3 && !nbw_stop_requested && rc == 0 && !st->interrupted;
 		     part++) {
 			if (part >= 1 && ng == 0)
 				continue;
-			if (part == 3) {
+			if (part == 2) {
 				/* The launch probe (the a-priori model's launch term, and the
 				 * evidence of its per-launch cost), in the rounds the stability
 				 * test always has: a second or so each. */
@@ -510,16 +531,9 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 				arg(&a, "--gpus");
 				arg(&a, "%s", glist);
 				arg(&a, "--instrument");
-			} else if (part == 2) {
-				/* The a-priori model's compute: Versions 2 (one host thread) and 3
-				 * (a thread per device) without the halo copies. */
-				arg(&a, "--n");
-				arg(&a, "%s", nlist);
-				arg(&a, "--versions");
-				arg(&a, "v2,v3");
-				arg(&a, "--gpus");
-				arg(&a, "%s", glist + 2);
-				arg(&a, "--no-exchange");
+				/* The a-priori model's compute: each version's repetitions also
+				 * without the halo copies, moments before, on the same buffers. */
+				arg(&a, "--paired");
 			} else {
 				arg(&a, "--shapes");
 				arg(&a, "%s", shapes);
@@ -530,15 +544,11 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 				arg(&a, "--gpus");
 				arg(&a, "1");
 			}
-			const char *purpose = part == 0	  ? "validation"
-					      : part == 1 ? "calibration"
-							  : "a-priori";
+			const char *purpose = part == 0 ? "validation" : "calibration";
 			nbw_run_progress(ro, "solver round %d/%d: %s (%s; %d steps)%s", r, rounds,
-					 part == 0   ? "cubic grids, baseline and v1-v4, timed + "
-						       "instrumented"
-					 : part == 1 ? "one-device runs of the slab shapes"
-						     : "v2 and v3 without the halo exchange (a-priori "
-						       "model)",
+					 part == 0 ? "cubic grids, baseline and v1-v4, timed with "
+						     "and without the halo copies + instrumented"
+						   : "one-device runs of the slab shapes",
 					 part == 1 ? shapes : nlist, steps, part == 0 ? left : "");
 			rc = solver_child(&a, steps, &roof, doc, dir, r, purpose, st, children, err,
 					  errlen);
@@ -587,12 +597,16 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 				why_stop = "the run's time limit is near";
 				break;
 			}
-			double t_child = nbw_now();
-			struct argbuf a = {.n = 0};
 			const char *v = json_string_value(json_object_get(u, "version"));
-			bool none = strcmp(json_string_value(json_object_get(u, "exchange")), "none") == 0;
 			bool slab = strcmp(v, "baseline") == 0 &&
 				    strcmp(json_string_value(json_object_get(u, "launch")), "nowait") == 0;
+			/* Versions 1-4 are measured again as they were, paired: both halves of a
+			 * configuration get one more round, once even when both are unstable. */
+			bool multi = v[0] == 'v';
+			if (multi && paired_before(bad, i))
+				continue;
+			double t_child = nbw_now();
+			struct argbuf a = {.n = 0};
 			int g = (int)json_integer_value(json_object_get(u, "G"));
 			arg(&a, "nodebw");
 			arg(&a, "heat");
@@ -607,15 +621,16 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 			if (slab) {
 				arg(&a, "--baseline-launch");
 				arg(&a, "nowait");
-			} else if (none) {
-				arg(&a, "--no-exchange");
+			} else if (multi) {
+				arg(&a, "--instrument");
+				arg(&a, "--paired");
 			} else {
 				arg(&a, "--instrument");
 			}
 			rc = solver_child(&a, (int)json_integer_value(json_object_get(u, "steps")),
 					  &roof, doc, dir, rounds + extra,
-					  none ? "a-priori" : slab ? "calibration" : "validation", st,
-					  children, err, errlen);
+					  slab ? "calibration" : "validation", st, children, err,
+					  errlen);
 			if (nbw_now() - t_child > longest)
 				longest = nbw_now() - t_child;
 		}

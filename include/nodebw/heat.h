@@ -145,6 +145,8 @@ struct nbw_heat_opts {
 	bool instrument;
 	bool baseline_nowait;            /**< --baseline-launch nowait */
 	bool no_exchange;                /**< --no-exchange: v1-v4 without the halo copies */
+	bool paired;                     /**< --paired: v1-v4 timed with and without the halo
+					  *   copies, repetition by repetition */
 	bool launch_probe;               /**< --launch-probe: the launch-latency probe only */
 	double roofline_gbs;             /**< 0 = measure */
 	char output[PATH_MAX];
@@ -190,6 +192,9 @@ struct nbw_heat_record {
 	double *samples_s;        /**< per repetition: seconds of the time-step loop */
 	double seconds;           /**< median of samples_s */
 	bool no_exchange;         /**< v1-v4 ran without the halo copies (--no-exchange) */
+	const double *partner_s;  /**< --paired: the other half's samples, reps entries (the
+				   *   compute-only ones in the halo record and the reverse);
+				   *   NULL = not paired */
 	bool instrumented;
 	struct nbw_heat_phases phases;
 	int host_threads;         /**< host threads driving the devices (serial: computing) */

@@ -109,7 +109,9 @@ struct nbw_vsample {
 	double x_s, y_s;     /**< per step; 0 when given by hand */
 	double busy;         /**< y / x of this sample, or as given */
 	double overhead_s;   /**< as given (hand-written), else 0 */
-	double measured_s;   /**< the timed runs' time per step (nbw_rounds_time), 0 = none */
+	double measured_s;   /**< the timed runs' time per step (nbw_rounds_time, or
+				  nbw_paired_time for paired runs), 0 = none */
+	bool paired;         /**< measured_s is speed-matched (nbw_paired_time) */
 };
 
 /** The a-priori model's compute term: the time per step of Version 2 (one host thread
@@ -120,6 +122,9 @@ struct nbw_csample {
 	bool per_device;
 	int g, n;
 	double step_s;
+	char paired[4];  /**< "v1".."v4": timed repetition by repetition beside that version's
+			  *   halo runs on the same buffers (nodebw heat --paired), and the
+			  *   a-priori term of that version; "" = a run of its own (the form's) */
 };
 
 /** A launch-probe figure (nodebw heat --launch-probe): per step, the fastest round's median
@@ -255,6 +260,24 @@ double nbw_solver_run_seconds(json_t *run);
  *  says whether the fastest is a floor the rounds keep reaching or a lone value. */
 #define NBW_ROUNDS_CORE 3
 double nbw_rounds_time(double *sec, size_t n, double *spread);
+/** The halo runs timed beside their compute-only halves (nodebw heat --paired), pooled
+ *  over the rounds of one configuration: each repetition's ratio halo / compute-only (the
+ *  two ran back to back on the same buffers, so at nearly the same machine speed) and the
+ *  fastest compute-only repetition of all rounds. Zeroed = empty. */
+struct nbw_paired {
+	double *ratio;
+	size_t n;
+	double compute_s;       /**< fastest compute-only repetition (n > 0) */
+};
+/** Add run \p run (a results record) when it is a paired halo run; 0, or -1 out of memory. */
+int nbw_paired_add(struct nbw_paired *p, json_t *run);
+/** The speed-matched time: the fastest compute-only repetition x the median ratio, that is
+ *  the halo run at the machine speed of the compute-only floor (doc/model.md); \p spread
+ *  (may be NULL) = hi / lo of the median ratio's distribution-free NBW_CI_LEVEL interval
+ *  (nbw_median_ci), its stability as NBW_STABLE_SPREAD judges it. NAN when \p p has no
+ *  pairs. Sorts the ratios. */
+double nbw_paired_time(struct nbw_paired *p, double *spread);
+void nbw_paired_free(struct nbw_paired *p);
 /** The solver configurations of \p runs (nodebw run's solver_runs) whose rounds differ by
  *  more than NBW_STABLE_SPREAD: [{version, G, nx, ny, nz, steps, launch, exchange, rounds,
  *  spread}], for nodebw run to measure again. */

@@ -170,6 +170,22 @@ check "with the exchange the same run says exchange halo" q "$tmp/hx/results.jso
 NODEBW_HEAT_FAULT=v3 "$NODEBW" heat --versions v3 --gpus 2 --n 10 --steps 4 --no-exchange \
 	--roofline-gbs 10 --output "$tmp/nxf" >/dev/null 2>&1
 check "--no-exchange: a perturbed solution fails verification (exit 3)" test $? -eq 3
+# --paired: each version's halo run and its compute-only half, two records with each
+# other's samples; both verified (the half against the slabs' reference); a fault in the
+# halo run still fails; --paired does not go with --no-exchange or the launch probe.
+"$NODEBW" heat --versions baseline,v2,v3 --gpus 1,2 --n 10 --steps 4 --reps 3 --paired \
+	--roofline-gbs 10 --output "$tmp/pr" --quiet
+check "--paired exits 0" test $? -eq 0
+check "--paired: baseline alone, then each version's halo and compute-only records" q "$tmp/pr/results.json" \
+	"[(x['version'], x['G'], x['exchange'], 'paired' in x) for x in r] == [('baseline', 1, 'halo', False), ('v2', 2, 'halo', True), ('v2', 2, 'none', True), ('v3', 2, 'halo', True), ('v3', 2, 'none', True)]"
+check "--paired: each half holds the other's samples, both passed" q "$tmp/pr/results.json" \
+	"all(a['paired']['partner'] == 'none' and b['paired']['partner'] == 'halo' and a['paired']['partner_samples_s'] == b['samples_s'] and b['paired']['partner_samples_s'] == a['samples_s'] and len(a['samples_s']) == 3 and a['verification']['status'] == b['verification']['status'] == 'passed' and 'each slab run serially' in b['verification']['rule'] and 'each slab run serially' not in a['verification']['rule'] for a, b in ((r[1], r[2]), (r[3], r[4])))"
+check "the --paired document is valid" valid "$tmp/pr/results.json"
+NODEBW_HEAT_FAULT=v3 "$NODEBW" heat --versions v3 --gpus 2 --n 10 --steps 4 --paired \
+	--roofline-gbs 10 --output "$tmp/prf" >/dev/null 2>&1
+check "--paired: a perturbed solution fails verification (exit 3)" test $? -eq 3
+usage_error "--paired with --no-exchange" --paired --no-exchange
+usage_error "--paired with the launch probe" --paired --launch-probe
 # The launch-latency probe: every form for G = 1 and 3 on devices 3, 1, 2; the counters
 # match the launches; the records validate; the per-launch time is the step over its launches.
 KMP_BLOCKTIME=0 "$NODEBW" heat --launch-probe --devices 3,1,2 --gpus 1,3 --steps 20 --reps 5 \

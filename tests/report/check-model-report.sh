@@ -16,15 +16,15 @@ acc="$tmp/r/tables/accuracy.csv"
 # "unstable"); this recording has no a-priori runs (it predates them), so those columns
 # are empty.
 cat >"$tmp/want" <<'CSV'
-g,version,sizes,paper_mape_pct,paper_bias_pct,ext_mape_pct,ext_bias_pct,apriori_mape_pct,apriori_bias_pct,unstable,max_spread
-2,v1,4,49.0,-49.0,5.7,0.6,,,0,1.07
-2,v2,4,48.9,-48.9,6.9,0.3,,,0,1.20
-2,v3,4,3.5,-3.5,6.5,-0.8,,,0,1.16
-2,v4,3,3.3,-1.7,7.5,0.9,,,1,40.53
-4,v1,4,76.9,-76.9,5.1,0.5,,,0,1.09
-4,v2,4,76.7,-76.7,3.0,1.9,,,0,1.10
-4,v3,3,64.4,-64.4,19.2,13.8,,,1,1.34
-4,v4,3,62.4,-62.4,9.7,4.7,,,1,1.37
+g,version,measure,sizes,paper_mape_pct,paper_bias_pct,ext_mape_pct,ext_bias_pct,apriori_mape_pct,apriori_bias_pct,unstable,max_spread
+2,v1,fastest round,4,49.0,-49.0,5.7,0.6,,,0,1.07
+2,v2,fastest round,4,48.9,-48.9,6.9,0.3,,,0,1.20
+2,v3,fastest round,4,3.5,-3.5,6.5,-0.8,,,0,1.16
+2,v4,fastest round,3,3.3,-1.7,7.5,0.9,,,1,40.53
+4,v1,fastest round,4,76.9,-76.9,5.1,0.5,,,0,1.09
+4,v2,fastest round,4,76.7,-76.7,3.0,1.9,,,0,1.10
+4,v3,fastest round,3,64.4,-64.4,19.2,13.8,,,1,1.34
+4,v4,fastest round,3,62.4,-62.4,9.7,4.7,,,1,1.37
 CSV
 check "MAPE and bias per (G, version) as recorded" cmp -s "$acc" "$tmp/want"
 diff "$tmp/want" "$acc" | sed 's/^/#   /'
@@ -62,15 +62,15 @@ fx2="$NODEBW_SOURCE/tests/fixtures/results-run-apriori-2cpu-vm.json"
 "$NODEBW" report --output "$tmp/a" "$fx2" >"$tmp/out" 2>"$tmp/err"
 check "a-priori recording: report exits 0" test $? -eq 0
 cat >"$tmp/want2" <<'CSV'
-g,version,sizes,paper_mape_pct,paper_bias_pct,ext_mape_pct,ext_bias_pct,apriori_mape_pct,apriori_bias_pct,unstable,max_spread
-2,v1,4,56.9,-56.9,3.2,-0.9,2.7,0.0,0,1.16
-2,v2,4,58.4,-58.4,5.7,-2.5,4.3,-3.7,0,1.17
-2,v3,4,24.5,-24.5,7.3,2.5,5.6,-1.0,0,1.19
-2,v4,4,27.7,-27.7,6.9,-1.7,4.4,-3.9,0,1.13
-4,v1,4,79.1,-79.1,2.1,0.6,2.8,-2.3,0,1.19
-4,v2,4,78.4,-78.4,1.8,0.3,1.1,0.5,0,1.19
-4,v3,4,69.3,-69.3,3.1,-1.1,12.3,-12.3,0,1.20
-4,v4,4,66.2,-66.2,1.4,0.7,1.2,0.2,0,1.20
+g,version,measure,sizes,paper_mape_pct,paper_bias_pct,ext_mape_pct,ext_bias_pct,apriori_mape_pct,apriori_bias_pct,unstable,max_spread
+2,v1,fastest round,4,56.9,-56.9,3.2,-0.9,2.7,0.0,0,1.16
+2,v2,fastest round,4,58.4,-58.4,5.7,-2.5,4.3,-3.7,0,1.17
+2,v3,fastest round,4,24.5,-24.5,7.3,2.5,5.6,-1.0,0,1.19
+2,v4,fastest round,4,27.7,-27.7,6.9,-1.7,4.4,-3.9,0,1.13
+4,v1,fastest round,4,79.1,-79.1,2.1,0.6,2.8,-2.3,0,1.19
+4,v2,fastest round,4,78.4,-78.4,1.8,0.3,1.1,0.5,0,1.19
+4,v3,fastest round,4,69.3,-69.3,3.1,-1.1,12.3,-12.3,0,1.20
+4,v4,fastest round,4,66.2,-66.2,1.4,0.7,1.2,0.2,0,1.20
 CSV
 check "a-priori recording: MAPE and bias of the three models as recorded" \
 	cmp -s "$tmp/a/tables/accuracy.csv" "$tmp/want2"

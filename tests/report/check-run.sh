@@ -68,8 +68,18 @@ assert {1, 2} <= {r["round"] for r in runs}, "rounds"
 extra = [r for r in runs if r["round"] > 2]
 assert all(r["round"] <= 2 + 4 for r in extra), "at most 4 extra rounds"
 apr = [r for r in runs if r["purpose"] == "a-priori"]
-assert {(r["version"], r["G"]) for r in apr if r["round"] <= 2} == {(v, g) for v in ("v2", "v3") for g in (2, 4)}, apr
+assert {(r["version"], r["G"]) for r in apr if r["round"] <= 2} == {(v, g) for v in ("v1", "v2", "v3", "v4") for g in (2, 4)}, apr
 assert all(r["exchange"] == "none" and r["verification"]["status"] == "passed" for r in apr)
+# --paired: every compute-only record is the half of a validation record of the same round,
+# version, G and grid, each holding the other's samples.
+def key(r):
+    return (r["round"], r["version"], r["G"], r["cubic_n"])
+halo = {key(r): r for r in runs if r["purpose"] == "validation" and r["version"] != "baseline"}
+assert len(halo) == len(apr), (len(halo), len(apr))
+for r in apr:
+    h = halo[key(r)]
+    assert r["paired"]["partner"] == "halo" and h["paired"]["partner"] == "none", key(r)
+    assert r["paired"]["partner_samples_s"] == h["samples_s"] and h["paired"]["partner_samples_s"] == r["samples_s"], key(r)
 assert all(r["exchange"] == "halo" for r in runs if r["purpose"] != "a-priori")
 versions = {(r["version"], r["G"]) for r in runs if r["purpose"] == "validation"}
 for v in ("v1", "v2", "v3", "v4"):
@@ -83,8 +93,9 @@ shapes = {(r["shape"]["nx"], r["shape"]["nz"]) for r in cal}
 assert shapes == {(24, 13), (24, 8), (32, 17), (32, 10)}, shapes
 assert all(r["phases_s"] for r in runs if r["purpose"] == "validation" and r["version"] != "baseline")
 s = d["solver"]
-# per round: validation, slab shapes, compute-only, launch probe
-assert s["rounds"] == 2 and s["steps"] == 6 and len([x for x in s["children"] if x["round"] <= 2]) == 8, s
+# per round: validation (paired), slab shapes, launch probe
+assert s["rounds"] == 2 and s["steps"] == 6 and len([x for x in s["children"] if x["round"] <= 2]) == 6, s
+assert all("--paired" in x["argv"] for x in s["children"] if x["round"] <= 2 and "v1" in " ".join(x["argv"])), s
 assert sum("--launch-probe" in x["argv"] for x in s["children"]) == 2, s
 assert all(c["exit_status"] == 0 for c in s["children"])
 c = json.load(open(sys.argv[2]))
@@ -99,8 +110,11 @@ for ex in glob.glob(os.path.join(src, "doc", "examples", "calibration-*.json")):
     jsonschema.validate(json.load(open(ex)), schema)
 assert len(c["k"]["samples"]) == 2 and len(c["k_slab"]) == 4
 assert {"htod/sync", "dtoh/sync", "p2p/async"} <= set(c["transfers"])
-assert len(c["versions"]) == 16 and all(v["measured_step_s"] > 0 for v in c["versions"])
-assert len(c["compute_only"]) == 8 and {x["host_threads"] for x in c["compute_only"]} == {"one", "per-device"}
+assert len(c["versions"]) == 16 and all(v["measured_step_s"] > 0 and v["measured_paired"] for v in c["versions"])
+# --paired: each version's own compute-only halves, per G and size (2 x 2 x 4).
+co = c["compute_only"]
+assert len(co) == 16 and sorted((x["paired_with"], x["host_threads"]) for x in co) == sorted(
+    (v, "one" if v in ("v1", "v2") else "per-device") for v in ("v1", "v2", "v3", "v4") for k in range(4)), co
 assert c["models"]["a-priori"]["available"] and c["models"]["fitted"]["available"]
 # A device or pair estimated from a series with another hidden-helper count than the
 # reference's keeps only its largest size's ratio (a small copy there is helper wake-up).
@@ -153,8 +167,10 @@ for h in "## The paper's model (Eq. 7-12)" "## The a-priori and fitted models: c
 	check "report section: $h" grep -qF "$h" "$md"
 done
 check "k-bar given by both rules" sh -c "grep -q 'mean over all 2 sizes' '$md' && grep -q 'three largest sizes' '$md'"
-rows=$(grep -c '^| [24] | v[1-4] | [0-2] |' "$md")
-check "accuracy table: a row per (G, version) ($rows)" test "$rows" -eq 8
+rows=$(grep -c '^| [24] | v[1-4] | speed-matched | [0-2] |' "$md")
+check "accuracy table: a row per (G, version), speed-matched ($rows)" test "$rows" -eq 8
+rows=$(grep -c '^| [24] | v[1-4] | fastest round | [0-2] |' "$md")
+check "accuracy against the fastest round: a row per (G, version) ($rows)" test "$rows" -eq 8
 check "Figure 8 plot data for v4 on 4 devices" test -s "$out/report/plots/fig8-v4-g4.dat"
 check "Figure 3 and 6 speedup plots" test -s "$out/report/plots/fig3-speedup-g2.dat" -a \
 	-s "$out/report/plots/fig6-speedup-model-g4.dat"

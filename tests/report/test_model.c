@@ -722,7 +722,7 @@ struct apriori_fx {
 	struct nbw_xpath p[2];
 	double b[2], th[2], td[2];
 	struct nbw_ksample slab[3];
-	struct nbw_csample cs[3];
+	struct nbw_csample cs[6];
 	struct nbw_calib c;
 };
 
@@ -869,6 +869,74 @@ static void test_fitted_interaction(void **state)
 	assert_true(REL(e.compute_s, 10 * 1e-9 * 900 * 10) < 1e-9);
 }
 
+/* The speed-matched time of paired runs by hand: round 1 halo 1.2, 1.0, 1.5 s beside
+ * compute-only 1.0, 0.8, 1.2 s (ratios 1.2, 1.25, 1.25), round 2 halo 2.2, 2.0 s beside
+ * 2.0, 1.6 s (ratios 1.1, 1.25). Pooled median 1.25 x the fastest compute-only repetition
+ * 0.8 s = 1.0 s; with 5 ratios the median's 95 % interval is [min, max], spread
+ * 1.25 / 1.1. A record
+ * without "paired", a compute-only half ("partner": "halo") and non-positive samples count
+ * for nothing. */
+static void test_paired_time(void **state)
+{
+	(void)state;
+	const char *recs[] = {
+		"{\"samples_s\": [1.2, 1.0, 1.5], \"paired\": {\"partner\": \"none\", "
+		"\"partner_samples_s\": [1.0, 0.8, 1.2]}}",
+		"{\"samples_s\": [2.2, 2.0, 0.0], \"paired\": {\"partner\": \"none\", "
+		"\"partner_samples_s\": [2.0, 1.6, 0.5]}}",
+		"{\"samples_s\": [0.1, 0.1]}",
+		"{\"samples_s\": [0.5, 0.5], \"paired\": {\"partner\": \"halo\", "
+		"\"partner_samples_s\": [5.0, 5.0]}}",
+	};
+	struct nbw_paired p;
+	memset(&p, 0, sizeof(p));
+	double spread = 0.0;
+	assert_true(isnan(nbw_paired_time(&p, &spread)));
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		json_t *r = json_loads(recs[i], 0, NULL);
+		assert_non_null(r);
+		assert_int_equal(nbw_paired_add(&p, r), 0);
+		json_decref(r);
+	}
+	assert_int_equal(p.n, 5);
+	assert_true(REL(nbw_paired_time(&p, &spread), 1.0) < 1e-12);
+	assert_true(REL(spread, 1.25 / 1.1) < 1e-12);
+	nbw_paired_free(&p);
+	assert_null(p.ratio);
+}
+
+/* The a-priori compute of a version takes its own paired compute-only runs where there are
+ * any (v1: 25 us), the form's runs of their own for the others (v2: 30 us), and another
+ * version's paired runs only when the form has nothing else (G = 2: v2 from v1's 12 us);
+ * of several runs of the exact grid the fastest. */
+static void test_apriori_own_paired(void **state)
+{
+	(void)state;
+	const struct nbw_csample cs[5] = {
+		{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6},
+		{.per_device = false, .g = 3, .n = 32, .step_s = 25e-6, .paired = "v1"},
+		{.per_device = false, .g = 3, .n = 32, .step_s = 27e-6, .paired = "v1"},
+		{.per_device = false, .g = 2, .n = 32, .step_s = 12e-6, .paired = "v1"},
+		{.per_device = false, .g = 2, .n = 32, .step_s = 14e-6, .paired = "v1"}};
+	struct apriori_fx f;
+	apriori_fx_init(&f, cs, 5);
+	struct nbw_calib c = f.c;
+	/* Version 1 copies synchronously: the same curves under the sync names. */
+	struct nbw_xpath paths[4] = {f.p[0], f.p[1], f.p[0], f.p[1]};
+	snprintf(paths[2].name, sizeof(paths[2].name), "htod/sync");
+	snprintf(paths[3].name, sizeof(paths[3].name), "dtoh/sync");
+	c.paths = paths;
+	c.npaths = 4;
+	struct nbw_ext_pred e;
+	char why[256];
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v1", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 25e-6) < 1e-12);
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 30e-6) < 1e-12);
+	assert_int_equal(nbw_predict_apriori(&c, 32, 2, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 12e-6) < 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -882,6 +950,8 @@ int main(void)
 		cmocka_unit_test(test_apriori),
 		cmocka_unit_test(test_apriori_launch),
 		cmocka_unit_test(test_fitted_interaction),
+		cmocka_unit_test(test_paired_time),
+		cmocka_unit_test(test_apriori_own_paired),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_abfit_range),
 		cmocka_unit_test(test_calib_files),
