@@ -867,6 +867,12 @@ int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, cha
 	snprintf(c->source, sizeof(c->source), "%zu results file%s: %s%s", in->nfiles,
 		 in->nfiles == 1 ? "" : "s", in->nfiles ? in->paths[0] : "",
 		 in->nfiles > 1 ? ", ..." : "");
+	/* The machine the solver ran on (several files: the first's). */
+	c->host_cpus = in->docs && in->nfiles ? jint(json_object_get(in->docs[0], "machine"),
+						    "cpus_online", 0)
+					      : 0;
+	if (c->host_cpus < 0)
+		c->host_cpus = 0;
 	if (solver_terms(c, in->solver_runs) || launch_terms(c, in) ||
 	    paths_from_curves(c, &in->curves, in->measurements)) {
 		snprintf(err, errlen, "out of memory building the calibration");
@@ -961,7 +967,7 @@ static json_t *models_json(const struct nbw_calib *c)
 			   "8 N^2-byte copy on the version's path (transfers, transfer_sets), the "
 			   "bandwidth term x contention (the dual/bidir probes)";
 	return json_pack(
-		"{s:{s:b, s:[s, s]}, s:{s:b, s:[s, s, s, s, s]}, s:{s:b, s:[s, s, s, s]}}", "paper",
+		"{s:{s:b, s:[s, s]}, s:{s:b, s:[s, s, s, s, s, s]}, s:{s:b, s:[s, s, s, s]}}", "paper",
 		"available", c->nk > 0 || c->kbar_given > 0.0, "terms",
 		"compute: k-bar (k.samples: one-device N^3 runs) x (N-2)^3 / G",
 		"transfer: one plane at beta HtoD + DtoH or beta P2P measured at the plane size",
@@ -975,6 +981,9 @@ static json_t *models_json(const struct nbw_calib *c)
 		"overhead: none beyond compute_only (it holds the launches and synchronisation)",
 		"launch: the launch probe's step (one-thread or per-device form) kept "
 		"apart when compute_only is carried over from other sizes",
+		"oversubscription: on host-plugin devices the transfer of Versions 3-4 x G / "
+		"host_cpus where G > host_cpus (the copies share a core with the other host "
+		"threads)",
 		"fitted", "available", c->nvs > 0, "terms",
 		"interaction: the a-priori prediction x the median over the other sizes of the "
 		"timed v1-v4 runs' step over the a-priori step (versions: measured_step_s; "
@@ -1017,6 +1026,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 			      "step; one halo plane = 8 N^2 bytes",
 			      "k", k, "k_slab", ks_json(c->slab, c->nslab), "transfers", paths,
 			      "versions", vs);
+	if (c->host_cpus > 0)
+		json_object_set_new(j, "host_cpus", json_integer(c->host_cpus));
 	if (c->nsets)
 		json_object_set_new(j, "transfer_sets", sets_json(c));
 	if (c->ncs) {
@@ -1417,6 +1428,7 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 		{"G", 2, NBW_MAX_DEVICES, "G, devices of a run"},
 		{"steps", 0, NBW_STEPS_MAX, "time steps"},
 		{"hidden_helpers", -1, NBW_HH_MAX, "hidden helper threads"},
+		{"host_cpus", 0, 1 << 20, "CPUs online (0 unknown)"},
 		{"src", -1, NBW_MAX_DEVICES - 1, "a device id"},
 		{"dst", -1, NBW_MAX_DEVICES - 1, "a device id"},
 	};
@@ -1427,6 +1439,7 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	snprintf(c->source, sizeof(c->source), "%s", jstr(j, "source"));
 	snprintf(c->device_kind, sizeof(c->device_kind), "%s", jstr(j, "device_kind"));
 	c->hidden_helpers = jint(j, "hidden_helpers", -1);
+	c->host_cpus = jint(j, "host_cpus", 0);
 	json_t *st = json_object_get(j, "steps");
 	if (st && (!json_is_integer(st) || json_integer_value(st) < 0))
 		return bad(err, errlen, "steps", "must be an integer >= 0");

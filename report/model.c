@@ -739,6 +739,7 @@ static int ext_start(const struct nbw_calib *c, int n, int g, const char *v, int
 		return -1;
 	*planes = (n - 2 + g - 1) / g;
 	out->planes = *planes;
+	out->oversub = 1.0;
 	return slab_k(c, n, *planes, &out->k_slab, why, whylen);
 }
 
@@ -892,6 +893,20 @@ static int apriori_step(const struct nbw_calib *c, bool per_device, int g, const
 	return rc;
 }
 
+/* Host-thread oversubscription of the copies: on host-plugin devices a copy is a memcpy
+ * on the host thread that issues it, and with a thread per device (Versions 3-4) on more
+ * devices than CPUs each core runs g / host_cpus threads, every one computing or spinning
+ * at the barrier, so the busiest thread's copies get host_cpus / g of a core. The probes
+ * (one or two threads at once) never see that; the compute-only runs hold it for the
+ * kernels. 1 on GPUs (copy engines), for one host thread, and when the CPUs are unknown. */
+static double oversubscription(const struct nbw_calib *c, int vn, int g)
+{
+	if (vn < 3 || c->host_cpus <= 0 || g <= c->host_cpus ||
+	    strcmp(c->device_kind, "host-plugin") != 0)
+		return 1.0;
+	return (double)g / c->host_cpus;
+}
+
 int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 			struct nbw_ext_pred *out, char *why, size_t whylen)
 {
@@ -912,6 +927,8 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 	double boundary_step = compute_step * (planes >= 2 ? 2.0 : 1.0) / planes;
 	if (ext_transfer(c, n, g, vn, out, &transfer_step, why, whylen))
 		return -1;
+	out->oversub = oversubscription(c, vn, g);
+	transfer_step *= out->oversub;
 	out->overlap = overlaps(c, vn);
 	ext_total(out, steps, compute_step, boundary_step, transfer_step, 0.0);
 	out->launch_s = steps * launch;

@@ -207,6 +207,25 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	    "the bandwidth part as contention (a-priori, fitted); the latency part only in "
 	    "the fitted interaction");
 
+	/* A thread per device on more devices than CPUs: the copies share a core. */
+	int gmax = 0;
+	for (size_t i = 0; i < c->ncs; i++)
+		gmax = c->cs[i].per_device && c->cs[i].g > gmax ? c->cs[i].g : gmax;
+	if (c->host_cpus <= 0)
+		snprintf(ev, sizeof(ev), "CPUs online unknown (the results' machine.cpus_online)");
+	else
+		snprintf(ev, sizeof(ev), "%d CPUs online, %s devices: %s", c->host_cpus,
+			 c->device_kind[0] ? c->device_kind : "unknown",
+			 strcmp(c->device_kind, "host-plugin") != 0
+				 ? "copies run on copy engines, not on the host threads (factor 1)"
+			 : gmax > c->host_cpus
+				 ? "Versions 3-4 on G > CPUs run G / CPUs host threads per core "
+				   "(each computing or spinning at the barrier)"
+				 : "no more host threads than CPUs in the compute-only runs");
+	row(t, "host threads sharing a core with the copies (Versions 3-4, host plugin)", ev,
+	    "a-priori: the busiest thread's transfer x G / CPUs where G > CPUs (oversub in "
+	    "nodebw predict --json)");
+
 	/* What the runs with the exchange cost beyond their terms. */
 	struct range f[4] = {{0}};
 	static const char *const vn[] = {"v1", "v2", "v3", "v4"};

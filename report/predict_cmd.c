@@ -242,10 +242,13 @@ int nbw_predict_main(int argc, char **argv)
 								ap.busy, "contention",
 								ap.contention, "overlap",
 								ap.overlap));
-					if (!arc)
-						json_object_set_new(json_object_get(o, "apriori"),
-								    "launch_s",
+					if (!arc) {
+						json_t *ao = json_object_get(o, "apriori");
+						json_object_set_new(ao, "launch_s",
 								    json_real(ap.launch_s));
+						json_object_set_new(ao, "oversub",
+								    json_real(ap.oversub));
+					}
 					json_array_append_new(out, o);
 					continue;
 				}

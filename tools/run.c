@@ -445,7 +445,9 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 					"shapes N x N x (ceil((N-2)/G)+2) launched as Versions 1-4 "
 					"launch (nowait; calibration); in the first 3 rounds the launch probe (nodebw heat --launch-probe: "
 					"near-empty target regions launched as v1-v4 launch); "
-					"the models take each configuration's fastest round"));
+					"the models take each configuration's fastest round, and "
+					"are validated against the speed-matched time of the "
+					"paired halves (doc/model.md)"));
 	if (ng == 0)
 		json_object_set_new(info, "validation_skipped",
 				    json_string("fewer than 2 OpenMP devices: Versions 1-4 need "

@@ -142,6 +142,8 @@ struct nbw_calib {
 	char source[512];
 	char device_kind[32];     /**< of the solver's devices ("host-plugin", "cuda", ...) */
 	int hidden_helpers;       /**< of the solver runs; -1 unknown */
+	int host_cpus;            /**< CPUs online where the solver ran (machine.cpus_online);
+				       0 unknown */
 	int steps;                /**< default n_steps for predictions (0: none) */
 	double kbar_given;        /**< > 0 when the file gives k-bar directly */
 	struct nbw_ksample *k;    /**< cubic one-device runs (the paper's k(N)) */
@@ -214,6 +216,9 @@ struct nbw_ext_pred {
 	double interaction;       /**< fitted: measured / a-priori step over the other sizes
 				       (0: fitted from the instrumented phases instead) */
 	int interaction_sizes;    /**< the sizes that factor is the median of */
+	double oversub;           /**< a-priori: the busiest thread's copies share a core with
+				       oversub - 1 other host threads (host plugin, Versions 3-4
+				       with G > host_cpus: G / host_cpus; else 1) */
 	double launch_s;          /**< a-priori, whole run: the launch probe's steps where the
 				       compute was carried over from other sizes (0: the
 				       compute-only run of this N, or no launch probe) */

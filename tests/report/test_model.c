@@ -937,6 +937,43 @@ static void test_apriori_own_paired(void **state)
 	assert_true(REL(e.compute_s, 10 * 12e-6) < 1e-12);
 }
 
+/* Host-thread oversubscription by hand: 3 devices, a thread per device, 2 CPUs online,
+ * host-plugin devices: the busiest thread's transfer (device 1: 2 planes, each DtoH then
+ * HtoD, t per plane as in test_apriori) grows by 3 / 2; the compute is untouched. Not for
+ * Versions 1-2 (one host thread), for G <= CPUs, GPUs or unknown CPUs. */
+static void test_apriori_oversub(void **state)
+{
+	(void)state;
+	const struct nbw_csample cs[2] = {
+		{.per_device = true, .g = 3, .n = 32, .step_s = 40e-6},
+		{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6}};
+	struct apriori_fx f;
+	apriori_fx_init(&f, cs, 2);
+	struct nbw_calib c = f.c;
+	struct nbw_ext_pred e;
+	char why[256];
+	double plane = 8.0 * 32 * 32;
+	double t = 4e-6 + (plane - 1.0) / (1e9 - 1.0) + 6e-6 + (plane - 1.0) / (1e9 - 1.0);
+	c.host_cpus = 2;
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.oversub, 1.5) < 1e-12);
+	assert_true(REL(e.transfer_s, 10 * 1.5 * 2 * t) < 1e-9);
+	assert_true(REL(e.total_s, 10 * (40e-6 + 1.5 * 2 * t)) < 1e-9);
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_true(e.oversub == 1.0);
+	assert_true(REL(e.total_s, 10 * (30e-6 + 4 * t)) < 1e-9);
+	c.host_cpus = 4;
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(e.oversub == 1.0);
+	c.host_cpus = 0;
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(e.oversub == 1.0);
+	c.host_cpus = 2;
+	snprintf(c.device_kind, sizeof(c.device_kind), "cuda");
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(e.oversub == 1.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -952,6 +989,7 @@ int main(void)
 		cmocka_unit_test(test_fitted_interaction),
 		cmocka_unit_test(test_paired_time),
 		cmocka_unit_test(test_apriori_own_paired),
+		cmocka_unit_test(test_apriori_oversub),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_abfit_range),
 		cmocka_unit_test(test_calib_files),
