@@ -193,9 +193,11 @@ check "plane-size sweep table: a row per path and plane size" python3 -c "
 import csv; rows = list(csv.DictReader(open('$out/report/tables/ext-planes.csv')))
 assert len(rows) == 18 and all(r['processes'] == '5' for r in rows), rows
 assert all(float(r['slowest_over_fastest']) >= 1.0 for r in rows), rows"
-check "physics evidence table: 8 terms, each with a measured figure" python3 -c "
-import csv; rows = list(csv.DictReader(open('$out/report/tables/model-physics.csv')))
-assert len(rows) == 8 and all(r['evidence'] and r['carried_by'] for r in rows), rows
+check "physics evidence table: 9 terms, each with a measured figure" python3 -c "
+import csv, os; rows = list(csv.DictReader(open('$out/report/tables/model-physics.csv')))
+assert len(rows) == 9 and all(r['evidence'] and r['carried_by'] for r in rows), rows
+ov = [r for r in rows if r['term'].startswith('host threads sharing a core')][0]
+assert ov['evidence'].startswith('%d CPUs online, host-plugin devices: ' % os.cpu_count()), ov
 assert 'Launch probe: G = 2: ' in [r for r in rows if r['term'].startswith('per-launch')][0]['evidence'], rows
 assert 'k_slab / k(N) = ' in rows[0]['evidence'], rows[0]"
 
