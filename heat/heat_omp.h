@@ -14,8 +14,8 @@
 
 /** The halo path of a run without the halo copies. */
 #define NBW_HEAT_NO_EXCHANGE_PATH                                                            \
-	"none: halo copies left out (--no-exchange); each slab's ghost planes keep their "   \
-	"start values"
+	"none: halo copies left out (--no-exchange, or the compute-only half of --paired); " \
+	"each slab's ghost planes keep their start values"
 
 struct nbw_heat_omp_request {
 	enum nbw_heat_version version;      /**< NBW_HEAT_BASELINE .. NBW_HEAT_V4 */

@@ -916,9 +916,9 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 	double compute_step, transfer_step, launch;
 	bool per_device = vn >= 3;
 	if (apriori_step(c, per_device, g, v, n, planes, out->k_slab, &compute_step, &launch)) {
-		say(why, whylen, "the a-priori model needs v%d on %d devices without the halo "
-				 "copies (nodebw heat --no-exchange; compute_only in the "
-				 "calibration)", per_device ? 3 : 2, g);
+		say(why, whylen, "the a-priori model needs %s on %d devices without the halo "
+				 "copies (nodebw heat --paired, or --no-exchange; compute_only in "
+				 "the calibration)", per_device ? "v3 or v4" : "v1 or v2", g);
 		return -1;
 	}
 	double area = (double)(n - 2) * (n - 2);
