@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "nodebw/sysinfo.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,10 +123,18 @@ json_t *nbw_sysinfo_machine(void)
 		snprintf(kernel, sizeof(kernel), "%s %s %s", u.sysname, u.release, u.version);
 		snprintf(arch, sizeof(arch), "%s", u.machine);
 	}
-	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:I}", "hostname", host, "cpu_model", cpu,
-			 "cpus_online", (int)sysconf(_SC_NPROCESSORS_ONLN), "kernel", kernel,
-			 "arch", arch, "memory_total_bytes",
-			 (json_int_t)meminfo_field("MemTotal"));
+	/* The CPUs this process may run on (taskset, a batch job's cpuset, an MPI rank's
+	 * binding): its threads and children share them, whatever is online. */
+	cpu_set_t allowed;
+	int nallowed = sched_getaffinity(0, sizeof(allowed), &allowed) == 0 ? CPU_COUNT(&allowed)
+									    : 0;
+	json_t *m = json_pack("{s:s, s:s, s:i, s:s, s:s, s:I}", "hostname", host, "cpu_model", cpu,
+			      "cpus_online", (int)sysconf(_SC_NPROCESSORS_ONLN), "kernel", kernel,
+			      "arch", arch, "memory_total_bytes",
+			      (json_int_t)meminfo_field("MemTotal"));
+	if (m && nallowed > 0)
+		json_object_set_new(m, "cpus_allowed", json_integer(nallowed));
+	return m;
 }
 
 json_t *nbw_sysinfo_software(void)

@@ -867,10 +867,10 @@ int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, cha
 	snprintf(c->source, sizeof(c->source), "%zu results file%s: %s%s", in->nfiles,
 		 in->nfiles == 1 ? "" : "s", in->nfiles ? in->paths[0] : "",
 		 in->nfiles > 1 ? ", ..." : "");
-	/* The machine the solver ran on (several files: the first's). */
-	c->host_cpus = in->docs && in->nfiles ? jint(json_object_get(in->docs[0], "machine"),
-						    "cpus_online", 0)
-					      : 0;
+	/* The CPUs the solver ran on (several files: the first's): those the run was allowed,
+	 * else (older files) those online. */
+	json_t *machine = in->docs && in->nfiles ? json_object_get(in->docs[0], "machine") : NULL;
+	c->host_cpus = jint(machine, "cpus_allowed", jint(machine, "cpus_online", 0));
 	if (c->host_cpus < 0)
 		c->host_cpus = 0;
 	if (solver_terms(c, in->solver_runs) || launch_terms(c, in) ||

@@ -212,9 +212,10 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	for (size_t i = 0; i < c->ncs; i++)
 		gmax = c->cs[i].per_device && c->cs[i].g > gmax ? c->cs[i].g : gmax;
 	if (c->host_cpus <= 0)
-		snprintf(ev, sizeof(ev), "CPUs online unknown (the results' machine.cpus_online)");
+		snprintf(ev, sizeof(ev), "CPUs unknown (the results' machine.cpus_allowed or "
+					 "cpus_online)");
 	else
-		snprintf(ev, sizeof(ev), "%d CPUs online, %s devices: %s", c->host_cpus,
+		snprintf(ev, sizeof(ev), "%d CPUs, %s devices: %s", c->host_cpus,
 			 c->device_kind[0] ? c->device_kind : "unknown",
 			 strcmp(c->device_kind, "host-plugin") != 0
 				 ? "copies run on copy engines, not on the host threads (factor 1)"

@@ -432,5 +432,6 @@ void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	topology_section(r, in);
 	units_section(r, in);
 	nbw_report_disturbance(r, in);
+	nbw_report_speed_reference(r, in);
 	nbw_report_solver_drift(r, in);
 }

@@ -9,7 +9,14 @@ and prints, per (G, version), each model's MAPE in every run and the range (larg
 smallest, in percentage points); then k-bar (the mean of k(N), the paper's Eq. 8) and beta at
 each plane size and path, as (max - min) / (max + min), the +- half range in per cent. Where a
 run found grid sizes of a configuration unstable, its MAPE is marked '*': the report left
-those sizes out of it."""
+those sizes out of it.
+
+Where the runs recorded the machine speed reference (report/tables/speed-reference.csv,
+nodebw run since 2026-12), it prints each run's best reference figures in the probe stages
+(the start and after each probe stage) and in the solver rounds, how far they agree between the
+runs, and k-bar and beta each divided by the run's own reference (k-bar x core speed, beta /
+cache GB/s): if these agree where the raw figures do not, the machine's own speed differed
+between the runs, not nodebw's measurement."""
 import csv
 import os
 import sys
@@ -95,6 +102,72 @@ def main(folders):
     if spread:
         spread.sort()
         print(f"beta: median +-{spread[len(spread) // 2]:.1f} %, largest +-{spread[-1]:.1f} %")
+    speed_reference(folders, kbar, betas)
+
+
+def reference_best(rows, solver):
+    """The best (fastest) core, cache and memory figures of the rows taken in the solver
+    rounds (solver=True) or before the solver (the start and after each probe stage, the
+    plane-size sweep included)."""
+    pick = [r for r in rows if r["at"].startswith("solver round") == solver and
+            r["at"] != "after solver"]
+    core = [number(r["core_ns_per_step"]) for r in pick]
+    cache = [number(r["cache_gbps"]) for r in pick]
+    mem = [number(r["memory_gbps"]) for r in pick]
+    core = [x for x in core if x]
+    cache = [x for x in cache if x]
+    mem = [x for x in mem if x]
+    return (min(core) if core else None, max(cache) if cache else None,
+            max(mem) if mem else None)
+
+
+def speed_reference(folders, kbar, betas):
+    refs = []
+    for f in folders:
+        path = os.path.join(f, "report", "tables", "speed-reference.csv")
+        if not os.path.exists(path):
+            refs.append(None)
+            continue
+        rows = table(f, "speed-reference.csv")
+        refs.append((reference_best(rows, False), reference_best(rows, True)))
+    if not any(refs):
+        print("machine speed reference: not recorded by these runs")
+        return
+    for stage, idx in (("probe stages", 0), ("solver rounds", 1)):
+        print(f"machine speed reference, best in the {stage} (one column per run, +- half "
+              "range):")
+        for name, k, fmt in (("core ns/step", 0, "8.3f"), ("cache GB/s", 1, "8.1f"),
+                             ("memory GB/s", 2, "8.2f")):
+            vals = [r[idx][k] if r else None for r in refs]
+            hr = half_range(vals)
+            print(f"  {name:<13} " + " ".join(format(v, fmt) if v else f"{'-':>8}"
+                                              for v in vals) +
+                  (f"  +-{hr:.1f} %" if hr is not None else ""))
+    # k-bar at the solver rounds' core speed: k-bar / core ns (a slower core, a larger k).
+    norm = [k * 1e9 / r[1][0] if k and r and r[1][0] else None for k, r in zip(kbar, refs)]
+    hr = half_range(norm)
+    print("k-bar / core ns per step (solver rounds): " +
+          ", ".join(f"{x:.4f}" if x else "-" for x in norm) +
+          (f"; +-{hr:.1f} % (k-bar itself above)" if hr is not None else ""))
+    for name, k in (("cache GB/s", 1), ("memory GB/s", 2)):
+        norm = [kb * r[1][k] if kb and r and r[1][k] else None for kb, r in zip(kbar, refs)]
+        hr = half_range(norm)
+        if hr is not None:
+            print(f"k-bar x {name} (solver rounds): +-{hr:.1f} %")
+    for name, k in (("cache GB/s", 1), ("memory GB/s", 2), ("1 / core ns", 0)):
+        spread = []
+        for vals in betas.values():
+            norm = []
+            for v, r in zip(vals, refs):
+                ref = r[0][k] if r else None
+                norm.append(None if not v or not ref else v * ref if k == 0 else v / ref)
+            hr = half_range(norm)
+            if hr is not None:
+                spread.append(hr)
+        if spread:
+            spread.sort()
+            print(f"beta / probe stages' {name}: median +-{spread[len(spread) // 2]:.1f} %, "
+                  f"largest +-{spread[-1]:.1f} %")
 
 
 if __name__ == "__main__":

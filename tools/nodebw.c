@@ -341,7 +341,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	if (term)
 		nbw_probe_ctx_add_sink(ctx, term);
 	struct nbw_run_disturb dist;
-	nbw_run_disturb_start(&dist, doc);
+	nbw_run_disturb_start(&dist, doc, is_run);
 	rc = nbw_probe_run(ctx, &o, doc, dir, &st, err, sizeof(err));
 	nbw_run_disturb_stage(&dist, doc, "probes");
 	unsigned ckpt_errors = st.checkpoint_errors;

@@ -25,6 +25,7 @@
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
+#include "nodebw/speedref.h"
 
 #define MAX_ARGS 64
 /* Extra rounds for the configurations whose rounds disagree (within the stage's budget). */
@@ -494,6 +495,10 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 			nbw_run_progress(ro, "solver: %s", why);
 			break;
 		}
+		/* The machine's speed as the round starts (the drift table's companion). */
+		char at[32];
+		snprintf(at, sizeof(at), "solver round %d", r);
+		nbw_run_speed_reference(doc, at);
 		/* The rounds are alike: the time left is the mean round's times the rest. */
 		char left[64] = "";
 		if (r > 1)
@@ -589,6 +594,9 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 		nbw_run_progress(ro, "solver: %zu configuration%s with rounds more than %.1fx apart, "
 				     "measured again (extra round %d of at most %d)", nb,
 				 nb == 1 ? "" : "s", NBW_STABLE_SPREAD, extra, NBW_RUN_EXTRA_ROUNDS);
+		char at[32];
+		snprintf(at, sizeof(at), "solver round %d", rounds + extra);
+		nbw_run_speed_reference(doc, at);
 		json_t *u;
 		json_array_foreach(bad, i, u) {
 			if (rc || st->interrupted || nbw_stop_requested ||
@@ -704,10 +712,11 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summ
 
 /* ---- disturbance of the stages ---------------------------------------------------- */
 
-void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc)
+void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc, bool speedref)
 {
 	char err[256];
 	memset(d, 0, sizeof(*d));
+	d->speedref = speedref;
 	json_t *env = nbw_disturb_env_json(NULL);
 	json_t *j = json_pack("{s:o, s:[]}", "environment", env ? env : json_null(), "stages");
 	d->ok = nbw_disturb_snap_take(NULL, &d->last, err, sizeof(err)) == 0;
@@ -722,6 +731,30 @@ void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc)
 			;
 		nbw_run_disturb_stage(d, doc, "pre-run check (1 s idle)");
 	}
+}
+
+void nbw_run_speed_reference(struct nbw_doc *doc, const char *at)
+{
+	json_t *all = json_object_get(doc->root, "disturbance");
+	if (!json_is_object(all) || nbw_stop_requested)
+		return;
+	json_t *list = json_object_get(all, "speed_reference");
+	if (!json_is_array(list)) {
+		list = json_array();
+		json_object_set_new(all, "speed_reference", list);
+		json_object_set_new(all, "speed_reference_method",
+				    json_string(nbw_speedref_method()));
+	}
+	struct nbw_speedref s;
+	char err[200];
+	json_t *j = nbw_speedref_measure(&s, err, sizeof(err)) == 0
+			    ? nbw_speedref_json(&s)
+			    : json_pack("{s:s}", "error", err);
+	if (!j)
+		return;
+	json_object_set_new(j, "at", json_string(at));
+	json_object_set_new(j, "elapsed_s", json_real(run_elapsed()));
+	json_array_append_new(list, j);
 }
 
 void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const char *name)
@@ -739,4 +772,12 @@ void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const
 		return;
 	json_object_set_new(st, "stage", json_string(name));
 	json_array_append_new(json_object_get(all, "stages"), st);
+	if (d->speedref) {
+		/* Timed after the snapshot: its 0.2 s count in the next stage's window, as
+		 * nodebw's own time (never as another process's). */
+		char at[96];
+		snprintf(at, sizeof(at), "%s%s", strncmp(name, "pre-run", 7) ? "after " : "",
+			 strncmp(name, "pre-run", 7) ? name : "start");
+		nbw_run_speed_reference(doc, at);
+	}
 }

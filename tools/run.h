@@ -55,13 +55,19 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 struct nbw_run_disturb {
 	struct nbw_disturb_snap last;
 	bool ok;          /**< last holds a snapshot */
+	bool speedref;    /**< the machine speed reference at the start and after each stage */
 };
 /** The machine's settings (THP, cpufreq, kdamond) into \p doc's "disturbance", the first
- *  snapshot, and the one-second "pre-run check" stage (whether the machine is idle). */
-void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc);
+ *  snapshot, and the one-second "pre-run check" stage (whether the machine is idle); with
+ *  \p speedref (nodebw run), the machine speed reference after it and after every stage. */
+void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc, bool speedref);
 /** What happened since the last snapshot, as stage \p name of "disturbance.stages"; the
  *  load average is recorded, not judged. */
 void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const char *name);
+/** The machine speed reference (nodebw/speedref.h) now, appended to
+ *  "disturbance.speed_reference" of \p doc as taken \p at ("start", "after probes",
+ *  "solver round 3", ...). Nothing when \p doc has no "disturbance". */
+void nbw_run_speed_reference(struct nbw_doc *doc, const char *at);
 /** calibration.json and the report folder from \p dir/results.json; \p summary (may be
  *  NULL) gets the report's summary (nbw_report_summary), to print at the end. */
 int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summary, char *err,

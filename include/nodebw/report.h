@@ -263,6 +263,8 @@ void nbw_rinput_free(struct nbw_rinput *in);
 void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** The disturbance table of nodebw run's stages (part of the overview). */
 void nbw_report_disturbance(struct nbw_rdoc *r, const struct nbw_rinput *in);
+/** The machine speed reference taken during nodebw run (report/speedref.c). */
+void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** The machine's speed per solver round, from the solver runs (report/drift.c). */
 void nbw_report_solver_drift(struct nbw_rdoc *r, const struct nbw_rinput *in);
 void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in);

@@ -57,6 +57,28 @@ for f in results.json results.csv calibration.json report/report.md report/repor
 	check "$f exists and is not empty" test -s "$out/$f"
 done
 check "no child folder left behind" sh -c "! ls -d '$out'/.solver-* 2>/dev/null"
+# The machine speed reference: at the start, after every stage, as every solver round starts
+# (extra rounds included), each with the three figures; the report's table has a row each
+# and says how much slower each is than the run's best (1.00x at least, 1.00x somewhere).
+check "speed reference at the start, after each stage and per solver round" python3 -c "
+import json, csv
+d = json.load(open('$out/results.json'))['disturbance']
+refs = d['speed_reference']
+ats = [r['at'] for r in refs]
+rounds = sorted({r['round'] for r in json.load(open('$out/results.json'))['solver_runs']})
+want = ['start', 'after probes', 'after hidden-helper sweep', 'after plane-size sweep'] + \
+       ['solver round %d' % n for n in rounds] + ['after solver']
+assert ats == want, (ats, want)
+assert 'GB/s = 1e9 B/s' in d['speed_reference_method'], d['speed_reference_method']
+for r in refs:
+    assert r['core_ns_per_step'] > 0 and r['cache_gbps'] > 0 and r['memory_gbps'] > 0, r
+    assert 0 < r['seconds'] < 5 and r['elapsed_s'] > 0, r
+assert [r['elapsed_s'] for r in refs] == sorted(r['elapsed_s'] for r in refs), refs
+rows = list(csv.DictReader(open('$out/report/tables/speed-reference.csv')))
+assert [r['at'] for r in rows] == ats, rows
+for k in ('core_slower', 'cache_slower', 'memory_slower'):
+    x = [float(r[k].rstrip('x')) for r in rows]
+    assert min(x) == 1.0 and all(v >= 1.0 for v in x), (k, x)"
 python3 - "$out/results.json" "$out/calibration.json" >"$tmp/py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -197,7 +219,7 @@ check "physics evidence table: 9 terms, each with a measured figure" python3 -c 
 import csv, os; rows = list(csv.DictReader(open('$out/report/tables/model-physics.csv')))
 assert len(rows) == 9 and all(r['evidence'] and r['carried_by'] for r in rows), rows
 ov = [r for r in rows if r['term'].startswith('host threads sharing a core')][0]
-assert ov['evidence'].startswith('%d CPUs online, host-plugin devices: ' % os.cpu_count()), ov
+assert ov['evidence'].startswith('%d CPUs, host-plugin devices: ' % len(os.sched_getaffinity(0))), ov
 assert 'Launch probe: G = 2: ' in [r for r in rows if r['term'].startswith('per-launch')][0]['evidence'], rows
 assert 'k_slab / k(N) = ' in rows[0]['evidence'], rows[0]"
 

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The report's machine speed reference table: per results file, the fixed host work that
+ * nodebw run timed at its start, after each stage and at the start of every solver round
+ * (results "disturbance.speed_reference", common/speedref.c), and each figure against the
+ * run's best. A machine that was slower throughout a run (another guest on the host, a
+ * throttled clock or memory) shows it here, where the drift table (relative to the run's
+ * own fastest round) and the disturbance counters cannot; between runs or nodes, the
+ * figures compare directly.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "jget.h"
+#include "nodebw/report.h"
+
+struct best {
+	double core_ns, cache_gbps, memory_gbps;
+};
+
+static struct best best_of(json_t *list)
+{
+	struct best b = {NAN, NAN, NAN};
+	size_t i;
+	json_t *p;
+	json_array_foreach(list, i, p) {
+		double c = jnum(p, "core_ns_per_step"), k = jnum(p, "cache_gbps"),
+		       m = jnum(p, "memory_gbps");
+		if (c > 0.0 && !(c >= b.core_ns))
+			b.core_ns = c;
+		if (k > 0.0 && !(k <= b.cache_gbps))
+			b.cache_gbps = k;
+		if (m > 0.0 && !(m <= b.memory_gbps))
+			b.memory_gbps = m;
+	}
+	return b;
+}
+
+/* "1.07x" slower than the best, or "-". */
+static void ratio_cell(struct nbw_rtable *t, double slower)
+{
+	if (isfinite(slower) && slower > 0.0)
+		nbw_rtable_cell(t, "%.2fx", slower);
+	else
+		nbw_rtable_cell(t, "-");
+}
+
+void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	size_t have = 0;
+	for (size_t f = 0; f < in->nfiles; f++)
+		have += json_array_size(json_object_get(
+			json_object_get(in->docs[f], "disturbance"), "speed_reference"));
+	if (!have)
+		return;
+	nbw_rdoc_heading(r, 3, "Machine speed reference");
+	const char *h[] = {"file", "taken", "elapsed s", "core ns/step", "cache GB/s",
+			   "memory GB/s", "core vs best", "cache vs best", "memory vs best"};
+	struct nbw_rtable *t = nbw_rtable_new("speed-reference", 9, h);
+	nbw_rtable_csv_names(t, (const char *const[]){"file", "at", "elapsed_s",
+						       "core_ns_per_step", "cache_gbps",
+						       "memory_gbps", "core_slower", "cache_slower",
+						       "memory_slower"});
+	const char *method = NULL;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		json_t *d = json_object_get(in->docs[f], "disturbance");
+		json_t *list = json_object_get(d, "speed_reference"), *p;
+		size_t i;
+		if (!json_is_array(list))
+			continue;
+		if (!method && json_is_string(json_object_get(d, "speed_reference_method")))
+			method = jstr(d, "speed_reference_method");
+		struct best b = best_of(list);
+		json_array_foreach(list, i, p) {
+			nbw_rtable_cell(t, "%zu", f + 1);
+			nbw_rtable_cell(t, "%s", jstr(p, "at"));
+			nbw_rtable_cell(t, "%.1f", jnum(p, "elapsed_s"));
+			if (json_is_string(json_object_get(p, "error"))) {
+				/* The measurement failed: say why once, in the figures' place. */
+				nbw_rtable_cell(t, "failed: %s", jstr(p, "error"));
+				for (int k = 0; k < 5; k++)
+					nbw_rtable_cell(t, "-");
+				nbw_rtable_end_row(t);
+				continue;
+			}
+			nbw_rtable_cell(t, "%.3f", jnum(p, "core_ns_per_step"));
+			nbw_rtable_cell(t, "%.1f", jnum(p, "cache_gbps"));
+			nbw_rtable_cell(t, "%.2f", jnum(p, "memory_gbps"));
+			ratio_cell(t, jnum(p, "core_ns_per_step") / b.core_ns);
+			ratio_cell(t, b.cache_gbps / jnum(p, "cache_gbps"));
+			ratio_cell(t, b.memory_gbps / jnum(p, "memory_gbps"));
+			nbw_rtable_end_row(t);
+		}
+	}
+	char cap[1400];
+	snprintf(cap, sizeof(cap),
+		 "The machine's own speed during nodebw run, by work that owes nothing to the "
+		 "measured paths (common/speedref.c; %s), timed with nothing else of nodebw "
+		 "running: at the start, after each stage and as each solver round starts. "
+		 "\"vs best\" is how much slower than the run's best (1.00x = its best). A "
+		 "virtual machine whose host is shared runs slower at times, and no counter of "
+		 "the disturbance table sees it: the probes and solver runs near a slow reference "
+		 "were measured on a slower machine. Between runs or nodes the figures compare "
+		 "directly (scripts/model-repeatability.py sets them beside k-bar and beta).",
+		 method ? method : "method not recorded");
+	nbw_rdoc_table(r, t, cap);
+}
