@@ -1428,7 +1428,7 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 		{"G", 2, NBW_MAX_DEVICES, "G, devices of a run"},
 		{"steps", 0, NBW_STEPS_MAX, "time steps"},
 		{"hidden_helpers", -1, NBW_HH_MAX, "hidden helper threads"},
-		{"host_cpus", 0, 1 << 20, "CPUs online (0 unknown)"},
+		{"host_cpus", 0, 1 << 20, "CPUs the solver ran on (0 unknown)"},
 		{"src", -1, NBW_MAX_DEVICES - 1, "a device id"},
 		{"dst", -1, NBW_MAX_DEVICES - 1, "a device id"},
 	};
@@ -1436,6 +1436,14 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	if (nbw_json_check_ints(j, rules, sizeof(rules) / sizeof(rules[0]), where, sizeof(where),
 				what, sizeof(what)))
 		return bad(err, errlen, where, "%s", what);
+	/* The rules judge integers; a number of another kind there is bad input too, not a
+	 * silent "unknown". */
+	static const char *const whole[] = {"hidden_helpers", "host_cpus"};
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		json_t *v = json_object_get(j, whole[i]);
+		if (v && !json_is_integer(v))
+			return bad(err, errlen, whole[i], "must be an integer");
+	}
 	snprintf(c->source, sizeof(c->source), "%s", jstr(j, "source"));
 	snprintf(c->device_kind, sizeof(c->device_kind), "%s", jstr(j, "device_kind"));
 	c->hidden_helpers = jint(j, "hidden_helpers", -1);

@@ -704,6 +704,29 @@ static void test_calib_files(void **state)
 			  "\"transfer_sets\": [{\"path\": \"p2p\", \"src\": 0, \"dst\": 1, "
 			  "\"ratio\": [[8, 2], [4, 3]]}]}",
 			  "ascending");
+	/* The speed-matched and a-priori fields: each bad value named by its place. */
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"versions\": [{\"version\": \"v2\", \"G\": 2, \"n\": 10, "
+			  "\"measured_step_s\": 1e-3, \"measured_paired\": \"yes\"}]}",
+			  "versions[0]: \"measured_paired\" must be true or false");
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"versions\": [{\"version\": \"v2\", \"G\": 2, \"n\": 10, "
+			  "\"measured_paired\": true}]}",
+			  "beside \"measured_step_s\"");
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"host_cpus\": -1}",
+			  "host_cpus");
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"host_cpus\": 2.5}",
+			  "host_cpus");
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"compute_only\": [{\"host_threads\": \"one\", \"G\": 2, \"n\": 10, "
+			  "\"step_s\": 1e-3, \"paired_with\": \"v3\"}]}",
+			  "compute_only[0]: \"paired_with\" must be");
+	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"compute_only\": [{\"host_threads\": \"per-device\", \"G\": 2, "
+			  "\"n\": 10, \"step_s\": 1e-3, \"paired_with\": 4}]}",
+			  "compute_only[0]: \"paired_with\" must be");
 }
 
 /* The a-priori model, by hand. Version 2 on 3 devices, N = 32 (30 planes, P = 10), the same
