@@ -78,7 +78,10 @@ rows = list(csv.DictReader(open('$out/report/tables/speed-reference.csv')))
 assert [r['at'] for r in rows] == ats, rows
 for k in ('core_slower', 'cache_slower', 'memory_slower'):
     x = [float(r[k].rstrip('x')) for r in rows]
-    assert min(x) == 1.0 and all(v >= 1.0 for v in x), (k, x)"
+    assert min(x) == 1.0 and all(v >= 1.0 for v in x), (k, x)
+for r in rows:
+    worst = max(float(r[k].rstrip('x')) for k in ('core_slower', 'cache_slower', 'memory_slower'))
+    assert (r['verdict'] == \"at the run's best\") == (worst <= 1.10), r"
 python3 - "$out/results.json" "$out/calibration.json" >"$tmp/py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
