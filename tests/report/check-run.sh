@@ -81,7 +81,8 @@ for k in ('core_slower', 'cache_slower', 'memory_slower'):
     assert min(x) == 1.0 and all(v >= 1.0 for v in x), (k, x)
 for r in rows:
     worst = max(float(r[k].rstrip('x')) for k in ('core_slower', 'cache_slower', 'memory_slower'))
-    assert (r['verdict'] == \"at the run's best\") == (worst <= 1.10), r"
+    # (the CSV rounds to 0.01: a ratio within that of the 1.10 rule can go either way)
+    assert abs(worst - 1.10) <= 0.005 or (r['verdict'] == \"at the run's best\") == (worst < 1.10), r"
 python3 - "$out/results.json" "$out/calibration.json" >"$tmp/py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
