@@ -9,6 +9,7 @@
  *   sweep's re-runs), the matrix cells of every device and pair included, as its bandwidth at its largest size and its time at its smallest
  *   (<= 4 KiB), and every verified halo-exchange solver configuration as its fastest
  *   round's time per step; the size is part of the path, so only like is compared;
+ * - the machine speed reference of the run (its best core, cache and memory figures);
  * - the topology, flattened to "device 2 host link" -> "PCIe Gen5 x16" and the like;
  * - the group: the device models ("4 x NVIDIA H200"), so that only like nodes are compared.
  */
@@ -122,6 +123,30 @@ static void solver_values(json_t *values, json_t *runs)
 			continue; /* the fastest round */
 		put_value(values, path, ms, "ms/step", "lower", "solver", NULL, -1);
 	}
+}
+
+/* The machine speed reference of nodebw run (common/speedref.c): the node's best of each
+ * kernel over the run, so that a node whose host is slower (a throttled clock or memory, a
+ * shared host) stands out even where its devices do not. */
+static void speedref_values(json_t *values, json_t *disturbance)
+{
+	double core = NAN, cache = NAN, mem = NAN;
+	size_t i;
+	json_t *p;
+	json_array_foreach(json_object_get(disturbance, "speed_reference"), i, p) {
+		double c = json_number_value(json_object_get(p, "core_ns_per_step"));
+		double k = json_number_value(json_object_get(p, "cache_gbps"));
+		double m = json_number_value(json_object_get(p, "memory_gbps"));
+		core = c > 0 && !(c >= core) ? c : core;
+		cache = k > 0 && !(k <= cache) ? k : cache;
+		mem = m > 0 && !(m <= mem) ? m : mem;
+	}
+	put_value(values, "host speed reference: core (multiply-add chains)", core, "ns/step",
+		  "lower", "host", NULL, -1);
+	put_value(values, "host speed reference: cache copy 192 KiB", cache, "GB/s", "higher",
+		  "host", NULL, -1);
+	put_value(values, "host speed reference: memory copy 32 MiB", mem, "GB/s", "higher",
+		  "host", NULL, -1);
 }
 
 static void topo_put(json_t *t, const char *key, const char *fmt, ...)
@@ -297,6 +322,7 @@ static json_t *load_node(const char *ndir, const char *folder)
 	json_t *values = json_object();
 	transfer_values(values, json_object_get(doc->root, "measurements"));
 	solver_values(values, json_object_get(doc->root, "solver_runs"));
+	speedref_values(values, json_object_get(doc->root, "disturbance"));
 	json_object_set_new(node, "values", values);
 	json_t *topo = json_object_get(doc->root, "topology");
 	json_object_set_new(node, "topology", json_is_object(topo) ? flat_topology(topo) : json_object());

@@ -88,6 +88,36 @@ check "missing results: node-e unreadable, with what the node said" summary_is "
 check "corrupt node: the other three are compared" summary_is "$sb" \
 	"len(groups) == 1 and list(groups.values())[0]['nodes'] == ['node-a', 'node-c', 'node-d'] and [p['nodes'] for p in s['paths'] if p['path'] == '$vmpath'] == [3]"
 
+# The machine speed reference: hand-made figures (not measured; the recorded runs predate
+# it), alike on the four nodes but node-d's memory copy at 0.6x and node-a's core 3 % slower
+# (within the rule): exactly node-d's memory reference is flagged, beside node-c's HtoD.
+cp -r "$fix" "$tmp/sref"
+for n in node-a node-b node-c node-d; do
+	$py - "$tmp/sref/nodes/$n/results.json" "$n" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+core, cache, mem = 1.10, 112.0, 20.0
+if sys.argv[2] == "node-d":
+    mem *= 0.6
+if sys.argv[2] == "node-a":
+    core *= 1.03
+refs = [{"at": at, "elapsed_s": 1.0 + i, "core_ns_per_step": core * f, "cache_gbps": cache / f,
+         "memory_gbps": mem / f, "seconds": 0.2}
+        for i, (at, f) in enumerate((("start", 1.05), ("after probes", 1.0), ("after solver", 1.2)))]
+d.setdefault("disturbance", {"environment": None, "stages": []})["speed_reference"] = refs
+json.dump(d, open(sys.argv[1], "w"))
+PY
+done
+"$NODEBW" compare --quiet "$tmp/sref" >"$tmp/out" 2>"$tmp/err"
+check "speed reference: compare exits 0" test $? -eq 0
+ss="$tmp/sref/report/fleet-summary.json"
+check "speed reference: node-d's memory copy is flagged, with node-c's HtoD, nothing else" summary_is "$ss" \
+	"sorted(out) == [('node-c', '$vmpath'), ('node-d', 'host speed reference: memory copy 32 MiB')]"
+check "speed reference: each node's best of the run, as a judged path in its unit" summary_is "$ss" \
+	"{p['path']: (p['unit'], p['better'], p['judged'], round(p['median'], 3)) for p in s['paths'] if p['path'].startswith('host speed')} == {'host speed reference: core (multiply-add chains)': ('ns/step', 'lower', True, 1.1), 'host speed reference: cache copy 192 KiB': ('GB/s', 'higher', True, 112.0), 'host speed reference: memory copy 32 MiB': ('GB/s', 'higher', True, 20.0)}"
+check "speed reference: node-d at 0.6 x the fleet median" summary_is "$ss" \
+	"abs([o for o in s['outliers'] if o['node'] == 'node-d'][0]['ratio'] - 0.6) < 1e-9"
+
 # GPU nodes: three DGX-H100 documents, dgx-3 with device 2's link at Gen4 and its HtoD
 # halved; an H200 node; and the four host-plugin nodes in the same fleet folder.
 f="$tmp/gpu/nodes"
