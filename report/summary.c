@@ -586,6 +586,66 @@ static json_t *disturbance_sentences(json_t *sent, const struct nbw_rinput *in)
 	return out;
 }
 
+/* The machine speed reference (results "disturbance.speed_reference", common/speedref.c), per
+ * file: how far its slowest point fell behind the run's best, in the kernel that fell
+ * furthest; [{file, slowest_x, kernel, at, points}] for summary.json. */
+static json_t *speed_sentences(json_t *sent, const struct nbw_rinput *in)
+{
+	static const char *const key[3] = {"core_ns_per_step", "cache_gbps", "memory_gbps"};
+	static const char *const name[3] = {"core kernel", "cache copy", "memory copy"};
+	json_t *out = json_array();
+	for (size_t f = 0; f < in->nfiles; f++) {
+		json_t *list = json_object_get(json_object_get(in->docs[f], "disturbance"),
+					       "speed_reference");
+		double best[3] = {NAN, NAN, NAN};
+		size_t i, n = 0;
+		json_t *p;
+		json_array_foreach(list, i, p) {
+			for (int k = 0; k < 3; k++) {
+				double x = jnum(p, key[k]);
+				/* the core's figure is a time (lower is faster), the copies' rates */
+				if (x > 0.0 && (isnan(best[k]) || (k == 0 ? x < best[k] : x > best[k])))
+					best[k] = x;
+			}
+		}
+		double worst = 0.0;
+		int wk = 0;
+		const char *wat = "";
+		json_array_foreach(list, i, p) {
+			bool any = false;
+			for (int k = 0; k < 3; k++) {
+				double x = jnum(p, key[k]);
+				if (!(x > 0.0))
+					continue;
+				any = true;
+				double slower = k == 0 ? x / best[k] : best[k] / x;
+				if (slower > worst) {
+					worst = slower;
+					wk = k;
+					wat = jstr(p, "at");
+				}
+			}
+			n += any;
+		}
+		if (!n)
+			continue;
+		json_array_append_new(out, json_pack("{s:i, s:f, s:s, s:s, s:i}", "file", (int)f,
+						     "slowest_x", worst, "kernel", name[wk], "at",
+						     wat, "points", (int)n));
+		if (worst > 1.10)
+			add(sent, "The machine's own speed moved during the run%s: its speed reference "
+				  "(fixed host work, %zu points) ran up to %.2fx slower than its best "
+				  "(%s, %s), which no disturbance counter sees; figures taken near "
+				  "then are slower than the machine can give.",
+			    in->nfiles > 1 ? " of a file" : "", n, worst, name[wk], wat);
+		else
+			add(sent, "The machine's own speed held during the run%s: its speed reference "
+				  "(fixed host work, %zu points) stayed within %.2fx of its best.",
+			    in->nfiles > 1 ? " of a file" : "", n, worst);
+	}
+	return out;
+}
+
 json_t *nbw_report_summary(const struct nbw_rinput *in)
 {
 	json_t *paths = paths_json(in);
@@ -598,11 +658,12 @@ json_t *nbw_report_summary(const struct nbw_rinput *in)
 	model_sentences(sent, model);
 	outlier_sentences(sent, outl);
 	json_t *dist = disturbance_sentences(sent, in);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "units",
+	json_t *speed = speed_sentences(sent, in);
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "units",
 			 "GB/s = 1e9 B/s; large = the largest size of each path, the median over "
 			 "its repetitions and over the devices or pairs of the path; best = the "
 			 "highest median at any size; latency = median time of one transfer at the "
 			 "smallest size, in microseconds",
 			 "sentences", sent, "paths", paths, "gaps", gaps, "solver", model,
-			 "outliers", outl, "disturbed_stages", dist);
+			 "outliers", outl, "disturbed_stages", dist, "speed_reference", speed);
 }

@@ -83,6 +83,15 @@ for r in rows:
     worst = max(float(r[k].rstrip('x')) for k in ('core_slower', 'cache_slower', 'memory_slower'))
     # (the CSV rounds to 0.01: a ratio within that of the 1.10 rule can go either way)
     assert abs(worst - 1.10) <= 0.005 or (r['verdict'] == \"at the run's best\") == (worst < 1.10), r"
+check "the summary says how far the speed reference fell behind its best" python3 -c "
+import json, csv
+s = json.load(open('$out/report/summary.json'))
+rows = list(csv.DictReader(open('$out/report/tables/speed-reference.csv')))
+worst = max(float(r[k].rstrip('x')) for r in rows for k in ('core_slower', 'cache_slower', 'memory_slower'))
+sr = s['speed_reference']
+assert len(sr) == 1 and sr[0]['points'] == len(rows) and abs(sr[0]['slowest_x'] - worst) <= 0.006, (sr, worst)
+said = [x for x in s['sentences'] if 'speed reference' in x]
+assert len(said) == 1 and ('%.2fx' % sr[0]['slowest_x']) in said[0], said"
 python3 - "$out/results.json" "$out/calibration.json" >"$tmp/py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
