@@ -2,6 +2,7 @@
 /* The machine speed reference (nodebw/speedref.h). */
 #include "nodebw/speedref.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,4 +114,33 @@ const char *nbw_speedref_method(void)
 	       "memcpy of 192 KiB, 64 times per repetition; memory = memcpy of 32 MiB (64 MiB of source and destination); bytes "
 	       "counted once (the size of the copy), GB/s = 1e9 B/s; the copies are checked "
 	       "against their source after timing";
+}
+
+/* A record's positive number at \p key, or NAN. */
+static double figure(json_t *p, const char *key)
+{
+	double x = json_number_value(json_object_get(p, key));
+	return x > 0.0 ? x : NAN;
+}
+
+void nbw_speedref_best(json_t *list, struct nbw_speedref *best)
+{
+	*best = (struct nbw_speedref){.core_ns = NAN, .cache_gbps = NAN, .memory_gbps = NAN};
+	size_t i;
+	json_t *p;
+	json_array_foreach(list, i, p) {
+		double c = figure(p, "core_ns_per_step"), k = figure(p, "cache_gbps"),
+		       m = figure(p, "memory_gbps");
+		/* fmin/fmax take the number where the other is NAN */
+		best->core_ns = fmin(best->core_ns, c);
+		best->cache_gbps = fmax(best->cache_gbps, k);
+		best->memory_gbps = fmax(best->memory_gbps, m);
+	}
+}
+
+void nbw_speedref_slower(json_t *p, const struct nbw_speedref *best, double slower[3])
+{
+	slower[0] = figure(p, "core_ns_per_step") / best->core_ns;
+	slower[1] = best->cache_gbps / figure(p, "cache_gbps");
+	slower[2] = best->memory_gbps / figure(p, "memory_gbps");
 }

@@ -25,6 +25,7 @@
 #include "fleet_cmp.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
+#include "nodebw/speedref.h"
 #include "rdoc_priv.h"
 
 static void put_value(json_t *values, const char *path, double v, const char *unit,
@@ -130,23 +131,14 @@ static void solver_values(json_t *values, json_t *runs)
  * shared host) stands out even where its devices do not. */
 static void speedref_values(json_t *values, json_t *disturbance)
 {
-	double core = NAN, cache = NAN, mem = NAN;
-	size_t i;
-	json_t *p;
-	json_array_foreach(json_object_get(disturbance, "speed_reference"), i, p) {
-		double c = json_number_value(json_object_get(p, "core_ns_per_step"));
-		double k = json_number_value(json_object_get(p, "cache_gbps"));
-		double m = json_number_value(json_object_get(p, "memory_gbps"));
-		core = c > 0 && !(c >= core) ? c : core;
-		cache = k > 0 && !(k <= cache) ? k : cache;
-		mem = m > 0 && !(m <= mem) ? m : mem;
-	}
-	put_value(values, "host speed reference: core (multiply-add chains)", core, "ns/step",
+	struct nbw_speedref b;
+	nbw_speedref_best(json_object_get(disturbance, "speed_reference"), &b);
+	put_value(values, "host speed reference: core (multiply-add chains)", b.core_ns, "ns/step",
 		  "lower", "host", NULL, -1);
-	put_value(values, "host speed reference: cache copy 192 KiB", cache, "GB/s", "higher",
-		  "host", NULL, -1);
-	put_value(values, "host speed reference: memory copy 32 MiB", mem, "GB/s", "higher",
-		  "host", NULL, -1);
+	put_value(values, "host speed reference: cache copy 192 KiB", b.cache_gbps, "GB/s",
+		  "higher", "host", NULL, -1);
+	put_value(values, "host speed reference: memory copy 32 MiB", b.memory_gbps, "GB/s",
+		  "higher", "host", NULL, -1);
 }
 
 static void topo_put(json_t *t, const char *key, const char *fmt, ...)

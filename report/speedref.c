@@ -13,32 +13,7 @@
 
 #include "jget.h"
 #include "nodebw/report.h"
-
-/* A reference at most this much slower than the run's best, in each kernel, is at the best
- * (the drift table's rule for a round at its floor). */
-#define SPEEDREF_AT_BEST 1.10
-
-struct best {
-	double core_ns, cache_gbps, memory_gbps;
-};
-
-static struct best best_of(json_t *list)
-{
-	struct best b = {NAN, NAN, NAN};
-	size_t i;
-	json_t *p;
-	json_array_foreach(list, i, p) {
-		double c = jnum(p, "core_ns_per_step"), k = jnum(p, "cache_gbps"),
-		       m = jnum(p, "memory_gbps");
-		if (c > 0.0 && !(c >= b.core_ns))
-			b.core_ns = c;
-		if (k > 0.0 && !(k <= b.cache_gbps))
-			b.cache_gbps = k;
-		if (m > 0.0 && !(m <= b.memory_gbps))
-			b.memory_gbps = m;
-	}
-	return b;
-}
+#include "nodebw/speedref.h"
 
 /* "1.07x" slower than the best, or "-". */
 static void ratio_cell(struct nbw_rtable *t, double slower)
@@ -75,7 +50,8 @@ void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			continue;
 		if (!method && json_is_string(json_object_get(d, "speed_reference_method")))
 			method = jstr(d, "speed_reference_method");
-		struct best b = best_of(list);
+		struct nbw_speedref b;
+		nbw_speedref_best(list, &b);
 		json_array_foreach(list, i, p) {
 			nbw_rtable_cell(t, "%zu", f + 1);
 			nbw_rtable_cell(t, "%s", jstr(p, "at"));
@@ -91,16 +67,15 @@ void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			nbw_rtable_cell(t, "%.3f", jnum(p, "core_ns_per_step"));
 			nbw_rtable_cell(t, "%.1f", jnum(p, "cache_gbps"));
 			nbw_rtable_cell(t, "%.2f", jnum(p, "memory_gbps"));
-			const double slower[3] = {jnum(p, "core_ns_per_step") / b.core_ns,
-						  b.cache_gbps / jnum(p, "cache_gbps"),
-						  b.memory_gbps / jnum(p, "memory_gbps")};
+			double slower[3];
+			nbw_speedref_slower(p, &b, slower);
 			static const char *const kernel[3] = {"core", "cache", "memory"};
 			char verdict[96];
 			size_t w = 0;
 			verdict[0] = '\0';
 			for (int k = 0; k < 3; k++) {
 				ratio_cell(t, slower[k]);
-				if (slower[k] > SPEEDREF_AT_BEST && w < sizeof(verdict))
+				if (slower[k] > NBW_SPEEDREF_AT_BEST && w < sizeof(verdict))
 					w += (size_t)snprintf(verdict + w, sizeof(verdict) - w,
 							      "%s%s %.2fx", w ? ", " : "slower: ",
 							      kernel[k], slower[k]);
@@ -120,6 +95,6 @@ void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		 "the disturbance table sees it: the probes and solver runs near a slow reference "
 		 "were measured on a slower machine. Between runs or nodes the figures compare "
 		 "directly (scripts/model-repeatability.py sets them beside k-bar and beta).",
-		 method ? method : "method not recorded", SPEEDREF_AT_BEST);
+		 method ? method : "method not recorded", NBW_SPEEDREF_AT_BEST);
 	nbw_rdoc_table(r, t, cap);
 }

@@ -17,6 +17,7 @@
 #include "nodebw/gap.h"
 #include "nodebw/report.h"
 #include "nodebw/sizes.h"
+#include "nodebw/speedref.h"
 #include "nodebw/stats.h"
 #include "jget.h"
 #include "rdoc_priv.h"
@@ -591,36 +592,28 @@ static json_t *disturbance_sentences(json_t *sent, const struct nbw_rinput *in)
  * furthest; [{file, slowest_x, kernel, at, points}] for summary.json. */
 static json_t *speed_sentences(json_t *sent, const struct nbw_rinput *in)
 {
-	static const char *const key[3] = {"core_ns_per_step", "cache_gbps", "memory_gbps"};
 	static const char *const name[3] = {"core kernel", "cache copy", "memory copy"};
 	json_t *out = json_array();
 	for (size_t f = 0; f < in->nfiles; f++) {
 		json_t *list = json_object_get(json_object_get(in->docs[f], "disturbance"),
 					       "speed_reference");
-		double best[3] = {NAN, NAN, NAN};
+		struct nbw_speedref best;
+		nbw_speedref_best(list, &best);
 		size_t i, n = 0;
 		json_t *p;
-		json_array_foreach(list, i, p) {
-			for (int k = 0; k < 3; k++) {
-				double x = jnum(p, key[k]);
-				/* the core's figure is a time (lower is faster), the copies' rates */
-				if (x > 0.0 && (isnan(best[k]) || (k == 0 ? x < best[k] : x > best[k])))
-					best[k] = x;
-			}
-		}
 		double worst = 0.0;
 		int wk = 0;
 		const char *wat = "";
 		json_array_foreach(list, i, p) {
 			bool any = false;
+			double slower[3];
+			nbw_speedref_slower(p, &best, slower);
 			for (int k = 0; k < 3; k++) {
-				double x = jnum(p, key[k]);
-				if (!(x > 0.0))
+				if (isnan(slower[k]))
 					continue;
 				any = true;
-				double slower = k == 0 ? x / best[k] : best[k] / x;
-				if (slower > worst) {
-					worst = slower;
+				if (slower[k] > worst) {
+					worst = slower[k];
 					wk = k;
 					wat = jstr(p, "at");
 				}
@@ -632,7 +625,7 @@ static json_t *speed_sentences(json_t *sent, const struct nbw_rinput *in)
 		json_array_append_new(out, json_pack("{s:i, s:f, s:s, s:s, s:i}", "file", (int)f,
 						     "slowest_x", worst, "kernel", name[wk], "at",
 						     wat, "points", (int)n));
-		if (worst > 1.10)
+		if (worst > NBW_SPEEDREF_AT_BEST)
 			add(sent, "The machine's own speed moved during the run%s: its speed reference "
 				  "(fixed host work, %zu points) ran up to %.2fx slower than its best "
 				  "(%s, %s), which no disturbance counter sees; figures taken near "

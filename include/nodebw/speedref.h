@@ -42,6 +42,19 @@ int nbw_speedref_measure(struct nbw_speedref *out, char *err, size_t errlen);
 /** {"core_ns_per_step", "cache_gbps", "memory_gbps", "seconds"}; NULL on no memory. */
 json_t *nbw_speedref_json(const struct nbw_speedref *s);
 
+/** A reference at most this much slower than the run's best in every kernel is at the best
+ *  (the drift table's rule for a round at its floor); the report's verdict and summary. */
+#define NBW_SPEEDREF_AT_BEST 1.10
+
+/** The best (fastest) figure of each kernel over the records of a results document's
+ *  "disturbance.speed_reference" (\p list): the least core_ns, the largest cache and memory
+ *  GB/s; NAN where no record has the figure (records with "error" have none). */
+void nbw_speedref_best(json_t *list, struct nbw_speedref *best);
+
+/** How much slower record \p p is than \p best, per kernel (core, cache, memory: >= 1, 1 =
+ *  the best); NAN where \p p lacks the figure. */
+void nbw_speedref_slower(json_t *p, const struct nbw_speedref *best, double slower[3]);
+
 /** What the three kernels are and how their bytes are counted (for the results document). */
 const char *nbw_speedref_method(void);
 
