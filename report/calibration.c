@@ -985,9 +985,10 @@ static json_t *models_json(const struct nbw_calib *c)
 		"host_cpus where G > host_cpus (the copies share a core with the other host "
 		"threads)",
 		"fitted", "available", c->nvs > 0, "terms",
-		"interaction: the a-priori prediction x the median over the other sizes of the "
-		"timed v1-v4 runs' step over the a-priori step (versions: measured_step_s; "
-		"measured_paired: the speed-matched step of --paired runs)",
+		"interaction: the mean of the a-priori step x the other sizes' median measured "
+		"/ a-priori ratio and the a-priori step + their median difference, over the "
+		"timed v1-v4 runs (versions: measured_step_s; measured_paired: the "
+		"speed-matched step of --paired runs)",
 		"without compute_only: compute = k_slab (one-device runs of the slab shape) x busy "
 		"(versions: instrumented v1-v4 runs, least squares over the sizes)",
 		xfer, "overhead: the interaction's difference, or the intercept of that fit");

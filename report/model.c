@@ -743,27 +743,37 @@ static int ext_start(const struct nbw_calib *c, int n, int g, const char *v, int
 	return slab_k(c, n, *planes, &out->k_slab, why, whylen);
 }
 
-/* The fitted model's interaction factor of (v, g): the median over the sizes other than
- * exclude_n of the timed multi-device runs' step over the a-priori model's step. 0 when no
- * size has both. */
+/* The fitted model's interaction of (v, g) from the sizes other than exclude_n, each with a
+ * timed multi-device run's step M and the a-priori model's step A: the mean of two one-term
+ * fits, the median ratio r = M / A (a cost that grows with the step) and the median
+ * difference d = M - A (a cost per step that does not). Returned as the line
+ * M = f A + o with f = (1 + r) / 2 and *o = d / 2. f = 0 when no size has both. */
 static double interaction(const struct nbw_calib *c, const char *v, int g, int steps,
-			  int exclude_n, size_t *used)
+			  int exclude_n, double *o, size_t *used)
 {
-	double *r = malloc((c->nvs + 1) * sizeof(double));
+	double *r = malloc((c->nvs + 1) * 2 * sizeof(double));
+	double *d = r ? r + c->nvs + 1 : NULL;
 	size_t m = 0;
 	*used = 0;
+	*o = 0.0;
 	if (!r)
 		return 0.0;
 	for (size_t i = 0; i < c->nvs; i++) {
 		const struct nbw_vsample *s = &c->vs[i];
-		struct nbw_ext_pred a;
+		struct nbw_ext_pred p;
 		if (strcmp(s->version, v) != 0 || s->g != g || s->measured_s <= 0.0 ||
-		    s->n == exclude_n || nbw_predict_apriori(c, s->n, g, v, steps, &a, NULL, 0))
+		    s->n == exclude_n || nbw_predict_apriori(c, s->n, g, v, steps, &p, NULL, 0))
 			continue;
-		r[m++] = s->measured_s * steps / a.total_s;
+		double a = p.total_s / steps;
+		r[m] = s->measured_s / a;
+		d[m++] = s->measured_s - a;
 	}
-	double f = m ? nbw_median(r, m) : 0.0;
 	*used = m;
+	double f = 0.0;
+	if (m) {
+		f = (1.0 + nbw_median(r, m)) / 2.0;
+		*o = nbw_median(d, m) / 2.0;
+	}
 	free(r);
 	return f;
 }
@@ -798,13 +808,16 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 	int vn;
 	if (check_args(n, g, v, steps, &vn, why, whylen))
 		return -1;
-	double f = interaction(c, v, g, steps, exclude_n, &used);
+	double o;
+	double f = interaction(c, v, g, steps, exclude_n, &o, &used);
 	if (f > 0.0 && nbw_predict_apriori(c, n, g, v, steps, out, why, whylen) == 0) {
 		/* The a-priori terms, and what the multi-device runs show beyond them. */
+		double total = f * out->total_s + o * steps;
 		out->interaction = f;
+		out->interaction_step_s = o;
 		out->interaction_sizes = (int)used;
-		out->overhead_s = (f - 1.0) * out->total_s;
-		out->total_s *= f;
+		out->overhead_s = total - out->total_s;
+		out->total_s = total;
 		return 0;
 	}
 	return fitted_from_phases(c, n, g, v, steps, exclude_n, out, why, whylen);

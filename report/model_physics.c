@@ -228,7 +228,7 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	    "nodebw predict --json)");
 
 	/* What the runs with the exchange cost beyond their terms. */
-	struct range f[4] = {{0}};
+	struct range f[4] = {{0}}, o[4] = {{0}};
 	static const char *const vn[] = {"v1", "v2", "v3", "v4"};
 	for (int k = 0; k < 4; k++)
 		for (int g = 2; g <= 4; g += 2) {
@@ -238,17 +238,21 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 				if (strcmp(c->vs[i].version, vn[k]) == 0 && c->vs[i].g == g)
 					n0 = c->vs[i].n;
 			if (n0 && nbw_predict_ext(c, n0, g, vn[k], 1, 0, &e, NULL, 0) == 0 &&
-			    e.interaction > 0.0)
+			    e.interaction > 0.0) {
 				push(&f[k], e.interaction);
+				push(&o[k], e.interaction_step_s * 1e6);
+			}
 		}
 	w = 0;
 	ev[0] = '\0';
 	for (int k = 0; k < 4 && w < sizeof(ev); k++)
 		if (f[k].n)
-			w += (size_t)snprintf(ev + w, sizeof(ev) - w, "%s%s %.3f-%.3f", w ? "; " : "",
-					      vn[k], f[k].lo, f[k].hi);
+			w += (size_t)snprintf(ev + w, sizeof(ev) - w,
+					      "%s%s f %.3f-%.3f, o %.1f to %.1f us/step", w ? "; " : "",
+					      vn[k], f[k].lo, f[k].hi, o[k].lo, o[k].hi);
 	row(t, "copies under compute load, waits behind a neighbour", w ? ev : "no timed runs",
-	    "fitted only: the interaction factor (measured / a-priori over G = 2, 4)");
+	    "fitted only: the interaction, measured step = f x a-priori step + o, over "
+	    "G = 2, 4");
 
 	/* Overlap. */
 	bool gpu = strcmp(c->device_kind, "host-plugin") != 0;

@@ -342,10 +342,12 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			 "the contention factor of concurrent copies (one stream's bandwidth over "
 			 "half the two-stream aggregate); Versions 2-4 overlap the interior with the "
 			 "halo when the runtime can run asynchronous work (GPU queues or hidden "
-			 "helpers: here %s, hidden helpers %d). fitted: the a-priori prediction x "
-			 "the interaction factor, the median over the other sizes of the timed "
-			 "multi-device runs' step over the a-priori step (when validating a size it "
-			 "is left out); without runs free of the halo copies in the calibration, "
+			 "helpers: here %s, hidden helpers %d). fitted: the mean of two "
+			 "one-term fits on the other sizes' timed multi-device runs (when "
+			 "validating a size it is left out), the a-priori step x their median "
+			 "measured / a-priori ratio r and the a-priori step + their median "
+			 "difference d: step = f x a-priori step + o, f = (1 + r) / 2, o = d / 2; "
+			 "without runs free of the halo copies in the calibration, "
 			 "k_slab x busy + overhead fitted on the instrumented runs instead.",
 		      c->device_kind[0] ? c->device_kind : "unknown devices", c->hidden_helpers);
 	const char *hs[] = {"N", "planes", "k_slab (s)", "k_slab / k(N)"};
@@ -385,12 +387,13 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 	nbw_rdoc_table(r, tv, "Instrumented runs (fastest repetition, fastest round): "
 			      "the time per step of everything but the halo copies, with "
 			      "G devices at work, against k_slab x (N-2)^2 x P.");
-	const char *hf[] = {"version", "G", "sizes", "fitted on", "interaction",
-			    "busy (slope)", "overhead per step (us)"};
-	struct nbw_rtable *tf = nbw_rtable_new("ext-fitted-terms", 7, hf);
+	const char *hf[] = {"version", "G", "sizes", "fitted on", "interaction f",
+			    "interaction o per step (us)", "busy (slope)",
+			    "overhead per step (us)"};
+	struct nbw_rtable *tf = nbw_rtable_new("ext-fitted-terms", 8, hf);
 	nbw_rtable_csv_names(tf, (const char *const[]){"version", "g", "sizes", "fitted_on",
-							"interaction", "busy_slope",
-							"overhead_step_us"});
+							"interaction", "interaction_step_us",
+							"busy_slope", "overhead_step_us"});
 	static const char *vn[] = {"v1", "v2", "v3", "v4"};
 	for (int g = 2; g <= 4; g += 2)
 		for (int k = 0; k < 4; k++) {
@@ -410,14 +413,16 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			nbw_rtable_cell(tf, "%zu", cnt);
 			nbw_rtable_cell(tf, "%s", inter ? "timed runs / a-priori" : "instrumented phases");
 			nbw_rtable_cell(tf, inter ? "%.3f" : "-", e.interaction);
+			nbw_rtable_cell(tf, inter ? "%.2f" : "-", e.interaction_step_s * 1e6);
 			nbw_rtable_cell(tf, inter ? "-" : "%.3f", e.busy);
 			nbw_rtable_cell(tf, inter ? "-" : "%.2f", e.overhead_s * 1e6);
 			nbw_rtable_end_row(tf);
 		}
-	nbw_rdoc_table(r, tf, "The fitted model's terms over every size: the interaction factor "
-			      "(median of measured / a-priori step; above 1: the runs cost more "
-			      "than their compute-only runs plus the probes' transfers), or busy and "
-			      "overhead (y = overhead + busy x, relative least squares) where the "
+	nbw_rdoc_table(r, tf, "The fitted model's terms over every size: the interaction "
+			      "step = f x a-priori step + o, the mean of a cost that grows with the "
+			      "step (f = (1 + r) / 2, r the median measured / a-priori step) and one "
+			      "per step that does not (o = d / 2, d the median measured - a-priori "
+			      "step), or busy and overhead (y = overhead + busy x, relative least squares) where the "
 			      "a-priori model has no data; the validation below refits without the "
 			      "size it predicts.");
 	const char *hp[] = {"path", "alpha (us)", "beta (GB/s)", "measured sizes"};

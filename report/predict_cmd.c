@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* `nodebw predict`: heat-solver runtimes from a calibration with both models. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,11 @@ int nbw_predict_main(int argc, char **argv)
 								    e.interaction > 0.0
 									    ? json_real(e.interaction)
 									    : json_null());
+						json_object_set_new(
+							je, "interaction_step_s",
+							e.interaction > 0.0
+								? json_real(e.interaction_step_s)
+								: json_null());
 					}
 					json_object_set_new(
 						o, "apriori",
@@ -259,8 +265,10 @@ int nbw_predict_main(int argc, char **argv)
 				} else if (e.interaction > 0.0) {
 					snprintf(ext, sizeof(ext), "%11.6g", e.total_s);
 					snprintf(terms, sizeof(terms),
-						 "a-priori x %.3f (interaction, median of %d size%s)",
-						 e.interaction, e.interaction_sizes,
+						 "a-priori x %.3f %c %.3g us/step (interaction over "
+						 "%d size%s)",
+						 e.interaction, e.interaction_step_s < 0.0 ? '-' : '+',
+						 fabs(e.interaction_step_s) * 1e6, e.interaction_sizes,
 						 e.interaction_sizes == 1 ? "" : "s");
 				} else {
 					snprintf(ext, sizeof(ext), "%11.6g", e.total_s);

@@ -213,9 +213,13 @@ struct nbw_ext_pred {
 	bool overlap;
 	double total_s;
 	int busiest;              /**< device of the busiest host thread (-1: one thread) */
-	double interaction;       /**< fitted: measured / a-priori step over the other sizes
-				       (0: fitted from the instrumented phases instead) */
-	int interaction_sizes;    /**< the sizes that factor is the median of */
+	double interaction;       /**< fitted: f of measured step = f x a-priori step +
+				       interaction_step_s, f = (1 + the other sizes' median
+				       measured / a-priori step) / 2 (0: fitted from the
+				       instrumented phases instead) */
+	double interaction_step_s; /**< fitted: half the other sizes' median measured -
+				       a-priori step, seconds per step */
+	int interaction_sizes;    /**< the sizes the interaction was fitted on */
 	double oversub;           /**< a-priori: the busiest thread's copies share a core with
 				       oversub - 1 other host threads (host plugin, Versions 3-4
 				       with G > host_cpus: G / host_cpus; else 1) */
@@ -231,10 +235,12 @@ int nbw_predict_paper(const struct nbw_calib *c, enum nbw_kbar_rule rule, int n,
 		      size_t whylen);
 
 /** The fitted model; the samples of size \p exclude_n are left out of the multi-device
- *  terms (leave-one-out validation), 0 = use all. With the a-priori model available: its
- *  prediction x the interaction factor (\p out->interaction: the median over the other sizes
- *  of the timed runs' step over the a-priori step; \p out->overhead_s holds the difference,
- *  negative when the runs were faster). Otherwise k_slab x busy + overhead, the least-squares
+ *  terms (leave-one-out validation), 0 = use all. With the a-priori model available: the
+ *  mean of two one-term interactions fitted on the other sizes' timed runs, the a-priori
+ *  step x their median measured / a-priori ratio r and the a-priori step + their median
+ *  difference d, written as step = f x a-priori step + o (\p out->interaction =
+ *  f = (1 + r) / 2, \p out->interaction_step_s = o = d / 2); \p out->overhead_s holds the
+ *  difference from the a-priori prediction, negative when the runs were faster. Otherwise k_slab x busy + overhead, the least-squares
  *  line through the instrumented runs' per-step time without the halo copies. */
 int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen);

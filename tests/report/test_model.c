@@ -846,8 +846,10 @@ static void test_apriori_launch(void **state)
 	assert_true(REL(e.compute_s, 10 * r0 * 9e-6) < 1e-9);
 }
 
-/* The fitted model: the a-priori prediction x the median over the other sizes of the timed
- * runs' step over the a-priori step (hand-set multiples of the a-priori steps). */
+/* The fitted model: the mean of the a-priori step x the other sizes' median ratio r of
+ * measured to a-priori step and the a-priori step + their median difference d, i.e.
+ * step = f x a-priori + o with f = (1 + r) / 2, o = d / 2 (hand-set multiples of the
+ * a-priori steps); the fallback without timed runs. */
 static void test_fitted_interaction(void **state)
 {
 	(void)state;
@@ -858,32 +860,49 @@ static void test_fitted_interaction(void **state)
 	apriori_fx_init(&f, cs, 2);
 	struct nbw_calib c = f.c;
 	char why[256];
-	struct nbw_ext_pred a32, a50, a66, e;
+	struct nbw_ext_pred a32, a40, a50, a66, e;
 	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &a32, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_apriori(&c, 40, 3, "v3", 10, &a40, why, sizeof(why)), 0);
 	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &a50, why, sizeof(why)), 0);
 	assert_int_equal(nbw_predict_apriori(&c, 66, 3, "v3", 10, &a66, why, sizeof(why)), 0);
+	/* a-priori steps (10 steps per prediction) */
+	double x[3] = {a32.total_s / 10, a50.total_s / 10, a66.total_s / 10};
+	assert_true(x[0] < x[1] && x[1] < x[2]);
 	struct nbw_vsample vs[3] = {
-		{.version = "v3", .g = 3, .n = 32, .busy = 1.0, .measured_s = 1.0 * a32.total_s / 10},
-		{.version = "v3", .g = 3, .n = 50, .busy = 1.0, .measured_s = 1.2 * a50.total_s / 10},
-		{.version = "v3", .g = 3, .n = 66, .busy = 1.0, .measured_s = 1.4 * a66.total_s / 10}};
+		{.version = "v3", .g = 3, .n = 32, .busy = 1.0, .measured_s = 1.0 * x[0]},
+		{.version = "v3", .g = 3, .n = 50, .busy = 1.0, .measured_s = 1.2 * x[1]},
+		{.version = "v3", .g = 3, .n = 66, .busy = 1.0, .measured_s = 1.4 * x[2]}};
 	c.vs = vs;
 	c.nvs = 3;
-	/* Leaving N = 32 out: the median of 1.2 and 1.4; the difference is the overhead term. */
+	/* Leaving N = 32 out: r = median(1.2, 1.4) = 1.3, d = median(0.2 x2, 0.4 x3) =
+	 * (0.2 x2 + 0.4 x3) / 2; the step at N = 32 is (1.3 x1 + x1 + d) / 2. */
 	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v3", 10, 32, &e, why, sizeof(why)), 0);
-	assert_true(REL(e.interaction, 1.3) < 1e-9);
+	double d = (0.2 * x[1] + 0.4 * x[2]) / 2.0;
+	assert_true(REL(e.interaction, 1.15) < 1e-9);
+	assert_true(REL(e.interaction_step_s, d / 2.0) < 1e-9);
 	assert_int_equal(e.interaction_sizes, 2);
-	assert_true(REL(e.total_s, 1.3 * a32.total_s) < 1e-9);
-	assert_true(REL(e.overhead_s, 0.3 * a32.total_s) < 1e-9);
+	assert_true(REL(e.total_s, 10 * (1.3 * x[0] + x[0] + d) / 2.0) < 1e-9);
+	assert_true(REL(e.overhead_s, e.total_s - a32.total_s) < 1e-9);
 	assert_true(REL(e.compute_s, a32.compute_s) < 1e-9);
-	/* Every size: the median of 1.0, 1.2 and 1.4, also at a size with no run of its own. */
+	/* Every size, at one with no run of its own: r = 1.2, d = 0.2 x2 (the middle ones). */
 	assert_int_equal(nbw_predict_ext(&c, 40, 3, "v3", 10, 0, &e, why, sizeof(why)), 0);
-	assert_true(REL(e.interaction, 1.2) < 1e-9);
-	/* Runs faster than the a-priori terms give a negative overhead. */
-	vs[1].measured_s = 0.8 * a50.total_s / 10;
-	vs[2].measured_s = 0.9 * a66.total_s / 10;
+	assert_int_equal(e.interaction_sizes, 3);
+	assert_true(REL(e.total_s, 10 * (1.2 * a40.total_s / 10 + a40.total_s / 10 +
+					 0.2 * x[1]) / 2.0) < 1e-9);
+	/* A fixed cost per step: M = A + 5 us at every size; the ratio form alone would
+	 * scale it with the step, the mean of both takes half of each. */
+	for (int i = 0; i < 3; i++)
+		vs[i].measured_s = x[i] + 5e-6;
 	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v3", 10, 32, &e, why, sizeof(why)), 0);
-	assert_true(REL(e.interaction, 0.85) < 1e-9);
-	assert_true(e.overhead_s < 0.0);
+	double rr = 1.0 + 5e-6 / x[2]; /* median of two: their mean */
+	rr = (rr + 1.0 + 5e-6 / x[1]) / 2.0;
+	assert_true(REL(e.interaction_step_s, 2.5e-6) < 1e-9);
+	assert_true(REL(e.total_s, 10 * ((rr * x[0]) + (x[0] + 5e-6)) / 2.0) < 1e-9);
+	/* Runs faster than the a-priori terms give a negative overhead. */
+	vs[1].measured_s = 0.8 * x[1];
+	vs[2].measured_s = 0.9 * x[2];
+	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v3", 10, 32, &e, why, sizeof(why)), 0);
+	assert_true(e.overhead_s < 0.0 && e.interaction_step_s < 0.0);
 	/* Without timed runs the fallback form: busy 1 x k_slab, no interaction. */
 	for (int i = 0; i < 3; i++)
 		vs[i].measured_s = 0.0;
