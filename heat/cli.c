@@ -17,7 +17,7 @@
 
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
-	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_PAIRED, OPT_LAUNCH_PROBE, OPT_BASELINE_LAUNCH, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_PAIRED, OPT_LAUNCH_PROBE, OPT_BASELINE_LAUNCH, OPT_BASELINE_BLOCKTIME, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option heat_options[] = {
@@ -39,6 +39,7 @@ static const struct option heat_options[] = {
 	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "launch-probe", no_argument, NULL, OPT_LAUNCH_PROBE },
 	{ "baseline-launch", required_argument, NULL, OPT_BASELINE_LAUNCH },
+	{ "baseline-blocktime", required_argument, NULL, OPT_BASELINE_BLOCKTIME },
 	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -80,6 +81,11 @@ void nbw_heat_usage(FILE *f)
 		"                       paper's baseline) or nowait (the kernel form and launch of\n"
 		"                       Versions 1-4: target nowait + taskwait; what the extended\n"
 		"                       model calibrates on)\n"
+		"  --baseline-blocktime MS  libomp's blocktime (KMP_BLOCKTIME, 0-1000 ms) for the\n"
+		"                       baseline runs only: how long its idle OpenMP threads\n"
+		"                       spin before they sleep (default: the process's setting;\n"
+		"                       nodebw run gives 10 on host-plugin devices, where the\n"
+		"                       other runs use 0)\n"
 		"  --instrument         also time each step phase by phase: interior kernels,\n"
 		"                       boundary kernels, halo exchange, synchronisation (an extra\n"
 		"                       run that waits after every phase)\n"
@@ -235,6 +241,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	o->steps = 100;
 	o->reps = 1;
 	o->hidden_helpers = -1;
+	o->baseline_blocktime_ms = -1;
 	bool any_version = false, reps_given = false;
 	long v;
 	int c, rc = 0;
@@ -302,6 +309,11 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 				rc = -1;
 			}
 			break;
+		case OPT_BASELINE_BLOCKTIME:
+			rc = nbw_cli_parse_int(optarg, 0, 1000, &v, "--baseline-blocktime", err,
+					       errlen);
+			o->baseline_blocktime_ms = (int)v;
+			break;
 		case OPT_ROOFLINE:
 			/* 1e-6 GB/s (1 kB/s) to 1e6 GB/s (1 PB/s): a memory's bandwidth. */
 			rc = nbw_cli_parse_decimal(optarg, 1e-6, 1e6, &o->roofline_gbs,
@@ -345,7 +357,8 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	int given = (o->nx > 0) + (o->ny > 0) + (o->nz > 0);
 	if (o->launch_probe) {
 		if (given || o->nsizes || o->nshapes || any_version || o->instrument ||
-		    o->no_exchange || o->paired || o->baseline_nowait || o->roofline_gbs > 0.0) {
+		    o->no_exchange || o->paired || o->baseline_nowait || o->roofline_gbs > 0.0 ||
+		    o->baseline_blocktime_ms >= 0) {
 			snprintf(err, errlen, "--launch-probe measures launches only: it takes "
 					      "--devices, --gpus, --steps, --reps, --hidden-helpers, "
 					      "--output and --quiet");

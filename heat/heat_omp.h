@@ -34,6 +34,8 @@ struct nbw_heat_omp_request {
 					     *   repetition without the halo copies on the same
 					     *   buffers (result's paired_samples_s) */
 	bool instrument;                    /**< one more run, timed phase by phase */
+	int baseline_blocktime_ms;          /**< baseline: libomp's blocktime (ms) for the
+					     *   run; -1 = leave the process's setting */
 	bool baseline_nowait;               /**< baseline: launch each step's kernel as
 					     *   Versions 1-4 do (target nowait + taskwait) */
 };
@@ -46,6 +48,7 @@ struct nbw_heat_omp_result {
 					     *   solution (one more untimed pass), whole grid */
 	struct nbw_heat_phases phases;      /**< when instrumented */
 	int host_threads;
+	int blocktime_ms;                   /**< kmp_get_blocktime() while the run was timed */
 	char halo_path[200];
 	char kernels[200];
 };

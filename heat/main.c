@@ -247,6 +247,7 @@ static int run_serial(struct heat_session *hs, const struct nbw_heat_grid *g,
 	r.samples_s = samples;
 	r.host_threads = nbw_heat_serial_threads(hs->o->ref_threads);
 	r.hidden_helpers = -1;
+	r.blocktime_ms = -1;
 	snprintf(r.device_kind, sizeof(r.device_kind), "host-cpu");
 	snprintf(r.kernels, sizeof(r.kernels),
 		 "C loops over (k, j) with a contiguous i row, no offload; host OpenMP parallel "
@@ -322,6 +323,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 			.gpu = gpu, .slabs = r.slabs, .steps = r.steps,
 			.warmup_steps = r.warmup_steps, .reps = r.reps, .instrument = r.instrumented,
 			.baseline_nowait = hs->o->baseline_nowait, .no_exchange = r.no_exchange,
+			.baseline_blocktime_ms = hs->o->baseline_blocktime_ms,
 			.paired = paired,
 		};
 		struct nbw_heat_omp_result res;
@@ -335,6 +337,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 			r.phases = res.phases;
 		}
 		r.host_threads = res.host_threads;
+		r.blocktime_ms = res.blocktime_ms;
 		snprintf(r.kernels, sizeof(r.kernels), "%s", res.kernels);
 		r.launch = v == NBW_HEAT_BASELINE && !hs->o->baseline_nowait ? "sync" : "nowait";
 		snprintf(r.halo_path, sizeof(r.halo_path), "%s", res.halo_path);

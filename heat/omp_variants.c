@@ -499,6 +499,12 @@ int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 			 rq->ndev);
 		return -1;
 	}
+	/* The baseline's own blocktime (nodebw run: its team spins between steps while the
+	 * versions' threads, which share the cores, sleep at once); restored at the end. */
+	int blocktime_was = kmp_get_blocktime();
+	if (rq->version == NBW_HEAT_BASELINE && rq->baseline_blocktime_ms >= 0)
+		kmp_set_blocktime(rq->baseline_blocktime_ms);
+	res->blocktime_ms = kmp_get_blocktime();
 	int rc = setup(&r, err, errlen);
 	if (rc == 0)
 		describe(&r, res);
@@ -567,5 +573,6 @@ int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 	if (r.failed && r.err[0])
 		snprintf(err, errlen, "%s", r.err);
 	free_run(&r);
+	kmp_set_blocktime(blocktime_was);
 	return rc;
 }

@@ -144,6 +144,8 @@ struct nbw_heat_opts {
 					  *   0 = nbw_heat_serial_threads(0), every core */
 	bool instrument;
 	bool baseline_nowait;            /**< --baseline-launch nowait */
+	int baseline_blocktime_ms;       /**< --baseline-blocktime: libomp's blocktime for the
+					  *   baseline runs; -1 = the process's setting */
 	bool no_exchange;                /**< --no-exchange: v1-v4 without the halo copies */
 	bool paired;                     /**< --paired: v1-v4 timed with and without the halo
 					  *   copies, repetition by repetition */
@@ -199,6 +201,8 @@ struct nbw_heat_record {
 	struct nbw_heat_phases phases;
 	int host_threads;         /**< host threads driving the devices (serial: computing) */
 	int hidden_helpers;       /**< as libomp uses it; -1 for serial */
+	int blocktime_ms;         /**< libomp's blocktime the run's threads waited with
+				   *   (KMP_BLOCKTIME, ms; kmp_get_blocktime); -1 for serial */
 	char halo_path[200];
 	char kernels[200];
 	const char *launch;       /**< "sync" (blocking target region), "nowait" (target nowait

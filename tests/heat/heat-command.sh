@@ -70,6 +70,10 @@ usage_error "shape side below 3" --shapes 64x64x2
 usage_error "shapes with --n" --shapes 16x16x16 --n 16
 usage_error "slab shape thinner than one plane per device" --shapes 16x16x4 --version v2 --gpus 3
 usage_error "unknown baseline launch" --baseline-launch sometimes
+usage_error "baseline blocktime not a number" --baseline-blocktime soon
+usage_error "baseline blocktime negative" --baseline-blocktime -1
+usage_error "baseline blocktime above 1000 ms" --baseline-blocktime 1001
+usage_error "launch probe with a baseline blocktime" --launch-probe --baseline-blocktime 5
 usage_error "unknown option" --fast
 usage_error "stray argument" 64
 
@@ -131,6 +135,14 @@ check "the roofline was measured and says how" q "$tmp/roof/results.json" \
 check "--hidden-helpers 0 run exits 0" test $? -eq 0
 check "records say 0 hidden helpers and the environment has it" q "$tmp/hh0/results.json" \
 	"all(x['hidden_helpers'] == 0 and x['verification']['status'] == 'passed' for x in r) and d['environment'].get('LIBOMP_NUM_HIDDEN_HELPER_THREADS') == '0'"
+
+# 8b. The baseline's own blocktime: its record says 7 ms; Version 2 after it runs with the
+# process's setting again (KMP_BLOCKTIME=3 here), the serial reference has none (-1).
+KMP_BLOCKTIME=3 "$NODEBW" heat --versions serial,baseline,v2 --gpus 1,2 --n 8 --steps 2 \
+	--baseline-blocktime 7 --roofline-gbs 10 --output "$tmp/bt" --quiet
+check "--baseline-blocktime run exits 0" test $? -eq 0
+check "records say the blocktime each run waited with" q "$tmp/bt/results.json" \
+	"sorted((x['version'], x['blocktime_ms']) for x in r) == [('baseline', 7), ('serial', -1), ('v2', 3)]"
 
 # 9. A verification failure (test hook: perturb v2's solution) exits 3 and is recorded.
 NODEBW_HEAT_FAULT=v2 "$NODEBW" heat --versions v1,v2 --gpus 2 --n 8 --steps 2 \
