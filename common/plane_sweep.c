@@ -6,7 +6,9 @@
  * in six processes, each within +-1 %). A single process's median is then one draw of
  * that. Each child is this executable running "probe" on the paths the models read, at the
  * plane sizes only, into a private folder; the parent merges them, each measurement tagged
- * with its process, and the calibration takes each size's fastest process.
+ * with its process, and the calibration takes each size's fastest process. A caller may run
+ * the processes in several calls (nodebw run: two before the solver, then one as each solver
+ * round starts, so that they meet the machine at as many moments as the solver does).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,12 +21,15 @@
 #include "nodebw/session.h"
 
 int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t nsizes,
-		    int hidden_helpers, int processes, struct nbw_doc *doc, const char *outdir,
-		    FILE *progress, struct nbw_run_status *st, char *err, size_t errlen)
+		    int hidden_helpers, int first, int count, int processes, struct nbw_doc *doc,
+		    const char *outdir, FILE *progress, struct nbw_run_status *st, char *err,
+		    size_t errlen)
 {
 	const char *what = "plane-size sweep";
-	if (!nsizes || processes < 1)
+	if (!nsizes || processes < 1 || first < 1 || count < 1 || first > processes)
 		return 0;
+	if (first + count - 1 > processes)
+		count = processes - first + 1;
 	if (!nbw_backend_find("omp")) {
 		nbw_doc_add_skip(doc, "omp", "*", what, "no OpenMP backend");
 		st->skipped++;
@@ -61,12 +66,15 @@ int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t 
 	}
 	for (size_t k = 0; k < nsizes; k++)
 		c.sizes.v[k].bytes = sizes[k];
-	json_t *done = json_array();
-	nbw_doc_set(doc, "plane_sweep", json_pack("{s:i, s:i, s:o}", "processes", processes,
-						  "hidden_helpers", hidden_helpers, "children",
-						  done));
+	json_t *done = json_object_get(json_object_get(doc->root, "plane_sweep"), "children");
+	if (first == 1 || !json_is_array(done)) {
+		done = json_array();
+		nbw_doc_set(doc, "plane_sweep",
+			    json_pack("{s:i, s:i, s:o}", "processes", processes, "hidden_helpers",
+				      hidden_helpers, "children", done));
+	}
 	int rc = 0;
-	for (int p = 1; p <= processes && !nbw_stop_requested; p++) {
+	for (int p = first; p < first + count && !nbw_stop_requested; p++) {
 		snprintf(c.output, sizeof(c.output), "%s/.planes-%d-XXXXXX", outdir, p);
 		if (!mkdtemp(c.output)) {
 			snprintf(err, errlen, "cannot create a folder in %s: %s", outdir,

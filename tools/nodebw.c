@@ -212,7 +212,7 @@ static int run_after_probes(const struct nbw_run_opts *ro, const struct nbw_prob
 	}
 	if (ro->solver && !nbw_stop_requested) {
 		struct nbw_run_solver_status ss;
-		if (nbw_run_solver(ro, doc, dir, &ss, err, sizeof(err))) {
+		if (nbw_run_solver(ro, o, doc, dir, &ss, err, sizeof(err))) {
 			fprintf(stderr, "nodebw: error: %s\n", err);
 			nbw_doc_set_state(doc, "failed", err);
 			nbw_doc_write(doc, dir, err, sizeof(err));

@@ -35,9 +35,18 @@
 /* What the run keeps for the calibration and the report after the solver (the report of a
  * quick run on the 2-core VM took 1-3 s, its plots 5-8 s). */
 #define NBW_RUN_REPORT_RESERVE 15.0
-/* Processes of the plane-size sweep: the fastest of five reached the floor of six to ten
- * processes in most trials on the 2-vCPU VM (doc/model.md, "Repeatability"). */
-#define NBW_RUN_PLANE_PROCESSES 5
+/* Processes of the plane-size sweep before the solver; one more starts each solver round.
+ * Five back to back reached the floor of six to ten processes in most trials on the
+ * 2-vCPU VM, but the floor itself moved with the machine's speed from run to run (4-5 %
+ * in the fourth repeatability triple, doc/model.md): spread over the rounds they meet it at
+ * as many moments as the solver does. */
+#define NBW_RUN_PLANE_BEFORE 2
+/* The cubic baseline's blocktime on host-plugin devices (ms): long enough that its team
+ * spins from one step to the next. With 0, N = 40 took 8.2-10.7 ms for 120 steps in twelve
+ * processes on the 2-vCPU VM, modal per process; spinning, 5.9-6.0 ms. */
+#define NBW_RUN_BASELINE_BLOCKTIME_MS 10
+#define NBW_XSTR(x) #x
+#define NBW_STR(x) NBW_XSTR(x)
 
 static double t_start;
 
@@ -346,25 +355,41 @@ static int solver_grids(const struct nbw_run_opts *ro, bool host, int *n)
 	return ndn;
 }
 
-int nbw_run_plane_sweep(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
-			struct nbw_doc *doc, const char *dir, char *err, size_t errlen)
+/* Where the devices share the host's cores their times scatter most, and from one process
+ * to the next more than between a process's repetitions (on the 2-core VM a one-device
+ * N = 40 run took 8.3-16.0 ms in ten processes): ten rounds there, each a new set of
+ * processes, for the fastest round to reach the floor. */
+static int solver_rounds(const struct nbw_run_opts *ro, bool host)
+{
+	return ro->rounds ? ro->rounds : host ? 10 : ro->full ? 5 : 3;
+}
+
+/* Processes first .. first + count - 1 of the plane-size sweep (NBW_RUN_PLANE_BEFORE before
+ * the solver, then one per round); nothing without an OpenMP device. */
+static int plane_processes(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
+			   struct nbw_doc *doc, const char *dir, int first, int count, char *err,
+			   size_t errlen)
 {
 	char kind[32];
-	if (!ro->solver || omp_devices(doc->devices, kind, sizeof(kind)) < 1)
+	if (!ro->solver || !o || omp_devices(doc->devices, kind, sizeof(kind)) < 1)
 		return 0;
 	bool host = strcmp(kind, "host-plugin") == 0;
 	int n[NBW_RUN_MAX_N], nn = solver_grids(ro, host, n);
 	size_t sizes[NBW_RUN_MAX_N];
 	for (int i = 0; i < nn; i++)
 		sizes[i] = (size_t)8 * (size_t)n[i] * (size_t)n[i];
+	int planned = NBW_RUN_PLANE_BEFORE + solver_rounds(ro, host);
 	struct nbw_run_status st;
 	memset(&st, 0, sizeof(st));
 	double t0 = nbw_now();
+	char which[32];
+	snprintf(which, sizeof(which), count > 1 ? "processes %d-%d" : "process %d", first,
+		 first + count - 1);
 	nbw_run_progress(ro, "plane-size sweep: the models' OpenMP paths at the %d halo-plane "
-			     "sizes, in %d processes", nn, NBW_RUN_PLANE_PROCESSES);
+			     "sizes, %s of %d", nn, which, planned);
 	/* The solver's hidden-helper count (nbw_run_solver). */
-	int rc = nbw_plane_sweep(o, sizes, (size_t)nn, host ? 0 : -1, NBW_RUN_PLANE_PROCESSES,
-				 doc, dir, NULL, &st, err, errlen);
+	int rc = nbw_plane_sweep(o, sizes, (size_t)nn, host ? 0 : -1, first, count, planned, doc,
+				 dir, NULL, &st, err, errlen);
 	if (rc == 0)
 		nbw_run_progress(ro, "plane-size sweep: %u measurements in %.1f s%s",
 				 st.measurements, nbw_now() - t0,
@@ -373,8 +398,15 @@ int nbw_run_plane_sweep(const struct nbw_run_opts *ro, const struct nbw_probe_op
 	return rc;
 }
 
-int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
-		   struct nbw_run_solver_status *st, char *err, size_t errlen)
+int nbw_run_plane_sweep(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
+			struct nbw_doc *doc, const char *dir, char *err, size_t errlen)
+{
+	return plane_processes(ro, o, doc, dir, 1, NBW_RUN_PLANE_BEFORE, err, errlen);
+}
+
+int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
+		   struct nbw_doc *doc, const char *dir, struct nbw_run_solver_status *st,
+		   char *err, size_t errlen)
 {
 	memset(st, 0, sizeof(*st));
 	char kind[32];
@@ -398,11 +430,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 	 * paper's range on GPUs. */
 	int n[NBW_RUN_MAX_N], nn = solver_grids(ro, host, n);
 	int steps = ro->steps ? ro->steps : host ? 120 : ro->full ? 500 : 100;
-	/* Where the devices share the host's cores their times scatter most, and from one
-	 * process to the next more than between a process's repetitions (on the 2-core VM a
-	 * one-device N = 40 run took 8.3-16.0 ms in ten processes): ten rounds there, each a
-	 * new set of processes, for the fastest round to reach the floor. */
-	int rounds = ro->rounds ? ro->rounds : host ? 10 : ro->full ? 5 : 3;
+	int rounds = solver_rounds(ro, host);
 	/* libomp's hidden helper threads compete with the host threads for the cores when
 	 * the devices are host memory; the solver runs without them there. */
 	int hh = host ? 0 : -1;
@@ -455,12 +483,21 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 						"G >= 2"));
 	/* On host-plugin devices the solver's threads share the machine's cores: libomp's
 	 * spin-waiting (200 ms by default) would hold a core another of its threads needs. */
+	bool spin_baseline = false;
 	if (host && !getenv("KMP_BLOCKTIME")) {
 		setenv("KMP_BLOCKTIME", "0", 1);
-		json_object_set_new(info, "environment",
-				    json_pack("{s:s}", "KMP_BLOCKTIME",
-					      "0 (host-plugin devices share the cores: waiting "
-					      "threads sleep at once instead of spinning)"));
+		/* The one-device baseline shares the cores with nothing: its kernel's team spins
+		 * between steps (NBW_RUN_BASELINE_BLOCKTIME_MS) instead of paying a wake-up from
+		 * sleep every step, a cost that differs from process to process. */
+		spin_baseline = true;
+		json_object_set_new(
+			info, "environment",
+			json_pack("{s:s}", "KMP_BLOCKTIME",
+				  "0 (host-plugin devices share the cores: waiting threads sleep at "
+				  "once instead of spinning); the cubic baseline runs spin "
+				  "for " NBW_STR(NBW_RUN_BASELINE_BLOCKTIME_MS) " ms "
+				  "(nodebw heat --baseline-blocktime): one device alone, "
+				  "whose kernel's team would otherwise wake from sleep every step"));
 	}
 	/* The hidden-helper count goes into the children's environment (libomp reads it at
 	 * start-up), so that they need not restart themselves. */
@@ -499,6 +536,12 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 		char at[32];
 		snprintf(at, sizeof(at), "solver round %d", r);
 		nbw_run_speed_reference(doc, at);
+		/* One more process of the plane-size sweep, where the run made one. */
+		if (json_object_get(doc->root, "plane_sweep") &&
+		    plane_processes(ro, o, doc, dir, NBW_RUN_PLANE_BEFORE + r, 1, err, errlen)) {
+			rc = -1;
+			break;
+		}
 		/* The rounds are alike: the time left is the mean round's times the rest. */
 		char left[64] = "";
 		if (r > 1)
@@ -541,6 +584,10 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 				/* The a-priori model's compute: each version's repetitions also
 				 * without the halo copies, moments before, on the same buffers. */
 				arg(&a, "--paired");
+				if (spin_baseline) {
+					arg(&a, "--baseline-blocktime");
+					arg(&a, "%d", NBW_RUN_BASELINE_BLOCKTIME_MS);
+				}
 			} else {
 				arg(&a, "--shapes");
 				arg(&a, "%s", shapes);
@@ -636,6 +683,10 @@ int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const cha
 				arg(&a, "--paired");
 			} else {
 				arg(&a, "--instrument");
+				if (spin_baseline) {
+					arg(&a, "--baseline-blocktime");
+					arg(&a, "%d", NBW_RUN_BASELINE_BLOCKTIME_MS);
+				}
 			}
 			rc = solver_child(&a, (int)json_integer_value(json_object_get(u, "steps")),
 					  &roof, doc, dir, rounds + extra,

@@ -44,13 +44,15 @@ void nbw_run_clock_start(void);
 /** A progress line with the elapsed time since nbw_run_clock_start (unless quiet). */
 void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/** The plane-size sweep (nbw_plane_sweep) at the solver's halo planes 8 N^2, before the
- *  solver; nothing without an OpenMP device or with --no-solver. */
+/** The plane-size sweep (nbw_plane_sweep) at the solver's halo planes 8 N^2: its first
+ *  processes, before the solver (nbw_run_solver runs one more as each round starts);
+ *  nothing without an OpenMP device or with --no-solver. */
 int nbw_run_plane_sweep(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
 			struct nbw_doc *doc, const char *dir, char *err, size_t errlen);
 /** The solver's validation and calibration runs, merged into \p doc and written. */
-int nbw_run_solver(const struct nbw_run_opts *ro, struct nbw_doc *doc, const char *dir,
-		   struct nbw_run_solver_status *st, char *err, size_t errlen);
+int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
+		   struct nbw_doc *doc, const char *dir, struct nbw_run_solver_status *st,
+		   char *err, size_t errlen);
 /** What disturbs the machine during the run's stages (include/nodebw/disturb.h). */
 struct nbw_run_disturb {
 	struct nbw_disturb_snap last;

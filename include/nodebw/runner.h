@@ -63,13 +63,16 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 
 /** The plane-size sweep of `nodebw run`: the OpenMP paths the models read (pinned host
  *  memory, sync and async, one stream and two; device 0 and the pair 0-1) measured again at
- *  the solver's halo-plane sizes \p sizes in \p processes child processes, each with
- *  \p hidden_helpers (-1: the runtime's own), merged with "plane_sweep": {"process": k,
- *  "processes": K}. A copy's time at these sizes moves more from one process to the next
- *  than within one; the calibration takes the fastest process (report/curves.c). */
+ *  the solver's halo-plane sizes \p sizes in child processes, each with \p hidden_helpers
+ *  (-1: the runtime's own), merged with "plane_sweep": {"process": k, "processes": K}. This
+ *  call runs processes \p first .. \p first + \p count - 1 of the \p processes planned
+ *  (first = 1 starts the document's "plane_sweep"; later calls add to its children). A
+ *  copy's time at these sizes moves more from one process to the next than within one; the
+ *  calibration takes the fastest process (report/curves.c). */
 int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t nsizes,
-		    int hidden_helpers, int processes, struct nbw_doc *doc, const char *outdir,
-		    FILE *progress, struct nbw_run_status *st, char *err, size_t errlen);
+		    int hidden_helpers, int first, int count, int processes, struct nbw_doc *doc,
+		    const char *outdir, FILE *progress, struct nbw_run_status *st, char *err,
+		    size_t errlen);
 
 /** Merge the measurements of the child run in \p dir into \p doc, each tagged
  *  \p field = \p tag (reference taken); a child without results is a skip named \p what.
