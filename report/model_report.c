@@ -422,8 +422,8 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			      "step = f x a-priori step + o, the mean of a cost that grows with the "
 			      "step (f = (1 + r) / 2, r the median measured / a-priori step) and one "
 			      "per step that does not (o = d / 2, d the median measured - a-priori "
-			      "step), or busy and overhead (y = overhead + busy x, relative least squares) where the "
-			      "a-priori model has no data; the validation below refits without the "
+			      "step), or busy and overhead (y = overhead + busy x, relative least "
+			      "squares) where the a-priori model has no data; the validation below refits without the "
 			      "size it predicts.");
 	const char *hp[] = {"path", "alpha (us)", "beta (GB/s)", "measured sizes"};
 	struct nbw_rtable *tp = nbw_rtable_new("ext-paths", 4, hp);
