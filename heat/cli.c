@@ -105,8 +105,11 @@ void nbw_heat_usage(FILE *f)
 		"                       thread; nowait + taskwait from one thread, Versions 1-2;\n"
 		"                       nowait + taskwait + barrier from a thread per device,\n"
 		"                       Versions 3-4), two per device and step, for each G of\n"
-		"                       --gpus; --steps steps per pass (default 100), --reps\n"
-		"                       passes (default 15); records \"launch_probe\"\n"
+		"                       --gpus; with --n, also the last form with the halo\n"
+		"                       copies of Version 3 (staged) and 4 (direct) of each\n"
+		"                       N's plane (8 N^2 bytes), G >= 2; --steps steps per pass\n"
+		"                       (default 100), --reps passes (default 15); records\n"
+		"                       \"launch_probe\"\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
 		"  --ref-threads T      host threads of the serial reference (default: every\n"
@@ -357,12 +360,12 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 		return -1;
 	int given = (o->nx > 0) + (o->ny > 0) + (o->nz > 0);
 	if (o->launch_probe) {
-		if (given || o->nsizes || o->nshapes || any_version || o->instrument ||
+		if (given || o->nshapes || any_version || o->instrument ||
 		    o->no_exchange || o->paired || o->baseline_nowait || o->roofline_gbs > 0.0 ||
 		    o->baseline_blocktime_ms >= 0) {
 			snprintf(err, errlen, "--launch-probe measures launches only: it takes "
-					      "--devices, --gpus, --steps, --reps, --hidden-helpers, "
-					      "--output and --quiet");
+					      "--n, --devices, --gpus, --steps, --reps, "
+					      "--hidden-helpers, --output and --quiet");
 			return -1;
 		}
 		if (!reps_given)

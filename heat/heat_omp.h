@@ -74,6 +74,11 @@ enum nbw_launch_form {
 				 *   (Versions 1-2) */
 	NBW_LAUNCH_PER_DEVICE,  /**< a host thread per device, target nowait, taskwait and
 				 *   barrier per step (Versions 3-4) */
+	NBW_LAUNCH_STAGED_COPY, /**< as per-device, plus each halo plane to each neighbour
+				 *   device -> host -> device, two omp_target_memcpy_async chained
+				 *   on the launch slot's depobj (Version 3's copies) */
+	NBW_LAUNCH_DIRECT_COPY, /**< as per-device, plus each halo plane device -> device, one
+				 *   omp_target_memcpy_async (Version 4's copies) */
 	NBW_LAUNCH_FORM_COUNT
 };
 
@@ -84,12 +89,22 @@ struct nbw_heat_launch_request {
 	int steps;              /**< steps per timed pass */
 	int warmup;             /**< untimed passes first */
 	int reps;               /**< timed passes */
+	size_t plane_bytes;     /**< the copy forms: bytes of one halo plane */
+	bool fault_plane;       /**< test hook: one ghost plane is spoilt before the check */
 };
 
+/** Whether \p form moves halo planes (and so needs plane_bytes and G >= 2). */
+static inline bool nbw_launch_form_copies(int form)
+{
+	return form == NBW_LAUNCH_STAGED_COPY || form == NBW_LAUNCH_DIRECT_COPY;
+}
+
 /** Time \p reps passes of \p steps steps into \p samples_s; \p counts (2 per device) get
- *  the device counters afterwards: each must be (warmup + reps) x steps. 0, or -1 with
- *  \p err. */
+ *  the device counters afterwards: each must be (warmup + reps) x steps. The copy forms:
+ *  \p bad_plane gets -1 when every ghost plane read back holds its neighbour's halo plane
+ *  byte for byte, else the device of the first that does not (else -1 always). 0, or -1
+ *  with \p err. */
 int nbw_heat_omp_launch(const struct nbw_heat_launch_request *rq, double *samples_s,
-			long *counts, char *err, size_t errlen);
+			long *counts, int *bad_plane, char *err, size_t errlen);
 
 #endif

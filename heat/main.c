@@ -492,7 +492,8 @@ static int launch_probe(struct heat_session *hs, struct nbw_rundir *rd)
 		rc = -1;
 	}
 	if (!hs->o->quiet || failed)
-		printf("\n%zu launch measurements, %u with an error or a failed counter check%s\n"
+		printf("\n%zu launch measurements, %u with an error or a failed counter or plane "
+		       "check%s\n"
 		       "results: %s/results.json (\"launch_probe\")\n",
 		       json_array_size(records), failed,
 		       interrupted ? "; interrupted, partial results kept" : "", hs->dir);

@@ -813,10 +813,16 @@ out:
 static bool launch_form_known(const char *form)
 {
 	return form && (strcmp(form, "sync") == 0 || strcmp(form, "one-thread") == 0 ||
-			strcmp(form, "per-device") == 0);
+			strcmp(form, "per-device") == 0 || strcmp(form, "staged-copy") == 0 ||
+			strcmp(form, "direct-copy") == 0);
 }
 
-/* The launch probe's records of every file: per (form, G >= 2), the fastest round's median
+static bool launch_form_copies(const char *form)
+{
+	return strcmp(form, "staged-copy") == 0 || strcmp(form, "direct-copy") == 0;
+}
+
+/* The launch probe's records of every file: per (form, G >= 2[, N]), the fastest round's median
  * step (the rounds' rule of the solver runs: background load only adds time). Records with
  * an error or a failed counter check are left out. */
 static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
@@ -833,9 +839,13 @@ static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 			    strcmp(jstr(json_object_get(r, "verification"), "status"), "passed") ||
 			    !launch_form_known(form))
 				continue;
+			int n = launch_form_copies(form) ? jint(r, "N", 0) : 0;
+			if (launch_form_copies(form) && n < 3)
+				continue;
 			struct nbw_lsample *l = NULL;
 			for (size_t k = 0; k < c->nlaunch; k++)
-				if (c->launch[k].g == g && strcmp(c->launch[k].form, form) == 0)
+				if (c->launch[k].g == g && c->launch[k].n == n &&
+				    strcmp(c->launch[k].form, form) == 0)
 					l = &c->launch[k];
 			if (!l) {
 				struct nbw_lsample *a =
@@ -847,6 +857,7 @@ static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 				memset(l, 0, sizeof(*l));
 				snprintf(l->form, sizeof(l->form), "%s", form);
 				l->g = g;
+				l->n = n;
 			}
 			l->rounds++;
 			if (l->step_s == 0.0 || t < l->step_s) {
@@ -967,7 +978,8 @@ static json_t *models_json(const struct nbw_calib *c)
 			   "8 N^2-byte copy on the version's path (transfers, transfer_sets), the "
 			   "bandwidth term x contention (the dual/bidir probes)";
 	return json_pack(
-		"{s:{s:b, s:[s, s]}, s:{s:b, s:[s, s, s, s, s, s]}, s:{s:b, s:[s, s, s, s]}}", "paper",
+		"{s:{s:b, s:[s, s]}, s:{s:b, s:[s, s, s, s, s, s, s]}, s:{s:b, s:[s, s, s, s]}}",
+		"paper",
 		"available", c->nk > 0 || c->kbar_given > 0.0, "terms",
 		"compute: k-bar (k.samples: one-device N^3 runs) x (N-2)^3 / G",
 		"transfer: one plane at beta HtoD + DtoH or beta P2P measured at the plane size",
@@ -981,9 +993,13 @@ static json_t *models_json(const struct nbw_calib *c)
 		"overhead: none beyond compute_only (it holds the launches and synchronisation)",
 		"launch: the launch probe's step (one-thread or per-device form) kept "
 		"apart when compute_only is carried over from other sizes",
-		"oversubscription: on host-plugin devices the transfer of Versions 3-4 x G / "
-		"host_cpus where G > host_cpus (the copies share a core with the other host "
-		"threads)",
+		"copies (Versions 3-4): the launch probe's staged-copy (v3) or direct-copy (v4) "
+		"step less its per-device step on G devices, at N (linear in the plane's bytes "
+		"between measured N); outside the measured N the transfer curves x "
+		"oversubscription",
+		"oversubscription (without the copy probe): on host-plugin devices the transfer of "
+		"Versions 3-4 x G / host_cpus where G > host_cpus (the copies share a core with "
+		"the other host threads)",
 		"fitted", "available", c->nvs > 0, "terms",
 		"interaction: the mean of the a-priori step x the other sizes' median measured "
 		"/ a-priori ratio and the a-priori step + their median difference, over the "
@@ -1049,6 +1065,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 			const struct nbw_lsample *l = &c->launch[i];
 			json_t *o = json_pack("{s:s, s:i, s:f, s:i}", "form", l->form, "G", l->g,
 					      "step_s", l->step_s, "rounds", l->rounds);
+			if (l->n)
+				json_object_set_new(o, "N", json_integer(l->n));
 			if (l->ci_hi_s > 0.0) {
 				json_object_set_new(o, "ci_lo_s", json_real(l->ci_lo_s));
 				json_object_set_new(o, "ci_hi_s", json_real(l->ci_hi_s));
@@ -1367,7 +1385,7 @@ static int read_cs(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 	return 0;
 }
 
-/* launch: [{form, G, step_s, rounds[, ci_lo_s, ci_hi_s]}] */
+/* launch: [{form, G[, N], step_s, rounds[, ci_lo_s, ci_hi_s]}] (N: the copy forms only) */
 static int read_launch(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 {
 	if (!a)
@@ -1383,10 +1401,19 @@ static int read_launch(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 		json_t *g = json_object_get(s, "G"), *rounds = json_object_get(s, "rounds");
 		double t, lo = 0.0, hi = 0.0;
 		if (!launch_form_known(form))
-			return bad(err, errlen, at, "\"form\" must be \"sync\", \"one-thread\" or "
-						    "\"per-device\"");
+			return bad(err, errlen, at, "\"form\" must be \"sync\", \"one-thread\", "
+						    "\"per-device\", \"staged-copy\" or "
+						    "\"direct-copy\"");
 		if (!json_is_integer(g))
 			return bad(err, errlen, at, "\"G\" must be an integer");
+		json_t *nj = json_object_get(s, "N");
+		bool copies = launch_form_copies(form);
+		if (copies && (!json_is_integer(nj) || json_integer_value(nj) < 3 ||
+			       json_integer_value(nj) > 1000000))
+			return bad(err, errlen, at, "\"N\" of a copy form must be an integer "
+						    "3-1000000");
+		if (!copies && nj)
+			return bad(err, errlen, at, "\"N\" belongs to the copy forms only");
 		if (rounds && (!json_is_integer(rounds) || json_integer_value(rounds) < 1 ||
 			       json_integer_value(rounds) > 100000))
 			return bad(err, errlen, at, "\"rounds\" must be an integer 1-100000");
@@ -1405,6 +1432,7 @@ static int read_launch(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 		memset(l, 0, sizeof(*l));
 		snprintf(l->form, sizeof(l->form), "%s", form);
 		l->g = (int)json_integer_value(g);
+		l->n = copies ? (int)json_integer_value(nj) : 0;
 		l->step_s = t;
 		l->ci_lo_s = lo;
 		l->ci_hi_s = hi;

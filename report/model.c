@@ -906,6 +906,41 @@ static int apriori_step(const struct nbw_calib *c, bool per_device, int g, const
 	return rc;
 }
 
+/* What Version \p vn's halo copies add to a step of G = \p g devices, grid N = \p n, from
+ * the launch probe: its copy form's step (staged-copy for Version 3, direct-copy for 4)
+ * less its per-device step, both near-empty regions, so the difference is the copies with
+ * everything they cost the host threads (the copy itself, its target task, the wake-ups
+ * and, on more threads than CPUs, the cores' sharing). At an N between two measured ones,
+ * linear in the plane's bytes between them; at none, -1 (so outside the measured planes
+ * the transfer curves stand for the copies). Negative differences count as 0. */
+static int copy_probe_step(const struct nbw_calib *c, int vn, int g, int n, double *step)
+{
+	const char *form = vn == 3 ? "staged-copy" : "direct-copy";
+	double l = launch_step(c, true, g);
+	const struct nbw_lsample *lo = NULL, *hi = NULL;
+	if (vn < 3 || !(l > 0.0))
+		return -1;
+	for (size_t i = 0; i < c->nlaunch; i++) {
+		const struct nbw_lsample *s = &c->launch[i];
+		if (s->g != g || s->n < 3 || strcmp(s->form, form) != 0)
+			continue;
+		if (s->n <= n && (!lo || s->n > lo->n))
+			lo = s;
+		if (s->n >= n && (!hi || s->n < hi->n))
+			hi = s;
+	}
+	if (!lo || !hi)
+		return -1;
+	double dlo = fmax(0.0, lo->step_s - l), dhi = fmax(0.0, hi->step_s - l);
+	if (lo->n == hi->n) {
+		*step = dlo;
+		return 0;
+	}
+	double blo = (double)lo->n * lo->n, bhi = (double)hi->n * hi->n, b = (double)n * n;
+	*step = dlo + (dhi - dlo) * (b - blo) / (bhi - blo);
+	return 0;
+}
+
 /* Host-thread oversubscription of the copies: on host-plugin devices a copy is a memcpy
  * on the host thread that issues it, and with a thread per device (Versions 3-4) on more
  * devices than CPUs each core runs g / host_cpus threads, every one computing or spinning
@@ -940,8 +975,15 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 	double boundary_step = compute_step * (planes >= 2 ? 2.0 : 1.0) / planes;
 	if (ext_transfer(c, n, g, vn, out, &transfer_step, why, whylen))
 		return -1;
-	out->oversub = oversubscription(c, vn, g);
-	transfer_step *= out->oversub;
+	double probed;
+	if (copy_probe_step(c, vn, g, n, &probed) == 0) {
+		/* The copies as the threads of the version's form issue them, measured. */
+		out->copy_probe = true;
+		transfer_step = probed;
+	} else {
+		out->oversub = oversubscription(c, vn, g);
+		transfer_step *= out->oversub;
+	}
 	out->overlap = overlaps(c, vn);
 	ext_total(out, steps, compute_step, boundary_step, transfer_step, 0.0);
 	out->launch_s = steps * launch;

@@ -207,6 +207,39 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	    "the bandwidth part as contention (a-priori, fitted); the latency part only in "
 	    "the fitted interaction");
 
+	/* The halo copies as a thread per device issues them: the launch probe's copy forms. */
+	bool copy_probe = false;
+	for (int f = 0; f < 2; f++) {
+		const char *form = f ? "direct-copy" : "staged-copy";
+		struct range per_copy[2] = {{0}};
+		for (size_t i = 0; i < c->nlaunch; i++) {
+			const struct nbw_lsample *l = &c->launch[i];
+			if (strcmp(l->form, form) != 0 || (l->g != 2 && l->g != 4))
+				continue;
+			double base = 0.0;
+			for (size_t j = 0; j < c->nlaunch; j++)
+				if (c->launch[j].g == l->g && strcmp(c->launch[j].form, "per-device") == 0)
+					base = c->launch[j].step_s;
+			if (!(base > 0.0))
+				continue;
+			/* The busiest thread: one or two neighbours, two copies per plane staged. */
+			int copies = (l->g > 2 ? 2 : 1) * (f ? 1 : 2);
+			push(&per_copy[l->g / 2 - 1], (l->step_s - base) / copies * 1e6);
+		}
+		if (!per_copy[0].n && !per_copy[1].n)
+			continue;
+		copy_probe = true;
+		char what[96];
+		snprintf(what, sizeof(what), "launch probe, %s step - per-device step per copy",
+			 form);
+		per_g(ev, sizeof(ev), what, per_copy, "%.1f to %.1f us");
+		row(t, f ? "halo copies from a thread per device (Version 4: device -> device)"
+			 : "halo copies from a thread per device (Version 3: device -> host -> device)",
+		    ev,
+		    "a-priori: the probe's step difference at N is the transfer term of Versions 3-4 "
+		    "(it holds the copy, its target task, the wake-ups and the cores' sharing)");
+	}
+
 	/* A thread per device on more devices than CPUs: the copies share a core. */
 	int gmax = 0;
 	for (size_t i = 0; i < c->ncs; i++)
@@ -224,8 +257,11 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 				   "(each computing or spinning at the barrier)"
 				 : "no more host threads than CPUs in the compute-only runs");
 	row(t, "host threads sharing a core with the copies (Versions 3-4, host plugin)", ev,
-	    "a-priori: the busiest thread's transfer x G / CPUs where G > CPUs (oversub in "
-	    "nodebw predict --json)");
+	    copy_probe ? "a-priori: inside the copy probe's step at the measured N; elsewhere the "
+			 "busiest thread's transfer x G / CPUs where G > CPUs (oversub in nodebw "
+			 "predict --json)"
+		       : "a-priori: the busiest thread's transfer x G / CPUs where G > CPUs (oversub "
+			 "in nodebw predict --json)");
 
 	/* What the runs with the exchange cost beyond their terms. */
 	struct range f[4] = {{0}}, o[4] = {{0}};

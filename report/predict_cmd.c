@@ -254,6 +254,10 @@ int nbw_predict_main(int argc, char **argv)
 								    json_real(ap.launch_s));
 						json_object_set_new(ao, "oversub",
 								    json_real(ap.oversub));
+						json_object_set_new(
+							ao, "transfer_from",
+							json_string(ap.copy_probe ? "copy probe"
+										  : "transfer curves"));
 					}
 					json_array_append_new(out, o);
 					continue;

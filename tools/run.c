@@ -563,9 +563,12 @@ int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o
 				arg(&a, "--launch-probe");
 				arg(&a, "--gpus");
 				arg(&a, "%s", glist + 2);
+				arg(&a, "--n");
+				arg(&a, "%s", nlist);
 				nbw_run_progress(ro, "solver round %d/%d: launch probe (empty target "
-						     "regions launched as v1-v4 launch, G = %s)",
-						 r, rounds, glist + 2);
+						     "regions launched as v1-v4 launch, G = %s; "
+						     "v3 and v4 halo copies, N = %s)",
+						 r, rounds, glist + 2, nlist);
 				rc = heat_child(&a, &roof, doc, dir, r, "a-priori", st, children,
 						err, errlen);
 				continue;

@@ -131,8 +131,12 @@ struct nbw_csample {
  *  time of 2 G near-empty target regions launched as the solver's form launches its
  *  kernels, with the form's synchronisation. */
 struct nbw_lsample {
-	char form[12];            /**< "sync", "one-thread" (Versions 1-2), "per-device" (3-4) */
+	char form[12];            /**< "sync", "one-thread" (Versions 1-2), "per-device" (3-4),
+				   *   "staged-copy" (per-device with Version 3's halo copies),
+				   *   "direct-copy" (with Version 4's) */
 	int g;
+	int n;                    /**< the copy forms: the grid whose halo plane they move (8 N^2
+				   *   bytes); 0 for the others */
 	double step_s;
 	double ci_lo_s, ci_hi_s;  /**< that round's 95 % interval of the median (0: none) */
 	int rounds;               /**< rounds it is the fastest of */
@@ -223,6 +227,9 @@ struct nbw_ext_pred {
 	double oversub;           /**< a-priori: the busiest thread's copies share a core with
 				       oversub - 1 other host threads (host plugin, Versions 3-4
 				       with G > host_cpus: G / host_cpus; else 1) */
+	bool copy_probe;          /**< a-priori: the transfer term is the launch probe's copy
+				       form's step less its per-device step (Versions 3-4), not
+				       the transfer curves x oversub */
 	double launch_s;          /**< a-priori, whole run: the launch probe's steps where the
 				       compute was carried over from other sizes (0: the
 				       compute-only run of this N, or no launch probe) */

@@ -62,7 +62,7 @@ usage_error "Version 1 on one device" --version v1 --gpus 1
 usage_error "hidden helpers out of range" --hidden-helpers 17
 usage_error "bad roofline" --roofline-gbs fast
 usage_error "shapes not NXxNYxNZ" --shapes 64x64
-usage_error "launch probe with a grid" --launch-probe --n 32
+usage_error "launch probe with a shape" --launch-probe --nx 8 --ny 8 --nz 8
 usage_error "launch probe with versions" --launch-probe --versions v2
 usage_error "launch probe on more devices than exist" --launch-probe --gpus 9
 usage_error "launch probe with zero passes" --launch-probe --reps 0
@@ -198,22 +198,42 @@ NODEBW_HEAT_FAULT=v3 "$NODEBW" heat --versions v3 --gpus 2 --n 10 --steps 4 --pa
 check "--paired: a perturbed solution fails verification (exit 3)" test $? -eq 3
 usage_error "--paired with --no-exchange" --paired --no-exchange
 usage_error "--paired with the launch probe" --paired --launch-probe
-# The launch-latency probe: every form for G = 1 and 3 on devices 3, 1, 2; the counters
-# match the launches; the records validate; the per-launch time is the step over its launches.
-KMP_BLOCKTIME=0 "$NODEBW" heat --launch-probe --devices 3,1,2 --gpus 1,3 --steps 20 --reps 5 \
-	--hidden-helpers 0 --output "$tmp/lp" >"$tmp/lpout" 2>"$tmp/lperr"
+# The launch-latency probe: every form for G = 1 and 3 on devices 3, 1, 2, the copy forms
+# for G = 3 and N = 8, 12; the counters match the launches and every ghost plane its
+# neighbour's halo plane; the records validate; the per-launch time is the step over its
+# launches.
+KMP_BLOCKTIME=0 "$NODEBW" heat --launch-probe --devices 3,1,2 --gpus 1,3 --n 8,12 --steps 20 \
+	--reps 5 --hidden-helpers 0 --output "$tmp/lp" >"$tmp/lpout" 2>"$tmp/lperr"
 check "launch probe: exit 0 (status $?)" test $? -eq 0
 check "launch probe: the results validate" sh -c "$py '$validate' '$schema' '$tmp/lp/results.json' >/dev/null"
-check "launch probe: 3 forms x 2 G, counters checked, CI around the median" $py -c "
+check "launch probe: 3 forms x 2 G and 2 copy forms x 2 N for G = 3, checked, CI around the median" $py -c "
 import json; l = json.load(open('$tmp/lp/results.json'))['launch_probe']
-assert [(x['form'], x['G']) for x in l] == [(f, g) for g in (1, 3) for f in ('sync', 'one-thread', 'per-device')], l
+want = [(f, g, None) for g in (1, 3) for f in ('sync', 'one-thread', 'per-device')]
+want[6:6] = [(f, 3, n) for f in ('staged-copy', 'direct-copy') for n in (8, 12)]
+assert [(x['form'], x['G'], x.get('N')) for x in l] == want, l
 for x in l:
-    assert x['verification'] == {'status': 'passed', 'count': (2 + 5) * 20}, x
+    copies = x['form'].endswith('-copy')
+    ver = {'status': 'passed', 'count': (2 + 5) * 20}
+    if copies:
+        ver['planes'] = 'passed'
+        assert x['plane_bytes'] == 8 * x['N'] ** 2, x
+        assert x['copies_per_thread_and_step'] == 2 * (2 if x['form'] == 'staged-copy' else 1), x
+    assert x['verification'] == ver, x
     assert x['devices'] == [3, 1, 2][:x['G']] and x['hidden_helpers'] == 0 and len(x['samples_step_s']) == 5
     s = x['step_s']
     assert 0 < s['ci_lo'] <= s['median'] <= s['ci_hi'], s
-    per = 2 if x['form'] == 'per-device' else 2 * x['G']
+    per = 2 if x['form'] not in ('sync', 'one-thread') else 2 * x['G']
     assert x['launches_per_thread_and_step'] == per and abs(x['per_launch_s'] * per / s['median'] - 1) < 1e-8, x
 "
-check "launch probe: the table names the forms" sh -c "grep -q '^one-thread   3' '$tmp/lpout' && grep -q '6 launch measurements, 0 with' '$tmp/lpout'"
+check "launch probe: the table names the forms" sh -c "grep -q '^one-thread   3' '$tmp/lpout' && grep -q '^staged-copy  3   12' '$tmp/lpout' && grep -q '10 launch measurements, 0 with' '$tmp/lpout'"
+# A spoilt ghost plane fails the copy forms' check (exit 3, partial), the others pass.
+NODEBW_HEAT_FAULT=copy-plane KMP_BLOCKTIME=0 "$NODEBW" heat --launch-probe --devices 3,1,2 \
+	--gpus 3 --n 8 --steps 5 --reps 3 --hidden-helpers 0 --output "$tmp/lpf" >"$tmp/lpfout" 2>&1
+check "launch probe: a spoilt ghost plane fails the check (status $?)" test $? -eq 3
+check "launch probe: the spoilt plane is named, the other records pass" $py -c "
+import json; l = json.load(open('$tmp/lpf/results.json'))['launch_probe']
+bad = [x for x in l if x['verification']['status'] != 'passed']
+assert [x['form'] for x in bad] == ['staged-copy', 'direct-copy'], l
+assert all(x['verification']['planes'] == 'failed' and x['verification']['plane_device'] == 1 for x in bad), bad
+"
 done_testing

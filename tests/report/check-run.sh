@@ -190,15 +190,20 @@ for name, t in c["transfers"].items():
                 and m["concurrency"] == conc
                 and (conc != "single" or (m["streams"][0]["src"], m["streams"][0]["dst"]) == (t["src"], t["dst"]))]
         assert mine and abs(min(mine) - q["fastest_s"]) <= 1e-12, (name, q, mine)
-# The launch probe: in each of the two rounds, 3 forms x G = 2, 4, counters checked; the
-# calibration keeps each (form, G)'s fastest round.
+# The launch probe: in each of the two rounds, 3 forms x G = 2, 4 and the 2 copy forms x
+# G = 2, 4 x the solver's N = 24, 32, counters and planes checked; the calibration keeps
+# each (form, G, N)'s fastest round.
 lp = d["launch_probe"]
-assert sorted((x["round"], x["form"], x["G"]) for x in lp) == sorted(
-    (r, f, g) for r in (1, 2) for f in ("sync", "one-thread", "per-device") for g in (2, 4)), lp
+forms = [(f, g, None) for f in ("sync", "one-thread", "per-device") for g in (2, 4)]
+forms += [(f, g, n) for f in ("staged-copy", "direct-copy") for g in (2, 4) for n in (24, 32)]
+assert sorted((x["round"], x["form"], x["G"], x.get("N") or 0) for x in lp) == sorted(
+    (r, f, g, n or 0) for r in (1, 2) for (f, g, n) in forms), lp
 assert all(x["verification"]["status"] == "passed" and x["hidden_helpers"] == 0 for x in lp)
-assert len(c["launch"]) == 6, c["launch"]
+assert all(x["verification"]["planes"] == "passed" for x in lp if "N" in x)
+assert len(c["launch"]) == 14, c["launch"]
 for l in c["launch"]:
-    mine = [x["step_s"]["median"] for x in lp if (x["form"], x["G"]) == (l["form"], l["G"])]
+    mine = [x["step_s"]["median"] for x in lp
+            if (x["form"], x["G"], x.get("N")) == (l["form"], l["G"], l.get("N"))]
     assert l["rounds"] == 2 and abs(l["step_s"] / min(mine) - 1) <= 1e-8, (l, mine)
     assert l["ci_lo_s"] <= l["step_s"] <= l["ci_hi_s"], l
 assert any(t.startswith("launch:") for t in c["models"]["a-priori"]["terms"])
@@ -238,9 +243,11 @@ check "plane-size sweep table: a row per path and plane size" python3 -c "
 import csv; rows = list(csv.DictReader(open('$out/report/tables/ext-planes.csv')))
 assert len(rows) == 18 and all(r['processes'] == '4' for r in rows), rows
 assert all(float(r['slowest_over_fastest']) >= 1.0 for r in rows), rows"
-check "physics evidence table: 9 terms, each with a measured figure" python3 -c "
+check "physics evidence table: 11 terms, each with a measured figure" python3 -c "
 import csv, os; rows = list(csv.DictReader(open('$out/report/tables/model-physics.csv')))
-assert len(rows) == 9 and all(r['evidence'] and r['carried_by'] for r in rows), rows
+assert len(rows) == 11 and all(r['evidence'] and r['carried_by'] for r in rows), rows
+cp = [r for r in rows if r['term'].startswith('halo copies from a thread per device')]
+assert len(cp) == 2 and all('per copy: G = 2: ' in r['evidence'] and '; G = 4: ' in r['evidence'] for r in cp), cp
 ov = [r for r in rows if r['term'].startswith('host threads sharing a core')][0]
 assert ov['evidence'].startswith('%d CPUs, host-plugin devices: ' % len(os.sched_getaffinity(0))), ov
 assert 'Launch probe: G = 2: ' in [r for r in rows if r['term'].startswith('per-launch')][0]['evidence'], rows

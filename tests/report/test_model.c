@@ -1016,6 +1016,68 @@ static void test_apriori_oversub(void **state)
 	assert_true(e.oversub == 1.0);
 }
 
+/* The copy probe as Versions 3-4's a-priori transfer term, by hand: G = 3, the launch
+ * probe's per-device step 30 us; staged-copy 50, 70 and 60 us at N = 32, 66 and 50;
+ * direct-copy 25 us at N = 32 (below the per-device step: 0). Exact N: the difference; an N
+ * between two measured ones: linear in the plane's bytes (N^2); outside them: the transfer
+ * curves x oversubscription, as without the probe. */
+static void test_apriori_copy_probe(void **state)
+{
+	(void)state;
+	const struct nbw_csample cs[4] = {
+		{.per_device = true, .g = 3, .n = 32, .step_s = 40e-6},
+		{.per_device = true, .g = 3, .n = 50, .step_s = 60e-6},
+		{.per_device = true, .g = 3, .n = 66, .step_s = 80e-6},
+		{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6}};
+	struct apriori_fx f;
+	apriori_fx_init(&f, cs, 4);
+	struct nbw_calib c = f.c;
+	struct nbw_lsample l[5] = {
+		{.form = "per-device", .g = 3, .step_s = 30e-6},
+		{.form = "direct-copy", .g = 3, .n = 32, .step_s = 25e-6},
+		{.form = "staged-copy", .g = 3, .n = 32, .step_s = 50e-6},
+		{.form = "staged-copy", .g = 3, .n = 66, .step_s = 70e-6},
+		{.form = "staged-copy", .g = 3, .n = 50, .step_s = 60e-6}};
+	c.launch = l;
+	c.nlaunch = 5;
+	c.host_cpus = 2;
+	struct nbw_ext_pred e;
+	char why[256];
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(e.copy_probe);
+	assert_true(e.oversub == 1.0);
+	assert_true(REL(e.transfer_s, 10 * 20e-6) < 1e-9);
+	assert_true(REL(e.total_s, 10 * (40e-6 + 20e-6)) < 1e-9);
+	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.transfer_s, 10 * 30e-6) < 1e-9);
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v4", 10, &e, why, sizeof(why)), 0);
+	assert_true(e.copy_probe);
+	assert_true(e.transfer_s == 0.0);
+	assert_true(REL(e.total_s, 10 * 40e-6) < 1e-9);
+	/* Without N = 50: between N = 32 (20 us) and 66 (40 us), by the plane's bytes. */
+	c.nlaunch = 4;
+	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(e.copy_probe);
+	double want = 20e-6 + 20e-6 * (2500.0 - 1024.0) / (4356.0 - 1024.0);
+	assert_true(REL(e.transfer_s, 10 * want) < 1e-9);
+	/* Only N = 32 measured: N = 66 falls back to the curves x G / CPUs. */
+	c.nlaunch = 3;
+	double plane = 8.0 * 66 * 66;
+	double t = 4e-6 + (plane - 1.0) / (1e9 - 1.0) + 6e-6 + (plane - 1.0) / (1e9 - 1.0);
+	assert_int_equal(nbw_predict_apriori(&c, 66, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_false(e.copy_probe);
+	assert_true(REL(e.oversub, 1.5) < 1e-12);
+	assert_true(REL(e.transfer_s, 10 * 1.5 * 2 * t) < 1e-9);
+	/* Versions 1-2 never take it. */
+	c.nlaunch = 5;
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_false(e.copy_probe);
+	/* No per-device step of that G: the curves. */
+	l[0].g = 2;
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_false(e.copy_probe);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1032,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_paired_time),
 		cmocka_unit_test(test_apriori_own_paired),
 		cmocka_unit_test(test_apriori_oversub),
+		cmocka_unit_test(test_apriori_copy_probe),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_abfit_range),
 		cmocka_unit_test(test_calib_files),
