@@ -973,10 +973,13 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 	/* What G devices at once cost against one device alone (reported as busy). */
 	out->busy = compute_step / (out->k_slab * area * planes);
 	double boundary_step = compute_step * (planes >= 2 ? 2.0 : 1.0) / planes;
-	if (ext_transfer(c, n, g, vn, out, &transfer_step, why, whylen))
-		return -1;
 	double probed;
-	if (copy_probe_step(c, vn, g, n, &probed) == 0) {
+	bool have_probe = copy_probe_step(c, vn, g, n, &probed) == 0;
+	/* The transfer curves' terms (paths, contention, whose planes) are reported beside the
+	 * copy probe's; only without the probe are they needed. */
+	if (ext_transfer(c, n, g, vn, out, &transfer_step, why, whylen) && !have_probe)
+		return -1;
+	if (have_probe) {
 		/* The copies as the threads of the version's form issue them, measured. */
 		out->copy_probe = true;
 		transfer_step = probed;
