@@ -45,6 +45,12 @@
  * spins from one step to the next. With 0, N = 40 took 8.2-10.7 ms for 120 steps in twelve
  * processes on the 2-vCPU VM, modal per process; spinning, 5.9-6.0 ms. */
 #define NBW_RUN_BASELINE_BLOCKTIME_MS 10
+
+/* Timed repetitions of a solver child: NBW_RUN_REPS in the first NBW_ROUNDS_CORE rounds
+ * (with the instrumented runs) and in extra rounds; NBW_RUN_LATE_REPS in the cubic part of
+ * the later rounds, which leave the instrumented runs out (about the same time). */
+#define NBW_RUN_REPS 3
+#define NBW_RUN_LATE_REPS 5
 #define NBW_XSTR(x) #x
 #define NBW_STR(x) NBW_XSTR(x)
 
@@ -295,15 +301,15 @@ static bool paired_before(json_t *bad, size_t i)
 }
 
 /* One solver child: \p steps steps, 3 repetitions, the roofline once it is known. */
-static int solver_child(struct argbuf *a, int steps, double *roof, struct nbw_doc *doc,
-			const char *dir, int round, const char *purpose,
+static int solver_child(struct argbuf *a, int steps, int reps, double *roof,
+			struct nbw_doc *doc, const char *dir, int round, const char *purpose,
 			struct nbw_run_solver_status *st, json_t *children, char *err,
 			size_t errlen)
 {
 	arg(a, "--steps");
 	arg(a, "%d", steps);
 	arg(a, "--reps");
-	arg(a, "%d", 3);
+	arg(a, "%d", reps);
 	if (*roof > 0.0) {
 		arg(a, "--roofline-gbs");
 		arg(a, "%.6g", *roof);
@@ -466,14 +472,17 @@ int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o
 					     : "the runtime's own setting"));
 	json_object_set_new(info, "summary",
 			    json_string("every round: cubic N^3 grids with baseline (1 device) "
-					"and v1-v4 on each G, timed and instrumented (validation, "
-					"and the paper's k(N)), each repetition of v1-v4 timed first "
+					"and v1-v4 on each G, timed (validation, and the paper's "
+					"k(N)), each repetition of v1-v4 timed first "
 					"without the halo copies on the same buffers (--paired; "
 					"a-priori: the compute, launch and synchronisation of G "
-					"devices at once); then one-device runs of the slab "
+					"devices at once): 3 repetitions and instrumented runs "
+					"in the first 3 rounds, 5 repetitions and no instrumented "
+					"runs later; then one-device runs of the slab "
 					"shapes N x N x (ceil((N-2)/G)+2) launched as Versions 1-4 "
 					"launch (nowait; calibration); in the first 3 rounds the launch probe (nodebw heat --launch-probe: "
-					"near-empty target regions launched as v1-v4 launch); "
+					"near-empty target regions launched as v1-v4 launch, and "
+					"with Versions 3-4's halo copies); "
 					"the models take each configuration's fastest round, and "
 					"are validated against the speed-matched time of the "
 					"paired halves (doc/model.md)"));
@@ -576,6 +585,10 @@ int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o
 			struct argbuf a = {.n = 0};
 			arg(&a, "nodebw");
 			arg(&a, "heat");
+			/* The phases of the instrumented runs come from the rounds every run
+			 * has; later rounds spend that time on more paired repetitions, which
+			 * the validation's speed-matched time and the a-priori compute take. */
+			bool core = r <= NBW_ROUNDS_CORE;
 			if (part == 0) {
 				arg(&a, "--n");
 				arg(&a, "%s", nlist);
@@ -583,7 +596,8 @@ int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o
 				arg(&a, ng ? "baseline,v1,v2,v3,v4" : "baseline");
 				arg(&a, "--gpus");
 				arg(&a, "%s", glist);
-				arg(&a, "--instrument");
+				if (core)
+					arg(&a, "--instrument");
 				/* The a-priori model's compute: each version's repetitions also
 				 * without the halo copies, moments before, on the same buffers. */
 				arg(&a, "--paired");
@@ -602,13 +616,18 @@ int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o
 				arg(&a, "1");
 			}
 			const char *purpose = part == 0 ? "validation" : "calibration";
-			nbw_run_progress(ro, "solver round %d/%d: %s (%s; %d steps)%s", r, rounds,
-					 part == 0 ? "cubic grids, baseline and v1-v4, timed with "
+			int reps = part == 0 && !core ? NBW_RUN_LATE_REPS : NBW_RUN_REPS;
+			nbw_run_progress(ro, "solver round %d/%d: %s (%s; %d steps, %d repetitions)%s",
+					 r, rounds,
+					 part == 1 ? "one-device runs of the slab shapes"
+					 : core	   ? "cubic grids, baseline and v1-v4, timed with "
 						     "and without the halo copies + instrumented"
-						   : "one-device runs of the slab shapes",
-					 part == 1 ? shapes : nlist, steps, part == 0 ? left : "");
-			rc = solver_child(&a, steps, &roof, doc, dir, r, purpose, st, children, err,
-					  errlen);
+						   : "cubic grids, baseline and v1-v4, timed with "
+						     "and without the halo copies",
+					 part == 1 ? shapes : nlist, steps, reps,
+					 part == 0 ? left : "");
+			rc = solver_child(&a, steps, reps, &roof, doc, dir, r, purpose, st, children,
+					  err, errlen);
 		}
 		if (rc == 0 && !st->interrupted && !nbw_stop_requested)
 			rounds_run = r;
@@ -692,7 +711,7 @@ int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o
 				}
 			}
 			rc = solver_child(&a, (int)json_integer_value(json_object_get(u, "steps")),
-					  &roof, doc, dir, rounds + extra,
+					  NBW_RUN_REPS, &roof, doc, dir, rounds + extra,
 					  slab ? "calibration" : "validation", st, children, err,
 					  errlen);
 			if (nbw_now() - t_child > longest)

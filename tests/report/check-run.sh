@@ -296,6 +296,28 @@ assert s['rounds_stopped'].startswith('3 of 5 rounds: one more'), s['rounds_stop
 assert max(c['round'] for c in s['children']) == 3, s['children']"
 check "time limit: progress line names it" grep -q "solver: 3 of 5 rounds: one more" "$tmp/tlerr"
 
+# Past the third round the cubic grids are timed 5 times and not instrumented (the phases
+# come from rounds 1-3); the slab shapes and extra rounds keep 3 repetitions.
+# shellcheck disable=SC2086
+"$NODEBW" run $small --solver-rounds 4 --no-report --output "$tmp/r4" >"$tmp/r4out" 2>"$tmp/r4err"
+st=$?
+check "four rounds: exit 0 (status $st)" test "$st" -eq 0
+check "four rounds: round 4 times 5 repetitions without instrumented runs" python3 -c "
+import json; d = json.load(open('$tmp/r4/results.json'))
+ch = [c for c in d['solver']['children'] if c['round'] <= 4 and '--n' in c['argv'] and '--versions' in c['argv']]
+assert [c['round'] for c in ch] == [1, 2, 3, 4], ch
+for c in ch:
+    a = c['argv']
+    assert a[a.index('--reps') + 1] == ('5' if c['round'] == 4 else '3'), c
+    assert ('--instrument' in a) == (c['round'] <= 3), c
+slab = [c for c in d['solver']['children'] if '--shapes' in c['argv'] and '--n' not in c['argv']]
+assert all(c['argv'][c['argv'].index('--reps') + 1] == '3' for c in slab), slab
+r4 = [r for r in d['solver_runs'] if r['round'] == 4 and r['purpose'] == 'validation']
+assert r4 and all(len(r['samples_s']) == 5 and not r.get('instrumented') for r in r4), r4
+r1 = [r for r in d['solver_runs'] if r['round'] == 1 and r['purpose'] == 'validation' and r.get('exchange') != 'none']
+assert r1 and all(r.get('instrumented') for r in r1), r1"
+check "four rounds: the progress line says so" grep -q "solver round 4/4: cubic grids, baseline and v1-v4, timed with and without the halo copies (24,32; 6 steps, 5 repetitions)" "$tmp/r4err"
+
 bad() { # bad "description" expected args...
 	desc=$1; want=$2; shift 2
 	"$NODEBW" run "$@" --output "$tmp/bad" >"$tmp/bout" 2>"$tmp/berr"
