@@ -110,9 +110,13 @@ static json_t *measure(const struct nbw_heat_opts *o, const char *kind, int form
 	if (rc) {
 		json_object_set_new(j, "error", json_string(err));
 		(*failed)++;
-		if (table)
-			fprintf(table, "%-11s %2d %4s  error: %s\n", nbw_launch_form_name(form), g,
-				n ? "" : "-", err);
+		if (table) {
+			char nn[16] = "-";
+			if (n)
+				snprintf(nn, sizeof(nn), "%d", n);
+			fprintf(table, "%-11s %2d %4s  error: %s\n", nbw_launch_form_name(form), g, nn,
+				err);
+		}
 		goto out;
 	}
 	for (int r = 0; r < o->reps; r++) {

@@ -167,7 +167,7 @@ static int planes_setup(struct launch_ctx *x, char *err, size_t errlen)
 	size_t n = x->pb / sizeof(double);
 	double *h = malloc(x->pb);
 	if (!h) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "out of memory for a %zu-byte halo plane on the host", x->pb);
 		return -1;
 	}
 	for (int i = 0; i < x->g; i++) {
