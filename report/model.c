@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_priv.h"
 #include "nodebw/limits.h"
 #include "nodebw/model.h"
 #include "nodebw/stats.h"
@@ -825,7 +826,7 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 
 /* The launch probe's step of the form the version launches with ("one-thread" for the v2
  * form, "per-device" for the v3 form) on \p g devices; 0 when not measured. */
-static double launch_step(const struct nbw_calib *c, bool per_device, int g)
+double nbw_calib_launch_step(const struct nbw_calib *c, bool per_device, int g)
 {
 	for (size_t i = 0; i < c->nlaunch; i++)
 		if (c->launch[i].g == g &&
@@ -870,7 +871,7 @@ static int apriori_step(const struct nbw_calib *c, bool per_device, int g, const
 			int n, int planes, double k_slab, double *step, double *launch)
 {
 	double area = (double)(n - 2) * (n - 2), *r = malloc((c->ncs + 1) * sizeof(double));
-	double l = launch_step(c, per_device, g), exact = INFINITY;
+	double l = nbw_calib_launch_step(c, per_device, g), exact = INFINITY;
 	enum cs_use use = cs_use_for(c, per_device, g, v);
 	size_t m = 0;
 	*launch = 0.0;
@@ -916,7 +917,7 @@ static int apriori_step(const struct nbw_calib *c, bool per_device, int g, const
 static int copy_probe_step(const struct nbw_calib *c, int vn, int g, int n, double *step)
 {
 	const char *form = vn == 3 ? "staged-copy" : "direct-copy";
-	double l = launch_step(c, true, g);
+	double l = nbw_calib_launch_step(c, true, g);
 	const struct nbw_lsample *lo = NULL, *hi = NULL;
 	if (vn < 3 || !(l > 0.0))
 		return -1;

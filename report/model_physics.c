@@ -216,10 +216,7 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 			const struct nbw_lsample *l = &c->launch[i];
 			if (strcmp(l->form, form) != 0 || (l->g != 2 && l->g != 4))
 				continue;
-			double base = 0.0;
-			for (size_t j = 0; j < c->nlaunch; j++)
-				if (c->launch[j].g == l->g && strcmp(c->launch[j].form, "per-device") == 0)
-					base = c->launch[j].step_s;
+			double base = nbw_calib_launch_step(c, true, l->g);
 			if (!(base > 0.0))
 				continue;
 			/* The busiest thread: one or two neighbours, two copies per plane staged. */
