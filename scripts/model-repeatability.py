@@ -16,7 +16,10 @@ nodebw run since 2026-12), it prints each run's best reference figures in the pr
 (the start and after each probe stage) and in the solver rounds, how far they agree between the
 runs, and k-bar and beta each divided by the run's own reference (k-bar x core speed, beta /
 cache GB/s): if these agree where the raw figures do not, the machine's own speed differed
-between the runs, not nodebw's measurement."""
+between the runs, not nodebw's measurement. Last, each path's beta divided by the memory
+reference taken around the plane-size sweep's first processes (the mean of the figures
+after the hidden-helper sweep and after the plane-size sweep): the machine's memory speed
+when those betas were measured, not the run's best."""
 import csv
 import os
 import sys
@@ -168,6 +171,36 @@ def speed_reference(folders, kbar, betas):
             spread.sort()
             print(f"beta / probe stages' {name}: median +-{spread[len(spread) // 2]:.1f} %, "
                   f"largest +-{spread[-1]:.1f} %")
+    sweep_memory(folders, refs, betas)
+
+
+def sweep_memory(folders, refs, betas):
+    """Beta of each path divided by the memory reference taken around the plane-size sweep
+    (the mean of the figures just before and just after its processes that ran before the
+    solver): the machine's memory speed at the time, not the run's best."""
+    mem = []
+    for f, r in zip(folders, refs):
+        rows = table(f, "speed-reference.csv") if r else []
+        around = [number(x["memory_gbps"]) for x in rows
+                  if x["at"] in ("after hidden-helper sweep", "after plane-size sweep")]
+        around = sorted(x for x in around if x)
+        mem.append(sum(around) / len(around) if around else None)
+    if not any(mem):
+        return
+    print("memory GB/s around the plane-size sweep: " +
+          ", ".join(f"{m:.2f}" if m else "-" for m in mem) +
+          (f"; +-{half_range(mem):.1f} %" if half_range(mem) is not None else ""))
+    for path in sorted({p for _, p in betas}):
+        spread = []
+        for (n, p), vals in betas.items():
+            if p != path:
+                continue
+            hr = half_range([v / m if v and m else None for v, m in zip(vals, mem)])
+            if hr is not None:
+                spread.append(hr)
+        if spread:
+            print(f"  {path:<12} beta / that memory GB/s: largest +-{max(spread):.1f} % "
+                  f"over {len(spread)} plane sizes")
 
 
 if __name__ == "__main__":
