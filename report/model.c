@@ -824,8 +824,7 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 	return fitted_from_phases(c, n, g, v, steps, exclude_n, out, why, whylen);
 }
 
-/* The launch probe's step of the form the version launches with ("one-thread" for the v2
- * form, "per-device" for the v3 form) on \p g devices; 0 when not measured. */
+/* Declared in model_priv.h (the evidence table uses it too). */
 double nbw_calib_launch_step(const struct nbw_calib *c, bool per_device, int g)
 {
 	for (size_t i = 0; i < c->nlaunch; i++)

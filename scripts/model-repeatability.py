@@ -28,13 +28,19 @@ MODELS = (("paper", "paper_mape_pct"), ("a-priori", "apriori_mape_pct"),
           ("fitted", "ext_mape_pct"))
 
 
+def fail(message):
+    """One line on stderr and exit status 2, as nodebw's own bad-input errors."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
 def table(folder, name):
     path = os.path.join(folder, "report", "tables", name)
     try:
         with open(path, newline="") as f:
             return list(csv.DictReader(f))
     except OSError as e:
-        sys.exit(f"model-repeatability: {path}: {e.strerror}")
+        fail(f"model-repeatability: {path}: {e.strerror}")
 
 
 def number(text):
@@ -125,13 +131,15 @@ def reference_best(rows, solver):
 
 
 def speed_reference(folders, kbar, betas):
-    refs = []
+    refs, tables = [], []
     for f in folders:
         path = os.path.join(f, "report", "tables", "speed-reference.csv")
         if not os.path.exists(path):
             refs.append(None)
+            tables.append([])
             continue
         rows = table(f, "speed-reference.csv")
+        tables.append(rows)
         refs.append((reference_best(rows, False), reference_best(rows, True)))
     if not any(refs):
         print("machine speed reference: not recorded by these runs")
@@ -171,25 +179,25 @@ def speed_reference(folders, kbar, betas):
             spread.sort()
             print(f"beta / probe stages' {name}: median +-{spread[len(spread) // 2]:.1f} %, "
                   f"largest +-{spread[-1]:.1f} %")
-    sweep_memory(folders, refs, betas)
+    sweep_memory(tables, betas)
 
 
-def sweep_memory(folders, refs, betas):
+def sweep_memory(tables, betas):
     """Beta of each path divided by the memory reference taken around the plane-size sweep
     (the mean of the figures just before and just after its processes that ran before the
     solver): the machine's memory speed at the time, not the run's best."""
     mem = []
-    for f, r in zip(folders, refs):
-        rows = table(f, "speed-reference.csv") if r else []
+    for rows in tables:
         around = [number(x["memory_gbps"]) for x in rows
                   if x["at"] in ("after hidden-helper sweep", "after plane-size sweep")]
-        around = sorted(x for x in around if x)
+        around = [x for x in around if x]
         mem.append(sum(around) / len(around) if around else None)
     if not any(mem):
         return
+    hr = half_range(mem)
     print("memory GB/s around the plane-size sweep: " +
           ", ".join(f"{m:.2f}" if m else "-" for m in mem) +
-          (f"; +-{half_range(mem):.1f} %" if half_range(mem) is not None else ""))
+          (f"; +-{hr:.1f} %" if hr is not None else ""))
     for path in sorted({p for _, p in betas}):
         spread = []
         for (n, p), vals in betas.items():
@@ -205,5 +213,5 @@ def sweep_memory(folders, refs, betas):
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
-        sys.exit("usage: scripts/model-repeatability.py RUN_FOLDER RUN_FOLDER [...]")
+        fail("usage: scripts/model-repeatability.py RUN_FOLDER RUN_FOLDER [...]")
     main(sys.argv[1:])
