@@ -3,13 +3,21 @@
  * The HIP backend: AMD GPUs through the HIP runtime (Debian's libamdhip64 5.2, used from C).
  *
  *   sync    hipMemcpy for HtoD/DtoH; P2P with hipMemcpyPeer, or hipMemcpy DeviceToDevice
- *           when both buffers are on one device
+ *           when both buffers are on one device. A device-to-device copy of these blocking
+ *           calls may return before the copy is done (as cudaMemcpy's does), so it is
+ *           followed by hipDeviceSynchronize on the issuing device, as in the CUDA backend
  *   async   the same copies as hipMemcpyAsync / hipMemcpyPeerAsync on the transfer's own
  *           non-blocking stream between two hipEvents, then hipEventSynchronize; the events
  *           give device_s (hipEventElapsedTime)
  *   gated   submit() queues hipStreamWaitValue32 on a 32-bit flag in mapped, coherent pinned
  *           host memory ahead of the events and the copy; release() raises the flag by one,
  *           so every copy waiting for "flag >= epoch + 1" starts at once
+ *
+ * open() tells an absent HIP from a failing one (probe.h's contract): hipErrorNoDevice from
+ * hipGetDeviceCount (no GPU, no /dev/kfd, or none visible) is -ENODEV, a skip; any other
+ * error (the runtime cannot initialise, a driver too old, ...) is -EIO, an error of the run
+ * that names the HIP error, as the CUDA backend does with everything but cudaErrorNoDevice
+ * and the toolkit's stub driver.
  *
  * Host memory: pageable = posix_memalign, pinned = hipHostMalloc(Portable | Mapped),
  * registered = posix_memalign + hipHostRegister(Portable). A copy is issued from the device
@@ -122,7 +130,7 @@ static int hb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 
 	if (e != hipSuccess) {
 		hip_describe(why, whylen, "hipGetDeviceCount", e);
-		return -ENODEV;
+		return e == hipErrorNoDevice ? -ENODEV : -EIO;
 	}
 	if (n <= 0) {
 		snprintf(why, whylen, "hipGetDeviceCount: %d devices", n);
@@ -240,7 +248,8 @@ static const char *hb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 			"timing; concurrent copies gated with hipStreamWaitValue32",
 		},
 		[NBW_P2P] = {
-			"hipMemcpyPeer (one device: hipMemcpy hipMemcpyDeviceToDevice)",
+			"hipMemcpyPeer (one device: hipMemcpy hipMemcpyDeviceToDevice) + "
+			"hipDeviceSynchronize (both may return before the copy is done)",
 			"hipMemcpyPeerAsync (one device: hipMemcpyAsync hipMemcpyDeviceToDevice) "
 			"on a non-blocking stream of the source device, hipEvent timing; "
 			"concurrent copies gated with hipStreamWaitValue32",
@@ -589,6 +598,10 @@ static int hb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 	switch (x->mode) {
 	case NBW_MODE_SYNC:
 		if (use_device(issuing_device(x)) || copy_sync(x))
+			return -EIO;
+		/* A device-to-device hipMemcpy / hipMemcpyPeer may return before the copy is
+		 * done: wait for the issuing device, so the timing covers the whole copy. */
+		if (x->dir == NBW_P2P && HIP_TRY(hipDeviceSynchronize()))
 			return -EIO;
 		return 0;
 	case NBW_MODE_ASYNC:

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A fake HIP runtime for the HIP backend's unit tests: the calls bw_native/hip_backend.c makes,
- * on host memory, with every call logged (calllog.h). Copies are done at once with memcpy;
- * nothing waits. fake_hip_ndev devices, all able to reach each other.
+ * on host memory, with every call logged (calllog.h). Copies are done at once with memcpy,
+ * except the device-to-device copies of the blocking calls, which (as on a GPU) may still
+ * run when the call returns: they run at hipDeviceSynchronize, a later blocking host copy
+ * of the same device, or hipFree. fake_hip_ndev devices, all able to reach each other.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,17 @@
 
 int fake_hip_ndev = 2;
 int fake_hip_live; /* streams + events not destroyed yet */
+hipError_t fake_hip_count_rc = hipSuccess;
+
+#define MAX_PENDING 16
+static struct pending {
+	int dev;
+	void *dst;
+	const void *src;
+	size_t n;
+} pending[MAX_PENDING];
+static int npending;
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct ihipStream_t {
 	int dev;
@@ -29,11 +43,57 @@ struct ihipEvent_t {
 
 static _Thread_local int current;
 
+int fake_hip_pending(void)
+{
+	pthread_mutex_lock(&pending_lock);
+	int n = npending;
+	pthread_mutex_unlock(&pending_lock);
+	return n;
+}
+
+/* Queue a device-to-device copy issued from the current device; run at once when full. */
+static void defer_copy(void *dst, const void *src, size_t n)
+{
+	pthread_mutex_lock(&pending_lock);
+	if (npending < MAX_PENDING)
+		pending[npending++] = (struct pending){ current, dst, src, n };
+	else
+		memcpy(dst, src, n);
+	pthread_mutex_unlock(&pending_lock);
+}
+
+/* Run the queued copies of device dev (-1: of every device), in order. */
+static void run_pending(int dev)
+{
+	pthread_mutex_lock(&pending_lock);
+	int kept = 0;
+	for (int i = 0; i < npending; i++) {
+		if (dev < 0 || pending[i].dev == dev)
+			memcpy(pending[i].dst, pending[i].src, pending[i].n);
+		else
+			pending[kept++] = pending[i];
+	}
+	npending = kept;
+	pthread_mutex_unlock(&pending_lock);
+}
+
 hipError_t hipGetDeviceCount(int *count)
 {
 	calllog_add("hipGetDeviceCount");
+	*count = 0;
+	if (fake_hip_ndev <= 0)
+		return hipErrorNoDevice;
+	if (fake_hip_count_rc != hipSuccess)
+		return fake_hip_count_rc;
 	*count = fake_hip_ndev;
-	return fake_hip_ndev > 0 ? hipSuccess : hipErrorNoDevice;
+	return hipSuccess;
+}
+
+hipError_t hipDeviceSynchronize(void)
+{
+	calllog_add("hipDeviceSynchronize(dev %d)", current);
+	run_pending(current);
+	return hipSuccess;
 }
 
 hipError_t hipSetDevice(int deviceId)
@@ -107,14 +167,32 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
 	return hipSuccess;
 }
 
+static const struct {
+	hipError_t e;
+	const char *name, *text;
+} errors[] = {
+	{ hipSuccess, "hipSuccess", "no error" },
+	{ hipErrorInitializationError, "hipErrorInitializationError", "initialization error" },
+	{ hipErrorInsufficientDriver, "hipErrorInsufficientDriver",
+	  "driver version is insufficient for runtime version" },
+	{ hipErrorNoDevice, "hipErrorNoDevice", "no ROCm-capable device is detected" },
+	{ hipErrorInvalidDevice, "hipErrorInvalidDevice", "invalid device ordinal" },
+};
+
 const char *hipGetErrorName(hipError_t hip_error)
 {
-	return hip_error == hipSuccess ? "hipSuccess" : "hipErrorFake";
+	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+		if (errors[i].e == hip_error)
+			return errors[i].name;
+	return "hipErrorFake";
 }
 
 const char *hipGetErrorString(hipError_t hip_error)
 {
-	return hip_error == hipSuccess ? "no error" : "fake error";
+	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++)
+		if (errors[i].e == hip_error)
+			return errors[i].text;
+	return "fake error";
 }
 
 hipError_t hipGetLastError(void)
@@ -131,6 +209,7 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags)
 
 hipError_t hipHostFree(void *ptr)
 {
+	run_pending(-1); /* as the runtime, which waits for the devices before freeing */
 	free(ptr);
 	return hipSuccess;
 }
@@ -164,13 +243,20 @@ hipError_t hipMalloc(void **ptr, size_t size)
 
 hipError_t hipFree(void *ptr)
 {
+	run_pending(-1);
 	free(ptr);
 	return hipSuccess;
 }
 
 hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind)
 {
-	(void)kind;
+	if (kind == hipMemcpyDeviceToDevice) {
+		calllog_add("hipMemcpy(DeviceToDevice, dev %d)", current);
+		defer_copy(dst, src, sizeBytes);
+		return hipSuccess;
+	}
+	/* A blocking host copy runs behind the device's earlier work on its null stream. */
+	run_pending(current);
 	memcpy(dst, src, sizeBytes);
 	return hipSuccess;
 }
@@ -188,9 +274,8 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
 hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
 			 size_t sizeBytes)
 {
-	(void)dstDeviceId;
-	(void)srcDeviceId;
-	memcpy(dst, src, sizeBytes);
+	calllog_add("hipMemcpyPeer(%d,%d, dev %d)", srcDeviceId, dstDeviceId, current);
+	defer_copy(dst, src, sizeBytes);
 	return hipSuccess;
 }
 

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of bw_native/hip_backend.c on the fake HIP runtime (fake_hip.c): which copies
- * may start on the gate. A copy that the runtime stages on the host (pageable memory, a peer
- * copy without peer access) could block in submit() before release(), so prepare() must
- * decline the gate for it, as the CUDA backend does, and submit() must refuse it. */
+/* Unit tests of bw_native/hip_backend.c on the fake HIP runtime (fake_hip.c).
+ * - Which copies may start on the gate. A copy that the runtime stages on the host (pageable
+ *   memory, a peer copy without peer access) could block in submit() before release(), so
+ *   prepare() must decline the gate for it, as the CUDA backend does, and submit() must
+ *   refuse it.
+ * - A blocking device-to-device copy is complete when transfer() returns (the fake, like a
+ *   GPU, returns from hipMemcpyPeer before the copy is done).
+ * - open(): no device is a skip (-ENODEV), any other hipGetDeviceCount error an error. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -33,6 +37,7 @@ static int setup(void **state)
 	memset(&f, 0, sizeof(f));
 	fake_hip_ndev = 2;
 	fake_hip_live = 0;
+	fake_hip_count_rc = hipSuccess;
 	calllog_reset();
 	if (ops->open(&f.be, NULL, why, sizeof(why)) != 0)
 		fail_msg("open: %s", why);
@@ -133,6 +138,87 @@ static void test_dtoh_pinned(void **state)
 	expect_gate(f, "hipMemcpyAsync");
 }
 
+/* ---- sync device-to-device copies end when the copy is done ------------------------------ */
+
+/* A blocking copy of 4 KiB from device a to device b: pattern in, destination zeroed. */
+static void sync_copy(struct fixture *f, int da, int db, enum nbw_peer peer)
+{
+	unsigned char pattern[4096], back[4096];
+	for (size_t i = 0; i < sizeof(pattern); i++)
+		pattern[i] = (unsigned char)(i * 7 + 1);
+	memset(back, 0, sizeof(back));
+	f->a = (struct nbw_buf){ .loc = NBW_LOC_DEVICE, .device = da, .bytes = 4096 };
+	f->b = (struct nbw_buf){ .loc = NBW_LOC_DEVICE, .device = db, .bytes = 4096 };
+	assert_int_equal(ops->alloc(f->be, &f->a), 0);
+	assert_int_equal(ops->alloc(f->be, &f->b), 0);
+	assert_int_equal(ops->write(f->be, &f->a, pattern, sizeof(pattern)), 0);
+	assert_int_equal(ops->write(f->be, &f->b, back, sizeof(back)), 0);
+	f->x = (struct nbw_xfer){ .dir = NBW_P2P, .mode = NBW_MODE_SYNC, .src = &f->a,
+				  .dst = &f->b, .bytes = 4096, .peer = peer, .device_s = -1 };
+	assert_int_equal(ops->prepare(f->be, &f->x), 0);
+	calllog_reset();
+	assert_int_equal(ops->transfer(f->be, &f->x), 0);
+	/* Complete on return: nothing still queued, the bytes are there (the device memory of
+	 * the fake is host memory, so no read-back call can wait for the copy here). */
+	assert_int_equal(fake_hip_pending(), 0);
+	assert_memory_equal(f->b.ptr, pattern, sizeof(pattern));
+	ops->unprepare(f->be, &f->x);
+}
+
+static void test_sync_peer_copy_completes(void **state)
+{
+	struct fixture *f = *state;
+	sync_copy(f, 0, 1, NBW_PEER_ON);
+	assert_true(calllog_before("hipMemcpyPeer(0,1, dev 0)", "hipDeviceSynchronize(dev 0)"));
+	sync_copy(f, 1, 0, NBW_PEER_OFF);
+	assert_true(calllog_before("hipMemcpyPeer(1,0, dev 1)", "hipDeviceSynchronize(dev 1)"));
+}
+
+static void test_sync_same_device_copy_completes(void **state)
+{
+	struct fixture *f = *state;
+	sync_copy(f, 1, 1, NBW_PEER_NA);
+	assert_true(calllog_before("hipMemcpy(DeviceToDevice, dev 1)",
+				   "hipDeviceSynchronize(dev 1)"));
+	char why[NBW_REASON_LEN];
+	const char *iface = ops->interface(NBW_P2P, NBW_MODE_SYNC, why, sizeof(why));
+	assert_non_null(iface);
+	assert_non_null(strstr(iface, "hipDeviceSynchronize"));
+}
+
+/* ---- open(): no device is a skip, a failing runtime an error ----------------------------- */
+
+static void expect_open(int want_rc, const char *why_has)
+{
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	calllog_reset();
+	assert_int_equal(ops->open(&be, NULL, why, sizeof(why)), want_rc);
+	assert_null(be);
+	if (!strstr(why, why_has))
+		fail_msg("why '%s' does not say '%s'", why, why_has);
+}
+
+static void test_open_no_device(void **state)
+{
+	(void)state;
+	fake_hip_ndev = 0;
+	fake_hip_count_rc = hipSuccess;
+	expect_open(-ENODEV, "hipGetDeviceCount: hipErrorNoDevice (100)");
+}
+
+static void test_open_runtime_error(void **state)
+{
+	(void)state;
+	fake_hip_ndev = 2;
+	fake_hip_count_rc = hipErrorInitializationError;
+	expect_open(-EIO, "hipGetDeviceCount: hipErrorInitializationError (3): initialization "
+			  "error");
+	fake_hip_count_rc = hipErrorInsufficientDriver;
+	expect_open(-EIO, "hipGetDeviceCount: hipErrorInsufficientDriver (35)");
+	fake_hip_count_rc = hipSuccess;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +228,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_p2p_same_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_htod_pageable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dtoh_pinned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_peer_copy_completes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_same_device_copy_completes, setup,
+						teardown),
+		cmocka_unit_test(test_open_no_device),
+		cmocka_unit_test(test_open_runtime_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
