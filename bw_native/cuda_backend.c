@@ -29,6 +29,13 @@
  * at open() (cuDevicePrimaryCtxSetFlags, keeping the context's other flags); "auto" leaves it
  * as found. Whether the driver took it, or refused it, is kept for the records.
  *
+ * open(), device_count() and device_info() make no context and allocate nothing on a device:
+ * they ask the runtime for counts, versions, properties and attributes and read the primary
+ * contexts' state (cuDevicePrimaryCtxGetState), none of which creates a context, so
+ * `nodebw list` on an 8-GPU node initialises no GPU here. Every call that does (cudaSetDevice
+ * creates the device's primary context since CUDA 12, cudaMalloc, streams, the gate's
+ * cudaHostAlloc) waits for the first buffer or prepare() of that device.
+ *
  * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable), registered =
  * posix_memalign + cudaHostRegister(Portable); device memory = cudaMalloc. The current CUDA
  * device belongs to the host thread, so every entry point selects its device itself.

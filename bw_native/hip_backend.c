@@ -13,6 +13,11 @@
  *           host memory ahead of the events and the copy; release() raises the flag by one,
  *           so every copy waiting for "flag >= epoch + 1" starts at once
  *
+ * open() only asks: the device count and each device's CanUseStreamWaitValue attribute.
+ * It selects no device and allocates nothing, so `nodebw list` on an 8-GPU node costs no
+ * allocation; the gate's pinned flag (hipHostMalloc, mapped into every GPU) is made at the
+ * first async prepare(), which is the first copy that can need it.
+ *
  * open() tells an absent HIP from a failing one (probe.h's contract): hipErrorNoDevice from
  * hipGetDeviceCount (no GPU, no /dev/kfd, or none visible) is -ENODEV, a skip; any other
  * error (the runtime cannot initialise, a driver too old, ...) is -EIO, an error of the run
@@ -26,6 +31,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +54,8 @@
 struct nbw_backend {
 	int ndev;
 	bool *can_wait;            /* hipDeviceAttributeCanUseStreamWaitValue per device */
+	pthread_mutex_t lock;      /* the gate's creation, at the first async prepare() */
+	bool gate_tried;           /* gate_init() ran (gate or gate_why is set) */
 	uint32_t *gate;            /* host address of the gate flag, NULL when there is none */
 	void *gate_dev;            /* its device address (hipHostGetDevicePointer) */
 	char gate_why[NBW_REASON_LEN];
@@ -121,6 +129,17 @@ static void gate_init(struct nbw_backend *be)
 	__atomic_store_n(be->gate, 0, __ATOMIC_SEQ_CST);
 }
 
+/* The gate, made once, when the first async transfer is prepared (never at open()). */
+static void gate_ensure(struct nbw_backend *be)
+{
+	pthread_mutex_lock(&be->lock);
+	if (!be->gate_tried) {
+		be->gate_tried = true;
+		gate_init(be);
+	}
+	pthread_mutex_unlock(&be->lock);
+}
+
 static int hb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
 		     size_t whylen)
 {
@@ -150,7 +169,7 @@ static int hb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 		if (!HIP_TRY(hipDeviceGetAttribute(&v, hipDeviceAttributeCanUseStreamWaitValue, d)))
 			be->can_wait[d] = v != 0;
 	}
-	gate_init(be);
+	pthread_mutex_init(&be->lock, NULL);
 	*out = be;
 	return 0;
 }
@@ -161,6 +180,7 @@ static void hb_close(struct nbw_backend *be)
 		return;
 	if (be->gate)
 		(void)HIP_TRY(hipHostFree(be->gate));
+	pthread_mutex_destroy(&be->lock);
 	free(be->can_wait);
 	free(be);
 }
@@ -562,6 +582,7 @@ static int hb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		destroy_state(st);
 		return -EIO;
 	}
+	gate_ensure(be);
 	/* Tell the core up front when submit() would refuse: it then uses a barrier. */
 	if (gate_refusal(be, x, st)) {
 		snprintf(st->gate_why, sizeof(st->gate_why), "%s", last_err);
@@ -677,7 +698,8 @@ static int hb_submit(struct nbw_backend *be, struct nbw_xfer *x)
 static int hb_release(struct nbw_backend *be)
 {
 	if (!be->gate) {
-		snprintf(last_err, sizeof(last_err), "no gate flag: %.200s", be->gate_why);
+		snprintf(last_err, sizeof(last_err), "no gate flag: %.200s",
+			 be->gate_tried ? be->gate_why : "no async transfer was prepared");
 		return -1;
 	}
 	__atomic_fetch_add(be->gate, 1, __ATOMIC_SEQ_CST);

@@ -18,6 +18,10 @@
  *           submitted and never completed opens its gate if release() never came and waits
  *           for the copy before the command list and event go
  *
+ * open() only asks (zeInit, the drivers' and devices' properties and queue groups): the
+ * context of a driver and its gate events are made when the first buffer, command list or
+ * copy needs them (drv_ready), so `nodebw list` creates no context and no event pool.
+ *
  * Pinned host memory is zeMemAllocHost (USM host memory of the driver's context). Level Zero
  * 1.8 cannot page-lock existing memory, so registered host memory is not supported. Peer
  * access needs no enabling in Level Zero, so peer_access is NULL.
@@ -47,6 +51,10 @@ struct ze_drv {
 	ze_event_pool_handle_t gate_pool;
 	ze_event_handle_t gate[2];
 	char gate_err[NBW_REASON_LEN];  /* why the gate cannot work; "" when it can */
+	/* The context and the gate are made on first use (drv_ready): whether that was tried,
+	 * and why it failed ("" when it worked). */
+	bool ready_tried;
+	char ready_err[NBW_REASON_LEN];
 };
 
 struct ze_dev {
@@ -71,6 +79,8 @@ struct nbw_backend {
 	atomic_uint gate_slot;          /* gate event the next gated round waits on */
 	pthread_mutex_t gate_lock;      /* release() and the draining of unprepare() */
 	bool gate_lock_init;
+	pthread_mutex_t ready_lock;     /* the drivers' contexts, made on first use */
+	bool ready_lock_init;
 };
 
 /* Per-transfer state: the command list (and for async the timestamped signal event). */
@@ -246,19 +256,48 @@ static void open_gate(struct ze_drv *d)
 			 last_err);
 }
 
+/* What open() learns of a driver: queries only, no context. */
 static int open_driver(struct ze_drv *d, ze_driver_handle_t h)
 {
 	ze_driver_properties_t p = { .stype = ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES };
-	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
 
 	d->h = h;
-	if (!ZE_CALL(zeDriverGetApiVersion, h, &d->api) || !ZE_CALL(zeDriverGetProperties, h, &p) ||
-	    !ZE_CALL(zeContextCreate, h, &cd, &d->ctx))
+	if (!ZE_CALL(zeDriverGetApiVersion, h, &d->api) || !ZE_CALL(zeDriverGetProperties, h, &p))
 		return -EIO;
 	d->version = p.driverVersion;
 	d->bw_ext = has_extension(h, ZE_BANDWIDTH_PROPERTIES_EXP_NAME);
-	open_gate(d);
 	return 0;
+}
+
+/*
+ * The driver's context and gate events, made once, by the first call that needs them (a
+ * buffer, a command list); never by open(), device_count() or device_info(). 0, or -EIO
+ * with last_err naming the failed call (the same answer on every later call).
+ */
+static int drv_ready(struct nbw_backend *be, struct ze_drv *d)
+{
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+
+	pthread_mutex_lock(&be->ready_lock);
+	if (!d->ready_tried) {
+		d->ready_tried = true;
+		if (ZE_CALL(zeContextCreate, d->h, &cd, &d->ctx))
+			open_gate(d);
+		else
+			snprintf(d->ready_err, sizeof(d->ready_err), "%s", last_err);
+	}
+	pthread_mutex_unlock(&be->ready_lock);
+	if (d->ready_err[0]) {
+		set_err("%s", d->ready_err);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* A driver whose gate events exist and work (made by drv_ready). */
+static bool gate_usable(const struct ze_drv *d)
+{
+	return d->gate[0] && d->gate[1] && !d->gate_err[0];
 }
 
 static int open_drivers(struct nbw_backend *be)
@@ -440,6 +479,8 @@ static void zb_close(struct nbw_backend *be)
 	}
 	if (be->gate_lock_init)
 		pthread_mutex_destroy(&be->gate_lock);
+	if (be->ready_lock_init)
+		pthread_mutex_destroy(&be->ready_lock);
 	free(be->dev);
 	free(be->drv);
 	free(be);
@@ -469,6 +510,13 @@ static int zb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 		return -rc;
 	}
 	be->gate_lock_init = true;
+	rc = pthread_mutex_init(&be->ready_lock, NULL);
+	if (rc) {
+		snprintf(why, whylen, "pthread_mutex_init: %s", strerror(rc));
+		zb_close(be);
+		return -rc;
+	}
+	be->ready_lock_init = true;
 	rc = open_drivers(be);
 	if (!rc)
 		rc = open_devices(be);
@@ -779,6 +827,8 @@ static int zb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 			set_err("pinned memory for invalid device %d", b->device);
 			return -EINVAL;
 		}
+		if (drv_ready(be, d))
+			return -ENOMEM;
 		if (!ZE_CALL(zeMemAllocHost, d->ctx, &hd, n, 4096, &b->ptr)) {
 			add_err(" (%zu bytes)", n);
 			b->ptr = NULL;
@@ -794,6 +844,8 @@ static int zb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 			return -EINVAL;
 		}
 		v = &be->dev[b->device];
+		if (drv_ready(be, v->drv))
+			return -ENOMEM;
 		if (!ZE_CALL(zeMemAllocDevice, v->drv->ctx, &dd, n, 4096, v->h, &b->ptr)) {
 			add_err(" (%zu bytes on device %d)", n, b->device);
 			b->ptr = NULL;
@@ -830,7 +882,7 @@ static void zb_free(struct nbw_backend *be, struct nbw_buf *b)
 	b->ptr = NULL;
 }
 
-static bool make_list(struct ze_dev *v, ze_command_queue_mode_t mode,
+static bool make_list(struct nbw_backend *be, struct ze_dev *v, ze_command_queue_mode_t mode,
 		      ze_command_list_handle_t *list)
 {
 	ze_command_queue_desc_t qd = {
@@ -841,7 +893,8 @@ static bool make_list(struct ze_dev *v, ze_command_queue_mode_t mode,
 		.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL,
 	};
 
-	return ZE_CALL(zeCommandListCreateImmediate, v->drv->ctx, v->h, &qd, list);
+	return drv_ready(be, v->drv) == 0 &&
+	       ZE_CALL(zeCommandListCreateImmediate, v->drv->ctx, v->h, &qd, list);
 }
 
 /* Untimed blocking copy on the device's own synchronous helper list. */
@@ -856,7 +909,7 @@ static int helper_copy(struct nbw_backend *be, int dev, void *dst, const void *s
 	}
 	v = &be->dev[dev];
 	pthread_mutex_lock(&v->lock);
-	if (!v->helper && !make_list(v, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, &v->helper))
+	if (!v->helper && !make_list(be, v, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, &v->helper))
 		rc = -EIO;
 	if (!rc && !ZE_CALL(zeCommandListAppendMemoryCopy, v->helper, dst, src, n, NULL, 0, NULL))
 		rc = -EIO;
@@ -961,7 +1014,7 @@ static int zb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		return -ENOMEM;
 	}
 	st->dev = &be->dev[d];
-	rc = make_list(st->dev, x->mode == NBW_MODE_SYNC ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS :
+	rc = make_list(be, st->dev, x->mode == NBW_MODE_SYNC ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS :
 							    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
 		       &st->list) ? 0 : -EIO;
 	if (!rc && x->mode == NBW_MODE_ASYNC)
@@ -1063,8 +1116,8 @@ static int zb_submit(struct nbw_backend *be, struct nbw_xfer *x)
 		return -1;
 	}
 	d = st->dev->drv;
-	if (d->gate_err[0]) {
-		set_err("%s", d->gate_err);
+	if (!gate_usable(d)) {
+		set_err("%s", d->gate_err[0] ? d->gate_err : "no gate event on this driver");
 		return -1;
 	}
 	slot = atomic_load(&be->gate_slot);
@@ -1090,10 +1143,11 @@ static int zb_release(struct nbw_backend *be)
 	pthread_mutex_lock(&be->gate_lock);
 	slot = atomic_load(&be->gate_slot);
 	for (uint32_t i = 0; i < be->ndrv; i++)
-		if (!be->drv[i].gate_err[0] && !ZE_CALL(zeEventHostSignal, be->drv[i].gate[slot]))
+		if (gate_usable(&be->drv[i]) &&
+		    !ZE_CALL(zeEventHostSignal, be->drv[i].gate[slot]))
 			rc = -EIO;
 	for (uint32_t i = 0; i < be->ndrv; i++)
-		if (!be->drv[i].gate_err[0] &&
+		if (gate_usable(&be->drv[i]) &&
 		    !ZE_CALL(zeEventHostReset, be->drv[i].gate[slot ^ 1]))
 			rc = -EIO;
 	atomic_store(&be->gate_slot, slot ^ 1);

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static char text[1 << 16];
@@ -53,4 +54,28 @@ bool calllog_before(const char *first, const char *then)
 {
 	const char *a = strstr(text, first);
 	return a && strstr(a + strlen(first), then);
+}
+
+static const char *save_api;
+
+static void save_log(void)
+{
+	const char *dir = getenv("FAKE_CALLLOG_DIR");
+	char path[4096];
+	if (!dir || !*dir || !save_api)
+		return;
+	snprintf(path, sizeof(path), "%s/%s.log", dir, save_api);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	pthread_mutex_lock(&lock);
+	fputs(text, f);
+	pthread_mutex_unlock(&lock);
+	fclose(f);
+}
+
+void calllog_save_at_exit(const char *api)
+{
+	save_api = api;
+	atexit(save_log);
 }

@@ -14,5 +14,8 @@ const char *calllog_text(void);
 int calllog_count(const char *what);
 /** True when \p then occurs somewhere after the first \p first. */
 bool calllog_before(const char *first, const char *then);
+/** For the fake plugins: at exit, the log goes to $FAKE_CALLLOG_DIR/\p api.log when that
+ *  variable is set (a test of the real nodebw reads which calls a command made). */
+void calllog_save_at_exit(const char *api);
 
 #endif

@@ -2,7 +2,10 @@
 /*
  * A fake CUDA runtime for the CUDA backend's unit tests: the runtime calls
  * bw_native/cuda_backend.c makes, on host memory, and the driver entry points it asks
- * cudaGetDriverEntryPointByVersion for, with every interesting call logged (calllog.h).
+ * cudaGetDriverEntryPointByVersion for, with every interesting call logged (calllog.h), among
+ * them every call that creates a context or uses device memory (cudaSetDevice, cudaMalloc,
+ * streams, events, cudaHostAlloc). It has no kernel launch at all: a backend that launched a
+ * test kernel would not link against it.
  * Copies are done with memcpy: at once, or, on a stream that waits on the gate
  * (cuStreamWaitValue32 on mapped host memory), when the host synchronises with the stream
  * and the gate has reached the value, as a device would run them.
@@ -216,6 +219,7 @@ cudaError_t cudaGetLastError(void)
 
 cudaError_t cudaSetDevice(int device)
 {
+	calllog_add("cudaSetDevice(%d)", device);
 	if (device < 0 || device >= fake_cuda_ndev)
 		return cudaErrorInvalidDevice;
 	current = device;
@@ -224,6 +228,7 @@ cudaError_t cudaSetDevice(int device)
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+	calllog_add("cudaDeviceSynchronize(dev %d)", current);
 	return cudaSuccess;
 }
 
@@ -281,6 +286,7 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
 	(void)flags;
+	calllog_add("cudaHostAlloc");
 	*pHost = calloc(1, size ? size : 1);
 	if (!*pHost)
 		return cudaErrorMemoryAllocation;
@@ -318,19 +324,21 @@ cudaError_t cudaHostUnregister(void *ptr)
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+	calllog_add("cudaMalloc(dev %d)", current);
 	*devPtr = malloc(size ? size : 1);
 	return *devPtr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
 cudaError_t cudaFree(void *devPtr)
 {
+	calllog_add("cudaFree");
 	free(devPtr);
 	return cudaSuccess;
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-	(void)kind;
+	calllog_add("cudaMemcpy(kind %d, dev %d)", (int)kind, current);
 	memcpy(dst, src, count);
 	return cudaSuccess;
 }
@@ -361,6 +369,7 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
 	(void)flags;
+	calllog_add("cudaStreamCreate(dev %d)", current);
 	*pStream = calloc(1, sizeof(**pStream));
 	if (!*pStream)
 		return cudaErrorMemoryAllocation;
@@ -388,6 +397,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
 	(void)flags;
+	calllog_add("cudaEventCreate");
 	*event = calloc(1, sizeof(**event));
 	if (!*event)
 		return cudaErrorMemoryAllocation;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A fake HIP runtime for the HIP backend's unit tests: the calls bw_native/hip_backend.c makes,
- * on host memory, with every call logged (calllog.h). Copies are done at once with memcpy,
+ * on host memory, with every call logged (calllog.h), among them every call that selects a
+ * device or allocates (hipSetDevice, hipMalloc, hipHostMalloc, streams, events); there is no
+ * kernel launch to call. Copies are done at once with memcpy,
  * except the device-to-device copies of the blocking calls, which (as on a GPU) may still
  * run when the call returns: they run at hipDeviceSynchronize, a later blocking host copy
  * of the same device, or hipFree. fake_hip_ndev devices, all able to reach each other.
@@ -98,6 +100,7 @@ hipError_t hipDeviceSynchronize(void)
 
 hipError_t hipSetDevice(int deviceId)
 {
+	calllog_add("hipSetDevice(%d)", deviceId);
 	if (deviceId < 0 || deviceId >= fake_hip_ndev)
 		return hipErrorInvalidDevice;
 	current = deviceId;
@@ -203,6 +206,7 @@ hipError_t hipGetLastError(void)
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags)
 {
 	(void)flags;
+	calllog_add("hipHostMalloc");
 	*ptr = calloc(1, size ? size : 1);
 	return *ptr ? hipSuccess : hipErrorOutOfMemory;
 }
@@ -237,6 +241,7 @@ hipError_t hipHostUnregister(void *hostPtr)
 
 hipError_t hipMalloc(void **ptr, size_t size)
 {
+	calllog_add("hipMalloc(dev %d)", current);
 	*ptr = malloc(size ? size : 1);
 	return *ptr ? hipSuccess : hipErrorOutOfMemory;
 }
@@ -291,6 +296,7 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
 hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags)
 {
 	(void)flags;
+	calllog_add("hipStreamCreate(dev %d)", current);
 	*stream = calloc(1, sizeof(**stream));
 	if (!*stream)
 		return hipErrorOutOfMemory;
@@ -325,6 +331,7 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
 hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags)
 {
 	(void)flags;
+	calllog_add("hipEventCreate");
 	*event = calloc(1, sizeof(**event));
 	if (!*event)
 		return hipErrorOutOfMemory;

@@ -4,13 +4,16 @@
  * devices, each with one copy-only queue group; memory is host memory. A copy appended with
  * a wait event that is not signalled is queued and runs when the host signals that event,
  * as a device would; every other copy runs at once and signals its event. Calls are logged
- * (calllog.h).
+ * (calllog.h). One lock guards the queue and the events, so the real core's threads can run
+ * on it (the fake plugin).
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <level_zero/ze_api.h>
 #include <level_zero/loader/ze_loader.h>
@@ -55,6 +58,8 @@ static struct queued {
 	ze_event_handle_t signal, wait;
 } queued[MAX_QUEUED];
 static int nqueued;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t signalled = PTHREAD_COND_INITIALIZER; /* an event was host-signalled */
 
 void fake_ze_reset(void)
 {
@@ -65,7 +70,10 @@ void fake_ze_reset(void)
 
 int fake_ze_pending(void)
 {
-	return nqueued;
+	pthread_mutex_lock(&lock);
+	int n = nqueued;
+	pthread_mutex_unlock(&lock);
+	return n;
 }
 
 /* The "device": run every queued copy whose wait event is signalled. */
@@ -126,6 +134,7 @@ ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t 
 {
 	(void)hDriver;
 	(void)desc;
+	calllog_add("zeContextCreate");
 	*phContext = calloc(1, sizeof(**phContext));
 	return *phContext ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 }
@@ -140,7 +149,7 @@ ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount,
 			ze_device_handle_t *phDevices)
 {
 	(void)hDriver;
-	uint32_t n = (uint32_t)fake_ze_ndev;
+	uint32_t n = fake_ze_ndev < 0 ? 0 : fake_ze_ndev > 8 ? 8 : (uint32_t)fake_ze_ndev;
 	if (phDevices) {
 		n = *pCount < n ? *pCount : n;
 		for (uint32_t i = 0; i < n; i++) {
@@ -212,7 +221,8 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
 					 ze_command_list_handle_t *phList)
 {
 	(void)hContext;
-	(void)desc;
+	calllog_add("zeCommandListCreateImmediate(dev %d, ordinal %u, index %u)", hDevice->id,
+		    desc->ordinal, desc->index);
 	*phList = calloc(1, sizeof(**phList));
 	if (!*phList)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -223,11 +233,13 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
 ze_result_t zeCommandListDestroy(ze_command_list_handle_t hList)
 {
 	calllog_add("zeCommandListDestroy(dev %d)", hList->dev);
+	pthread_mutex_lock(&lock);
 	for (int i = 0; i < nqueued; i++)
 		if (queued[i].list == hList) {
 			fake_ze_busy_destroys++;
 			queued[i--] = queued[--nqueued];
 		}
+	pthread_mutex_unlock(&lock);
 	free(hList);
 	return ZE_RESULT_SUCCESS;
 }
@@ -239,17 +251,21 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hList, void *
 	calllog_add("zeCommandListAppendMemoryCopy(dev %d, wait %u)", hList->dev, numWaitEvents);
 	if (numWaitEvents > 1)
 		return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; /* the fake waits on one event */
+	ze_result_t r = ZE_RESULT_SUCCESS;
+	pthread_mutex_lock(&lock);
 	if (numWaitEvents == 1 && !phWaitEvents[0]->signalled) {
 		if (nqueued >= MAX_QUEUED)
-			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		queued[nqueued++] = (struct queued){ hList, dst, src, size, hSignal,
-						     phWaitEvents[0] };
-		return ZE_RESULT_SUCCESS;
+			r = ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+		else
+			queued[nqueued++] = (struct queued){ hList, dst, src, size, hSignal,
+							     phWaitEvents[0] };
+	} else {
+		memcpy(dst, src, size);
+		if (hSignal)
+			hSignal->signalled = true;
 	}
-	memcpy(dst, src, size);
-	if (hSignal)
-		hSignal->signalled = true;
-	return ZE_RESULT_SUCCESS;
+	pthread_mutex_unlock(&lock);
+	return r;
 }
 
 ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t *desc,
@@ -259,6 +275,7 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
 	(void)hContext;
 	(void)numDevices;
 	(void)phDevices;
+	calllog_add("zeEventPoolCreate(%u events)", desc->count);
 	*phPool = calloc(1, sizeof(**phPool));
 	if (!*phPool)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
@@ -286,9 +303,11 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hPool, const ze_event_desc_t *d
 
 ze_result_t zeEventDestroy(ze_event_handle_t hEvent)
 {
+	pthread_mutex_lock(&lock);
 	for (int i = 0; i < nqueued; i++)
 		if (queued[i].signal == hEvent || queued[i].wait == hEvent)
 			fake_ze_busy_destroys++;
+	pthread_mutex_unlock(&lock);
 	free(hEvent);
 	return ZE_RESULT_SUCCESS;
 }
@@ -296,33 +315,50 @@ ze_result_t zeEventDestroy(ze_event_handle_t hEvent)
 ze_result_t zeEventHostSignal(ze_event_handle_t hEvent)
 {
 	calllog_add("zeEventHostSignal(%d)", hEvent->id);
+	pthread_mutex_lock(&lock);
 	hEvent->signalled = true;
 	run_ready();
+	pthread_cond_broadcast(&signalled);
+	pthread_mutex_unlock(&lock);
 	return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t zeEventHostReset(ze_event_handle_t hEvent)
 {
 	calllog_add("zeEventHostReset(%d)", hEvent->id);
+	pthread_mutex_lock(&lock);
 	hEvent->signalled = false;
+	pthread_mutex_unlock(&lock);
 	return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent)
 {
 	calllog_add("zeEventQueryStatus(%d)", hEvent->id);
-	return hEvent->signalled ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+	pthread_mutex_lock(&lock);
+	bool done = hEvent->signalled;
+	pthread_mutex_unlock(&lock);
+	return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 
 ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout)
 {
 	calllog_add("zeEventHostSynchronize(%d)", hEvent->id);
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	pthread_mutex_lock(&lock);
 	run_ready();
-	if (hEvent->signalled)
-		return ZE_RESULT_SUCCESS;
-	if (timeout == UINT64_MAX)
+	/* An endless wait may be ended by another thread's zeEventHostSignal (the real core's
+	 * release()); none within 2 s counts as a wait that would never end. */
+	while (!hEvent->signalled && timeout == UINT64_MAX &&
+	       pthread_cond_timedwait(&signalled, &lock, &until) == 0)
+		run_ready();
+	bool done = hEvent->signalled;
+	if (!done && timeout == UINT64_MAX)
 		fake_ze_hangs++;
-	return ZE_RESULT_NOT_READY;
+	pthread_mutex_unlock(&lock);
+	return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 
 ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
@@ -340,6 +376,7 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
 	(void)hContext;
 	(void)desc;
 	(void)alignment;
+	calllog_add("zeMemAllocHost");
 	*pptr = malloc(size);
 	return *pptr ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 }
@@ -350,7 +387,7 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext, const ze_device_mem_a
 	(void)hContext;
 	(void)desc;
 	(void)alignment;
-	(void)hDevice;
+	calllog_add("zeMemAllocDevice(dev %d)", hDevice->id);
 	*pptr = malloc(size);
 	return *pptr ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
 }

@@ -260,6 +260,38 @@ static void test_sched_bad_value(void **state)
 	assert_int_equal(calllog_count("cudaGetDeviceCount"), 0);
 }
 
+/* ---- what `nodebw list` costs: open(), device_count(), device_info() --------------------- */
+
+/* Calls that create a context or touch device memory: none of them may run to list devices.
+ * (A test kernel cannot be launched at all: the fake has no launch call to link against.) */
+static const char *const context_calls[] = {
+	"cudaSetDevice", "cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaStreamCreate",
+	"cudaEventCreate", "cudaMemcpy", "cudaDeviceSynchronize", "cuStreamWaitValue32",
+	"cuDevicePrimaryCtxSetFlags",
+};
+
+static void test_list_is_cheap(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_ndev = 8;
+	f->be = open_ok();
+	assert_int_equal(ops->device_count(f->be), 8);
+	for (int d = 0; d < 8; d++) {
+		struct nbw_device dev;
+		char name[64];
+		assert_int_equal(ops->device_info(f->be, d, &dev), 0);
+		snprintf(name, sizeof(name), "fake CUDA device %d", d);
+		assert_string_equal(dev.name, name);
+	}
+	for (size_t i = 0; i < sizeof(context_calls) / sizeof(context_calls[0]); i++)
+		if (calllog_count(context_calls[i]))
+			fail_msg("listing 8 devices called %s: %s", context_calls[i], calllog_text());
+	/* The first copy of a device is what makes its context. */
+	prepare_htod(f, 0);
+	assert_int_equal(calllog_count("cudaSetDevice(0)") > 0, 1);
+	assert_int_equal(calllog_count("cudaSetDevice(7)"), 0);
+}
+
 /* ---- open(): no driver is a skip, an old driver an error --------------------------------- */
 
 static void test_no_device(void **state)
@@ -327,6 +359,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sched_not_taken, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_no_entry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_bad_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_list_is_cheap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_insufficient_driver, setup, teardown),
 	};

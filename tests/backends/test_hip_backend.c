@@ -6,12 +6,15 @@
  *   refuse it.
  * - A blocking device-to-device copy is complete when transfer() returns (the fake, like a
  *   GPU, returns from hipMemcpyPeer before the copy is done).
- * - open(): no device is a skip (-ENODEV), any other hipGetDeviceCount error an error. */
+ * - open(): no device is a skip (-ENODEV), any other hipGetDeviceCount error an error.
+ * - Listing devices (open, device_count, device_info) selects no device and allocates
+ *   nothing; the gate is made at the first async prepare(), once. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,6 +222,59 @@ static void test_open_runtime_error(void **state)
 	fake_hip_count_rc = hipSuccess;
 }
 
+/* ---- what `nodebw list` costs: open(), device_count(), device_info() --------------------- */
+
+/* Calls that select a device, allocate or copy: none may run to list devices. (A test kernel
+ * cannot be launched at all: the fake has no launch call to link against.) */
+static const char *const device_calls[] = {
+	"hipSetDevice", "hipMalloc", "hipHostMalloc", "hipStreamCreate", "hipEventCreate",
+	"hipMemcpy", "hipStreamWaitValue32", "hipDeviceSynchronize",
+};
+
+static void test_list_is_cheap(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	fake_hip_ndev = 8;
+	fake_hip_count_rc = hipSuccess;
+	calllog_reset();
+	assert_int_equal(ops->open(&be, NULL, why, sizeof(why)), 0);
+	assert_int_equal(ops->device_count(be), 8);
+	for (int d = 0; d < 8; d++) {
+		struct nbw_device dev;
+		char name[64];
+		assert_int_equal(ops->device_info(be, d, &dev), 0);
+		snprintf(name, sizeof(name), "fake HIP device %d", d);
+		assert_non_null(strstr(dev.name, name));
+	}
+	for (size_t i = 0; i < sizeof(device_calls) / sizeof(device_calls[0]); i++)
+		if (calllog_count(device_calls[i]))
+			fail_msg("listing 8 devices called %s: %s", device_calls[i], calllog_text());
+	ops->close(be);
+	assert_int_equal(calllog_count("hipHostMalloc"), 0);
+}
+
+/* The gate's flag comes with the first async prepare(), and only once. */
+static void test_gate_made_on_first_use(void **state)
+{
+	struct fixture *f = *state;
+	assert_int_equal(calllog_count("hipHostMalloc"), 0); /* not by open() */
+	f->a = (struct nbw_buf){ .loc = NBW_LOC_HOST_PINNED, .device = 0, .bytes = 4096 };
+	f->b = (struct nbw_buf){ .loc = NBW_LOC_DEVICE, .device = 0, .bytes = 4096 };
+	assert_int_equal(ops->alloc(f->be, &f->a), 0);
+	assert_int_equal(ops->alloc(f->be, &f->b), 0);
+	calllog_reset();
+	for (int i = 0; i < 2; i++) {
+		f->x = (struct nbw_xfer){ .dir = NBW_HTOD, .mode = NBW_MODE_ASYNC, .src = &f->a,
+					  .dst = &f->b, .bytes = 4096, .device_s = -1 };
+		assert_int_equal(ops->prepare(f->be, &f->x), 0);
+		assert_null(f->x.no_gate);
+		ops->unprepare(f->be, &f->x);
+	}
+	assert_int_equal(calllog_count("hipHostMalloc"), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +287,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sync_peer_copy_completes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_same_device_copy_completes, setup,
 						teardown),
+		cmocka_unit_test(test_list_is_cheap),
+		cmocka_unit_test_setup_teardown(test_gate_made_on_first_use, setup, teardown),
 		cmocka_unit_test(test_open_no_device),
 		cmocka_unit_test(test_open_runtime_error),
 	};

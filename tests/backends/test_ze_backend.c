@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of bw_native/ze_backend.c on the fake Level Zero loader (fake_ze.c): a copy
- * submitted behind the host-signalled gate and never completed must be drained by
- * unprepare() (its gate opened if release() never came, the copy waited for) before its
- * command list and event are destroyed, and the next round must again start behind a closed
- * gate. */
+/* Unit tests of bw_native/ze_backend.c on the fake Level Zero loader (fake_ze.c):
+ * - a copy submitted behind the host-signalled gate and never completed must be drained by
+ *   unprepare() (its gate opened if release() never came, the copy waited for) before its
+ *   command list and event are destroyed, and the next round must again start behind a
+ *   closed gate;
+ * - listing devices (open, device_count, device_info) creates no context, event pool,
+ *   command list or allocation; the first buffer makes the driver's context, once. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +179,43 @@ static void test_complete_unsubmitted(void **state)
 	assert_clean();
 }
 
+/* ---- what `nodebw list` costs: open(), device_count(), device_info() --------------------- */
+
+static const char *const device_calls[] = {
+	"zeContextCreate", "zeEventPoolCreate", "zeCommandListCreate", "zeMemAlloc",
+};
+
+static void test_list_is_cheap(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	fake_ze_ndev = 8;
+	fake_ze_reset();
+	assert_int_equal(ops->open(&be, NULL, why, sizeof(why)), 0);
+	assert_int_equal(ops->device_count(be), 8);
+	for (int d = 0; d < 8; d++) {
+		struct nbw_device dev;
+		char name[64];
+		assert_int_equal(ops->device_info(be, d, &dev), 0);
+		snprintf(name, sizeof(name), "fake Level Zero GPU %d", d);
+		assert_string_equal(dev.name, name);
+	}
+	for (size_t i = 0; i < sizeof(device_calls) / sizeof(device_calls[0]); i++)
+		if (calllog_count(device_calls[i]))
+			fail_msg("listing 8 devices called %s: %s", device_calls[i], calllog_text());
+	/* The first buffer makes the driver's context and gate, the second none. */
+	struct nbw_buf b[2] = { { .loc = NBW_LOC_DEVICE, .device = 3, .bytes = N },
+				{ .loc = NBW_LOC_HOST_PINNED, .device = 5, .bytes = N } };
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ops->alloc(be, &b[i]), 0);
+	assert_int_equal(calllog_count("zeContextCreate"), 1);
+	assert_int_equal(calllog_count("zeEventPoolCreate(2 events)"), 1);
+	for (int i = 0; i < 2; i++)
+		ops->free(be, &b[i]);
+	ops->close(be);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +224,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unprepare_two_unreleased, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unprepare_uncompleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_complete_unsubmitted, setup, teardown),
+		cmocka_unit_test(test_list_is_cheap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
