@@ -2,7 +2,8 @@
 /*
  * The registry: the backends built into the core (OpenMP when offload was built, the host
  * reference always) and the vendor plugins (CUDA, HIP, Level Zero) loaded with dlopen from
- * $NODEBW_PLUGIN_DIR, the build tree beside the executable, or the install folder. A plugin
+ * $NODEBW_PLUGIN_DIR, the build tree beside the executable, lib/nodebw/ beside its folder (a
+ * relocated install, the portable bundle), or the install folder. A plugin
  * that cannot be loaded is reported with dlopen's reason, and the run goes on.
  */
 #include "nodebw/backends.h"
@@ -50,6 +51,10 @@ size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max)
 			*slash = '\0';
 			/* build tree: build/tools/nodebw next to build/bw_native/ */
 			snprintf(dirs[n++], PATH_MAX, "%s/../%s", exe, build_sub);
+			/* a relocated install or the portable bundle: libexec/nodebw (or
+			 * bin/nodebw) next to lib/nodebw/ */
+			if (n < max)
+				snprintf(dirs[n++], PATH_MAX, "%s/../lib/nodebw", exe);
 		}
 	}
 	if (n < max)
@@ -59,8 +64,8 @@ size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max)
 
 static void load_plugin(const char *name)
 {
-	char dirs[3][PATH_MAX], path[PATH_MAX + 64], sym[64], first_err[512] = "";
-	size_t nd = nbw_plugin_dirs("bw_native", dirs, 3);
+	char dirs[4][PATH_MAX], path[PATH_MAX + 64], sym[64], first_err[512] = "";
+	size_t nd = nbw_plugin_dirs("bw_native", dirs, 4);
 	snprintf(sym, sizeof(sym), "nbw_backend_%s", name);
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(path, sizeof(path), "%s/nodebw-%s.so", dirs[i], name);
