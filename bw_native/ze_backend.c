@@ -4,9 +4,21 @@
  * libze-dev 1.8, API 1.4).
  *
  * Every device of every driver that zeDriverGet reports is one nodebw device, and each driver
- * gets one context. A copy runs on one device's first copy-only queue group (the blitter
- * engines), or on its first compute group when the device has no copy-only group. That device
- * is the GPU end of a host copy and the source device of a device-to-device copy.
+ * gets one context. A copy runs on the copy engines of one device: the GPU end of a host copy,
+ * the source device of a device-to-device copy. Which engines (queue group ordinal, queue
+ * index) depends on the direction, as the hardware means them (pick_engines):
+ *
+ *   htod, dtoh  the main copy engine: the copy-only queue group with one queue (the first
+ *               copy-only group when none has one queue), queue 0
+ *   p2p         the link copy engines where the device has them: a copy-only group of
+ *               several queues that is not the main one (on Data Center GPU Max, "PVC", the
+ *               link engines BCS1-BCS7/8 beside the main BCS0), queue (destination device
+ *               mod queues), so copies to different peers use different engines; else the
+ *               main copy engine, queue 0
+ *
+ * A device without a copy-only group copies on its first compute group, queue 0 (said in the
+ * interface and the path). The choice is recorded per device in versions()
+ * (device<N>_queue_group, device<N>_p2p_queue_group) and per pair in p2p_path().
  *
  *   sync    zeCommandListAppendMemoryCopy on an immediate command list in synchronous mode:
  *           the append returns when the copy is done
@@ -57,13 +69,20 @@ struct ze_drv {
 	char ready_err[NBW_REASON_LEN];
 };
 
+/* A queue group of a device that copies run on. */
+struct ze_engine {
+	uint32_t ordinal;               /* queue group ordinal */
+	uint32_t nqueues;               /* its queues */
+	bool copy_only;                 /* false: no copy-only group, a compute group is used */
+};
+
 struct ze_dev {
 	ze_device_handle_t h;
 	struct ze_drv *drv;
 	ze_device_properties_t props;
-	uint32_t ordinal;               /* queue group the copies use */
-	uint32_t nqueues;
-	bool copy_only;                 /* false: no copy-only group, a compute group is used */
+	struct ze_engine main;          /* host copies (and write()/read()): the main copy engine */
+	struct ze_engine link;          /* device-to-device copies: link copy engines, or = main */
+	bool has_link;                  /* the device has link copy engines */
 	double ns_per_tick;             /* kernel timestamp period */
 	uint64_t ts_mask;               /* valid bits of a kernel timestamp */
 	pthread_mutex_t lock;           /* serialises the helper list of write()/read() */
@@ -86,6 +105,7 @@ struct nbw_backend {
 /* Per-transfer state: the command list (and for async the timestamped signal event). */
 struct ze_xfer {
 	struct ze_dev *dev;
+	uint32_t ordinal, index;        /* the queue group and queue the copy runs on */
 	ze_command_list_handle_t list;
 	ze_event_pool_handle_t pool;
 	ze_event_handle_t done;
@@ -93,11 +113,12 @@ struct ze_xfer {
 };
 
 static _Thread_local char last_err[NBW_REASON_LEN];
-static _Thread_local char iface_buf[2 * NBW_REASON_LEN];
 static _Thread_local char path_buf[2 * NBW_REASON_LEN];
 
-/* Set once open() found a device without a copy-only queue group; interface() has no backend. */
+/* Set once open() found a device without a copy-only queue group, or one with link copy
+ * engines; interface() has no backend. */
 static atomic_bool compute_fallback;
+static atomic_bool link_engines;
 
 struct ze_code {
 	ze_result_t r;
@@ -349,12 +370,69 @@ static void set_timer(struct ze_dev *v)
 	}
 }
 
-/* The first copy-only queue group, else the first compute group. */
-static int pick_queue_group(struct ze_dev *v)
+static bool copy_only(ze_command_queue_group_property_flags_t f)
+{
+	return (f & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY) &&
+	       !(f & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE);
+}
+
+static void set_engine(struct ze_engine *e, const ze_command_queue_group_properties_t *g,
+		       int ordinal, bool is_copy_only)
+{
+	e->ordinal = (uint32_t)ordinal;
+	e->nqueues = g[ordinal].numQueues ? g[ordinal].numQueues : 1;
+	e->copy_only = is_copy_only;
+}
+
+/*
+ * The main copy engine: the copy-only group with one queue, else the first copy-only group,
+ * else the first compute group. The link copy engines: a copy-only group of several queues
+ * other than the main one. -1 when the device has none of them (last_err says so).
+ */
+static int pick_engines(struct ze_dev *v, const ze_command_queue_group_properties_t *g,
+			uint32_t n)
+{
+	int single = -1, copy = -1, compute = -1, link = -1, primary;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (copy_only(g[i].flags)) {
+			if (copy < 0)
+				copy = (int)i;
+			if (single < 0 && g[i].numQueues == 1)
+				single = (int)i;
+		} else if (compute < 0 &&
+			   (g[i].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE)) {
+			compute = (int)i;
+		}
+	}
+	primary = single >= 0 ? single : copy >= 0 ? copy : compute;
+	if (primary < 0) {
+		set_err("zeDeviceGetCommandQueueGroupProperties: %s has neither a copy nor a "
+			"compute queue group (%u groups)", v->props.name, n);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n && link < 0; i++)
+		if ((int)i != primary && copy_only(g[i].flags) && g[i].numQueues > 1)
+			link = (int)i;
+	set_engine(&v->main, g, primary, copy >= 0);
+	v->has_link = link >= 0;
+	if (v->has_link)
+		set_engine(&v->link, g, link, true);
+	else
+		v->link = v->main;
+	if (!v->main.copy_only)
+		atomic_store(&compute_fallback, true);
+	if (v->has_link)
+		atomic_store(&link_engines, true);
+	return 0;
+}
+
+/* The device's queue groups, and the engines picked from them. */
+static int pick_queue_groups(struct ze_dev *v)
 {
 	ze_command_queue_group_properties_t *g;
 	uint32_t n = 0;
-	int copy = -1, compute = -1, pick;
+	int rc = 0;
 
 	if (!ZE_CALL(zeDeviceGetCommandQueueGroupProperties, v->h, &n, NULL))
 		return -EIO;
@@ -365,33 +443,22 @@ static int pick_queue_group(struct ze_dev *v)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		g[i].stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
-	if (!ZE_CALL(zeDeviceGetCommandQueueGroupProperties, v->h, &n, g)) {
-		free(g);
-		return -EIO;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		ze_command_queue_group_property_flags_t f = g[i].flags;
-
-		if (copy < 0 && (f & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY) &&
-		    !(f & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE))
-			copy = (int)i;
-		if (compute < 0 && (f & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE))
-			compute = (int)i;
-	}
-	pick = copy >= 0 ? copy : compute;
-	if (pick < 0) {
-		set_err("zeDeviceGetCommandQueueGroupProperties: %s has neither a copy nor a "
-			"compute queue group (%u groups)", v->props.name, n);
-		free(g);
-		return -EIO;
-	}
-	v->ordinal = (uint32_t)pick;
-	v->nqueues = g[pick].numQueues;
-	v->copy_only = copy >= 0;
-	if (!v->copy_only)
-		atomic_store(&compute_fallback, true);
+	if (!ZE_CALL(zeDeviceGetCommandQueueGroupProperties, v->h, &n, g))
+		rc = -EIO;
+	else if (pick_engines(v, g, n))
+		rc = -EIO;
 	free(g);
-	return 0;
+	return rc;
+}
+
+/* The queue group and queue a copy of direction dir to device dst (P2P) runs on. */
+static void copy_queue(const struct ze_dev *v, enum nbw_dir dir, int dst, uint32_t *ordinal,
+		       uint32_t *index)
+{
+	const struct ze_engine *e = dir == NBW_P2P ? &v->link : &v->main;
+
+	*ordinal = e->ordinal;
+	*index = dir == NBW_P2P && v->has_link && dst >= 0 ? (uint32_t)dst % e->nqueues : 0;
 }
 
 static int open_device(struct ze_dev *v, struct ze_drv *d, ze_device_handle_t h)
@@ -404,7 +471,7 @@ static int open_device(struct ze_dev *v, struct ze_drv *d, ze_device_handle_t h)
 	if (!ZE_CALL(zeDeviceGetProperties, h, &v->props))
 		return -EIO;
 	set_timer(v);
-	rc = pick_queue_group(v);
+	rc = pick_queue_groups(v);
 	if (rc)
 		return rc;
 	rc = pthread_mutex_init(&v->lock, NULL);
@@ -632,38 +699,58 @@ static void zb_versions(struct nbw_backend *be, char *buf, size_t len)
 	for (int i = 0; i < be->ndev; i++) {
 		const struct ze_dev *v = &be->dev[i];
 
-		buf_add(buf, len, &off,
-			"device%d_queue_group=ordinal %u, %u queue(s), %s\n"
-			"device%d_timer=%.4f ns/tick, %u valid bits\n",
-			i, v->ordinal, v->nqueues,
-			v->copy_only ? "copy-only" : "compute (no copy-only group)", i,
+		/* short: 16 devices (8 GPUs of 2 tiles) must fit the core's 4 KiB of versions */
+		buf_add(buf, len, &off, "device%d_queue_group=ordinal %u (%u queue%s), %s, queue 0\n",
+			i, v->main.ordinal, v->main.nqueues, v->main.nqueues == 1 ? "" : "s",
+			v->main.copy_only ? "copy-only: main copy engine"
+					  : "compute (no copy-only group)");
+		if (v->has_link)
+			buf_add(buf, len, &off,
+				"device%d_p2p_queue_group=ordinal %u (%u queues), copy-only: link "
+				"copy engines, queue = destination mod %u\n",
+				i, v->link.ordinal, v->link.nqueues, v->link.nqueues);
+		else
+			buf_add(buf, len, &off, "device%d_p2p_queue_group=ordinal %u, queue 0 (no "
+				"link copy engines)\n", i, v->main.ordinal);
+		buf_add(buf, len, &off, "device%d_timer=%.4f ns/tick, %u valid bits\n", i,
 			v->ns_per_tick, v->props.kernelTimestampValidBits);
 	}
 }
 
+/*
+ * The interface texts, static: the core keeps the pointer for every series it plans (all
+ * before the first runs), so each (direction, mode) needs its own lasting string. Which
+ * engines: [p2p][has link engines][has a compute fallback]; each text fits the 159
+ * characters a measurement keeps of it.
+ */
+#define ZE_SYNC(e) "zeCommandListAppendMemoryCopy on a synchronous immediate command list (" e ")"
+#define ZE_ASYNC(e)                                                                          \
+	"zeCommandListAppendMemoryCopy, async immediate list (" e "), zeEventHostSynchronize; "  \
+	"gated by zeEventHostSignal"
+#define ZE_ENGINES(F)                                                                         \
+	{ { { F("main copy engine"), F("main copy engine, else a compute group") },          \
+	    { F("main copy engine"), F("main copy engine, else a compute group") } },        \
+	  { { F("source's main copy engine"),                                                \
+	      F("source's main copy engine, else a compute group") },                        \
+	    { F("source's link copy engines, else main copy engine"),                        \
+	      F("source's link copy engines, else main or compute") } } }
+static const char *const sync_text[2][2][2] = ZE_ENGINES(ZE_SYNC);
+static const char *const async_text[2][2][2] = ZE_ENGINES(ZE_ASYNC);
+
 static const char *zb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
 {
-	const char *where = dir == NBW_P2P ? "source device, " : "";
-	const char *engine = "copy-only queue group";
+	int p2p = dir == NBW_P2P, link = atomic_load(&link_engines) ? 1 : 0;
+	int fallback = atomic_load(&compute_fallback) ? 1 : 0;
 
-	if (atomic_load(&compute_fallback))
-		engine = "copy-only queue group; a compute group on devices without one";
 	if ((unsigned)dir >= NBW_DIR_COUNT) {
 		snprintf(why, whylen, "unknown direction");
 		return NULL;
 	}
 	switch (mode) {
 	case NBW_MODE_SYNC:
-		snprintf(iface_buf, sizeof(iface_buf),
-			 "zeCommandListAppendMemoryCopy on a synchronous immediate command list "
-			 "(%s%s)", where, engine);
-		return iface_buf;
+		return sync_text[p2p][link][fallback];
 	case NBW_MODE_ASYNC:
-		snprintf(iface_buf, sizeof(iface_buf),
-			 "zeCommandListAppendMemoryCopy on an asynchronous immediate command list "
-			 "(%s%s) + zeEventHostSynchronize, zeEventQueryKernelTimestamp timing; "
-			 "concurrent copies gated on a zeEventHostSignal event", where, engine);
-		return iface_buf;
+		return async_text[p2p][link][fallback];
 	case NBW_MODE_NOWAIT:
 		snprintf(why, whylen,
 			 "nowait is OpenMP's target update nowait, not a Level Zero call (the "
@@ -737,9 +824,21 @@ static const char *lat_unit(ze_latency_unit_t u)
 	}
 }
 
-static const char *engine_name(const struct ze_dev *v)
+/* "device D's link copy engines: queue group ordinal 2 (7 queues), queue 1" for a copy from
+ * device src (v) to device dst, into path_buf at *off. */
+static void add_engine(const struct ze_dev *v, int src, int dst, size_t *off)
 {
-	return v->copy_only ? "copy engine" : "compute engine (no copy-only queue group)";
+	const struct ze_engine *e = v->has_link ? &v->link : &v->main;
+	uint32_t ordinal, index;
+
+	copy_queue(v, NBW_P2P, dst, &ordinal, &index);
+	buf_add(path_buf, sizeof(path_buf), off, "device %d's %s: queue group ordinal %u (%u "
+		"queue%s), queue %u%s", src,
+		v->has_link	      ? "link copy engines"
+		: e->copy_only ? "main copy engine"
+			       : "compute engine (no copy-only queue group)",
+		ordinal, e->nqueues, e->nqueues == 1 ? "" : "s", index,
+		v->has_link || !e->copy_only ? "" : "; the device has no link copy engines");
 }
 
 static const char *zb_p2p_path(struct nbw_backend *be, int src, int dst)
@@ -759,9 +858,9 @@ static const char *zb_p2p_path(struct nbw_backend *be, int src, int dst)
 	a = &be->dev[src];
 	b = &be->dev[dst];
 	if (src == dst) {
-		snprintf(path_buf, len,
-			 "same-GPU copy in device memory, not a peer link (device %d's %s)", src,
-			 engine_name(a));
+		buf_add(path_buf, len, &off, "same-GPU copy in device memory, not a peer link (on ");
+		add_engine(a, src, dst, &off);
+		buf_add(path_buf, len, &off, ")");
 		return path_buf;
 	}
 	if (a->drv != b->drv) {
@@ -770,11 +869,14 @@ static const char *zb_p2p_path(struct nbw_backend *be, int src, int dst)
 			 "contexts): no copy path between them", src, dst);
 		return path_buf;
 	}
+	/* The engine first: the core keeps the first 255 characters of the path. */
+	buf_add(path_buf, len, &off, "on ");
+	add_engine(a, src, dst, &off);
 	if (!ZE_CALL(zeDeviceCanAccessPeer, a->h, b->h, &can)) {
-		snprintf(path_buf, len, "%s", last_err);
+		buf_add(path_buf, len, &off, "; %s", last_err);
 		return path_buf;
 	}
-	buf_add(path_buf, len, &off, "zeDeviceCanAccessPeer(%d, %d) = %u%s", src, dst, can,
+	buf_add(path_buf, len, &off, "; zeDeviceCanAccessPeer(%d, %d) = %u%s", src, dst, can,
 		can ? " (Level Zero grants peer access implicitly: no enable call)" :
 		      " (no direct access: the driver must stage the copy or fail it)");
 	if (a->drv->bw_ext)
@@ -792,7 +894,6 @@ static const char *zb_p2p_path(struct nbw_backend *be, int src, int dst)
 	} else {
 		buf_add(path_buf, len, &off, "; %s", last_err);
 	}
-	buf_add(path_buf, len, &off, "; copies run on device %d's %s", src, engine_name(a));
 	return path_buf;
 }
 
@@ -882,13 +983,14 @@ static void zb_free(struct nbw_backend *be, struct nbw_buf *b)
 	b->ptr = NULL;
 }
 
+/* An immediate command list on queue \p index of queue group \p ordinal of the device. */
 static bool make_list(struct nbw_backend *be, struct ze_dev *v, ze_command_queue_mode_t mode,
-		      ze_command_list_handle_t *list)
+		      uint32_t ordinal, uint32_t index, ze_command_list_handle_t *list)
 {
 	ze_command_queue_desc_t qd = {
 		.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
-		.ordinal = v->ordinal,
-		.index = 0,
+		.ordinal = ordinal,
+		.index = index,
 		.mode = mode,
 		.priority = ZE_COMMAND_QUEUE_PRIORITY_NORMAL,
 	};
@@ -909,7 +1011,8 @@ static int helper_copy(struct nbw_backend *be, int dev, void *dst, const void *s
 	}
 	v = &be->dev[dev];
 	pthread_mutex_lock(&v->lock);
-	if (!v->helper && !make_list(be, v, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, &v->helper))
+	if (!v->helper && !make_list(be, v, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, v->main.ordinal, 0,
+				     &v->helper))
 		rc = -EIO;
 	if (!rc && !ZE_CALL(zeCommandListAppendMemoryCopy, v->helper, dst, src, n, NULL, 0, NULL))
 		rc = -EIO;
@@ -1014,9 +1117,10 @@ static int zb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		return -ENOMEM;
 	}
 	st->dev = &be->dev[d];
+	copy_queue(st->dev, x->dir, x->dst->device, &st->ordinal, &st->index);
 	rc = make_list(be, st->dev, x->mode == NBW_MODE_SYNC ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS :
 							    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
-		       &st->list) ? 0 : -EIO;
+		       st->ordinal, st->index, &st->list) ? 0 : -EIO;
 	if (!rc && x->mode == NBW_MODE_ASYNC)
 		rc = make_done_event(st);
 	if (rc) {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A fake Level Zero loader for the ze backend's unit tests: one driver with fake_ze_ndev GPU
- * devices, each with one copy-only queue group; memory is host memory. A copy appended with
+ * devices, each with the queue groups of fake_ze_layout (one copy-only group by default, or
+ * those of a Data Center GPU Max: compute, main copy, link copy); a command list on a group
+ * or queue the device does not have is refused. Memory is host memory. A copy appended with
  * a wait event that is not signalled is queued and runs when the host signals that event,
  * as a device would; every other copy runs at once and signals its event. Calls are logged
  * (calllog.h). One lock guards the queue and the events, so the real core's threads can run
@@ -22,6 +24,29 @@
 #include "fake_ze.h"
 
 int fake_ze_ndev = 2;
+enum fake_ze_layout fake_ze_layout = FAKE_ZE_ONE_COPY_GROUP;
+
+#define COPY ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY
+#define COMPUTE (ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | COPY | \
+		 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS | \
+		 ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_METRICS)
+static const struct group {
+	ze_command_queue_group_property_flags_t flags;
+	uint32_t queues;
+} layouts[][4] = {
+	[FAKE_ZE_ONE_COPY_GROUP] = { { COPY, 1 } },
+	[FAKE_ZE_PVC] = { { COMPUTE, 4 }, { COPY, 1 }, { COPY, 7 } },
+	[FAKE_ZE_PVC_LINK_FIRST] = { { COMPUTE, 4 }, { COPY, 7 }, { COPY, 1 } },
+	[FAKE_ZE_COMPUTE_ONLY] = { { COMPUTE, 2 } },
+};
+
+static uint32_t ngroups(void)
+{
+	uint32_t n = 0;
+	while (n < 4 && layouts[fake_ze_layout][n].queues)
+		n++;
+	return n;
+}
 int fake_ze_hangs;
 int fake_ze_busy_destroys;
 
@@ -64,6 +89,7 @@ static pthread_cond_t signalled = PTHREAD_COND_INITIALIZER; /* an event was host
 void fake_ze_reset(void)
 {
 	fake_ze_hangs = fake_ze_busy_destroys = 0;
+	fake_ze_layout = FAKE_ZE_ONE_COPY_GROUP;
 	nqueued = 0;
 	calllog_reset();
 }
@@ -174,11 +200,16 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
 						   ze_command_queue_group_properties_t *p)
 {
 	(void)hDevice;
-	if (p && *pCount >= 1) {
-		p[0].flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
-		p[0].numQueues = 1;
+	uint32_t n = ngroups();
+	if (p) {
+		n = *pCount < n ? *pCount : n;
+		for (uint32_t i = 0; i < n; i++) {
+			p[i].flags = layouts[fake_ze_layout][i].flags;
+			p[i].numQueues = layouts[fake_ze_layout][i].queues;
+			p[i].maxMemoryFillPatternSize = 4;
+		}
 	}
-	*pCount = 1;
+	*pCount = n;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -186,8 +217,11 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pC
 					ze_device_memory_properties_t *p)
 {
 	(void)hDevice;
-	(void)p;
-	*pCount = 0;
+	if (p && *pCount >= 1) {
+		snprintf(p[0].name, sizeof(p[0].name), "HBM");
+		p[0].totalSize = 64000000000ull;
+	}
+	*pCount = 1;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -223,6 +257,9 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
 	(void)hContext;
 	calllog_add("zeCommandListCreateImmediate(dev %d, ordinal %u, index %u)", hDevice->id,
 		    desc->ordinal, desc->index);
+	if (desc->ordinal >= ngroups() ||
+	    desc->index >= layouts[fake_ze_layout][desc->ordinal].queues)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	*phList = calloc(1, sizeof(**phList));
 	if (!*phList)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;

@@ -5,7 +5,11 @@
  *   command list and event are destroyed, and the next round must again start behind a
  *   closed gate;
  * - listing devices (open, device_count, device_info) creates no context, event pool,
- *   command list or allocation; the first buffer makes the driver's context, once. */
+ *   command list or allocation; the first buffer makes the driver's context, once;
+ * - each copy runs on the engines meant for it: host copies on the main copy engine (the
+ *   copy-only group of one queue), device-to-device copies on the link copy engines (a
+ *   copy-only group of several queues) where the device has them, as on Data Center GPU
+ *   Max, and the path and the versions say which group and queue. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -216,6 +220,174 @@ static void test_list_is_cheap(void **state)
 	ops->close(be);
 }
 
+/* ---- which engines a copy runs on --------------------------------------------------------- */
+
+static struct nbw_backend *open_layout(enum fake_ze_layout layout, int ndev)
+{
+	struct nbw_backend *be = NULL;
+	char why[NBW_REASON_LEN] = "";
+	fake_ze_reset();
+	fake_ze_layout = layout;
+	fake_ze_ndev = ndev;
+	if (ops->open(&be, NULL, why, sizeof(why)) != 0)
+		fail_msg("open: %s", why);
+	return be;
+}
+
+/* A sync copy from (ls, ds) to (ld, dd): its command list is made on the queue \p want
+ * names ("dev D, ordinal O, index I"), and the copy arrives. */
+static void expect_queue(struct nbw_backend *be, enum nbw_dir dir, enum nbw_loc ls, int ds,
+			 enum nbw_loc ld, int dd, const char *want)
+{
+	struct nbw_buf a = { .loc = ls, .device = ds, .bytes = N };
+	struct nbw_buf b = { .loc = ld, .device = dd, .bytes = N };
+	char call[96];
+	assert_int_equal(ops->alloc(be, &a), 0);
+	assert_int_equal(ops->alloc(be, &b), 0);
+	memset(a.ptr, 0x5a, N);
+	memset(b.ptr, 0, N);
+	struct nbw_xfer x = { .dir = dir, .mode = NBW_MODE_SYNC, .src = &a, .dst = &b,
+			      .bytes = N, .peer = NBW_PEER_NA, .device_s = -1 };
+	calllog_reset();
+	assert_int_equal(ops->prepare(be, &x), 0);
+	snprintf(call, sizeof(call), "zeCommandListCreateImmediate(%s)", want);
+	if (calllog_count(call) != 1)
+		fail_msg("expected %s, got: %s", call, calllog_text());
+	assert_int_equal(ops->transfer(be, &x), 0);
+	assert_memory_equal(a.ptr, b.ptr, N);
+	ops->unprepare(be, &x);
+	ops->free(be, &a);
+	ops->free(be, &b);
+}
+
+static void expect_text(const char *text, const char *has)
+{
+	if (!strstr(text, has))
+		fail_msg("'%s' does not say '%s'", text, has);
+}
+
+static void test_engines_pvc(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_PVC, 3);
+	const enum nbw_loc H = NBW_LOC_HOST_PINNED, D = NBW_LOC_DEVICE;
+	/* host copies: the main copy engine (group 1, one queue) */
+	expect_queue(be, NBW_HTOD, H, 0, D, 0, "dev 0, ordinal 1, index 0");
+	expect_queue(be, NBW_DTOH, D, 2, H, 2, "dev 2, ordinal 1, index 0");
+	expect_queue(be, NBW_HTOD, NBW_LOC_HOST_PAGEABLE, -1, D, 1, "dev 1, ordinal 1, index 0");
+	/* device to device: the source's link copy engines (group 2, 7 queues), queue = dst */
+	expect_queue(be, NBW_P2P, D, 0, D, 1, "dev 0, ordinal 2, index 1");
+	expect_queue(be, NBW_P2P, D, 0, D, 2, "dev 0, ordinal 2, index 2");
+	expect_queue(be, NBW_P2P, D, 2, D, 0, "dev 2, ordinal 2, index 0");
+	expect_queue(be, NBW_P2P, D, 1, D, 1, "dev 1, ordinal 2, index 1");
+	/* write()/read() stay on the main copy engine */
+	struct nbw_buf b = { .loc = D, .device = 2, .bytes = N };
+	unsigned char host[N] = { 0 };
+	assert_int_equal(ops->alloc(be, &b), 0);
+	calllog_reset();
+	assert_int_equal(ops->write(be, &b, host, N), 0);
+	assert_int_equal(calllog_count("zeCommandListCreateImmediate(dev 2, ordinal 1, index 0)"),
+			 1);
+	ops->free(be, &b);
+	/* recorded: per pair in the path, per device in the versions, the rule in interface */
+	expect_text(ops->p2p_path(be, 0, 1),
+		    "on device 0's link copy engines: queue group ordinal 2 (7 "
+		    "queues), queue 1");
+	expect_text(ops->p2p_path(be, 1, 1), "same-GPU copy in device memory, not a peer link "
+					     "(on device 1's link copy engines: queue group "
+					     "ordinal 2 (7 queues), queue 1)");
+	char v[4096] = "", why[NBW_REASON_LEN];
+	ops->versions(be, v, sizeof(v));
+	expect_text(v, "device0_queue_group=ordinal 1 (1 queue), copy-only: main copy engine, "
+		       "queue 0\n");
+	expect_text(v, "device2_p2p_queue_group=ordinal 2 (7 queues), copy-only: link copy "
+		       "engines, queue = destination mod 7\n");
+	expect_text(ops->interface(NBW_P2P, NBW_MODE_SYNC, why, sizeof(why)), "link copy engines");
+	expect_text(ops->interface(NBW_HTOD, NBW_MODE_ASYNC, why, sizeof(why)),
+		    "main copy engine");
+	ops->close(be);
+}
+
+/* The link group listed before the main one: picked by their queues, not their order. */
+static void test_engines_pvc_link_first(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_PVC_LINK_FIRST, 2);
+	const enum nbw_loc H = NBW_LOC_HOST_PINNED, D = NBW_LOC_DEVICE;
+	expect_queue(be, NBW_HTOD, H, 1, D, 1, "dev 1, ordinal 2, index 0");
+	expect_queue(be, NBW_P2P, D, 1, D, 0, "dev 1, ordinal 1, index 0");
+	expect_queue(be, NBW_P2P, D, 0, D, 1, "dev 0, ordinal 1, index 1");
+	ops->close(be);
+}
+
+/* One copy-only group: every copy on it, queue 0; the path says there are no link engines. */
+static void test_engines_one_copy_group(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_ONE_COPY_GROUP, 2);
+	const enum nbw_loc H = NBW_LOC_HOST_PINNED, D = NBW_LOC_DEVICE;
+	expect_queue(be, NBW_DTOH, D, 1, H, 1, "dev 1, ordinal 0, index 0");
+	expect_queue(be, NBW_P2P, D, 0, D, 1, "dev 0, ordinal 0, index 0");
+	expect_text(ops->p2p_path(be, 0, 1),
+		    "on device 0's main copy engine: queue group ordinal 0 (1 queue), "
+		    "queue 0; the device has no link copy engines");
+	char v[4096] = "";
+	ops->versions(be, v, sizeof(v));
+	expect_text(v, "device1_p2p_queue_group=ordinal 0, queue 0 (no link copy engines)\n");
+	ops->close(be);
+}
+
+/* No copy-only group at all: the first compute group, queue 0, said in the path. */
+static void test_engines_compute_only(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_COMPUTE_ONLY, 2);
+	const enum nbw_loc H = NBW_LOC_HOST_PINNED, D = NBW_LOC_DEVICE;
+	expect_queue(be, NBW_HTOD, H, 0, D, 0, "dev 0, ordinal 0, index 0");
+	expect_queue(be, NBW_P2P, D, 1, D, 0, "dev 1, ordinal 0, index 0");
+	expect_text(ops->p2p_path(be, 1, 0), "on device 1's compute engine (no "
+					     "copy-only queue group): queue group ordinal 0 (2 "
+					     "queues), queue 0");
+	ops->close(be);
+}
+
+/* The core keeps interface()'s pointer for every planned series: each (direction, mode) has
+ * its own lasting text, short enough for the 160 bytes a measurement keeps. */
+static void test_interface_texts_last(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_PVC, 2);
+	const char *t[NBW_DIR_COUNT][2];
+	char copy[NBW_DIR_COUNT][2][256], why[NBW_REASON_LEN];
+	for (int d = 0; d < NBW_DIR_COUNT; d++)
+		for (int m = 0; m < 2; m++) {
+			t[d][m] = ops->interface((enum nbw_dir)d, (enum nbw_mode)m, why, sizeof(why));
+			assert_non_null(t[d][m]);
+			assert_true(strlen(t[d][m]) < 160);
+			snprintf(copy[d][m], sizeof(copy[d][m]), "%s", t[d][m]);
+		}
+	for (int d = 0; d < NBW_DIR_COUNT; d++)
+		for (int m = 0; m < 2; m++)
+			assert_string_equal(t[d][m], copy[d][m]);
+	/* (an earlier test's device without a copy group adds "else a compute group") */
+	expect_text(t[NBW_HTOD][1], "(main copy engine");
+	expect_text(t[NBW_P2P][0], "(source's link copy engines, else main");
+	ops->close(be);
+}
+
+/* The core keeps 4 KiB of a backend's versions: 8 PVC-like devices take under half of it, so
+ * 16 (8 GPUs of two tiles each) fit too. */
+static void test_versions_fit(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_PVC, 8);
+	char v[8192] = "";
+	ops->versions(be, v, sizeof(v));
+	expect_text(v, "device7_timer=");
+	assert_true(2 * strlen(v) < 4096);
+	ops->close(be);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +397,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unprepare_uncompleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_complete_unsubmitted, setup, teardown),
 		cmocka_unit_test(test_list_is_cheap),
+		cmocka_unit_test(test_engines_pvc),
+		cmocka_unit_test(test_engines_pvc_link_first),
+		cmocka_unit_test(test_engines_one_copy_group),
+		cmocka_unit_test(test_engines_compute_only),
+		cmocka_unit_test(test_interface_texts_last),
+		cmocka_unit_test(test_versions_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
