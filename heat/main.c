@@ -338,6 +338,8 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 		}
 		r.host_threads = res.host_threads;
 		r.blocktime_ms = res.blocktime_ms;
+		nbw_heat_cuda_sched(hs->info, G, r.cuda_sched, sizeof(r.cuda_sched),
+				    r.cuda_sched_note, sizeof(r.cuda_sched_note));
 		snprintf(r.kernels, sizeof(r.kernels), "%s", res.kernels);
 		r.launch = v == NBW_HEAT_BASELINE && !hs->o->baseline_nowait ? "sync" : "nowait";
 		snprintf(r.halo_path, sizeof(r.halo_path), "%s", res.halo_path);

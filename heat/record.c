@@ -67,6 +67,10 @@ json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
 									: json_null());
 	json_object_set_new(j, "kernels", json_string(r->kernels));
 	json_object_set_new(j, "blocktime_ms", json_integer(r->blocktime_ms));
+	json_object_set_new(j, "cuda_sched",
+			    r->cuda_sched[0] ? json_pack("{s:s, s:s}", "word", r->cuda_sched,
+							 "devices", r->cuda_sched_note)
+					     : json_null());
 	json_object_set_new(j, "launch", json_string(r->launch ? r->launch : "none"));
 	json_object_set_new(j, "halo_path", json_string(r->halo_path));
 	json_object_set_new(j, "exchange", json_string(r->no_exchange ? "none" : "halo"));

@@ -203,6 +203,10 @@ struct nbw_heat_record {
 	int hidden_helpers;       /**< as libomp uses it; -1 for serial */
 	int blocktime_ms;         /**< libomp's blocktime the run's threads waited with
 				   *   (KMP_BLOCKTIME, ms; kmp_get_blocktime); -1 for serial */
+	char cuda_sched[16];      /**< how CUDA host threads waited (the primary contexts'
+				   *   scheduling: auto, spin, yield, blocking, mixed, unknown);
+				   *   "" when no device is a CUDA device */
+	char cuda_sched_note[256]; /**< per device: its flags and context state as read */
 	char halo_path[200];
 	char kernels[200];
 	const char *launch;       /**< "sync" (blocking target region), "nowait" (target nowait
@@ -235,5 +239,12 @@ int nbw_heat_launch_probe(const struct nbw_heat_opts *o, const char *kind, json_
 /** `nodebw heat ...` (argv[0] is "heat"): exit status 0, 1 (a run failed verification or
  *  could not run), 2 (usage) or 130 (interrupted). */
 int nbw_heat_main(int argc, char **argv);
+
+struct nbw_device;
+/** How the CUDA host threads of a run on info[0..n) waited: the scheduling flags of each CUDA
+ *  device's primary context as the process's driver reports them (heat/cuda_sched.c). word
+ *  is "" when no device is a CUDA device. */
+void nbw_heat_cuda_sched(const struct nbw_device *info, int n, char *word, size_t wlen,
+			 char *note, size_t nlen);
 
 #endif

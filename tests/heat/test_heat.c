@@ -14,8 +14,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dlfcn.h>
 
 #include "nodebw/heat.h"
+#include "nodebw/probe.h"
 #include "stencil.h"
 
 #define AT(g, a, i, j, k) (a)[((size_t)(k) * (g)->ny + (j)) * (g)->nx + (i)]
@@ -534,6 +536,56 @@ static void test_resolve(void **state)
 
 /* ---- records ---------------------------------------------------------------------------------- */
 
+/* How CUDA host threads waited (heat/cuda_sched.c): nothing for other devices; "unknown"
+ * with the reason while no driver is loaded; each CUDA device's primary-context flags,
+ * found by PCI address, through a fake libcuda.so.1 (tests/heat/fakecuda). */
+static void test_cuda_sched(void **state)
+{
+	(void)state;
+	struct nbw_device d[2];
+	memset(d, 0, sizeof(d));
+	char word[16], note[256];
+	snprintf(d[0].kind, sizeof(d[0].kind), "host-plugin");
+	nbw_heat_cuda_sched(d, 1, word, sizeof(word), note, sizeof(note));
+	assert_string_equal(word, "");
+	const char *lib = getenv("FAKE_LIBCUDA_CTX");
+	if (!lib || !*lib)
+		skip();
+	for (int i = 0; i < 2; i++) {
+		snprintf(d[i].kind, sizeof(d[i].kind), "cuda");
+		d[i].runtime_id = i;
+	}
+	snprintf(d[0].pci_bus_id, sizeof(d[0].pci_bus_id), "0000:65:00.0");
+	snprintf(d[1].pci_bus_id, sizeof(d[1].pci_bus_id), "0000:17:00.0");
+	nbw_heat_cuda_sched(d, 2, word, sizeof(word), note, sizeof(note));
+	assert_string_equal(word, "unknown");
+	assert_string_equal(note, "libcuda.so.1 is not loaded in this process");
+	void *h = dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+	assert_non_null(h);
+	setenv("FAKE_CUDA_BUSES", "0000:17:00.0,0000:65:00.0", 1);
+	setenv("FAKE_CUDA_SCHED", "0x4,0x4", 1);
+	nbw_heat_cuda_sched(d, 2, word, sizeof(word), note, sizeof(note));
+	assert_string_equal(word, "blocking");
+	assert_string_equal(note, "CUDA device 1: flags 0x4 (blocking), context active; "
+				  "CUDA device 0: flags 0x4 (blocking), context active");
+	setenv("FAKE_CUDA_SCHED", "0x4,0x1", 1);
+	nbw_heat_cuda_sched(d, 2, word, sizeof(word), note, sizeof(note));
+	assert_string_equal(word, "mixed");
+	assert_non_null(strstr(note, "CUDA device 0: flags 0x4 (blocking)"));
+	/* Without a PCI address: libomptarget's number is the CUDA ordinal. */
+	d[0].pci_bus_id[0] = '\0';
+	setenv("FAKE_CUDA_SCHED", "0x1", 1);
+	nbw_heat_cuda_sched(d, 1, word, sizeof(word), note, sizeof(note));
+	assert_string_equal(word, "spin");
+	assert_string_equal(note, "CUDA device 0: flags 0x1 (spin), context active");
+	/* A device the driver does not know. */
+	d[0].runtime_id = 5;
+	nbw_heat_cuda_sched(d, 1, word, sizeof(word), note, sizeof(note));
+	assert_string_equal(word, "unknown");
+	assert_string_equal(note, "CUDA device 5: CUresult 101");
+	dlclose(h);
+}
+
 static void test_record(void **state)
 {
 	(void)state;
@@ -623,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_options_bad),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_cuda_sched),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
