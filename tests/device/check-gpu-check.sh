@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The GPU check where there is no GPU (TAP): it stops at its device check with its message,
+# status 3, in under 30 s; and its verdicts (judge-results.py) fail a failed verification,
+# a measurement error, a CUDA record without 'sched', a solver run that does not match its
+# reference and a CUDA solver run without cuda_sched, and pass the recorded runs.
+src=${NODEBW_SOURCE:?}
+exe=${NODEBW:?}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+bad() { n=$((n + 1)); echo "not ok $n - $1"; }
+t0=$(date +%s)
+sh "$src/tests/device/gpu-check.sh" "$exe" "$work/out" >"$work/log" 2>&1
+rc=$?
+t=$(($(date +%s) - t0))
+if [ "$rc" -eq 3 ] && grep -q '^STOP: OpenMP device 0 is not the GPU' "$work/out/summary.txt" &&
+	[ "$t" -lt 30 ]; then
+	ok "dry run: stops at the device check in $t s"
+else
+	bad "dry run: status $rc after $t s: $(tail -n 3 "$work/log")"
+fi
+sh "$src/tests/device/gpu-check.sh" /nonexistent "$work/out2" >"$work/log" 2>&1
+[ $? -eq 2 ] && [ "$(wc -l <"$work/log")" -eq 1 ] && ok "a missing nodebw: one line, status 2" ||
+	bad "a missing nodebw: $(cat "$work/log")"
+judge="python3 $src/tests/device/judge-results.py"
+probe=$src/tests/fixtures/results-omp-host-2cpu-vm.json
+runs=$src/tests/fixtures/results-run-2cpu-vm.json
+$judge probe "$probe" >"$work/j" && ! grep -q '^BAD' "$work/j" && ok "recorded probe results pass" ||
+	bad "recorded probe results: $(grep -m 2 BAD "$work/j")"
+$judge heat "$runs" >"$work/j" && ! grep -q '^BAD' "$work/j" && ok "recorded solver runs pass" ||
+	bad "recorded solver runs: $(grep -m 2 BAD "$work/j")"
+# make FILE PYTHON: a copy of FILE changed by PYTHON (on d) in spoilt.json.
+make() {
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2; json.dump(d, open(sys.argv[2], 'w'))" \
+		"$1" "$work/spoilt.json"
+}
+# spoil KIND FILE PYTHON PATTERN WHAT: a copy changed by PYTHON must fail with PATTERN.
+spoil() {
+	make "$2" "$3"
+	$judge "$1" "$work/spoilt.json" >"$work/j"
+	rc=$?
+	[ "$rc" -eq 1 ] && grep -Eq "$4" "$work/j" && ok "$5" || bad "$5: status $rc, $(grep -m 1 BAD "$work/j")"
+}
+spoil probe "$probe" "d['measurements'][3]['verification']['status']='failed'" \
+	'^BAD .*verification failed' "a failed verification fails"
+spoil probe "$probe" "d['measurements'][0]['error']='cudaMemcpy: an illegal memory access'" \
+	'^BAD .*error: cudaMemcpy' "a measurement error fails"
+spoil sched "$probe" "d['measurements'][0]['api']='cuda'" '^BAD .*no sched recorded' \
+	"a CUDA measurement without sched fails"
+make "$probe" "[m.update(api='cuda', sched='blocking', sched_note='as found') for m in d['measurements']]"
+$judge sched "$work/spoilt.json" >"$work/j" && grep -q 'sched blocking (as found)' "$work/j" &&
+	ok "CUDA records with sched pass and show it" || bad "CUDA records with sched: $(grep -m 1 BAD "$work/j")"
+spoil heat "$runs" "d['solver_runs'][2]['verification']['status']='failed'" \
+	'^BAD .*verification failed' "a solver run that does not match its reference fails"
+spoil heat "$runs" "d['solver_runs'][0]['device_kind']='cuda'" '^BAD .*no cuda_sched recorded' \
+	"a CUDA solver run without cuda_sched fails"
+spoil heat "$runs" "d['solver_runs']=[]" '^BAD no solver runs' "no solver runs fails"
+printf '{"measurements": [' >"$work/cut.json"
+$judge probe "$work/cut.json" >"$work/j"
+[ $? -eq 1 ] && grep -q '^BAD' "$work/j" && ok "a cut-off results file fails" || bad "a cut-off file passed"
+echo "1..$n"

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The GPU check's verdict on one results.json (tests/device/gpu-check.sh).
+
+  judge-results.py probe|sched|heat RESULTS
+
+Prints one line per measurement or solver run worth showing, and a line starting with BAD
+for each fault: a measurement with an error or whose verification did not pass, a CUDA
+measurement without its 'sched', a solver run that did not match its reference, a run on a
+CUDA device that does not say how its host threads waited (cuda_sched). Exit status 1 when
+there is a fault or the file cannot be read, else 0.
+"""
+import json
+import sys
+
+SHOWN = (1 << 20, 64 << 20, 1 << 30)
+
+
+def measurement_lines(doc, kind):
+    bad = []
+    for m in doc.get("measurements", []):
+        where = (f'{m.get("api")} {m.get("direction")} {m.get("mode")} {m.get("host_mem")} '
+                 f'{m.get("bytes")} B')
+        if m.get("error"):
+            bad.append(f"BAD {where}: error: {m['error']}")
+            continue
+        status = (m.get("verification") or {}).get("status")
+        if status != "passed":
+            bad.append(f"BAD {where}: verification {status}: "
+                       f"{(m.get('verification') or {}).get('detail', '')}")
+        sched = m.get("sched", "")
+        if m.get("api") == "cuda" and not sched:
+            bad.append(f"BAD {where}: no sched recorded")
+        if kind == "sched" or m.get("bytes") in SHOWN:
+            gbps = (m.get("gbps") or {}).get("median")
+            text = f"{gbps:8.2f} GB/s" if isinstance(gbps, (int, float)) else "       - GB/s"
+            tail = f" sched {sched} ({m.get('sched_note', '')})" if sched else ""
+            print(f'{m.get("api"):4} {m.get("direction"):4} {m.get("mode"):5} '
+                  f'{m.get("host_mem"):6} {m.get("bytes", 0) >> 10:8} KiB {text} '
+                  f'{status}{tail}')
+    if not doc.get("measurements"):
+        bad.append("BAD no measurements")
+    return bad
+
+
+def heat_lines(doc):
+    bad = []
+    for r in doc.get("solver_runs", []):
+        shape = r.get("shape") or {}
+        where = f'{r.get("version")} G={r.get("G")} N={shape.get("nx")} ({r.get("device_kind")})'
+        status = (r.get("verification") or {}).get("status")
+        if r.get("error"):
+            bad.append(f"BAD {where}: error: {r['error']}")
+        elif status not in ("passed", "reference"):
+            ver = r.get("verification") or {}
+            bad.append(f"BAD {where}: verification {status} (max |diff| "
+                       f"{ver.get('max_abs_diff')}, {ver.get('points_failed')} points)")
+        cs = r.get("cuda_sched")
+        if r.get("device_kind") == "cuda" and not cs:
+            bad.append(f"BAD {where}: no cuda_sched recorded")
+        wait = f" cuda_sched {cs['word']} ({cs['devices']})" if cs else ""
+        sps = r.get("seconds_per_step")
+        step = f"{sps * 1e3:9.3f} ms/step" if isinstance(sps, (int, float)) else "        - ms/step"
+        frac = r.get("roofline_fraction")
+        roof = f" roofline {frac:.2f}" if isinstance(frac, (int, float)) else ""
+        print(f"{where}: {step}{roof} {status}{wait}")
+    if not doc.get("solver_runs"):
+        bad.append("BAD no solver runs")
+    return bad
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("probe", "sched", "heat"):
+        sys.exit("usage: judge-results.py probe|sched|heat RESULTS")
+    kind, path = sys.argv[1], sys.argv[2]
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"BAD {path}: {e}")
+        return 1
+    bad = heat_lines(doc) if kind == "heat" else measurement_lines(doc, kind)
+    for line in bad:
+        print(line)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
