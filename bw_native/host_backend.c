@@ -11,8 +11,12 @@
  *
  * "Devices" are four regions of ordinary host memory (posix_memalign), mirroring the host
  * plugin's four devices, so host-to-device, device-to-host, two-device and P2P series line
- * up with the OpenMP ones. Pinned host memory is mmap + mlock (page-locked by the kernel);
- * registered memory is posix_memalign memory locked afterwards with mlock.
+ * up with the OpenMP ones. They are named the native reference for the host-plugin devices
+ * only in a build whose OpenMP offload has the host plugin (a host triple among the offload
+ * targets); without offload, or with GPU targets only, there are no such devices and the
+ * regions are only the host memory's own reference. Pinned host memory is mmap + mlock
+ * (page-locked by the kernel); registered memory is posix_memalign memory locked afterwards
+ * with mlock.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,7 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nodebw/config.h"
 #include "nodebw/probe.h"
+#include "nodebw/version.h"
 
 #define HOST_DEVICES 4
 #define MAX_WORKERS 256
@@ -229,6 +235,25 @@ static int hb_device_count(struct nbw_backend *be)
 	return HOST_DEVICES;
 }
 
+/*
+ * Whether this build's OpenMP offload includes LLVM's host plugin: one of the offload targets
+ * is a host triple (x86_64-pc-linux-gnu, aarch64-unknown-linux-gnu, ...), not a GPU
+ * architecture (sm_90, gfx90a) or GPU triple (nvptx64-nvidia-cuda, amdgcn-amd-amdhsa).
+ */
+static bool host_plugin_built(void)
+{
+	if (!NBW_HAVE_OMP)
+		return false;
+	static const char targets[] = NBW_OFFLOAD_TARGETS;
+	for (const char *t = targets; *t;) {
+		size_t n = strcspn(t, ",");
+		if (memmem(t, n, "-linux", 6))
+			return true;
+		t += n + (t[n] == ',');
+	}
+	return false;
+}
+
 static int hb_device_info(struct nbw_backend *be, int dev, struct nbw_device *out)
 {
 	(void)be;
@@ -238,8 +263,12 @@ static int hb_device_info(struct nbw_backend *be, int dev, struct nbw_device *ou
 	out->id = dev;
 	out->runtime_id = out->id;
 	snprintf(out->kind, sizeof(out->kind), "host-memory");
-	snprintf(out->name, sizeof(out->name), "host memory region %d (native reference for "
-		 "host-plugin device %d)", dev, dev);
+	if (host_plugin_built())
+		snprintf(out->name, sizeof(out->name), "host memory region %d (native reference for "
+			 "host-plugin device %d)", dev, dev);
+	else
+		snprintf(out->name, sizeof(out->name), "host memory region %d (memcpy reference "
+			 "of the host memory)", dev);
 	snprintf(out->memory, sizeof(out->memory), "host memory (posix_memalign), not a GPU");
 	out->is_gpu = false;
 	return 0;
