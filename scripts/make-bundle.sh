@@ -171,10 +171,18 @@ chmod 755 "$b/bin/nodebw"
 
 cat >"$b/share/nodebw/env.sh" <<'ENV'
 # SPDX-License-Identifier: BSD-3-Clause
-# Optional: put nodebw on PATH (bin/ holds nothing else). Nothing else is set.
-_nbw_bin=$(cd "$(dirname "${BASH_SOURCE:-$0}")/../../bin" 2>/dev/null && pwd -P)
-[ -n "$_nbw_bin" ] && PATH=$_nbw_bin:$PATH && export PATH
-unset _nbw_bin
+# Optional, from bash or zsh: `. DIR/share/nodebw/env.sh` puts DIR/bin on PATH (it holds
+# nodebw and nothing else). Nothing else is set. From another shell: PATH=DIR/bin:$PATH.
+if [ -n "${BASH_SOURCE:-}" ]; then _nbw_env=${BASH_SOURCE}
+elif [ -n "${ZSH_VERSION:-}" ]; then eval '_nbw_env=${(%):-%x}'
+else _nbw_env=""; fi
+if [ -n "$_nbw_env" ] && _nbw_bin=$(cd "$(dirname "$_nbw_env")/../../bin" && pwd -P); then
+	PATH=$_nbw_bin:$PATH
+	export PATH
+else
+	echo "nodebw env.sh: source it from bash or zsh, or set PATH=DIR/bin:\$PATH" >&2
+fi
+unset _nbw_env _nbw_bin
 ENV
 
 # What is inside and under which licences: each bundled library's Debian copyright file.

@@ -4,11 +4,15 @@
 #   scripts/quickstart.sh run [nodebw run options]   install, build, run the main job
 #   scripts/quickstart.sh test                       install, build, run every test twice:
 #                                                    plain and with ASan+UBSan, and the
-#                                                    fuzz targets for 20 s each
-# Builds go to build/, build-asan/ and (tests only) build-nooffload/ and build-fuzz/; extra
-# meson options can be given in NODEBW_MESON_ARGS (for example -Doffload_targets=sm_90). On a GPU node the
-# default offload target (auto) is the GPUs that nvptx-arch / amdgpu-arch find, so the same
-# two commands build and run nodebw for them.
+#                                                    fuzz targets for 20 s each; build the
+#                                                    GPU flavour (sm_90), pack it and run
+#                                                    the bundle in a Debian 13 root
+# Builds go to build/, build-asan/ and (tests only) build-nooffload/, build-fuzz/ and
+# build-gpu/; extra meson options can be given in NODEBW_MESON_ARGS (for example
+# -Doffload_targets=sm_90). On a GPU node the default offload target (auto) is the GPUs
+# that nvptx-arch / amdgpu-arch find, so the same two commands build and run nodebw for
+# them; for NVIDIA GPUs they first install the CUDA 11.8 device linker that LLVM 19's
+# runtime can load (scripts/cuda-nvptx-toolkit.sh, README "GPUs").
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -24,8 +28,9 @@ packages="clang-19 clang-tools-19 libomp-19-dev libclang-rt-19-dev meson ninja-b
 pkg-config valgrind procps \
 libjansson-dev libgsl-dev libcmocka-dev python3 python3-jsonschema libamdhip64-dev libze-dev \
 libhwloc-dev libnuma-dev libxml2-dev gnuplot-nox openmpi-bin libopenmpi-dev"
-# The fleet's tests run a real one-node Slurm (munged, slurmctld, slurmd on localhost).
-test_packages="slurmctld slurmd slurm-client munge"
+# The fleet's tests run a real one-node Slurm (munged, slurmctld, slurmd on localhost); the
+# portable bundle is made with patchelf, xz and binutils and tried in a debootstrap root.
+test_packages="slurmctld slurmd slurm-client munge patchelf xz-utils binutils debootstrap"
 
 install_missing() { # install_missing [extra packages]
 	missing=""
@@ -76,6 +81,18 @@ PY
 	failed=$((failed + ${counts#* }))
 }
 
+# The OpenMP NVPTX device link needs a CUDA toolkit older than 13 with LLVM 19 (README
+# "GPUs"): installed when the build is for NVIDIA GPUs (asked for, or found by nvptx-arch).
+nvptx_toolkit() { # nvptx_toolkit [always]
+	if [ "${1:-}" != always ]; then
+		case " ${NODEBW_MESON_ARGS:-} " in
+		*sm_*) ;;
+		*) /usr/lib/llvm-19/bin/nvptx-arch 2>/dev/null | grep -q '^sm_' || return 0 ;;
+		esac
+	fi
+	scripts/cuda-nvptx-toolkit.sh
+}
+
 # libomptarget's CUDA plugin dlopens the unversioned libcuda.so, which a driver-only install
 # may lack (only libcuda.so.1): give it one in the build folder, as the CUDA toolkit's
 # development symlink would.
@@ -94,6 +111,7 @@ cmd=${1:-}
 case "$cmd" in
 run)
 	install_missing
+	nvptx_toolkit
 	build build
 	cuda_shim "$PWD/build"
 	exec ./build/tools/nodebw run "$@"
@@ -113,6 +131,21 @@ test)
 	# each on their seed corpora (doc/fuzzing.md has the longer run).
 	if build build-fuzz -Dfuzz=true; then
 		run_tests build-fuzz --suite fuzz
+	else failed=$((failed + 1)); fi
+	# The GPU flavour for an H100/H200 (sm_90): its build checks every embedded device
+	# image as LLVM 19's runtime will read it; then its portable bundle runs in a Debian 13
+	# root (newer glibc) beside that root's own programs (tests/bundle/check-bundle.sh).
+	if nvptx_toolkit always && build build-gpu -Doffload_targets=sm_90 -Dhip=disabled \
+		-Dlevel_zero=disabled -Dmpi=disabled -Dtests=disabled; then
+		passed=$((passed + 1))
+		rm -rf build-gpu/dist
+		if NODEBW_BUNDLE_XZ="-T0 -1" NODEBW_BUNDLE_OUT=build-gpu/dist \
+			scripts/make-bundle.sh --build build-gpu; then
+			tests/bundle/check-bundle.sh build-gpu/dist/nodebw-*.tar.xz | tee build-gpu/bundle-check.tap
+			passed=$((passed + $(grep -c '^ok' build-gpu/bundle-check.tap)))
+			failed=$((failed + $(grep -c '^not ok' build-gpu/bundle-check.tap)))
+			grep -q '^1\.\.' build-gpu/bundle-check.tap || failed=$((failed + 1))
+		else failed=$((failed + 1)); fi
 	else failed=$((failed + 1)); fi
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
