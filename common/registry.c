@@ -59,50 +59,76 @@ size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max)
 	}
 	if (n < max)
 		snprintf(dirs[n++], PATH_MAX, "%s", NBW_PLUGIN_DIR);
+	/* the build tree itself, for programs that are not tools/nodebw (tests, benchmarks) */
+	if (n < max)
+		snprintf(dirs[n++], PATH_MAX, "%s/%s", NBW_BUILD_ROOT, build_sub);
 	return n;
 }
 
-static void load_plugin(const char *name)
+void *nbw_plugin_open(const char *build_sub, const char *file, int flags, char *why,
+		      size_t whylen)
 {
-	char dirs[4][PATH_MAX], path[PATH_MAX + 64], sym[64], first_err[512] = "";
-	size_t nd = nbw_plugin_dirs("bw_native", dirs, 4);
-	snprintf(sym, sizeof(sym), "nbw_backend_%s", name);
+	char dirs[NBW_PLUGIN_DIRS_MAX][PATH_MAX], path[PATH_MAX + 64];
+	size_t nd = nbw_plugin_dirs(build_sub, dirs, NBW_PLUGIN_DIRS_MAX);
 	for (size_t i = 0; i < nd; i++) {
-		snprintf(path, sizeof(path), "%s/nodebw-%s.so", dirs[i], name);
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], file);
 		if (access(path, F_OK) != 0)
 			continue;
-		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		void *h = dlopen(path, flags);
+		if (!h) /* found but not loadable: usually a runtime library is missing */
+			snprintf(why, whylen, "cannot load %s: %s", path, dlerror());
+		return h;
+	}
+	snprintf(why, whylen, "%s not found (set NODEBW_PLUGIN_DIR)", file);
+	return NULL;
+}
+
+/* A backend table from a plugin: the vendor plugins (bw_native/nodebw-<api>.so) and the
+ * OpenMP backend (bw_omp/libnodebw-omp.so), which is loaded only when the backends are
+ * first asked for: its device images register with libomptarget, which then sets up every
+ * device (a context per GPU), and `nodebw --version` or `heat --help` need none of that. A
+ * program that links the library (the tests) has the table already. */
+static void load_plugin(const char *name, const char *sub, const char *file, int scope)
+{
+	char sym[64], why[PATH_MAX + 512];
+	snprintf(sym, sizeof(sym), "nbw_backend_%s", name);
+	const struct nbw_backend_ops *ops = dlsym(RTLD_DEFAULT, sym);
+	void *h = NULL;
+	if (!ops) {
+		h = nbw_plugin_open(sub, file, RTLD_NOW | scope, why, sizeof(why));
 		if (!h) {
-			/* Found but not loadable: usually the vendor runtime library is missing. */
-			snprintf(first_err, sizeof(first_err), "%s", dlerror());
-			break;
-		}
-		const struct nbw_backend_ops *ops = dlsym(h, sym);
-		if (!ops || ops->abi != NBW_PROBE_ABI) {
-			add_missing(name, "plugin %s %s", path,
-				    ops ? "was built for another probe ABI" : "lacks its backend table");
-			dlclose(h);
+			add_missing(name, "%s%s", strncmp(why, "cannot", 6) == 0 ? "" : "plugin ",
+				    why);
 			return;
 		}
-		if (nregistry < MAX_BACKENDS)
-			registry[nregistry++] = ops;
-		return; /* stays loaded for the life of the process */
+		ops = dlsym(h, sym);
 	}
-	if (first_err[0])
-		add_missing(name, "cannot load the plugin: %s%s", first_err, "");
-	else
-		add_missing(name, "plugin nodebw-%s.so not found (set NODEBW_PLUGIN_DIR)%s", name, "");
+	if (!ops || ops->abi != NBW_PROBE_ABI) {
+		add_missing(name, "plugin %s %s", file,
+			    ops ? "was built for another probe ABI" : "lacks its backend table");
+		if (h)
+			dlclose(h);
+		return;
+	}
+	if (nregistry < MAX_BACKENDS)
+		registry[nregistry++] = ops;
+	/* stays loaded for the life of the process */
 }
 
 static void load_all(void)
 {
 #if NBW_HAVE_OMP
-	registry[nregistry++] = &nbw_backend_omp;
+	/* RTLD_GLOBAL: libomp finds libomptarget's entry points (omp_get_num_devices, ...)
+	 * with dlsym(RTLD_DEFAULT), which does not see a library loaded RTLD_LOCAL. */
+	load_plugin("omp", "bw_omp", "libnodebw-omp.so", RTLD_GLOBAL);
 #endif
 	char list[] = NBW_PLUGINS;
 	char *save = NULL;
-	for (char *p = strtok_r(list, " ", &save); p; p = strtok_r(NULL, " ", &save))
-		load_plugin(p);
+	for (char *p = strtok_r(list, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		char file[64];
+		snprintf(file, sizeof(file), "nodebw-%s.so", p);
+		load_plugin(p, "bw_native", file, RTLD_LOCAL);
+	}
 	registry[nregistry++] = &nbw_backend_host;
 	registry[nregistry] = NULL;
 }

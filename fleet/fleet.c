@@ -33,8 +33,8 @@
 
 const struct nbw_fleet_comm_ops *nbw_fleet_comm_mpi_load(char *why, size_t len)
 {
-	char dirs[4][PATH_MAX];
-	size_t nd = nbw_plugin_dirs("fleet", dirs, 4);
+	char dirs[NBW_PLUGIN_DIRS_MAX][PATH_MAX];
+	size_t nd = nbw_plugin_dirs("fleet", dirs, NBW_PLUGIN_DIRS_MAX);
 	for (size_t i = 0; i < nd; i++) {
 		char path[PATH_MAX + 32];
 		snprintf(path, sizeof(path), "%s/nodebw-fleet-mpi.so", dirs[i]);

@@ -107,4 +107,14 @@ static inline bool nbw_launch_form_copies(int form)
 int nbw_heat_omp_launch(const struct nbw_heat_launch_request *rq, double *samples_s,
 			long *counts, int *bad_plane, char *err, size_t errlen);
 
+/** The three entry points above as the heat command reaches them: from the offload library
+ *  opened on first use (heat/omp_load.c), or linked in. NULL with one line in \p why when
+ *  the library cannot be found or loaded. */
+struct nbw_heat_omp_fns {
+	__typeof__(nbw_heat_omp_run) *run;
+	__typeof__(nbw_heat_omp_triad) *triad;
+	__typeof__(nbw_heat_omp_launch) *launch;
+};
+const struct nbw_heat_omp_fns *nbw_heat_omp_fns(char *why, size_t whylen);
+
 #endif

@@ -106,7 +106,8 @@ static json_t *measure(const struct nbw_heat_opts *o, const char *kind, int form
 		json_object_set_new(j, "copies_per_thread_and_step",
 				    json_integer(copies_per_thread(form, g)));
 	}
-	int rc = nbw_heat_omp_launch(&rq, samples, counts, &bad_plane, err, sizeof(err));
+	const struct nbw_heat_omp_fns *omp = nbw_heat_omp_fns(err, sizeof(err));
+	int rc = omp ? omp->launch(&rq, samples, counts, &bad_plane, err, sizeof(err)) : -1;
 	if (rc) {
 		json_object_set_new(j, "error", json_string(err));
 		(*failed)++;

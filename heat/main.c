@@ -35,6 +35,7 @@
 struct heat_session {
 	struct nbw_heat_opts *o;
 	const struct nbw_backend_ops *ops;
+	const struct nbw_heat_omp_fns *omp;           /* the offload half's entry points */
 	struct nbw_backend *be;
 	int ndev;                                     /* devices that exist */
 	struct nbw_device info[NBW_HEAT_MAX_DEVICES]; /* of o->devices[i] */
@@ -67,7 +68,7 @@ static void host_roofline(struct heat_session *hs, struct nbw_heat_roofline *out
 			char err[256];
 			int threads = 0;
 			double gbs = 0.0;
-			if (nbw_heat_omp_triad(-1, TRIAD_BYTES / sizeof(double), TRIAD_PASSES, &gbs,
+			if (hs->omp->triad(-1, TRIAD_BYTES / sizeof(double), TRIAD_PASSES, &gbs,
 					       &threads, err, sizeof(err)) == 0 &&
 			    gbs > 0.0) {
 				r->gbs = gbs;
@@ -104,11 +105,11 @@ static void device_roofline(struct heat_session *hs, int g, struct nbw_heat_roof
 			double gbs = 0.0;
 			int dev = hs->info[0].runtime_id;
 			unsigned long long bytes = DEVICE_TRIAD_BYTES;
-			int trc = nbw_heat_omp_triad(dev, bytes / sizeof(double), TRIAD_PASSES, &gbs,
+			int trc = hs->omp->triad(dev, bytes / sizeof(double), TRIAD_PASSES, &gbs,
 						     &threads, err, sizeof(err));
 			if (trc != 0) {
 				bytes = TRIAD_BYTES;
-				trc = nbw_heat_omp_triad(dev, bytes / sizeof(double), TRIAD_PASSES,
+				trc = hs->omp->triad(dev, bytes / sizeof(double), TRIAD_PASSES,
 							 &gbs, &threads, err, sizeof(err));
 			}
 			if (trc == 0 && gbs > 0.0) {
@@ -331,7 +332,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 		res.samples_s = samples;
 		res.paired_samples_s = paired ? partner : NULL;
 		res.paired_u = pu;
-		int orc = nbw_heat_omp_run(&rq, u, &res, err, sizeof(err));
+		int orc = hs->omp->run(&rq, u, &res, err, sizeof(err));
 		nbw_unlink_plugin_images(); /* the devices' images are loaded by now */
 		if (orc == 0) {
 			r.phases = res.phases;
@@ -381,6 +382,9 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 static int open_devices(struct heat_session *hs, char *err, size_t errlen)
 {
 	hs->ops = nbw_backend_find("omp");
+	hs->omp = nbw_heat_omp_fns(err, errlen);
+	if (!hs->omp)
+		return -1;
 	char why[NBW_REASON_LEN] = "";
 	if (!hs->ops || hs->ops->open(&hs->be, NULL, why, sizeof(why)) != 0) {
 		hs->be = NULL;

@@ -71,11 +71,10 @@ mkdir -p "$b/bin" "$b/libexec" "$b/lib/nodebw" "$b/share/doc/nodebw/bundled" "$b
 # The project's own files.
 cp "$exe" "$b/libexec/nodebw"
 cp "$(command -v patchelf)" "$b/libexec/patchelf"
-for f in "$build"/bw_native/nodebw-*.so "$build"/fleet/nodebw-*.so; do
+# The plugins and the two offload libraries, which nodebw opens when it needs them.
+for f in "$build"/bw_native/nodebw-*.so "$build"/fleet/nodebw-*.so "$build"/bw_omp/*.so \
+	"$build"/heat/*.so; do
 	[ -e "$f" ] && cp "$f" "$b/lib/nodebw/"
-done
-for f in "$build"/bw_omp/*.so "$build"/heat/*.so; do
-	[ -e "$f" ] && cp "$f" "$b/lib/"
 done
 [ -e "$build/tools/docs/nodebw.1" ] && cp "$build/tools/docs/nodebw.1" "$b/share/man/man1/"
 cp README.md LICENSE "$b/share/doc/nodebw/"
@@ -84,8 +83,7 @@ cp README.md LICENSE "$b/share/doc/nodebw/"
 # ask for; LLVM's OpenMP runtime (libomptarget holds the GPU plugins in LLVM 19) beside it.
 rt=/usr/lib/llvm-19/lib
 cp -L "$rt/libomptarget.so.19.1" "$rt/libomp.so.5" "$b/lib/"
-for f in "$exe" "$b"/lib/nodebw/*.so "$build"/bw_omp/*.so "$build"/heat/*.so \
-	"$rt/libomptarget.so.19.1" "$rt/libomp.so.5" "$(command -v patchelf)"; do
+for f in "$exe" "$b"/lib/nodebw/*.so "$rt/libomptarget.so.19.1" "$rt/libomp.so.5" "$(command -v patchelf)"; do
 	[ -e "$f" ] || continue
 	ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3} $1 ~ /^\/.*ld-linux/ {print "ld-linux-x86-64.so.2", $1}'
 done | sort -u >"$work/closure"
@@ -117,7 +115,7 @@ if [ -e "$b/lib/libz3.so.4" ] && [ "$(cd "$b/lib" && for f in *.so*; do
 fi
 
 # The project's objects without their debug sections (-gdwarf-4 is on in every build type).
-strip --strip-debug "$b/libexec/nodebw" "$b"/lib/nodebw/*.so "$b"/lib/libnodebw-*.so
+strip --strip-debug "$b/libexec/nodebw" "$b"/lib/nodebw/*.so
 
 # Library paths inside the binaries: glibc's own objects keep theirs, everything else
 # looks beside itself (lib/), the plugins one folder up.

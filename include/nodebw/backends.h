@@ -38,8 +38,14 @@ bool nbw_backend_known(const char *name);
 /** A backend by name, or NULL. */
 const struct nbw_backend_ops *nbw_backend_find(const char *name);
 /** The folders a plugin may be in, in search order: $NODEBW_PLUGIN_DIR, the build tree's
- *  \p build_sub beside the executable's folder, the install folder. Returns how many. */
+ *  \p build_sub beside the executable's folder, lib/nodebw beside it (the bundle), the
+ *  install folder, the build tree's \p build_sub. Returns how many (at most \p max). */
 size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max);
+#define NBW_PLUGIN_DIRS_MAX 5
+/** dlopen(\p flags) of \p file from the first of nbw_plugin_dirs(\p build_sub) that has it;
+ *  NULL with one line in \p why when it is in none or cannot be loaded. */
+void *nbw_plugin_open(const char *build_sub, const char *file, int flags, char *why,
+		      size_t whylen);
 
 /** Enable or disable peer access of the pair (a, b) in both directions (a -> b, then
  *  b -> a), outside any timed region. 0, or -1 with \p why from the backend. A backend

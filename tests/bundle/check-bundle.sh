@@ -60,10 +60,11 @@ nodebw probe --api host --devices 0 --probe htod --mode sync --sizes 1MiB --reps
 	--output /tmp/probe.$$ >/tmp/probe-log.$$ 2>&1 && [ -s /tmp/probe.$$/results.json ] &&
 	ok "nodebw probe --api host writes results.json" || bad "probe: $(tail -n 2 /tmp/probe-log.$$)"
 # The real executable's maps while it runs: its loader and C library are the bundle's.
-maps=$(LD_DEBUG=libs "$b/libexec/nodebw" --version 2>&1 >/dev/null | grep 'calling init:' |
+maps=$(LD_DEBUG=libs "$b/libexec/nodebw" list 2>&1 >/dev/null | grep 'calling init:' |
 	sed 's/.*calling init: //' | while read -r f; do readlink -f "$f"; done)
 echo "$maps" | grep -qx "$b/lib/libc.so.6" && [ -z "$(echo "$maps" | grep -v "^$b/lib/")" ] &&
-	ok "nodebw's process initialises only bundled libraries ($(echo "$maps" | wc -l))" ||
+	echo "$maps" | grep -qx "$b/lib/libomptarget.so.19.1" &&
+	ok "nodebw list initialises only bundled libraries ($(echo "$maps" | wc -l), libomptarget among them)" ||
 	bad "nodebw's process loaded: $(echo "$maps" | tr '\n' ' ')"
 /bin/sh -c 'echo ok' | grep -q ok && ok "the root's /bin/sh runs after nodebw" || bad "/bin/sh fails"
 env >/dev/null && ok "the root's env runs" || bad "env fails"

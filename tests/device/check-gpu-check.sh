@@ -24,6 +24,20 @@ fi
 sh "$src/tests/device/gpu-check.sh" /nonexistent "$work/out2" >"$work/log" 2>&1
 [ $? -eq 2 ] && [ "$(wc -l <"$work/log")" -eq 1 ] && ok "a missing nodebw: one line, status 2" ||
 	bad "a missing nodebw: $(cat "$work/log")"
+# The offload libraries register their device images with libomptarget as they load, which
+# sets up every device (a context per GPU): only commands that use the devices load them.
+libs=$(LD_DEBUG=libs "$exe" --version 2>&1 >/dev/null | grep 'calling init:')
+echo "$libs" | grep -q 'libomptarget\|libnodebw-omp\|libnodebw-heat-omp' &&
+	bad "--version loads the offload runtime: $(echo "$libs" | grep -m 1 omptarget)" ||
+	ok "--version loads neither libomptarget nor the offload libraries"
+libs=$(LD_DEBUG=libs "$exe" list 2>&1 >/dev/null | grep 'calling init:')
+if "$exe" --version | grep -q 'offload targets: none'; then
+	ok "# SKIP a build without OpenMP offload has no offload library to load"
+elif echo "$libs" | grep -q 'libnodebw-omp.so' && ! echo "$libs" | grep -q 'libnodebw-heat-omp'; then
+	ok "list loads the OpenMP backend and not the solver's offload library"
+else
+	bad "list: $(echo "$libs" | grep -c omp) omp libraries"
+fi
 judge="python3 $src/tests/device/judge-results.py"
 probe=$src/tests/fixtures/results-omp-host-2cpu-vm.json
 runs=$src/tests/fixtures/results-run-2cpu-vm.json
