@@ -59,8 +59,10 @@ size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max)
 	}
 	if (n < max)
 		snprintf(dirs[n++], PATH_MAX, "%s", NBW_PLUGIN_DIR);
-	/* the build tree itself, for programs that are not tools/nodebw (tests, benchmarks) */
-	if (n < max)
+	/* The offload libraries (bw_omp, heat) also in the build tree itself, for programs that
+	 * are not tools/nodebw (tests, benchmarks), as a build-tree RUNPATH would find them;
+	 * a vendor plugin only where the user or the layout puts it. */
+	if (n < max && (strcmp(build_sub, "bw_omp") == 0 || strcmp(build_sub, "heat") == 0))
 		snprintf(dirs[n++], PATH_MAX, "%s/%s", NBW_BUILD_ROOT, build_sub);
 	return n;
 }

@@ -39,7 +39,8 @@ bool nbw_backend_known(const char *name);
 const struct nbw_backend_ops *nbw_backend_find(const char *name);
 /** The folders a plugin may be in, in search order: $NODEBW_PLUGIN_DIR, the build tree's
  *  \p build_sub beside the executable's folder, lib/nodebw beside it (the bundle), the
- *  install folder, the build tree's \p build_sub. Returns how many (at most \p max). */
+ *  install folder, and for the offload libraries ("bw_omp", "heat") the build tree's
+ *  \p build_sub. Returns how many (at most \p max). */
 size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max);
 #define NBW_PLUGIN_DIRS_MAX 5
 /** dlopen(\p flags) of \p file from the first of nbw_plugin_dirs(\p build_sub) that has it;
