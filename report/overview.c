@@ -132,7 +132,7 @@ static const char *kind_meaning(const char *kind, bool is_gpu)
 	if (strcmp(kind, "host-plugin") == 0)
 		return "host memory: LLVM host offload plugin, not a GPU";
 	if (strcmp(kind, "host-memory") == 0)
-		return "host memory region: native reference, not a GPU";
+		return "host memory region copied with memcpy, not a GPU";
 	return is_gpu ? "GPU" : "not a GPU";
 }
 
@@ -193,10 +193,15 @@ static void devices_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				 "not GPUs, and their host-to-device, device-to-host and "
 				 "device-to-device numbers are host-to-host memory copies. Never read "
 				 "them as GPU bandwidth.");
-	if (host_memory)
+	if (host_memory && host_plugin)
 		nbw_rdoc_para(r, "The host API's devices (kind host-memory) are separate regions of "
 				 "host memory copied with memcpy: the native reference that the "
 				 "host-plugin devices are held against in the gap table.");
+	else if (host_memory)
+		nbw_rdoc_para(r, "The host API's devices (kind host-memory) are separate regions of "
+				 "host memory copied with memcpy: what the host's own memory copies "
+				 "reach. No device in these results is a host-plugin device, so they "
+				 "are nobody's native counterpart.");
 
 	static const char *const h[] = { "file", "api", "id", "kind", "what it is", "name",
 					 "memory", "PCI bus id", "native counterpart" };

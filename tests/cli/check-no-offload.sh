@@ -36,4 +36,11 @@ check "--api omp: exit 1 with the reason in one line (status $st)" sh -c "test $
 "$NODEBW" heat --n 16 >"$tmp/h.out" 2>"$tmp/h.err"
 st=$?
 check "heat: exit 1 with the reason (status $st)" sh -c "test $st -eq 1 && grep -q '$reason' '$tmp/h.err'"
+# Without the host plugin the host API's regions are nobody's native reference.
+"$NODEBW" list >"$tmp/list2"
+check "list: host regions are not named a reference for host-plugin devices" sh -c \
+	"grep -q '^  host  *0 .*memcpy reference of the host memory' '$tmp/list2' && ! grep -q 'host-plugin device' '$tmp/list2'"
+"$NODEBW" report --output "$tmp/rep" "$tmp/r/results.json" >/dev/null 2>&1
+check "report: the host regions are nobody's native counterpart" sh -c \
+	"grep -q \"nobody's native counterpart\" '$tmp/rep/report.md' && ! grep -q 'held against in the gap table' '$tmp/rep/report.md'"
 done_testing
