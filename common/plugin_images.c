@@ -3,6 +3,7 @@
 #include "nodebw/plugin_images.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,4 +53,21 @@ int nbw_unlink_plugin_images(void)
 	free(line);
 	fclose(f);
 	return removed;
+}
+
+static void unlink_at_exit(void)
+{
+	nbw_unlink_plugin_images();
+}
+
+static void register_at_exit(void)
+{
+	atexit(unlink_at_exit);
+}
+
+void nbw_plugin_images_after_dlopen(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	nbw_unlink_plugin_images();
+	pthread_once(&once, register_at_exit);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "nodebw/config.h"
+#include "nodebw/plugin_images.h"
 #include "nodebw/series.h"
 
 #define MAX_BACKENDS 8
@@ -98,6 +99,8 @@ static void load_plugin(const char *name, const char *sub, const char *file, int
 	void *h = NULL;
 	if (!ops) {
 		h = nbw_plugin_open(sub, file, RTLD_NOW | scope, why, sizeof(why));
+		if (h && scope == RTLD_GLOBAL)
+			nbw_plugin_images_after_dlopen(); /* the offload library's images */
 		if (!h) {
 			add_missing(name, "%s%s", strncmp(why, "cannot", 6) == 0 ? "" : "plugin ",
 				    why);

@@ -12,6 +12,7 @@
 
 #include "heat_omp.h"
 #include "nodebw/backends.h"
+#include "nodebw/plugin_images.h"
 
 static struct nbw_heat_omp_fns fns;
 static char load_why[NBW_REASON_LEN * 2];
@@ -28,6 +29,7 @@ static void load(void)
 				    load_why, sizeof(load_why));
 		if (!h)
 			return;
+		nbw_plugin_images_after_dlopen();
 	}
 	*(void **)&fns.run = dlsym(h, "nbw_heat_omp_run");
 	*(void **)&fns.triad = dlsym(h, "nbw_heat_omp_triad");

@@ -21,4 +21,10 @@
  * time and more than once; async-signal-unsafe (stdio). */
 int nbw_unlink_plugin_images(void);
 
+/** Call right after dlopen of an offload library: unlinks the images loaded so far and has
+ * the images loaded later unlinked at exit, before libomptarget's own exit handlers (which
+ * were registered by that dlopen, after main()'s) unload them from /proc/self/maps. Once
+ * per process whatever the calls. */
+void nbw_plugin_images_after_dlopen(void);
+
 #endif
