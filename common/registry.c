@@ -68,21 +68,23 @@ size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max)
 	return n;
 }
 
-void *nbw_plugin_open(const char *build_sub, const char *file, int flags, char *why,
-		      size_t whylen)
+void *nbw_plugin_open(const char *build_sub, const char *file, int flags, bool *found,
+		      char *why, size_t whylen)
 {
+	*found = false;
 	char dirs[NBW_PLUGIN_DIRS_MAX][PATH_MAX], path[PATH_MAX + 64];
 	size_t nd = nbw_plugin_dirs(build_sub, dirs, NBW_PLUGIN_DIRS_MAX);
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dirs[i], file);
 		if (access(path, F_OK) != 0)
 			continue;
+		*found = true;
 		void *h = dlopen(path, flags);
 		if (!h) /* found but not loadable: usually a runtime library is missing */
 			snprintf(why, whylen, "cannot load %s: %s", path, dlerror());
 		return h;
 	}
-	snprintf(why, whylen, "%s not found (set NODEBW_PLUGIN_DIR)", file);
+	snprintf(why, whylen, "plugin %s not found (set NODEBW_PLUGIN_DIR)", file);
 	return NULL;
 }
 
@@ -97,13 +99,13 @@ static void load_plugin(const char *name, const char *sub, const char *file, int
 	snprintf(sym, sizeof(sym), "nbw_backend_%s", name);
 	const struct nbw_backend_ops *ops = dlsym(RTLD_DEFAULT, sym);
 	void *h = NULL;
+	bool found;
 	if (!ops) {
-		h = nbw_plugin_open(sub, file, RTLD_NOW | scope, why, sizeof(why));
+		h = nbw_plugin_open(sub, file, RTLD_NOW | scope, &found, why, sizeof(why));
 		if (h && scope == RTLD_GLOBAL)
 			nbw_plugin_images_after_dlopen(); /* the offload library's images */
 		if (!h) {
-			add_missing(name, "%s%s", strncmp(why, "cannot", 6) == 0 ? "" : "plugin ",
-				    why);
+			add_missing(name, "%s%s", why, "");
 			return;
 		}
 		ops = dlsym(h, sym);

@@ -33,30 +33,23 @@
 
 const struct nbw_fleet_comm_ops *nbw_fleet_comm_mpi_load(char *why, size_t len)
 {
-	char dirs[NBW_PLUGIN_DIRS_MAX][PATH_MAX];
-	size_t nd = nbw_plugin_dirs("fleet", dirs, NBW_PLUGIN_DIRS_MAX);
-	for (size_t i = 0; i < nd; i++) {
-		char path[PATH_MAX + 32];
-		snprintf(path, sizeof(path), "%s/nodebw-fleet-mpi.so", dirs[i]);
-		if (access(path, F_OK) != 0)
-			continue;
-		/* RTLD_GLOBAL: Open MPI's own components resolve libmpi's symbols. */
-		void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-		if (!h) {
-			snprintf(why, len, "cannot load %s: %s", path, dlerror());
-			return NULL;
-		}
-		const struct nbw_fleet_comm_ops *ops = dlsym(h, "nbw_fleet_comm_mpi");
-		if (!ops || ops->abi != NBW_FLEET_COMM_ABI) {
-			snprintf(why, len, "%s is not this nodebw's MPI plugin", path);
-			dlclose(h);
-			return NULL;
-		}
-		return ops;
+	/* RTLD_GLOBAL: Open MPI's own components resolve libmpi's symbols. */
+	bool found;
+	void *h = nbw_plugin_open("fleet", "nodebw-fleet-mpi.so", RTLD_NOW | RTLD_GLOBAL, &found,
+				  why, len);
+	if (!h) {
+		if (!found)
+			snprintf(why, len, "nodebw was built without MPI (nodebw-fleet-mpi.so not "
+				 "found; meson setup -Dmpi=enabled)");
+		return NULL;
 	}
-	snprintf(why, len, "nodebw was built without MPI (nodebw-fleet-mpi.so not found; "
-		 "meson setup -Dmpi=enabled)");
-	return NULL;
+	const struct nbw_fleet_comm_ops *ops = dlsym(h, "nbw_fleet_comm_mpi");
+	if (!ops || ops->abi != NBW_FLEET_COMM_ABI) {
+		snprintf(why, len, "nodebw-fleet-mpi.so is not this nodebw's MPI plugin");
+		dlclose(h);
+		return NULL;
+	}
+	return ops;
 }
 
 static const char *env_get(const char *name)

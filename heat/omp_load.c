@@ -25,8 +25,9 @@ static void load(void)
 	if (!dlsym(h, "nbw_heat_omp_run")) {
 		/* RTLD_GLOBAL, as the OpenMP backend (common/registry.c): libomp looks up
 		 * libomptarget's entry points with dlsym(RTLD_DEFAULT). */
+		bool found;
 		h = nbw_plugin_open("heat", "libnodebw-heat-omp.so", RTLD_NOW | RTLD_GLOBAL,
-				    load_why, sizeof(load_why));
+				    &found, load_why, sizeof(load_why));
 		if (!h)
 			return;
 		nbw_plugin_images_after_dlopen();

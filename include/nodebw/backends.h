@@ -44,9 +44,10 @@ const struct nbw_backend_ops *nbw_backend_find(const char *name);
 size_t nbw_plugin_dirs(const char *build_sub, char dirs[][PATH_MAX], size_t max);
 #define NBW_PLUGIN_DIRS_MAX 5
 /** dlopen(\p flags) of \p file from the first of nbw_plugin_dirs(\p build_sub) that has it;
- *  NULL with one line in \p why when it is in none or cannot be loaded. */
-void *nbw_plugin_open(const char *build_sub, const char *file, int flags, char *why,
-		      size_t whylen);
+ *  NULL with one line in \p why when it is in none or cannot be loaded. \p found says
+ *  whether a file was there. */
+void *nbw_plugin_open(const char *build_sub, const char *file, int flags, bool *found,
+		      char *why, size_t whylen);
 
 /** Enable or disable peer access of the pair (a, b) in both directions (a -> b, then
  *  b -> a), outside any timed region. 0, or -1 with \p why from the backend. A backend
