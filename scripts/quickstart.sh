@@ -2,17 +2,23 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # One command for a fresh Debian 12 machine:
 #   scripts/quickstart.sh run [nodebw run options]   install, build, run the main job
-#   scripts/quickstart.sh test                       install, build, run every test twice:
-#                                                    plain and with ASan+UBSan, and the
-#                                                    fuzz targets for 20 s each; build the
-#                                                    GPU flavour (sm_90), pack it and run
-#                                                    the bundle in a Debian 13 root
-# Builds go to build/, build-asan/ and (tests only) build-nooffload/, build-fuzz/ and
-# build-gpu/; extra meson options can be given in NODEBW_MESON_ARGS (for example
-# -Doffload_targets=sm_90). On a GPU node the default offload target (auto) is the GPUs
-# that nvptx-arch / amdgpu-arch find, so the same two commands build and run nodebw for
-# them; for NVIDIA GPUs they first install the CUDA 11.8 device linker that LLVM 19's
-# runtime can load (scripts/cuda-nvptx-toolkit.sh, README "GPUs").
+#   scripts/quickstart.sh test                       install, build and run the fast tier:
+#                                                    every test outside the suite 'long',
+#                                                    plain, with ASan+UBSan (the same build
+#                                                    runs the fuzz targets, 10 s each) and
+#                                                    without OpenMP offload (minutes)
+#   scripts/quickstart.sh test --long                the fast tier, then the long one (suite
+#                                                    'long': many kills, resource limits,
+#                                                    whole runs, valgrind, the fleet under
+#                                                    Slurm, longer fuzzing) and the GPU
+#                                                    flavour (sm_90) packed and run in a
+#                                                    Debian 13 root
+# Builds go to build/, build-asan/ and (tests only) build-nooffload/ and build-gpu/; extra
+# meson options can be given in NODEBW_MESON_ARGS (for example -Doffload_targets=sm_90). On
+# a GPU node the default offload target (auto) is the GPUs that nvptx-arch / amdgpu-arch
+# find, so the same two commands build and run nodebw for them; for NVIDIA GPUs they first
+# install the CUDA 11.8 device linker that LLVM 19's runtime can load
+# (scripts/cuda-nvptx-toolkit.sh, README "GPUs"). doc/testing.md says what each tier holds.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -57,12 +63,13 @@ build() { # build DIR [meson options]
 	ninja -C "$dir"
 }
 
-# Counts the tests of one build from meson's log; appends to the totals.
+# Counts the tests of one build from meson's log; appends to the totals. Tests run two at a
+# time; those that time something are marked is_parallel: false and run alone.
 passed=0
 failed=0
 run_tests() { # run_tests DIR [meson test options]
 	dir=$1; shift
-	meson test -C "$dir" --print-errorlogs --num-processes 1 "$@" || true
+	meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" || true
 	counts=$(/usr/bin/python3 - "$dir/meson-logs/testlog.json" <<'PY'
 import json, sys
 ok = bad = 0
@@ -107,35 +114,10 @@ cuda_shim() { # cuda_shim BUILD
 	export LD_LIBRARY_PATH
 }
 
-cmd=${1:-}
-[ $# -gt 0 ] && shift
-case "$cmd" in
-run)
-	install_missing
-	nvptx_toolkit
-	build build
-	cuda_shim "$PWD/build"
-	exec ./build/tools/nodebw run "$@"
-	;;
-test)
-	# shellcheck disable=SC2086
-	install_missing $test_packages
-	if build build; then cuda_shim "$PWD/build"; run_tests build; else failed=$((failed + 1)); fi
-	if build build-asan -Dsanitize=address,undefined; then run_tests build-asan
-	else failed=$((failed + 1)); fi
-	# A build without OpenMP offload, asked for explicitly: it must say so (suites unit, cli);
-	# and without MPI, whose fleet still runs over the shared file system.
-	if build build-nooffload -Dopenmp_offload=disabled -Dmpi=disabled; then
-		run_tests build-nooffload --suite unit --suite cli
-	else failed=$((failed + 1)); fi
-	# The libFuzzer targets (results, calibration and topology readers), a fixed short time
-	# each on their seed corpora (doc/fuzzing.md has the longer run).
-	if build build-fuzz -Dfuzz=true; then
-		run_tests build-fuzz --suite fuzz
-	else failed=$((failed + 1)); fi
-	# The GPU flavour for an H100/H200 (sm_90): its build checks every embedded device
-	# image as LLVM 19's runtime will read it; then its portable bundle runs in a Debian 13
-	# root (newer glibc) beside that root's own programs (tests/bundle/check-bundle.sh).
+# The GPU flavour for an H100/H200 (sm_90): its build checks every embedded device image as
+# LLVM 19's runtime will read it; then its portable bundle runs in a Debian 13 root (newer
+# glibc) beside that root's own programs (tests/bundle/check-bundle.sh). Long tier.
+gpu_bundle() {
 	if nvptx_toolkit always && build build-gpu -Doffload_targets=sm_90 -Dhip=disabled \
 		-Dlevel_zero=disabled -Dmpi=disabled -Dtests=disabled; then
 		passed=$((passed + 1))
@@ -149,11 +131,59 @@ test)
 			grep -q '^1\.\.' build-gpu/bundle-check.tap || failed=$((failed + 1))
 		else failed=$((failed + 1)); fi
 	else failed=$((failed + 1)); fi
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+run)
+	install_missing
+	nvptx_toolkit
+	build build
+	cuda_shim "$PWD/build"
+	exec ./build/tools/nodebw run "$@"
+	;;
+test)
+	long=0
+	case "${1:-}" in
+	--long) long=1 ;;
+	"") ;;
+	*) echo "usage: scripts/quickstart.sh test [--long]" >&2; exit 2 ;;
+	esac
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	install_missing $test_packages
+	# The plain build is the one users run. The sanitised one (ASan+UBSan, and libFuzzer's
+	# coverage so that it also runs the fuzz targets) and the one without OpenMP offload
+	# are built without optimisation: they compile several times faster and their tests
+	# time nothing.
+	built=""
+	if build build; then cuda_shim "$PWD/build"; built="$built plain"
+	else failed=$((failed + 1)); fi
+	if build build-asan -Dfuzz=true -Doptimization=0; then built="$built asan"
+	else failed=$((failed + 1)); fi
+	# Without OpenMP offload, asked for explicitly: it must say so (suites unit, cli); and
+	# without MPI, whose fleet still runs over the shared file system.
+	if build build-nooffload -Dopenmp_offload=disabled -Dmpi=disabled -Doptimization=0 \
+		-Ddebug=false; then built="$built nooffload"
+	else failed=$((failed + 1)); fi
+	echo "quickstart: install and builds took $(($(date +%s) - t0)) s"
+	case "$built" in *plain*) run_tests build --no-suite long ;; esac
+	case "$built" in *asan*) run_tests build-asan --no-suite long ;; esac
+	case "$built" in *nooffload*)
+		run_tests build-nooffload --suite unit --suite cli --no-suite long ;; esac
+	echo "quickstart: fast tier: $passed passed, $failed failed in $(($(date +%s) - t0)) s"
+	if [ "$long" -eq 1 ]; then
+		case "$built" in *plain*) run_tests build --suite long ;; esac
+		case "$built" in *asan*) run_tests build-asan --suite long ;; esac
+		gpu_bundle
+		echo "quickstart: long tier done after $(($(date +%s) - t0)) s"
+	fi
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 	;;
 *)
-	echo "usage: scripts/quickstart.sh run [nodebw run options] | test" >&2
+	echo "usage: scripts/quickstart.sh run [nodebw run options] | test [--long]" >&2
 	exit 2
 	;;
 esac

@@ -54,6 +54,12 @@ check "3 ranks: the local measuring folders are removed" sh -c "! ls /tmp | grep
 check "3 ranks: a second fleet into the same folder is refused" sh -c \
 	"\"$NODEBW\" fleet --output '$out' >/dev/null 2>'$tmp/e'; test \$? -eq 2 && grep -q 'holds a fleet already' '$tmp/e'"
 
+# The fast tier stops after the three-node launch (it runs the MPI transport end to end).
+if [ "${NODEBW_TIER:-long}" = fast ]; then
+	done_testing
+	exit
+fi
+
 # 2. Two ranks on one node: one measures, one waits.
 out="$tmp/f2"
 # shellcheck disable=SC2086

@@ -124,9 +124,13 @@ def trial(base, name, args, sig, when, k):
         _, err = p.communicate()
         return [f"did not end within 120 s of {signal.Signals(sig).name}"], folder, -1, when
     rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
-    time.sleep(0.3)
     problems = []
+    # Children die with their group; give them up to 5 s to be gone, polling.
+    deadline = time.monotonic() + 5
     left = live(folder)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = live(folder)
     if left:
         problems.append(f"processes still running: {left}")
         for pid in left:
