@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Layout rules that keep the code easy to find one's way in (doc/architecture.md), TAP:
+
+1. no function outside tests/ is longer than MAX_LINES lines (from its signature to its
+   closing brace; the project's style opens and closes a function body in column 0);
+2. every top-level folder that holds C sources is a row of doc/architecture.md's folder
+   table, and every folder the table names exists;
+3. main() is defined only in tools/, bench/, tests/ and meson/ (configure-time checks);
+4. README.md says what nodebw is, the two set-up commands, what you get and where to read
+   more within its first 60 lines, and no paragraph of it is longer than 8 lines.
+
+Usage: check-layout.py SOURCE_ROOT [MAX_LINES]"""
+import os
+import re
+import subprocess
+import sys
+
+root = sys.argv[1]
+max_lines = int(sys.argv[2]) if len(sys.argv) > 2 else 120
+n = 0
+failed = 0
+
+
+def tap(ok, desc, detail=()):
+    global n, failed
+    n += 1
+    print(("ok" if ok else "not ok") + f" {n} - {desc}")
+    if not ok:
+        failed += 1
+        for line in detail:
+            print("#   " + line)
+
+
+def sources():
+    try:
+        out = subprocess.run(["git", "-C", root, "ls-files", "*.c"], capture_output=True,
+                             text=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        out = []
+        for d, _, files in os.walk(root):
+            if "/build" in d or "/." in d:
+                continue
+            out += [os.path.relpath(os.path.join(d, f), root) for f in files if f.endswith(".c")]
+    return sorted(out)
+
+
+def functions(path):
+    """(name, first line, length) of every function body that opens in column 0."""
+    lines = open(path, errors="replace").read().split("\n")
+    found = []
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("{") and i > 0:
+            j = i - 1
+            while j > 0 and lines[j - 1].strip() and \
+                    not lines[j - 1].rstrip().endswith((";", "}", "*/")) and \
+                    not lines[j - 1].startswith(("#", "//")):
+                j -= 1
+            m = re.search(r"(\w+)\s*\(", " ".join(lines[j:i]))
+            k = i + 1
+            while k < len(lines) and not lines[k].startswith("}"):
+                k += 1
+            found.append((m.group(1) if m else "?", j + 1, k - j + 1))
+            i = k
+        i += 1
+    return found
+
+
+files = sources()
+long_ones = []
+for f in files:
+    if f.startswith("tests/"):
+        continue
+    for name, first, length in functions(os.path.join(root, f)):
+        if length > max_lines:
+            long_ones.append(f"{f}:{first}: {name} has {length} lines")
+tap(not long_ones, f"no function outside tests/ is longer than {max_lines} lines "
+    f"({len(long_ones)} are)", long_ones)
+
+# The folder table of doc/architecture.md: rows "| `folder/` | ..." (or several folders,
+# "| `tests/`, `bench/` | ...").
+doc = open(os.path.join(root, "doc", "architecture.md")).read()
+named = set()
+for cell in re.findall(r"^\| ((?:`[A-Za-z0-9_./-]+/`(?:, )?)+) \|", doc, re.M):
+    named |= {c.rstrip("/") for c in re.findall(r"`([A-Za-z0-9_./-]+/)`", cell)}
+with_c = {f.split("/")[0] for f in files if "/" in f}
+missing = sorted(d for d in with_c if d not in named)
+tap(not missing, "every top-level folder with C sources is in doc/architecture.md's table",
+    [f"{d}/ is not in the table" for d in missing])
+gone = sorted(d for d in named if "/" not in d and not os.path.isdir(os.path.join(root, d)))
+tap(not gone, "every folder in doc/architecture.md's table exists",
+    [f"{d}/ is named but does not exist" for d in gone])
+
+mains = []
+for f in files:
+    if f.split("/")[0] in ("tools", "bench", "tests", "meson"):
+        continue
+    text = open(os.path.join(root, f), errors="replace").read()
+    if re.search(r"^int\s+main\s*\(", text, re.M):
+        mains.append(f)
+tap(not mains, "main() only in tools/, bench/, tests/ and meson/", mains)
+readme = open(os.path.join(root, "README.md")).read().split("\n")
+head = "\n".join(readme[:60])
+want = ["scripts/quickstart.sh run", "scripts/quickstart.sh test", "## What you get",
+        "## Where to read more"]
+tap(all(w in head for w in want), "README.md: the two commands, what you get and where to "
+    "read more in its first 60 lines", [f"not in the first 60 lines: {w}" for w in want
+                                         if w not in head])
+paras, cur, start = [], 0, 0
+for i, line in enumerate(readme + [""]):
+    prose = line.strip() and not line.startswith(("    ", "|", "#", "<!--"))
+    if prose:
+        if cur == 0:
+            start = i + 1
+        cur += 1
+    else:
+        if cur > 8:
+            paras.append(f"README.md:{start}: a paragraph of {cur} lines")
+        cur = 0
+tap(not paras, "README.md: no paragraph longer than 8 lines", paras)
+print(f"1..{n}")
+sys.exit(1 if failed else 0)
