@@ -19,6 +19,7 @@
 #include "nodebw/sizes.h"
 #include "nodebw/speedref.h"
 #include "nodebw/stats.h"
+#include "drop_cause.h"
 #include "jget.h"
 #include "rdoc_priv.h"
 
@@ -99,9 +100,12 @@ static void path_meaning(json_t *p, char *out, size_t len)
 		w += (size_t)snprintf(out + w, len - w, "%s", host ? "host memory: no link"
 								   : "no theoretical figure");
 	}
+	/* A cause only where the measurements recorded one (drop_cause.c), never a guess. */
+	const char *cause = jstr(p, "drop_cause");
 	if (w < len && isfinite(best) && best > 1.25 * large)
-		w += (size_t)snprintf(out + w, len - w, "; peaks at %s, %.1fx the largest size%s",
-				      bsz, best / large, host ? " (in the caches)" : "");
+		w += (size_t)snprintf(out + w, len - w, "; peaks at %s, %.1fx the largest size%s%s%s",
+				      bsz, best / large, cause[0] ? " (" : "", cause,
+				      cause[0] ? ")" : "");
 	double lat = jnum(p, "latency_us");
 	if (w < len && isfinite(lat) && lat > 5.0)
 		snprintf(out + w, len - w, "; slow small transfers (%.0f us for %s)", lat,
@@ -155,7 +159,9 @@ static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *co
 	json_object_set_new(p, "theoretical_gbps", theo > 0 ? json_real(theo) : json_null());
 	json_object_set_new(p, "fraction",
 			    theo > 0 && isfinite(large) ? json_real(large / theo) : json_null());
-	char m[400];
+	char cause[200], m[600];
+	nbw_report_drop_cause(g, n, lb, best_b, cause, sizeof(cause));
+	json_object_set_new(p, "drop_cause", cause[0] ? json_string(cause) : json_null());
 	path_meaning(p, m, sizeof(m));
 	json_object_set_new(p, "meaning", json_string(m));
 	return p;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nodebw/gap.h"
+#include "gap_words.h"
 #include "rdoc_priv.h"
 
 #define MAX_HLINES 4
@@ -140,9 +141,7 @@ static void gap_note(const struct nbw_rinput *in, json_t **gaps, const char *dir
 		if (lw > 0 && 2.0 * lun > lw)
 			snprintf(small, sizeof(small), "small sizes %s", NBW_GAP_NOT_MEASURABLE);
 		else if (lw > 0)
-			snprintf(small, sizeof(small), "small sizes %+.0f %% (%s, %+.*f us per "
-				 "transfer)", 100.0 * lr, nbw_gap_verdict(lr), fabs(lu) < 10 ? 2 : 0,
-				 lu);
+			nbw_gap_small_words(lr, uw > 0 ? lu : NAN, small, sizeof(small));
 		if (bw > 0 && 2.0 * bun > bw)
 			snprintf(large, sizeof(large), "large sizes %s", NBW_GAP_NOT_MEASURABLE);
 		else if (bw > 0)
@@ -564,6 +563,22 @@ static void num_cell(struct nbw_rtable *t, const char *fmt, double v)
 		nbw_rtable_cell(t, "%s", "");
 }
 
+/* OpenMP's extra time per transfer: shown where its sign agrees with the relative gap's
+ * (and the verdict's), else an empty cell; the CSV keeps the median either way. */
+static void extra_cell(struct nbw_rtable *t, double rel, double extra_us)
+{
+	if (!isfinite(rel) || !isfinite(extra_us)) {
+		nbw_rtable_cell(t, "%s", "");
+		return;
+	}
+	char csv[32];
+	snprintf(csv, sizeof(csv), "%.3f", extra_us);
+	if (nbw_gap_extra_agrees(rel, extra_us))
+		nbw_rtable_cellc(t, csv, "%+.3f", extra_us);
+	else
+		nbw_rtable_cellc(t, csv, "%s", "");
+}
+
 /* The summary rows of every file: the groups, or (\p all) the per-mode "all" rows. */
 static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t **gaps,
 		     bool all)
@@ -587,7 +602,7 @@ static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t *
 			/* No signed figure where the gap is within the medians' intervals. */
 			bool lm = nbw_gap_measurable(lat), bm = nbw_gap_measurable(bw);
 			num_cell(t, "%+.1f", lm ? 100.0 * lr : NAN);
-			num_cell(t, "%+.3f", lm ? num(lat, "median_extra_us") : NAN);
+			extra_cell(t, lm ? lr : NAN, num(lat, "median_extra_us"));
 			nbw_rtable_cell(t, "%s",
 					isfinite(lr) ? nbw_gap_band_verdict(lat) : "not measured");
 			num_cell(t, "%+.4g", bm ? num(bw, "median_gap_gbps") : NAN);
@@ -627,7 +642,8 @@ static void gap_table(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **
 			 "(positive: OpenMP slower, negative: OpenMP faster). Each group is read "
 			 "in two size bands, by the median over the band's sizes: small sizes "
 			 "(up to 64 KiB, where the cost per transfer dominates) as the relative "
-			 "gap and OpenMP's extra time per transfer, large sizes (1 MiB and up) as "
+			 "gap and OpenMP's extra time per transfer (left out where its median "
+			 "has the other sign than the relative gap's; the CSV keeps it), large sizes (1 MiB and up) as "
 			 "the gap in GB/s and relative to the native figure; within +-3 %% there "
 			 "is no clear gap, and where at most of a band's sizes the two medians' "
 			 "95 %% confidence intervals overlap (the gap is smaller than the two "
