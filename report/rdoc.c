@@ -911,11 +911,12 @@ static void table_html(struct nbw_rdoc *r, const struct nbw_rtable *t, const cha
 			most = w > most ? w : most;
 		}
 		if (long_text && most > NBW_RDOC_LONG_CELL) {
-			/* About two characters per em of the table's font. */
-			size_t em = most / (2 * NBW_RDOC_ROW_LINES) + 2;
+			/* About 1.5 characters per em of the table's font, after word wrapping
+			 * and capitals. */
+			size_t em = 2 * most / (3 * NBW_RDOC_ROW_LINES) + 2;
 			long_text[c] = true;
 			fprintf(r->htmlf, "<th class=\"long\" style=\"min-width:%zuem\">",
-				em < 14 ? 14 : em > 40 ? 40 : em);
+				em < 14 ? 14 : em > 60 ? 60 : em);
 		} else {
 			fputs("<th>", r->htmlf);
 		}

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-FIXTURE = "results-omp-host-2cpu-vm.json"
+FIXTURE = os.environ.get("NODEBW_BROWSER_FIXTURE", "results-omp-host-2cpu-vm.json")
 WIDE, NARROW, HEIGHT = 1400, 800, 900
 # A table row taller than this many of its lines is a wall of text, not a table row (the
 # height of each cell's text, its padding left out).
