@@ -20,6 +20,7 @@
 #include "nodebw/speedref.h"
 #include "nodebw/stats.h"
 #include "drop_cause.h"
+#include "gap_words.h"
 #include "jget.h"
 #include "rdoc_priv.h"
 
@@ -219,11 +220,15 @@ static void gap_meaning(json_t *s, char *out, size_t len)
 	/* A band whose intervals overlap says so, without a signed figure. */
 	if (isfinite(lr) && !nbw_gap_measurable(lb))
 		w += (size_t)snprintf(out + w, len - w, "small sizes: %s", NBW_GAP_NOT_MEASURABLE);
-	else if (isfinite(lr))
-		w += (size_t)snprintf(out + w, len - w, "small sizes: %s (%+.0f %%, %+.*f us per "
-							"transfer)", nbw_gap_band_verdict(lb), 100.0 * lr,
-				      fabs(band(s, "latency_band", "median_extra_us")) < 10 ? 2 : 0,
-				      band(s, "latency_band", "median_extra_us"));
+	else if (isfinite(lr)) {
+		/* The extra time only where its sign agrees with the verdict (gap_words.c). */
+		double us = band(s, "latency_band", "median_extra_us");
+		char t[48] = "";
+		if (nbw_gap_extra_agrees(lr, us))
+			snprintf(t, sizeof(t), ", %+.*f us per transfer", fabs(us) < 10 ? 2 : 0, us);
+		w += (size_t)snprintf(out + w, len - w, "small sizes: %s (%+.0f %%%s)",
+				      nbw_gap_band_verdict(lb), 100.0 * lr, t);
+	}
 	if (w < len && isfinite(br) && !nbw_gap_measurable(bb))
 		w += (size_t)snprintf(out + w, len - w, "%slarge sizes: %s", w ? "; " : "",
 				      NBW_GAP_NOT_MEASURABLE);

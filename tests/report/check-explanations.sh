@@ -102,4 +102,26 @@ check "gap table: every extra time shown agrees with its row's verdict" test $? 
 sed 's/^/#   /' "$tmp/out"
 check "gap.csv keeps every median extra time (-1.09-like figures included)" \
 	test "$(cut -d, -f9 "$a/tables/gap.csv" | grep -c '^-')" -gt 0
+
+# The case of the issue, planted in the recorded gap summary of the host-plugin fixture: a
+# small-size band whose median relative gap is +43 % (OpenMP slower) and whose median extra
+# time is -0.04 us. Neither the plot note nor the summary may print both.
+"$py" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+band = {"max_bytes": 65536, "sizes": 1, "median_relative_gap": 0.43,
+        "median_extra_us": -0.04, "unmeasurable_sizes": 0, "verdict": "OpenMP slower"}
+for s in d["gaps"]["summary"]:
+    if s["omp_mode"] == "sync" and s["devices"] == 1 and s["direction"] in ("htod", "all"):
+        s["latency_band"] = dict(band)
+json.dump(d, open(sys.argv[2], "w"))' "$fix/results-omp-host-2cpu-vm.json" "$tmp/planted.json"
+report planted "$tmp/planted.json"
+p="$tmp/planted"
+check "planted: the htod sync note says +43 % (OpenMP slower) without the -0.04 us" \
+	grep -qF "small sizes +43 % (OpenMP slower)" "$p/plots/bw-htod-sync.gp"
+grep -hoE ".{0,30}(OpenMP slower, -|OpenMP faster, \+|slower \(\+[0-9]+ %, -|faster \(-[0-9]+ %, \+)[^)]*\)" \
+	"$p"/plots/*.gp "$p/report.md" "$p/summary.json" >"$tmp/bad"
+check "planted: no note, table or summary sentence contradicts its sign" test ! -s "$tmp/bad"
+sed 's/^/#   /' "$tmp/bad" | head -4
+check "planted: the summary's gap row keeps the verdict and the relative gap" \
+	grep -qF "small sizes: OpenMP slower (+43 %)" "$p/summary.json"
 done_testing
