@@ -53,12 +53,22 @@ def find_tools():
     return chromium, driver
 
 
-def make_report(out):
+def start_report(out):
+    """nodebw report on the fixture, started in the background (the browser starts
+    meanwhile)."""
     src = os.environ["NODEBW_SOURCE"]
-    res = subprocess.run([os.environ["NODEBW"], "report", "--output", out,
-                          os.path.join(src, "tests", "fixtures", FIXTURE)],
-                         capture_output=True, text=True, timeout=120)
-    check(res.returncode == 0, f"nodebw report on {FIXTURE} exits 0", res.stderr)
+    return subprocess.Popen([os.environ["NODEBW"], "report", "--output", out,
+                             os.path.join(src, "tests", "fixtures", FIXTURE)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def finish_report(proc, out):
+    try:
+        _, err = proc.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    check(proc.returncode == 0, f"nodebw report on {FIXTURE} exits 0", err)
     return os.path.join(out, "report.html")
 
 
@@ -183,15 +193,22 @@ def check_page(drv, url):
 def main():
     chromium, driver_path = find_tools()
     with tempfile.TemporaryDirectory() as tmp:
-        html = make_report(os.path.join(tmp, "report"))
-        if not os.path.exists(html):
-            check(False, "report.html written")
-        else:
+        out = os.path.join(tmp, "report")
+        proc = start_report(out)
+        try:
             drv = start(chromium, driver_path)
-            try:
+        except Exception:
+            proc.kill()
+            proc.wait()
+            raise
+        try:
+            html = finish_report(proc, out)
+            if os.path.exists(html):
                 check_page(drv, "file://" + os.path.abspath(html))
-            finally:
-                drv.quit()
+            else:
+                check(False, "report.html written")
+        finally:
+            drv.quit()
     print(f"1..{n_tests}")
     return 1 if failed else 0
 
