@@ -927,8 +927,9 @@ static void table_html(struct nbw_rdoc *r, const struct nbw_rtable *t, const cha
 	for (size_t i = 0; i < t->nrows; i++) {
 		fputs("<tr>", r->htmlf);
 		for (size_t c = 0; c < t->ncols; c++) {
-			fputs(num && num[c] ? "<td class=\"num\">"
-			      : long_text && long_text[c] ? "<td class=\"long\">" : "<td>", r->htmlf);
+			const char *td = num && num[c] ? "<td class=\"num\">"
+					 : long_text && long_text[c] ? "<td class=\"long\">" : "<td>";
+			fputs(td, r->htmlf);
 			html_text(r->htmlf, cell(t, i, c));
 			fputs("</td>", r->htmlf);
 		}

@@ -104,9 +104,9 @@ static void path_meaning(json_t *p, char *out, size_t len)
 	/* A cause only where the measurements recorded one (drop_cause.c), never a guess. */
 	const char *cause = jstr(p, "drop_cause");
 	if (w < len && isfinite(best) && best > 1.25 * large)
-		w += (size_t)snprintf(out + w, len - w, "; peaks at %s, %.1fx the largest size%s%s%s",
-				      bsz, best / large, cause[0] ? " (" : "", cause,
-				      cause[0] ? ")" : "");
+		w += (size_t)snprintf(out + w, len - w,
+				      "; peaks at %s, %.1fx the largest size%s%s%s", bsz,
+				      best / large, cause[0] ? " (" : "", cause, cause[0] ? ")" : "");
 	double lat = jnum(p, "latency_us");
 	if (w < len && isfinite(lat) && lat > 5.0)
 		snprintf(out + w, len - w, "; slow small transfers (%.0f us for %s)", lat,
@@ -225,7 +225,8 @@ static void gap_meaning(json_t *s, char *out, size_t len)
 		double us = band(s, "latency_band", "median_extra_us");
 		char t[48] = "";
 		if (nbw_gap_extra_agrees(lr, us))
-			snprintf(t, sizeof(t), ", %+.*f us per transfer", fabs(us) < 10 ? 2 : 0, us);
+			snprintf(t, sizeof(t), ", %+.*f us per transfer", fabs(us) < 10 ? 2 : 0,
+				 us);
 		w += (size_t)snprintf(out + w, len - w, "small sizes: %s (%+.0f %%%s)",
 				      nbw_gap_band_verdict(lb), 100.0 * lr, t);
 	}

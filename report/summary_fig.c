@@ -112,11 +112,11 @@ int nbw_report_summary_figure(struct nbw_rdoc *r, json_t *sum)
 	}
 	char *script = script_text(stem, "Every path: median GB/s", rows, &slen);
 	nbw_rdoc_figure_aside(r);
-	int rc = nbw_rdoc_plot_files(r, stem, data, dlen, script, slen,
-				     "Every path of the summary, one row each: the median bandwidth "
-				     "at the largest size (filled) and the best median at any size "
-				     "(open), GB/s = 1e9 B/s, log scale; the table below has the "
-				     "figures");
+	static const char caption[] =
+		"Every path of the summary, one row each: the median bandwidth at the largest "
+		"size (filled) and the best median at any size (open), GB/s = 1e9 B/s, log "
+		"scale; the table below has the figures";
+	int rc = nbw_rdoc_plot_files(r, stem, data, dlen, script, slen, caption);
 	free(data);
 	free(script);
 	return rc;
