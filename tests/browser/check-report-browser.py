@@ -4,8 +4,9 @@
 report.html opened in headless Chromium through chromedriver and Selenium. Fails when the
 page is wider than the window (at 1400 and at 800 CSS pixels), when an image does not load,
 when the browser logs an error, when the first section is not the summary or has no picture
-beside its text, or when a table row is taller than a few lines. Skips (exit 77) only when
-chromium, chromedriver or Selenium is missing."""
+beside its text, or when a table row is taller than a few lines; then shows that these
+checks catch a doctored copy of the page. Skips (exit 77) only when chromium, chromedriver
+or Selenium is missing."""
 import os
 import shutil
 import subprocess
@@ -152,23 +153,40 @@ return out;
 """
 
 
-def check_width(drv, width):
-    got = set_width(drv, width)
+def width_problem(drv, width):
+    """"" when the page fits \p width CSS pixels, else what sticks out."""
+    set_width(drv, width)
     shots = os.environ.get("NODEBW_BROWSER_SHOTS")  # a folder for screenshots, to look at
     if shots:
         os.makedirs(shots, exist_ok=True)
         drv.save_screenshot(os.path.join(shots, f"report-{width}.png"))
     sw, iw, wide = drv.execute_script(OVERFLOW_JS)
-    if sw > iw:
-        wide.append("(the elements past the window's right edge)")
-    check(sw <= iw, f"at {width} px (innerWidth {got}) the page does not scroll sideways "
-          f"(scrollWidth {sw})", "\n".join(wide))
+    if sw <= iw:
+        return ""
+    return "\n".join([f"scrollWidth {sw} > innerWidth {iw}; past the right edge:"] + wide)
+
+
+def image_problems(drv):
+    imgs = drv.execute_script(IMAGES_JS)
+    bad = [f"{s}: complete={c} naturalWidth={w}" for s, c, w in imgs if not (c and w > 0)]
+    return len(imgs), "\n".join(bad[:8])
+
+
+def console_errors(drv):
+    logs = [e for e in drv.get_log("browser") if e.get("level") == "SEVERE"]
+    return "\n".join(e.get("message", "") for e in logs[:8])
+
+
+def tall_rows(drv):
+    rows = drv.execute_script(ROWS_JS)
+    tall = [f"{c}: {w:.1f} lines" for c, w in rows if w > MAX_ROW_LINES]
+    return len(rows), "\n".join(tall[:8])
 
 
 def check_page(drv, url):
-    drv.get(url)
-    drv.execute_script("return document.readyState")
-    check_width(drv, WIDE)
+    drv.get(url)  # returns after the load event: every image has loaded or failed
+    check(not (d := width_problem(drv, WIDE)),
+          f"at {WIDE} px the page does not scroll sideways", d)
     sec = drv.execute_script(FIRST_SECTION_JS) or {}
     check(sec.get("title") == "Summary", "the first section is the summary",
           f"first h2: {sec.get('title')!r}")
@@ -177,17 +195,37 @@ def check_page(drv, url):
           f"first: {sec.get('first_tag')}, inside the summary: {sec.get('first_is_inside')}")
     check(sec.get("beside"), f"at {WIDE} px the summary's picture stands beside its text",
           f"figure: {sec.get('figure')}, top at {sec.get('figure_top')} px")
-    rows = drv.execute_script(ROWS_JS)
-    tall = [f"{c}: {w:.1f} lines" for c, w in rows if w > MAX_ROW_LINES]
-    check(rows and not tall, f"every table row at {WIDE} px is at most {MAX_ROW_LINES} "
-          f"lines tall ({len(rows)} tables)", "\n".join(tall[:8]))
-    imgs = drv.execute_script(IMAGES_JS)
-    bad = [f"{s}: complete={c} naturalWidth={w}" for s, c, w in imgs if not (c and w > 0)]
-    check(imgs and not bad, f"every image loads ({len(imgs)} images)", "\n".join(bad[:8]))
-    check_width(drv, NARROW)
-    logs = [e for e in drv.get_log("browser") if e.get("level") == "SEVERE"]
-    check(not logs, "no error in the browser's console",
-          "\n".join(e.get("message", "") for e in logs[:8]))
+    n, d = tall_rows(drv)
+    check(n and not d, f"every table row at {WIDE} px is at most {MAX_ROW_LINES} lines tall "
+          f"({n} tables)", d)
+    n, d = image_problems(drv)
+    check(n and not d, f"every image loads ({n} images)", d)
+    check(not (d := width_problem(drv, NARROW)),
+          f"at {NARROW} px the page does not scroll sideways", d)
+    check(not (d := console_errors(drv)), "no error in the browser's console", d)
+
+
+# A copy of the report with what the checks must catch: a missing image (which also logs an
+# error), a script error, a wide block outside any scrolling box and a wall-of-text row.
+DOCTORED = """<img src="plots/no-such-plot.svg" alt="missing">
+<script>undefined_function_of_the_test();</script>
+<div style="width:3000px">wide</div>
+<table><tbody><tr><td style="white-space:normal;width:5em">""" + "word " * 200 + \
+    """</td></tr></tbody></table>
+"""
+
+
+def check_doctored(drv, html):
+    bad = os.path.join(os.path.dirname(html), "doctored.html")
+    with open(html, encoding="utf-8") as f:
+        text = f.read()
+    with open(bad, "w", encoding="utf-8") as f:
+        f.write(text.replace("</footer>", "</footer>\n" + DOCTORED, 1))
+    drv.get("file://" + os.path.abspath(bad))
+    check(bool(width_problem(drv, WIDE)), "the checks catch a doctored page: too wide")
+    check(bool(image_problems(drv)[1]), "the checks catch a doctored page: a missing image")
+    check(bool(tall_rows(drv)[1]), "the checks catch a doctored page: a tall row")
+    check(bool(console_errors(drv)), "the checks catch a doctored page: console errors")
 
 
 def main():
@@ -205,6 +243,7 @@ def main():
             html = finish_report(proc, out)
             if os.path.exists(html):
                 check_page(drv, "file://" + os.path.abspath(html))
+                check_doctored(drv, html)
             else:
                 check(False, "report.html written")
         finally:
