@@ -159,6 +159,7 @@ static int add(struct nbw_curves *cs, json_t *measurements, int file, bool cells
 			.ci_hi_gbps = jnum(ci, "hi_gbps"),
 			.ci_half_width_pct = jnum(ci, "half_width_pct"),
 			.converged = json_is_boolean(conv) ? json_is_true(conv) : -1,
+			.minor_faults_per_rep = jnum(m, "minor_faults_per_rep"),
 		};
 		snprintf(pt[c->n - 1].stop, sizeof(pt[c->n - 1].stop), "%s", jstr(m, "stop"));
 		if (strcmp(k.sweep, "planes") == 0) {

@@ -23,6 +23,11 @@
 #include "nodebw/sizes.h"
 #include "rdoc_priv.h"
 
+/* A table column whose longest cell has more characters than this wraps; the others stay
+ * on one line. Such a column is made wide enough for its longest cell in this many lines. */
+#define NBW_RDOC_LONG_CELL 40
+#define NBW_RDOC_ROW_LINES 3
+
 struct heading {
 	int level;
 	char *text, *id;
@@ -42,6 +47,7 @@ struct nbw_rdoc {
 	int no_image;          /* figures without an image, and the first reason */
 	char no_image_why[600];
 	double plot_deadline;  /* monotonic seconds: gnuplot's time for the whole report */
+	bool aside;            /* the next figure stands beside the text that follows it */
 };
 
 struct nbw_rtable {
@@ -299,6 +305,11 @@ void nbw_rdoc_item(struct nbw_rdoc *r, const char *fmt, ...)
 	free(s);
 }
 
+void nbw_rdoc_figure_aside(struct nbw_rdoc *r)
+{
+	r->aside = true;
+}
+
 void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
 		     const char *no_image, bool have_script)
 {
@@ -321,6 +332,7 @@ void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
 		html_text(r->htmlf, s);
 		fputs("</p>\n", r->htmlf);
 		free(s);
+		r->aside = false;
 		return;
 	}
 	fputs("![", r->mdf);
@@ -330,8 +342,9 @@ void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
 	fprintf(r->mdf, " ([PNG](plots/%s.png), [data](plots/%s.dat), "
 			"[gnuplot script](plots/%s.gp))\n\n", stem, stem, stem);
 
-	fprintf(r->htmlf, "<figure><a href=\"plots/%s.png\"><img src=\"plots/%s.svg\" alt=\"",
-		stem, stem);
+	fprintf(r->htmlf, "<figure%s><a href=\"plots/%s.png\"><img src=\"plots/%s.svg\" alt=\"",
+		r->aside ? " class=\"aside\"" : "", stem, stem);
+	r->aside = false;
 	html_text(r->htmlf, caption);
 	fputs("\"></a><figcaption>", r->htmlf);
 	html_text(r->htmlf, caption);
@@ -872,6 +885,60 @@ static int write_csv(const struct nbw_rdoc *r, const struct nbw_rtable *t, const
 	return rc;
 }
 
+/* Characters of a cell as a reader sees them (UTF-8 continuation bytes not counted). */
+static size_t text_width(const char *s)
+{
+	size_t n = 0;
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The HTML of a table: inside a box of its own that scrolls sideways when the table is
+ * wider than the page. Cells stay on one line, except in the columns of long text, which
+ * wrap at a width that keeps their longest cell to about NBW_RDOC_ROW_LINES lines. */
+static void table_html(struct nbw_rdoc *r, const struct nbw_rtable *t, const char *stem,
+		       const char *caption, const bool *num)
+{
+	fputs("<div class=\"wide\"><table>\n<caption>", r->htmlf);
+	html_text(r->htmlf, caption ? caption : t->name);
+	fprintf(r->htmlf, " (<a href=\"tables/%s.csv\">CSV</a>)</caption>\n<thead><tr>", stem);
+	bool *long_text = calloc(t->ncols ? t->ncols : 1, sizeof(*long_text));
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t most = 0;
+		for (size_t i = 0; i < t->nrows; i++) {
+			size_t w = text_width(cell(t, i, c));
+			most = w > most ? w : most;
+		}
+		if (long_text && most > NBW_RDOC_LONG_CELL) {
+			/* About 1.5 characters per em of the table's font, after word wrapping
+			 * and capitals. */
+			size_t em = 2 * most / (3 * NBW_RDOC_ROW_LINES) + 2;
+			long_text[c] = true;
+			fprintf(r->htmlf, "<th class=\"long\" style=\"min-width:%zuem\">",
+				em < 14 ? 14 : em > 60 ? 60 : em);
+		} else {
+			fputs("<th>", r->htmlf);
+		}
+		html_text(r->htmlf, t->headers[c] ? t->headers[c] : "");
+		fputs("</th>", r->htmlf);
+	}
+	fputs("</tr></thead>\n<tbody>\n", r->htmlf);
+	for (size_t i = 0; i < t->nrows; i++) {
+		fputs("<tr>", r->htmlf);
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *td = num && num[c] ? "<td class=\"num\">"
+					 : long_text && long_text[c] ? "<td class=\"long\">" : "<td>";
+			fputs(td, r->htmlf);
+			html_text(r->htmlf, cell(t, i, c));
+			fputs("</td>", r->htmlf);
+		}
+		fputs("</tr>\n", r->htmlf);
+	}
+	fputs("</tbody>\n</table></div>\n", r->htmlf);
+	free(long_text);
+}
+
 void nbw_rdoc_table(struct nbw_rdoc *r, struct nbw_rtable *t, const char *caption)
 {
 	if (!t)
@@ -920,46 +987,37 @@ void nbw_rdoc_table(struct nbw_rdoc *r, struct nbw_rtable *t, const char *captio
 	}
 	fputc('\n', r->mdf);
 
-	/* HTML */
-	fputs("<table>\n<caption>", r->htmlf);
-	html_text(r->htmlf, caption ? caption : t->name);
-	fprintf(r->htmlf, " (<a href=\"tables/%s.csv\">CSV</a>)</caption>\n<thead><tr>", stem);
-	for (size_t c = 0; c < t->ncols; c++) {
-		fputs("<th>", r->htmlf);
-		html_text(r->htmlf, t->headers[c] ? t->headers[c] : "");
-		fputs("</th>", r->htmlf);
-	}
-	fputs("</tr></thead>\n<tbody>\n", r->htmlf);
-	for (size_t i = 0; i < t->nrows; i++) {
-		fputs("<tr>", r->htmlf);
-		for (size_t c = 0; c < t->ncols; c++) {
-			fputs(num && num[c] ? "<td class=\"num\">" : "<td>", r->htmlf);
-			html_text(r->htmlf, cell(t, i, c));
-			fputs("</td>", r->htmlf);
-		}
-		fputs("</tr>\n", r->htmlf);
-	}
-	fputs("</tbody>\n</table>\n", r->htmlf);
+	table_html(r, t, stem, caption, num);
 	free(num);
 	rtable_free(t);
 }
 
 /* ---- writing ------------------------------------------------------------------------ */
 
+/* Wide tables scroll in their own box (div.wide), never the page; cells stay on one line
+ * except the columns of long text (td.long); a figure.aside floats beside the text after
+ * it on a wide window and stands above it on a narrow one. */
 static const char css[] =
-	"body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em;"
+	"body{font-family:system-ui,sans-serif;max-width:90em;margin:1.5em auto;padding:0 1em;"
 	"line-height:1.45;color:#222}\n"
+	"p,li{max-width:62em}\n"
 	"h1,h2,h3{line-height:1.2}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;"
-	"margin-top:2em}\n"
-	"table{border-collapse:collapse;margin:1em 0;font-size:.92em}\n"
-	"caption{text-align:left;font-weight:600;padding:.3em 0}\n"
-	"th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}\n"
+	"margin-top:2em;clear:both}\n"
+	"div.wide{overflow-x:auto;max-width:100%;margin:1em 0;clear:both}\n"
+	"table{border-collapse:collapse;font-size:.88em;line-height:1.3}\n"
+	"caption{text-align:left;font-weight:600;padding:.3em 0;white-space:normal}\n"
+	"th,td{border:1px solid #ccc;padding:.15em .5em;text-align:left;vertical-align:top}\n"
+	"td{white-space:nowrap}td.long{white-space:normal}\n"
 	"th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"tbody tr:nth-child(even){background:#fafafa}\n"
 	"figure{margin:1.5em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}\n"
+	"figure.aside{float:right;width:44%;margin:0 0 1em 1.5em}\n"
+	"@media (max-width:70em){figure.aside{float:none;width:auto;margin:1em 0}}\n"
 	"figcaption{font-size:.92em;color:#444}\n"
 	"p.noimage{background:#fff6e0;border-left:4px solid #e0a000;padding:.4em .8em}\n"
-	"nav ul{columns:2}footer{margin-top:3em;font-size:.85em;color:#666}\n";
+	"nav ul{display:flex;flex-wrap:wrap;gap:.2em 1.5em;list-style:none;padding:0;"
+	"margin:.3em 0}\n"
+	"footer{margin-top:3em;font-size:.85em;color:#666;clear:both}\n";
 
 int nbw_rdoc_write(struct nbw_rdoc *r, char *err, size_t errlen)
 {

@@ -22,6 +22,10 @@ void nbw_rdoc_claim_name(struct nbw_rdoc *r, const char *kind, const char *want,
 void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
 		     const char *no_image, bool have_script);
 
+/** The next figure placed stands beside the text that follows it (HTML: figure.aside,
+ *  floated right on a wide window, above the text on a narrow one). */
+void nbw_rdoc_figure_aside(struct nbw_rdoc *r);
+
 /** gnuplot's time for the whole report: every figure's images within this many seconds
  *  (NODEBW_PLOT_TIME_LIMIT overrides it), each at most GNUPLOT_TIMEOUT_S (report/plot.c). */
 #define NBW_REPORT_PLOT_LIMIT_S 600.0

@@ -19,6 +19,8 @@
 #include "nodebw/sizes.h"
 #include "nodebw/speedref.h"
 #include "nodebw/stats.h"
+#include "drop_cause.h"
+#include "gap_words.h"
 #include "jget.h"
 #include "rdoc_priv.h"
 
@@ -99,9 +101,12 @@ static void path_meaning(json_t *p, char *out, size_t len)
 		w += (size_t)snprintf(out + w, len - w, "%s", host ? "host memory: no link"
 								   : "no theoretical figure");
 	}
+	/* A cause only where the measurements recorded one (drop_cause.c), never a guess. */
+	const char *cause = jstr(p, "drop_cause");
 	if (w < len && isfinite(best) && best > 1.25 * large)
-		w += (size_t)snprintf(out + w, len - w, "; peaks at %s, %.1fx the largest size%s",
-				      bsz, best / large, host ? " (in the caches)" : "");
+		w += (size_t)snprintf(out + w, len - w,
+				      "; peaks at %s, %.1fx the largest size%s%s%s", bsz,
+				      best / large, cause[0] ? " (" : "", cause, cause[0] ? ")" : "");
 	double lat = jnum(p, "latency_us");
 	if (w < len && isfinite(lat) && lat > 5.0)
 		snprintf(out + w, len - w, "; slow small transfers (%.0f us for %s)", lat,
@@ -155,7 +160,9 @@ static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *co
 	json_object_set_new(p, "theoretical_gbps", theo > 0 ? json_real(theo) : json_null());
 	json_object_set_new(p, "fraction",
 			    theo > 0 && isfinite(large) ? json_real(large / theo) : json_null());
-	char m[400];
+	char cause[200], m[600];
+	nbw_report_drop_cause(g, n, lb, best_b, cause, sizeof(cause));
+	json_object_set_new(p, "drop_cause", cause[0] ? json_string(cause) : json_null());
 	path_meaning(p, m, sizeof(m));
 	json_object_set_new(p, "meaning", json_string(m));
 	return p;
@@ -213,11 +220,16 @@ static void gap_meaning(json_t *s, char *out, size_t len)
 	/* A band whose intervals overlap says so, without a signed figure. */
 	if (isfinite(lr) && !nbw_gap_measurable(lb))
 		w += (size_t)snprintf(out + w, len - w, "small sizes: %s", NBW_GAP_NOT_MEASURABLE);
-	else if (isfinite(lr))
-		w += (size_t)snprintf(out + w, len - w, "small sizes: %s (%+.0f %%, %+.*f us per "
-							"transfer)", nbw_gap_band_verdict(lb), 100.0 * lr,
-				      fabs(band(s, "latency_band", "median_extra_us")) < 10 ? 2 : 0,
-				      band(s, "latency_band", "median_extra_us"));
+	else if (isfinite(lr)) {
+		/* The extra time only where its sign agrees with the verdict (gap_words.c). */
+		double us = band(s, "latency_band", "median_extra_us");
+		char t[48] = "";
+		if (nbw_gap_extra_agrees(lr, us))
+			snprintf(t, sizeof(t), ", %+.*f us per transfer", fabs(us) < 10 ? 2 : 0,
+				 us);
+		w += (size_t)snprintf(out + w, len - w, "small sizes: %s (%+.0f %%%s)",
+				      nbw_gap_band_verdict(lb), 100.0 * lr, t);
+	}
 	if (w < len && isfinite(br) && !nbw_gap_measurable(bb))
 		w += (size_t)snprintf(out + w, len - w, "%slarge sizes: %s", w ? "; " : "",
 				      NBW_GAP_NOT_MEASURABLE);

@@ -12,6 +12,7 @@
 #include "nodebw/report.h"
 #include "jget.h"
 #include "rdoc_priv.h"
+#include "summary_fig.h"
 
 static void num(struct nbw_rtable *t, double v, const char *fmt, double scale)
 {
@@ -148,6 +149,7 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)
 {
 	nbw_rdoc_heading(r, 2, "Summary");
+	nbw_report_summary_figure(r, sum); /* beside the sentences */
 	nbw_rdoc_para(r, "Units and rules: %s.", jstr(sum, "units"));
 	size_t i;
 	json_t *s;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nodebw/gap.h"
+#include "gap_words.h"
 #include "rdoc_priv.h"
 
 #define MAX_HLINES 4
@@ -140,9 +141,7 @@ static void gap_note(const struct nbw_rinput *in, json_t **gaps, const char *dir
 		if (lw > 0 && 2.0 * lun > lw)
 			snprintf(small, sizeof(small), "small sizes %s", NBW_GAP_NOT_MEASURABLE);
 		else if (lw > 0)
-			snprintf(small, sizeof(small), "small sizes %+.0f %% (%s, %+.*f us per "
-				 "transfer)", 100.0 * lr, nbw_gap_verdict(lr), fabs(lu) < 10 ? 2 : 0,
-				 lu);
+			nbw_gap_small_words(lr, uw > 0 ? lu : NAN, small, sizeof(small));
 		if (bw > 0 && 2.0 * bun > bw)
 			snprintf(large, sizeof(large), "large sizes %s", NBW_GAP_NOT_MEASURABLE);
 		else if (bw > 0)
@@ -236,17 +235,13 @@ static int cmp_curve(const void *a, const void *b)
 	return r;
 }
 
-static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **gaps,
-			  const char *dir, const char *mode)
+/* The curves of one plot into \p cv (sorted, OpenMP first), then the references after them
+ * (\p ref true): OpenMP's nowait has no native twin, so the native async copies it is held
+ * against in the gap table are drawn as references. The count of all, 0 when the plot has
+ * no curve of its own. */
+static size_t gather_curves(const struct nbw_curves *cs, const char *dir, const char *mode,
+			    const struct nbw_curve **cv, bool *ref)
 {
-	const struct nbw_curves *cs = &in->curves;
-	const struct nbw_curve **cv = calloc(cs->n ? cs->n : 1, sizeof(*cv));
-	bool *ref = calloc(cs->n ? cs->n : 1, sizeof(*ref));
-	if (!cv || !ref) {
-		free(cv);
-		free(ref);
-		return;
-	}
 	size_t n = 0, nomp = 0;
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct nbw_curve *c = &cs->c[i];
@@ -256,8 +251,6 @@ static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_
 		}
 	}
 	size_t own = n;
-	/* OpenMP's nowait has no native twin: show the native async copies it is held
-	 * against in the gap table, as references. */
 	if (strcmp(mode, "nowait") == 0 && nomp)
 		for (size_t i = 0; i < cs->n; i++) {
 			const struct nbw_curve *c = &cs->c[i];
@@ -265,30 +258,66 @@ static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_
 			    strcmp(c->key.mode, "async") == 0)
 				cv[n++] = c;
 		}
-	if (own == 0) {
-		free(cv);
-		free(ref);
-		return;
-	}
+	if (own == 0)
+		return 0;
 	qsort(cv, own, sizeof(*cv), cmp_curve);
 	for (size_t i = own; i < n; i++)
 		ref[i] = true;
+	return n;
+}
 
-	struct distinct d = { .file = in->nfiles > 1 };
+static struct distinct distinct_of(const struct nbw_curve *const *cv, size_t n, size_t nfiles)
+{
+	struct distinct d = { .file = nfiles > 1 };
 	for (size_t i = 1; i < n; i++) {
 		d.bind = d.bind || strcmp(cv[i]->key.bind, cv[0]->key.bind) != 0;
 		for (size_t j = 0; j < i; j++)
 			d.hh = d.hh || (strcmp(cv[i]->key.api, cv[j]->key.api) == 0 &&
 					cv[i]->key.hidden_helpers != cv[j]->key.hidden_helpers);
 	}
+	return d;
+}
 
+/* The theoretical lines of a plot: one per distinct figure, at most MAX_HLINES. */
+struct hlines {
+	double v[MAX_HLINES];
+	char title[MAX_HLINES][128];
+	const char *ptr[MAX_HLINES];
+	size_t n;
+};
+
+static void add_hline(struct hlines *h, const struct nbw_curve *c)
+{
+	double th = c->theoretical_gbps;
+	if (!(th > 0) || h->n == MAX_HLINES)
+		return;
+	for (size_t k = 0; k < h->n; k++)
+		if (fabs(h->v[k] - th) <= 1e-3 * th)
+			return;
+	h->v[h->n] = th;
+	snprintf(h->title[h->n], sizeof(h->title[h->n]), "theoretical%s%s: %.3g GB/s%s",
+		 c->link[0] ? " " : "", c->link, th, c->streams > 1 ? " (two streams)" : "");
+	h->ptr[h->n] = h->title[h->n];
+	h->n++;
+}
+
+static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **gaps,
+			  const char *dir, const char *mode)
+{
+	const struct nbw_curves *cs = &in->curves;
+	const struct nbw_curve **cv = calloc(cs->n ? cs->n : 1, sizeof(*cv));
+	bool *ref = calloc(cs->n ? cs->n : 1, sizeof(*ref));
+	size_t n = cv && ref ? gather_curves(cs, dir, mode, cv, ref) : 0;
+	if (n == 0) {
+		free(cv);
+		free(ref);
+		return;
+	}
+	struct distinct d = distinct_of(cv, n, in->nfiles);
 	struct nbw_plot_series *ser = calloc(n, sizeof(*ser));
 	char (*titles)[160] = calloc(n, sizeof(*titles));
 	double **xs = calloc(n, sizeof(*xs)), **ys = calloc(n, sizeof(*ys));
-	double hline[MAX_HLINES];
-	char hl_title[MAX_HLINES][128];
-	const char *hl_ptr[MAX_HLINES];
-	size_t nh = 0;
+	struct hlines hl = { .n = 0 };
 	bool all_host = true;
 	if (!ser || !titles || !xs || !ys)
 		goto out;
@@ -313,22 +342,10 @@ static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_
 			.dash = ref[i] ? 3 : is_omp(c) ? 1 : 2,
 			.point = ref[i] ? 0 : is_omp(c) ? (two ? 5 : 7) : (two ? 4 : 6),
 		};
-		if (!ref[i])
+		if (!ref[i]) {
 			all_host = all_host && host_memory(in, c);
-		double th = c->theoretical_gbps;
-		if (ref[i] || !(th > 0))
-			continue;
-		bool dup = false;
-		for (size_t h = 0; h < nh && !dup; h++)
-			dup = fabs(hline[h] - th) <= 1e-3 * th;
-		if (dup || nh == MAX_HLINES)
-			continue;
-		hline[nh] = th;
-		snprintf(hl_title[nh], sizeof(hl_title[nh]), "theoretical%s%s: %.3g GB/s%s",
-			 c->link[0] ? " " : "", c->link, th,
-			 c->streams > 1 ? " (two streams)" : "");
-		hl_ptr[nh] = hl_title[nh];
-		nh++;
+			add_hline(&hl, c);
+		}
 	}
 
 	char name[64], title[160], note[512], caption[1024];
@@ -336,7 +353,7 @@ static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_
 	snprintf(title, sizeof(title), "%s, %s: median bandwidth against transfer size",
 		 dir_words(dir), mode);
 	gap_note(in, gaps, dir, mode, note, sizeof(note));
-	const char *noline = nh ? ""
+	const char *noline = hl.n ? ""
 			     : all_host ? " No theoretical line: host memory, no link."
 					: " No theoretical line: the topology gave no figure for "
 					  "this link.";
@@ -354,9 +371,9 @@ static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_
 		.logy = true,
 		.series = ser,
 		.nseries = n,
-		.hline = hline,
-		.hline_title = hl_ptr,
-		.nhline = nh,
+		.hline = hl.v,
+		.hline_title = hl.ptr,
+		.nhline = hl.n,
 		.note = note[0] ? note : NULL,
 		.extra = "set format x '%.0s %cB'",
 	};
@@ -421,6 +438,87 @@ static void interval_cells(struct nbw_rtable *t, const struct nbw_curve_point *p
 		nbw_rtable_cell(t, "n.c. (%s)", p->stop[0] ? p->stop : "stopped");
 }
 
+/* What the fit table's paragraphs count: fits that do not describe their data, betas above
+ * every measured size, paths of two sizes. */
+struct fit_counts {
+	size_t bad, above, two;
+};
+
+/* One path's row of the fit table. */
+static void fit_row(struct nbw_rtable *t, const struct nbw_rinput *in, const struct nbw_curve *c,
+		    struct fit_counts *k)
+{
+	struct nbw_abfit fit;
+	int rc = nbw_abfit_curve_range(c, &fit);
+	nbw_rtable_cell(t, "%d", c->file);
+	nbw_rtable_cell(t, "%s", c->key.api);
+	nbw_rtable_cell(t, "%s", c->key.mode);
+	nbw_rtable_cell(t, "%s", c->key.host_mem);
+	nbw_rtable_cell(t, "%d (%s)", c->streams, c->key.conc);
+	nbw_rtable_cell(t, "%s", c->key.peer);
+	if (c->key.hidden_helpers >= 0)
+		nbw_rtable_cell(t, "%d", c->key.hidden_helpers);
+	else
+		nbw_rtable_cell(t, "%s", "");
+	nbw_rtable_cell(t, "%zu", c->n);
+	if (rc == 0) {
+		char hb[32], lo[32], hi[32];
+		nbw_human_bytes(fit.n_half_bytes, hb, sizeof(hb));
+		nbw_size_label((uint64_t)fit.lo_bytes, lo, sizeof(lo));
+		nbw_size_label((uint64_t)fit.hi_bytes, hi, sizeof(hi));
+		char parts[96];
+		snprintf(parts, sizeof(parts), "%.0f,%.0f,%zu", fit.lo_bytes, fit.hi_bytes,
+			 fit.n);
+		nbw_rtable_cellc(t, parts, "%s - %s (%zu of %zu)", lo, hi, fit.n, fit.n_all);
+		nbw_rtable_cell(t, "%.3f", fit.alpha_s * 1e6);
+		nbw_rtable_cell(t, "%.4g", fit.beta_gbps);
+		nbw_rtable_cell(t, "%.0f", fit.n_half_bytes);
+		nbw_rtable_cell(t, "%s", hb);
+		nbw_rtable_cell(t, "%.3f", fit.max_rel_resid);
+		nbw_rtable_cell(t, "%.3f", fit.max_rel_resid_all);
+		nbw_rtable_cell(t, "%.4g", fit.peak_gbps);
+		const struct nbw_curve_point *top = &c->pt[c->n - 1];
+		nbw_rtable_cell(t, "%.4g", top->gbps);
+	} else {
+		for (int e = 0; e < 9; e++)
+			nbw_rtable_cell(t, "%s", "");
+	}
+	interval_cells(t, &c->pt[c->n - 1]);
+	if (c->theoretical_gbps > 0) {
+		nbw_rtable_cell(t, "%.4g", c->theoretical_gbps);
+		if (rc == 0)
+			nbw_rtable_cell(t, "%.3f", fit.beta_gbps / c->theoretical_gbps);
+		else
+			nbw_rtable_cell(t, "%s", "");
+	} else {
+		nbw_rtable_cell(t, "%s", "");
+		nbw_rtable_cell(t, "%s", "");
+	}
+	char note[320] = "";
+	if (rc)
+		addf(note, sizeof(note), "no fit: %s", fit.why);
+	else {
+		if (!fit.describes)
+			addf(note, sizeof(note), "DOES NOT DESCRIBE THE DATA: not even the "
+			     "largest sizes fit within %.0f %%", 100.0 * NBW_ABFIT_HOLDS);
+		if (fit.beta_above_peak) {
+			char pk[32];
+			nbw_size_label((uint64_t)fit.peak_bytes, pk, sizeof(pk));
+			addf(note, sizeof(note), "beta above every measured size (peak %.4g "
+			     "GB/s at %s): an extrapolation", fit.peak_gbps, pk);
+		}
+		if (c->n == 2)
+			addf(note, sizeof(note), "two sizes: the line passes through both");
+		else if (c->theoretical_gbps <= 0 && host_memory(in, c))
+			addf(note, sizeof(note), "host memory, no link");
+	}
+	nbw_rtable_cell(t, "%s", note);
+	nbw_rtable_end_row(t);
+	k->two += c->n == 2;
+	k->bad += rc == 0 && !fit.describes;
+	k->above += rc == 0 && fit.beta_above_peak;
+}
+
 static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const char *dir)
 {
 	const struct nbw_curves *cs = &in->curves;
@@ -454,79 +552,9 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 		"beta_over_theoretical", "note" };
 	struct nbw_rtable *t = nbw_rtable_new(name, 23, h);
 	nbw_rtable_csv_names(t, csv);
-	size_t two = 0, bad = 0, above = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct nbw_curve *c = cv[i];
-		struct nbw_abfit fit;
-		int rc = nbw_abfit_curve_range(c, &fit);
-		nbw_rtable_cell(t, "%d", c->file);
-		nbw_rtable_cell(t, "%s", c->key.api);
-		nbw_rtable_cell(t, "%s", c->key.mode);
-		nbw_rtable_cell(t, "%s", c->key.host_mem);
-		nbw_rtable_cell(t, "%d (%s)", c->streams, c->key.conc);
-		nbw_rtable_cell(t, "%s", c->key.peer);
-		if (c->key.hidden_helpers >= 0)
-			nbw_rtable_cell(t, "%d", c->key.hidden_helpers);
-		else
-			nbw_rtable_cell(t, "%s", "");
-		nbw_rtable_cell(t, "%zu", c->n);
-		if (rc == 0) {
-			char hb[32], lo[32], hi[32];
-			nbw_human_bytes(fit.n_half_bytes, hb, sizeof(hb));
-			nbw_size_label((uint64_t)fit.lo_bytes, lo, sizeof(lo));
-			nbw_size_label((uint64_t)fit.hi_bytes, hi, sizeof(hi));
-			char parts[96];
-			snprintf(parts, sizeof(parts), "%.0f,%.0f,%zu", fit.lo_bytes, fit.hi_bytes,
-				 fit.n);
-			nbw_rtable_cellc(t, parts, "%s - %s (%zu of %zu)", lo, hi, fit.n, fit.n_all);
-			nbw_rtable_cell(t, "%.3f", fit.alpha_s * 1e6);
-			nbw_rtable_cell(t, "%.4g", fit.beta_gbps);
-			nbw_rtable_cell(t, "%.0f", fit.n_half_bytes);
-			nbw_rtable_cell(t, "%s", hb);
-			nbw_rtable_cell(t, "%.3f", fit.max_rel_resid);
-			nbw_rtable_cell(t, "%.3f", fit.max_rel_resid_all);
-			nbw_rtable_cell(t, "%.4g", fit.peak_gbps);
-			const struct nbw_curve_point *top = &c->pt[c->n - 1];
-			nbw_rtable_cell(t, "%.4g", top->gbps);
-		} else {
-			for (int k = 0; k < 9; k++)
-				nbw_rtable_cell(t, "%s", "");
-		}
-		interval_cells(t, &c->pt[c->n - 1]);
-		if (c->theoretical_gbps > 0) {
-			nbw_rtable_cell(t, "%.4g", c->theoretical_gbps);
-			if (rc == 0)
-				nbw_rtable_cell(t, "%.3f", fit.beta_gbps / c->theoretical_gbps);
-			else
-				nbw_rtable_cell(t, "%s", "");
-		} else {
-			nbw_rtable_cell(t, "%s", "");
-			nbw_rtable_cell(t, "%s", "");
-		}
-		char note[320] = "";
-		if (rc)
-			addf(note, sizeof(note), "no fit: %s", fit.why);
-		else {
-			if (!fit.describes)
-				addf(note, sizeof(note), "DOES NOT DESCRIBE THE DATA: not even the "
-				     "largest sizes fit within %.0f %%", 100.0 * NBW_ABFIT_HOLDS);
-			if (fit.beta_above_peak) {
-				char pk[32];
-				nbw_size_label((uint64_t)fit.peak_bytes, pk, sizeof(pk));
-				addf(note, sizeof(note), "beta above every measured size (peak %.4g "
-				     "GB/s at %s): an extrapolation", fit.peak_gbps, pk);
-			}
-			if (c->n == 2)
-				addf(note, sizeof(note), "two sizes: the line passes through both");
-			else if (c->theoretical_gbps <= 0 && host_memory(in, c))
-				addf(note, sizeof(note), "host memory, no link");
-		}
-		nbw_rtable_cell(t, "%s", note);
-		nbw_rtable_end_row(t);
-		two += c->n == 2;
-		bad += rc == 0 && !fit.describes;
-		above += rc == 0 && fit.beta_above_peak;
-	}
+	struct fit_counts k = { 0 };
+	for (size_t i = 0; i < n; i++)
+		fit_row(t, in, cv[i], &k);
 	char caption[1024];
 	snprintf(caption, sizeof(caption), "Alpha-beta fits of %s (%s): t(n) = alpha + n / beta, "
 		 "n = bytes of all streams of one repetition, fitted on relative residuals from "
@@ -538,20 +566,20 @@ static void fit_table(struct nbw_rdoc *r, const struct nbw_rinput *in, const cha
 		 "time cap or the repetition limit)", dir, dir_words(dir),
 		 100.0 * NBW_ABFIT_HOLDS);
 	nbw_rdoc_table(r, t, caption);
-	if (bad)
+	if (k.bad)
 		nbw_rdoc_para(r, "%zu of these fits do not describe their data: not even the three "
 				 "largest sizes lie within %.0f %% of one line, so alpha and beta there "
 				 "are only the least-squares line through every size; read the "
-				 "measured curve instead.", bad, 100.0 * NBW_ABFIT_HOLDS);
-	if (above)
+				 "measured curve instead.", k.bad, 100.0 * NBW_ABFIT_HOLDS);
+	if (k.above)
 		nbw_rdoc_para(r, "%zu of these fits have a beta above the highest bandwidth any "
 				 "size reached (the peak column): the asymptote lies beyond the sizes "
 				 "measured, so beta is an extrapolation, not a bandwidth this path "
-				 "delivered.", above);
-	if (two)
+				 "delivered.", k.above);
+	if (k.two)
 		nbw_rdoc_para(r, "%zu of these paths were measured at two sizes only: alpha and "
 				 "beta then follow from those two points exactly, and the residual "
-				 "says nothing about how well the line fits other sizes.", two);
+				 "says nothing about how well the line fits other sizes.", k.two);
 	free(cv);
 }
 
@@ -562,6 +590,22 @@ static void num_cell(struct nbw_rtable *t, const char *fmt, double v)
 		nbw_rtable_cell(t, fmt, v);
 	else
 		nbw_rtable_cell(t, "%s", "");
+}
+
+/* OpenMP's extra time per transfer: shown where its sign agrees with the relative gap's
+ * (and the verdict's), else an empty cell; the CSV keeps the median either way. */
+static void extra_cell(struct nbw_rtable *t, double rel, double extra_us)
+{
+	if (!isfinite(rel) || !isfinite(extra_us)) {
+		nbw_rtable_cell(t, "%s", "");
+		return;
+	}
+	char csv[32];
+	snprintf(csv, sizeof(csv), "%.3f", extra_us);
+	if (nbw_gap_extra_agrees(rel, extra_us))
+		nbw_rtable_cellc(t, csv, "%+.3f", extra_us);
+	else
+		nbw_rtable_cellc(t, csv, "%s", "");
 }
 
 /* The summary rows of every file: the groups, or (\p all) the per-mode "all" rows. */
@@ -587,7 +631,7 @@ static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t *
 			/* No signed figure where the gap is within the medians' intervals. */
 			bool lm = nbw_gap_measurable(lat), bm = nbw_gap_measurable(bw);
 			num_cell(t, "%+.1f", lm ? 100.0 * lr : NAN);
-			num_cell(t, "%+.3f", lm ? num(lat, "median_extra_us") : NAN);
+			extra_cell(t, lm ? lr : NAN, num(lat, "median_extra_us"));
 			nbw_rtable_cell(t, "%s",
 					isfinite(lr) ? nbw_gap_band_verdict(lat) : "not measured");
 			num_cell(t, "%+.4g", bm ? num(bw, "median_gap_gbps") : NAN);
@@ -627,7 +671,8 @@ static void gap_table(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **
 			 "(positive: OpenMP slower, negative: OpenMP faster). Each group is read "
 			 "in two size bands, by the median over the band's sizes: small sizes "
 			 "(up to 64 KiB, where the cost per transfer dominates) as the relative "
-			 "gap and OpenMP's extra time per transfer, large sizes (1 MiB and up) as "
+			 "gap and OpenMP's extra time per transfer (left out where its median "
+			 "has the other sign than the relative gap's; the CSV keeps it), large sizes (1 MiB and up) as "
 			 "the gap in GB/s and relative to the native figure; within +-3 %% there "
 			 "is no clear gap, and where at most of a band's sizes the two medians' "
 			 "95 %% confidence intervals overlap (the gap is smaller than the two "

@@ -52,6 +52,9 @@ struct nbw_curve_point {
 	 *  point is the fastest process's median, proc_slowest_s the slowest's. 0 elsewhere. */
 	int processes;
 	double proc_slowest_s;
+	/** Minor page faults of one repetition (results.json `minor_faults_per_rep`, getrusage
+	 *  over the repetitions); NaN when not recorded. */
+	double minor_faults_per_rep;
 };
 
 struct nbw_curve {

@@ -38,8 +38,11 @@ nplots=$(ls "$out"/plots/bw-*.gp | wc -l)
 check "a reasonable number of transfer plots ($nplots: one per direction and mode)" \
 	test "$nplots" -eq 8
 nplots=$(ls "$out"/plots/*.gp | wc -l)
-check "a reasonable number of plots in all ($nplots: 8 transfers, 4 heat maps, 4 device bars)" \
-	test "$nplots" -eq 16
+check "a reasonable number of plots in all ($nplots: 8 transfers, 4 heat maps, 4 device bars, the summary's)" \
+	test "$nplots" -eq 17
+check "the summary's picture: every path of summary.json one row" \
+	test "$(grep -vc '^#' "$out/plots/summary-paths.dat")" -eq \
+	"$(${PYTHON3:-/usr/bin/python3} -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["paths"]))' "$out/summary.json")"
 md="$out/report.md"
 html="$out/report.html"
 for s in "## Overview" "### Results files" "### Machine and software" "### Devices" \

@@ -71,6 +71,40 @@ static void test_text_is_escaped(void **state)
 	rm_tree(dir);
 }
 
+/* Wide tables scroll in their own box; short cells stay on one line and a column of long
+ * text wraps, made wide enough for about three lines of its longest cell; a figure marked
+ * aside floats beside the text (and only that figure). */
+static void test_table_box_and_aside(void **state)
+{
+	(void)state;
+	char *dir;
+	struct nbw_rdoc *r = new_doc(&dir);
+	static const char *const h[] = { "api", "what it means" };
+	struct nbw_rtable *t = nbw_rtable_new("paths", 2, h);
+	nbw_rtable_cell(t, "%s", "omp");
+	nbw_rtable_cell(t, "%s", "host memory: no link; peaks at 256 KiB, 24.8x the largest size; "
+				 "slow small transfers (16352 us for 8 B)");
+	nbw_rtable_end_row(t);
+	nbw_rdoc_table(r, t, "Paths");
+	nbw_rdoc_figure_aside(r);
+	nbw_rdoc_figure(r, "first", "beside", NULL, true);
+	nbw_rdoc_figure(r, "second", "below", NULL, true);
+	write_doc(r);
+
+	char *html = slurp(dir, "report.html", NULL);
+	assert_non_null(html);
+	assert_non_null(strstr(html, "<div class=\"wide\"><table>\n<caption>Paths"));
+	assert_non_null(strstr(html, "</tbody>\n</table></div>\n"));
+	assert_non_null(strstr(html, "div.wide{overflow-x:auto"));
+	assert_non_null(strstr(html, "td{white-space:nowrap}td.long{white-space:normal}"));
+	assert_non_null(strstr(html, "<th>api</th><th class=\"long\" style=\"min-width:"));
+	assert_non_null(strstr(html, "<td>omp</td><td class=\"long\">host memory"));
+	assert_non_null(strstr(html, "<figure class=\"aside\"><a href=\"plots/first.png\">"));
+	assert_non_null(strstr(html, "<figure><a href=\"plots/second.png\">"));
+	free(html);
+	rm_tree(dir);
+}
+
 static void test_table_csv_quoting(void **state)
 {
 	(void)state;
@@ -239,6 +273,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_is_escaped),
 		cmocka_unit_test(test_table_csv_quoting),
+		cmocka_unit_test(test_table_box_and_aside),
 		cmocka_unit_test(test_table_csv_machine),
 		cmocka_unit_test(test_unique_names_and_no_leftovers),
 		cmocka_unit_test(test_bad_folder),
