@@ -6,7 +6,9 @@
  * direction, between GPU OS devices and, heterogeneously, NVSwitch PCI devices or CPU-side
  * objects). Each GPU pair's figure is kept by bus id; matrix.c uses it when no vendor API
  * gave the pair one, and cross-checks it against the vendor figure otherwise.
- * Debian's hwloc has no GPU components: on the live machine this finds nothing there. */
+ * Debian's hwloc has no GPU components: on the live machine this finds nothing there.
+ * Two sources (hwloc-gpu for the above; hwloc-pci for the PCI GPUs and accelerators any
+ * hwloc sees, named from the PCI database). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

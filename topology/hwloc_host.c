@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* hwloc source: packages, NUMA nodes, cores and PUs; the PCI tree (bridges, devices) and
- * the locality of a PCI device. Debian's hwloc has no GPU backends, so GPU facts come from
+/* hwloc, the host every other source hangs on: packages, NUMA nodes, cores and PUs; the PCI
+ * tree (bridges, devices) and the locality of a PCI device. Debian's hwloc has no GPU backends, so GPU facts come from
  * the vendor sources; hwloc gives where each PCI device sits. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* sysfs PCI source: link speed and width (current and maximum, and the maximum of the port
  * above), NUMA node, class/vendor/device and the bus path of a PCI device, read from
- * ROOT/bus/pci/devices/<bus id>/ where ROOT is /sys or a fixture's sys/ folder. */
+ * ROOT/bus/pci/devices/<bus id>/ where ROOT is /sys or a fixture's sys/ folder; and the
+ * sysfs-pci source line (how many PCI devices the root has). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
