@@ -8,10 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "compare_priv.h"
-#include "nodebw/cli.h"
 #include "nodebw/fleet.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"

@@ -4,20 +4,13 @@
  * (alpha-beta per path, the plane-size sweep) and their per-device and per-pair sets
  * (doc/model.md). The solver's terms are calib_solver.c.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodebw/jints.h"
-#include "nodebw/jsonpos.h"
-#include "nodebw/limits.h"
-#include "nodebw/readfile.h"
 #include "nodebw/model.h"
 #include "nodebw/curves.h"
-#include "nodebw/stats.h"
 #include "calib_priv.h"
 #include "jget.h"
 

@@ -15,8 +15,6 @@
 #include "nodebw/limits.h"
 #include "nodebw/readfile.h"
 #include "nodebw/model.h"
-#include "nodebw/curves.h"
-#include "nodebw/stats.h"
 #include "calib_priv.h"
 #include "jget.h"
 

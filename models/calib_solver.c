@@ -4,17 +4,11 @@
  * compute-only and instrumented versions, paired runs, the launch probe), and the
  * calibration of merged results (doc/model.md).
  */
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodebw/jints.h"
-#include "nodebw/jsonpos.h"
-#include "nodebw/limits.h"
-#include "nodebw/readfile.h"
 #include "nodebw/model.h"
 #include "nodebw/curves.h"
 #include "nodebw/stats.h"

@@ -3,22 +3,12 @@
  * Calibrations written as JSON (the schema nodebw-calibration, doc/model.md); read back
  * by calib_read.c.
  */
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodebw/jints.h"
-#include "nodebw/jsonpos.h"
-#include "nodebw/limits.h"
-#include "nodebw/readfile.h"
 #include "nodebw/model.h"
-#include "nodebw/curves.h"
-#include "nodebw/stats.h"
 #include "calib_priv.h"
-#include "jget.h"
 
 static json_t *ks_json(const struct nbw_ksample *k, size_t n)
 {
