@@ -9,7 +9,7 @@
  *   3. rank 0 places each node's folder under <output>/nodes/<folder>/ as it arrives and
  *      rewrites fleet.json each time, so a node that never answers loses nobody else's
  *      results; at the deadline the missing nodes are recorded with the reason;
- *   4. rank 0 writes the comparison (report/fleet*.c) and releases the others.
+ *   4. rank 0 writes the comparison (fleet/compare*.c) and releases the others.
  */
 #include <dlfcn.h>
 #include <sched.h>

@@ -239,139 +239,153 @@ static int check_versions_fit(const struct nbw_heat_opts *o, char *err, size_t e
 	return 0;
 }
 
-int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, size_t errlen)
+/* What the option parsers note beyond the options themselves. */
+struct heat_parse_state {
+	bool any_version, reps_given;
+};
+
+/* An option parser's answer when the option is not one of its group. */
+#define NOT_MINE 1
+
+/* The grid, versions and devices: --n, --shapes, --nx/--ny/--nz, --steps, --version,
+ * --devices, --gpus. 0, -1 with \p err, or NOT_MINE. */
+static int parse_grid_option(int c, struct nbw_heat_opts *o, struct heat_parse_state *st,
+			     char *err, size_t errlen)
 {
-	memset(o, 0, sizeof(*o));
-	o->steps = 100;
-	o->reps = 1;
-	o->hidden_helpers = -1;
-	o->baseline_blocktime_ms = -1;
-	bool any_version = false, reps_given = false;
-	long v;
-	int c, rc = 0;
-	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, "+:h", heat_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_N:
-			rc = nbw_cli_parse_int_list(optarg, 3, MAX_SIDE, o->sizes, NBW_HEAT_MAX_SIZES,
-						    &o->nsizes, "--n", err, errlen);
-			break;
-		case OPT_SHAPES:
-			rc = parse_shapes(optarg, o, err, errlen);
-			break;
-		case OPT_NX:
-		case OPT_NY:
-		case OPT_NZ: {
-			const char *name = c == OPT_NX ? "--nx" : c == OPT_NY ? "--ny" : "--nz";
-			rc = nbw_cli_parse_int(optarg, 3, MAX_SIDE, &v, name, err, errlen);
-			int *dst = c == OPT_NX ? &o->nx : c == OPT_NY ? &o->ny : &o->nz;
-			*dst = (int)v;
-			break;
-		}
-		case OPT_STEPS:
-			rc = nbw_cli_parse_int(optarg, 1, MAX_STEPS, &v, "--steps", err, errlen);
-			o->steps = (int)v;
-			break;
-		case OPT_VERSION:
-			rc = parse_versions(optarg, o, err, errlen);
-			any_version = true;
-			break;
-		case OPT_DEVICES:
-			rc = nbw_cli_parse_int_list(optarg, 0, NBW_HEAT_MAX_DEVICES - 1, o->devices,
-						    NBW_HEAT_MAX_DEVICES, &o->ndevices, "--devices",
-						    err, errlen);
-			break;
-		case OPT_GPUS:
-			rc = nbw_cli_parse_int_list(optarg, 1, NBW_HEAT_MAX_DEVICES, o->gpus,
-						    NBW_HEAT_MAX_DEVICES, &o->ngpus, "--gpus",
-						    err, errlen);
-			break;
-		case OPT_REPS:
-			rc = nbw_cli_parse_int(optarg, 1, 1000, &v, "--reps", err, errlen);
-			o->reps = (int)v;
-			reps_given = true;
-			break;
-		case OPT_HH:
-			rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
-			o->hidden_helpers = (int)v;
-			break;
-		case OPT_REF_THREADS:
-			rc = nbw_cli_parse_int(optarg, 1, MAX_REF_THREADS, &v, "--ref-threads", err,
-					       errlen);
-			o->ref_threads = (int)v;
-			break;
-		case OPT_INSTRUMENT: o->instrument = true; break;
-		case OPT_NO_EXCHANGE: o->no_exchange = true; break;
-		case OPT_PAIRED: o->paired = true; break;
-		case OPT_LAUNCH_PROBE: o->launch_probe = true; break;
-		case OPT_BASELINE_LAUNCH:
-			if (strcmp(optarg, "sync") == 0 || strcmp(optarg, "nowait") == 0) {
-				o->baseline_nowait = strcmp(optarg, "nowait") == 0;
-			} else {
-				snprintf(err, errlen, "--baseline-launch: '%s' (sync or nowait)", optarg);
-				rc = -1;
-			}
-			break;
-		case OPT_BASELINE_BLOCKTIME:
-			rc = nbw_cli_parse_int(optarg, 0, 1000, &v, "--baseline-blocktime", err,
-					       errlen);
-			o->baseline_blocktime_ms = (int)v;
-			break;
-		case OPT_ROOFLINE:
-			/* 1e-6 GB/s (1 kB/s) to 1e6 GB/s (1 PB/s): a memory's bandwidth. */
-			rc = nbw_cli_parse_decimal(optarg, 1e-6, 1e6, &o->roofline_gbs,
-						   "--roofline-gbs", "GB/s", err, errlen);
-			break;
-		case OPT_OUTPUT:
-			if (!*optarg || strlen(optarg) > NBW_OUTPUT_MAX) {
-				snprintf(err, errlen, "--output needs a folder name of 1 to %d "
-						      "characters (PATH_MAX %d less room for the "
-						      "files inside)",
-					 NBW_OUTPUT_MAX, PATH_MAX);
-				rc = -1;
-			} else {
-				snprintf(o->output, sizeof(o->output), "%s", optarg);
-			}
-			break;
-		case OPT_QUIET: o->quiet = true; break;
-		case 'h':
-		case OPT_HELP: return 1;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -1;
-			break;
-		default:
-			if (optopt > 0 && optopt < 256)
-				snprintf(err, errlen, "unknown option '-%c' (see 'nodebw heat --help')",
-					 optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s' (see 'nodebw heat --help')",
-					 argv[optind - 1]);
-			rc = -1;
-			break;
-		}
+	long v = 0;
+	int rc;
+	switch (c) {
+	case OPT_N:
+		return nbw_cli_parse_int_list(optarg, 3, MAX_SIDE, o->sizes, NBW_HEAT_MAX_SIZES,
+					      &o->nsizes, "--n", err, errlen);
+	case OPT_SHAPES:
+		return parse_shapes(optarg, o, err, errlen);
+	case OPT_NX:
+	case OPT_NY:
+	case OPT_NZ: {
+		const char *name = c == OPT_NX ? "--nx" : c == OPT_NY ? "--ny" : "--nz";
+		rc = nbw_cli_parse_int(optarg, 3, MAX_SIDE, &v, name, err, errlen);
+		int *dst = c == OPT_NX ? &o->nx : c == OPT_NY ? &o->ny : &o->nz;
+		*dst = (int)v;
+		return rc;
 	}
-	if (rc == 0 && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -1;
+	case OPT_STEPS:
+		rc = nbw_cli_parse_int(optarg, 1, MAX_STEPS, &v, "--steps", err, errlen);
+		o->steps = (int)v;
+		return rc;
+	case OPT_VERSION:
+		st->any_version = true;
+		return parse_versions(optarg, o, err, errlen);
+	case OPT_DEVICES:
+		return nbw_cli_parse_int_list(optarg, 0, NBW_HEAT_MAX_DEVICES - 1, o->devices,
+					      NBW_HEAT_MAX_DEVICES, &o->ndevices, "--devices", err,
+					      errlen);
+	case OPT_GPUS:
+		return nbw_cli_parse_int_list(optarg, 1, NBW_HEAT_MAX_DEVICES, o->gpus,
+					      NBW_HEAT_MAX_DEVICES, &o->ngpus, "--gpus", err,
+					      errlen);
+	default:
+		return NOT_MINE;
 	}
-	if (rc)
-		return -1;
-	int given = (o->nx > 0) + (o->ny > 0) + (o->nz > 0);
-	if (o->launch_probe) {
-		if (given || o->nshapes || any_version || o->instrument ||
-		    o->no_exchange || o->paired || o->baseline_nowait || o->roofline_gbs > 0.0 ||
-		    o->baseline_blocktime_ms >= 0) {
-			snprintf(err, errlen, "--launch-probe measures launches only: it takes "
-					      "--n, --devices, --gpus, --steps, --reps, "
-					      "--hidden-helpers, --output and --quiet");
+}
+
+/* How the runs are repeated and measured: --reps, --hidden-helpers, --ref-threads,
+ * --instrument, --no-exchange, --paired, --launch-probe, --baseline-launch,
+ * --baseline-blocktime, --roofline-gbs. 0, -1 with \p err, or NOT_MINE. */
+static int parse_run_option(int c, struct nbw_heat_opts *o, struct heat_parse_state *st,
+			    char *err, size_t errlen)
+{
+	long v = 0;
+	int rc;
+	switch (c) {
+	case OPT_REPS:
+		rc = nbw_cli_parse_int(optarg, 1, 1000, &v, "--reps", err, errlen);
+		o->reps = (int)v;
+		st->reps_given = true;
+		return rc;
+	case OPT_HH:
+		rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
+		o->hidden_helpers = (int)v;
+		return rc;
+	case OPT_REF_THREADS:
+		rc = nbw_cli_parse_int(optarg, 1, MAX_REF_THREADS, &v, "--ref-threads", err, errlen);
+		o->ref_threads = (int)v;
+		return rc;
+	case OPT_INSTRUMENT: o->instrument = true; return 0;
+	case OPT_NO_EXCHANGE: o->no_exchange = true; return 0;
+	case OPT_PAIRED: o->paired = true; return 0;
+	case OPT_LAUNCH_PROBE: o->launch_probe = true; return 0;
+	case OPT_BASELINE_LAUNCH:
+		if (strcmp(optarg, "sync") != 0 && strcmp(optarg, "nowait") != 0) {
+			snprintf(err, errlen, "--baseline-launch: '%s' (sync or nowait)", optarg);
 			return -1;
 		}
-		if (!reps_given)
-			o->reps = 15;
+		o->baseline_nowait = strcmp(optarg, "nowait") == 0;
 		return 0;
+	case OPT_BASELINE_BLOCKTIME:
+		rc = nbw_cli_parse_int(optarg, 0, 1000, &v, "--baseline-blocktime", err, errlen);
+		o->baseline_blocktime_ms = (int)v;
+		return rc;
+	case OPT_ROOFLINE:
+		/* 1e-6 GB/s (1 kB/s) to 1e6 GB/s (1 PB/s): a memory's bandwidth. */
+		return nbw_cli_parse_decimal(optarg, 1e-6, 1e6, &o->roofline_gbs, "--roofline-gbs",
+					     "GB/s", err, errlen);
+	default:
+		return NOT_MINE;
 	}
+}
+
+/* Where the results go and what is said: --output, --quiet; and getopt's complaints.
+ * 0 or -1 with \p err. */
+static int parse_output_option(int c, char **argv, struct nbw_heat_opts *o, char *err,
+			       size_t errlen)
+{
+	switch (c) {
+	case OPT_OUTPUT:
+		if (!*optarg || strlen(optarg) > NBW_OUTPUT_MAX) {
+			snprintf(err, errlen, "--output needs a folder name of 1 to %d characters "
+					      "(PATH_MAX %d less room for the files inside)",
+				 NBW_OUTPUT_MAX, PATH_MAX);
+			return -1;
+		}
+		snprintf(o->output, sizeof(o->output), "%s", optarg);
+		return 0;
+	case OPT_QUIET: o->quiet = true; return 0;
+	case ':':
+		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		return -1;
+	default:
+		if (optopt > 0 && optopt < 256)
+			snprintf(err, errlen, "unknown option '-%c' (see 'nodebw heat --help')",
+				 optopt);
+		else
+			snprintf(err, errlen, "unknown option '%s' (see 'nodebw heat --help')",
+				 argv[optind - 1]);
+		return -1;
+	}
+}
+
+/* --launch-probe takes only the options that say where and how often to launch. */
+static int check_launch_probe(struct nbw_heat_opts *o, const struct heat_parse_state *st,
+			      int given, char *err, size_t errlen)
+{
+	if (given || o->nshapes || st->any_version || o->instrument || o->no_exchange ||
+	    o->paired || o->baseline_nowait || o->roofline_gbs > 0.0 ||
+	    o->baseline_blocktime_ms >= 0) {
+		snprintf(err, errlen, "--launch-probe measures launches only: it takes "
+				      "--n, --devices, --gpus, --steps, --reps, "
+				      "--hidden-helpers, --output and --quiet");
+		return -1;
+	}
+	if (!st->reps_given)
+		o->reps = 15;
+	return 0;
+}
+
+/* The grids from --n, --nx/--ny/--nz (\p given of them) or --shapes, and the versions. */
+static int resolve_grids(struct nbw_heat_opts *o, const struct heat_parse_state *st,
+			 int given, char *err, size_t errlen)
+{
 	if (o->paired && o->no_exchange) {
 		snprintf(err, errlen, "--paired times each repetition with and without the halo "
 				      "copies; --no-exchange leaves them out: give one");
@@ -399,7 +413,7 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 			o->shapes[i][0] = o->shapes[i][1] = o->shapes[i][2] = o->sizes[i];
 		o->nshapes = o->nsizes;
 	}
-	if (!any_version) {
+	if (!st->any_version) {
 		o->versions_all = true;
 		for (int i = 0; i < NBW_HEAT_VERSION_COUNT; i++)
 			o->versions[i] = true;
@@ -407,6 +421,38 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	if (o->ngpus && (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen)))
 		return -1;
 	return 0;
+}
+
+int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof(*o));
+	o->steps = 100;
+	o->reps = 1;
+	o->hidden_helpers = -1;
+	o->baseline_blocktime_ms = -1;
+	struct heat_parse_state st = {false, false};
+	int c, rc = 0;
+	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, "+:h", heat_options, NULL)) != -1) {
+		if (c == 'h' || c == OPT_HELP)
+			return 1;
+		rc = parse_grid_option(c, o, &st, err, errlen);
+		if (rc == NOT_MINE)
+			rc = parse_run_option(c, o, &st, err, errlen);
+		if (rc == NOT_MINE)
+			rc = parse_output_option(c, argv, o, err, errlen);
+	}
+	if (rc == 0 && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -1;
+	}
+	if (rc)
+		return -1;
+	int given = (o->nx > 0) + (o->ny > 0) + (o->nz > 0);
+	if (o->launch_probe)
+		return check_launch_probe(o, &st, given, err, errlen);
+	return resolve_grids(o, &st, given, err, errlen);
 }
 
 int nbw_heat_resolve_devices(struct nbw_heat_opts *o, int ndev, char *err, size_t errlen)

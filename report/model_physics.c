@@ -126,12 +126,9 @@ static void launch_evidence(const struct nbw_calib *c, char *buf, size_t len)
 	}
 }
 
-void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
+/* The slab shape against N^3, and the sizes off the trend. */
+static void physics_slab(struct nbw_rtable *t, const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "What the paper's model leaves out: evidence");
-	const char *h[] = {"term", "measured here", "carried by"};
-	struct nbw_rtable *t = nbw_rtable_new("model-physics", 3, h);
-	nbw_rtable_csv_names(t, (const char *const[]){"term", "evidence", "carried_by"});
 	char ev[640];
 
 	/* The slab shape: cache and aliasing of N x N x (P+2) against N^3. */
@@ -147,6 +144,12 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	    "k_slab of the exact shape (a-priori, fitted); the paper's k-bar is of N^3 grids");
 	trend_evidence(c, ev, sizeof(ev));
 	row(t, "anomalous sizes", ev, "k_slab and the compute-only runs of the exact N");
+}
+
+/* One host thread for G devices: serialisation and per-launch cost; G devices at once. */
+static void physics_one_thread(struct nbw_rtable *t, const struct nbw_calib *c)
+{
+	char ev[640];
 
 	/* One host thread for G devices: serialisation and per-launch cost. */
 	struct range ser[2] = {{0}}, launch[2] = {{0}}, busy[2] = {{0}};
@@ -183,9 +186,13 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 			      "time (1 = no interference)", busy, "%.2f-%.2f");
 	row(t, "devices at work at once (shared cores, memory)", ev,
 	    "a-priori compute of the v3 form");
+}
 
+/* Copies from several host threads at once. */
+static void physics_dual(struct nbw_rtable *t, const struct nbw_calib *c)
+{
 	/* Copies from several host threads at once. */
-	ev[0] = '\0';
+	char ev[640] = "";
 	size_t w = 0;
 	static const char *const pairs[][2] = {{"htod/async", "htod/async/dual"},
 					       {"p2p/async", "p2p/async/bidir"}};
@@ -206,9 +213,15 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	row(t, "copies from two host threads at once", w ? ev : "no dual/bidir probes",
 	    "the bandwidth part as contention (a-priori, fitted); the latency part only in "
 	    "the fitted interaction");
+}
 
+/* The halo copies as a thread per device issues them: the launch probe's copy forms.
+ * Whether the probe measured any. */
+static bool physics_copy_forms(struct nbw_rtable *t, const struct nbw_calib *c)
+{
 	/* The halo copies as a thread per device issues them: the launch probe's copy forms. */
 	bool copy_probe = false;
+	char ev[640];
 	for (int f = 0; f < 2; f++) {
 		const char *form = f ? "direct-copy" : "staged-copy";
 		struct range per_copy[2] = {{0}};
@@ -237,6 +250,14 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 		    "(it holds the copy, its target task, the wake-ups and the cores' sharing)");
 	}
 
+	return copy_probe;
+}
+
+/* A thread per device on more devices than CPUs: the copies share a core. */
+static void physics_oversub(struct nbw_rtable *t, const struct nbw_calib *c, bool copy_probe)
+{
+	char ev[640];
+
 	/* A thread per device on more devices than CPUs: the copies share a core. */
 	int gmax = 0;
 	for (size_t i = 0; i < c->ncs; i++)
@@ -259,7 +280,11 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 			 "predict --json)"
 		       : "a-priori: the busiest thread's transfer x G / CPUs where G > CPUs (oversub "
 			 "in nodebw predict --json)");
+}
 
+/* What the runs with the exchange cost beyond their terms. */
+static void physics_interaction(struct nbw_rtable *t, const struct nbw_calib *c)
+{
 	/* What the runs with the exchange cost beyond their terms. */
 	struct range f[4] = {{0}}, o[4] = {{0}};
 	static const char *const vn[] = {"v1", "v2", "v3", "v4"};
@@ -276,8 +301,8 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 				push(&o[k], e.interaction_step_s * 1e6);
 			}
 		}
-	w = 0;
-	ev[0] = '\0';
+	size_t w = 0;
+	char ev[640] = "";
 	for (int k = 0; k < 4 && w < sizeof(ev); k++)
 		if (f[k].n)
 			w += (size_t)snprintf(ev + w, sizeof(ev) - w,
@@ -286,6 +311,12 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 	row(t, "copies under compute load, waits behind a neighbour", w ? ev : "no timed runs",
 	    "fitted only: the interaction, measured step = f x a-priori step + o, over "
 	    "G = 2, 4");
+}
+
+/* Overlap of the halo with the interior. */
+static void physics_overlap(struct nbw_rtable *t, const struct nbw_calib *c)
+{
+	char ev[640];
 
 	/* Overlap. */
 	bool gpu = strcmp(c->device_kind, "host-plugin") != 0;
@@ -297,6 +328,21 @@ void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 			   "overlaps the compute");
 	row(t, "overlap of the halo with the interior (Versions 2-4)", ev,
 	    "boundary + max(interior, transfer) where it overlaps, else the sum (both)");
+}
+
+void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
+	nbw_rdoc_heading(r, 2, "What the paper's model leaves out: evidence");
+	const char *h[] = {"term", "measured here", "carried by"};
+	struct nbw_rtable *t = nbw_rtable_new("model-physics", 3, h);
+	nbw_rtable_csv_names(t, (const char *const[]){"term", "evidence", "carried_by"});
+	physics_slab(t, c);
+	physics_one_thread(t, c);
+	physics_dual(t, c);
+	bool copy_probe = physics_copy_forms(t, c);
+	physics_oversub(t, c, copy_probe);
+	physics_interaction(t, c);
+	physics_overlap(t, c);
 	nbw_rdoc_table(r, t, "Each term with what this run measured of it (ranges over the grid "
 			     "sizes); doc/model.md gives the formulas.");
 }

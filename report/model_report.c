@@ -330,26 +330,9 @@ static void plane_table(struct nbw_rdoc *r, const struct nbw_calib *c)
 	nbw_rdoc_table(r, t, cap);
 }
 
-static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
+/* k of one-device runs of exactly the slab shape. */
+static void ext_kslab_table(struct nbw_rdoc *r, const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "The a-priori and fitted models: calibrated terms");
-	nbw_rdoc_para(r, "Per step, for the host thread with the most work (doc/model.md). "
-			 "a-priori: compute = the runs of the version's form without the halo "
-			 "copies on G devices at once (v2 for Versions 1-2, v3 for 3-4; at another "
-			 "N their median ratio to the one-device slab time k_slab x (N-2)^2 x P, P = "
-			 "ceil((N-2)/G)); transfer = the planes that thread moves x the measured "
-			 "time of one 8 N^2-byte transfer on the version's path (latency included) x "
-			 "the contention factor of concurrent copies (one stream's bandwidth over "
-			 "half the two-stream aggregate); Versions 2-4 overlap the interior with the "
-			 "halo when the runtime can run asynchronous work (GPU queues or hidden "
-			 "helpers: here %s, hidden helpers %d). fitted: the mean of two "
-			 "one-term fits on the other sizes' timed multi-device runs (when "
-			 "validating a size it is left out), the a-priori step x their median "
-			 "measured / a-priori ratio r and the a-priori step + their median "
-			 "difference d: step = f x a-priori step + o, f = (1 + r) / 2, o = d / 2; "
-			 "without runs free of the halo copies in the calibration, "
-			 "k_slab x busy + overhead fitted on the instrumented runs instead.",
-		      c->device_kind[0] ? c->device_kind : "unknown devices", c->hidden_helpers);
 	const char *hs[] = {"N", "planes", "k_slab (s)", "k_slab / k(N)"};
 	struct nbw_rtable *t = nbw_rtable_new("ext-kslab", 4, hs);
 	nbw_rtable_csv_names(t, (const char *const[]){"n", "planes", "k_slab_s",
@@ -366,6 +349,11 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "k of one-device runs of exactly the slab shape N x N x (P+2).");
+}
+
+/* The instrumented runs: everything but the halo copies per step, against k_slab. */
+static void ext_versions_table(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
 	const char *hv[] = {"version", "G", "N", "one-device slab compute per step (us)",
 			    "measured per step without halo (us)", "ratio",
 			    "timed step (us)"};
@@ -387,6 +375,11 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 	nbw_rdoc_table(r, tv, "Instrumented runs (fastest repetition, fastest round): "
 			      "the time per step of everything but the halo copies, with "
 			      "G devices at work, against k_slab x (N-2)^2 x P.");
+}
+
+/* The fitted model's terms per (version, G) over every size. */
+static void ext_fitted_table(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
 	const char *hf[] = {"version", "G", "sizes", "fitted on", "interaction f",
 			    "interaction o per step (us)", "busy (slope)",
 			    "overhead per step (us)"};
@@ -425,6 +418,11 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			      "step), or busy and overhead (y = overhead + busy x, relative least "
 			      "squares) where the a-priori model has no data; the validation below refits without the "
 			      "size it predicts.");
+}
+
+/* The calibration's transfer paths: alpha and beta. */
+static void ext_paths_table(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
 	const char *hp[] = {"path", "alpha (us)", "beta (GB/s)", "measured sizes"};
 	struct nbw_rtable *tp = nbw_rtable_new("ext-paths", 4, hp);
 	nbw_rtable_csv_names(tp, (const char *const[]){"path", "alpha_us", "beta_gbps",
@@ -439,9 +437,11 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 	}
 	nbw_rdoc_table(r, tp, "Transfer paths of the calibration (OpenMP probes; alpha and "
 			      "beta fitted, GB/s = 1e9 B/s).");
-	plane_table(r, c);
-	if (c->nsets == 0)
-		return;
+}
+
+/* The per-device and per-pair transfers of the calibration (it has some). */
+static void ext_sets_table(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
 	int nbig = 0;
 	for (size_t i = 0; i < c->nk; i++)
 		nbig = c->k[i].n > nbig ? c->k[i].n : nbig;
@@ -494,6 +494,35 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			      "The extended model takes, per step, the busiest host thread's own "
 			      "hops: Version 4 g -> each neighbour, Version 3 DtoH of g and HtoD of "
 			      "each neighbour, Versions 1-2 every hop in turn.");
+}
+
+static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
+{
+	nbw_rdoc_heading(r, 2, "The a-priori and fitted models: calibrated terms");
+	nbw_rdoc_para(r, "Per step, for the host thread with the most work (doc/model.md). "
+			 "a-priori: compute = the runs of the version's form without the halo "
+			 "copies on G devices at once (v2 for Versions 1-2, v3 for 3-4; at another "
+			 "N their median ratio to the one-device slab time k_slab x (N-2)^2 x P, P = "
+			 "ceil((N-2)/G)); transfer = the planes that thread moves x the measured "
+			 "time of one 8 N^2-byte transfer on the version's path (latency included) x "
+			 "the contention factor of concurrent copies (one stream's bandwidth over "
+			 "half the two-stream aggregate); Versions 2-4 overlap the interior with the "
+			 "halo when the runtime can run asynchronous work (GPU queues or hidden "
+			 "helpers: here %s, hidden helpers %d). fitted: the mean of two "
+			 "one-term fits on the other sizes' timed multi-device runs (when "
+			 "validating a size it is left out), the a-priori step x their median "
+			 "measured / a-priori ratio r and the a-priori step + their median "
+			 "difference d: step = f x a-priori step + o, f = (1 + r) / 2, o = d / 2; "
+			 "without runs free of the halo copies in the calibration, "
+			 "k_slab x busy + overhead fitted on the instrumented runs instead.",
+		      c->device_kind[0] ? c->device_kind : "unknown devices", c->hidden_helpers);
+	ext_kslab_table(r, c);
+	ext_versions_table(r, c);
+	ext_fitted_table(r, c);
+	ext_paths_table(r, c);
+	plane_table(r, c);
+	if (c->nsets > 0)
+		ext_sets_table(r, c);
 }
 
 /* ---- validation --------------------------------------------------------------------- */

@@ -104,7 +104,7 @@ static int load_xml(struct nbw_topo *t, const char *xml, char *err, size_t errle
 int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
-	char *xml = NULL, *links = NULL;
+	char *xml = NULL;
 	int rc = -1;
 	t->fixture = true;
 	snprintf(t->fixture_dir, sizeof(t->fixture_dir), "%s", dir);
@@ -120,8 +120,9 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 			 S_ISSOCK(st.st_mode) ? "socket" : "special file");
 		return -1;
 	}
-	if (asprintf(&xml, bare_xml ? "%s" : "%s/hwloc.xml", dir) < 0 ||
-	    asprintf(&links, "%s/links.json", dir) < 0) {
+	t->no_sysfs = bare_xml;
+	if (asprintf(&xml, bare_xml ? "%s" : "%s/hwloc.xml", dir) < 0) {
+		xml = NULL;
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -140,25 +141,33 @@ int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t err
 	char readme[400];
 	readme_line(dir, readme, sizeof(readme));
 	topo_source(t, "fixture", true, "%s%s%s", dir, readme[0] ? ": " : "", readme);
-	if (!bare_xml)
-		topo_sysfs_source(t);
-	topo_hwloc_scan_gpus(t);
-	topo_hwloc_gpu_scan(t);
-	if (bare_xml || access(links, F_OK)) {
-		const char *names[] = { "nvml", "rocm-smi", "level-zero" };
-		for (int i = 0; i < 3; i++)
-			topo_source(t, names[i], false, "not recorded in the fixture");
-		rc = 0;
-		goto out;
+	rc = 0;
+out:
+	free(xml);
+	return rc;
+}
+
+int topo_fixture_links(struct nbw_topo *t, char *err, size_t errlen)
+{
+	char *links = NULL;
+	if (!t->no_sysfs && asprintf(&links, "%s/links.json", t->fixture_dir) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (t->no_sysfs || access(links, F_OK)) {
+		for (const struct topo_source_ops *const *s = topo_sources; *s; s++)
+			if ((*s)->vendor)
+				topo_source(t, (*s)->name, false, "not recorded in the fixture");
+		free(links);
+		return 0;
 	}
 	char *text;
 	size_t len;
+	int rc = -1;
 	if (nbw_readfile(links, 0, &text, &len, err, errlen) == 0) {
 		rc = topo_links_from_buffer(t, links, text, len, err, errlen);
 		free(text);
 	}
-out:
-	free(xml);
 	free(links);
 	return rc;
 }

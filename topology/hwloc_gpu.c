@@ -6,7 +6,9 @@
  * direction, between GPU OS devices and, heterogeneously, NVSwitch PCI devices or CPU-side
  * objects). Each GPU pair's figure is kept by bus id; matrix.c uses it when no vendor API
  * gave the pair one, and cross-checks it against the vendor figure otherwise.
- * Debian's hwloc has no GPU components: on the live machine this finds nothing there. */
+ * Debian's hwloc has no GPU components: on the live machine this finds nothing there.
+ * Two sources (hwloc-gpu for the above; hwloc-pci for the PCI GPUs and accelerators any
+ * hwloc sees, named from the PCI database). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,7 +162,7 @@ static int read_names(struct nbw_topo *t, char *backends, size_t len)
 	return named;
 }
 
-void topo_hwloc_gpu_scan(struct nbw_topo *t)
+static void hwloc_gpu_discover(struct nbw_topo *t)
 {
 	if (!t->hw)
 		return;
@@ -198,3 +200,52 @@ void topo_hwfig_source(const struct nbw_topo *t, const struct topo_hwfig *h, cha
 {
 	snprintf(buf, len, "hwloc%s %s (MB/s)", t->fixture ? " XML" : "", h->matrix);
 }
+
+static const char *vendor_name(unsigned id)
+{
+	switch (id) {
+	case 0x10de: return "nvidia";
+	case 0x1002: return "amd";
+	case 0x8086: return "intel";
+	default: return NULL;
+	}
+}
+
+/* The PCI GPUs and accelerators hwloc sees (class 03xx, 12xx), named from the PCI
+ * database (seen by "pci"). */
+static void hwloc_pci_discover(struct nbw_topo *t)
+{
+	if (!t->hw)
+		return;
+	for (hwloc_obj_t o = NULL; (o = hwloc_get_next_pcidev(t->hw, o));) {
+		const struct hwloc_pcidev_attr_s *pa = &o->attr->pcidev;
+		unsigned base = pa->class_id >> 8;
+		const char *vendor = vendor_name(pa->vendor_id);
+		/* display controllers and processing accelerators of the GPU vendors (not the
+		 * BMC's VGA chip) */
+		if ((base != 0x03 && base != 0x12) || !vendor)
+			continue;
+		char bus[24], name[NBW_NAME_LEN];
+		snprintf(bus, sizeof(bus), "%04x:%02x:%02x.%x", (unsigned)pa->domain,
+			 (unsigned)pa->bus, (unsigned)pa->dev, (unsigned)pa->func);
+		const char *model = hwloc_obj_get_info_by_name(o, "PCIDevice");
+		if (model)
+			snprintf(name, sizeof(name), "%s", model);
+		else
+			snprintf(name, sizeof(name), "PCI %04x:%04x (class %04x)", pa->vendor_id,
+				 pa->device_id, pa->class_id);
+		topo_add_gpu(t, bus, -1, vendor, name, "pci");
+	}
+}
+
+const struct topo_source_ops topo_source_hwloc_pci = {
+	.name = "hwloc-pci",
+	.provides = "the PCI GPUs and accelerators of NVIDIA, AMD and Intel hwloc sees",
+	.discover = hwloc_pci_discover,
+};
+
+const struct topo_source_ops topo_source_hwloc_gpu = {
+	.name = "hwloc-gpu",
+	.provides = "GPU names (GPUModel) and hwloc's NVLink, XGMI and Xe Link bandwidth matrices",
+	.discover = hwloc_gpu_discover,
+};

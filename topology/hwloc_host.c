@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* hwloc source: packages, NUMA nodes, cores and PUs; the PCI tree (bridges, devices) and
- * the locality of a PCI device. Debian's hwloc has no GPU backends, so GPU facts come from
+/* hwloc, the host every other source hangs on: packages, NUMA nodes, cores and PUs; the PCI
+ * tree (bridges, devices) and the locality of a PCI device. Debian's hwloc has no GPU backends, so GPU facts come from
  * the vendor sources; hwloc gives where each PCI device sits. */
 #include <errno.h>
 #include <stdio.h>
@@ -185,39 +185,4 @@ int topo_hwloc_numa_cpus(const struct nbw_topo *t, int node, char *cpus, size_t 
 		return -1;
 	hwloc_bitmap_list_snprintf(cpus, len, n->cpuset);
 	return 0;
-}
-
-static const char *vendor_name(unsigned id)
-{
-	switch (id) {
-	case 0x10de: return "nvidia";
-	case 0x1002: return "amd";
-	case 0x8086: return "intel";
-	default: return NULL;
-	}
-}
-
-void topo_hwloc_scan_gpus(struct nbw_topo *t)
-{
-	if (!t->hw)
-		return;
-	for (hwloc_obj_t o = NULL; (o = hwloc_get_next_pcidev(t->hw, o));) {
-		const struct hwloc_pcidev_attr_s *pa = &o->attr->pcidev;
-		unsigned base = pa->class_id >> 8;
-		const char *vendor = vendor_name(pa->vendor_id);
-		/* display controllers and processing accelerators of the GPU vendors (not the
-		 * BMC's VGA chip) */
-		if ((base != 0x03 && base != 0x12) || !vendor)
-			continue;
-		char bus[24], name[NBW_NAME_LEN];
-		snprintf(bus, sizeof(bus), "%04x:%02x:%02x.%x", (unsigned)pa->domain,
-			 (unsigned)pa->bus, (unsigned)pa->dev, (unsigned)pa->func);
-		const char *model = hwloc_obj_get_info_by_name(o, "PCIDevice");
-		if (model)
-			snprintf(name, sizeof(name), "%s", model);
-		else
-			snprintf(name, sizeof(name), "PCI %04x:%04x (class %04x)", pa->vendor_id,
-				 pa->device_id, pa->class_id);
-		topo_add_gpu(t, bus, -1, vendor, name, "pci");
-	}
 }

@@ -136,7 +136,7 @@ static void nvlinks(struct nbw_topo *t, const struct nvml *n, nvmlDevice_t h, in
 	}
 }
 
-void topo_nvml_discover(struct nbw_topo *t)
+static void nvml_discover(struct nbw_topo *t)
 {
 	struct nvml n;
 	char why[NBW_TOPO_NOTE_LEN];
@@ -200,3 +200,10 @@ void topo_nvml_discover(struct nbw_topo *t)
 	n.shutdown();
 	dlclose(n.lib);
 }
+
+const struct topo_source_ops topo_source_nvml = {
+	.name = "nvml",
+	.provides = "NVIDIA GPUs and their NVLinks (NVML, loaded at run time)",
+	.vendor = true,
+	.discover = nvml_discover,
+};

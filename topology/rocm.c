@@ -82,7 +82,7 @@ static void pair(struct nbw_topo *t, const struct rsmi *r, uint32_t i, uint32_t 
 	topo_add_link(t, &x);
 }
 
-void topo_rocm_discover(struct nbw_topo *t)
+static void rocm_discover(struct nbw_topo *t)
 {
 	struct rsmi r;
 	char why[NBW_TOPO_NOTE_LEN];
@@ -133,3 +133,10 @@ void topo_rocm_discover(struct nbw_topo *t)
 	r.shut_down();
 	dlclose(r.lib);
 }
+
+const struct topo_source_ops topo_source_rocm = {
+	.name = "rocm-smi",
+	.provides = "AMD GPUs and their xGMI links (ROCm SMI, loaded at run time)",
+	.vendor = true,
+	.discover = rocm_discover,
+};

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* sysfs PCI source: link speed and width (current and maximum, and the maximum of the port
  * above), NUMA node, class/vendor/device and the bus path of a PCI device, read from
- * ROOT/bus/pci/devices/<bus id>/ where ROOT is /sys or a fixture's sys/ folder. */
+ * ROOT/bus/pci/devices/<bus id>/ where ROOT is /sys or a fixture's sys/ folder; and the
+ * sysfs-pci source line (how many PCI devices the root has). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,3 +123,38 @@ int topo_sysfs_read(const char *root, const char *bus_id, struct topo_sysfs *out
 	}
 	return 0;
 }
+
+/* The "sysfs-pci" source line: how many PCI devices the sysfs root has. */
+static void sysfs_discover(struct nbw_topo *t)
+{
+	char dir[PATH_MAX + 32];
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices", t->sysroot);
+	DIR *d = opendir(dir);
+	if (!d) {
+		topo_source(t, "sysfs-pci", false, "%s: %s", dir, strerror(errno));
+		return;
+	}
+	int n = 0, with_speed = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct topo_sysfs s;
+		n++;
+		if (topo_sysfs_read(t->sysroot, e->d_name, &s) == 0 && s.cur.gt_s > 0)
+			with_speed++;
+	}
+	closedir(d);
+	struct nbw_topo_source *s =
+		topo_source(t, "sysfs-pci", true, "%s: %d PCI devices, %d with a PCIe link "
+			    "speed%s", dir, n, with_speed, with_speed ? "" :
+			    " (conventional PCI or a virtual machine)");
+	if (s)
+		s->devices = n;
+}
+
+const struct topo_source_ops topo_source_sysfs_pci = {
+	.name = "sysfs-pci",
+	.provides = "the PCI devices of the sysfs root and their PCIe links",
+	.needs_sysfs = true,
+	.discover = sysfs_discover,
+};

@@ -65,6 +65,7 @@ struct topo_link {
 
 struct nbw_topo {
 	bool fixture;
+	bool no_sysfs;                /* a bare hwloc XML fixture: no sysfs tree beside it */
 	char fixture_dir[PATH_MAX];
 	char sysroot[PATH_MAX];       /* sysfs root ("/sys" or DIR/sys) */
 	hwloc_topology_t hw;
@@ -91,9 +92,37 @@ int topo_id_lookup(const struct nbw_topo *t, const char *id);
 /* Sort the links and hwloc figures by device pair (after topo_finalize numbered them). */
 void topo_pairs_rebuild(struct nbw_topo *t);
 
-/* topo.c */
+/* ---- the sources (sources.c lists them; topo.c walks the list) ---------------------- */
+
+/* One source of the topology. discover adds its source line (topo_source) and the devices
+ * and links it finds to the model; it never fails the load (a source that finds nothing
+ * says why in its line). */
+struct topo_source_ops {
+	const char *name;       /* its source line: "sysfs-pci", "hwloc-gpu", "nvml", ... */
+	const char *provides;   /* what it adds to the model */
+	bool vendor;            /* a vendor API loaded at run time: live only (a fixture has its
+				   answers in links.json), left out with --no-vendor */
+	bool needs_sysfs;       /* reads the sysfs tree: not on a bare hwloc XML fixture */
+	void (*discover)(struct nbw_topo *t);
+};
+
+/* Each source's operations, in its own file. */
+extern const struct topo_source_ops topo_source_sysfs_pci;   /* sysfs_pci.c */
+extern const struct topo_source_ops topo_source_hwloc_pci;   /* hwloc_gpu.c */
+extern const struct topo_source_ops topo_source_hwloc_gpu;   /* hwloc_gpu.c */
+extern const struct topo_source_ops topo_source_nvml;        /* nvml.c */
+extern const struct topo_source_ops topo_source_rocm;        /* rocm.c */
+extern const struct topo_source_ops topo_source_ze;          /* ze_links.c */
+
+/* The sources in the order they run, NULL-terminated (sources.c): the host's PCI tree
+ * first, then hwloc's GPUs, then the vendor APIs, whose names win over the PCI database's. */
+extern const struct topo_source_ops *const topo_sources[];
+
+/* source_lines.c: add or replace the source line \p name. */
 struct nbw_topo_source *topo_source(struct nbw_topo *t, const char *name, bool ok,
 				    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* model.c: devices, links, host links */
 /* Normalise "0:18:0.0", "00000000:18:00.0", "0000:18:00.0/1" -> "0000:18:00.0" and tile 1
  * (-1 without suffix). 0, or -1 when it is not a PCI address. */
 int topo_busid_parse(const char *in, char out[24], int *tile);
@@ -109,9 +138,9 @@ const struct topo_link *topo_find_link(const struct nbw_topo *t, int a, int b, b
 int topo_resolve_link(const struct nbw_topo *t, const char *bus_id, struct nbw_host_link *o);
 /* The PCI path of a bus id (hwloc first, sysfs second). */
 void topo_pci_path(const struct nbw_topo *t, const char *bus_id, struct topo_pci_path *p);
+/* Once every source has run: tiles stand for their device, devices sorted by bus id and
+ * tile, links renumbered, every host link resolved. */
 void topo_finalize(struct nbw_topo *t);
-/* The "sysfs-pci" source line: how many PCI devices the sysfs root has. */
-void topo_sysfs_source(struct nbw_topo *t);
 
 /* hwloc_host.c */
 /* Live (xml_path NULL) or from the hwloc XML text \p xml of \p xml_len bytes, NUL-terminated
@@ -124,12 +153,10 @@ void topo_hwloc_path(hwloc_obj_t pcidev, struct topo_pci_path *p);
 void topo_hwloc_locality(const struct nbw_topo *t, hwloc_obj_t o, int *numa, char *cpus,
 			 size_t len);
 int topo_hwloc_numa_cpus(const struct nbw_topo *t, int node, char *cpus, size_t len);
-/* Add the PCI GPUs and accelerators hwloc sees (class 03xx, 12xx) as devices. */
-void topo_hwloc_scan_gpus(struct nbw_topo *t);
 
-/* hwloc_gpu.c: GPU names (GPUModel) and the NVLinkBandwidth, XGMIBandwidth and
- * XeLinkBandwidth matrices of an hwloc built with its GPU components (live or XML). */
-void topo_hwloc_gpu_scan(struct nbw_topo *t);
+/* hwloc_gpu.c: the sources hwloc-pci (the PCI GPUs it sees) and hwloc-gpu (GPU names,
+ * GPUModel, and the NVLinkBandwidth, XGMIBandwidth and XeLinkBandwidth matrices of an
+ * hwloc built with its GPU components, live or XML). */
 const struct topo_hwfig *topo_find_hwfig(const struct nbw_topo *t, int a, int b);
 /* "hwloc XML NVLinkBandwidth (MB/s)" (fixture) or "hwloc NVLinkBandwidth (MB/s)" (live) */
 void topo_hwfig_source(const struct nbw_topo *t, const struct topo_hwfig *h, char *buf,
@@ -147,17 +174,16 @@ int topo_sysfs_read(const char *root, const char *bus_id, struct topo_sysfs *out
 /* The bus path alone (no file read); origin 0 when the device is not there. */
 void topo_sysfs_path(const char *root, const char *bus_id, struct topo_pci_path *p);
 
-/* vendor sources: each adds a source line, its devices and links */
-void topo_nvml_discover(struct nbw_topo *t);
-void topo_rocm_discover(struct nbw_topo *t);
-void topo_ze_discover(struct nbw_topo *t);
+/* pcie.c: link rates */
 /* NVLink per link per direction (GB/s) for a major version; < 0 unknown. */
 double topo_nvlink_gbps(int version);
 /* NVML's nvmlNvlinkVersion_t -> NVLink major version (A100: 5 -> 3). */
 int topo_nvml_version_major(unsigned nvml_enum);
 
-/* fixture.c */
+/* fixture.c: the fixture's hwloc XML and its source line (before the sources run), then
+ * its links.json in place of the vendor APIs (after). */
 int topo_fixture_load(struct nbw_topo *t, const char *dir, char *err, size_t errlen);
+int topo_fixture_links(struct nbw_topo *t, char *err, size_t errlen);
 /* links.json (also written by export): devices, links, vendor source answers. */
 int topo_links_from_json(struct nbw_topo *t, json_t *root, const char *file, char *err,
 			 size_t errlen);
@@ -173,7 +199,7 @@ void topo_pair_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair 
 void topo_pcie_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair *out);
 const char *topo_kind_from_name(const char *s, enum nbw_link_kind *k);
 
-/* small helpers (topo.c) */
+/* small helpers (model.c) */
 void topo_fmt_gbps(char *buf, size_t len, double gbps);
 
 #endif

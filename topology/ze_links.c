@@ -217,7 +217,7 @@ static void links(struct nbw_topo *t, const struct ze *z, const struct entry *e,
 		}
 }
 
-void topo_ze_discover(struct nbw_topo *t)
+static void ze_discover(struct nbw_topo *t)
 {
 	struct ze z;
 	char why[NBW_TOPO_NOTE_LEN];
@@ -258,10 +258,17 @@ void topo_ze_discover(struct nbw_topo *t)
 
 #else /* no Level Zero headers at build time */
 
-void topo_ze_discover(struct nbw_topo *t)
+static void ze_discover(struct nbw_topo *t)
 {
 	topo_source(t, "level-zero", false, "built without the Level Zero headers "
 		    "(level_zero/ze_api.h, Debian libze-dev)");
 }
 
 #endif
+
+const struct topo_source_ops topo_source_ze = {
+	.name = "level-zero",
+	.provides = "Intel GPUs, their tiles and Xe Links (Level Zero sysman, loaded at run time)",
+	.vendor = true,
+	.discover = ze_discover,
+};

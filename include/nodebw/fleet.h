@@ -2,7 +2,7 @@
 /** \file
  * \brief `nodebw fleet`: the node characterisation (`nodebw run`) on every node of an
  * allocation at once, one result folder per node gathered to the launch folder, and the
- * comparison of the nodes (`nodebw compare`, report/fleet*.c).
+ * comparison of the nodes (`nodebw compare`, fleet/compare*.c).
  *
  * Every task of the launch (srun --ntasks-per-node=1, mpirun --map-by ppr:1:node) runs
  * `nodebw fleet`. The tasks exchange their node names (this is the start barrier); the
@@ -89,7 +89,7 @@ int nbw_fleet_run(const struct nbw_fleet_opts *o, FILE *progress, char *err, siz
 void nbw_fleet_print_sbatch(FILE *f, const char *exe, int nodes, double node_limit_s,
 			    const char *output, char **run_argv, int run_argc);
 
-/* ---- the comparison (report/fleet*.c) ------------------------------------------------ */
+/* ---- the comparison (fleet/compare*.c) ------------------------------------------------ */
 
 /** Outlier rule: a node is flagged on a path when its value is worse than the fleet
  *  median of its group by more than this fraction ... */
@@ -111,7 +111,5 @@ void nbw_fleet_print(FILE *f, json_t *summary);
 /** The comparison as a report folder \p outdir (report.md, report.html, tables/ as CSV,
  *  the nodes x paths heat map) and fleet-summary.json in it. 0, or -1 with \p err. */
 int nbw_fleet_report(json_t *summary, const char *outdir, char *err, size_t errlen);
-/** `nodebw compare [--output DIR] [--json] FLEET_DIR` (argv[0] "compare"): 0, 1 or 2. */
-int nbw_fleet_compare_main(int argc, char **argv);
 
 #endif

@@ -259,6 +259,9 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
  *  overhead_s is 0 (the compute-only runs hold the launches and synchronisation). */
 int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 			struct nbw_ext_pred *out, char *why, size_t whylen);
+/** The launch probe's step of the form a version launches with ("one-thread" for the v2
+ *  form, "per-device" for the v3 form) on \p g devices; 0 when not measured. */
+double nbw_calib_launch_step(const struct nbw_calib *c, bool per_device, int g);
 
 /* ---- calibration files -------------------------------------------------------------- */
 
@@ -307,8 +310,5 @@ int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errl
  * feeds. */
 int nbw_calib_load_buffer(const char *path, const char *text, size_t len, struct nbw_calib *c,
 			  char *err, size_t errlen);
-
-/** `nodebw predict` (argv[0] is "predict"). */
-int nbw_predict_main(int argc, char **argv);
 
 #endif

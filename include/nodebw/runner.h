@@ -68,7 +68,7 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
  *  call runs processes \p first .. \p first + \p count - 1 of the \p processes planned
  *  (first = 1 starts the document's "plane_sweep"; later calls add to its children). A
  *  copy's time at these sizes moves more from one process to the next than within one; the
- *  calibration takes the fastest process (report/curves.c). */
+ *  calibration takes the fastest process (models/curves.c). */
 int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t nsizes,
 		    int hidden_helpers, int first, int count, int processes, struct nbw_doc *doc,
 		    const char *outdir, FILE *progress, struct nbw_run_status *st, char *err,

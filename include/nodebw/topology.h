@@ -252,10 +252,6 @@ void nbw_topo_print(const struct nbw_topo *t, FILE *f);
 /** Record this machine as a fixture folder (hwloc.xml, sys/, links.json). 0 or -1 + err. */
 int nbw_topo_export(const struct nbw_topo *t, const char *dir, char *err, size_t errlen);
 
-/** `nodebw topo [--json] [--fixture DIR] [--sysfs-root DIR] [--export DIR]`; argv[0] is
- *  "topo". Returns the exit status (2 for bad input). Implemented in common/topo_cmd.c. */
-int nbw_topo_main(int argc, char **argv);
-
 /* ---- binding (topology/bind.c) ------------------------------------------------------- */
 
 enum nbw_bind_policy { NBW_BIND_NONE, NBW_BIND_LOCAL, NBW_BIND_REMOTE };

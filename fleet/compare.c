@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fleet_cmp.h"
+#include "compare_priv.h"
 #include "nodebw/fleet.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -1,157 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * `nodebw report [--output DIR] RESULTS.json...`: load one or more results files, merge
- * their devices, measurements and solver runs (each element tagged with "file": its file's
- * index), build the transfer curves, and write the report folder (overview, transfers,
- * model). Bad input is one line on stderr and exit status 2.
+ * `nodebw report [--output DIR] RESULTS.json...`: load one or more results files
+ * (nbw_rinput_load), make the report folder and write the report (nbw_report_write).
+ * Bad input is one line on stderr and exit status 2.
  */
-#include "nodebw/fleet.h"
-#include "nodebw/report.h"
-
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd-compare.h"
+#include "cmd-report.h"
 #include "nodebw/cli.h"
-#include "nodebw/results.h"
-#include "rdoc_priv.h"
-
-/* Append shallow copies of \p from's elements, each with "file": \p file, to \p to. */
-static int merge_array(json_t *to, json_t *from, int file)
-{
-	size_t i;
-	json_t *e;
-	json_array_foreach(from, i, e) {
-		json_t *c = json_is_object(e) ? json_copy(e) : NULL;
-		if (!c || json_object_set_new(c, "file", json_integer(file)) ||
-		    json_array_append_new(to, c))
-			return -1;
-	}
-	return 0;
-}
-
-int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, char *err,
-		    size_t errlen)
-{
-	memset(in, 0, sizeof(*in));
-	if (n == 0) {
-		snprintf(err, errlen, "no results file given");
-		return -1;
-	}
-	in->paths = calloc(n, sizeof(*in->paths));
-	in->docs = calloc(n, sizeof(*in->docs));
-	in->devices = json_array();
-	in->measurements = json_array();
-	in->solver_runs = json_array();
-	if (!in->paths || !in->docs || !in->devices || !in->measurements || !in->solver_runs)
-		goto oom;
-	for (size_t i = 0; i < n; i++) {
-		in->paths[i] = strdup(paths[i]);
-		if (!in->paths[i])
-			goto oom;
-		in->nfiles = i + 1;
-		struct nbw_doc *d = nbw_doc_load(paths[i], err, errlen);
-		if (!d)
-			goto fail;
-		in->docs[i] = json_incref(d->root);
-		nbw_doc_free(d);
-		json_t *root = in->docs[i];
-		json_t *ms = json_object_get(root, "measurements");
-		json_t *runs = json_object_get(root, "solver_runs");
-		if (runs && !json_is_array(runs)) {
-			snprintf(err, errlen, "%s: 'solver_runs' must be an array", paths[i]);
-			goto fail;
-		}
-		if (json_array_size(ms) == 0 && json_array_size(runs) == 0) {
-			snprintf(err, errlen, "%s: neither measurements nor solver runs: nothing to "
-					      "report", paths[i]);
-			goto fail;
-		}
-		if (merge_array(in->devices, json_object_get(root, "devices"), (int)i) ||
-		    merge_array(in->measurements, ms, (int)i) ||
-		    (runs && merge_array(in->solver_runs, runs, (int)i)) ||
-		    nbw_curves_add(&in->curves, ms, (int)i))
-			goto oom;
-	}
-	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-fail:
-	nbw_rinput_free(in);
-	return -1;
-}
-
-void nbw_rinput_free(struct nbw_rinput *in)
-{
-	for (size_t i = 0; i < in->nfiles; i++) {
-		free((char *)in->paths[i]);
-		if (in->docs)
-			json_decref(in->docs[i]);
-	}
-	free(in->paths);
-	free(in->docs);
-	json_decref(in->devices);
-	json_decref(in->measurements);
-	json_decref(in->solver_runs);
-	nbw_curves_free(&in->curves);
-	memset(in, 0, sizeof(*in));
-}
-
-/* summary.json beside report.md: the summary for scripts and monitoring. */
-static int write_summary(const char *dir, json_t *sum, char *err, size_t errlen)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	char *text = json_dumps(sum, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-	if (!text) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	int rc = nbw_write_atomic(path, text, strlen(text), err, errlen);
-	free(text);
-	return rc;
-}
-
-static int build(const struct nbw_rinput *in, json_t *summary, const char *dir, int *no_image,
-		 char *why, size_t whylen, char *err, size_t errlen)
-{
-	const char *host = json_string_value(
-		json_object_get(json_object_get(in->docs[0], "machine"), "hostname"));
-	char title[256];
-	snprintf(title, sizeof(title), "nodebw report: %s%s", host ? host : "unknown host",
-		 in->nfiles > 1 ? " and more" : "");
-	struct nbw_rdoc *r = nbw_rdoc_new(dir, title, err, errlen);
-	if (!r)
-		return -1;
-	json_t *sum = summary ? json_incref(summary) : nbw_report_summary(in);
-	if (!sum) {
-		snprintf(err, errlen, "out of memory");
-		nbw_rdoc_free(r);
-		return -1;
-	}
-	nbw_report_summary_section(r, sum);
-	nbw_report_overview(r, in);
-	nbw_report_whole_node(r, in);
-	nbw_report_transfers(r, in);
-	nbw_report_model(r, in);
-	if (no_image)
-		*no_image = nbw_rdoc_plot_failures(r, why, whylen);
-	int rc = write_summary(dir, sum, err, errlen);
-	json_decref(sum);
-	if (rc == 0)
-		rc = nbw_rdoc_write(r, err, errlen);
-	nbw_rdoc_free(r);
-	return rc;
-}
-
-int nbw_report_build(const struct nbw_rinput *in, json_t *summary, const char *dir, char *err,
-		     size_t errlen)
-{
-	return build(in, summary, dir, NULL, NULL, 0, err, errlen);
-}
+#include "nodebw/report.h"
 
 /* mkdir -p */
 static int make_dirs(const char *dir, char *err, size_t errlen)
@@ -292,7 +156,7 @@ int nbw_report_main(int argc, char **argv)
 	}
 	int no_image = 0;
 	char why[600] = "";
-	int rc = build(&in, NULL, dir, &no_image, why, sizeof(why), err, sizeof(err));
+	int rc = nbw_report_write(&in, NULL, dir, &no_image, why, sizeof(why), err, sizeof(err));
 	nbw_rinput_free(&in);
 	if (rc) {
 		fprintf(stderr, "nodebw: error: %s\n", err);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodebw/report.h"
+#include "nodebw/curves.h"
 #include "jget.h"
 
 static void key_of(json_t *m, struct nbw_curve_key *k)

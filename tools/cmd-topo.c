@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd-topo.h"
 #include "nodebw/plugin_images.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"

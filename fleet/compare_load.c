@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fleet_cmp.h"
+#include "compare_priv.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/speedref.h"

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_priv.h"
 #include "nodebw/limits.h"
 #include "nodebw/model.h"
 #include "nodebw/stats.h"

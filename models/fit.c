@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodebw/report.h"
+#include "nodebw/curves.h"
 
 static void fail(struct nbw_abfit *out, const char *why)
 {

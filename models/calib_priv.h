@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What the calibration's files (models/calib_*.c) share beyond include/nodebw/model.h. */
+#ifndef NODEBW_MODELS_CALIB_PRIV_H
+#define NODEBW_MODELS_CALIB_PRIV_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nodebw/curves.h"
+#include "nodebw/model.h"
+
+/** The transfer paths of \p c (alpha-beta per path, refined by the plane-size sweep) from
+ *  the OpenMP curves of \p cs at c->hidden_helpers, with the per-device and per-pair sets
+ *  of \p measurements (calib_paths.c). 0, or -1 out of memory. */
+int nbw_calib_paths_from_curves(struct nbw_calib *c, const struct nbw_curves *cs,
+				json_t *measurements);
+
+/** A device or "host" end of a JSON record: the device's number, -1 for the host, -2 when
+ *  neither (calib_paths.c). */
+int nbw_calib_end_of(json_t *v);
+/** "0->1", "host->2": the ends' name of a per-device or per-pair set (calib_paths.c). */
+void nbw_calib_ends_name(char *buf, size_t len, int src, int dst);
+/** Append k sample (N, planes, k) to \p arr of \p n (calib_solver.c). 0, or -1 out of memory. */
+int nbw_calib_add_k(struct nbw_ksample **arr, size_t *n, int nx, int planes, double k);
+/** Whether \p form is one of the launch probe's forms (sync, one-thread, per-device,
+ *  staged-copy, direct-copy), and whether it is one of the copy forms (calib_solver.c). */
+bool nbw_calib_launch_form_known(const char *form);
+bool nbw_calib_launch_form_copies(const char *form);
+
+#endif

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Calibrations read back from files that nodebw (calib_write.c) or a user wrote
+ * (doc/model.md): malformed JSON as file:line:col, bad fields as file: key.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/jints.h"
+#include "nodebw/jsonpos.h"
+#include "nodebw/limits.h"
+#include "nodebw/readfile.h"
+#include "nodebw/model.h"
+#include "calib_priv.h"
+#include "jget.h"
+
+static int bad(char *err, size_t errlen, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int bad(char *err, size_t errlen, const char *path, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s: %s", path, what);
+	return -1;
+}
+
+static int positive(json_t *v, double *out)
+{
+	if (!json_is_number(v) || !(json_number_value(v) > 0.0) ||
+	    !isfinite(json_number_value(v)))
+		return -1;
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int read_ks(json_t *a, const char *where, struct nbw_ksample **out, size_t *n,
+		   char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, where, "must be an array of {\"n\", \"k\"[, \"planes\"]}");
+	size_t i;
+	json_t *s;
+	json_array_foreach(a, i, s) {
+		char at[96];
+		snprintf(at, sizeof(at), "%s[%zu]", where, i);
+		json_t *jn = json_object_get(s, "n"), *jp = json_object_get(s, "planes");
+		double k;
+		if (!json_is_integer(jn) || json_integer_value(jn) < 3)
+			return bad(err, errlen, at, "\"n\" must be an integer >= 3");
+		int nn = (int)json_integer_value(jn);
+		if (jp && (!json_is_integer(jp) || json_integer_value(jp) < 1 ||
+			   json_integer_value(jp) > nn - 2))
+			return bad(err, errlen, at, "\"planes\" must be an integer in 1..n-2");
+		if (positive(json_object_get(s, "k"), &k))
+			return bad(err, errlen, at, "\"k\" must be a positive number (seconds per "
+						    "interior point and step)");
+		if (nbw_calib_add_k(out, n, nn, jp ? (int)json_integer_value(jp) : nn - 2, k))
+			return bad(err, errlen, at, "out of memory");
+	}
+	return 0;
+}
+
+static int read_points(struct nbw_xpath *p, json_t *o, const char *at, char *err,
+		       size_t errlen);
+
+static int read_path(struct nbw_calib *c, const char *name, json_t *o, char *err,
+		     size_t errlen)
+{
+	char at[96];
+	snprintf(at, sizeof(at), "transfers.%s", name);
+	static const char *dirs[] = {"htod", "dtoh", "p2p"};
+	bool dir_ok = false;
+	for (int d = 0; d < 3; d++)
+		dir_ok |= strncmp(name, dirs[d], strlen(dirs[d])) == 0 &&
+			  (name[strlen(dirs[d])] == '\0' || name[strlen(dirs[d])] == '/');
+	if (!dir_ok || strlen(name) >= sizeof(c->paths[0].name))
+		return bad(err, errlen, at, "a path name is htod, dtoh or p2p, optionally with "
+					    "/MODE and /dual or /bidir");
+	if (!json_is_object(o))
+		return bad(err, errlen, at, "must be an object with beta_gbps and/or points");
+	struct nbw_xpath *p = realloc(c->paths, (c->npaths + 1) * sizeof(*p));
+	if (!p)
+		return bad(err, errlen, at, "out of memory");
+	c->paths = p;
+	p = &c->paths[c->npaths++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	json_t *js = json_object_get(o, "src"), *jd = json_object_get(o, "dst");
+	if (js || jd) {
+		p->src = nbw_calib_end_of(js);
+		p->dst = nbw_calib_end_of(jd);
+		if (p->src < -1 || p->dst < -1)
+			return bad(err, errlen, at, "\"src\" and \"dst\" go together: \"host\" or a "
+						    "device id");
+		p->ends_known = true;
+	}
+	return read_points(p, o, at, err, errlen);
+}
+
+/* alpha_s, beta_gbps and points of a path or set object into \p p. */
+static int read_points(struct nbw_xpath *p, json_t *o, const char *at, char *err,
+		       size_t errlen)
+{
+	p->alpha_s = -1.0;
+	json_t *a = json_object_get(o, "alpha_s"), *b = json_object_get(o, "beta_gbps");
+	json_t *pts = json_object_get(o, "points");
+	if (a && (!json_is_number(a) || json_number_value(a) < 0.0))
+		return bad(err, errlen, at, "\"alpha_s\" must be a number >= 0 (seconds)");
+	if (a)
+		p->alpha_s = json_number_value(a);
+	if (b && positive(b, &p->beta_gbps))
+		return bad(err, errlen, at, "\"beta_gbps\" must be a positive number (GB/s)");
+	if (pts && !json_is_array(pts))
+		return bad(err, errlen, at, "\"points\" must be an array of [bytes, seconds]");
+	size_t np = json_array_size(pts);
+	if (np) {
+		p->bytes = malloc(np * sizeof(double));
+		p->seconds = malloc(np * sizeof(double));
+		if (!p->bytes || !p->seconds)
+			return bad(err, errlen, at, "out of memory");
+	}
+	for (size_t i = 0; i < np; i++) {
+		json_t *pt = json_array_get(pts, i);
+		double x, y;
+		if (!json_is_array(pt) || json_array_size(pt) != 2 ||
+		    positive(json_array_get(pt, 0), &x) || positive(json_array_get(pt, 1), &y))
+			return bad(err, errlen, at, "points[%zu] must be [bytes > 0, seconds > 0]",
+				   i);
+		if (i && x <= p->bytes[i - 1])
+			return bad(err, errlen, at, "points must be in ascending size");
+		p->bytes[i] = x;
+		p->seconds[i] = y;
+		p->n = i + 1;
+	}
+	if (!(p->beta_gbps > 0.0) && p->n == 0)
+		return bad(err, errlen, at, "needs \"beta_gbps\" or \"points\"");
+	return 0;
+}
+
+/* "transfer_sets": [{"path", "src", "dst", points and/or "ratio": [[bytes, r], ...]}]. */
+static int read_sets(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, "transfer_sets", "must be an array of per-device and "
+							 "per-pair transfer objects");
+	size_t i;
+	json_t *o;
+	json_array_foreach(a, i, o) {
+		char at[64];
+		snprintf(at, sizeof(at), "transfer_sets[%zu]", i);
+		const char *path = json_string_value(json_object_get(o, "path"));
+		int src = nbw_calib_end_of(json_object_get(o, "src"));
+		int dst = nbw_calib_end_of(json_object_get(o, "dst"));
+		static const char *dirs[] = {"htod", "dtoh", "p2p"};
+		bool dir_ok = false;
+		for (int d = 0; d < 3 && path; d++)
+			dir_ok |= strncmp(path, dirs[d], strlen(dirs[d])) == 0 &&
+				  (path[strlen(dirs[d])] == '\0' || path[strlen(dirs[d])] == '/');
+		if (!json_is_object(o) || !dir_ok || strlen(path) >= sizeof(c->sets[0].path))
+			return bad(err, errlen, at, "needs \"path\": htod, dtoh or p2p, "
+						    "optionally with /MODE");
+		bool host_ok = strncmp(path, "p2p", 3) == 0 ? src >= 0 && dst >= 0
+			       : strncmp(path, "htod", 4) == 0 ? src == -1 && dst >= 0
+							       : src >= 0 && dst == -1;
+		if (!host_ok || src == dst)
+			return bad(err, errlen, at, "\"src\" and \"dst\": \"host\" or device ids, "
+						    "as the direction has them");
+		json_t *ratio = json_object_get(o, "ratio");
+		if (ratio && (!json_is_array(ratio) || json_array_size(ratio) < 1 ||
+			      json_array_size(ratio) > 2))
+			return bad(err, errlen, at, "\"ratio\" must be one or two [bytes, ratio]");
+		struct nbw_xset *x = realloc(c->sets, (c->nsets + 1) * sizeof(*x));
+		if (!x)
+			return bad(err, errlen, at, "out of memory");
+		c->sets = x;
+		x = &c->sets[c->nsets++];
+		memset(x, 0, sizeof(*x));
+		snprintf(x->path, sizeof(x->path), "%s", path);
+		char e[32];
+		nbw_calib_ends_name(e, sizeof(e), src, dst);
+		snprintf(x->own.name, sizeof(x->own.name), "%.15s %.15s", path, e);
+		x->src = src;
+		x->dst = dst;
+		x->own.alpha_s = -1.0;
+		snprintf(x->ratio_to, sizeof(x->ratio_to), "%s",
+			 json_string_value(json_object_get(o, "ratio_to"))
+				 ? json_string_value(json_object_get(o, "ratio_to"))
+				 : "the path's curve");
+		for (size_t j = 0; j < json_array_size(ratio); j++) {
+			json_t *pt = json_array_get(ratio, j);
+			double xb, r;
+			if (!json_is_array(pt) || json_array_size(pt) != 2 ||
+			    positive(json_array_get(pt, 0), &xb) ||
+			    positive(json_array_get(pt, 1), &r))
+				return bad(err, errlen, at,
+					   "ratio[%zu] must be [bytes > 0, ratio > 0]", j);
+			if (j && xb <= x->ratio_bytes[0])
+				return bad(err, errlen, at, "ratio sizes must be ascending");
+			x->ratio_bytes[j] = xb;
+			x->ratio[j] = r;
+			x->nratio = j + 1;
+		}
+		x->estimate = x->nratio > 0;
+		bool own = json_object_get(o, "points") || json_object_get(o, "beta_gbps");
+		if (!own && !x->estimate)
+			return bad(err, errlen, at, "needs \"points\", \"beta_gbps\" or \"ratio\"");
+		if (own && read_points(&x->own, o, at, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, "versions", "must be an array");
+	size_t i;
+	json_t *s;
+	json_array_foreach(a, i, s) {
+		char at[64];
+		snprintf(at, sizeof(at), "versions[%zu]", i);
+		const char *v = json_string_value(json_object_get(s, "version"));
+		json_t *g = json_object_get(s, "G"), *n = json_object_get(s, "n");
+		json_t *busy = json_object_get(s, "busy"), *o = json_object_get(s, "overhead_s");
+		json_t *jx = json_object_get(s, "slab_compute_s"), *jy = json_object_get(s, "step_s");
+		json_t *jm = json_object_get(s, "measured_step_s");
+		json_t *jp = json_object_get(s, "measured_paired");
+		double x = 0.0, y = 0.0, ms = 0.0;
+		if ((jx || jy) && (positive(jx, &x) || positive(jy, &y)))
+			return bad(err, errlen, at, "\"slab_compute_s\" and \"step_s\" go together, "
+						    "positive seconds");
+		if (jm && positive(jm, &ms))
+			return bad(err, errlen, at, "\"measured_step_s\" must be positive seconds");
+		if (jm && !n)
+			return bad(err, errlen, at, "\"measured_step_s\" needs \"n\"");
+		if (jp && (!json_is_boolean(jp) || !jm))
+			return bad(err, errlen, at, "\"measured_paired\" must be true or false, "
+						    "beside \"measured_step_s\"");
+		if (!v || strlen(v) != 2 || v[0] != 'v' || v[1] < '1' || v[1] > '4')
+			return bad(err, errlen, at, "\"version\" must be v1, v2, v3 or v4");
+		if (!json_is_integer(g) || json_integer_value(g) < 2)
+			return bad(err, errlen, at, "\"G\" must be an integer >= 2");
+		if (n && (!json_is_integer(n) || json_integer_value(n) < 3))
+			return bad(err, errlen, at, "\"n\" must be an integer >= 3");
+		double bv = 1.0;
+		if (busy && positive(busy, &bv))
+			return bad(err, errlen, at, "\"busy\" must be a positive number");
+		if (o && !json_is_number(o))
+			return bad(err, errlen, at, "\"overhead_s\" must be a number (seconds)");
+		struct nbw_vsample *vs = realloc(c->vs, (c->nvs + 1) * sizeof(*vs));
+		if (!vs)
+			return bad(err, errlen, at, "out of memory");
+		c->vs = vs;
+		vs = &c->vs[c->nvs++];
+		memset(vs, 0, sizeof(*vs));
+		snprintf(vs->version, sizeof(vs->version), "%s", v);
+		vs->g = (int)json_integer_value(g);
+		vs->n = n ? (int)json_integer_value(n) : 0;
+		vs->busy = bv;
+		vs->overhead_s = o ? json_number_value(o) : 0.0;
+		vs->x_s = x;
+		vs->y_s = y;
+		vs->measured_s = ms;
+		vs->paired = jp && json_is_true(jp);
+	}
+	return 0;
+}
+
+/* compute_only: [{host_threads, G, n, step_s}] */
+static int read_cs(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, "compute_only", "must be an array");
+	size_t i;
+	json_t *s;
+	json_array_foreach(a, i, s) {
+		char at[64];
+		snprintf(at, sizeof(at), "compute_only[%zu]", i);
+		const char *th = json_string_value(json_object_get(s, "host_threads"));
+		json_t *g = json_object_get(s, "G"), *n = json_object_get(s, "n");
+		double t;
+		if (!th || (strcmp(th, "one") != 0 && strcmp(th, "per-device") != 0))
+			return bad(err, errlen, at, "\"host_threads\" must be \"one\" or "
+						    "\"per-device\"");
+		if (!json_is_integer(g) || !json_is_integer(n))
+			return bad(err, errlen, at, "\"G\" and \"n\" must be integers");
+		if (positive(json_object_get(s, "step_s"), &t))
+			return bad(err, errlen, at, "\"step_s\" must be positive seconds");
+		json_t *pw = json_object_get(s, "paired_with");
+		const char *pv = json_string_value(pw);
+		bool pd = strcmp(th, "per-device") == 0;
+		/* v1-v2 drive the devices from one host thread, v3-v4 from one per device. */
+		char lo = pd ? '3' : '1';
+		if (pw && (!pv || strlen(pv) != 2 || pv[0] != 'v' || pv[1] < lo || pv[1] > lo + 1))
+			return bad(err, errlen, at, "\"paired_with\" must be \"v1\" or \"v2\" "
+						    "(host_threads one) or \"v3\" or \"v4\" "
+						    "(per-device)");
+		struct nbw_csample *cs = realloc(c->cs, (c->ncs + 1) * sizeof(*cs));
+		if (!cs)
+			return bad(err, errlen, at, "out of memory");
+		c->cs = cs;
+		cs = &c->cs[c->ncs++];
+		*cs = (struct nbw_csample){.per_device = pd, .g = (int)json_integer_value(g),
+					   .n = (int)json_integer_value(n), .step_s = t};
+		if (pv)
+			snprintf(cs->paired, sizeof(cs->paired), "%s", pv);
+	}
+	return 0;
+}
+
+/* launch: [{form, G[, N], step_s, rounds[, ci_lo_s, ci_hi_s]}] (N: the copy forms only) */
+static int read_launch(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, "launch", "must be an array");
+	size_t i;
+	json_t *s;
+	json_array_foreach(a, i, s) {
+		char at[64];
+		snprintf(at, sizeof(at), "launch[%zu]", i);
+		const char *form = json_string_value(json_object_get(s, "form"));
+		json_t *g = json_object_get(s, "G"), *rounds = json_object_get(s, "rounds");
+		double t, lo = 0.0, hi = 0.0;
+		if (!nbw_calib_launch_form_known(form))
+			return bad(err, errlen, at, "\"form\" must be \"sync\", \"one-thread\", "
+						    "\"per-device\", \"staged-copy\" or "
+						    "\"direct-copy\"");
+		if (!json_is_integer(g))
+			return bad(err, errlen, at, "\"G\" must be an integer");
+		json_t *nj = json_object_get(s, "N");
+		bool copies = nbw_calib_launch_form_copies(form);
+		if (copies && (!json_is_integer(nj) || json_integer_value(nj) < 3 ||
+			       json_integer_value(nj) > 1000000))
+			return bad(err, errlen, at, "\"N\" of a copy form must be an integer "
+						    "3-1000000");
+		if (!copies && nj)
+			return bad(err, errlen, at, "\"N\" belongs to the copy forms only");
+		if (rounds && (!json_is_integer(rounds) || json_integer_value(rounds) < 1 ||
+			       json_integer_value(rounds) > 100000))
+			return bad(err, errlen, at, "\"rounds\" must be an integer 1-100000");
+		if (positive(json_object_get(s, "step_s"), &t))
+			return bad(err, errlen, at, "\"step_s\" must be positive seconds");
+		if (json_object_get(s, "ci_lo_s") &&
+		    (positive(json_object_get(s, "ci_lo_s"), &lo) ||
+		     positive(json_object_get(s, "ci_hi_s"), &hi) || lo > t || hi < t))
+			return bad(err, errlen, at, "\"ci_lo_s\" <= \"step_s\" <= \"ci_hi_s\", "
+						    "positive seconds");
+		struct nbw_lsample *l = realloc(c->launch, (c->nlaunch + 1) * sizeof(*l));
+		if (!l)
+			return bad(err, errlen, at, "out of memory");
+		c->launch = l;
+		l = &c->launch[c->nlaunch++];
+		memset(l, 0, sizeof(*l));
+		snprintf(l->form, sizeof(l->form), "%s", form);
+		l->g = (int)json_integer_value(g);
+		l->n = copies ? (int)json_integer_value(nj) : 0;
+		l->step_s = t;
+		l->ci_lo_s = lo;
+		l->ci_hi_s = hi;
+		l->rounds = rounds ? (int)json_integer_value(rounds) : 1;
+	}
+	return 0;
+}
+
+static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t errlen)
+{
+	if (!json_is_object(j) || strcmp(jstr(j, "schema"), NBW_CALIB_SCHEMA) != 0)
+		return bad(err, errlen, "schema",
+			   "not a nodebw calibration (needs \"schema\": \"" NBW_CALIB_SCHEMA "\")");
+	json_t *jv = json_object_get(j, "schema_version");
+	if (!json_is_integer(jv) || json_integer_value(jv) != NBW_CALIB_VERSION)
+		return bad(err, errlen, "schema_version", "must be %d (this nodebw reads %d)",
+			   NBW_CALIB_VERSION, NBW_CALIB_VERSION);
+	/* Every integer kept in an int, checked against what it means before it is read. */
+	static const struct nbw_int_rule rules[] = {
+		{"n", 3, NBW_GRID_MAX_SIDE, "a grid side N"},
+		{"planes", 1, NBW_GRID_MAX_SIDE, "planes of a slab"},
+		{"G", 2, NBW_MAX_DEVICES, "G, devices of a run"},
+		{"steps", 0, NBW_STEPS_MAX, "time steps"},
+		{"hidden_helpers", -1, NBW_HH_MAX, "hidden helper threads"},
+		{"host_cpus", 0, 1 << 20, "CPUs the solver ran on (0 unknown)"},
+		{"src", -1, NBW_MAX_DEVICES - 1, "a device id"},
+		{"dst", -1, NBW_MAX_DEVICES - 1, "a device id"},
+	};
+	char where[160], what[256];
+	if (nbw_json_check_ints(j, rules, sizeof(rules) / sizeof(rules[0]), where, sizeof(where),
+				what, sizeof(what)))
+		return bad(err, errlen, where, "%s", what);
+	/* The rules judge integers; a number of another kind there is bad input too, not a
+	 * silent "unknown". */
+	static const char *const whole[] = {"hidden_helpers", "host_cpus"};
+	for (size_t i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		json_t *v = json_object_get(j, whole[i]);
+		if (v && !json_is_integer(v))
+			return bad(err, errlen, whole[i], "must be an integer");
+	}
+	snprintf(c->source, sizeof(c->source), "%s", jstr(j, "source"));
+	snprintf(c->device_kind, sizeof(c->device_kind), "%s", jstr(j, "device_kind"));
+	c->hidden_helpers = jint(j, "hidden_helpers", -1);
+	c->host_cpus = jint(j, "host_cpus", 0);
+	json_t *st = json_object_get(j, "steps");
+	if (st && (!json_is_integer(st) || json_integer_value(st) < 0))
+		return bad(err, errlen, "steps", "must be an integer >= 0");
+	c->steps = st ? (int)json_integer_value(st) : 0;
+	json_t *k = json_object_get(j, "k");
+	if (k && !json_is_object(k))
+		return bad(err, errlen, "k", "must be an object with \"kbar\" and/or \"samples\"");
+	json_t *kb = json_object_get(k, "kbar");
+	if (kb && positive(kb, &c->kbar_given))
+		return bad(err, errlen, "k.kbar", "must be a positive number (seconds per "
+						  "interior point and step)");
+	if (read_ks(json_object_get(k, "samples"), "k.samples", &c->k, &c->nk, err, errlen) ||
+	    read_ks(json_object_get(j, "k_slab"), "k_slab", &c->slab, &c->nslab, err, errlen))
+		return -1;
+	json_t *tr = json_object_get(j, "transfers");
+	if (tr && !json_is_object(tr))
+		return bad(err, errlen, "transfers", "must be an object of paths");
+	const char *name;
+	json_t *o;
+	json_object_foreach(tr, name, o)
+		if (read_path(c, name, o, err, errlen))
+			return -1;
+	if (read_sets(c, json_object_get(j, "transfer_sets"), err, errlen) ||
+	    read_cs(c, json_object_get(j, "compute_only"), err, errlen) ||
+	    read_launch(c, json_object_get(j, "launch"), err, errlen))
+		return -1;
+	return read_versions(c, json_object_get(j, "versions"), err, errlen);
+}
+
+int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	memset(c, 0, sizeof(*c));
+	if (nbw_readfile(path, 0, &text, &len, err, errlen))
+		return -1;
+	int rc = nbw_calib_load_buffer(path, text, len, c, err, errlen);
+	free(text);
+	return rc;
+}
+
+int nbw_calib_load_buffer(const char *path, const char *text, size_t len, struct nbw_calib *c,
+			  char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	json_error_t je;
+	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!j) {
+		nbw_json_parse_error(path, &je, len, err, errlen);
+		return -1;
+	}
+	char e[400];
+	int rc = calib_from_json(j, c, e, sizeof(e));
+	json_decref(j);
+	if (rc) {
+		/* e is "JSON.PATH: what": name the line and column of that value. */
+		char where[128];
+		size_t n = strcspn(e, ":");
+		int line, col;
+		snprintf(where, sizeof(where), "%.*s", (int)(n < sizeof(where) ? n : 0), e);
+		if (where[0] && nbw_json_locate(text, len, where, &line, &col) == 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, e);
+		else
+			snprintf(err, errlen, "%s: %s", path, e);
+		nbw_calib_free(c);
+	}
+	return rc;
+}

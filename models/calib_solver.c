@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Calibrations from results, part 2: the solver's runs (k per size and slab shape, the
+ * compute-only and instrumented versions, paired runs, the launch probe), and the
+ * calibration of merged results (doc/model.md).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/model.h"
+#include "nodebw/curves.h"
+#include "nodebw/stats.h"
+#include "calib_priv.h"
+#include "jget.h"
+
+/* ---- solver runs -------------------------------------------------------------------- */
+
+struct group {
+	char version[12];
+	char launch[8];
+	bool no_exchange;
+	bool paired;            /* some of its runs were timed beside their partner (--paired) */
+	int g, nx, ny, nz, steps;
+	double *sec, *interior, *bnd_sync;
+	size_t n, nph;
+	struct nbw_paired pair; /* the halo runs' halves (--paired) */
+};
+
+static bool run_ok(json_t *r)
+{
+	json_t *e = json_object_get(r, "error");
+	if (e && !json_is_null(e))
+		return false;
+	const char *st = jstr(json_object_get(r, "verification"), "status");
+	return jnum(r, "seconds") > 0.0 &&
+	       (strcmp(st, "passed") == 0 || strcmp(st, "reference") == 0);
+}
+
+static void free_groups(struct group *gs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(gs[i].sec);
+		free(gs[i].interior);
+		free(gs[i].bnd_sync);
+		nbw_paired_free(&gs[i].pair);
+	}
+	free(gs);
+}
+
+static int push(double **arr, size_t n, double x)
+{
+	double *a = realloc(*arr, (n + 1) * sizeof(double));
+	if (!a)
+		return -1;
+	a[n] = x;
+	*arr = a;
+	return 0;
+}
+
+/* The runtime of one run: its fastest repetition. Background load on a shared machine only
+ * ever slows a repetition down, so the fastest is the best estimate of the undisturbed time
+ * (and the one that repeats from run to run); configurations take the fastest round. */
+double nbw_solver_run_seconds(json_t *r)
+{
+	json_t *a = json_object_get(r, "samples_s"), *x;
+	double best = INFINITY;
+	size_t i;
+	json_array_foreach(a, i, x)
+		if (json_is_number(x) && json_number_value(x) > 0.0 && json_number_value(x) < best)
+			best = json_number_value(x);
+	if (isfinite(best))
+		return best;
+	x = json_object_get(r, "seconds");
+	return json_is_number(x) ? json_number_value(x) : NAN;
+}
+
+double nbw_rounds_time(double *sec, size_t n, double *spread)
+{
+	if (n == 0) {
+		if (spread)
+			*spread = NAN;
+		return NAN;
+	}
+	nbw_median(sec, n); /* sorts */
+	size_t m = n < NBW_ROUNDS_CORE ? n : NBW_ROUNDS_CORE;
+	if (spread)
+		*spread = sec[m - 1] / sec[0];
+	return sec[0];
+}
+
+int nbw_paired_add(struct nbw_paired *p, json_t *r)
+{
+	json_t *pr = json_object_get(r, "paired");
+	json_t *ps = json_object_get(pr, "partner_samples_s");
+	json_t *ms = json_object_get(r, "samples_s");
+	if (p->n == 0)
+		p->compute_s = INFINITY;
+	if (strcmp(jstr(pr, "partner"), "none") || !json_is_array(ps) || !json_is_array(ms))
+		return 0;
+	size_t m = json_array_size(ps) < json_array_size(ms) ? json_array_size(ps)
+							     : json_array_size(ms);
+	for (size_t i = 0; i < m; i++) {
+		double h = json_number_value(json_array_get(ms, i));
+		double c = json_number_value(json_array_get(ps, i));
+		if (!(h > 0.0) || !(c > 0.0))
+			continue;
+		if (push(&p->ratio, p->n++, h / c))
+			return -1;
+		p->compute_s = fmin(p->compute_s, c);
+	}
+	return 0;
+}
+
+double nbw_paired_time(struct nbw_paired *p, double *spread)
+{
+	double lo, hi;
+	if (spread)
+		*spread = NAN;
+	if (p->n == 0)
+		return NAN;
+	double med = nbw_median(p->ratio, p->n); /* sorts */
+	if (spread && nbw_median_ci_sorted(p->ratio, p->n, NBW_CI_LEVEL, &lo, &hi, NULL) == 0 &&
+	    lo > 0.0)
+		*spread = hi / lo;
+	return p->compute_s * med;
+}
+
+void nbw_paired_free(struct nbw_paired *p)
+{
+	free(p->ratio);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Group the solver runs of the same version, G, shape and steps (rounds of nodebw run). */
+static struct group *group_runs(json_t *runs, size_t *ng)
+{
+	struct group *gs = NULL;
+	size_t n = 0, i;
+	json_t *r;
+	*ng = 0;
+	json_array_foreach(runs, i, r) {
+		if (!run_ok(r))
+			continue;
+		json_t *sh = json_object_get(r, "shape");
+		struct group key = {.g = jint(r, "G", 0), .nx = jint(sh, "nx", 0),
+				    .ny = jint(sh, "ny", 0), .nz = jint(sh, "nz", 0),
+				    .steps = jint(r, "steps", 0)};
+		snprintf(key.version, sizeof(key.version), "%s", jstr(r, "version"));
+		snprintf(key.launch, sizeof(key.launch), "%s", jstr(r, "launch"));
+		key.no_exchange = strcmp(jstr(r, "exchange"), "none") == 0;
+		struct group *gp = NULL;
+		for (size_t j = 0; j < n && !gp; j++)
+			if (strcmp(gs[j].version, key.version) == 0 && gs[j].g == key.g &&
+			    gs[j].nx == key.nx && gs[j].ny == key.ny && gs[j].nz == key.nz &&
+			    gs[j].steps == key.steps && strcmp(gs[j].launch, key.launch) == 0 &&
+			    gs[j].no_exchange == key.no_exchange)
+				gp = &gs[j];
+		if (!gp) {
+			struct group *more = realloc(gs, (n + 1) * sizeof(*gs));
+			if (!more) {
+				free_groups(gs, n);
+				return NULL;
+			}
+			gs = more;
+			gp = &gs[n++];
+			*gp = key;
+		}
+		gp->paired |= json_is_object(json_object_get(r, "paired"));
+		if (push(&gp->sec, gp->n++, nbw_solver_run_seconds(r)) ||
+		    nbw_paired_add(&gp->pair, r))
+			goto oom;
+		json_t *ph = json_object_get(r, "phases_s");
+		if (json_is_object(ph)) {
+			if (push(&gp->interior, gp->nph, jnum(ph, "interior")) ||
+			    push(&gp->bnd_sync, gp->nph,
+				 jnum(ph, "boundary") + jnum(ph, "synchronisation")))
+				goto oom;
+			gp->nph++;
+		}
+	}
+	*ng = n;
+	return gs ? gs : calloc(1, sizeof(*gs));
+oom:
+	free_groups(gs, n);
+	return NULL;
+}
+
+json_t *nbw_solver_unstable(json_t *runs)
+{
+	size_t ng;
+	struct group *gs = group_runs(runs, &ng);
+	if (!gs)
+		return NULL;
+	json_t *out = json_array();
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		double spread;
+		/* Paired configurations by their halo runs' ratio (the compute-only halves
+		 * ran in the same runs); the others by their rounds' fastest repetitions. */
+		if (g->paired && g->no_exchange)
+			continue;
+		if (!(g->pair.n && nbw_paired_time(&g->pair, &spread) > 0.0))
+			nbw_rounds_time(g->sec, g->n, &spread);
+		if (strcmp(g->version, "serial") == 0 || !(spread > NBW_STABLE_SPREAD))
+			continue;
+		json_array_append_new(out, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:i, "
+						     "s:f}", "version", g->version, "G", g->g,
+						     "nx", g->nx, "ny", g->ny, "nz", g->nz, "steps",
+						     g->steps, "launch", g->launch, "exchange",
+						     g->no_exchange ? "none" : "halo", "rounds",
+						     (int)g->n, "spread", spread));
+	}
+	free_groups(gs, ng);
+	return out;
+}
+
+int nbw_calib_add_k(struct nbw_ksample **arr, size_t *n, int nx, int planes, double k)
+{
+	struct nbw_ksample *a = realloc(*arr, (*n + 1) * sizeof(*a));
+	if (!a)
+		return -1;
+	a[(*n)++] = (struct nbw_ksample){.n = nx, .planes = planes, .k = k};
+	*arr = a;
+	return 0;
+}
+
+static int k_of_slab(const struct nbw_calib *c, int n, int planes, double *k)
+{
+	for (size_t i = 0; i < c->nslab; i++)
+		if (c->slab[i].n == n && c->slab[i].planes == planes) {
+			*k = c->slab[i].k;
+			return 0;
+		}
+	for (size_t i = 0; i < c->nk; i++)
+		if (c->k[i].n == n && c->k[i].planes == planes) {
+			*k = c->k[i].k;
+			return 0;
+		}
+	return -1;
+}
+
+static int solver_terms(struct nbw_calib *c, json_t *runs)
+{
+	size_t ng;
+	struct group *gs = group_runs(runs, &ng);
+	if (!gs)
+		return -1;
+	int rc = -1;
+	/* Settings of the solver runs: the most common steps, the devices' kind. */
+	size_t i;
+	json_t *r;
+	json_array_foreach(runs, i, r) {
+		if (!run_ok(r) || strcmp(jstr(r, "version"), "serial") == 0)
+			continue;
+		snprintf(c->device_kind, sizeof(c->device_kind), "%s", jstr(r, "device_kind"));
+		c->hidden_helpers = jint(r, "hidden_helpers", -1);
+		c->steps = jint(r, "steps", 0);
+		break;
+	}
+	/* One-device runs: k per interior point and step. */
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		if (strcmp(g->version, "baseline") || g->nx != g->ny || g->steps < 1)
+			continue;
+		double pts = (double)(g->nx - 2) * (g->ny - 2) * (g->nz - 2);
+		double k = nbw_rounds_time(g->sec, g->n, NULL) / (g->steps * pts);
+		/* The paper's k(N): blocking launches of N^3 grids. The extended model's k_slab:
+		 * the launch of Versions 1-4 (nowait) where measured, else any other shape. */
+		bool nowait = strcmp(g->launch, "nowait") == 0;
+		if (!nowait && g->nz == g->nx ? nbw_calib_add_k(&c->k, &c->nk, g->nx, g->nz - 2, k)
+					      : nbw_calib_add_k(&c->slab, &c->nslab, g->nx, g->nz - 2, k))
+			goto out;
+	}
+	/* The a-priori model's compute: the versions without the halo copies (v1-v2: one host
+	 * thread, v3-v4: a thread per device), either runs of their own (v2 and v3) or timed
+	 * beside each version's halo runs (--paired: that version's own term). */
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		if (!g->no_exchange || g->g < 2 || g->nx != g->ny || g->nx != g->nz ||
+		    g->version[0] != 'v' || g->version[1] < '1' || g->version[1] > '4' ||
+		    (!g->paired && strcmp(g->version, "v2") != 0 && strcmp(g->version, "v3") != 0))
+			continue;
+		struct nbw_csample *s = realloc(c->cs, (c->ncs + 1) * sizeof(*s));
+		if (!s)
+			goto out;
+		c->cs = s;
+		s = &c->cs[c->ncs++];
+		*s = (struct nbw_csample){.per_device = g->version[1] >= '3', .g = g->g,
+					  .n = g->nx,
+					  .step_s = nbw_rounds_time(g->sec, g->n, NULL) / g->steps};
+		if (g->paired)
+			snprintf(s->paired, sizeof(s->paired), "%s", g->version);
+	}
+	/* Instrumented multi-device runs: busy factor and overhead per step. */
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		if (g->version[0] != 'v' || g->no_exchange || g->nph == 0 || g->g < 2 ||
+		    g->nx != g->ny || g->nx != g->nz)
+			continue;
+		int n = g->nx, planes = (n - 2 + g->g - 1) / g->g;
+		double k;
+		if (k_of_slab(c, n, planes, &k))
+			continue;
+		double area = (double)(n - 2) * (n - 2);
+		/* Everything but the halo copies, per step, with G devices at work at once. */
+		double y = (nbw_median(g->interior, g->nph) + nbw_median(g->bnd_sync, g->nph)) /
+			   g->steps;
+		double x = k * area * planes;
+		struct nbw_vsample *v = realloc(c->vs, (c->nvs + 1) * sizeof(*v));
+		if (!v)
+			goto out;
+		c->vs = v;
+		v = &c->vs[c->nvs++];
+		memset(v, 0, sizeof(*v));
+		snprintf(v->version, sizeof(v->version), "%s", g->version);
+		v->g = g->g;
+		v->n = n;
+		v->x_s = x;
+		v->y_s = y;
+		v->busy = y / x;
+		v->measured_s = nbw_rounds_time(g->sec, g->n, NULL) / g->steps;
+		/* Paired runs: the speed-matched time, as the validation compares. */
+		if (g->pair.n) {
+			v->measured_s = nbw_paired_time(&g->pair, NULL) / g->steps;
+			v->paired = true;
+		}
+	}
+	rc = 0;
+out:
+	free_groups(gs, ng);
+	return rc;
+}
+
+/* The launch probe's forms (heat/launch.c). */
+bool nbw_calib_launch_form_known(const char *form)
+{
+	return form && (strcmp(form, "sync") == 0 || strcmp(form, "one-thread") == 0 ||
+			strcmp(form, "per-device") == 0 || strcmp(form, "staged-copy") == 0 ||
+			strcmp(form, "direct-copy") == 0);
+}
+
+bool nbw_calib_launch_form_copies(const char *form)
+{
+	return strcmp(form, "staged-copy") == 0 || strcmp(form, "direct-copy") == 0;
+}
+
+/* The launch probe's records of every file: per (form, G >= 2[, N]), the fastest round's median
+ * step (the rounds' rule of the solver runs: background load only adds time). Records with
+ * an error or a failed counter check are left out. */
+static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
+{
+	for (size_t f = 0; in->docs && f < in->nfiles; f++) {
+		size_t i;
+		json_t *r;
+		json_array_foreach(json_object_get(in->docs[f], "launch_probe"), i, r) {
+			const char *form = jstr(r, "form");
+			int g = jint(r, "G", 0);
+			json_t *st = json_object_get(r, "step_s");
+			double t = jnum(st, "median");
+			if (g < 2 || !(t > 0.0) || json_object_get(r, "error") ||
+			    strcmp(jstr(json_object_get(r, "verification"), "status"), "passed") ||
+			    !nbw_calib_launch_form_known(form))
+				continue;
+			int n = nbw_calib_launch_form_copies(form) ? jint(r, "N", 0) : 0;
+			if (nbw_calib_launch_form_copies(form) && n < 3)
+				continue;
+			struct nbw_lsample *l = NULL;
+			for (size_t k = 0; k < c->nlaunch; k++)
+				if (c->launch[k].g == g && c->launch[k].n == n &&
+				    strcmp(c->launch[k].form, form) == 0)
+					l = &c->launch[k];
+			if (!l) {
+				struct nbw_lsample *a =
+					realloc(c->launch, (c->nlaunch + 1) * sizeof(*a));
+				if (!a)
+					return -1;
+				c->launch = a;
+				l = &c->launch[c->nlaunch++];
+				memset(l, 0, sizeof(*l));
+				snprintf(l->form, sizeof(l->form), "%s", form);
+				l->g = g;
+				l->n = n;
+			}
+			l->rounds++;
+			if (l->step_s == 0.0 || t < l->step_s) {
+				l->step_s = t;
+				l->ci_lo_s = jnum(st, "ci_lo");
+				l->ci_hi_s = jnum(st, "ci_hi");
+			}
+		}
+	}
+	return 0;
+}
+
+int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, char *err,
+			   size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	c->hidden_helpers = -1;
+	snprintf(c->source, sizeof(c->source), "%zu results file%s: %s%s", in->nfiles,
+		 in->nfiles == 1 ? "" : "s", in->nfiles ? in->paths[0] : "",
+		 in->nfiles > 1 ? ", ..." : "");
+	/* The CPUs the solver ran on (several files: the first's): those the run was allowed,
+	 * else (older files) those online. */
+	json_t *machine = in->docs && in->nfiles ? json_object_get(in->docs[0], "machine") : NULL;
+	c->host_cpus = jint(machine, "cpus_allowed", jint(machine, "cpus_online", 0));
+	if (c->host_cpus < 0)
+		c->host_cpus = 0;
+	if (solver_terms(c, in->solver_runs) || launch_terms(c, in) ||
+	    nbw_calib_paths_from_curves(c, &in->curves, in->measurements)) {
+		snprintf(err, errlen, "out of memory building the calibration");
+		nbw_calib_free(c);
+		return -1;
+	}
+	return 0;
+}
+

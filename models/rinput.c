@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Results files merged for the models and the report: each file's devices, measurements
+ * and solver runs in one array each (every element tagged with "file": its file's index),
+ * and the transfer curves of all of them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/curves.h"
+#include "nodebw/results.h"
+
+/* Append shallow copies of \p from's elements, each with "file": \p file, to \p to. */
+static int merge_array(json_t *to, json_t *from, int file)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(from, i, e) {
+		json_t *c = json_is_object(e) ? json_copy(e) : NULL;
+		if (!c || json_object_set_new(c, "file", json_integer(file)) ||
+		    json_array_append_new(to, c))
+			return -1;
+	}
+	return 0;
+}
+
+int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, char *err,
+		    size_t errlen)
+{
+	memset(in, 0, sizeof(*in));
+	if (n == 0) {
+		snprintf(err, errlen, "no results file given");
+		return -1;
+	}
+	in->paths = calloc(n, sizeof(*in->paths));
+	in->docs = calloc(n, sizeof(*in->docs));
+	in->devices = json_array();
+	in->measurements = json_array();
+	in->solver_runs = json_array();
+	if (!in->paths || !in->docs || !in->devices || !in->measurements || !in->solver_runs)
+		goto oom;
+	for (size_t i = 0; i < n; i++) {
+		in->paths[i] = strdup(paths[i]);
+		if (!in->paths[i])
+			goto oom;
+		in->nfiles = i + 1;
+		struct nbw_doc *d = nbw_doc_load(paths[i], err, errlen);
+		if (!d)
+			goto fail;
+		in->docs[i] = json_incref(d->root);
+		nbw_doc_free(d);
+		json_t *root = in->docs[i];
+		json_t *ms = json_object_get(root, "measurements");
+		json_t *runs = json_object_get(root, "solver_runs");
+		if (runs && !json_is_array(runs)) {
+			snprintf(err, errlen, "%s: 'solver_runs' must be an array", paths[i]);
+			goto fail;
+		}
+		if (json_array_size(ms) == 0 && json_array_size(runs) == 0) {
+			snprintf(err, errlen, "%s: neither measurements nor solver runs: nothing to "
+					      "report", paths[i]);
+			goto fail;
+		}
+		if (merge_array(in->devices, json_object_get(root, "devices"), (int)i) ||
+		    merge_array(in->measurements, ms, (int)i) ||
+		    (runs && merge_array(in->solver_runs, runs, (int)i)) ||
+		    nbw_curves_add(&in->curves, ms, (int)i))
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+fail:
+	nbw_rinput_free(in);
+	return -1;
+}
+
+void nbw_rinput_free(struct nbw_rinput *in)
+{
+	for (size_t i = 0; i < in->nfiles; i++) {
+		free((char *)in->paths[i]);
+		if (in->docs)
+			json_decref(in->docs[i]);
+	}
+	free(in->paths);
+	free(in->docs);
+	json_decref(in->devices);
+	json_decref(in->measurements);
+	json_decref(in->solver_runs);
+	nbw_curves_free(&in->curves);
+	memset(in, 0, sizeof(*in));
+}

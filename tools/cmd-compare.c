@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * `nodebw compare [--output DIR] [--json] [--quiet] FLEET_DIR` (also `nodebw report
+ * --fleet`): compare the nodes of a fleet folder (nbw_fleet_compare), write the report
+ * folder (nbw_fleet_report) and print the summary.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd-compare.h"
+#include "nodebw/cli.h"
+#include "nodebw/fleet.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: nodebw compare [--output DIR] [--json] [--quiet] FLEET_DIR\n"
+		"       nodebw report --fleet FLEET_DIR [--output DIR]\n"
+		"\n"
+		"Compare the nodes of a fleet folder (written by 'nodebw fleet': FLEET_DIR/nodes/\n"
+		"<node>/results.json, or any folder of node folders with results.json): nodes\n"
+		"grouped by their device models, the topology differences first, then per path\n"
+		"(every transfer series at its largest and smallest size, every solver\n"
+		"configuration) the fleet median, spread and each node's ratio, and the outliers\n"
+		"with the reason. A node whose results cannot be read is listed with the file:line\n"
+		"reason and the others are compared.\n"
+		"\n"
+		"Options:\n"
+		"  --output DIR   report folder (default FLEET_DIR/report): report.md,\n"
+		"                 report.html, tables/*.csv, the nodes x paths heat map, and\n"
+		"                 fleet-summary.json (for monitoring; doc/fleet.md)\n"
+		"  --json         the summary (fleet-summary.json) on stdout, nothing else there\n"
+		"  --quiet        no terminal summary\n"
+		"  -h, --help     this text\n"
+		"\n"
+		"Outlier rule: more than 10 %% worse than the group's median (>= 3 nodes with the\n"
+		"value) and, with >= 5 nodes, more than 3.5 robust standard deviations from it.\n"
+		"Bandwidth in GB/s = 1e9 bytes per second.\n");
+}
+
+int nbw_fleet_compare_main(int argc, char **argv)
+{
+	const char *dir = NULL, *out = NULL;
+	bool json = false, quiet = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else if (strcmp(a, "--json") == 0) {
+			json = true;
+		} else if (strcmp(a, "--quiet") == 0) {
+			quiet = true;
+		} else if (strcmp(a, "--fleet") == 0 && i + 1 < argc && !dir) {
+			dir = argv[++i];
+		} else if (strcmp(a, "--output") == 0 && i + 1 < argc) {
+			out = argv[++i];
+		} else if (a[0] == '-') {
+			fprintf(stderr, "nodebw: error: unknown option %s (see 'nodebw %s --help')\n", a, argv[0]);
+			return NBW_EXIT_USAGE;
+		} else if (!dir) {
+			dir = a;
+		} else {
+			fprintf(stderr, "nodebw: error: one fleet folder only (%s and %s)\n", dir, a);
+			return NBW_EXIT_USAGE;
+		}
+	}
+	if (!dir) {
+		fprintf(stderr, "nodebw: error: name a fleet folder (see 'nodebw %s --help')\n", argv[0]);
+		return NBW_EXIT_USAGE;
+	}
+	char err[1024], def[4200];
+	json_t *s = nbw_fleet_compare(dir, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return NBW_EXIT_USAGE;
+	}
+	if (!out) {
+		snprintf(def, sizeof(def), "%s/report", dir);
+		out = def;
+	}
+	if (nbw_fleet_report(s, out, err, sizeof(err)) != 0) {
+		/* as nodebw report: an output folder that cannot be made is bad input */
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		json_decref(s);
+		return NBW_EXIT_USAGE;
+	}
+	if (json) {
+		char *text = json_dumps(s, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		if (text)
+			puts(text);
+		free(text);
+	} else if (!quiet) {
+		nbw_fleet_print(stdout, s);
+		printf("Report: %s/report.html, summary %s/fleet-summary.json\n", out, out);
+	}
+	json_decref(s);
+	return 0;
+}

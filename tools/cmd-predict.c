@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* `nodebw predict`: heat-solver runtimes from a calibration with both models. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd-predict.h"
+#include "nodebw/cli.h"
+#include "nodebw/model.h"
+
+#define MAX_LIST 64
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: nodebw predict --calibration FILE --n LIST --gpus LIST [OPTIONS]\n"
+		"\n"
+		"Predict the heat solver's runtime with the paper's model (Eq. 9 for the\n"
+		"host-staged Versions 1-3, Eq. 10 for the P2P Version 4, and Eq. 11/12 for full\n"
+		"overlap) and with nodebw's two extended models (doc/model.md): a-priori\n"
+		"(from the probes and runs without the halo exchange) and fitted (the\n"
+		"a-priori model x what the timed runs of the versions showed beyond it, or,\n"
+		"without runs free of the halo exchange, a fit on their instrumented phases).\n"
+		"\n"
+		"Options:\n"
+		"  --calibration FILE  calibration.json written by 'nodebw run' (or by hand:\n"
+		"                      k-bar or k samples, beta per path; see doc/model.md)\n"
+		"  --n LIST            grid sizes N (the grid is N^3), e.g. 512,640,768\n"
+		"  --gpus LIST         device counts G >= 2\n"
+		"  --version LIST      v1,v2,v3,v4 or all (default v4, the paper's Figure 8)\n"
+		"  --steps N           time steps (default: the calibration's \"steps\")\n"
+		"  --kbar-rule RULE    all (mean over every size, Eq. 8; default) or top3 (the\n"
+		"                      three largest sizes, as the paper's artifact scripts)\n"
+		"  --json              print JSON instead of a table\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n"
+		"beta is that of the slowest neighbour pair i <-> i+1 (Version 4) or of the\n"
+		"slowest device's own HtoD/DtoH (Versions 1-3) among the G devices, where the\n"
+		"calibration has per-pair or per-device measurements; a line under each row\n"
+		"names it and where its times came from (own sweep, or a matrix estimate).\n");
+}
+
+static int one_version(const char *t, void *ctx, char *err, size_t errlen)
+{
+	bool *v = ctx;
+	if (strcmp(t, "all") == 0)
+		v[1] = v[2] = v[3] = v[4] = true;
+	else if (strlen(t) == 2 && t[0] == 'v' && t[1] >= '1' && t[1] <= '4')
+		v[t[1] - '0'] = true;
+	else if (strlen(t) == 1 && t[0] >= '1' && t[0] <= '4')
+		v[t[0] - '0'] = true;
+	else {
+		snprintf(err, errlen, "--version: unknown version '%s' (v1, v2, v3, v4, all)", t);
+		return -1;
+	}
+	return 0;
+}
+
+/* What the command line asks for. */
+struct predict_opts {
+	const char *file;
+	int ns[MAX_LIST], gs[MAX_LIST], nn, ng, steps;
+	bool vers[5], json;
+	enum nbw_kbar_rule rule;
+};
+
+/* One option \p ch of getopt_long (its value in optarg) into \p o. 0, or -1 with \p err. */
+static int parse_option(int ch, char **argv, struct predict_opts *o, bool *any_version,
+			char *err, size_t errlen)
+{
+	switch (ch) {
+	case 'c':
+		o->file = optarg;
+		return 0;
+	case 'n':
+		return nbw_cli_parse_int_list(optarg, 3, NBW_GRID_MAX_SIDE, o->ns, MAX_LIST, &o->nn,
+					      "--n", err, errlen);
+	case 'g':
+		return nbw_cli_parse_int_list(optarg, 2, NBW_MAX_DEVICES, o->gs, MAX_LIST, &o->ng,
+					      "--gpus", err, errlen);
+	case 'v':
+		*any_version = true;
+		return nbw_cli_each_item(optarg, "--version", one_version, o->vers, err, errlen);
+	case 's': {
+		long v;
+		if (nbw_cli_parse_int(optarg, 1, NBW_STEPS_MAX, &v, "--steps", err, errlen))
+			return -1;
+		o->steps = (int)v;
+		return 0;
+	}
+	case 'r':
+		if (strcmp(optarg, "all") == 0)
+			o->rule = NBW_KBAR_ALL;
+		else if (strcmp(optarg, "top3") == 0)
+			o->rule = NBW_KBAR_TOP3;
+		else {
+			snprintf(err, errlen, "--kbar-rule: '%s' (all or top3)", optarg);
+			return -1;
+		}
+		return 0;
+	case 'j':
+		o->json = true;
+		return 0;
+	case ':':
+		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		return -1;
+	default:
+		snprintf(err, errlen, "unknown option '%s' (see 'nodebw predict --help')",
+			 argv[optind - 1]);
+		return -1;
+	}
+}
+
+/* The command line into \p o: 0, 1 when the help was printed, -1 with \p err. */
+static int parse_args(int argc, char **argv, struct predict_opts *o, char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{"calibration", required_argument, NULL, 'c'}, {"n", required_argument, NULL, 'n'},
+		{"gpus", required_argument, NULL, 'g'},    {"version", required_argument, NULL, 'v'},
+		{"steps", required_argument, NULL, 's'},   {"kbar-rule", required_argument, NULL, 'r'},
+		{"json", no_argument, NULL, 'j'},          {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	memset(o, 0, sizeof(*o));
+	o->rule = NBW_KBAR_ALL;
+	bool any_version = false;
+	optind = 1;
+	opterr = 0;
+	int ch;
+	while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		if (parse_option(ch, argv, o, &any_version, err, errlen))
+			return -1;
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (!o->file || !o->nn || !o->ng) {
+		snprintf(err, errlen, "predict needs --calibration FILE, --n LIST and --gpus "
+				      "LIST (see 'nodebw predict --help')");
+		return -1;
+	}
+	if (!any_version)
+		o->vers[4] = true;
+	return 0;
+}
+
+/* The three models' predictions of one (N, G, version). */
+struct predict_row {
+	int n, g, v, steps;
+	char vn[4];
+	struct nbw_paper_pred p;
+	struct nbw_ext_pred e, ap;
+	int erc, arc;             /* the extended and a-priori models: 0, or why they are missing */
+	char ewhy[400], awhy[400];
+};
+
+/* The row as the JSON object of `nodebw predict --json`. */
+static json_t *row_json(const struct predict_row *r)
+{
+	const struct nbw_paper_pred *p = &r->p;
+	const struct nbw_ext_pred *e = &r->e, *ap = &r->ap;
+	json_t *o = json_pack("{s:i, s:i, s:s, s:i, s:{s:s, s:f, s:f, s:f, s:f, s:f, s:f}}",
+			      "n", r->n, "G", r->g, "version", r->vn, "steps", r->steps,
+			      "paper", "equation", p->equation, "kbar", p->kbar,
+			      "compute_s", p->compute_s, "transfer_s", p->transfer_s,
+			      "beta_gbps", p->beta_gbps[0], "total_s", p->total_s,
+			      "overlap_s", p->overlap_s);
+	json_t *jp = json_object_get(o, "paper");
+	if (r->v < 4)
+		json_object_set_new(jp, "beta_dtoh_gbps", json_real(p->beta_gbps[1]));
+	json_object_set_new(jp, "beta_from", json_string(p->bound));
+	json_object_set_new(
+		o, "extended",
+		r->erc ? json_pack("{s:s}", "missing", r->ewhy)
+		       : json_pack("{s:f, s:f, s:f, s:f, s:f, s:i, s:f, s:b}", "total_s",
+				   e->total_s, "compute_s", e->compute_s, "transfer_s",
+				   e->transfer_s, "overhead_s", e->overhead_s, "k_slab", e->k_slab,
+				   "transfers_per_step", e->xfers, "contention", e->contention,
+				   "overlap", e->overlap));
+	if (!r->erc) {
+		json_t *je = json_object_get(o, "extended");
+		json_object_set_new(je, "transfers_from", json_string(e->bound));
+		json_object_set_new(je, "interaction",
+				    e->interaction > 0.0 ? json_real(e->interaction) : json_null());
+		json_object_set_new(je, "interaction_step_s",
+				    e->interaction > 0.0 ? json_real(e->interaction_step_s)
+							 : json_null());
+	}
+	json_object_set_new(
+		o, "apriori",
+		r->arc ? json_pack("{s:s}", "not_available", r->awhy)
+		       : json_pack("{s:f, s:f, s:f, s:f, s:f, s:b}", "total_s", ap->total_s,
+				   "compute_s", ap->compute_s, "transfer_s", ap->transfer_s,
+				   "concurrency", ap->busy, "contention", ap->contention,
+				   "overlap", ap->overlap));
+	if (!r->arc) {
+		json_t *ao = json_object_get(o, "apriori");
+		json_object_set_new(ao, "launch_s", json_real(ap->launch_s));
+		json_object_set_new(ao, "oversub", json_real(ap->oversub));
+		json_object_set_new(ao, "transfer_from",
+				    json_string(ap->copy_probe ? "copy probe" : "transfer curves"));
+	}
+	return o;
+}
+
+/* The row as a line of the table, and where its betas came from when \p sets. */
+static void row_text(FILE *tf, const struct predict_row *r, bool sets)
+{
+	const struct nbw_paper_pred *p = &r->p;
+	const struct nbw_ext_pred *e = &r->e;
+	char ext[48], terms[160];
+	if (r->erc) {
+		snprintf(ext, sizeof(ext), "%11s", "n/a");
+		snprintf(terms, sizeof(terms), "missing: %s", r->ewhy);
+	} else if (e->interaction > 0.0) {
+		snprintf(ext, sizeof(ext), "%11.6g", e->total_s);
+		snprintf(terms, sizeof(terms),
+			 "a-priori x %.3f %c %.3g us/step (interaction over %d size%s)",
+			 e->interaction, e->interaction_step_s < 0.0 ? '-' : '+',
+			 fabs(e->interaction_step_s) * 1e6, e->interaction_sizes,
+			 e->interaction_sizes == 1 ? "" : "s");
+	} else {
+		snprintf(ext, sizeof(ext), "%11.6g", e->total_s);
+		snprintf(terms, sizeof(terms), "%.4g + %.4g + %.4g%s; %d plane%s/step x%.2f",
+			 e->compute_s, e->transfer_s, e->overhead_s,
+			 e->overlap ? " (overlapped)" : "", e->xfers, e->xfers == 1 ? "" : "s",
+			 e->contention);
+	}
+	char apr[48];
+	if (r->arc)
+		snprintf(apr, sizeof(apr), "%11s", "-");
+	else
+		snprintf(apr, sizeof(apr), "%11.6g", r->ap.total_s);
+	fprintf(tf, "%5d %3d %3s %7s %11.5g %9.4g %11.6g %11.6g %s %s  %s\n", r->n, r->g, r->vn,
+		p->equation, p->kbar, p->beta_gbps[0], p->total_s, p->overlap_s, apr, ext, terms);
+	if (!sets)
+		return;
+	double b = 8.0 * r->n * r->n;
+	if (r->v == 4)
+		fprintf(tf, "%14s beta_P2P %.4g GB/s at %.0f B: %s\n", "beta:", p->beta_gbps[0], b,
+			p->bound);
+	else
+		fprintf(tf, "%14s beta_HtoD %.4g, beta_DtoH %.4g GB/s at %.0f B: %s\n", "beta:",
+			p->beta_gbps[0], p->beta_gbps[1], b, p->bound);
+	if (!r->erc)
+		fprintf(tf, "%14s %s\n", "extended:", e->bound);
+}
+
+/* The table's head: the calibration, the rule and the columns, and what it lacks. */
+static void table_head(FILE *tf, const struct predict_opts *o, const struct nbw_calib *c)
+{
+	fprintf(tf, "nodebw predict: %s (%s); %d steps; k-bar rule: %s; times in s, GB/s = "
+		    "1e9 B/s, one plane = 8 N^2 B\n"
+		    "%5s %3s %3s %7s %11s %9s %11s %11s %11s %11s  %s\n",
+		o->file, c->source[0] ? c->source : "no source given", o->steps,
+		o->rule == NBW_KBAR_TOP3 ? "three largest sizes" : "mean over all sizes", "N", "G",
+		"ver", "eq", "k-bar", "beta", "paper", "overlap", "a-priori", "fitted",
+		"fitted terms (a-priori x interaction, or compute + transfer + overhead)");
+	if (c->ncs == 0)
+		fprintf(tf, "%14s not in this calibration: it needs v2 and v3 run without the "
+			    "halo exchange (compute_only; nodebw run measures them)\n",
+			"a-priori:");
+	/* Where beta comes from: per row when the calibration has per-device or per-pair
+	 * measurements, else once (the paths stand for every device and pair). */
+	if (c->nsets == 0)
+		fprintf(tf, "%14s the calibration's paths stand for every device and pair (it has "
+			    "no per-device or per-pair measurements)\n", "beta:");
+}
+
+/* Every (N, G, version) asked for: rows of the table on \p tf, or objects of \p out with
+ * --json. 0, or 2 with \p err when the paper's model cannot predict one. */
+static int predict_all(const struct predict_opts *o, const struct nbw_calib *c, FILE *tf,
+		       json_t *out, char *err, size_t errlen)
+{
+	for (int i = 0; i < o->nn; i++)
+		for (int j = 0; j < o->ng; j++)
+			for (int v = 1; v <= 4; v++) {
+				if (!o->vers[v])
+					continue;
+				struct predict_row r = {.n = o->ns[i], .g = o->gs[j], .v = v,
+							.steps = o->steps};
+				snprintf(r.vn, sizeof(r.vn), "v%d", v);
+				char why[400];
+				if (nbw_predict_paper(c, o->rule, r.n, r.g, r.vn, r.steps, &r.p, why,
+						      sizeof(why))) {
+					snprintf(err, errlen, "N=%d G=%d %s: %s", r.n, r.g, r.vn, why);
+					return 2;
+				}
+				r.erc = nbw_predict_ext(c, r.n, r.g, r.vn, r.steps, 0, &r.e, r.ewhy,
+							sizeof(r.ewhy));
+				r.arc = nbw_predict_apriori(c, r.n, r.g, r.vn, r.steps, &r.ap, r.awhy,
+							    sizeof(r.awhy));
+				if (o->json)
+					json_array_append_new(out, row_json(&r));
+				else
+					row_text(tf, &r, c->nsets > 0);
+			}
+	return 0;
+}
+
+int nbw_predict_main(int argc, char **argv)
+{
+	struct predict_opts o;
+	char err[1200];
+	int prc = parse_args(argc, argv, &o, err, sizeof(err));
+	if (prc > 0)
+		return 0;
+	if (prc < 0)
+		goto usage_error;
+	struct nbw_calib c;
+	if (nbw_calib_load(o.file, &c, err, sizeof(err)))
+		goto usage_error;
+	if (!o.steps)
+		o.steps = c.steps;
+	if (!o.steps) {
+		snprintf(err, sizeof(err), "%s has no \"steps\": give --steps", o.file);
+		nbw_calib_free(&c);
+		goto usage_error;
+	}
+	json_t *out = json_array();
+	/* The table goes to a buffer first: on an error nothing but the message is printed. */
+	char *table = NULL;
+	size_t table_len = 0;
+	FILE *tf = open_memstream(&table, &table_len);
+	if (!tf) {
+		json_decref(out);
+		nbw_calib_free(&c);
+		return 1;
+	}
+	if (!o.json)
+		table_head(tf, &o, &c);
+	int rc = predict_all(&o, &c, tf, out, err, sizeof(err));
+	fclose(tf);
+	if (o.json && rc == 0) {
+		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+		printf("\n");
+	} else if (rc == 0) {
+		fwrite(table, 1, table_len, stdout);
+	}
+	free(table);
+	json_decref(out);
+	nbw_calib_free(&c);
+	if (rc)
+		goto usage_error;
+	return 0;
+usage_error:
+	fprintf(stderr, "nodebw: error: %s\n", err);
+	return NBW_EXIT_USAGE;
+}
