@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "../../analysis/measure.h" /* nbw_an_series_size: the one size rule */
 #include "nodebw/analysis.h"
 #include "nodebw/results.h"
 
@@ -510,6 +511,112 @@ static void read_at_the_size_every_set_has(void **state)
 	json_decref(devs);
 }
 
+/* The one size rule (nbw_an_series_size) that the matrices, the device tables and the
+ * outlier rule share: the largest size measured on every device set, a set counted once
+ * however often it was measured at a size. */
+static void series_size_rule(void **state)
+{
+	(void)state;
+	struct nbw_an_point p[64];
+	size_t n = 0;
+	/* nodebw run: 12 ordered pairs at 8 B and 64 MiB; pair 0-1 also at 32768 B, once per
+	 * plane-sweep process (8 processes, both directions: 16 measurements). */
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 4; b++)
+			if (a != b) {
+				p[n++] = (struct nbw_an_point){ 8, a, b };
+				p[n++] = (struct nbw_an_point){ 64 << 20, a, b };
+			}
+	for (int k = 0; k < 8; k++) {
+		p[n++] = (struct nbw_an_point){ 32768, 0, 1 };
+		p[n++] = (struct nbw_an_point){ 32768, 1, 0 };
+	}
+	assert_int_equal(nbw_an_series_size(p, n, -1), 64 << 20);
+	/* --full: device 0 alone goes on to 1 GiB; every device has 256 MiB. */
+	n = 0;
+	for (int d = 0; d < 4; d++)
+		p[n++] = (struct nbw_an_point){ 256 << 20, -1, d };
+	p[n++] = (struct nbw_an_point){ 1 << 30, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 512 << 20, -1, 0 };
+	assert_int_equal(nbw_an_series_size(p, n, -1), 256 << 20);
+	/* No size covers every device: the one that covers the most (a tie to the larger). */
+	n = 0;
+	p[n++] = (struct nbw_an_point){ 8, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 8, -1, 1 };
+	p[n++] = (struct nbw_an_point){ 8, -1, 2 };
+	p[n++] = (struct nbw_an_point){ 4096, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 4096, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 4096, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 4096, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 1 << 20, -1, 1 };
+	p[n++] = (struct nbw_an_point){ 1 << 20, -1, 2 };
+	assert_int_equal(nbw_an_series_size(p, n, -1), 8);
+	p[n++] = (struct nbw_an_point){ 1 << 20, -1, 0 };
+	assert_int_equal(nbw_an_series_size(p, n, -1), 1 << 20);
+	assert_int_equal(nbw_an_series_size(p, 0, 77), 77);
+}
+
+/* The plane-size sweep of nodebw run measures pair 0-1 and devices 0 and 1 at a halo size
+ * once per process: the matrix, the device table and the outlier groups still read every
+ * pair and device at the size all of them have, with every cell filled. */
+static void plane_sweep_repeats_keep_the_size(void **state)
+{
+	(void)state;
+	json_t *devs = GPUS(4), *ms = json_array();
+	char st[96];
+	for (int a = 0; a < 4; a++) {
+		snprintf(st, sizeof(st), "[{\"src\": \"host\", \"dst\": %d}]", a);
+		json_array_append_new(ms, meas("cuda", "htod", "single", 1 << 26, st, 50.0 + a,
+					       63.0, "PCIe Gen5 x16"));
+		for (int b = 0; b < 4; b++) {
+			if (a == b)
+				continue;
+			snprintf(st, sizeof(st), "[{\"src\": %d, \"dst\": %d}]", a, b);
+			json_array_append_new(ms, meas("cuda", "p2p", "single", 1 << 26, st,
+						       100.0 + 10 * a + b, 450.0, "NV18"));
+		}
+	}
+	for (int k = 0; k < 8; k++)
+		for (int a = 0; a < 2; a++) {
+			snprintf(st, sizeof(st), "[{\"src\": %d, \"dst\": %d}]", a, 1 - a);
+			json_array_append_new(ms, meas("cuda", "p2p", "single", 32768, st, 20.0,
+						       450.0, "NV18"));
+			snprintf(st, sizeof(st), "[{\"src\": \"host\", \"dst\": %d}]", a);
+			json_array_append_new(ms, meas("cuda", "htod", "single", 32768, st, 10.0,
+						       63.0, "PCIe Gen5 x16"));
+		}
+	json_t *mx = nbw_analysis_matrices(devs, ms);
+	assert_int_equal(json_array_size(mx), 1);
+	json_t *m = json_array_get(mx, 0);
+	assert_int_equal(json_integer_value(json_object_get(m, "bandwidth_bytes")), 1 << 26);
+	json_t *cells = json_object_get(m, "cells");
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 4; b++) {
+			json_t *c = json_array_get(json_array_get(cells, (size_t)a), (size_t)b);
+			if (a == b) {
+				assert_true(json_is_null(c));
+				continue;
+			}
+			assert_float_equal(json_number_value(json_object_get(c, "gbps")),
+					   100.0 + 10 * a + b, 1e-9);
+		}
+	json_t *tables = nbw_analysis_device_tables(devs, ms);
+	json_t *t = json_array_get(tables, 0);
+	assert_int_equal(json_integer_value(json_object_get(t, "bytes")), 1 << 26);
+	assert_int_equal(json_array_size(json_object_get(t, "rows")), 4);
+	json_t *groups = NULL, *out = nbw_analysis_outliers(devs, ms, &groups), *g;
+	size_t i;
+	json_array_foreach(groups, i, g)
+		assert_int_equal(json_integer_value(json_object_get(g, "bytes")), 1 << 26);
+	assert_true(json_array_size(groups) > 0);
+	json_decref(out);
+	json_decref(groups);
+	json_decref(tables);
+	json_decref(mx);
+	json_decref(ms);
+	json_decref(devs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +631,8 @@ int main(void)
 		cmocka_unit_test(binding_is_its_own_series),
 		cmocka_unit_test(all_at_once_bounds),
 		cmocka_unit_test(read_at_the_size_every_set_has),
+		cmocka_unit_test(series_size_rule),
+		cmocka_unit_test(plane_sweep_repeats_keep_the_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
