@@ -415,7 +415,7 @@ static void binding_is_its_own_series(void **state)
 }
 
 /* Every device at once: the aggregate against the sum of each stream alone, the links' sum
- * and the host memory's limit; the ring's slowest stream; neither in the matrices nor
+ * and the host memory measured alone; the ring's slowest stream; neither in the matrices nor
  * judged by the outlier rule. */
 static void all_at_once_bounds(void **state)
 {
@@ -458,9 +458,11 @@ static void all_at_once_bounds(void **state)
 	assert_float_equal(json_number_value(json_object_get(h, "scaling")), 100.0 / 220.0, 1e-9);
 	assert_float_equal(json_number_value(json_object_get(h, "fraction_of_links")),
 			   100.0 / 252.0, 1e-9);
-	assert_float_equal(json_number_value(json_object_get(h, "host_memory_limit_gbps")), 120.0,
-			   1e-9);
+	assert_float_equal(json_number_value(json_object_get(h, "host_memory_limit_gbps")),
+			   120.0, 1e-9);
 	assert_string_equal(json_string_value(json_object_get(h, "bound")), "host memory");
+	assert_non_null(strstr(json_string_value(json_object_get(h, "verdict")),
+			       "83.3 % of the host-memory reference measured alone"));
 	json_t *sl = json_object_get(h, "slowest");
 	assert_int_equal(json_integer_value(json_object_get(sl, "dst")), 2);
 	/* a GPU ring does not cross host memory: the links bound it */
@@ -617,6 +619,48 @@ static void plane_sweep_repeats_keep_the_size(void **state)
 	json_decref(devs);
 }
 
+/* A reference the aggregate exceeds is no bound: four host-plugin copies at once moved 28.86
+ * GB/s where the host backend's one copy over every core, measured alone, moved 21.77. */
+static void exceeded_reference_is_no_bound(void **state)
+{
+	(void)state;
+	json_t *devs = json_array(), *ms = json_array();
+	for (int i = 0; i < 4; i++)
+		json_array_append_new(devs, json_pack("{s:s, s:i, s:s, s:b}", "api", "omp", "id", i,
+						      "kind", "host-plugin", "is_gpu", 0));
+	json_array_append_new(ms, meas("omp", "htod", "all", 1 << 26,
+				       "[{\"src\": \"host\", \"dst\": 0, \"gbps\": {\"median\": 7.0}},"
+				       " {\"src\": \"host\", \"dst\": 1, \"gbps\": {\"median\": 7.2}},"
+				       " {\"src\": \"host\", \"dst\": 2, \"gbps\": {\"median\": 7.3}},"
+				       " {\"src\": \"host\", \"dst\": 3, \"gbps\": {\"median\": 7.4}}]",
+				       28.86, -1, "host"));
+	json_t *hp = meas("host", "htod", "single", 1 << 26, "[{\"src\": \"host\", \"dst\": 0}]",
+			  21.77, -1, "host");
+	json_object_set_new(hp, "mode", json_string("parallel"));
+	json_array_append_new(ms, hp);
+	json_t *rows = nbw_analysis_concurrent(devs, ms);
+	assert_int_equal(json_array_size(rows), 1);
+	json_t *h = json_array_get(rows, 0);
+	assert_float_equal(json_number_value(json_object_get(h, "fraction_of_host_limit")),
+			   28.86 / 21.77, 1e-9);
+	assert_true(json_is_null(json_object_get(h, "bound")));
+	assert_string_equal(json_string_value(json_object_get(h, "verdict")),
+			    "above the host-memory reference measured alone (132.6 %)");
+	/* printed: no bound, the percentage said */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	nbw_analysis_print_concurrent(f, rows);
+	fclose(f);
+	assert_null(strstr(buf, "  host memory "));
+	assert_non_null(strstr(buf, "above the host-memory reference measured alone (132.6 %)"));
+	free(buf);
+	json_decref(rows);
+	json_decref(ms);
+	json_decref(devs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -630,6 +674,7 @@ int main(void)
 		cmocka_unit_test(empty_document),
 		cmocka_unit_test(binding_is_its_own_series),
 		cmocka_unit_test(all_at_once_bounds),
+		cmocka_unit_test(exceeded_reference_is_no_bound),
 		cmocka_unit_test(read_at_the_size_every_set_has),
 		cmocka_unit_test(series_size_rule),
 		cmocka_unit_test(plane_sweep_repeats_keep_the_size),
