@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "../../analysis/measure.h" /* nbw_an_series_size: the one size rule */
+#include "../../report/round_label.h" /* the report's numbering of solver rounds */
 #include "nodebw/analysis.h"
 #include "nodebw/results.h"
 
@@ -661,6 +662,51 @@ static void exceeded_reference_is_no_bound(void **state)
 	json_decref(devs);
 }
 
+/* nodebw run planned 9 solver rounds, its time limit stopped them after 6, and 4 extra
+ * rounds followed, recorded as 10-13: the report says "extra round 4" where the terminal
+ * said "extra round 4 of at most 5", not "round 13"; a document that numbers them on from
+ * the rounds run (7-10) reads the same. */
+static void extra_rounds_numbered_as_the_terminal(void **state)
+{
+	(void)state;
+	const int recorded[2][4] = { { 10, 11, 12, 13 }, { 7, 8, 9, 10 } };
+	for (int v = 0; v < 2; v++) {
+		json_t *doc = load("{\"solver\": {\"rounds\": 9, \"rounds_run\": 6},"
+				   " \"solver_runs\": [], \"disturbance\": {\"speed_reference\": []}}");
+		json_t *runs = json_object_get(doc, "solver_runs");
+		json_t *refs = json_object_get(json_object_get(doc, "disturbance"),
+					       "speed_reference");
+		for (int r = 1; r <= 6; r++)
+			json_array_append_new(runs, json_pack("{s:i}", "round", r));
+		for (int k = 0; k < 4; k++) {
+			char at[32];
+			snprintf(at, sizeof(at), "solver round %d", recorded[v][k]);
+			json_array_append_new(refs, json_pack("{s:s}", "at", at));
+			if (k != 2) /* an extra round may leave no run of its own behind */
+				json_array_append_new(runs, json_pack("{s:i}", "round",
+								      recorded[v][k]));
+		}
+		char lbl[32];
+		nbw_round_label(doc, 6, lbl, sizeof(lbl));
+		assert_string_equal(lbl, "6");
+		for (int k = 0; k < 4; k++) {
+			nbw_round_label(doc, recorded[v][k], lbl, sizeof(lbl));
+			char want[32];
+			snprintf(want, sizeof(want), "extra round %d", k + 1);
+			assert_string_equal(lbl, want);
+		}
+		json_decref(doc);
+	}
+	/* an older document without "rounds_run": the recorded numbers */
+	json_t *old = load("{\"solver_runs\": [{\"round\": 3}]}");
+	char lbl[32];
+	nbw_round_label(old, 3, lbl, sizeof(lbl));
+	assert_string_equal(lbl, "3");
+	assert_int_equal(nbw_round_of_at("solver round 12"), 12);
+	assert_int_equal(nbw_round_of_at("after probes"), 0);
+	json_decref(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +721,7 @@ int main(void)
 		cmocka_unit_test(binding_is_its_own_series),
 		cmocka_unit_test(all_at_once_bounds),
 		cmocka_unit_test(exceeded_reference_is_no_bound),
+		cmocka_unit_test(extra_rounds_numbered_as_the_terminal),
 		cmocka_unit_test(read_at_the_size_every_set_has),
 		cmocka_unit_test(series_size_rule),
 		cmocka_unit_test(plane_sweep_repeats_keep_the_size),
