@@ -13,7 +13,8 @@ printing precision) in every place a user reads them:
 The size rule: a series is read at the largest size measured on every pair (matrices) or
 device (tables) of it. Then the run's document with nodebw run's plane-size sweep added
 (pair 0-1 and devices 0 and 1 measured again at a small halo size, once per process) must
-give the same matrices and tables. TAP output; exit 1 when a check fails."""
+give the same matrices and tables, and so must a recorded `nodebw run --quick`
+(tests/fixtures/results-run-paired-2cpu-vm.json). TAP output; exit 1 when a check fails."""
 import csv
 import json
 import math
@@ -423,6 +424,25 @@ def run_checks(tmp):
                 bad.append(f"{a['api']} {a['direction']} {a['mode']}: {a['bytes']} B, "
                            f"{len(a['rows'])} rows -> {b['bytes']} B, {len(b['rows'])} rows")
     check(f"the plane-size sweep's repeats ({len(extra)}) move no matrix or table", not bad,
+          "\n".join(bad))
+    # 8. The same on a recorded `nodebw run --quick` (2-core VM, plane-size sweep included):
+    # every OpenMP matrix and device table at 64 MiB with all four devices.
+    fx = os.path.join(os.environ.get("NODEBW_SOURCE", "."), "tests", "fixtures",
+                      "results-run-paired-2cpu-vm.json")
+    rj = nodebw(["matrix", "--json", fx], 120)
+    bad = [rj.stderr] if rj.returncode else []
+    if not rj.returncode:
+        rec = json.loads(rj.stdout)
+        for m in rec["matrices"]:
+            if m["api"] == "omp" and m["concurrency"] == "single":
+                filled = sum(1 for r in m["cells"] for c in r if c and c["gbps"] is not None)
+                if m["bandwidth_bytes"] != 64 << 20 or filled != 12:
+                    bad.append(f"omp p2p {m['mode']}: {m['bandwidth_bytes']} B, {filled} cells")
+        for t in rec["devices"]:
+            if t["api"] == "omp" and (t["bytes"] != 64 << 20 or len(t["rows"]) != 4):
+                bad.append(f"omp {t['direction']} {t['mode']} {t['host_mem']}: {t['bytes']} B, "
+                           f"devices {[r['device'] for r in t['rows']]}")
+    check("recorded nodebw run: every OpenMP matrix and table at 64 MiB, all devices", not bad,
           "\n".join(bad))
     print(f"1..{n_checks}")
     return 1 if n_failed else 0
