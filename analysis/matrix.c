@@ -164,8 +164,9 @@ static json_t *matrix_notes(const struct series *s)
 {
 	json_t *notes = json_array();
 	json_array_append_new(notes, json_string(
-		"GB/s = 1e9 B/s: median GB/s at the largest size; latency = median time of one "
-		"transfer at the smallest size, in microseconds"));
+		"GB/s = 1e9 B/s: median GB/s at bandwidth_bytes, the largest size measured on "
+		"every pair; latency = median time of one transfer at the smallest size, in "
+		"microseconds"));
 	if (strcmp(s->concurrency, "bidir") == 0)
 		json_array_append_new(notes, json_string(
 			"bidirectional: aggregate of both directions at once (2 x bytes / wall "
@@ -278,7 +279,8 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
 		}
 		json_t *notes = json_array();
 		json_array_append_new(notes, json_string(
-			"GB/s = 1e9 B/s: median GB/s of one stream at the largest size"));
+			"GB/s = 1e9 B/s: median GB/s of one stream at bytes, the largest size "
+			"measured on every device"));
 		if (s[k].host_memory)
 			json_array_append_new(notes, json_string(
 				"host-plugin devices and host regions are host memory: these are "
