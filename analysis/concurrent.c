@@ -39,7 +39,7 @@ static double stream_median(json_t *s, const char *key)
 /* The host-memory reference for a direction: the host backend's one copy over every core
  * (mode parallel, one stream) at its largest size, the same host memory kind if measured. */
 static double host_reference(json_t *devices, json_t *ms, const struct nbw_an_meas *x,
-			 const char **mem_used)
+			     const char **mem_used)
 {
 	double best = NAN;
 	json_int_t best_bytes = -1;

@@ -62,7 +62,7 @@ struct group {
 	bool host_memory, any_theory;
 	double bytes;         /* the largest size, the same for every series unless mixed */
 	bool mixed;
-	char at[64];          /* "at 268435456 B" or "at the largest size of each series" */
+	char at[64];          /* "at 268435456 B", or "at the size of each series (...)" */
 };
 
 /* "sync, pinned host memory", and its size where the group's series differ in size. */
@@ -215,14 +215,13 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 			/* The CSV file: the GB/s and the series' size, the size it was read at. */
 			char csv_v[64];
 			double b = jnum(json_array_get(tables, g->idx[s]), "bytes");
-			if (isfinite(v))
+			if (isfinite(v)) {
 				snprintf(csv_v, sizeof(csv_v), "%.2f,%.0f", v, b);
-			else
-				snprintf(csv_v, sizeof(csv_v), "-,%.0f", b);
-			if (isfinite(v))
 				nbw_rtable_cellc(t, csv_v, "%.2f", v);
-			else
+			} else {
+				snprintf(csv_v, sizeof(csv_v), "-,%.0f", b);
 				nbw_rtable_cellc(t, csv_v, "-");
+			}
 			if (g->any_theory && isfinite(f))
 				nbw_rtable_cell(t, "%.1f", 100.0 * f);
 			else if (g->any_theory)
