@@ -3,8 +3,11 @@
  * Every device at once (host-to-all, all-to-host) and the P2P ring: at the largest size of
  * each series, the aggregate against three references: the sum of each stream timed alone
  * (how well the copies scale), the sum of the links' theoretical figures (what the wires
- * could carry) and the host memory's own limit, which the host backend measures with one
- * copy spread over every core (mode parallel). The tighter of the last two is the bound.
+ * could carry) and the host memory measured alone, which the host backend measures with one
+ * copy spread over every core (mode parallel). Of the last two, the lower one the aggregate
+ * stays within is the bound; a reference the aggregate exceeds is no bound (the host-memory
+ * reference is one measurement, taken at another moment: four copies at once have moved
+ * more), and the verdict says so with the percentage instead.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,10 +36,10 @@ static double stream_median(json_t *s, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The host memory's limit for a direction: the host backend's one copy over every core
+/* The host-memory reference for a direction: the host backend's one copy over every core
  * (mode parallel, one stream) at its largest size, the same host memory kind if measured. */
-static double host_limit(json_t *devices, json_t *ms, const struct nbw_an_meas *x,
-			 const char **mem_used)
+static double host_reference(json_t *devices, json_t *ms, const struct nbw_an_meas *x,
+			     const char **mem_used)
 {
 	double best = NAN;
 	json_int_t best_bytes = -1;
@@ -58,6 +61,36 @@ static double host_limit(json_t *devices, json_t *ms, const struct nbw_an_meas *
 		}
 	}
 	return best;
+}
+
+/* What the aggregate \p agg was measured against, in words (\p out), and the bound that
+ * supports: the lower of the links' theoretical sum and the host-memory reference among
+ * those the aggregate stays within; NULL when it exceeds every known one or none is known. */
+static const char *verdict(double agg, double links, double host, char *out, size_t len)
+{
+	const char *bound = NULL;
+	double lf = agg / links, hf = agg / host;
+	int k = 0;
+	out[0] = '\0';
+	if (isfinite(hf) && hf > 1.0)
+		k += snprintf(out, len, "above the host-memory reference measured alone (%.1f %%)",
+			      100.0 * hf);
+	if (isfinite(lf) && lf > 1.0 && k >= 0 && (size_t)k < len)
+		k += snprintf(out + k, len - (size_t)k, "%sabove the links' theoretical sum (%.1f %%)",
+			      k ? "; " : "", 100.0 * lf);
+	bool by_links = isfinite(lf) && lf <= 1.0, by_host = isfinite(hf) && hf <= 1.0;
+	if (by_links && (!by_host || links <= host))
+		bound = "links";
+	else if (by_host)
+		bound = "host memory";
+	if (bound && k >= 0 && (size_t)k < len)
+		snprintf(out + k, len - (size_t)k, "%s%.1f %% of %s", k ? "; " : "",
+			 100.0 * (by_links && bound[0] == 'l' ? lf : hf),
+			 bound[0] == 'l' ? "the links' theoretical sum"
+					 : "the host-memory reference measured alone");
+	else if (!isfinite(lf) && !isfinite(hf))
+		snprintf(out, len, "no reference known");
+	return bound;
 }
 
 static json_t *one(json_t *devices, json_t *ms, const struct nbw_an_meas *x)
@@ -89,18 +122,15 @@ static json_t *one(json_t *devices, json_t *ms, const struct nbw_an_meas *x)
 	bool p2p = !strcmp(x->direction, "p2p");
 	/* Host memory bounds what crosses it: every host<->device copy, and copies between
 	 * host-plugin devices (which are host memory); not a GPU ring. */
-	double limit = !p2p || x->host_memory ? host_limit(devices, ms, x, &mem_used) : NAN;
+	double ref = !p2p || x->host_memory ? host_reference(devices, ms, x, &mem_used) : NAN;
 	double links = x->theoretical > 0.0 ? x->theoretical : NAN;
-	const char *bound = isfinite(links) && isfinite(limit) ? (links < limit ? "links"
-										 : "host memory")
-			    : isfinite(links)			    ? "links"
-			    : isfinite(limit)			    ? "host memory"
-								    : "unknown";
+	char said[200];
+	const char *bound = verdict(x->gbps, links, ref, said, sizeof(said));
 	const char *pattern = p2p ? "ring" : !strcmp(x->direction, "htod") ? "host-to-all"
 									   : "all-to-host";
 	json_t *o = json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:o, "
-		"s:o, s:o, s:o, s:s}",
+		"s:o, s:o, s:o, s:o, s:s}",
 		"pattern", pattern, "api", x->api, "direction", x->direction, "mode", x->mode,
 		"host_mem", x->host_mem, "concurrency", x->concurrency, "peer_access",
 		x->peer_access, "binding", x->bind, "bytes", x->bytes, "devices", devs, "streams",
@@ -109,10 +139,11 @@ static json_t *one(json_t *devices, json_t *ms, const struct nbw_an_meas *x)
 		nbw_an_num(alone_known && alone_sum > 0 ? x->gbps / alone_sum : NAN, true), "link",
 		x->link, "links_theoretical_gbps", nbw_an_num(links, true),
 		"fraction_of_links", nbw_an_num(x->gbps / links, true), "host_memory_limit_gbps",
-		nbw_an_num(limit, true), "fraction_of_host_limit", nbw_an_num(x->gbps / limit, true),
-		"bound", bound);
+		nbw_an_num(ref, true), "fraction_of_host_limit",
+		nbw_an_num(x->gbps / ref, true), "bound",
+		bound ? json_string(bound) : json_null(), "verdict", said);
 	json_object_set_new(o, "host_limit_host_mem",
-			    isfinite(limit) ? json_string(mem_used) : json_null());
+			    isfinite(ref) ? json_string(mem_used) : json_null());
 	json_object_set_new(o, "slowest",
 			    isfinite(slow) ? json_pack("{s:o, s:o, s:f}", "src",
 						       slow_src < 0 ? json_string("host")
@@ -181,11 +212,12 @@ void nbw_analysis_print_concurrent(FILE *f, json_t *rows)
 		return;
 	fprintf(f, "\n  Every device at once (GB/s = 1e9 B/s, at the largest size; aggregate = "
 		   "all streams' bytes / wall time; scaling = aggregate / sum of each stream "
-		   "alone; links = sum of the links' theoretical figures; host memory = the host "
-		   "backend's one copy over every core)\n");
-	fprintf(f, "    %-5s %-12s %-8s %-10s %4s %9s %9s %7s %9s %6s %9s %6s  %-11s %s\n", "api",
-		   "pattern", "mode", "memory", "devs", "aggregate", "sum alone", "scaling",
-		   "links", "frac", "host mem", "frac", "bound", "slowest stream");
+		   "alone; links = sum of the links' theoretical figures; host mem = the host "
+		   "backend's one copy over every core, measured alone; bound = the lower of the "
+		   "two that the aggregate stays within, - = none)\n");
+	fprintf(f, "    %-5s %-12s %-8s %-10s %4s %9s %9s %7s %9s %6s %9s %6s  %-11s %-18s %s\n",
+		"api", "pattern", "mode", "memory", "devs", "aggregate", "sum alone", "scaling",
+		"links", "frac", "host mem", "frac", "bound", "slowest stream", "measured");
 	size_t i;
 	json_t *r;
 	json_array_foreach(rows, i, r) {
@@ -209,10 +241,12 @@ void nbw_analysis_print_concurrent(FILE *f, json_t *rows)
 		fputc(' ', f);
 		num(f, r, "fraction_of_host_limit", "%*.2f", 6);
 		json_t *sl = json_object_get(r, "slowest");
-		char a[16], b[16];
+		char a[16], b[16], slow[64];
 		endpoint(a, sizeof(a), json_object_get(sl, "src"));
 		endpoint(b, sizeof(b), json_object_get(sl, "dst"));
-		fprintf(f, "  %-11s %s->%s %.2f%s\n", s_of(r, "bound"), a, b,
-			json_number_value(json_object_get(sl, "gbps")), peer);
+		snprintf(slow, sizeof(slow), "%s->%s %.2f%s", a, b,
+			 json_number_value(json_object_get(sl, "gbps")), peer);
+		fprintf(f, "  %-11s %-18s %s\n", *s_of(r, "bound") ? s_of(r, "bound") : "-", slow,
+			s_of(r, "verdict"));
 	}
 }

@@ -4,9 +4,10 @@
  *
  * A series is one (api, mode, concurrency, peer_access) of P2P measurements, or one (api,
  * direction, mode, host_mem) of single-stream htod/dtoh measurements. Its bandwidth is read
- * at the largest size measured in the series and the P2P latency at the smallest, so all
- * cells of a matrix compare the same size; a cell without a measurement of that size is
- * null ("-" when printed). When a cell was measured twice at one size, the first wins.
+ * at one size, the largest measured on every pair or device of the series
+ * (nbw_an_series_size), and the P2P latency at the smallest, so all cells of a matrix
+ * compare the same size, the one every output names; a cell without a measurement of that
+ * size is null ("-" when printed). When a cell was measured twice at one size, the first wins.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -72,21 +73,23 @@ static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t 
 			s[k].small = x.bytes;
 		s[k].host_memory = s[k].host_memory || x.host_memory;
 	}
-	/* The bandwidth size: the largest size most device sets of the series have. A long
-	 * sweep (--full, to 1 GiB) measures device 0 and the first pair beyond the size the
-	 * matrix cells stop at (include/nodebw/plan.h). */
-	json_int_t *sz = calloc(json_array_size(ms) + 1, sizeof(*sz));
-	for (size_t k = 0; sz && k < ns; k++) {
+	/* The bandwidth size (nbw_an_series_size): the largest size measured on every pair or
+	 * device of the series. A long sweep (--full, to 1 GiB) measures device 0 and the
+	 * first pair beyond the size the matrix cells stop at (include/nodebw/plan.h), and
+	 * nodebw run's plane-size sweep measures the first pair at the halo sizes once per
+	 * process: neither moves the size. */
+	struct nbw_an_point *pt = calloc(json_array_size(ms) + 1, sizeof(*pt));
+	for (size_t k = 0; pt && k < ns; k++) {
 		size_t cnt = 0;
 		json_array_foreach(ms, i, m) {
 			struct nbw_an_meas x;
 			if (nbw_an_read(devices, m, &x) && wanted(&x, p2p) &&
 			    same_series(&s[k], &x, p2p))
-				sz[cnt++] = x.bytes;
+				pt[cnt++] = (struct nbw_an_point){ x.bytes, x.src, x.dst };
 		}
-		s[k].big = nbw_an_common_size(sz, cnt, s[k].big);
+		s[k].big = nbw_an_series_size(pt, cnt, s[k].big);
 	}
-	free(sz);
+	free(pt);
 	*n = ns;
 	return s;
 }
@@ -161,8 +164,9 @@ static json_t *matrix_notes(const struct series *s)
 {
 	json_t *notes = json_array();
 	json_array_append_new(notes, json_string(
-		"GB/s = 1e9 B/s: median GB/s at the largest size; latency = median time of one "
-		"transfer at the smallest size, in microseconds"));
+		"GB/s = 1e9 B/s: median GB/s at bandwidth_bytes, the largest size measured on "
+		"every pair; latency = median time of one transfer at the smallest size, in "
+		"microseconds"));
 	if (strcmp(s->concurrency, "bidir") == 0)
 		json_array_append_new(notes, json_string(
 			"bidirectional: aggregate of both directions at once (2 x bytes / wall "
@@ -275,7 +279,8 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
 		}
 		json_t *notes = json_array();
 		json_array_append_new(notes, json_string(
-			"GB/s = 1e9 B/s: median GB/s of one stream at the largest size"));
+			"GB/s = 1e9 B/s: median GB/s of one stream at bytes, the largest size "
+			"measured on every device"));
 		if (s[k].host_memory)
 			json_array_append_new(notes, json_string(
 				"host-plugin devices and host regions are host memory: these are "

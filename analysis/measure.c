@@ -117,24 +117,28 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int cmp_size(const void *a, const void *b)
+static int cmp_point(const void *a, const void *b)
 {
-	json_int_t x = *(const json_int_t *)a, y = *(const json_int_t *)b;
-	return (x > y) - (x < y);
+	const struct nbw_an_point *x = a, *y = b;
+	if (x->bytes != y->bytes)
+		return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+	if (x->src != y->src)
+		return (x->src > y->src) - (x->src < y->src);
+	return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-json_int_t nbw_an_common_size(json_int_t *sizes, size_t n, json_int_t fallback)
+json_int_t nbw_an_series_size(struct nbw_an_point *p, size_t n, json_int_t fallback)
 {
 	json_int_t best = fallback;
 	size_t best_n = 0;
-	qsort(sizes, n, sizeof(*sizes), cmp_size);
+	qsort(p, n, sizeof(*p), cmp_point);
 	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		while (j < n && sizes[j] == sizes[i])
-			j++;
-		if (j - i >= best_n) { /* ascending: a tie goes to the larger size */
-			best = sizes[i];
-			best_n = j - i;
+		size_t sets = 0, j = i;
+		for (; j < n && p[j].bytes == p[i].bytes; j++)
+			sets += j == i || cmp_point(&p[j], &p[j - 1]) != 0;
+		if (sets >= best_n) { /* ascending: a tie goes to the larger size */
+			best = p[i].bytes;
+			best_n = sets;
 		}
 		i = j;
 	}

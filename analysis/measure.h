@@ -35,9 +35,18 @@ bool nbw_an_usable(json_t *m);
 json_t *nbw_an_device(json_t *devices, const char *api, int id);
 /* Fill \p out from \p m; false when \p m is unusable or has no stream. */
 bool nbw_an_read(json_t *devices, json_t *m, struct nbw_an_meas *out);
-/* The largest of the \p n sizes (reordered) that occurs most often; \p fallback when n = 0.
- * The size a series' matrix or table is read at: the one most of its device sets have. */
-json_int_t nbw_an_common_size(json_int_t *sizes, size_t n, json_int_t fallback);
+/* One measurement of a series as the size rule sees it: its size and its device set
+ * (stream 0's ends). */
+struct nbw_an_point {
+	json_int_t bytes;
+	int src, dst;
+};
+/* The one size a series' matrix, table or outlier group is read at, in every output: the
+ * largest size measured on every device set (pair, device) of the series; where no size
+ * covers them all, the largest of those measured on the most device sets. A set measured
+ * several times at one size (the plane-size sweep's processes, a series run twice) counts
+ * once. Reorders \p p; \p fallback when n = 0. */
+json_int_t nbw_an_series_size(struct nbw_an_point *p, size_t n, json_int_t fallback);
 /* Median of \p n values (reorders \p v); NaN when n = 0. */
 double nbw_an_median(double *v, size_t n);
 /* A JSON number, or null when \p x is not finite or (with \p positive) not > 0. */

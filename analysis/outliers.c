@@ -200,19 +200,20 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 	}
 	qsort(c, n, sizeof(*c), cmp_cand);
 	for (size_t a = 0; a < n;) {
-		/* c[a] starts a series, sizes in descending order; it is judged at the largest
-		 * size most of its device sets have (a long sweep takes device 0 and the first
-		 * pair beyond the matrix cells' size). */
+		/* c[a] starts a series, sizes in descending order; it is judged at the size its
+		 * matrix or table is read at (nbw_an_series_size: the largest size measured on
+		 * every device set; a long sweep takes device 0 and the first pair beyond it). */
 		size_t s_end = a;
 		while (s_end < n && strcmp(c[s_end].series, c[a].series) == 0)
 			s_end++;
-		json_int_t *sz = malloc((s_end - a) * sizeof(*sz));
+		struct nbw_an_point *pt = malloc((s_end - a) * sizeof(*pt));
 		json_int_t judged = c[a].x.bytes;
-		if (sz) {
+		if (pt) {
 			for (size_t k = a; k < s_end; k++)
-				sz[k - a] = c[k].x.bytes;
-			judged = nbw_an_common_size(sz, s_end - a, judged);
-			free(sz);
+				pt[k - a] = (struct nbw_an_point){ c[k].x.bytes, c[k].x.src,
+								   c[k].x.dst };
+			judged = nbw_an_series_size(pt, s_end - a, judged);
+			free(pt);
 		}
 		size_t first = a;
 		while (first < s_end && c[first].x.bytes != judged)

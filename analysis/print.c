@@ -210,9 +210,10 @@ void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups)
 	size_t i;
 	json_t *o;
 	fprintf(f, "\nOutliers (%s; rule: %s)\n", UNITS, NBW_OUTLIER_RULE);
-	fprintf(f, "  judged at the largest size of each series, grouped by api, direction, "
-		   "mode, host memory, concurrency, peer access, binding, size and link kind; the median "
-		   "rule needs a group of at least %d\n", NBW_OUTLIER_MIN_GROUP);
+	fprintf(f, "  judged at each series' size (the largest measured on every pair or device, "
+		   "as its matrix or table), grouped by api, direction, mode, host memory, "
+		   "concurrency, peer access, binding, size and link kind; the median rule needs "
+		   "a group of at least %d\n", NBW_OUTLIER_MIN_GROUP);
 	if (json_array_size(outliers) == 0) {
 		fprintf(f, "  no outliers\n");
 	} else {

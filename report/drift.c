@@ -17,6 +17,7 @@
 #include "nodebw/model.h"
 #include "nodebw/report.h"
 #include "nodebw/stats.h"
+#include "round_label.h"
 
 /* A round at most this much slower (median over its configurations) is at the floor. */
 #define DRIFT_FLOOR 1.10
@@ -99,7 +100,8 @@ void nbw_report_solver_drift(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	struct nbw_rtable *t = NULL;
 	double lo = INFINITY, hi = 0.0, part_gap = 0.0;
-	int gap_round = 0, slow_rounds = 0, all_rounds = 0;
+	int slow_rounds = 0, all_rounds = 0;
+	char gap_round[32] = "-";
 	for (size_t f = 0; f < in->nfiles; f++) {
 		size_t n;
 		int rounds;
@@ -134,7 +136,10 @@ void nbw_report_solver_drift(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				continue;
 			all_rounds++;
 			nbw_rtable_cell(t, "%zu", f + 1);
-			nbw_rtable_cell(t, "%d", round);
+			char lbl[32], num[16]; /* the terminal's numbering; the CSV keeps the record's */
+			nbw_round_label(in->docs[f], round, lbl, sizeof(lbl));
+			snprintf(num, sizeof(num), "%d", round);
+			nbw_rtable_cellc(t, num, "%s", lbl);
 			for (int p = 0; p < 3; p++)
 				if (isnan(x[p]))
 					nbw_rtable_cell(t, "-");
@@ -152,7 +157,7 @@ void nbw_report_solver_drift(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			hi = fmax(hi, rhi);
 			if (rhi / rlo > part_gap) {
 				part_gap = rhi / rlo;
-				gap_round = round;
+				nbw_round_label(in->docs[f], round, gap_round, sizeof(gap_round));
 			}
 		}
 		free(c);
@@ -163,7 +168,7 @@ void nbw_report_solver_drift(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	nbw_rdoc_heading(r, 3, "The machine's own speed during the solver rounds");
 	nbw_rdoc_para(r, "%d of %d rounds were slower than the floor by more than %.0f %% "
 			 "(median over their configurations %.2fx to %.2fx). Within one round the "
-			 "parts differed by up to %.2fx (round %d). The configurations of a round "
+			 "parts differed by up to %.2fx (round %s). The configurations of a round "
 			 "are slowed alike when the machine itself changes speed (memory bandwidth "
 			 "taken by other guests of the host, CPU frequency), which the disturbance "
 			 "counters above cannot see. Each configuration takes its fastest round, so "

@@ -14,8 +14,9 @@
 void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	nbw_rdoc_heading(r, 2, "Whole node");
-	nbw_rdoc_para(r, "Every device and pair the results hold, at the largest size of each "
-			 "series (bandwidth in GB/s = 1e9 bytes per second; the median of the "
+	nbw_rdoc_para(r, "Every device and pair the results hold, at one size per series, the "
+			 "largest measured on every pair or device of it and named with each table "
+			 "(bandwidth in GB/s = 1e9 bytes per second; the median of the "
 			 "repetitions): the device-to-device matrices, the host<->device bandwidth "
 			 "per device, every device at once, and the devices and pairs flagged as "
 			 "outliers. The same "

@@ -4,7 +4,10 @@
  * nbw_analysis_device_tables (one per api, direction, mode and host memory) are gathered
  * per api and direction into one bar chart (one bar per device and series, at most
  * NBW_NODE_BAR_SERIES_MAX series) and one table with every series; the theoretical GB/s of
- * the host links is drawn as a dashed reference line where it is known.
+ * the host links is drawn as a dashed reference line where it is known. Each series is read
+ * at its size (the analysis's rule: the largest measured on every device), named in the
+ * caption, in each series' title where the series differ, and in the CSV file's bytes
+ * column of every series.
  */
 #include <math.h>
 #include <stdio.h>
@@ -59,12 +62,15 @@ struct group {
 	bool host_memory, any_theory;
 	double bytes;         /* the largest size, the same for every series unless mixed */
 	bool mixed;
-	char at[64];          /* "at 268435456 B" or "at the largest size of each series" */
+	char at[64];          /* "at 268435456 B", or "at the size of each series (...)" */
 };
 
-static void series_title(json_t *t, char *out, size_t outlen)
+/* "sync, pinned host memory", and its size where the group's series differ in size. */
+static void series_title(json_t *t, bool mixed, char *out, size_t outlen)
 {
-	snprintf(out, outlen, "%s, %s host memory", jstr(t, "mode"), jstr(t, "host_mem"));
+	int k = snprintf(out, outlen, "%s, %s host memory", jstr(t, "mode"), jstr(t, "host_mem"));
+	if (mixed && k >= 0 && (size_t)k < outlen)
+		snprintf(out + k, outlen - (size_t)k, ", %.0f B", jnum(t, "bytes"));
 }
 
 static void bars(struct nbw_rdoc *r, json_t *tables, const struct group *g, const char *tag,
@@ -86,7 +92,7 @@ static void bars(struct nbw_rdoc *r, json_t *tables, const struct group *g, cons
 	size_t nh = 0;
 	for (size_t s = 0; s < ns; s++) {
 		json_t *t = json_array_get(tables, g->idx[s]);
-		series_title(t, titles[s], sizeof(titles[s]));
+		series_title(t, g->mixed, titles[s], sizeof(titles[s]));
 		for (size_t d = 0; d < g->nid; d++) {
 			json_t *row = row_of(t, g->ids[d]);
 			x[s * g->nid + d] = (double)d - 0.4 + w * ((double)s + 0.5);
@@ -172,14 +178,15 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 	hdr[2] = "theoretical GB/s";
 	for (size_t s = 0; s < g->n; s++) {
 		char st[96];
-		series_title(json_array_get(tables, g->idx[s]), st, sizeof(st));
+		series_title(json_array_get(tables, g->idx[s]), g->mixed, st, sizeof(st));
 		snprintf(names[2 * s], sizeof(names[0]), "%s: GB/s", st);
 		snprintf(names[2 * s + 1], sizeof(names[0]), "%s: %% of theoretical", st);
 		hdr[3 + s * (g->any_theory ? 2 : 1)] = names[2 * s];
 		if (g->any_theory)
 			hdr[4 + s * 2] = names[2 * s + 1];
 		json_t *ts = json_array_get(tables, g->idx[s]);
-		snprintf(cnames[2 * s], sizeof(cnames[0]), "%s_%s_gbps", jstr(ts, "mode"),
+		snprintf(cnames[2 * s], sizeof(cnames[0]), "%s_%s_gbps,%s_%s_bytes",
+			 jstr(ts, "mode"), jstr(ts, "host_mem"), jstr(ts, "mode"),
 			 jstr(ts, "host_mem"));
 		snprintf(cnames[2 * s + 1], sizeof(cnames[0]), "%s_%s_theoretical_pct",
 			 jstr(ts, "mode"), jstr(ts, "host_mem"));
@@ -205,10 +212,16 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 		for (size_t s = 0; s < g->n; s++) {
 			json_t *row = row_of(json_array_get(tables, g->idx[s]), g->ids[d]);
 			double v = jnum(row, "gbps"), f = jnum(row, "fraction");
-			if (isfinite(v))
-				nbw_rtable_cell(t, "%.2f", v);
-			else
-				nbw_rtable_cell(t, "-");
+			/* The CSV file: the GB/s and the series' size, the size it was read at. */
+			char csv_v[64];
+			double b = jnum(json_array_get(tables, g->idx[s]), "bytes");
+			if (isfinite(v)) {
+				snprintf(csv_v, sizeof(csv_v), "%.2f,%.0f", v, b);
+				nbw_rtable_cellc(t, csv_v, "%.2f", v);
+			} else {
+				snprintf(csv_v, sizeof(csv_v), "-,%.0f", b);
+				nbw_rtable_cellc(t, csv_v, "-");
+			}
 			if (g->any_theory && isfinite(f))
 				nbw_rtable_cell(t, "%.1f", 100.0 * f);
 			else if (g->any_theory)
@@ -264,7 +277,7 @@ void nbw_node_devices(struct nbw_rdoc *r, json_t *tables, const char *tag, int l
 		}
 		g.nid = device_ids(tables, idx, g.n, ids, cap);
 		if (g.mixed)
-			snprintf(g.at, sizeof(g.at), "at the largest size of each series");
+			snprintf(g.at, sizeof(g.at), "at the size of each series (in its title)");
 		else
 			snprintf(g.at, sizeof(g.at), "at %.0f B", g.bytes);
 		char what[120];

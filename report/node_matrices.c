@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Whole node, part 1: each P2P matrix of nbw_analysis_matrices as a table (rows = source,
- * columns = destination, GB/s at the largest size) and, within a bound, as two heat maps:
+ * columns = destination, GB/s at the matrix's size: the largest measured on every pair, the
+ * size `nodebw matrix` and the terminal show; its CSV file has it in a bytes column) and,
+ * within a bound, as two heat maps:
  * the measured GB/s and the fraction of the theoretical figure. The fraction map is left
  * out when no cell has a theoretical figure (always for host memory). A diagonal cell is
  * a copy within one device: never coloured, "X" in the map, and marked in the table.
@@ -129,9 +131,9 @@ static void context(const struct mx_info *m, char *out, size_t outlen)
 {
 	char size[32];
 	nbw_human_bytes(m->bytes, size, sizeof(size));
-	int k = snprintf(out, outlen, "Median GB/s (1e9 B/s) at %.0f B (%s), the largest size of "
-				      "the series; rows = source, columns = destination; - = not "
-				      "measured.", m->bytes, size);
+	int k = snprintf(out, outlen, "Median GB/s (1e9 B/s) at %.0f B (%s), the largest size "
+				      "measured on every pair of the series; rows = source, columns "
+				      "= destination; - = not measured.", m->bytes, size);
 	if (k < 0 || (size_t)k >= outlen)
 		return;
 	if (strcmp(m->conc, "bidir") == 0)
@@ -170,13 +172,15 @@ static void table(struct nbw_rdoc *r, const struct mx_info *m, const char *tag,
 			names[m->n + j] = NULL;
 		csv[j + 1] = names[m->n + j];
 	}
-	csv[0] = "src_device";
+	csv[0] = "src_device,bytes"; /* the matrix's size on every row of the CSV file */
 	char name[200], cap[1400];
 	stem(m, tag, "gbps", name, sizeof(name));
 	struct nbw_rtable *t = nbw_rtable_new(name, m->n + 1, hdr);
 	nbw_rtable_csv_names(t, csv);
 	for (size_t i = 0; i < m->n; i++) {
-		nbw_rtable_cell(t, "%d", m->ids[i]);
+		char first[48];
+		snprintf(first, sizeof(first), "%d,%.0f", m->ids[i], m->bytes);
+		nbw_rtable_cellc(t, first, "%d", m->ids[i]);
 		for (size_t j = 0; j < m->n; j++) {
 			double v = m->gbps[i * m->n + j];
 			if (!isfinite(v))

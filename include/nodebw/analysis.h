@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /** \file
  * \brief Whole-node analyses of a finished results document: the P2P matrices (bandwidth
- * at the largest size, latency at the smallest, per API, mode, concurrency and peer
- * access), the per-device host<->device tables, and the outlier rule of issue 12.
+ * at one size per series, the largest measured on every pair of it; latency at the
+ * smallest; per API, mode, concurrency and peer access), the per-device host<->device
+ * tables (the same rule), and the outlier rule of issue 12.
  *
  * Everything works on the JSON of a results document (its "devices" and "measurements"),
  * with whatever devices and pairs it holds, so the same code serves a fresh run and a
@@ -37,18 +38,19 @@
 #define NBW_OUTLIER_MIN_GROUP 3
 
 /** P2P matrices: an array with one object per (api, mode, concurrency, peer_access) of the
- *  P2P measurements: "devices" (ids, ascending), "bandwidth_bytes" (largest size of the
- *  series), "latency_bytes" (smallest), "cells" (rows = source, columns = destination; null
- *  = not measured), "notes". New reference, never NULL. */
+ *  P2P measurements: "devices" (ids, ascending), "bandwidth_bytes" (the series' size: the
+ *  largest measured on every pair of it), "latency_bytes" (smallest), "cells" (rows =
+ *  source, columns = destination; null = not measured), "notes". New reference, never NULL. */
 json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements);
 
 /** Host<->device tables: an array with one object per (api, direction, mode, host_mem) of
- *  the single-stream htod/dtoh measurements, "rows" one per device at the largest size.
+ *  the single-stream htod/dtoh measurements, "rows" one per device at "bytes", the
+ *  largest size measured on every device of the series (the matrices' rule).
  *  New reference, never NULL. */
 json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements);
 
-/** The outlier rule on the largest size of every series: an array of outlier objects
- *  (empty when none). When \p groups is not NULL it receives (new reference) one object
+/** The outlier rule at the size of every series (the matrices' rule): an array of
+ *  outlier objects (empty when none). When \p groups is not NULL it receives (new reference) one object
  *  per group of like measurements, saying how many members it has and whether the median
  *  rule applied. Never NULL. */
 json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **groups);

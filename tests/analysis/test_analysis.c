@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "../../analysis/measure.h" /* nbw_an_series_size: the one size rule */
+#include "../../report/round_label.h" /* the report's numbering of solver rounds */
 #include "nodebw/analysis.h"
 #include "nodebw/results.h"
 
@@ -414,7 +416,7 @@ static void binding_is_its_own_series(void **state)
 }
 
 /* Every device at once: the aggregate against the sum of each stream alone, the links' sum
- * and the host memory's limit; the ring's slowest stream; neither in the matrices nor
+ * and the host memory measured alone; the ring's slowest stream; neither in the matrices nor
  * judged by the outlier rule. */
 static void all_at_once_bounds(void **state)
 {
@@ -457,9 +459,11 @@ static void all_at_once_bounds(void **state)
 	assert_float_equal(json_number_value(json_object_get(h, "scaling")), 100.0 / 220.0, 1e-9);
 	assert_float_equal(json_number_value(json_object_get(h, "fraction_of_links")),
 			   100.0 / 252.0, 1e-9);
-	assert_float_equal(json_number_value(json_object_get(h, "host_memory_limit_gbps")), 120.0,
-			   1e-9);
+	assert_float_equal(json_number_value(json_object_get(h, "host_memory_limit_gbps")),
+			   120.0, 1e-9);
 	assert_string_equal(json_string_value(json_object_get(h, "bound")), "host memory");
+	assert_non_null(strstr(json_string_value(json_object_get(h, "verdict")),
+			       "83.3 % of the host-memory reference measured alone"));
 	json_t *sl = json_object_get(h, "slowest");
 	assert_int_equal(json_integer_value(json_object_get(sl, "dst")), 2);
 	/* a GPU ring does not cross host memory: the links bound it */
@@ -510,6 +514,199 @@ static void read_at_the_size_every_set_has(void **state)
 	json_decref(devs);
 }
 
+/* The one size rule (nbw_an_series_size) that the matrices, the device tables and the
+ * outlier rule share: the largest size measured on every device set, a set counted once
+ * however often it was measured at a size. */
+static void series_size_rule(void **state)
+{
+	(void)state;
+	struct nbw_an_point p[64];
+	size_t n = 0;
+	/* nodebw run: 12 ordered pairs at 8 B and 64 MiB; pair 0-1 also at 32768 B, once per
+	 * plane-sweep process (8 processes, both directions: 16 measurements). */
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 4; b++)
+			if (a != b) {
+				p[n++] = (struct nbw_an_point){ 8, a, b };
+				p[n++] = (struct nbw_an_point){ 64 << 20, a, b };
+			}
+	for (int k = 0; k < 8; k++) {
+		p[n++] = (struct nbw_an_point){ 32768, 0, 1 };
+		p[n++] = (struct nbw_an_point){ 32768, 1, 0 };
+	}
+	assert_int_equal(nbw_an_series_size(p, n, -1), 64 << 20);
+	/* --full: device 0 alone goes on to 1 GiB; every device has 256 MiB. */
+	n = 0;
+	for (int d = 0; d < 4; d++)
+		p[n++] = (struct nbw_an_point){ 256 << 20, -1, d };
+	p[n++] = (struct nbw_an_point){ 1 << 30, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 512 << 20, -1, 0 };
+	assert_int_equal(nbw_an_series_size(p, n, -1), 256 << 20);
+	/* No size covers every device: the one that covers the most (a tie to the larger). */
+	n = 0;
+	p[n++] = (struct nbw_an_point){ 8, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 8, -1, 1 };
+	p[n++] = (struct nbw_an_point){ 8, -1, 2 };
+	p[n++] = (struct nbw_an_point){ 4096, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 4096, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 4096, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 4096, -1, 0 };
+	p[n++] = (struct nbw_an_point){ 1 << 20, -1, 1 };
+	p[n++] = (struct nbw_an_point){ 1 << 20, -1, 2 };
+	assert_int_equal(nbw_an_series_size(p, n, -1), 8);
+	p[n++] = (struct nbw_an_point){ 1 << 20, -1, 0 };
+	assert_int_equal(nbw_an_series_size(p, n, -1), 1 << 20);
+	assert_int_equal(nbw_an_series_size(p, 0, 77), 77);
+}
+
+/* The plane-size sweep of nodebw run measures pair 0-1 and devices 0 and 1 at a halo size
+ * once per process: the matrix, the device table and the outlier groups still read every
+ * pair and device at the size all of them have, with every cell filled. */
+static void plane_sweep_repeats_keep_the_size(void **state)
+{
+	(void)state;
+	json_t *devs = GPUS(4), *ms = json_array();
+	char st[96];
+	for (int a = 0; a < 4; a++) {
+		snprintf(st, sizeof(st), "[{\"src\": \"host\", \"dst\": %d}]", a);
+		json_array_append_new(ms, meas("cuda", "htod", "single", 1 << 26, st, 50.0 + a,
+					       63.0, "PCIe Gen5 x16"));
+		for (int b = 0; b < 4; b++) {
+			if (a == b)
+				continue;
+			snprintf(st, sizeof(st), "[{\"src\": %d, \"dst\": %d}]", a, b);
+			json_array_append_new(ms, meas("cuda", "p2p", "single", 1 << 26, st,
+						       100.0 + 10 * a + b, 450.0, "NV18"));
+		}
+	}
+	for (int k = 0; k < 8; k++)
+		for (int a = 0; a < 2; a++) {
+			snprintf(st, sizeof(st), "[{\"src\": %d, \"dst\": %d}]", a, 1 - a);
+			json_array_append_new(ms, meas("cuda", "p2p", "single", 32768, st, 20.0,
+						       450.0, "NV18"));
+			snprintf(st, sizeof(st), "[{\"src\": \"host\", \"dst\": %d}]", a);
+			json_array_append_new(ms, meas("cuda", "htod", "single", 32768, st, 10.0,
+						       63.0, "PCIe Gen5 x16"));
+		}
+	json_t *mx = nbw_analysis_matrices(devs, ms);
+	assert_int_equal(json_array_size(mx), 1);
+	json_t *m = json_array_get(mx, 0);
+	assert_int_equal(json_integer_value(json_object_get(m, "bandwidth_bytes")), 1 << 26);
+	json_t *cells = json_object_get(m, "cells");
+	for (int a = 0; a < 4; a++)
+		for (int b = 0; b < 4; b++) {
+			json_t *c = json_array_get(json_array_get(cells, (size_t)a), (size_t)b);
+			if (a == b) {
+				assert_true(json_is_null(c));
+				continue;
+			}
+			assert_float_equal(json_number_value(json_object_get(c, "gbps")),
+					   100.0 + 10 * a + b, 1e-9);
+		}
+	json_t *tables = nbw_analysis_device_tables(devs, ms);
+	json_t *t = json_array_get(tables, 0);
+	assert_int_equal(json_integer_value(json_object_get(t, "bytes")), 1 << 26);
+	assert_int_equal(json_array_size(json_object_get(t, "rows")), 4);
+	json_t *groups = NULL, *out = nbw_analysis_outliers(devs, ms, &groups), *g;
+	size_t i;
+	json_array_foreach(groups, i, g)
+		assert_int_equal(json_integer_value(json_object_get(g, "bytes")), 1 << 26);
+	assert_true(json_array_size(groups) > 0);
+	json_decref(out);
+	json_decref(groups);
+	json_decref(tables);
+	json_decref(mx);
+	json_decref(ms);
+	json_decref(devs);
+}
+
+/* A reference the aggregate exceeds is no bound: four host-plugin copies at once moved 28.86
+ * GB/s where the host backend's one copy over every core, measured alone, moved 21.77. */
+static void exceeded_reference_is_no_bound(void **state)
+{
+	(void)state;
+	json_t *devs = json_array(), *ms = json_array();
+	for (int i = 0; i < 4; i++)
+		json_array_append_new(devs, json_pack("{s:s, s:i, s:s, s:b}", "api", "omp", "id", i,
+						      "kind", "host-plugin", "is_gpu", 0));
+	json_array_append_new(ms, meas("omp", "htod", "all", 1 << 26,
+				       "[{\"src\": \"host\", \"dst\": 0, \"gbps\": {\"median\": 7.0}},"
+				       " {\"src\": \"host\", \"dst\": 1, \"gbps\": {\"median\": 7.2}},"
+				       " {\"src\": \"host\", \"dst\": 2, \"gbps\": {\"median\": 7.3}},"
+				       " {\"src\": \"host\", \"dst\": 3, \"gbps\": {\"median\": 7.4}}]",
+				       28.86, -1, "host"));
+	json_t *hp = meas("host", "htod", "single", 1 << 26, "[{\"src\": \"host\", \"dst\": 0}]",
+			  21.77, -1, "host");
+	json_object_set_new(hp, "mode", json_string("parallel"));
+	json_array_append_new(ms, hp);
+	json_t *rows = nbw_analysis_concurrent(devs, ms);
+	assert_int_equal(json_array_size(rows), 1);
+	json_t *h = json_array_get(rows, 0);
+	assert_float_equal(json_number_value(json_object_get(h, "fraction_of_host_limit")),
+			   28.86 / 21.77, 1e-9);
+	assert_true(json_is_null(json_object_get(h, "bound")));
+	assert_string_equal(json_string_value(json_object_get(h, "verdict")),
+			    "above the host-memory reference measured alone (132.6 %)");
+	/* printed: no bound, the percentage said */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	nbw_analysis_print_concurrent(f, rows);
+	fclose(f);
+	assert_null(strstr(buf, "  host memory "));
+	assert_non_null(strstr(buf, "above the host-memory reference measured alone (132.6 %)"));
+	free(buf);
+	json_decref(rows);
+	json_decref(ms);
+	json_decref(devs);
+}
+
+/* nodebw run planned 9 solver rounds, its time limit stopped them after 6, and 4 extra
+ * rounds followed, recorded as 10-13: the report says "extra round 4" where the terminal
+ * said "extra round 4 of at most 5", not "round 13"; a document that numbers them on from
+ * the rounds run (7-10) reads the same. */
+static void extra_rounds_numbered_as_the_terminal(void **state)
+{
+	(void)state;
+	const int recorded[2][4] = { { 10, 11, 12, 13 }, { 7, 8, 9, 10 } };
+	for (int v = 0; v < 2; v++) {
+		json_t *doc = load("{\"solver\": {\"rounds\": 9, \"rounds_run\": 6},"
+				   " \"solver_runs\": [], \"disturbance\": {\"speed_reference\": []}}");
+		json_t *runs = json_object_get(doc, "solver_runs");
+		json_t *refs = json_object_get(json_object_get(doc, "disturbance"),
+					       "speed_reference");
+		for (int r = 1; r <= 6; r++)
+			json_array_append_new(runs, json_pack("{s:i}", "round", r));
+		for (int k = 0; k < 4; k++) {
+			char at[32];
+			snprintf(at, sizeof(at), "solver round %d", recorded[v][k]);
+			json_array_append_new(refs, json_pack("{s:s}", "at", at));
+			if (k != 2) /* an extra round may leave no run of its own behind */
+				json_array_append_new(runs, json_pack("{s:i}", "round",
+								      recorded[v][k]));
+		}
+		char lbl[32];
+		nbw_round_label(doc, 6, lbl, sizeof(lbl));
+		assert_string_equal(lbl, "6");
+		for (int k = 0; k < 4; k++) {
+			nbw_round_label(doc, recorded[v][k], lbl, sizeof(lbl));
+			char want[32];
+			snprintf(want, sizeof(want), "extra round %d", k + 1);
+			assert_string_equal(lbl, want);
+		}
+		json_decref(doc);
+	}
+	/* an older document without "rounds_run": the recorded numbers */
+	json_t *old = load("{\"solver_runs\": [{\"round\": 3}]}");
+	char lbl[32];
+	nbw_round_label(old, 3, lbl, sizeof(lbl));
+	assert_string_equal(lbl, "3");
+	assert_int_equal(nbw_round_of_at("solver round 12"), 12);
+	assert_int_equal(nbw_round_of_at("after probes"), 0);
+	json_decref(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,7 +720,11 @@ int main(void)
 		cmocka_unit_test(empty_document),
 		cmocka_unit_test(binding_is_its_own_series),
 		cmocka_unit_test(all_at_once_bounds),
+		cmocka_unit_test(exceeded_reference_is_no_bound),
+		cmocka_unit_test(extra_rounds_numbered_as_the_terminal),
 		cmocka_unit_test(read_at_the_size_every_set_has),
+		cmocka_unit_test(series_size_rule),
+		cmocka_unit_test(plane_sweep_repeats_keep_the_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,7 +54,7 @@ check "DGX: GB/s map: the diagonal is X, not coloured" grep -q '^5 5 NaN "X"$' "
 check "DGX: fraction map: cell 3->6 is 42 %" \
 	grep -q '^6 3 42\.[0-9]* "42%"$' "$out/plots/p2p-cuda-async-single-peer-enabled-fraction.dat"
 check "DGX: matrix CSV row 3 has 190.24 in column 6" \
-	grep -q "^3,368.67,382.75,384.60,,384.88,388.49,190.24,387.84$" \
+	grep -q "^3,268435456,368.67,382.75,384.60,,384.88,388.49,190.24,387.84$" \
 	"$out/tables/p2p-cuda-async-single-peer-enabled-gbps.csv"
 check "DGX: the caption names the link and its theoretical GB/s" \
 	grep -qF "Links: NV18 (theoretical 450.0 GB/s)" "$tmp/wn"
@@ -110,9 +110,13 @@ check "host-plugin: maps only for single-stream sync/async (4 of 8 matrices: $nm
 check "host-plugin: every matrix is a table (8)" test "$(ls "$out"/tables/p2p-*.csv | wc -l)" -eq 8
 check "host-plugin: unmeasured pairs are '-', the diagonal X (report.md)" \
 	grep -qF "| 1 | - | X | - | - |" "$out/report.md"
-check "host-plugin: the CSV has machine names and empty cells for them" \
-	test "$(sed -n '1p;3p' "$out/tables/p2p-omp-sync-single-gbps.csv")" = \
+check "host-plugin: the CSV has machine names, the matrix's size and empty cells for them" \
+	test "$(sed -n '1p;3p' "$out/tables/p2p-omp-sync-single-gbps.csv" | cut -d, -f1,3-)" = \
 	"$(printf 'src_device,dst_0_gbps,dst_1_gbps,dst_2_gbps,dst_3_gbps\n1,,,,')"
+check "host-plugin: the matrix CSV's bytes column is the size its caption names" sh -c \
+	"b=\$(sed -n 2p '$out/tables/p2p-omp-sync-single-gbps.csv' | cut -d, -f2); \
+	 [ -n \"\$b\" ] && grep -qF \"at \$b B\" '$out/report.md' && \
+	 [ \$(cut -d, -f2 '$out/tables/p2p-omp-sync-single-gbps.csv' | sort -u | wc -l) -eq 2 ]"
 check "host-plugin: device bars say host memory, not GPUs" \
 	grep -qF "device (host memory, not a GPU)" "$out/plots/devices-omp-htod.gp"
 check "host-plugin: no theoretical line for host memory" \
@@ -140,7 +144,7 @@ then
 	section "$out/report.md" >"$tmp/wn"
 	check "pair 0-1: a 2x2 matrix" \
 		test "$(cat "$out/tables/p2p-cuda-async-single-peer-enabled-gbps.csv")" = \
-		"$(printf 'src_device,dst_0_gbps,dst_1_gbps\n0,,384.95\n1,384.19,')"
+		"$(printf 'src_device,bytes,dst_0_gbps,dst_1_gbps\n0,268435456,,384.95\n1,268435456,384.19,')"
 	check "pair 0-1: one device in the per-device table" \
 		test "$(wc -l <"$out/tables/devices-cuda-htod.csv")" -eq 2
 	check "pair 0-1: No outliers" grep -qF "No outliers" "$tmp/wn"
