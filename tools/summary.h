@@ -11,9 +11,9 @@
 /** Add "outliers" and "outlier_groups" (analysis/) to the document. */
 void nbw_summary_analyse(struct nbw_doc *doc);
 
-/** The summary: best HtoD/DtoH per device, the single-stream P2P bandwidth matrix of each
- *  API and mode, the outliers, the OpenMP-vs-native gap per mode, and the run time. */
-void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds);
+/** The one summary at the end of probe and run, from the document and (run) the report's
+ *  summary \p report (may be NULL); the run time \p seconds (< 0: not known). */
+void nbw_summary_print(FILE *f, const struct nbw_doc *doc, json_t *report, double seconds);
 
 /** The measurements and solver runs that failed or were not verified, with their reasons
  *  (at most 20 lines); nothing when there are none. */
