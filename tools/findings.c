@@ -79,7 +79,7 @@ static void stops_text(const struct stops *w, char *out, size_t len)
 		k += (size_t)snprintf(out + k, len - k, "%s%zu by the repetition cap",
 				      k ? ", " : "", w->rep_cap);
 	if (w->other && k < len)
-		snprintf(out + k, len - k, "%s%zu by '%s'", k ? ", " : "", w->other,
+		snprintf(out + k, len - k, "%s%zu stopped by: %s", k ? ", " : "", w->other,
 			 w->other_why);
 }
 

@@ -53,6 +53,12 @@ static double est_probes(const struct nbw_stage_ctx *c)
  * the matrix cells' large one, plus a second to start. */
 static double est_hht(const struct nbw_stage_ctx *c)
 {
+	/* The sweep is OpenMP's: nothing to run without it among the APIs. */
+	bool omp = c->o->napis == 0;
+	for (int i = 0; i < c->o->napis; i++)
+		omp |= strcmp(c->o->apis[i], "omp") == 0;
+	if (!omp)
+		return 0.0;
 	size_t lo, hi;
 	nbw_plan_matrix_sizes(&c->o->sizes, &lo, &hi);
 	int children = c->o->profile == NBW_PROFILE_QUICK ? 1 : 3;
@@ -109,7 +115,8 @@ static const struct nbw_stage stages[] = {
 	{"hidden-helper sweep", "the async modes again in child processes with 0 hidden "
 	 "helpers (--quick), or 0, one per device and 8",
 	 "results.json: measurements tagged hht_sweep, hht_sweep, hht_sweep_note",
-	 "children (1 quick, else 3) x (1 s + 12 series x sizes to 64 MiB x --max-time)",
+	 "children (1 quick, else 3) x (1 s + 12 series x sizes to 64 MiB x --max-time); "
+	 "0 without OpenMP among the APIs",
 	 est_hht, false, false, nbw_stage_hht_wanted, nbw_stage_hht},
 	{"analyses", "the OpenMP-vs-native gap table and the whole-node analyses of what was "
 	 "measured; the probes' counts",
