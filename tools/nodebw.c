@@ -273,11 +273,12 @@ static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv)
 	return 0;
 }
 
-/* The exit status of the walk: the probes', then the later stages' and a signal's. */
+/* The exit status of the walk: the probes' (bad input, a failure), else with a run's later
+ * stages and a signal. */
 static int stages_exit(const struct nbw_stage_ctx *c)
 {
 	int rc = c->probe_rc;
-	if (c->is_run)
+	if (c->is_run && c->measured)
 		rc = nbw_stop_requested	       ? nbw_stop_status()
 		     : rc == 1 || c->after_rc == 1 ? 1
 		     : rc			       ? rc
@@ -320,7 +321,9 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 		nbw_rundir_close(&rd, false);
 		return 1;
 	}
-	if (is_run)
+	/* The plan for a person at a terminal (a log has --list-stages): elsewhere bad input
+	 * that the probes find stays the one line on stderr. */
+	if (is_run && isatty(STDOUT_FILENO))
 		nbw_stages_plan_line(&c);
 	nbw_stages_walk(&c);
 	rc = stages_exit(&c);

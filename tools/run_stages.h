@@ -57,7 +57,8 @@ bool nbw_stage_wanted(const struct nbw_stage *s, const struct nbw_stage_ctx *c);
 /** The stages this command runs, with their estimates and what they write, as a table on
  *  \p f (nodebw run --list-stages). */
 void nbw_stages_list(FILE *f, const struct nbw_stage_ctx *c);
-/** One progress line with the plan (each stage's estimate) before the run (run only). */
+/** One progress line with the plan (each stage's estimate) before the run (run, on a
+ *  terminal). */
 void nbw_stages_plan_line(const struct nbw_stage_ctx *c);
 /** Walk the table: every wanted stage in order until one says NBW_STAGE_ABORT; after
  *  NBW_STAGE_CLOSE only the closing stages. */
