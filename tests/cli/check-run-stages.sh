@@ -44,6 +44,32 @@ def solver(*a):
 assert solver('--time-limit', '600') - solver() == 300, (solver(), solver('--time-limit', '600'))
 "
 usage_error "run --list-stages with a bad option" run --list-stages --bogus
+# On a terminal, run prints its plan first: the stages it runs with their estimates.
+check "run on a terminal prints the plan (the stages with estimates) first" $py -c "
+import os, pty, re, subprocess
+m, s = pty.openpty()
+p = subprocess.Popen(['$NODEBW', 'run', '--api', 'host', '--probe', 'htod', '--mode', 'sync',
+                      '--threads', '1', '--host-mem', 'pageable', '--sizes', '8', '--reps', '2',
+                      '--max-reps', '2', '--no-solver', '--no-report', '--output', '$tmp/tty'],
+                     stdout=s, stderr=s, stdin=subprocess.DEVNULL)
+os.close(s)
+out = b''
+while True:
+    try:
+        d = os.read(m, 65536)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+assert p.wait() == 0
+text = out.decode()
+plan = re.search(r'\\] plan: (.*); about (\\d+) s in all', text)
+assert plan, text[:400]
+names = [x.rsplit(' ~', 1)[0] for x in plan.group(1).split(', ')]
+assert names[0] == 'pre-run check' and 'calibration and report' in names and 'solver' not in names, names
+assert text.index('plan:') < text.index('host-htod sync') < text.index('probes: '), 'the plan comes first'
+"
 
 # The summary of a recorded quick run on 4 host-plugin devices (OpenMP and host).
 "$NODEBW" summary "$fx/results-run-2cpu-vm.json" >"$tmp/sum" 2>"$tmp/err"
