@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The end of `nodebw probe` and `nodebw run` (and `nodebw summary`): the whole-node analyses
+ * stored in the document, and the one summary, at most NBW_SUMMARY_LINES lines on a node of
+ * host-plugin devices (doc/run.md says what it holds, in order).
+ */
 #include "summary.h"
 #include "findings.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The end of 'nodebw probe' and 'nodebw run': the whole-node analyses of the finished
- * document (matrices, outliers) stored in it, and a one-screen summary. */
+ * document (matrices, outliers) stored in it, and the one summary (doc/run.md). */
 #ifndef NODEBW_TOOLS_SUMMARY_H
 #define NODEBW_TOOLS_SUMMARY_H
 
