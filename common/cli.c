@@ -156,6 +156,9 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 			  "                       end 15 s before it (the report's time)\n"
 			  "  --no-solver          probes only (no calibration or validation runs)\n"
 			  "  --no-report          no report folder (nodebw report makes it later)\n"
+			  "  --list-stages        print the stages these options run, each with what it\n"
+			  "                       runs and writes and its time estimate; run nothing\n"
+			  "                       (doc/run.md)\n"
 			: "",
 		cmd, cmd, cmd);
 }

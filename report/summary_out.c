@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The summary of summary.c written out: as the report's first section (sentences, then
- * the paths, the gap and the solver tables, each also a CSV under tables/) and on a
- * terminal at the end of `nodebw run` (sentences wrapped to 100 columns, the paths and the
- * models in one line each).
+ * the paths, the gap and the solver tables, each also a CSV under tables/); the solver's
+ * table also on a terminal, in the summary at the end of `nodebw run` (tools/summary.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -165,28 +164,6 @@ void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)
 			 "follows.");
 }
 
-/* \p text wrapped to \p width columns, the first line after \p first, the rest after
- * \p rest. */
-static void wrap(FILE *f, const char *first, const char *rest, const char *text, size_t width)
-{
-	const char *lead = first;
-	while (*text) {
-		size_t room = width - strlen(lead), n = strlen(text);
-		if (n > room) {
-			n = room;
-			while (n > 0 && text[n] != ' ')
-				n--;
-			if (n == 0)
-				n = room;
-		}
-		fprintf(f, "%s%.*s\n", lead, (int)n, text);
-		text += n;
-		while (*text == ' ')
-			text++;
-		lead = rest;
-	}
-}
-
 static void fmt_num(char *out, size_t len, double v, const char *fmt, double scale)
 {
 	if (isfinite(v))
@@ -195,37 +172,12 @@ static void fmt_num(char *out, size_t len, double v, const char *fmt, double sca
 		snprintf(out, len, "-");
 }
 
-void nbw_report_summary_print(FILE *f, json_t *sum)
+void nbw_report_summary_solver(FILE *f, json_t *sum)
 {
-	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s; latency in microseconds) ====\n");
-	size_t i;
-	json_t *s;
-	json_array_foreach(json_object_get(sum, "sentences"), i, s)
-		wrap(f, "  * ", "    ", json_string_value(s), 100);
-	json_t *paths = json_object_get(sum, "paths");
-	if (json_array_size(paths)) {
-		fprintf(f, "\n  %-34s %9s %7s %9s %7s %6s %9s %7s\n", "path (one device or pair)",
-			"GB/s", "at", "best", "at", "% th.", "lat. us", "at");
-		json_array_foreach(paths, i, s) {
-			char name[80], g[3][16], fr[16];
-			bool mem = strcmp(jstr(s, "host_mem"), "none") != 0;
-			snprintf(name, sizeof(name), "%s %s %s%s%s%s%s", jstr(s, "api"),
-				 jstr(s, "direction"), jstr(s, "mode"), mem ? " " : "",
-				 mem ? jstr(s, "host_mem") : "",
-				 strcmp(jstr(s, "peer_access"), "n/a") ? " peer " : "",
-				 strcmp(jstr(s, "peer_access"), "n/a") ? jstr(s, "peer_access") : "");
-			fmt_num(g[0], sizeof(g[0]), jnum(s, "large_gbps"), "%.2f", 1.0);
-			fmt_num(g[1], sizeof(g[1]), jnum(s, "best_gbps"), "%.2f", 1.0);
-			fmt_num(g[2], sizeof(g[2]), jnum(s, "latency_us"),
-				jnum(s, "latency_us") >= 100 ? "%.0f" : "%.3g", 1.0);
-			fmt_num(fr, sizeof(fr), jnum(s, "fraction"), "%.0f", 100.0);
-			fprintf(f, "  %-34s %9s %7s %9s %7s %6s %9s %7s\n", name, g[0],
-				jstr(s, "large_size"), g[1], jstr(s, "best_size"), fr, g[2],
-				jstr(s, "small_size"));
-		}
-	}
 	json_t *solver = json_object_get(sum, "solver");
 	json_t *acc = json_object_get(solver, "accuracy");
+	size_t i;
+	json_t *s;
 	if (json_array_size(json_object_get(solver, "speedups"))) {
 		fprintf(f, "\n  %-4s %-8s %16s %12s %11s %14s %12s %9s %7s\n", "G", "version",
 			"speedup (at N)", "best (at N)", "paper MAPE", "a-priori MAPE",

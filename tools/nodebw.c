@@ -36,7 +36,9 @@
 #include "cmd-predict.h"
 #include "cmd-report.h"
 #include "cmd-topo.h"
+#include "cmd-summary.h"
 #include "run.h"
+#include "run_stages.h"
 #include "fleet.h"
 #include "nodebw/fleet.h"
 
@@ -62,6 +64,8 @@ static void usage(FILE *f)
 		"  gap      the OpenMP-vs-native gap table of a results file\n"
 		"  matrix   the whole-node view of a results file: P2P bandwidth/latency matrices,\n"
 		"           each device's HtoD/DtoH, outliers (see 'nodebw matrix --help')\n"
+		"  summary  the summary probe or run printed at its end, again from a results\n"
+		"           file (see 'nodebw summary --help')\n"
 		"  topo     the node's topology: NUMA, host links (PCIe), the device-to-device\n"
 		"           matrix with theoretical bandwidth (see 'nodebw topo --help')\n"
 		"  predict  heat-solver runtimes from a calibration, with the paper's model and\n"
@@ -197,73 +201,6 @@ static void reexec_for_hidden_helpers(const struct nbw_probe_opts *o, char **arg
 	nbw_reexec_hidden_helpers(o->hidden_helpers, argv);
 }
 
-/* `nodebw run` after the probes: solver runs, calibration, report. Returns the exit
- * status contribution (0, 1 or 130). */
-static int run_after_probes(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o,
-			    struct nbw_doc *doc, const char *dir,
-			    struct nbw_run_disturb *dist, json_t **summary)
-{
-	char err[1400];
-	int rc = 0;
-	if (ro->solver && !nbw_stop_requested) {
-		if (nbw_run_plane_sweep(ro, o, doc, dir, err, sizeof(err))) {
-			fprintf(stderr, "nodebw: error: %s\n", err);
-			nbw_doc_set_state(doc, "failed", err);
-			nbw_doc_write(doc, dir, err, sizeof(err));
-			return 1;
-		}
-		nbw_run_disturb_stage(dist, doc, "plane-size sweep");
-	}
-	if (ro->solver && !nbw_stop_requested) {
-		struct nbw_run_solver_status ss;
-		if (nbw_run_solver(ro, o, doc, dir, &ss, err, sizeof(err))) {
-			fprintf(stderr, "nodebw: error: %s\n", err);
-			nbw_doc_set_state(doc, "failed", err);
-			nbw_doc_write(doc, dir, err, sizeof(err));
-			return 1;
-		}
-		nbw_run_disturb_stage(dist, doc, "solver");
-		if (nbw_doc_write(doc, dir, err, sizeof(err)))
-			fprintf(stderr, "nodebw: warning: %s\n", err);
-		nbw_run_progress(ro, "solver: %u runs, %u failed verification, %u child "
-				     "failures%s",
-				 ss.runs, ss.verify_failed, ss.child_failures,
-				 ss.interrupted ? "; interrupted" : "");
-		if (ss.verify_failed || ss.child_failures)
-			rc = NBW_EXIT_PARTIAL;
-	}
-	/* The report is made from what was measured, also after Ctrl-C. */
-	nbw_run_progress(ro, "calibration: %s/calibration.json", dir);
-	if (nbw_run_report(ro, dir, summary, err, sizeof(err))) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
-		return 1;
-	}
-	if (!ro->quiet || ro->json)
-		fprintf(ro->json ? stderr : stdout,
-		       "\nnodebw run: results %s/results.json, calibration %s/calibration.json%s%s%s\n"
-		       "regenerate the report with: nodebw report %s/results.json\n",
-		       dir, dir, ro->report ? ", report " : "", ro->report ? dir : "",
-		       ro->report ? "/report/report.html" : "", dir);
-	return rc;
-}
-
-static void gap_table(struct nbw_doc *doc, const struct nbw_probe_opts *o);
-
-/* The state the results file is left in after the probes: a run goes on with the solver
- * (its stage sets the state when it ends). */
-static void set_final_state(struct nbw_doc *doc, const struct nbw_run_status *st,
-			    bool more_stages)
-{
-	char detail[160];
-	if (st->interrupted) {
-		snprintf(detail, sizeof(detail), "stopped by %s after %u measurements",
-			 nbw_signal_name(nbw_stop_signal), st->measurements);
-		nbw_doc_set_state(doc, "interrupted", detail);
-	} else if (!more_stages) {
-		nbw_doc_set_state(doc, "complete", NULL);
-	}
-}
-
 /* --json: the results document as written (the file is the one truth), on stdout. */
 static int print_results_file(const char *dir, char *err, size_t errlen)
 {
@@ -284,163 +221,130 @@ static int print_results_file(const char *dir, char *err, size_t errlen)
 	return rc;
 }
 
-static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
+/* The options of probe or run into \p o and \p ro: 0 to go on, else the exit status
+ * (--help: 0 through \p done). */
+static int probe_options(int argc, char **argv, bool is_run, struct nbw_probe_opts *o,
+			 struct nbw_run_opts *ro, bool *done)
 {
-	struct nbw_probe_opts o;
 	char err[NBW_REASON_LEN * 2];
-	struct nbw_run_opts ro;
-	bool is_run = strcmp(argv[0], "run") == 0;
+	*done = false;
+	memset(ro, 0, sizeof(*ro));
 	/* A copy of the arguments for the probe parser (run's own options taken out); kept in
 	 * a static so that every return path leaves it reachable. */
 	static char **pargv;
 	pargv = calloc((size_t)argc + 1, sizeof(char *));
-	if (!pargv)
+	if (!pargv) {
+		*done = true;
 		return 1;
+	}
 	memcpy(pargv, argv, (size_t)argc * sizeof(char *));
-	if (is_run && nbw_run_extract_opts(&argc, pargv, &ro, err, sizeof(err))) {
+	if (is_run && nbw_run_extract_opts(&argc, pargv, ro, err, sizeof(err))) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
+		*done = true;
 		return NBW_EXIT_USAGE;
 	}
-	argv = pargv;
-	int rc = nbw_cli_parse_probe(argc, argv, &o, err, sizeof(err));
-	if (rc == 1) {
-		nbw_cli_usage_probe(stdout, argv[0]);
+	int rc = nbw_cli_parse_probe(argc, pargv, o, err, sizeof(err));
+	if (rc == 1)
+		nbw_cli_usage_probe(stdout, pargv[0]);
+	else if (rc)
+		fprintf(stderr, "nodebw: error: %s\n", err);
+	if (rc) {
+		nbw_cli_opts_free(o);
+		*done = true;
+		return rc == 1 ? 0 : NBW_EXIT_USAGE;
+	}
+	/* probe has none of run's stages; its own options stay off. */
+	if (!is_run)
+		ro->quiet = o->quiet;
+	return 0;
+}
+
+/* The document, the probes' context and the terminal sink of \p c; 0 or -1. */
+static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv)
+{
+	c->doc = nbw_doc_new(full_argc, full_argv);
+	c->pctx = nbw_probe_ctx_new();
+	/* Progress goes with the tables on a terminal, to stderr when stdout is a file. */
+	struct nbw_term_opts to = { .no_offload = !NBW_HAVE_OMP, .verbose = c->o->verbose,
+				    .progress = isatty(STDOUT_FILENO) ? NULL : stderr,
+				    .t0 = c->t0,
+				    .label = c->is_run ? "nodebw run" : "nodebw probe" };
+	c->term = c->o->quiet ? NULL : nbw_sink_terminal(stdout, &to);
+	if (!c->doc || !c->pctx || (!c->o->quiet && !c->term))
+		return -1;
+	if (c->term)
+		nbw_probe_ctx_add_sink(c->pctx, c->term);
+	return 0;
+}
+
+/* The exit status of the walk: the probes' (bad input, a failure), else with a run's later
+ * stages and a signal. */
+static int stages_exit(const struct nbw_stage_ctx *c)
+{
+	int rc = c->probe_rc;
+	if (c->is_run && c->measured)
+		rc = nbw_stop_requested	       ? nbw_stop_status()
+		     : rc == 1 || c->after_rc == 1 ? 1
+		     : rc			       ? rc
+						       : c->after_rc;
+	return rc;
+}
+
+static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
+{
+	struct nbw_probe_opts o;
+	struct nbw_run_opts ro;
+	bool is_run = strcmp(argv[0], "run") == 0, done;
+	int rc = probe_options(argc, argv, is_run, &o, &ro, &done);
+	if (done)
+		return rc;
+	struct nbw_stage_ctx c = { .is_run = is_run, .ro = &ro, .o = &o };
+	if (ro.list_stages) {
+		nbw_stages_list(stdout, &c);
 		nbw_cli_opts_free(&o);
 		return 0;
 	}
-	if (rc) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
-		nbw_cli_opts_free(&o);
-		return NBW_EXIT_USAGE;
-	}
 	reexec_for_hidden_helpers(&o, full_argv);
 	struct nbw_rundir rd;
-	rc = nbw_rundir_open(o.output, &rd, err, sizeof(err));
+	rc = nbw_rundir_open(o.output, &rd, c.err, sizeof(c.err));
 	if (rc) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
+		fprintf(stderr, "nodebw: error: %s\n", c.err);
 		nbw_cli_opts_free(&o);
 		return rc == NBW_EXIT_USAGE ? NBW_EXIT_USAGE : 1;
 	}
-	const char *dir = rd.path;
+	c.dir = rd.path;
 	if (rd.recovered[0])
-		fprintf(stderr, "nodebw: note: %s held the results of a killed run: %s\n", dir,
+		fprintf(stderr, "nodebw: note: %s held the results of a killed run: %s\n", c.dir,
 			rd.recovered);
 	nbw_handle_stop_signals();
-	double t0 = nbw_now();
+	c.t0 = nbw_now();
 	if (is_run) /* the probes' own first line comes first (e.g. a build without offload) */
 		nbw_run_clock_start();
-	struct nbw_doc *doc = nbw_doc_new(full_argc, full_argv);
-	struct nbw_run_status st;
-	struct nbw_probe_ctx *ctx = nbw_probe_ctx_new();
-	/* Progress goes with the tables on a terminal, to stderr when stdout is a file. */
-	struct nbw_term_opts to = { .no_offload = !NBW_HAVE_OMP, .verbose = o.verbose,
-				    .progress = isatty(STDOUT_FILENO) ? NULL : stderr, .t0 = t0,
-				    .label = is_run ? "nodebw run" : "nodebw probe" };
-	struct nbw_sink *term = o.quiet ? NULL : nbw_sink_terminal(stdout, &to);
-	if (!doc || !ctx || (!o.quiet && !term)) {
+	if (stages_open(&c, full_argc, full_argv)) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
 		nbw_rundir_close(&rd, false);
 		return 1;
 	}
-	if (term)
-		nbw_probe_ctx_add_sink(ctx, term);
-	struct nbw_run_disturb dist;
-	nbw_run_disturb_start(&dist, doc, is_run);
-	rc = nbw_probe_run(ctx, &o, doc, dir, &st, err, sizeof(err));
-	nbw_run_disturb_stage(&dist, doc, "probes");
-	unsigned ckpt_errors = st.checkpoint_errors;
-	char ckpt_why[NBW_REASON_LEN];
-	snprintf(ckpt_why, sizeof(ckpt_why), "%s", st.checkpoint_why);
-	if (is_run && rc == 0)
-		nbw_run_progress(&ro, "probes: %u measurements, %u skipped", st.measurements,
-				 st.skipped);
-	if (rc == 0 && o.hht_sweep && !nbw_stop_requested) {
-		rc = nbw_hht_sweep(&o, doc, dir, o.quiet ? NULL : stdout, &st, err, sizeof(err));
-		nbw_run_disturb_stage(&dist, doc, "hidden-helper sweep");
-		if (is_run && rc == 0)
-			nbw_run_progress(&ro, "hidden-helper sweep: %u measurements in all",
-					 st.measurements);
-	}
-	nbw_probe_ctx_free(ctx);
-	nbw_sink_terminal_free(term);
-	if (rc == 0)
-		gap_table(doc, &o);
-	if (ckpt_errors)
-		fprintf(stderr, "nodebw: %u checkpoint write%s of the results failed: %s\n",
-			ckpt_errors, ckpt_errors == 1 ? "" : "s", ckpt_why);
-	st.interrupted |= nbw_stop_requested != 0;
-	if (rc == 0) {
-		/* The whole-node analyses of what was measured, kept in the results. */
-		nbw_summary_analyse(doc);
-		set_final_state(doc, &st, is_run && ro.solver);
-		if (nbw_doc_write(doc, dir, err, sizeof(err)))
-			rc = -1;
-	} else if (rc != NBW_EXIT_USAGE) {
-		/* What was measured stays, marked as a run that failed. */
-		char why[NBW_REASON_LEN * 2];
-		nbw_doc_set_state(doc, "failed", err);
-		nbw_doc_write(doc, dir, why, sizeof(why));
-	}
-	if (rc == NBW_EXIT_USAGE) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
-		nbw_rundir_close(&rd, true);
-		nbw_doc_free(doc);
-		nbw_cli_opts_free(&o);
-		return rc;
-	} else if (rc) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
-		rc = 1;
-	} else {
-		if (!o.quiet || o.json || st.verify_failed || st.errors)
-			fprintf(o.json ? stderr : stdout,
-			       "\n%u measurements: %u verified, %u failed verification, %u with an "
-			       "error; %u skipped%s\nresults: %s/results.json and results.csv\n",
-			       st.measurements, st.measurements - st.verify_failed - st.errors,
-			       st.verify_failed, st.errors, st.skipped,
-			       st.interrupted ? "; interrupted, partial results kept" : "", dir);
-		rc = st.interrupted ? nbw_stop_status()
-		     : st.verify_failed || st.errors ? NBW_EXIT_PARTIAL
-						     : 0;
-		if (st.unavailable || st.backend_errors) {
-			fprintf(stderr, "nodebw: error: %s%s\n",
-				st.backend_errors ? "an API is present but unusable: "
-						  : "an API asked for with --api cannot run: ",
-				st.unavailable_why);
-			rc = st.interrupted ? rc : 1;
-		}
-		json_t *summary = NULL;
-		if (is_run) {
-			int r2 = run_after_probes(&ro, &o, doc, dir, &dist, &summary);
-			rc = nbw_stop_requested ? nbw_stop_status() : rc == 1 || r2 == 1 ? 1
-								 : rc ? rc : r2;
-		}
-		if (!o.quiet)
-			nbw_summary_print(stdout, doc, nbw_now() - t0);
-		/* The run's answers come last, where the terminal stops. */
-		if (summary && (!o.quiet || o.json))
-			nbw_report_summary_print(o.json ? stderr : stdout, summary);
-		json_decref(summary);
-		nbw_print_failures(stderr, doc);
-		if (o.json && print_results_file(dir, err, sizeof(err))) {
-			fprintf(stderr, "nodebw: error: %s\n", err);
+	/* The plan for a person at a terminal (a log has --list-stages): elsewhere bad input
+	 * that the probes find stays the one line on stderr. */
+	if (is_run && isatty(STDOUT_FILENO))
+		nbw_stages_plan_line(&c);
+	nbw_stages_walk(&c);
+	rc = stages_exit(&c);
+	json_decref(c.summary);
+	if (c.measured) {
+		nbw_print_failures(stderr, c.doc);
+		if (o.json && print_results_file(c.dir, c.err, sizeof(c.err))) {
+			fprintf(stderr, "nodebw: error: %s\n", c.err);
 			rc = 1;
 		}
 	}
-	nbw_rundir_close(&rd, false);
-	nbw_doc_free(doc);
+	nbw_probe_ctx_free(c.pctx);
+	nbw_sink_terminal_free(c.term);
+	nbw_rundir_close(&rd, c.usage_error);
+	nbw_doc_free(c.doc);
 	nbw_cli_opts_free(&o);
 	return rc;
-}
-
-/* The OpenMP-vs-native gap table of what was measured: printed, and kept in the results. */
-static void gap_table(struct nbw_doc *doc, const struct nbw_probe_opts *o)
-{
-	nbw_gap_match_devices(doc->devices);
-	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
-	/* The summary has the gap per mode; the whole table with --verbose (or nodebw gap). */
-	if (!o->quiet && o->verbose)
-		nbw_gap_print(stdout, gaps);
-	nbw_doc_set(doc, "gaps", gaps);
 }
 
 static void gap_usage(FILE *f)
@@ -538,6 +442,8 @@ static int dispatch(int argc, char **argv)
 		return cmd_gap(argc - 1, argv + 1);
 	if (strcmp(cmd, "matrix") == 0)
 		return nbw_matrix_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "summary") == 0)
+		return nbw_summary_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "predict") == 0)
 		return nbw_predict_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "report") == 0)

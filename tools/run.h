@@ -16,6 +16,7 @@ struct nbw_run_opts {
 	bool solver, report, quiet, full;
 	bool standard;          /**< --default: the standard profile (run's own is --quick) */
 	bool json; /**< --json: progress lines on stderr, stdout keeps the results document */
+	bool list_stages;       /**< --list-stages: print the stages with estimates, run nothing */
 	int n[NBW_RUN_MAX_N];   /**< --solver-n; nn == 0: by device kind */
 	int nn;
 	int steps;              /**< --solver-steps; 0: by device kind */

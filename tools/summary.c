@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The end of `nodebw probe` and `nodebw run` (and `nodebw summary`): the whole-node analyses
+ * stored in the document, and the one summary, at most NBW_SUMMARY_LINES lines on a node of
+ * host-plugin devices (doc/run.md says what it holds, in order).
+ */
 #include "summary.h"
+#include "findings.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nodebw/analysis.h"
 #include "nodebw/cli.h"
 #include "nodebw/gap.h"
+#include "nodebw/report.h"
 
 void nbw_summary_analyse(struct nbw_doc *doc)
 {
@@ -26,184 +35,351 @@ static const char *str(json_t *o, const char *k)
 	return s ? s : "";
 }
 
-/* Best HtoD and DtoH per (api, device) over every mode and host memory kind. */
-static void best_per_device(FILE *f, json_t *tables)
+/* The summary's length on a node of host-plugin devices (links add their matrices). */
+#define NBW_SUMMARY_LINES 40
+#define NBW_SUMMARY_WIDTH 100
+
+/* The summary being written: its stream and the lines so far. */
+struct out {
+	FILE *f;
+	int lines;
+};
+
+/* The lines \p text takes wrapped to NBW_SUMMARY_WIDTH after a lead of \p lead columns;
+ * with \p f, written (the first line after \p first, the rest after \p rest). */
+static int wrap(FILE *f, const char *first, const char *rest, const char *text)
 {
-	struct best {
-		char api[16];
-		int dev;
-		double g[2];
-		char how[2][40];
-		char link[48];
-	} b[256];
-	size_t nb = 0, i, j;
-	json_t *t, *r;
-	json_array_foreach(tables, i, t) {
-		int d = strcmp(str(t, "direction"), "dtoh") == 0;
-		json_array_foreach(json_object_get(t, "rows"), j, r) {
-			double g = json_number_value(json_object_get(r, "gbps"));
-			int dev = (int)json_integer_value(json_object_get(r, "device"));
-			size_t k = 0;
-			while (k < nb && !(b[k].dev == dev && strcmp(b[k].api, str(t, "api")) == 0))
-				k++;
-			if (k == nb) {
-				if (nb == sizeof(b) / sizeof(b[0]))
-					continue;
-				memset(&b[nb], 0, sizeof(b[nb]));
-				snprintf(b[nb].api, sizeof(b[nb].api), "%s", str(t, "api"));
-				b[nb].dev = dev;
-				snprintf(b[nb].link, sizeof(b[nb].link), "%s", str(r, "link"));
-				nb++;
-			}
-			if (isfinite(g) && g > b[k].g[d]) {
-				b[k].g[d] = g;
-				snprintf(b[k].how[d], sizeof(b[k].how[d]), "%s %s", str(t, "mode"),
-					 str(t, "host_mem"));
+	const char *lead = first;
+	int lines = 0;
+	while (*text) {
+		size_t room = NBW_SUMMARY_WIDTH - strlen(lead), n = strlen(text);
+		if (n > room) {
+			n = room;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = room;
+		}
+		if (f)
+			fprintf(f, "%s%.*s\n", lead, (int)n, text);
+		lines++;
+		text += n;
+		while (*text == ' ')
+			text++;
+		lead = rest;
+	}
+	return lines;
+}
+
+/* One item ("  * text", wrapped); false when it would pass \p limit lines. */
+static bool item(struct out *o, const char *text, int limit)
+{
+	int n = wrap(NULL, "  * ", "    ", text);
+	if (o->lines + n > limit)
+		return false;
+	o->lines += wrap(o->f, "  * ", "    ", text);
+	return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The counts: measurements, verified, failed, skipped; devices per API with their kind. */
+static void counts_text(const struct nbw_doc *doc, char *out, size_t len)
+{
+	size_t i, n = json_array_size(doc->measurements), bad = 0, err = 0, w = 0;
+	json_t *m, *d;
+	json_array_foreach(doc->measurements, i, m) {
+		const char *v = str(json_object_get(m, "verification"), "status");
+		if (json_is_string(json_object_get(m, "error")))
+			err++;
+		else if (strcmp(v, "passed") != 0)
+			bad++;
+	}
+	w += (size_t)snprintf(out, len, "%zu measurements, %zu verified, %zu failed verification, "
+				       "%zu with an error; %zu skipped; devices:", n, n - bad - err,
+			      bad, err, json_array_size(json_object_get(doc->root, "skipped")));
+	const char *last = "";
+	int count = 0;
+	json_array_foreach(doc->devices, i, d) {
+		if (strcmp(str(d, "api"), last) && count && w < len)
+			w += (size_t)snprintf(out + w, len - w, " %d;", count);
+		if (strcmp(str(d, "api"), last) && w < len) {
+			w += (size_t)snprintf(out + w, len - w, " %s %s x", str(d, "api"),
+					      str(d, "kind"));
+			count = 0;
+		}
+		last = str(d, "api");
+		count++;
+	}
+	if (count && w < len)
+		snprintf(out + w, len - w, " %d", count);
+}
+
+/* Per API, the best (mode and memory) of the per-device medians of HtoD and DtoH. */
+static void api_transfers(json_t *tables, const char *api, char *out, size_t len)
+{
+	static const char *const dirs[2] = {"htod", "dtoh"};
+	size_t w = 0;
+	for (int d = 0; d < 2; d++) {
+		double best = NAN;
+		char how[64] = "";
+		size_t i, j;
+		json_t *t, *r;
+		json_array_foreach(tables, i, t) {
+			if (strcmp(str(t, "api"), api) || strcmp(str(t, "direction"), dirs[d]))
+				continue;
+			double v[256];
+			size_t n = 0;
+			json_array_foreach(json_object_get(t, "rows"), j, r)
+				if (n < 256 && isfinite(json_number_value(json_object_get(r, "gbps"))))
+					v[n++] = json_number_value(json_object_get(r, "gbps"));
+			double med = median(v, n);
+			if (isfinite(med) && !(med <= best)) {
+				best = med;
+				snprintf(how, sizeof(how), "%s %s", str(t, "mode"), str(t, "host_mem"));
 			}
 		}
-	}
-	if (!nb)
-		return;
-	fprintf(f, "\n  best host<->device bandwidth per device (GB/s, largest size, one stream; "
-		   "best mode and host memory):\n");
-	fprintf(f, "    %-5s %3s %9s %-16s %9s %-16s %s\n", "api", "dev", "HtoD", "(how)", "DtoH",
-		"(how)", "link");
-	for (size_t k = 0; k < nb; k++) {
-		char g[2][24];
-		for (int d = 0; d < 2; d++)
-			snprintf(g[d], sizeof(g[d]), b[k].how[d][0] ? "%.2f" : "-", b[k].g[d]);
-		fprintf(f, "    %-5s %3d %9s %-16s %9s %-16s %s\n", b[k].api, b[k].dev, g[0],
-			b[k].how[0], g[1], b[k].how[1], b[k].link);
+		if (isfinite(best) && w < len)
+			w += (size_t)snprintf(out + w, len - w, "%s%s %.2f GB/s (%s)", w ? ", " : "",
+					      d ? "DtoH" : "HtoD", best, how);
 	}
 }
 
-/* The bandwidth block of each single-stream P2P matrix (peer access on or n/a). */
-static void p2p_matrices(FILE *f, json_t *mx)
+/* Per API, the best mode's median single-stream P2P cell. */
+static void api_p2p(json_t *mx, const char *api, char *out, size_t len)
+{
+	double best = NAN;
+	char how[64] = "";
+	size_t i, r, c;
+	json_t *m, *row, *cell;
+	json_array_foreach(mx, i, m) {
+		if (strcmp(str(m, "api"), api) || strcmp(str(m, "concurrency"), "single"))
+			continue;
+		double v[1024];
+		size_t n = 0;
+		json_array_foreach(json_object_get(m, "cells"), r, row)
+			json_array_foreach(row, c, cell)
+				if (r != c && json_is_object(cell) && n < 1024)
+					v[n++] = json_number_value(json_object_get(cell, "gbps"));
+		double med = median(v, n);
+		if (isfinite(med) && !(med <= best)) {
+			best = med;
+			snprintf(how, sizeof(how), "%s%s", str(m, "mode"),
+				 strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access" : "");
+		}
+	}
+	if (isfinite(best))
+		snprintf(out, len, "P2P %.2f GB/s (%s)", best, how);
+}
+
+/* Per API, the highest aggregate of every device at once. */
+static void api_at_once(json_t *rows, const char *api, char *out, size_t len)
+{
+	double best = NAN;
+	char how[64] = "";
+	size_t i;
+	json_t *r;
+	json_array_foreach(rows, i, r) {
+		double g = json_number_value(json_object_get(r, "aggregate_gbps"));
+		if (strcmp(str(r, "api"), api) || !isfinite(g) || g <= best)
+			continue;
+		best = g;
+		snprintf(how, sizeof(how), "%s %s", str(r, "pattern"), str(r, "mode"));
+	}
+	if (isfinite(best))
+		snprintf(out, len, "every device at once %.2f GB/s (%s)", best, how);
+}
+
+/* One line per API: its transfers at the largest size (medians over its devices or pairs,
+ * the best mode and memory). */
+static void api_lines(struct out *o, const struct nbw_doc *doc, json_t *tables, json_t *mx)
+{
+	size_t i;
+	json_t *d;
+	const char *last = "";
+	json_array_foreach(doc->devices, i, d) {
+		const char *api = str(d, "api");
+		if (strcmp(api, last) == 0)
+			continue;
+		last = api;
+		char hd[200] = "", p2p[100] = "", all[100] = "", text[420];
+		api_transfers(tables, api, hd, sizeof(hd));
+		api_p2p(mx, api, p2p, sizeof(p2p));
+		api_at_once(json_object_get(doc->root, "all_at_once"), api, all, sizeof(all));
+		if (!hd[0] && !p2p[0] && !all[0])
+			continue;
+		snprintf(text, sizeof(text), "%s (largest size, median over devices or pairs): %s%s%s%s%s",
+			 api, hd, hd[0] && p2p[0] ? ", " : "", p2p, (hd[0] || p2p[0]) && all[0] ? ", " : "",
+			 all);
+		item(o, text, NBW_SUMMARY_LINES - 4);
+	}
+}
+
+/* Whether matrix \p m has a link to show: a cell whose link is not host memory. */
+static bool has_links(json_t *m)
+{
+	size_t r, c;
+	json_t *row, *cell;
+	json_array_foreach(json_object_get(m, "cells"), r, row)
+		json_array_foreach(row, c, cell)
+			if (r != c && json_is_object(cell) && str(cell, "link")[0] &&
+			    strcmp(str(cell, "link"), NBW_HOST_MEMORY_LABEL) != 0)
+				return true;
+	return false;
+}
+
+/* The bandwidth block of each single-stream P2P matrix with links to show (real GPU pairs;
+ * host-plugin devices have none: their matrices stay with nodebw matrix). */
+static void p2p_matrices(struct out *o, json_t *mx)
 {
 	size_t i, r, c;
 	json_t *m, *row, *cell;
 	json_array_foreach(mx, i, m) {
 		if (strcmp(str(m, "concurrency"), "single") != 0 ||
-		    strcmp(str(m, "peer_access"), "disabled") == 0)
+		    strcmp(str(m, "peer_access"), "disabled") == 0 || !has_links(m))
 			continue;
 		json_t *devs = json_object_get(m, "devices");
-		fprintf(f, "\n  %s p2p %s%s: GB/s at %lld B (rows = source, columns = "
-			   "destination; link in brackets)\n", str(m, "api"), str(m, "mode"),
+		fprintf(o->f, "\n  %s p2p %s%s: GB/s at %lld B (rows = source, columns = "
+			      "destination; link in brackets)\n", str(m, "api"), str(m, "mode"),
 			strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access on" : "",
 			(long long)json_integer_value(json_object_get(m, "bandwidth_bytes")));
-		fprintf(f, "    %7s", "src\\dst");
+		fprintf(o->f, "    %7s", "src\\dst");
 		json_array_foreach(devs, c, cell)
-			fprintf(f, " %16lld", (long long)json_integer_value(cell));
-		fprintf(f, "\n");
+			fprintf(o->f, " %16lld", (long long)json_integer_value(cell));
+		fprintf(o->f, "\n");
+		o->lines += 3;
 		json_array_foreach(json_object_get(m, "cells"), r, row) {
-			fprintf(f, "    %7lld",
-				(long long)json_integer_value(json_array_get(devs, r)));
+			fprintf(o->f, "    %7lld", (long long)json_integer_value(json_array_get(devs, r)));
 			json_array_foreach(row, c, cell) {
 				char buf[40] = "-";
-				if (json_is_object(cell)) {
-					const char *l = str(cell, "link");
+				if (json_is_object(cell))
 					snprintf(buf, sizeof(buf), "%.2f [%.13s]",
 						 json_number_value(json_object_get(cell, "gbps")),
-						 strcmp(l, NBW_HOST_MEMORY_LABEL) == 0 ? "HOST" : l);
-				}
-				fprintf(f, " %16s", buf);
+						 str(cell, "link"));
+				fprintf(o->f, " %16s", buf);
 			}
-			fprintf(f, "\n");
+			fprintf(o->f, "\n");
+			o->lines++;
 		}
 	}
 }
 
-static double band(json_t *s, const char *b, const char *key)
+/* The outliers in one item: how many, the first. */
+static void outliers_item(struct out *o, const struct nbw_doc *doc, int limit)
 {
-	json_t *v = json_object_get(json_object_get(s, b), key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	json_t *all = json_object_get(doc->root, "outliers");
+	size_t n = json_array_size(all);
+	if (!n)
+		return;
+	char text[600];
+	json_t *x = json_array_get(all, 0);
+	snprintf(text, sizeof(text), "%zu outlier%s (more than 10 %% below their peers); the "
+		 "first: %s", n, n == 1 ? "" : "s", str(x, "reason")[0] ? str(x, "reason") : str(x, "what"));
+	item(o, text, limit);
 }
 
-static void gap_per_mode(FILE *f, json_t *gaps)
+static double band_gap(json_t *s, const char *b)
 {
-	size_t i;
+	json_t *band = json_object_get(s, b);
+	json_t *v = json_object_get(band, "median_relative_gap");
+	return json_is_number(v) && nbw_gap_measurable(band) ? json_number_value(v) : NAN;
+}
+
+/* The OpenMP-vs-native gap per mode and device count in one item (probe; a run's report
+ * sentences say it): the median relative gap of the small and of the large sizes. */
+static void gap_item(struct out *o, json_t *gaps, int limit)
+{
+	char text[900];
+	size_t i, w = 0;
 	json_t *s;
-	bool any = false;
+	w += (size_t)snprintf(text, sizeof(text), "OpenMP vs native (gap = native - OpenMP, + = "
+				  "OpenMP slower; medians of the sizes <= 64 KiB / >= 1 MiB; "
+				  "nodebw gap has the table):");
+	const char *first = text + w;
 	json_array_foreach(json_object_get(gaps, "summary"), i, s) {
-		if (strcmp(str(s, "direction"), "all") != 0)
+		if (strcmp(str(s, "direction"), "all") != 0 || w >= sizeof(text))
 			continue;
-		if (!any)
-			fprintf(f, "\n  OpenMP vs native (over directions and host memory; gap = "
-				   "native - OpenMP, + OpenMP slower; medians over small sizes <= 64 "
-				   "KiB and large sizes >= 1 MiB):\n");
-		any = true;
-		char small[96] = "not measured", large[96] = "not measured";
-		double lr = band(s, "latency_band", "median_relative_gap");
-		double br = band(s, "bandwidth_band", "median_relative_gap");
-		json_t *lb = json_object_get(s, "latency_band"), *bb = json_object_get(s, "bandwidth_band");
-		if (isfinite(lr) && !nbw_gap_measurable(lb))
-			snprintf(small, sizeof(small), "%s", NBW_GAP_NOT_MEASURABLE);
-		else if (isfinite(lr))
-			snprintf(small, sizeof(small), "%s (%+.0f %%, %+.2f us per transfer)",
-				 nbw_gap_band_verdict(lb), 100.0 * lr,
-				 band(s, "latency_band", "median_extra_us"));
-		if (isfinite(br) && !nbw_gap_measurable(bb))
-			snprintf(large, sizeof(large), "%s", NBW_GAP_NOT_MEASURABLE);
-		else if (isfinite(br))
-			snprintf(large, sizeof(large), "%s (%+.3f GB/s, %+.0f %%)",
-				 nbw_gap_band_verdict(bb),
-				 band(s, "bandwidth_band", "median_gap_gbps"), 100.0 * br);
+		char sm[16] = "n/m", lg[16] = "n/m";
+		double a = band_gap(s, "latency_band"), b = band_gap(s, "bandwidth_band");
+		if (isfinite(a))
+			snprintf(sm, sizeof(sm), "%+.0f %%", 100.0 * a);
+		if (isfinite(b))
+			snprintf(lg, sizeof(lg), "%+.0f %%", 100.0 * b);
 		int dv = (int)json_integer_value(json_object_get(s, "devices"));
-		fprintf(f, "    %-5s %-6s %d device%s: small sizes %s; large sizes %s\n",
-			str(s, "native_api"), str(s, "omp_mode"), dv, dv == 1 ? "" : "s", small, large);
+		w += (size_t)snprintf(text + w, sizeof(text) - w, "%s %s %s %d dev. %s / %s",
+				      text + w == first ? "" : ";", str(s, "native_api"),
+				      str(s, "omp_mode"), dv, sm, lg);
 	}
+	if (text + w != first)
+		item(o, text, limit);
 }
 
-/* Every device at once, one row per (api, pattern): the mode and memory with the highest
- * aggregate (`nodebw matrix` prints them all). */
-static json_t *best_at_once(json_t *rows)
+/* The report's sentences that fit before \p limit (but the fastest paths, which the API
+ * lines have); how many did not. */
+static size_t report_sentences(struct out *o, json_t *report, int limit)
 {
-	json_t *out = json_array(), *r;
-	size_t i;
-	json_array_foreach(rows, i, r) {
-		double g = json_number_value(json_object_get(r, "aggregate_gbps"));
-		size_t k;
-		json_t *o;
-		bool seen = false;
-		json_array_foreach(out, k, o) {
-			if (strcmp(str(o, "api"), str(r, "api")) || strcmp(str(o, "pattern"), str(r, "pattern")))
-				continue;
-			seen = true;
-			if (g > json_number_value(json_object_get(o, "aggregate_gbps")))
-				json_array_set(out, k, r);
-			break;
-		}
-		if (!seen)
-			json_array_append(out, r);
+	size_t i, left = 0;
+	json_t *s;
+	json_array_foreach(json_object_get(report, "sentences"), i, s) {
+		/* The fastest path per API and direction: the API lines above say it. */
+		if (strncmp(json_string_value(s), "Fastest ", 8) == 0)
+			continue;
+		if (!item(o, json_string_value(s), limit))
+			left++;
 	}
-	return out;
+	return left;
 }
 
-void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds)
+void nbw_summary_print(FILE *f, const struct nbw_doc *doc, json_t *report, double seconds)
 {
-	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s) ====\n");
+	struct out o = {f, 2};
+	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s; latency in microseconds) ====\n");
+	char text[1200];
+	counts_text(doc, text, sizeof(text));
+	item(&o, text, NBW_SUMMARY_LINES);
+	if (nbw_findings_not_converged(doc->measurements, text, sizeof(text)))
+		item(&o, text, NBW_SUMMARY_LINES);
+	if (nbw_findings_hidden_helpers(doc->measurements, text, sizeof(text)))
+		item(&o, text, NBW_SUMMARY_LINES);
 	/* nbw_summary_analyse stored them; computed here only for a document without. */
 	json_t *tables = json_incref(json_object_get(doc->root, "device_tables"));
 	if (!tables)
 		tables = nbw_analysis_device_tables(doc->devices, doc->measurements);
-	best_per_device(f, tables);
-	json_decref(tables);
 	json_t *mx = json_incref(json_object_get(doc->root, "matrices"));
 	if (!mx)
 		mx = nbw_analysis_matrices(doc->devices, doc->measurements);
-	p2p_matrices(f, mx);
+	api_lines(&o, doc, tables, mx);
+	/* The solver's table (run) and the closing lines keep their room. */
+	json_t *speedups = json_object_get(json_object_get(report, "solver"), "speedups");
+	int reserve = 3 + (json_array_size(speedups) ? 2 + (int)json_array_size(speedups) : 0);
+	outliers_item(&o, doc, NBW_SUMMARY_LINES - reserve);
+	if (!report)
+		gap_item(&o, json_object_get(doc->root, "gaps"), NBW_SUMMARY_LINES - reserve);
+	size_t left = report ? report_sentences(&o, report, NBW_SUMMARY_LINES - reserve) : 0;
+	p2p_matrices(&o, mx);
+	json_decref(tables);
 	json_decref(mx);
-	json_t *best = best_at_once(json_object_get(doc->root, "all_at_once"));
-	nbw_analysis_print_concurrent(f, best);
-	json_decref(best);
-	fprintf(f, "\n");
-	nbw_analysis_print_outliers(f, json_object_get(doc->root, "outliers"),
-				    json_object_get(doc->root, "outlier_groups"));
-	gap_per_mode(f, json_object_get(doc->root, "gaps"));
-	fprintf(f, "\n  every matrix (latency, bidirectional, peer access off, fraction of "
-		   "theoretical) and every all-at-once series (above: the best mode and memory "
-		   "of each): nodebw matrix RESULTS.json\n");
-	fprintf(f, "  run time: %.1f s\n", seconds);
+	if (report)
+		nbw_report_summary_solver(f, report);
+	if (left)
+		fprintf(f, "  (%zu more finding%s in report.md)\n", left, left == 1 ? "" : "s");
+	char took[48] = "";
+	if (seconds >= 0.0)
+		snprintf(took, sizeof(took), "; run time %.1f s", seconds);
+	fprintf(f, "  every matrix, device and outlier: nodebw matrix RESULTS.json%s%s\n",
+		report ? "; every path and sentence: report.md" : "", took);
 }
 
 void nbw_print_failures(FILE *f, const struct nbw_doc *doc)

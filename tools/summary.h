@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The end of 'nodebw probe' and 'nodebw run': the whole-node analyses of the finished
- * document (matrices, outliers) stored in it, and a one-screen summary. */
+ * document (matrices, outliers) stored in it, and the one summary (doc/run.md). */
 #ifndef NODEBW_TOOLS_SUMMARY_H
 #define NODEBW_TOOLS_SUMMARY_H
 
@@ -11,9 +11,9 @@
 /** Add "outliers" and "outlier_groups" (analysis/) to the document. */
 void nbw_summary_analyse(struct nbw_doc *doc);
 
-/** The summary: best HtoD/DtoH per device, the single-stream P2P bandwidth matrix of each
- *  API and mode, the outliers, the OpenMP-vs-native gap per mode, and the run time. */
-void nbw_summary_print(FILE *f, const struct nbw_doc *doc, double seconds);
+/** The one summary at the end of probe and run, from the document and (run) the report's
+ *  summary \p report (may be NULL); the run time \p seconds (< 0: not known). */
+void nbw_summary_print(FILE *f, const struct nbw_doc *doc, json_t *report, double seconds);
 
 /** The measurements and solver runs that failed or were not verified, with their reasons
  *  (at most 20 lines); nothing when there are none. */

@@ -163,8 +163,9 @@ json_t *nbw_model_summary(const struct nbw_rinput *in);
 json_t *nbw_report_summary(const struct nbw_rinput *in);
 /** The summary as the report's first section. */
 void nbw_report_summary_section(struct nbw_rdoc *r, json_t *summary);
-/** The summary on a terminal (at most about 40 lines, 100 columns). */
-void nbw_report_summary_print(FILE *f, json_t *summary);
+/** The summary's solver table on a terminal (a line per G and version; nothing without
+ *  solver runs): part of the one summary at the end of `nodebw run` (tools/summary.c). */
+void nbw_report_summary_solver(FILE *f, json_t *summary);
 
 /** The whole report of \p in into \p dir, opening with \p summary (NULL: made here) and
  *  with summary.json beside report.md. 0, or -1 with \p err. */

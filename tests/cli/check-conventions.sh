@@ -11,8 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 build=$(dirname "$(dirname "$NODEBW")")
 
 # A build without OpenMP offload has no heat command (it says so; tests/cli/check-no-offload.sh).
-cmds="list probe run gap matrix topo predict report heat fleet compare"
-"$NODEBW" --version | grep -q "offload targets: none" && cmds="list probe run gap matrix topo predict report fleet compare"
+cmds="list probe run gap matrix summary topo predict report heat fleet compare"
+"$NODEBW" --version | grep -q "offload targets: none" && cmds="list probe run gap matrix summary topo predict report fleet compare"
 for c in $cmds; do
 	timeout 30 "$NODEBW" "$c" -h >"$tmp/h" 2>&1
 	s1=$?

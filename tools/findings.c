@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the summary says from the measurements themselves: how many did not converge (their
+ * repetitions stopped by the time cap or the repetition cap before the median's interval
+ * was within +-1 %), and the hidden-helper sweep's largest effect (the same path, mode and
+ * size measured with different LIBOMP_NUM_HIDDEN_HELPER_THREADS).
+ */
+#include "findings.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nodebw/sizes.h"
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static double median_s(json_t *m)
+{
+	json_t *v = json_object_get(json_object_get(m, "seconds"), "median");
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* "two devices at once" for "dual", ... */
+static const char *conc_words(const char *c)
+{
+	if (strcmp(c, "dual") == 0)
+		return "two devices at once, ";
+	if (strcmp(c, "all") == 0)
+		return "every device at once, ";
+	if (strcmp(c, "bidir") == 0)
+		return "both directions at once, ";
+	if (strcmp(c, "ring") == 0)
+		return "ring, ";
+	return "";
+}
+
+/* "omp-p2p nowait 64 MiB" */
+static void point_name(json_t *m, char *out, size_t len)
+{
+	char sz[32];
+	nbw_size_label((uint64_t)json_integer_value(json_object_get(m, "bytes")), sz, sizeof(sz));
+	bool mem = strcmp(str(m, "host_mem"), "none") != 0 && str(m, "host_mem")[0];
+	snprintf(out, len, "%s %s %s%s%s%s", str(m, "probe"), str(m, "mode"), mem ? str(m, "host_mem") : "",
+		 mem ? " " : "", conc_words(str(m, "concurrency")), sz);
+}
+
+/* Why the repetitions stopped, counted: the time cap, the repetition cap, anything else. */
+struct stops {
+	size_t time_cap, rep_cap, other;
+	double cap;
+	char other_why[48];
+};
+
+static void count_stop(struct stops *w, const char *why)
+{
+	if (sscanf(why, "time cap %lf", &w->cap) == 1) {
+		w->time_cap++;
+	} else if (strncmp(why, "max repetitions", 15) == 0) {
+		w->rep_cap++;
+	} else {
+		if (!w->other++)
+			snprintf(w->other_why, sizeof(w->other_why), "%s", why);
+	}
+}
+
+static void stops_text(const struct stops *w, char *out, size_t len)
+{
+	size_t k = 0;
+	out[0] = '\0';
+	if (w->time_cap)
+		k += (size_t)snprintf(out, len, "%zu stopped by the time cap (%g s per size; "
+				      "--max-time raises it)", w->time_cap, w->cap);
+	if (w->rep_cap && k < len)
+		k += (size_t)snprintf(out + k, len - k, "%s%zu by the repetition cap",
+				      k ? ", " : "", w->rep_cap);
+	if (w->other && k < len)
+		snprintf(out + k, len - k, "%s%zu stopped by: %s", k ? ", " : "", w->other,
+			 w->other_why);
+}
+
+bool nbw_findings_not_converged(json_t *measurements, char *out, size_t len)
+{
+	size_t i, n = 0, total = 0;
+	struct stops w = {0};
+	json_t *m, *largest = NULL;
+	json_array_foreach(measurements, i, m) {
+		json_t *c = json_object_get(m, "converged");
+		if (!json_is_boolean(c))
+			continue;
+		total++;
+		if (json_is_true(c))
+			continue;
+		n++;
+		count_stop(&w, str(m, "stop"));
+		/* The largest size that did not converge, a P2P one before others. */
+		json_int_t b = json_integer_value(json_object_get(m, "bytes"));
+		json_int_t lb = largest ? json_integer_value(json_object_get(largest, "bytes")) : -1;
+		bool p2p = strcmp(str(m, "direction"), "p2p") == 0;
+		bool lp2p = largest && strcmp(str(largest, "direction"), "p2p") == 0;
+		if (!largest || b > lb || (b == lb && p2p && !lp2p))
+			largest = m;
+	}
+	if (!n)
+		return false;
+	char name[160], why[200];
+	point_name(largest, name, sizeof(name));
+	stops_text(&w, why, sizeof(why));
+	snprintf(out, len,
+		 "%zu of %zu measurements did not converge (the 95 %% interval of their median time "
+		 "not within +-1 %%; their figures are less sure): %s; the largest: %s",
+		 n, total, why, name);
+	return true;
+}
+
+/* The key of a point apart from its hidden-helper count. */
+static void hh_key(json_t *m, char *out, size_t len)
+{
+	snprintf(out, len, "%s|%s|%s|%s|%s|%lld", str(m, "probe"), str(m, "mode"),
+		 str(m, "host_mem"), str(m, "concurrency"), str(m, "path"),
+		 (long long)json_integer_value(json_object_get(m, "bytes")));
+}
+
+static void time_text(double s, char *out, size_t len)
+{
+	if (s >= 1e-3)
+		snprintf(out, len, "%.3g ms", s * 1e3);
+	else
+		snprintf(out, len, "%.3g us", s * 1e6);
+}
+
+bool nbw_findings_hidden_helpers(json_t *measurements, char *out, size_t len)
+{
+	size_t i;
+	json_t *a, *b, *sa = NULL, *sb = NULL;
+	double best = 0.0;
+	size_t pairs = 0, slower = 0;
+	char key[512];
+	/* The main series' OpenMP points by key; each sweep point against its own. */
+	json_t *main_pts = json_object();
+	json_array_foreach(measurements, i, a) {
+		if (strcmp(str(a, "api"), "omp") == 0 && !json_object_get(a, "hht_sweep") &&
+		    !json_object_get(a, "plane_sweep")) {
+			hh_key(a, key, sizeof(key));
+			json_object_set(main_pts, key, a);
+		}
+	}
+	json_array_foreach(measurements, i, a) {
+		if (strcmp(str(a, "api"), "omp") || !json_object_get(a, "hht_sweep"))
+			continue;
+		hh_key(a, key, sizeof(key));
+		b = json_object_get(main_pts, key);
+		if (!b || json_integer_value(json_object_get(b, "hidden_helpers")) ==
+				  json_integer_value(json_object_get(a, "hidden_helpers")))
+			continue;
+		double ta = median_s(a), tb = median_s(b);
+		double r = ta > tb ? ta / tb : tb / ta;
+		pairs += isfinite(r);
+		slower += isfinite(r) && r >= 2.0;
+		if (isfinite(r) && r > best) {
+			best = r;
+			sa = a;
+			sb = b;
+		}
+	}
+	/* Only a difference the repetitions cannot explain: twice or more. */
+	if (!sa || best < 2.0) {
+		json_decref(main_pts);
+		return false;
+	}
+	json_t *slow = median_s(sa) > median_s(sb) ? sa : sb, *fast = slow == sa ? sb : sa;
+	char name[160], ts[32], tf[32];
+	point_name(slow, name, sizeof(name));
+	time_text(median_s(slow), ts, sizeof(ts));
+	time_text(median_s(fast), tf, sizeof(tf));
+	snprintf(out, len,
+		 "hidden helpers: %s copies took %s with %lld hidden helper threads against %s with "
+		 "%lld (%.0fx; median times); %zu of the %zu points of the hidden-helper sweep "
+		 "differ 2x or more from the main series",
+		 name, ts, (long long)json_integer_value(json_object_get(slow, "hidden_helpers")), tf,
+		 (long long)json_integer_value(json_object_get(fast, "hidden_helpers")), best, slower,
+		 pairs);
+	json_decref(main_pts);
+	return true;
+}

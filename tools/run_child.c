@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The solver stage's child processes: `nodebw heat` run into a folder of its own, its
+ * records merged into the run's results.json, tagged with the round and their purpose.
+ */
+#include "run_solver.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nodebw/results.h"
+#include "nodebw/runner.h"
+#include "nodebw/session.h"
+
+void nbw_arg(struct nbw_argbuf *a, const char *fmt, ...)
+{
+	if (a->n >= NBW_ARGBUF_MAX - 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&a->v[a->n], fmt, ap) >= 0)
+		a->n++;
+	va_end(ap);
+	a->v[a->n] = NULL;
+}
+
+static void args_free(struct nbw_argbuf *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	a->n = 0;
+}
+
+static json_t *args_json(const struct nbw_argbuf *a)
+{
+	json_t *j = json_array();
+	for (int i = 0; i < a->n; i++)
+		json_array_append_new(j, json_string(a->v[i]));
+	return j;
+}
+
+/* The child's launch-probe records, tagged with \p round, appended to the document's. */
+static void merge_launch_probe(struct nbw_doc *doc, json_t *lp, int round)
+{
+	if (!json_array_size(lp))
+		return;
+	json_t *dl = json_object_get(doc->root, "launch_probe");
+	if (!json_is_array(dl)) {
+		dl = json_array();
+		nbw_doc_set(doc, "launch_probe", dl);
+	}
+	size_t i;
+	json_t *r;
+	json_array_foreach(lp, i, r) {
+		json_t *c = json_deep_copy(r);
+		json_object_set_new(c, "round", json_integer(round));
+		json_array_append_new(dl, c);
+	}
+}
+
+/* Append the child's solver runs to the main document, tagged with round and purpose;
+ * returns the roofline GB/s the child measured (0 when none). */
+static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const char *purpose,
+			 unsigned *nruns, unsigned *nfailed)
+{
+	char *p = NULL, err[NBW_REASON_LEN * 4];
+	if (asprintf(&p, "%s/results.json", dir) < 0)
+		return 0.0;
+	struct nbw_doc *child = access(p, F_OK) == 0 ? nbw_doc_load(p, err, sizeof(err)) : NULL;
+	bool there = access(p, F_OK) == 0;
+	free(p);
+	if (!there)
+		return 0.0;
+	if (!child) {
+		fprintf(stderr, "nodebw: warning: solver results unreadable: %s\n", err);
+		return 0.0;
+	}
+	json_t *all = json_object_get(doc->root, "solver_runs");
+	if (!json_is_array(all)) {
+		all = json_array();
+		nbw_doc_set(doc, "solver_runs", all);
+	}
+	double roof = 0.0;
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(child->root, "solver_runs"), i, r) {
+		json_t *c = json_deep_copy(r);
+		json_object_set_new(c, "round", json_integer(round));
+		/* Runs without the halo copies are the a-priori model's, also when they were
+		 * timed beside the validation runs (--paired). */
+		const char *ex = json_string_value(json_object_get(r, "exchange"));
+		json_object_set_new(c, "purpose",
+				    json_string(ex && strcmp(ex, "none") == 0 ? "a-priori" : purpose));
+		json_array_append_new(all, c);
+		(*nruns)++;
+		const char *st = json_string_value(
+			json_object_get(json_object_get(r, "verification"), "status"));
+		if (st && strcmp(st, "failed") == 0)
+			(*nfailed)++;
+		json_t *rf = json_object_get(json_object_get(r, "roofline"), "gbs");
+		if (json_is_number(rf) && roof == 0.0)
+			roof = json_number_value(rf);
+	}
+	merge_launch_probe(doc, json_object_get(child->root, "launch_probe"), round);
+	nbw_doc_free(child);
+	return roof;
+}
+
+int nbw_solver_heat_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int round,
+			  const char *purpose)
+{
+	char *cdir = NULL;
+	if (asprintf(&cdir, "%s/.solver-%d-XXXXXX", s->dir, round) < 0 || !mkdtemp(cdir)) {
+		snprintf(s->err, s->errlen, "cannot create a folder in %s: %s", s->dir,
+			 cdir ? strerror(errno) : "out of memory");
+		free(cdir);
+		args_free(a);
+		return -1;
+	}
+	nbw_arg(a, "--output");
+	nbw_arg(a, "%s", cdir);
+	nbw_arg(a, "--quiet");
+	int crc = nbw_run_child(a->v);
+	double rf = merge_runs(s->doc, cdir, round, purpose, &s->st->runs, &s->st->verify_failed);
+	if (s->roof == 0.0)
+		s->roof = rf;
+	nbw_remove_results_dir(cdir);
+	free(cdir);
+	json_array_append_new(s->children, json_pack("{s:i, s:s, s:o, s:i}", "round", round,
+						     "purpose", purpose, "argv", args_json(a),
+						     "exit_status", crc));
+	args_free(a);
+	if (crc == 130 || nbw_stop_requested) {
+		s->st->interrupted = 1;
+		return 0;
+	}
+	if (crc != 0)
+		s->st->child_failures++;
+	return nbw_doc_write(s->doc, s->dir, s->err, s->errlen);
+}
+
+int nbw_solver_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int steps, int reps,
+		     int round, const char *purpose)
+{
+	nbw_arg(a, "--steps");
+	nbw_arg(a, "%d", steps);
+	nbw_arg(a, "--reps");
+	nbw_arg(a, "%d", reps);
+	if (s->roof > 0.0) {
+		nbw_arg(a, "--roofline-gbs");
+		nbw_arg(a, "%.6g", s->roof);
+	}
+	return nbw_solver_heat_child(s, a, round, purpose);
+}

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The solver stage's rounds: every planned round (a plane-size sweep process, the cubic
+ * grids, the slab shapes, the launch probe), then extra rounds of the configurations whose
+ * rounds disagree, while the stage's budget and the run's time limit allow.
+ */
+#include "run_solver.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nodebw/model.h"
+#include "nodebw/runner.h"
+#include "nodebw/session.h"
+
+static bool solver_going(const struct nbw_solver_run *s, int rc)
+{
+	return rc == 0 && !nbw_stop_requested && !s->st->interrupted;
+}
+
+/* Whether an unstable configuration before \p i in \p bad is the same version, G and shape
+ * (the other half of a paired configuration). */
+static bool paired_before(json_t *bad, size_t i)
+{
+	json_t *u = json_array_get(bad, i);
+	static const char *const keys[] = {"version", "G", "nx", "ny", "nz", "steps"};
+	for (size_t j = 0; j < i; j++) {
+		json_t *w = json_array_get(bad, j);
+		bool same = true;
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && same; k++)
+			same = json_equal(json_object_get(u, keys[k]), json_object_get(w, keys[k]));
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* The launch probe (the a-priori model's launch term, and the evidence of its per-launch
+ * cost), in the rounds the stability test always has: a second or so each. */
+static int launch_probe(struct nbw_solver_run *s, int r)
+{
+	const struct nbw_solver_plan *p = &s->p;
+	struct nbw_argbuf a = {.n = 0};
+	nbw_arg(&a, "nodebw");
+	nbw_arg(&a, "heat");
+	nbw_arg(&a, "--launch-probe");
+	nbw_arg(&a, "--gpus");
+	nbw_arg(&a, "%s", p->glist + 2);
+	nbw_arg(&a, "--n");
+	nbw_arg(&a, "%s", p->nlist);
+	nbw_run_progress(s->ro, "solver round %d/%d: launch probe (empty target regions launched "
+				"as v1-v4 launch, G = %s; v3 and v4 halo copies, N = %s)",
+			 r, p->rounds, p->glist + 2, p->nlist);
+	return nbw_solver_heat_child(s, &a, r, "a-priori");
+}
+
+/* Part 0 of round \p r: the cubic grids, baseline and v1-v4, paired; part 1: one-device
+ * runs of the slab shapes. */
+static int round_part(struct nbw_solver_run *s, int r, int part, const char *left)
+{
+	const struct nbw_solver_plan *p = &s->p;
+	struct nbw_argbuf a = {.n = 0};
+	nbw_arg(&a, "nodebw");
+	nbw_arg(&a, "heat");
+	/* The phases of the instrumented runs come from the rounds every run has; later
+	 * rounds spend that time on more paired repetitions, which the validation's
+	 * speed-matched time and the a-priori compute take. */
+	bool core = r <= NBW_ROUNDS_CORE;
+	if (part == 0) {
+		nbw_arg(&a, "--n");
+		nbw_arg(&a, "%s", p->nlist);
+		nbw_arg(&a, "--versions");
+		nbw_arg(&a, p->ng ? "baseline,v1,v2,v3,v4" : "baseline");
+		nbw_arg(&a, "--gpus");
+		nbw_arg(&a, "%s", p->glist);
+		if (core)
+			nbw_arg(&a, "--instrument");
+		/* The a-priori model's compute: each version's repetitions also without the
+		 * halo copies, moments before, on the same buffers. */
+		nbw_arg(&a, "--paired");
+		if (p->spin_baseline) {
+			nbw_arg(&a, "--baseline-blocktime");
+			nbw_arg(&a, "%d", NBW_RUN_BASELINE_BLOCKTIME_MS);
+		}
+	} else {
+		nbw_arg(&a, "--shapes");
+		nbw_arg(&a, "%s", p->shapes);
+		nbw_arg(&a, "--versions");
+		nbw_arg(&a, "baseline");
+		nbw_arg(&a, "--baseline-launch");
+		nbw_arg(&a, "nowait");
+		nbw_arg(&a, "--gpus");
+		nbw_arg(&a, "1");
+	}
+	const char *purpose = part == 0 ? "validation" : "calibration";
+	int reps = part == 0 && !core ? NBW_RUN_LATE_REPS : NBW_RUN_REPS;
+	nbw_run_progress(s->ro, "solver round %d/%d: %s (%s; %d steps, %d repetitions)%s", r,
+			 p->rounds,
+			 part == 1 ? "one-device runs of the slab shapes"
+			 : core	   ? "cubic grids, baseline and v1-v4, timed with "
+				     "and without the halo copies + instrumented"
+				   : "cubic grids, baseline and v1-v4, timed with "
+				     "and without the halo copies",
+			 part == 1 ? p->shapes : p->nlist, p->steps, reps, part == 0 ? left : "");
+	return nbw_solver_child(s, &a, p->steps, reps, r, purpose);
+}
+
+/* Whether round \p r would end after the run's limit less the report's reserve (then
+ * recorded and said). */
+static bool round_too_late(struct nbw_solver_run *s, int r)
+{
+	double mean = r > 1 ? (nbw_now() - s->t_solver) / (r - 1) : 0.0;
+	if (!s->limited || r <= NBW_ROUNDS_CORE || nbw_run_elapsed() + mean <= s->deadline)
+		return false;
+	char why[160];
+	snprintf(why, sizeof(why),
+		 "%d of %d rounds: one more (%.0f s, the mean round) would end after the run's "
+		 "%.0f s limit less %.0f s for the report",
+		 r - 1, s->p.rounds, mean, s->limit, NBW_RUN_REPORT_RESERVE);
+	json_object_set_new(s->info, "rounds_stopped", json_string(why));
+	nbw_run_progress(s->ro, "solver: %s", why);
+	return true;
+}
+
+/* Round \p r: the speed reference, a plane-size sweep process, then its parts. */
+static int solver_round(struct nbw_solver_run *s, int r)
+{
+	const struct nbw_solver_plan *p = &s->p;
+	/* The machine's speed as the round starts (the drift table's companion). */
+	char at[32];
+	snprintf(at, sizeof(at), "solver round %d", r);
+	nbw_run_speed_reference(s->doc, at);
+	/* One more process of the plane-size sweep, where the run made one. */
+	if (json_object_get(s->doc->root, "plane_sweep") &&
+	    nbw_run_plane_processes(s->ro, s->o, s->doc, s->dir, NBW_RUN_PLANE_BEFORE + r, 1,
+				    s->err, s->errlen))
+		return -1;
+	/* The rounds are alike: the time left is the mean round's times the rest. */
+	char left[64] = "";
+	if (r > 1)
+		snprintf(left, sizeof(left), "; about %.0f s left in the solver",
+			 (nbw_now() - s->t_solver) / (r - 1) * (p->rounds - r + 1));
+	int rc = 0;
+	for (int part = 0; part < 3 && solver_going(s, rc); part++) {
+		if (part >= 1 && p->ng == 0)
+			continue;
+		if (part == 2)
+			rc = r > NBW_ROUNDS_CORE ? 0 : launch_probe(s, r);
+		else
+			rc = round_part(s, r, part, left);
+	}
+	return rc;
+}
+
+int nbw_solver_planned_rounds(struct nbw_solver_run *s)
+{
+	int rc = 0, rounds_run = 0;
+	for (int r = 1; r <= s->p.rounds && solver_going(s, rc); r++) {
+		if (round_too_late(s, r))
+			break;
+		rc = solver_round(s, r);
+		if (solver_going(s, rc))
+			rounds_run = r;
+	}
+	json_object_set_new(s->info, "rounds_run", json_integer(rounds_run));
+	return rc;
+}
+
+/* One unstable configuration \p u measured again as it was (round \p round). */
+static int extra_child(struct nbw_solver_run *s, json_t *u, int round)
+{
+	const char *v = json_string_value(json_object_get(u, "version"));
+	bool slab = strcmp(v, "baseline") == 0 &&
+		    strcmp(json_string_value(json_object_get(u, "launch")), "nowait") == 0;
+	bool multi = v[0] == 'v';
+	struct nbw_argbuf a = {.n = 0};
+	int g = (int)json_integer_value(json_object_get(u, "G"));
+	nbw_arg(&a, "nodebw");
+	nbw_arg(&a, "heat");
+	nbw_arg(&a, "--shapes");
+	nbw_arg(&a, "%dx%dx%d", (int)json_integer_value(json_object_get(u, "nx")),
+		(int)json_integer_value(json_object_get(u, "ny")),
+		(int)json_integer_value(json_object_get(u, "nz")));
+	nbw_arg(&a, "--versions");
+	nbw_arg(&a, "%s", v);
+	nbw_arg(&a, "--gpus");
+	nbw_arg(&a, "%d", g);
+	if (slab) {
+		nbw_arg(&a, "--baseline-launch");
+		nbw_arg(&a, "nowait");
+	} else if (multi) {
+		nbw_arg(&a, "--instrument");
+		nbw_arg(&a, "--paired");
+	} else {
+		nbw_arg(&a, "--instrument");
+		if (s->p.spin_baseline) {
+			nbw_arg(&a, "--baseline-blocktime");
+			nbw_arg(&a, "%d", NBW_RUN_BASELINE_BLOCKTIME_MS);
+		}
+	}
+	return nbw_solver_child(s, &a, (int)json_integer_value(json_object_get(u, "steps")),
+				NBW_RUN_REPS, round, slab ? "calibration" : "validation");
+}
+
+/* One extra round over the unstable configurations \p bad; \p longest: the longest extra
+ * child so far; \p why_stop set when the run's limit comes near. */
+static int extra_round(struct nbw_solver_run *s, json_t *bad, int round, double budget,
+		       double *longest, const char **why_stop)
+{
+	int rc = 0;
+	size_t i;
+	json_t *u;
+	json_array_foreach(bad, i, u) {
+		if (!solver_going(s, rc) || nbw_now() - s->t_solver > budget)
+			break;
+		/* The longest extra child so far (at least 3 s) must still fit. */
+		if (s->limited && nbw_run_elapsed() + *longest > s->deadline) {
+			*why_stop = "the run's time limit is near";
+			break;
+		}
+		/* Versions 1-4 are measured again as they were, paired: both halves of a
+		 * configuration get one more round, once even when both are unstable. */
+		const char *v = json_string_value(json_object_get(u, "version"));
+		if (v[0] == 'v' && paired_before(bad, i))
+			continue;
+		double t_child = nbw_now();
+		rc = extra_child(s, u, round);
+		if (nbw_now() - t_child > *longest)
+			*longest = nbw_now() - t_child;
+	}
+	return rc;
+}
+
+/* Configurations whose rounds disagree (a round slowed by something else on the machine)
+ * are measured again, one round at a time, while the stage's budget lasts: the model takes
+ * the fastest round, and a configuration counts as stable once its NBW_ROUNDS_CORE fastest
+ * rounds agree; one that never does is reported as unstable. */
+int nbw_solver_extra_rounds(struct nbw_solver_run *s)
+{
+	double budget = s->ro->full ? 1800.0 : 150.0, longest = 3.0;
+	const char *why_stop = "the stage's budget is spent";
+	int rc = 0;
+	for (int extra = 1; solver_going(s, rc) && extra <= NBW_RUN_EXTRA_ROUNDS; extra++) {
+		json_t *bad = nbw_solver_unstable(json_object_get(s->doc->root, "solver_runs"));
+		size_t nb = json_array_size(bad);
+		double spent = nbw_now() - s->t_solver;
+		bool late = s->limited && nbw_run_elapsed() + longest > s->deadline;
+		if (late)
+			why_stop = "the run's time limit is near";
+		if (!nb || spent > budget || late) {
+			if (nb) {
+				nbw_run_progress(s->ro, "solver: %zu configuration%s still unstable; "
+							"%s (stage budget %.0f s, run limit %s)",
+						 nb, nb == 1 ? "" : "s", why_stop, budget,
+						 s->limit > 0.0 ? "set" : "none");
+				json_object_set_new(s->info, "extra_rounds_stopped",
+						    json_string(why_stop));
+			}
+			json_decref(bad);
+			break;
+		}
+		nbw_run_progress(s->ro, "solver: %zu configuration%s with rounds more than %.1fx "
+					"apart, measured again (extra round %d of at most %d)",
+				 nb, nb == 1 ? "" : "s", NBW_STABLE_SPREAD, extra,
+				 NBW_RUN_EXTRA_ROUNDS);
+		char at[32];
+		snprintf(at, sizeof(at), "solver round %d", s->p.rounds + extra);
+		nbw_run_speed_reference(s->doc, at);
+		rc = extra_round(s, bad, s->p.rounds + extra, budget, &longest, &why_stop);
+		json_decref(bad);
+	}
+	return rc;
+}

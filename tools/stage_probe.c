@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stages `nodebw probe` and `nodebw run` share: the pre-run check, the probes, the
+ * hidden-helper sweep and the analyses of what they measured (tools/run_stages.c has the
+ * table).
+ */
+#include "run_stages.h"
+#include "stages.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "summary.h"
+#include "nodebw/cli.h"
+#include "nodebw/gap.h"
+#include "nodebw/session.h"
+#include "nodebw/sink.h"
+
+enum nbw_stage_next nbw_stage_prerun(struct nbw_stage_ctx *c)
+{
+	nbw_run_disturb_start(&c->dist, c->doc, c->is_run);
+	return NBW_STAGE_NEXT;
+}
+
+/* The probes' threads and the terminal sink are done with once the probes are. */
+static void release_probe_ctx(struct nbw_stage_ctx *c)
+{
+	nbw_probe_ctx_free(c->pctx);
+	c->pctx = NULL;
+	nbw_sink_terminal_free(c->term);
+	c->term = NULL;
+}
+
+/* The probes (or the sweep) failed: bad input ends the command with exit 2 (the folder
+ * removed); anything else leaves what was measured, marked as failed. */
+static enum nbw_stage_next probes_failed(struct nbw_stage_ctx *c, int rc)
+{
+	release_probe_ctx(c);
+	if (c->st.checkpoint_errors)
+		fprintf(stderr, "nodebw: %u checkpoint write%s of the results failed: %s\n",
+			c->st.checkpoint_errors, c->st.checkpoint_errors == 1 ? "" : "s",
+			c->st.checkpoint_why);
+	if (rc == NBW_EXIT_USAGE) {
+		c->usage_error = true;
+	} else {
+		char why[NBW_REASON_LEN * 2];
+		nbw_doc_set_state(c->doc, "failed", c->err);
+		nbw_doc_write(c->doc, c->dir, why, sizeof(why));
+	}
+	fprintf(stderr, "nodebw: error: %s\n", c->err);
+	c->probe_rc = rc == NBW_EXIT_USAGE ? NBW_EXIT_USAGE : 1;
+	return NBW_STAGE_ABORT;
+}
+
+enum nbw_stage_next nbw_stage_probes(struct nbw_stage_ctx *c)
+{
+	int rc = nbw_probe_run(c->pctx, c->o, c->doc, c->dir, &c->st, c->err, sizeof(c->err));
+	nbw_run_disturb_stage(&c->dist, c->doc, "probes");
+	if (rc)
+		return probes_failed(c, rc);
+	if (c->is_run)
+		nbw_run_progress(c->ro, "probes: %u measurements, %u skipped", c->st.measurements,
+				 c->st.skipped);
+	return NBW_STAGE_NEXT;
+}
+
+bool nbw_stage_hht_wanted(const struct nbw_stage_ctx *c)
+{
+	return c->o->hht_sweep;
+}
+
+enum nbw_stage_next nbw_stage_hht(struct nbw_stage_ctx *c)
+{
+	if (nbw_stop_requested)
+		return NBW_STAGE_NEXT;
+	int rc = nbw_hht_sweep(c->o, c->doc, c->dir, c->o->quiet ? NULL : stdout, &c->st, c->err,
+			       sizeof(c->err));
+	nbw_run_disturb_stage(&c->dist, c->doc, "hidden-helper sweep");
+	if (rc)
+		return probes_failed(c, rc);
+	if (c->is_run)
+		nbw_run_progress(c->ro, "hidden-helper sweep: %u measurements in all",
+				 c->st.measurements);
+	return NBW_STAGE_NEXT;
+}
+
+/* The OpenMP-vs-native gap table of what was measured: printed, and kept in the results. */
+static void gap_table(struct nbw_doc *doc, const struct nbw_probe_opts *o)
+{
+	nbw_gap_match_devices(doc->devices);
+	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
+	/* The summary has the gap per mode; the whole table with --verbose (or nodebw gap). */
+	if (!o->quiet && o->verbose)
+		nbw_gap_print(stdout, gaps);
+	nbw_doc_set(doc, "gaps", gaps);
+}
+
+/* The state the results file is left in after the probes: a run goes on with the solver
+ * (its stage sets the state when it ends); an API asked for that cannot run fails the
+ * command, and the results say so. */
+static void set_final_state(struct nbw_stage_ctx *c)
+{
+	char detail[NBW_REASON_LEN + 96];
+	const struct nbw_run_status *st = &c->st;
+	if (st->interrupted) {
+		snprintf(detail, sizeof(detail), "stopped by %s after %u measurements",
+			 nbw_signal_name(nbw_stop_signal), st->measurements);
+		nbw_doc_set_state(c->doc, "interrupted", detail);
+	} else if (st->unavailable || st->backend_errors) {
+		nbw_stage_unavailable_state(c);
+	} else if (!(c->is_run && c->ro->solver)) {
+		nbw_doc_set_state(c->doc, "complete", NULL);
+	}
+}
+
+void nbw_stage_unavailable_state(struct nbw_stage_ctx *c)
+{
+	char detail[NBW_REASON_LEN + 96];
+	snprintf(detail, sizeof(detail), "%s%s",
+		 c->st.backend_errors ? "an API is present but unusable: "
+				      : "an API asked for with --api cannot run: ",
+		 c->st.unavailable_why);
+	nbw_doc_set_state(c->doc, "failed", detail);
+}
+
+/* The probes' exit status: 0, partial, 1 for an API that cannot run, 128 + N. */
+static int probes_exit(const struct nbw_stage_ctx *c)
+{
+	const struct nbw_run_status *st = &c->st;
+	int rc = st->interrupted ? nbw_stop_status()
+		 : st->verify_failed || st->errors ? NBW_EXIT_PARTIAL
+						   : 0;
+	if (st->unavailable || st->backend_errors) {
+		fprintf(stderr, "nodebw: error: %s%s\n",
+			st->backend_errors ? "an API is present but unusable: "
+					   : "an API asked for with --api cannot run: ",
+			st->unavailable_why);
+		rc = st->interrupted ? rc : 1;
+	}
+	return rc;
+}
+
+enum nbw_stage_next nbw_stage_analyses(struct nbw_stage_ctx *c)
+{
+	release_probe_ctx(c);
+	gap_table(c->doc, c->o);
+	if (c->st.checkpoint_errors)
+		fprintf(stderr, "nodebw: %u checkpoint write%s of the results failed: %s\n",
+			c->st.checkpoint_errors, c->st.checkpoint_errors == 1 ? "" : "s",
+			c->st.checkpoint_why);
+	c->st.interrupted |= nbw_stop_requested != 0;
+	/* The whole-node analyses of what was measured, kept in the results. */
+	nbw_summary_analyse(c->doc);
+	set_final_state(c);
+	if (nbw_doc_write(c->doc, c->dir, c->err, sizeof(c->err))) {
+		fprintf(stderr, "nodebw: error: %s\n", c->err);
+		c->probe_rc = 1;
+		return NBW_STAGE_ABORT;
+	}
+	const struct nbw_run_status *st = &c->st;
+	if (!c->o->quiet || c->o->json || st->verify_failed || st->errors)
+		fprintf(c->o->json ? stderr : stdout,
+			"\n%u measurements: %u verified, %u failed verification, %u with an "
+			"error; %u skipped%s\nresults: %s/results.json and results.csv\n",
+			st->measurements, st->measurements - st->verify_failed - st->errors,
+			st->verify_failed, st->errors, st->skipped,
+			st->interrupted ? "; interrupted, partial results kept" : "", c->dir);
+	c->probe_rc = probes_exit(c);
+	c->measured = true;
+	return NBW_STAGE_NEXT;
+}
