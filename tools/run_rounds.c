@@ -240,6 +240,11 @@ int nbw_solver_extra_rounds(struct nbw_solver_run *s)
 	double budget = s->ro->full ? 1800.0 : 150.0, longest = 3.0;
 	const char *why_stop = "the stage's budget is spent";
 	int rc = 0;
+	/* Extra rounds are numbered after the rounds that ran (fewer than planned when the
+	 * run's time limit stopped them), as the terminal counts them. */
+	int ran = (int)json_integer_value(json_object_get(s->info, "rounds_run"));
+	if (ran <= 0)
+		ran = s->p.rounds;
 	for (int extra = 1; solver_going(s, rc) && extra <= NBW_RUN_EXTRA_ROUNDS; extra++) {
 		json_t *bad = nbw_solver_unstable(json_object_get(s->doc->root, "solver_runs"));
 		size_t nb = json_array_size(bad);
@@ -264,9 +269,9 @@ int nbw_solver_extra_rounds(struct nbw_solver_run *s)
 				 nb, nb == 1 ? "" : "s", NBW_STABLE_SPREAD, extra,
 				 NBW_RUN_EXTRA_ROUNDS);
 		char at[32];
-		snprintf(at, sizeof(at), "solver round %d", s->p.rounds + extra);
+		snprintf(at, sizeof(at), "solver round %d", ran + extra);
 		nbw_run_speed_reference(s->doc, at);
-		rc = extra_round(s, bad, s->p.rounds + extra, budget, &longest, &why_stop);
+		rc = extra_round(s, bad, ran + extra, budget, &longest, &why_stop);
 		json_decref(bad);
 	}
 	return rc;
