@@ -56,11 +56,13 @@ install_missing() { # install_missing [extra packages]
 
 build() { # build DIR [meson options]
 	dir=$1; shift
+	b0=$(date +%s)
 	if [ ! -f "$dir/build.ninja" ]; then
 		# shellcheck disable=SC2086
 		CC=clang-19 meson setup "$dir" "$@" ${NODEBW_MESON_ARGS:-}
 	fi
-	ninja -C "$dir"
+	ninja -C "$dir" || return 1
+	echo "quickstart: $dir built in $(($(date +%s) - b0)) s"
 }
 
 # Counts the tests of one build from meson's log; appends to the totals. Tests run two at a
@@ -69,7 +71,9 @@ passed=0
 failed=0
 run_tests() { # run_tests DIR [meson test options]
 	dir=$1; shift
+	r0=$(date +%s)
 	meson test -C "$dir" --print-errorlogs --num-processes 2 "$@" || true
+	echo "quickstart: meson test -C $dir $* took $(($(date +%s) - r0)) s"
 	counts=$(/usr/bin/python3 - "$dir/meson-logs/testlog.json" <<'PY'
 import json, sys
 ok = bad = 0
@@ -153,6 +157,7 @@ test)
 	t0=$(date +%s)
 	# shellcheck disable=SC2086
 	install_missing $test_packages
+	echo "quickstart: packages ready after $(($(date +%s) - t0)) s"
 	# The plain build is the one users run. The sanitised one (ASan+UBSan, and libFuzzer's
 	# coverage so that it also runs the fuzz targets) and the one without OpenMP offload
 	# are built without optimisation: they compile several times faster and their tests
