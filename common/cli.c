@@ -219,36 +219,6 @@ int nbw_cli_parse_decimal(const char *s, double lo, double hi, double *out, cons
 	return 0;
 }
 
-int nbw_cli_each_item(const char *s, const char *what,
-		      int (*one)(const char *item, void *ctx, char *err, size_t errlen), void *ctx,
-		      char *err, size_t errlen)
-{
-	if (!*s) {
-		snprintf(err, errlen, "%s: empty list", what);
-		return -1;
-	}
-	size_t n = strlen(s);
-	if (s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,")) {
-		snprintf(err, errlen, "%s '%s' has an empty item (a comma at either end, or two "
-				      "in a row)", what, s);
-		return -1;
-	}
-	char *copy = strdup(s);
-	if (!copy) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	int rc = 0;
-	for (char *t = copy, *next; t && rc == 0; t = next) {
-		next = strchr(t, ',');
-		if (next)
-			*next++ = '\0';
-		rc = one(t, ctx, err, errlen);
-	}
-	free(copy);
-	return rc;
-}
-
 struct int_list {
 	long lo, hi;
 	int *out, max, *n;
@@ -401,7 +371,7 @@ static void apply_profile(struct nbw_probe_opts *o)
 	switch (o->profile) {
 	/* Repetitions are adaptive: at least min_reps (6 reach the 95 % interval of the
 	 * median) and min_time_s, then on until that interval is within +-1 %, up to max_reps
-	 * or max_time_s of repetitions per size (common/exec.c). */
+	 * or max_time_s of repetitions per size (probe/exec.c). */
 	case NBW_PROFILE_QUICK:
 		/* The time cap decides here, not a repetition count: 5000 only stops copies so
 		 * short (< 0.3 us) that the timer's steps keep the interval from +-1 %. With 100

@@ -306,7 +306,7 @@ void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struc
 	}
 	snprintf(m->verify_status, sizeof(m->verify_status), "%s", all_passed ? "passed" : "failed");
 	m->verify_bytes = checked;
-	nbw_exec_mask_list(p->vmask, p->reps, m->verify_reps, sizeof(m->verify_reps));
+	nbw_repcheck_list(p->vmask, p->reps, m->verify_reps, sizeof(m->verify_reps));
 	for (unsigned i = 0; i < ns; i++)
 		if (!all_passed && strcmp(p->st[i].verify_status, "passed") != 0) {
 			snprintf(m->verify_detail, sizeof(m->verify_detail), "stream %u: %s", i,

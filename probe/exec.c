@@ -186,33 +186,6 @@ static int timed(struct nbw_point *p, struct nbw_stream_state *ss, double *t0, d
 	return rc;
 }
 
-bool nbw_exec_verifies(size_t bytes, unsigned r, unsigned reps)
-{
-	return bytes <= NBW_VERIFY_EVERY_MAX_BYTES || r == 0 || r + 1 == reps;
-}
-
-void nbw_exec_mask_list(const unsigned char *mask, unsigned reps, char *buf, size_t len)
-{
-	size_t w = 0;
-	if (len)
-		buf[0] = '\0';
-	for (unsigned r = 0; mask && r < reps; r++) {
-		if (!mask[r])
-			continue;
-		unsigned e = r;
-		while (e + 1 < reps && mask[e + 1])
-			e++;
-		char item[32];
-		int n = e > r ? snprintf(item, sizeof(item), "%s%u-%u", w ? "," : "", r + 1, e + 1)
-			      : snprintf(item, sizeof(item), "%s%u", w ? "," : "", r + 1);
-		if (n < 0 || w + (size_t)n >= len)
-			break;
-		memcpy(buf + w, item, (size_t)n + 1);
-		w += (size_t)n;
-		r = e;
-	}
-}
-
 /* The first failure is the one named; "repetition r of n: " goes in front once the count is
  * known (verify_summary). */
 static void verify_failed(struct nbw_stream_state *ss, unsigned r, const char *what,
@@ -263,7 +236,7 @@ static void verify_summary(struct nbw_point *p, unsigned me)
 	if (!ss->verified)
 		return;
 	char list[sizeof(((struct nbw_measurement *)0)->verify_reps)];
-	nbw_exec_mask_list(p->vmask, p->reps, list, sizeof(list));
+	nbw_repcheck_list(p->vmask, p->reps, list, sizeof(list));
 	snprintf(ss->verify_status, sizeof(ss->verify_status), "passed");
 	snprintf(ss->verify_detail, sizeof(ss->verify_detail),
 		 "all %zu destination bytes equal the source pattern after repetitions %s",
@@ -486,7 +459,7 @@ static void decide(struct nbw_point *p, unsigned r)
 			return;
 		}
 		p->go = true;
-		p->vmask[n] = nbw_exec_verifies(p->bytes, n, p->planned);
+		p->vmask[n] = nbw_repcheck_planned(p->bytes, n, p->planned);
 		return;
 	}
 	bool within = interval_met(p, n);

@@ -25,9 +25,6 @@
 #include "nodebw/topology.h"
 #include "nodebw/workers.h"
 
-volatile sig_atomic_t nbw_stop_requested;
-volatile sig_atomic_t nbw_stop_signal;
-
 #define MAX_SINKS 4
 
 struct nbw_probe_ctx {
