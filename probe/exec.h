@@ -79,7 +79,10 @@ struct nbw_point {
 	double t_loop;            /* when the timed repetitions began */
 	double t_mark;            /* when the second ended (what the later ones cost from there) */
 	bool converged;
+	bool time_capped;         /* stopped at the size's time cap, the interval not met */
 	char stop[48];            /* why the repetitions stopped */
+	long minflt0;             /* the process's minor faults when the repetitions began; -1: unknown */
+	double faults_per_rep;    /* minor faults per timed repetition; -1: unknown */
 	unsigned alone_reps;      /* repetitions of each stream alone (several streams only) */
 	double *t_release;        /* gated starts: when the gate was opened, per repetition */
 	bool gated;               /* this point starts on the backend's gate */

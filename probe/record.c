@@ -323,6 +323,9 @@ void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struc
 	/* The interval and whether it met the target come from the samples (the executor
 	 * judged the same ones); why the repetitions stopped from the executor. */
 	snprintf(m->stop, sizeof(m->stop), "%s", p->stop);
+	m->time_capped = p->time_capped;
+	m->first_rep_s = m->samples_s && p->reps ? m->samples_s[0] : 0.0;
+	m->minor_faults_per_rep = p->faults_per_rep;
 	if (ns > 1)
 		overlap(m);
 }
