@@ -2,7 +2,8 @@
 /* The probe core (probe/) without a nodebw process: options from the real option parser,
  * series from the planner, run by the executor (probe/exec.c) and recorded (probe/record.c)
  * on an in-test backend whose four "devices" are host buffers that it really copies
- * (memcpy). Its knobs make the copies into one device fail, or corrupt them, or take long:
+ * (memcpy). Its knobs make the copies into one device fail, or corrupt them, take long, or
+ * go through fresh pages (as libomptarget stages a host-plugin device-to-device copy):
  * the other series keep their results, a corrupted copy fails its check, and the counts,
  * sizes, stop reasons and the new fields (time_capped, first_rep_s, minor_faults_per_rep)
  * are what the executor did. The backend exists only in this test; nothing it measures
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -34,7 +36,9 @@ static struct {
 	int fail_dst;       /* transfers into this device fail (-EIO); -1: none */
 	int corrupt_dst;    /* transfers into this device flip their last byte; -1: none */
 	long delay_ns;      /* each transfer sleeps this long */
-} knob = { -1, -1, 0 };
+	bool stage;         /* each transfer goes through a fresh mmap'd buffer, as
+			     * libomptarget's host plugin stages a device-to-device copy */
+} knob = { -1, -1, 0, false };
 
 static const char *mem_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
 {
@@ -82,7 +86,17 @@ static int mem_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 	}
 	if (x->dst->loc == NBW_LOC_DEVICE && x->dst->device == knob.fail_dst)
 		return -EIO;
-	memcpy(x->dst->ptr, x->src->ptr, x->bytes);
+	if (knob.stage) {
+		void *b = mmap(NULL, x->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		if (b == MAP_FAILED)
+			return -ENOMEM;
+		memcpy(b, x->src->ptr, x->bytes);
+		memcpy(x->dst->ptr, b, x->bytes);
+		munmap(b, x->bytes);
+	} else {
+		memcpy(x->dst->ptr, x->src->ptr, x->bytes);
+	}
 	if (x->dst->loc == NBW_LOC_DEVICE && x->dst->device == knob.corrupt_dst && x->bytes)
 		((unsigned char *)x->dst->ptr)[x->bytes - 1] ^= 0xff;
 	return 0;
@@ -350,6 +364,31 @@ static void test_time_cap_recorded(void **state)
 	nbw_cli_opts_free(&o);
 }
 
+/* A copy staged through fresh pages faults them in every repetition, and the measurement
+ * counts it: 256000 bytes are 63 pages of 4 KiB. */
+static void test_minor_faults_counted(void **state)
+{
+	(void)state;
+	struct nbw_probe_opts o;
+	parse_opts(&o, "--threads 1 --devices 0 --sizes 256K --reps 4");
+	knob.stage = true;
+	json_t *all;
+	size_t expected;
+	run_direction(&o, NBW_HTOD, &all, &expected);
+	knob.stage = false;
+	assert_int_equal(json_array_size(all), 1);
+	struct nbw_measurement m;
+	load(json_array_get(all, 0), &m);
+	assert_string_equal(m.verify_status, "passed");
+	assert_int_equal(m.reps, 4);
+	if (m.minor_faults_per_rep < 62.0)
+		fail_msg("%g minor faults per repetition, a staged 256000-byte copy faults 63 pages",
+			 m.minor_faults_per_rep);
+	nbw_measurement_free(&m);
+	json_decref(all);
+	nbw_cli_opts_free(&o);
+}
+
 /* Older documents without the new keys: unknown faults, the cap read from the stop reason. */
 static void test_old_document_fields(void **state)
 {
@@ -410,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_failure_keeps_other_results),
 		cmocka_unit_test(test_fixed_reps_honoured),
 		cmocka_unit_test(test_time_cap_recorded),
+		cmocka_unit_test(test_minor_faults_counted),
 		cmocka_unit_test(test_old_document_fields),
 		cmocka_unit_test(test_quick_matrix_size),
 	};
