@@ -95,17 +95,17 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  10) and --min-time, then on until the 95 %% confidence interval of the median\n"
 		"  time is within +-1 %% of it, or --max-reps or --max-time is reached (the\n"
 		"  measurement then says \"not converged\").\n"
-		"  --reps N             a fixed count instead: N timed repetitions per size, or as\n"
-		"                       many as --min-time asks of copies as long as the warm-up's,\n"
-		"                       up to --max-reps (still with its interval)\n"
+		"  --reps N             a fixed count instead: exactly N timed repetitions per\n"
+		"                       size, whatever --min-time, --max-reps and --max-time say\n"
+		"                       (its interval is still reported)\n"
 		"  --max-reps N         maximum timed repetitions per size (default 500, quick\n"
 		"                       5000, full 1000)\n"
 		"  --max-time SECONDS   per size, stop repeating (and warming up) once the\n"
 		"                       repetitions (copies and their checks) would pass this, down\n"
-		"                       to 3 repetitions; 0 = no cap (default 0.1, quick 0.05, full\n"
+		"                       to 3 repetitions; 0 = no cap (default 0.1, quick 0.02, full\n"
 		"                       0.15; never below --reps or --warmup when those are given)\n"
-		"  --min-time SECONDS   repeat for at least this long per size (with --reps: this\n"
-		"                       much copy time) (default 0.005, quick 0.001, full 0.02)\n"
+		"  --min-time SECONDS   repeat for at least this long per size (adaptive counts;\n"
+		"                       default 0.005, quick 0.001, full 0.02)\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
 		"  --hht-sweep          also measure the async modes with 0, one per device and 8\n"
@@ -220,36 +220,6 @@ int nbw_cli_parse_decimal(const char *s, double lo, double hi, double *out, cons
 	}
 	*out = v;
 	return 0;
-}
-
-int nbw_cli_each_item(const char *s, const char *what,
-		      int (*one)(const char *item, void *ctx, char *err, size_t errlen), void *ctx,
-		      char *err, size_t errlen)
-{
-	if (!*s) {
-		snprintf(err, errlen, "%s: empty list", what);
-		return -1;
-	}
-	size_t n = strlen(s);
-	if (s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,")) {
-		snprintf(err, errlen, "%s '%s' has an empty item (a comma at either end, or two "
-				      "in a row)", what, s);
-		return -1;
-	}
-	char *copy = strdup(s);
-	if (!copy) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	int rc = 0;
-	for (char *t = copy, *next; t && rc == 0; t = next) {
-		next = strchr(t, ',');
-		if (next)
-			*next++ = '\0';
-		rc = one(t, ctx, err, errlen);
-	}
-	free(copy);
-	return rc;
 }
 
 struct int_list {
@@ -404,14 +374,16 @@ static void apply_profile(struct nbw_probe_opts *o)
 	switch (o->profile) {
 	/* Repetitions are adaptive: at least min_reps (6 reach the 95 % interval of the
 	 * median) and min_time_s, then on until that interval is within +-1 %, up to max_reps
-	 * or max_time_s of repetitions per size (common/exec.c). */
+	 * or max_time_s of repetitions per size (probe/exec.c). */
 	case NBW_PROFILE_QUICK:
 		/* The time cap decides here, not a repetition count: 5000 only stops copies so
 		 * short (< 0.3 us) that the timer's steps keep the interval from +-1 %. With 100
 		 * the probes took 52 s and 247 of 1122 measurements converged; with 5000 73 s
-		 * and 450 (2-core VM). */
+		 * and 450 (2-core VM). Once every device and pair was measured the cap went
+		 * from 0.05 s to 0.02 s to keep 'probe --quick' of the whole node within a
+		 * minute (doc/architecture.md). */
 		o->warmup = 1, o->min_reps = 6, o->max_reps = 5000, o->min_time_s = 0.001;
-		o->max_time_s = 0.05;
+		o->max_time_s = 0.02;
 		break;
 	case NBW_PROFILE_FULL:
 		o->warmup = 3, o->min_reps = 10, o->max_reps = 1000, o->min_time_s = 0.02;
@@ -430,6 +402,158 @@ static void set_all(bool *v, int n, bool on)
 		v[i] = on;
 }
 
+/* What the options of "probe" and "run" said, before the profile fills the rest. */
+struct probe_args {
+	bool modes[NBW_MODE_COUNT], mems[NBW_HOSTMEM_NONE], threads[NBW_THREADS_COUNT];
+	bool peer[2], bind[3];
+	bool any_mode, any_mem, any_threads, any_peer, any_bind;
+	long warm, reps, maxreps;
+	double mintime, maxtime;
+	uint64_t max_size;
+	const char *sizes;
+};
+
+/* One option \p c of getopt_long: 0, -1 with \p err, or 1 for --help. */
+static int probe_option(int c, int argc, char **argv, struct probe_args *ps,
+			struct nbw_probe_opts *o, char *err, size_t errlen)
+{
+	int rc = 0;
+	(void)argc;
+	switch (c) {
+	case OPT_API: rc = each_item("--api", optarg, one_api, o, err, errlen); break;
+	case OPT_PROBE: rc = each_item("--probe", optarg, one_probe, o, err, errlen); break;
+	case OPT_MODE: rc = each_item("--mode", optarg, one_mode, ps->modes, err, errlen); ps->any_mode = true; break;
+	case OPT_HOSTMEM: rc = each_item("--host-mem", optarg, one_hostmem, ps->mems, err, errlen); ps->any_mem = true; break;
+	case OPT_THREADS: rc = each_item("--threads", optarg, one_threads, ps->threads, err, errlen); ps->any_threads = true; break;
+	case OPT_PEER: rc = each_item("--peer-access", optarg, one_peer, ps->peer, err, errlen); ps->any_peer = true; break;
+	case OPT_BIND: rc = each_item("--bind", optarg, one_bind, ps->bind, err, errlen); ps->any_bind = true; break;
+	case OPT_DEVICES:
+		rc = nbw_cli_parse_int_list(optarg, 0, NBW_MAX_DEVICES - 1, o->devices,
+					    NBW_MAX_DEVICES, &o->ndevices, "--devices", err,
+					    errlen);
+		break;
+	case OPT_SIZES: ps->sizes = optarg; break;
+	case OPT_MAXSIZE: rc = nbw_size_parse(optarg, &ps->max_size, err, errlen); break;
+	case OPT_QUICK: o->profile = NBW_PROFILE_QUICK; break;
+	case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
+	case OPT_DEFAULT: o->profile = NBW_PROFILE_DEFAULT; break;
+	case OPT_WARMUP: rc = nbw_cli_parse_int(optarg, 0, 1000, &ps->warm, "--warmup", err, errlen); break;
+	case OPT_REPS: rc = nbw_cli_parse_int(optarg, 1, NBW_REPS_MAX, &ps->reps, "--reps", err, errlen); break;
+	case OPT_MAXREPS: rc = nbw_cli_parse_int(optarg, 1, NBW_REPS_MAX, &ps->maxreps, "--max-reps", err, errlen); break;
+	case OPT_MINTIME:
+		rc = nbw_cli_parse_decimal(optarg, 0.0, 3600.0, &ps->mintime, "--min-time",
+					   "seconds", err, errlen);
+		break;
+	case OPT_MAXTIME:
+		rc = nbw_cli_parse_decimal(optarg, 0.0, 3600.0, &ps->maxtime, "--max-time",
+					   "seconds", err, errlen);
+		break;
+	case OPT_HH: {
+		long v = -1;
+		rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
+		o->hidden_helpers = (int)v;
+		break;
+	}
+	case OPT_HHT_SWEEP: o->hht_sweep = true; break;
+	case OPT_CUDA_SCHED:
+		if (strcmp(optarg, "spin") && strcmp(optarg, "yield") &&
+		    strcmp(optarg, "blocking") && strcmp(optarg, "auto")) {
+			snprintf(err, errlen,
+				 "unknown --cuda-sched '%s' (spin, yield, blocking, auto)", optarg);
+			rc = -1;
+			break;
+		}
+		snprintf(o->cuda_sched, sizeof(o->cuda_sched), "%s", optarg);
+		break;
+	case OPT_NO_HHT_SWEEP: o->hht_sweep = false; break;
+	case OPT_OUTPUT:
+		if (!*optarg || strlen(optarg) > NBW_OUTPUT_MAX) {
+			snprintf(err, errlen, "--output needs a folder name of 1 to %d "
+					      "characters (PATH_MAX %d less room for the "
+					      "files inside)",
+				 NBW_OUTPUT_MAX, PATH_MAX);
+			rc = -1;
+		}
+		snprintf(o->output, sizeof(o->output), "%s", optarg);
+		break;
+	case OPT_QUIET: o->quiet = true; break;
+	case 'v':
+	case OPT_VERBOSE: o->verbose = true; break;
+	case OPT_JSON: o->json = o->quiet = true; break;
+	case 'h':
+	case OPT_HELP: rc = 1; break;
+	case ':':
+		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+		rc = -1;
+		break;
+	default:
+		if (optopt > 0 && optopt < 256)
+			snprintf(err, errlen, "unknown option '-%c' (see 'nodebw %s --help')",
+				 optopt, argv[0]);
+		else
+			snprintf(err, errlen, "unknown option '%s' (see 'nodebw %s --help')",
+				 argv[optind - 1], argv[0]);
+		rc = -1;
+		break;
+	}
+	return rc;
+}
+
+/* The selections nobody named: all of them (registered memory not in the quick profile). */
+static int probe_selection(const struct probe_args *ps, struct nbw_probe_opts *o, char *err,
+			   size_t errlen)
+{
+	memcpy(o->modes, ps->modes, sizeof(ps->modes));
+	memcpy(o->hostmem, ps->mems, sizeof(ps->mems));
+	memcpy(o->threads, ps->threads, sizeof(ps->threads));
+	memcpy(o->peer, ps->peer, sizeof(ps->peer));
+	memcpy(o->bind, ps->bind, sizeof(ps->bind));
+	if (!ps->any_bind)
+		o->bind[NBW_BIND_LOCAL] = true;
+	if (!ps->any_mode) set_all(o->modes, NBW_MODE_COUNT, true);
+	if (!ps->any_mem) {
+		/* The quick profile leaves registered memory out unless asked for by name. */
+		set_all(o->hostmem, NBW_HOSTMEM_NONE, true);
+		o->hostmem[NBW_HOSTMEM_REGISTERED] = o->profile != NBW_PROFILE_QUICK;
+	}
+	if (!ps->any_threads) set_all(o->threads, NBW_THREADS_COUNT, true);
+	/* Asked for several devices at once, and named only one. */
+	if (ps->any_threads && o->ndevices == 1 && !o->threads[NBW_THREADS_1]) {
+		snprintf(err, errlen, "--threads %s needs at least two devices; --devices lists one",
+			 o->threads[NBW_THREADS_2] ? "2" : "all");
+		return -1;
+	}
+	if (!ps->any_peer) set_all(o->peer, 2, true);
+	return 0;
+}
+
+/* --sizes, --max-size or the profile's sweep. */
+static int probe_sizes(const struct probe_args *ps, struct nbw_probe_opts *o, char *err,
+		       size_t errlen)
+{
+	uint64_t max_size = ps->max_size;
+	if (ps->sizes && max_size) {
+		snprintf(err, errlen, "--sizes and --max-size exclude each other");
+		return -1;
+	}
+	o->sizes_given = ps->sizes || max_size;
+	if (ps->sizes)
+		return nbw_sizes_parse_list(ps->sizes, &o->sizes, err, errlen) ? -1 : 0;
+	if (!max_size)
+		max_size = o->profile == NBW_PROFILE_QUICK  ? 64ull << 20
+			   : o->profile == NBW_PROFILE_FULL ? 1ull << 30
+							    : 256ull << 20;
+	if (max_size < 8) {
+		snprintf(err, errlen, "--max-size must be at least 8 bytes");
+		return -1;
+	}
+	if (nbw_sizes_default(&o->sizes, max_size, o->profile == NBW_PROFILE_QUICK)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *err,
 			size_t errlen)
 {
@@ -440,14 +564,8 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 	o->hht_sweep = is_run;
 	/* The main job defaults to the quick profile; --full gives the thorough one. */
 	o->profile = is_run ? NBW_PROFILE_QUICK : NBW_PROFILE_DEFAULT;
-	bool modes[NBW_MODE_COUNT] = { 0 }, mems[NBW_HOSTMEM_NONE] = { 0 }, threads[NBW_THREADS_COUNT] = { 0 };
-	bool peer[2] = { 0 }, bind[3] = { 0 };
-	bool any_mode = false, any_mem = false, any_threads = false, any_peer = false;
-	bool any_bind = false;
-	long warm = -1, reps = -1, maxreps = -1;
-	double mintime = -1.0, maxtime = -1.0;
-	uint64_t max_size = 0;
-	const char *sizes = NULL;
+	struct probe_args ps = { .warm = -1, .reps = -1, .maxreps = -1, .mintime = -1.0,
+				 .maxtime = -1.0 };
 	int c, rc = 0;
 
 	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
@@ -463,84 +581,10 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 			}
 			profile_opt = c;
 		}
-		switch (c) {
-		case OPT_API: rc = each_item("--api", optarg, one_api, o, err, errlen); break;
-		case OPT_PROBE: rc = each_item("--probe", optarg, one_probe, o, err, errlen); break;
-		case OPT_MODE: rc = each_item("--mode", optarg, one_mode, modes, err, errlen); any_mode = true; break;
-		case OPT_HOSTMEM: rc = each_item("--host-mem", optarg, one_hostmem, mems, err, errlen); any_mem = true; break;
-		case OPT_THREADS: rc = each_item("--threads", optarg, one_threads, threads, err, errlen); any_threads = true; break;
-		case OPT_PEER: rc = each_item("--peer-access", optarg, one_peer, peer, err, errlen); any_peer = true; break;
-		case OPT_BIND: rc = each_item("--bind", optarg, one_bind, bind, err, errlen); any_bind = true; break;
-		case OPT_DEVICES:
-			rc = nbw_cli_parse_int_list(optarg, 0, NBW_MAX_DEVICES - 1, o->devices,
-						    NBW_MAX_DEVICES, &o->ndevices, "--devices", err,
-						    errlen);
-			break;
-		case OPT_SIZES: sizes = optarg; break;
-		case OPT_MAXSIZE: rc = nbw_size_parse(optarg, &max_size, err, errlen); break;
-		case OPT_QUICK: o->profile = NBW_PROFILE_QUICK; break;
-		case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
-		case OPT_DEFAULT: o->profile = NBW_PROFILE_DEFAULT; break;
-		case OPT_WARMUP: rc = nbw_cli_parse_int(optarg, 0, 1000, &warm, "--warmup", err, errlen); break;
-		case OPT_REPS: rc = nbw_cli_parse_int(optarg, 1, NBW_REPS_MAX, &reps, "--reps", err, errlen); break;
-		case OPT_MAXREPS: rc = nbw_cli_parse_int(optarg, 1, NBW_REPS_MAX, &maxreps, "--max-reps", err, errlen); break;
-		case OPT_MINTIME:
-			rc = nbw_cli_parse_decimal(optarg, 0.0, 3600.0, &mintime, "--min-time",
-						   "seconds", err, errlen);
-			break;
-		case OPT_MAXTIME:
-			rc = nbw_cli_parse_decimal(optarg, 0.0, 3600.0, &maxtime, "--max-time",
-						   "seconds", err, errlen);
-			break;
-		case OPT_HH: {
-			long v = -1;
-			rc = nbw_cli_parse_int(optarg, 0, 16, &v, "--hidden-helpers", err, errlen);
-			o->hidden_helpers = (int)v;
-			break;
-		}
-		case OPT_HHT_SWEEP: o->hht_sweep = true; break;
-		case OPT_CUDA_SCHED:
-			if (strcmp(optarg, "spin") && strcmp(optarg, "yield") &&
-			    strcmp(optarg, "blocking") && strcmp(optarg, "auto")) {
-				snprintf(err, errlen,
-					 "unknown --cuda-sched '%s' (spin, yield, blocking, auto)", optarg);
-				rc = -1;
-				break;
-			}
-			snprintf(o->cuda_sched, sizeof(o->cuda_sched), "%s", optarg);
-			break;
-		case OPT_NO_HHT_SWEEP: o->hht_sweep = false; break;
-		case OPT_OUTPUT:
-			if (!*optarg || strlen(optarg) > NBW_OUTPUT_MAX) {
-				snprintf(err, errlen, "--output needs a folder name of 1 to %d "
-						      "characters (PATH_MAX %d less room for the "
-						      "files inside)",
-					 NBW_OUTPUT_MAX, PATH_MAX);
-				rc = -1;
-			}
-			snprintf(o->output, sizeof(o->output), "%s", optarg);
-			break;
-		case OPT_QUIET: o->quiet = true; break;
-		case 'v':
-		case OPT_VERBOSE: o->verbose = true; break;
-		case OPT_JSON: o->json = o->quiet = true; break;
-		case 'h':
-		case OPT_HELP: return 1;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -1;
-			break;
-		default:
-			if (optopt > 0 && optopt < 256)
-				snprintf(err, errlen, "unknown option '-%c' (see 'nodebw %s --help')",
-					 optopt, argv[0]);
-			else
-				snprintf(err, errlen, "unknown option '%s' (see 'nodebw %s --help')",
-					 argv[optind - 1], argv[0]);
-			rc = -1;
-			break;
-		}
+		rc = probe_option(c, argc, argv, &ps, o, err, errlen);
 	}
+	if (rc == 1)
+		return 1;
 	if (rc == 0 && optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		rc = -1;
@@ -549,60 +593,18 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		return -1;
 
 	apply_profile(o);
-	if (warm >= 0) o->warmup = (unsigned)warm;
-	if (reps >= 0) o->min_reps = (unsigned)reps;
-	if (maxreps >= 0) o->max_reps = (unsigned)maxreps;
-	if (mintime >= 0.0) o->min_time_s = mintime;
-	if (maxtime >= 0.0) o->max_time_s = maxtime;
-	o->reps_given = reps >= 0;
-	o->warmup_given = warm >= 0;
+	if (ps.warm >= 0) o->warmup = (unsigned)ps.warm;
+	if (ps.reps >= 0) o->min_reps = (unsigned)ps.reps;
+	if (ps.maxreps >= 0) o->max_reps = (unsigned)ps.maxreps;
+	if (ps.mintime >= 0.0) o->min_time_s = ps.mintime;
+	if (ps.maxtime >= 0.0) o->max_time_s = ps.maxtime;
+	o->reps_given = ps.reps >= 0;
+	o->warmup_given = ps.warm >= 0;
 	if (o->max_reps < o->min_reps)
 		o->max_reps = o->min_reps;
-	memcpy(o->modes, modes, sizeof(modes));
-	memcpy(o->hostmem, mems, sizeof(mems));
-	memcpy(o->threads, threads, sizeof(threads));
-	memcpy(o->peer, peer, sizeof(peer));
-	memcpy(o->bind, bind, sizeof(bind));
-	if (!any_bind)
-		o->bind[NBW_BIND_LOCAL] = true;
-	if (!any_mode) set_all(o->modes, NBW_MODE_COUNT, true);
-	if (!any_mem) {
-		/* The quick profile leaves registered memory out unless asked for by name. */
-		set_all(o->hostmem, NBW_HOSTMEM_NONE, true);
-		o->hostmem[NBW_HOSTMEM_REGISTERED] = o->profile != NBW_PROFILE_QUICK;
-	}
-	if (!any_threads) set_all(o->threads, NBW_THREADS_COUNT, true);
-	/* Asked for several devices at once, and named only one. */
-	if (any_threads && o->ndevices == 1 && !o->threads[NBW_THREADS_1]) {
-		snprintf(err, errlen, "--threads %s needs at least two devices; --devices lists one",
-			 o->threads[NBW_THREADS_2] ? "2" : "all");
+	if (probe_selection(&ps, o, err, errlen))
 		return -1;
-	}
-	if (!any_peer) set_all(o->peer, 2, true);
-
-	if (sizes && max_size) {
-		snprintf(err, errlen, "--sizes and --max-size exclude each other");
-		return -1;
-	}
-	o->sizes_given = sizes || max_size;
-	if (sizes) {
-		if (nbw_sizes_parse_list(sizes, &o->sizes, err, errlen))
-			return -1;
-	} else {
-		if (!max_size)
-			max_size = o->profile == NBW_PROFILE_QUICK  ? 64ull << 20
-				   : o->profile == NBW_PROFILE_FULL ? 1ull << 30
-								    : 256ull << 20;
-		if (max_size < 8) {
-			snprintf(err, errlen, "--max-size must be at least 8 bytes");
-			return -1;
-		}
-		if (nbw_sizes_default(&o->sizes, max_size, o->profile == NBW_PROFILE_QUICK)) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-	}
-	return 0;
+	return probe_sizes(&ps, o, err, errlen);
 }
 
 void nbw_cli_opts_free(struct nbw_probe_opts *o)

@@ -181,7 +181,13 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 	if (m->stop[0] && !m->error[0]) {
 		json_object_set_new(j, "converged", json_boolean(m->converged));
 		json_object_set_new(j, "stop", json_string(m->stop));
+		json_object_set_new(j, "time_capped", json_boolean(m->time_capped));
 	}
+	/* Both are the executor's, which sets stop too. */
+	if (m->stop[0] && !m->error[0] && m->first_rep_s > 0.0)
+		json_object_set_new(j, "first_rep_s", json_real(m->first_rep_s));
+	if (m->stop[0] && !m->error[0] && m->minor_faults_per_rep >= 0.0)
+		json_object_set_new(j, "minor_faults_per_rep", json_real(m->minor_faults_per_rep));
 	json_object_set_new(j, "error", m->error[0] ? json_string(m->error) : json_null());
 	if (m->elapsed_s > 0.0)
 		json_object_set_new(j, "elapsed_s", json_real(m->elapsed_s));
@@ -257,16 +263,11 @@ static int parse_device_ref(json_t *v, int *dev)
 	return -1;
 }
 
-int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen)
+/* The labels every measurement has: what, where, how many. */
+static int labels_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen)
 {
-	memset(m, 0, sizeof(*m));
 	char dir[16], mode[16], mem[16], conc[16];
 	json_int_t bytes = 0, checked = 0, hh = 0, warm = 0, reps = 0;
-	json_error_t je;
-	if (!json_is_object(j)) {
-		snprintf(err, errlen, "measurement is not an object");
-		return -1;
-	}
 	if (copy_str(j, "api", m->api, sizeof(m->api), err, errlen) ||
 	    copy_str(j, "probe", m->probe, sizeof(m->probe), err, errlen) ||
 	    copy_str(j, "interface", m->interface, sizeof(m->interface), err, errlen) ||
@@ -311,6 +312,12 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	m->hidden_helpers = (int)hh;
 	m->warmup = (unsigned)warm;
 	m->reps = (unsigned)reps;
+	return 0;
+}
+
+/* Fields added over time, absent in older documents. */
+static int optional_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen)
+{
 	json_t *halo = json_object_get(j, "halo_n");
 	m->halo_n = json_is_integer(halo) ? (int)json_integer_value(halo) : 0;
 	json_t *sset = json_object_get(j, "size_set");
@@ -366,13 +373,19 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	json_t *e = json_object_get(j, "error");
 	if (json_is_string(e))
 		snprintf(m->error, sizeof(m->error), "%s", json_string_value(e));
+	return 0;
+}
+
+/* The streams and their samples (allocated: nbw_measurement_free). */
+static int streams_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen)
+{
 	if (read_samples(json_object_get(j, "samples_s"), &m->samples_s, &m->n, "samples_s", err,
 			 errlen))
-		goto fail;
+		return -1;
 	json_t *streams = json_object_get(j, "streams");
 	if (!json_is_array(streams) || json_array_size(streams) > NBW_MAX_STREAMS) {
 		snprintf(err, errlen, "field 'streams' missing or longer than %d", NBW_MAX_STREAMS);
-		goto fail;
+		return -1;
 	}
 	m->nstreams = (unsigned)json_array_size(streams);
 	unsigned lo = m->conc == NBW_CONC_SINGLE ? 1 : m->conc == NBW_CONC_RING ? 3 : 2,
@@ -382,7 +395,7 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	if (m->nstreams < lo || m->nstreams > hi) {
 		snprintf(err, errlen, "field 'streams' has %u entries; concurrency '%s' has %u to %u",
 			 m->nstreams, nbw_conc_name(m->conc), lo, hi);
-		goto fail;
+		return -1;
 	}
 	for (unsigned i = 0; i < m->nstreams; i++) {
 		json_t *js = json_array_get(streams, i);
@@ -390,64 +403,113 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 		if (parse_device_ref(json_object_get(js, "src"), &s->src_device) ||
 		    parse_device_ref(json_object_get(js, "dst"), &s->dst_device)) {
 			snprintf(err, errlen, "streams[%u]: bad src/dst", i);
-			goto fail;
+			return -1;
 		}
 		if (read_samples(json_object_get(js, "samples_s"), &s->samples_s, &s->n,
 				 "streams.samples_s", err, errlen))
-			goto fail;
+			return -1;
 		json_t *alone = json_object_get(js, "alone_samples_s");
 		if (alone && read_samples(alone, &s->alone_samples_s, &s->n_alone,
 					  "streams.alone_samples_s", err, errlen))
-			goto fail;
+			return -1;
 		json_t *dev = json_object_get(js, "device_samples_s");
 		if (dev && read_samples(dev, &s->device_samples_s, &s->n_device,
 					"streams.device_samples_s", err, errlen))
-			goto fail;
+			return -1;
 	}
+	return 0;
+}
+
+static int overlap_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen)
+{
 	json_t *ov = json_object_get(j, "overlap");
-	if (json_is_object(ov)) {
-		const char *verdict = NULL;
-		if (json_unpack_ex(ov, &je, 0, "{s:F, s:F, s:F, s:s}", "serial_estimate_s",
-				   &m->serial_estimate_s, "concurrent_s", &m->concurrent_s, "speedup",
-				   &m->overlap_speedup, "verdict", &verdict)) {
-			snprintf(err, errlen, "overlap: %s", je.text);
-			goto fail;
-		}
-		m->has_overlap = true;
-		snprintf(m->overlap_verdict, sizeof(m->overlap_verdict), "%s", verdict);
-		/* Older files have no range. */
-		json_t *range = json_object_get(ov, "speedup_quartile_range");
-		m->overlap_lo = json_number_value(json_array_get(range, 0));
-		m->overlap_hi = json_number_value(json_array_get(range, 1));
+	if (!json_is_object(ov))
+		return 0;
+	const char *verdict = NULL;
+	json_error_t je;
+	if (json_unpack_ex(ov, &je, 0, "{s:F, s:F, s:F, s:s}", "serial_estimate_s",
+			   &m->serial_estimate_s, "concurrent_s", &m->concurrent_s, "speedup",
+			   &m->overlap_speedup, "verdict", &verdict)) {
+		snprintf(err, errlen, "overlap: %s", je.text);
+		return -1;
 	}
-	/* Optional (added with the adaptive repetitions): the interval is recomputed from the
-	 * samples at the level the file names; why the repetitions stopped is the file's. */
+	m->has_overlap = true;
+	snprintf(m->overlap_verdict, sizeof(m->overlap_verdict), "%s", verdict);
+	/* Older files have no range. */
+	json_t *range = json_object_get(ov, "speedup_quartile_range");
+	m->overlap_lo = json_number_value(json_array_get(range, 0));
+	m->overlap_hi = json_number_value(json_array_get(range, 1));
+	return 0;
+}
+
+/* An optional number >= 0: \p *out keeps its value when the key is absent. */
+static int opt_number(json_t *j, const char *key, double *out, char *err, size_t errlen)
+{
+	json_t *v = json_object_get(j, key);
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || json_number_value(v) < 0.0) {
+		snprintf(err, errlen, "field '%s' is not a number >= 0", key);
+		return -1;
+	}
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* Optional (added with the adaptive repetitions): the interval is recomputed from the
+ * samples at the level the file names; why the repetitions stopped, whether at the time
+ * cap, the first repetition and the page faults are the file's. */
+static int repetitions_from_json(json_t *j, struct nbw_measurement *m, char *err,
+				 size_t errlen)
+{
 	json_t *ci = json_object_get(j, "median_ci");
 	if (ci && !json_is_object(ci) && !json_is_null(ci)) {
 		snprintf(err, errlen, "field 'median_ci' is not an object or null");
-		goto fail;
+		return -1;
 	}
 	json_t *lv = json_object_get(ci, "level");
 	if (json_is_number(lv))
 		m->ci.level = json_number_value(lv);
 	json_t *stop = json_object_get(j, "stop"), *conv = json_object_get(j, "converged");
+	json_t *capped = json_object_get(j, "time_capped");
 	if (stop && !json_is_string(stop)) {
 		snprintf(err, errlen, "field 'stop' is not a string");
-		goto fail;
+		return -1;
 	}
-	if (conv && !json_is_boolean(conv)) {
-		snprintf(err, errlen, "field 'converged' is not a boolean");
-		goto fail;
+	if ((conv && !json_is_boolean(conv)) || (capped && !json_is_boolean(capped))) {
+		snprintf(err, errlen, "field '%s' is not a boolean",
+			 conv && !json_is_boolean(conv) ? "converged" : "time_capped");
+		return -1;
 	}
+	m->minor_faults_per_rep = -1.0;
+	if (opt_number(j, "first_rep_s", &m->first_rep_s, err, errlen) ||
+	    opt_number(j, "minor_faults_per_rep", &m->minor_faults_per_rep, err, errlen))
+		return -1;
 	nbw_measurement_summarize(m);
 	if (json_is_string(stop))
 		snprintf(m->stop, sizeof(m->stop), "%s", json_string_value(stop));
 	if (json_is_boolean(conv))
 		m->converged = json_is_true(conv);
+	/* Older documents: the stop reason says it. */
+	m->time_capped = capped ? json_is_true(capped) : strncmp(m->stop, "time cap", 8) == 0;
 	return 0;
-fail:
-	nbw_measurement_free(m);
-	return -1;
+}
+
+int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	if (!json_is_object(j)) {
+		snprintf(err, errlen, "measurement is not an object");
+		return -1;
+	}
+	if (labels_from_json(j, m, err, errlen) || optional_from_json(j, m, err, errlen))
+		return -1;
+	if (streams_from_json(j, m, err, errlen) || overlap_from_json(j, m, err, errlen) ||
+	    repetitions_from_json(j, m, err, errlen)) {
+		nbw_measurement_free(m);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- document ------------------------------------------------------------------------ */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "nodebw/session.h"
 #include "nodebw/rundir.h"
-#include "nodebw/runner.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -14,6 +13,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+volatile sig_atomic_t nbw_stop_requested;
+volatile sig_atomic_t nbw_stop_signal;
 
 void nbw_reexec_hidden_helpers(int count, char **argv)
 {

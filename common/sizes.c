@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "nodebw/sizes.h"
 
-#include "nodebw/cli.h"
+#include "nodebw/items.h"
 
 #include <ctype.h>
 #include <errno.h>

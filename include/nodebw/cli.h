@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "nodebw/items.h"
 #include "nodebw/limits.h"
 #include "nodebw/probe.h"
 #include "nodebw/series.h"
@@ -80,11 +81,6 @@ int nbw_cli_parse_int(const char *s, long lo, long hi, long *out, const char *wh
  *  message names \p unit ("seconds"). */
 int nbw_cli_parse_decimal(const char *s, double lo, double hi, double *out, const char *what,
 			  const char *unit, char *err, size_t errlen);
-/** Call \p one for every item of the comma list \p s. An empty list or an empty item
- *  (",8", "8,", "8,,16") is refused with a message naming \p what (the option). */
-int nbw_cli_each_item(const char *s, const char *what,
-		      int (*one)(const char *item, void *ctx, char *err, size_t errlen), void *ctx,
-		      char *err, size_t errlen);
 /** A comma list of distinct integers, each in [lo, hi] (within int), at most \p max_items;
  *  \p *n of them into \p out. */
 int nbw_cli_parse_int_list(const char *s, long lo, long hi, int *out, int max_items, int *n,

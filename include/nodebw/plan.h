@@ -38,6 +38,22 @@
  *  and the largest not above NBW_MATRIX_MAX_BYTES (the largest of all when none is above
  *  the smallest). */
 void nbw_plan_matrix_sizes(const struct nbw_sizes *v, size_t *small, size_t *large);
+/** The same with \p max_bytes in place of NBW_MATRIX_MAX_BYTES. */
+void nbw_plan_matrix_sizes_upto(const struct nbw_sizes *v, uint64_t max_bytes, size_t *small,
+				size_t *large);
+
+/** The quick profile's matrix size: every matrix cell (each device, each device pair, all
+ *  devices at once) and several streams at once stop here, while device 0 and the first
+ *  pair alone still sweep to the profile's largest size (64 MiB). A 64 MiB cell costs its
+ *  buffers' initialisation and two checks, and on host-plugin devices libomptarget stages
+ *  every device-to-device copy through a host buffer it allocates per call (above glibc's
+ *  32 MiB mmap threshold: fresh pages that fault in on every copy), so a P2P cell costs
+ *  seconds; four devices have twelve ordered pairs per mode. */
+#define NBW_QUICK_MATRIX_MAX_BYTES (8ull << 20)
+
+/** The matrix cells' large size under \p o: NBW_QUICK_MATRIX_MAX_BYTES in the quick profile
+ *  when no sizes were named, else NBW_MATRIX_MAX_BYTES. */
+uint64_t nbw_plan_matrix_max_bytes(const struct nbw_probe_opts *o);
 
 /** One device set of a series: its streams' endpoints (-1 = host memory). */
 struct nbw_plan_set {

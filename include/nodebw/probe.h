@@ -2,7 +2,7 @@
 /** \file
  * \brief The one interface every transfer backend implements.
  *
- * A backend only allocates buffers and moves bytes. The probe core (common/runner.c) owns
+ * A backend only allocates buffers and moves bytes. The probe core (probe/runner.c) owns
  * warm-up, repetitions, timing, statistics, verification, concurrency and all output.
  */
 #ifndef NODEBW_PROBE_H

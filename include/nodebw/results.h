@@ -80,6 +80,15 @@ struct nbw_measurement {
 	char stop[48];
 	/** The interval meets the target (nbw_ci_converged); meaningful when stop is set. */
 	bool converged;
+	/** The repetitions ended at the size's time cap (settings.max_time_s) before the
+	 *  interval met the target: stop is "time cap ..."; meaningful when stop is set. */
+	bool time_capped;
+	/** Wall time of the first timed repetition (0: unknown). */
+	double first_rep_s;
+	/** Minor page faults of the process per timed repetition (getrusage ru_minflt from
+	 *  before the first to after the last, checks between them included, divided by the
+	 *  repetitions); < 0: unknown. */
+	double minor_faults_per_rep;
 	unsigned nstreams;
 	struct nbw_stream streams[NBW_MAX_STREAMS];
 	/* Overlap of concurrent copies (nstreams == 2). */

@@ -2,7 +2,7 @@
 /** \file
  * \brief The probe core: plans the series of every selected backend (nodebw/plan.h), runs
  * each over its sizes with warm-up, repetitions, concurrency, verification and statistics
- * (common/exec.c), and says everything through sinks (nodebw/sink.h).
+ * (probe/exec.c), and says everything through sinks (nodebw/sink.h).
  */
 #ifndef NODEBW_RUNNER_H
 #define NODEBW_RUNNER_H
@@ -14,6 +14,7 @@
 #include "nodebw/cli.h"
 #include "nodebw/probe.h"
 #include "nodebw/results.h"
+#include "nodebw/session.h"
 
 struct nbw_run_status {
 	unsigned measurements;
@@ -42,10 +43,7 @@ void nbw_probe_ctx_free(struct nbw_probe_ctx *c);
 /** Add an output sink (at most 4; the caller keeps it alive). 0 or -1. */
 int nbw_probe_ctx_add_sink(struct nbw_probe_ctx *c, struct nbw_sink *s);
 
-/** Set from a signal handler (SIGINT, SIGTERM, SIGHUP: nodebw/session.h): the runner stops
- *  after the current size and keeps results; \p nbw_stop_signal is the signal. */
-extern volatile sig_atomic_t nbw_stop_requested;
-extern volatile sig_atomic_t nbw_stop_signal;
+/* nbw_stop_requested and nbw_stop_signal (set by the signal handlers): nodebw/session.h. */
 
 /** Run every selected probe, adding devices, skips and measurements to \p doc and writing
  *  \p outdir after each series (NULL: nothing written), besides the sinks of \p ctx.

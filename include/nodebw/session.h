@@ -6,8 +6,14 @@
 #ifndef NODEBW_SESSION_H
 #define NODEBW_SESSION_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+/** Set from a signal handler (SIGINT, SIGTERM, SIGHUP: nodebw/session.h): the probe runner (nodebw/runner.h) stops
+ *  after the current size and keeps results; \p nbw_stop_signal is the signal. */
+extern volatile sig_atomic_t nbw_stop_requested;
+extern volatile sig_atomic_t nbw_stop_signal;
 
 /** libomp reads LIBOMP_NUM_HIDDEN_HELPER_THREADS once, at start-up: when it differs from
  *  \p count (>= 0), restart this program (/proc/self/exe) with \p argv and the variable set.

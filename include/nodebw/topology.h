@@ -44,7 +44,7 @@
  *     // record nbw_page_placement_to_json(&pl) beside the measurement
  *
  * With NBW_BIND_NONE the node is -1: leave the thread and the memory alone. The buffer pool
- * (common/bufpool.c) allocates once per run: bind its buffers once, per stream, before the
+ * (probe/bufpool.c) allocates once per run: bind its buffers once, per stream, before the
  * pattern is first written.
  * Pinning (cudaHostRegister, hipHostRegister, mlock) does not move pages, so bind before
  * the first touch. libomp's hidden helper threads are not bound by this: they follow

@@ -263,6 +263,10 @@ def ci_errors(where, m):
     if "stop" in m and m["stop"] != "fixed --reps":
         if (m["stop"] == "interval within +-1 %") != m["converged"]:
             errs.append("%s.stop: %r with converged %r" % (where, m["stop"], m["converged"]))
+    if "time_capped" in m and m["time_capped"] != m["stop"].startswith("time cap"):
+        errs.append("%s.time_capped: %r with stop %r" % (where, m["time_capped"], m["stop"]))
+    if "first_rep_s" in m and m.get("samples_s") and m["first_rep_s"] != m["samples_s"][0]:
+        errs.append("%s.first_rep_s: %r is not samples_s[0]" % (where, m["first_rep_s"]))
     if m.get("error") is not None and (m.get("median_ci") is not None or "stop" in m):
         errs.append("%s: a measurement with an error has an interval or a stop" % where)
     checked = m["verification"].get("checked_repetitions")

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of common/bufpool.c with an in-test allocator (malloc/free, counting calls). */
+/* Unit tests of probe/bufpool.c with an in-test allocator (malloc/free, counting calls). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

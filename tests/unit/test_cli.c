@@ -162,7 +162,7 @@ static void test_quick(void **state)
 	assert_int_equal(o.min_reps, 6);
 	assert_int_equal(o.max_reps, 5000);
 	assert_float_equal(o.min_time_s, 0.001, 1e-15);
-	assert_float_equal(o.max_time_s, 0.05, 1e-15);
+	assert_float_equal(o.max_time_s, 0.02, 1e-15);
 	assert_false(o.sizes_given);
 	/* Sparse sweep to 64 MiB with the halo planes 512 and 1024. */
 	assert_int_equal(o.sizes.n, 10);

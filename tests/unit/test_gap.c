@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests of common/gap.c: device matching across APIs, the OpenMP-versus-native gap rows,
+/* Unit tests of analysis/gap.c: device matching across APIs, the OpenMP-versus-native gap rows,
  * the per-group and per-mode summary, the printed table, and a recorded results document. */
 #include <math.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The probe plan's device sets (common/plan.c), without any backend: every device for
+/* The probe plan's device sets (probe/plan.c), without any backend: every device for
  * HtoD/DtoH, every ordered pair (single) and unordered pair (bidir) for P2P, all devices at
  * once and the ring, the first set (of each link kind) with the whole sweep and the others at
  * two sizes unless the user named the devices; and the series plan of a made-up backend. */

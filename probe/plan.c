@@ -99,10 +99,22 @@ size_t nbw_plan_sets(const struct nbw_series_kind *k, const struct nbw_plan_devi
 
 void nbw_plan_matrix_sizes(const struct nbw_sizes *v, size_t *small, size_t *large)
 {
+	nbw_plan_matrix_sizes_upto(v, NBW_MATRIX_MAX_BYTES, small, large);
+}
+
+uint64_t nbw_plan_matrix_max_bytes(const struct nbw_probe_opts *o)
+{
+	return o->profile == NBW_PROFILE_QUICK && !o->sizes_given ? NBW_QUICK_MATRIX_MAX_BYTES
+								  : NBW_MATRIX_MAX_BYTES;
+}
+
+void nbw_plan_matrix_sizes_upto(const struct nbw_sizes *v, uint64_t max_bytes, size_t *small,
+				size_t *large)
+{
 	*small = 0;
 	*large = v->n ? v->n - 1 : 0;
 	for (size_t k = v->n; k-- > 1;)
-		if (v->v[k].bytes <= NBW_MATRIX_MAX_BYTES) {
+		if (v->v[k].bytes <= max_bytes) {
 			*large = k;
 			return;
 		}

@@ -51,6 +51,82 @@ int nbw_merge_child(struct nbw_doc *doc, const char *dir, const char *field, jso
 	return 0;
 }
 
+/* The settings of the sweep. */
+struct hht_setting {
+	int hh;
+	int threads;    /* 0 = as selected, 1 or 2 = only that */
+	const char *label;
+};
+
+static const struct hht_setting plan[] = {
+	{ 0, 0, "hht-0" },
+	{ 1, 1, "hht-per-device" },
+	{ 2, 2, "hht-per-device" },
+	{ 8, 0, "hht-8" },
+};
+
+/* The options of the child that measures setting \p k. */
+static void child_opts(const struct nbw_probe_opts *o, const struct hht_setting *k,
+		       struct nbw_doc *doc, struct nbw_probe_opts *c)
+{
+	*c = *o;
+	c->napis = 1;
+	snprintf(c->apis[0], sizeof(c->apis[0]), "omp");
+	c->modes[NBW_MODE_SYNC] = false;
+	c->modes[NBW_MODE_PARALLEL] = false;               /* not an OpenMP mode */
+	c->hostmem[NBW_HOSTMEM_REGISTERED] = false;        /* OpenMP cannot register */
+	c->hidden_helpers = k->hh;
+	/* The solver stages its halos in pinned memory and the models read pinned
+	 * curves; the helper count shows in latency and overhead, not at 1 GiB. */
+	if (o->hostmem[NBW_HOSTMEM_PINNED] && !o->sizes_given) {
+		c->hostmem[NBW_HOSTMEM_PAGEABLE] = false;
+		size_t lo, hi;
+		nbw_plan_matrix_sizes(&c->sizes, &lo, &hi);
+		c->sizes.n = hi + 1;
+	}
+	c->hht_sweep = false;
+	c->quiet = true;
+	/* The models take one and two streams; all-at-once is not part of the sweep. */
+	c->threads[NBW_THREADS_ALL] = false;
+	if (k->threads) {
+		c->threads[0] = k->threads == 1;
+		c->threads[1] = k->threads == 2;
+	}
+	/* The sweep gives the curves the models take (device 0 and the pair 0-1), not the
+	 * whole-node matrices: unless the user named devices, only those two, each with
+	 * the whole sweep. */
+	if (c->ndevices == 0) {
+		c->ndevices = nbw_doc_api_devices(doc, "omp") >= 2 ? 2 : 1;
+		c->devices[0] = 0;
+		c->devices[1] = 1;
+	}
+}
+
+static void skip_measured(struct nbw_doc *doc, int hh, struct nbw_run_status *st)
+{
+	char what[64], why[NBW_REASON_LEN];
+	snprintf(what, sizeof(what), "hidden-helper sweep with %d", hh);
+	snprintf(why, sizeof(why),
+		 "the main series ran with LIBOMP_NUM_HIDDEN_HELPER_THREADS=%d (their "
+		 "hidden_helpers field says so): not measured twice",
+		 hh);
+	nbw_doc_add_skip(doc, "omp", "*", what, why);
+	st->skipped++;
+}
+
+static void announce(FILE *progress, const struct hht_setting *k)
+{
+	if (progress) {
+		fprintf(progress, "\nhidden-helper sweep: LIBOMP_NUM_HIDDEN_HELPER_THREADS=%d (%s), async "
+		       "modes, %s\n",
+		       k->hh, k->label,
+		       k->threads == 1   ? "one device"
+		       : k->threads == 2 ? "two devices at once"
+					      : "all thread counts");
+		fflush(progress);
+	}
+}
+
 int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const char *outdir,
 		  FILE *progress, struct nbw_run_status *st, char *err, size_t errlen)
 {
@@ -71,16 +147,6 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 		st->skipped++;
 		return 0;
 	}
-	struct {
-		int hh;
-		int threads;    /* 0 = as selected, 1 or 2 = only that */
-		const char *label;
-	} plan[] = {
-		{ 0, 0, "hht-0" },
-		{ 1, 1, "hht-per-device" },
-		{ 2, 2, "hht-per-device" },
-		{ 8, 0, "hht-8" },
-	};
 	json_t *done = json_array();
 	nbw_doc_set(doc, "hht_sweep", done); /* filled as children finish, for checkpoints */
 	/* The quick profile measures the 0 setting only (the one 'nodebw run' gives the
@@ -99,62 +165,18 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 			continue;
 		/* The main series ran with 8 helpers already (libomp's default): no second run. */
 		if (plan[k].hh == nbw_effective_hidden_helpers() && plan[k].threads == 0) {
-			char what[64], why[NBW_REASON_LEN];
-			snprintf(what, sizeof(what), "hidden-helper sweep with %d", plan[k].hh);
-			snprintf(why, sizeof(why),
-				 "the main series ran with LIBOMP_NUM_HIDDEN_HELPER_THREADS=%d (their "
-				 "hidden_helpers field says so): not measured twice",
-				 plan[k].hh);
-			nbw_doc_add_skip(doc, "omp", "*", what, why);
-			st->skipped++;
+			skip_measured(doc, plan[k].hh, st);
 			continue;
 		}
-		struct nbw_probe_opts c = *o;
-		c.napis = 1;
-		snprintf(c.apis[0], sizeof(c.apis[0]), "omp");
-		c.modes[NBW_MODE_SYNC] = false;
-		c.modes[NBW_MODE_PARALLEL] = false;               /* not an OpenMP mode */
-		c.hostmem[NBW_HOSTMEM_REGISTERED] = false;        /* OpenMP cannot register */
-		c.hidden_helpers = plan[k].hh;
-		/* The solver stages its halos in pinned memory and the models read pinned
-		 * curves; the helper count shows in latency and overhead, not at 1 GiB. */
-		if (o->hostmem[NBW_HOSTMEM_PINNED] && !o->sizes_given) {
-			c.hostmem[NBW_HOSTMEM_PAGEABLE] = false;
-			size_t lo, hi;
-			nbw_plan_matrix_sizes(&c.sizes, &lo, &hi);
-			c.sizes.n = hi + 1;
-		}
-		c.hht_sweep = false;
-		c.quiet = true;
-		/* The models take one and two streams; all-at-once is not part of the sweep. */
-		c.threads[NBW_THREADS_ALL] = false;
-		if (plan[k].threads) {
-			c.threads[0] = plan[k].threads == 1;
-			c.threads[1] = plan[k].threads == 2;
-		}
-		/* The sweep gives the curves the models take (device 0 and the pair 0-1), not the
-		 * whole-node matrices: unless the user named devices, only those two, each with
-		 * the whole sweep. */
-		if (c.ndevices == 0) {
-			c.ndevices = nbw_doc_api_devices(doc, "omp") >= 2 ? 2 : 1;
-			c.devices[0] = 0;
-			c.devices[1] = 1;
-		}
+		struct nbw_probe_opts c;
+		child_opts(o, &plan[k], doc, &c);
 		snprintf(c.output, sizeof(c.output), "%s/.hht-%d-XXXXXX", outdir, plan[k].hh);
 		if (!mkdtemp(c.output)) {
 			snprintf(err, errlen, "cannot create a folder in %s: %s", outdir,
 				 strerror(errno));
 			return -1;
 		}
-		if (progress) {
-			fprintf(progress, "\nhidden-helper sweep: LIBOMP_NUM_HIDDEN_HELPER_THREADS=%d (%s), async "
-			       "modes, %s\n",
-			       plan[k].hh, plan[k].label,
-			       plan[k].threads == 1   ? "one device"
-			       : plan[k].threads == 2 ? "two devices at once"
-						      : "all thread counts");
-			fflush(progress);
-		}
+		announce(progress, &plan[k]);
 		char **argv = nbw_cli_probe_argv(&c, "nodebw");
 		int rc = nbw_run_child(argv);
 		nbw_cli_argv_free(argv);

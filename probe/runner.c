@@ -25,9 +25,6 @@
 #include "nodebw/topology.h"
 #include "nodebw/workers.h"
 
-volatile sig_atomic_t nbw_stop_requested;
-volatile sig_atomic_t nbw_stop_signal;
-
 #define MAX_SINKS 4
 
 struct nbw_probe_ctx {
@@ -465,6 +462,25 @@ static void unavailable_backends(struct run *r)
 	}
 }
 
+/* The sizes the matrix cells and several streams at once leave out, as a skip. */
+static void matrix_size_skips(struct run *r, const struct nbw_probe_opts *o)
+{
+	size_t lo, hi;
+	nbw_plan_matrix_sizes_upto(&o->sizes, nbw_plan_matrix_max_bytes(o), &lo, &hi);
+	if (!o->sizes_given && hi + 1 < o->sizes.n &&
+	    (o->threads[NBW_THREADS_2] || o->threads[NBW_THREADS_ALL])) {
+		char a[32], why[NBW_REASON_LEN];
+		nbw_size_label(o->sizes.v[hi].bytes, a, sizeof(a));
+		snprintf(why, sizeof(why),
+			 "with several streams at once (two devices, both directions, every device) "
+			 "and in the matrix cells the sweep stops at %s: concurrency is settled well "
+			 "below, and the larger sizes run for one stream only (name them with "
+			 "--sizes to measure them at once)",
+			 a);
+		skip(r, "*", "*", "sizes above the matrix size with several streams", why);
+	}
+}
+
 int nbw_probe_run(struct nbw_probe_ctx *ctx, const struct nbw_probe_opts *o,
 		  struct nbw_doc *doc, const char *outdir, struct nbw_run_status *st, char *err,
 		  size_t errlen)
@@ -499,20 +515,7 @@ int nbw_probe_run(struct nbw_probe_ctx *ctx, const struct nbw_probe_opts *o,
 		skip(&r, "*", "*", "topology", terr);
 	}
 	unavailable_backends(&r);
-	size_t lo, hi;
-	nbw_plan_matrix_sizes(&local.sizes, &lo, &hi);
-	if (!o->sizes_given && hi + 1 < local.sizes.n &&
-	    (o->threads[NBW_THREADS_2] || o->threads[NBW_THREADS_ALL])) {
-		char a[32], why[NBW_REASON_LEN];
-		nbw_size_label(local.sizes.v[hi].bytes, a, sizeof(a));
-		snprintf(why, sizeof(why),
-			 "with several streams at once (two devices, both directions, every device) "
-			 "and in the matrix cells the sweep stops at %s: concurrency is settled well "
-			 "below, and the larger sizes run for one stream only (name them with "
-			 "--sizes to measure them at once)",
-			 a);
-		skip(&r, "*", "*", "sizes above the matrix size with several streams", why);
-	}
+	matrix_size_skips(&r, &local);
 	size_t n;
 	const struct nbw_backend_ops *const *all = nbw_backends(&n);
 	for (size_t i = 0; i < n && !rc && !nbw_stop_requested; i++)

@@ -306,7 +306,7 @@ void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struc
 	}
 	snprintf(m->verify_status, sizeof(m->verify_status), "%s", all_passed ? "passed" : "failed");
 	m->verify_bytes = checked;
-	nbw_exec_mask_list(p->vmask, p->reps, m->verify_reps, sizeof(m->verify_reps));
+	nbw_repcheck_list(p->vmask, p->reps, m->verify_reps, sizeof(m->verify_reps));
 	for (unsigned i = 0; i < ns; i++)
 		if (!all_passed && strcmp(p->st[i].verify_status, "passed") != 0) {
 			snprintf(m->verify_detail, sizeof(m->verify_detail), "stream %u: %s", i,
@@ -323,6 +323,9 @@ void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struc
 	/* The interval and whether it met the target come from the samples (the executor
 	 * judged the same ones); why the repetitions stopped from the executor. */
 	snprintf(m->stop, sizeof(m->stop), "%s", p->stop);
+	m->time_capped = p->time_capped;
+	m->first_rep_s = m->samples_s && p->reps ? m->samples_s[0] : 0.0;
+	m->minor_faults_per_rep = p->faults_per_rep;
 	if (ns > 1)
 		overlap(m);
 }

@@ -79,7 +79,10 @@ struct nbw_point {
 	double t_loop;            /* when the timed repetitions began */
 	double t_mark;            /* when the second ended (what the later ones cost from there) */
 	bool converged;
+	bool time_capped;         /* stopped at the size's time cap, the interval not met */
 	char stop[48];            /* why the repetitions stopped */
+	long minflt0;             /* the process's minor faults when the repetitions began; -1: unknown */
+	double faults_per_rep;    /* minor faults per timed repetition; -1: unknown */
 	unsigned alone_reps;      /* repetitions of each stream alone (several streams only) */
 	double *t_release;        /* gated starts: when the gate was opened, per repetition */
 	bool gated;               /* this point starts on the backend's gate */
@@ -97,12 +100,13 @@ struct nbw_point {
  * untimed); above it the first and the last only. */
 #define NBW_VERIFY_EVERY_MAX_BYTES (1024u * 1024u)
 
+/* repcheck.c */
 /* Whether repetition \p r (0-based) of a fixed count of \p reps at \p bytes is verified
  * (an adaptive count checks these and the one after the decision to stop, see exec.c). */
-bool nbw_exec_verifies(size_t bytes, unsigned r, unsigned reps);
+bool nbw_repcheck_planned(size_t bytes, unsigned r, unsigned reps);
 /* The repetitions \p mask marks (of \p reps), 1-based ranges: "1-3", "1,50", "1,7-8,12";
  * "" when none. On a buffer too short the list ends at the last range that fits. */
-void nbw_exec_mask_list(const unsigned char *mask, unsigned reps, char *buf, size_t len);
+void nbw_repcheck_list(const unsigned char *mask, unsigned reps, char *buf, size_t len);
 
 /* Called with each measurement as it is recorded. */
 typedef void (*nbw_emit_fn)(void *ctx, const struct nbw_measurement *m);

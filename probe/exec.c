@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "nodebw/runner.h"
 #include "nodebw/stats.h"
@@ -186,33 +187,6 @@ static int timed(struct nbw_point *p, struct nbw_stream_state *ss, double *t0, d
 	return rc;
 }
 
-bool nbw_exec_verifies(size_t bytes, unsigned r, unsigned reps)
-{
-	return bytes <= NBW_VERIFY_EVERY_MAX_BYTES || r == 0 || r + 1 == reps;
-}
-
-void nbw_exec_mask_list(const unsigned char *mask, unsigned reps, char *buf, size_t len)
-{
-	size_t w = 0;
-	if (len)
-		buf[0] = '\0';
-	for (unsigned r = 0; mask && r < reps; r++) {
-		if (!mask[r])
-			continue;
-		unsigned e = r;
-		while (e + 1 < reps && mask[e + 1])
-			e++;
-		char item[32];
-		int n = e > r ? snprintf(item, sizeof(item), "%s%u-%u", w ? "," : "", r + 1, e + 1)
-			      : snprintf(item, sizeof(item), "%s%u", w ? "," : "", r + 1);
-		if (n < 0 || w + (size_t)n >= len)
-			break;
-		memcpy(buf + w, item, (size_t)n + 1);
-		w += (size_t)n;
-		r = e;
-	}
-}
-
 /* The first failure is the one named; "repetition r of n: " goes in front once the count is
  * known (verify_summary). */
 static void verify_failed(struct nbw_stream_state *ss, unsigned r, const char *what,
@@ -263,7 +237,7 @@ static void verify_summary(struct nbw_point *p, unsigned me)
 	if (!ss->verified)
 		return;
 	char list[sizeof(((struct nbw_measurement *)0)->verify_reps)];
-	nbw_exec_mask_list(p->vmask, p->reps, list, sizeof(list));
+	nbw_repcheck_list(p->vmask, p->reps, list, sizeof(list));
 	snprintf(ss->verify_status, sizeof(ss->verify_status), "passed");
 	snprintf(ss->verify_detail, sizeof(ss->verify_detail),
 		 "all %zu destination bytes equal the source pattern after repetitions %s",
@@ -375,13 +349,11 @@ static void plan_repetitions(struct nbw_point *p)
 	double longest = 0.0;
 	for (unsigned i = 0; i < ns; i++)
 		longest = fmax(longest, p->st[i].warm_s);
-	/* --reps: a fixed count, as many as --min-time asks of copies as long as the warm-up's,
-	 * between --reps and --max-reps. Otherwise the profile's minimum is the fewest, and the
-	 * interval of the median decides how many more (once --min-time has passed), up to
-	 * --max-reps or the size's time cap. */
+	/* --reps: exactly that count (o->min_reps; the label "fixed --reps" says so). Otherwise
+	 * the profile's minimum is the fewest, and the interval of the median decides how many
+	 * more (once --min-time has passed), up to --max-reps or the size's time cap. */
 	p->adaptive = !o->reps_given;
-	double want = longest > 0.0 && !p->adaptive ? ceil(o->min_time_s / longest) : o->min_reps;
-	p->reps = (unsigned)fmin(fmax(want, o->min_reps), o->max_reps);
+	p->reps = p->adaptive ? (unsigned)fmin(o->min_reps, o->max_reps) : o->min_reps;
 	/* The size's time cap: where min_reps slow copies would pass it, fewer (at least 3,
 	 * never below a --reps given). */
 	if (p->adaptive && o->max_time_s > 0.0 && longest > 0.0 &&
@@ -486,7 +458,7 @@ static void decide(struct nbw_point *p, unsigned r)
 			return;
 		}
 		p->go = true;
-		p->vmask[n] = nbw_exec_verifies(p->bytes, n, p->planned);
+		p->vmask[n] = nbw_repcheck_planned(p->bytes, n, p->planned);
 		return;
 	}
 	bool within = interval_met(p, n);
@@ -514,6 +486,7 @@ static void decide(struct nbw_point *p, unsigned r)
 				snprintf(why, sizeof(why), "max repetitions %u", p->cap_reps);
 			else
 				snprintf(why, sizeof(why), "time cap %g s", o->max_time_s);
+			p->time_capped = !within && !full; /* the label is the cap's */
 			stop_here(p, n, within, why);
 			return;
 		}
@@ -529,6 +502,14 @@ static void decide(struct nbw_point *p, unsigned r)
 	if (recheck && p->bytes > NBW_VERIFY_EVERY_MAX_BYTES)
 		p->extra_checks++;
 	p->vmask[n] = p->bytes <= NBW_VERIFY_EVERY_MAX_BYTES || last || recheck;
+}
+
+/* Minor page faults of the whole process so far (every stream thread and the runtime's
+ * helper threads fault into it); -1 when getrusage fails. */
+static long minor_faults(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_minflt : -1;
 }
 
 static void *stream_worker(void *arg)
@@ -579,8 +560,10 @@ static void *stream_worker(void *arg)
 	 * same barriers whatever fails: a failed stream skips work, never a barrier. */
 	if (!p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
 		stream_error(p, ss, "destination poisoning");
-	if (me == 0)
+	if (me == 0) {
+		p->minflt0 = minor_faults();
 		p->t_loop = nbw_now();
+	}
 	bool release = true; /* the barrier that starts a repetition is still to pass */
 	for (unsigned r = 0;; r++) {
 		if (release)
@@ -605,6 +588,12 @@ static void *stream_worker(void *arg)
 			stream_error(p, ss, "destination poisoning");
 		/* Nothing checked or poisoned: the decision's barrier also starts the next one. */
 		release = check || next;
+	}
+	if (me == 0) {
+		long f1 = minor_faults();
+		p->faults_per_rep = p->minflt0 >= 0 && f1 >= p->minflt0 && p->reps
+					    ? (double)(f1 - p->minflt0) / p->reps
+					    : -1.0;
 	}
 	if (p->gated && !p->failed)
 		gated_times(p, ss);
@@ -699,7 +688,7 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 		   ops->release && ops->complete;
 	size_t nsz = s->o->sizes.n, lo, hi;
 	bool matrix = s->plan->set.matrix_only;
-	nbw_plan_matrix_sizes(&s->o->sizes, &lo, &hi);
+	nbw_plan_matrix_sizes_upto(&s->o->sizes, nbw_plan_matrix_max_bytes(s->o), &lo, &hi);
 	size_t largest = 0;
 	for (size_t k = 0; k < nsz; k++)
 		if ((!matrix || k == lo || k == hi) && (NSTREAMS(s) == 1 || s->o->sizes_given || k <= hi))
