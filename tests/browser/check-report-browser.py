@@ -79,10 +79,26 @@ def start(chromium, driver_path):
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              "--hide-scrollbars", f"--window-size={WIDE},{HEIGHT}"):
+              "--hide-scrollbars", "--remote-debugging-pipe",
+              f"--window-size={WIDE},{HEIGHT}"):
         opts.add_argument(a)
+    # --remote-debugging-pipe: chromedriver talks to chromium over a pipe, not over a TCP
+    # port on "localhost", which a minimal root file system without /etc/hosts cannot name.
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(driver_path), options=opts)
+    from selenium.webdriver.common import utils
+
+    class Loopback(Service):
+        """chromedriver reached at 127.0.0.1, not "localhost": a machine whose /etc/hosts
+        does not name localhost (a minimal root file system has none) still runs the test."""
+
+        @property
+        def service_url(self):
+            return f"http://127.0.0.1:{self.port}"
+
+        def is_connectable(self):
+            return utils.is_connectable(self.port, host="127.0.0.1")
+
+    return webdriver.Chrome(service=Loopback(driver_path), options=opts)
 
 
 def set_width(drv, width):
