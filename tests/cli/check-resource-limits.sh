@@ -16,7 +16,9 @@ small="--sizes 8,1MiB,64MiB --reps 2 --max-reps 3 --min-time 0.001 --quiet"
 limits="1200000 1600000"
 if [ "${NODEBW_TIER:-long}" = fast ]; then
 	limits=1200000
-	small="$small --api omp,host --devices 0,1 --probe htod,p2p --mode sync,async --threads 1"
+	apis=omp,host
+	[ "${NODEBW_OPENMP:-1}" = 0 ] && apis=host
+	small="$small --api $apis --devices 0,1 --probe htod,p2p --mode sync,async --threads 1"
 fi
 
 state_of() { # state_of results.json: the run's state, or "unreadable"
