@@ -7,7 +7,8 @@ no temporary file, child folder or lock remains once the next nodebw has run bes
 and no nodebw process of the trial outlives it. TAP output; the seed is printed.
 
 Environment: NODEBW (the program), KILL_TRIALS (per command and signal, default 20),
-KILL_SEED."""
+KILL_SEED, KILL_SIGNALS (the signals per command, e.g. "probe=KILL,TERM run=INT"; default
+all three for both)."""
 import csv
 import glob
 import json
@@ -24,6 +25,16 @@ NODEBW = os.environ["NODEBW"]
 TRIALS = int(os.environ.get("KILL_TRIALS", "20"))
 SEED = int(os.environ.get("KILL_SEED", str(int(time.time()))))
 STATES = {"running", "complete", "interrupted", "failed", "killed"}
+ALL_SIGNALS = (signal.SIGKILL, signal.SIGTERM, signal.SIGINT)
+
+
+def signals_of(name):
+    """The signals KILL_SIGNALS names for command \p name (all three when not named)."""
+    for part in os.environ.get("KILL_SIGNALS", "").split():
+        cmd, _, sigs = part.partition("=")
+        if cmd == name:
+            return tuple(getattr(signal, "SIG" + x) for x in sigs.split(",") if x)
+    return ALL_SIGNALS
 
 # Small but whole: OpenMP and host probes, two streams, the hidden-helper sweep (a child
 # process); the run adds solver children, the calibration and the report (gnuplot).
@@ -170,7 +181,7 @@ def main():
             tap(not probs, f"{name}: a whole run ({took:.1f} s) is complete and clean",
                 "\n".join(probs))
             shutil.rmtree(folder, ignore_errors=True)
-            for sig in (signal.SIGKILL, signal.SIGTERM, signal.SIGINT):
+            for sig in signals_of(name):
                 for k in range(TRIALS):
                     when = rnd.uniform(0.0, took * 1.05)
                     probs, folder, rc, when = trial(base, name, args, sig, when, k)
