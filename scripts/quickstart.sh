@@ -167,8 +167,9 @@ test)
 	else failed=$((failed + 1)); fi
 	if build build-asan -Dfuzz=true -Doptimization=0; then built="$built asan"
 	else failed=$((failed + 1)); fi
-	# Without OpenMP offload, asked for explicitly: it must say so (suites unit, cli); and
-	# without MPI, whose fleet still runs over the shared file system.
+	# Without OpenMP offload, asked for explicitly: it must say so (the unit tests, the CLI
+	# conformance and the no-offload check); and without MPI, whose fleet still runs over the
+	# shared file system.
 	if build build-nooffload -Dopenmp_offload=disabled -Dmpi=disabled -Doptimization=0 \
 		-Ddebug=false; then built="$built nooffload"
 	else failed=$((failed + 1)); fi
@@ -176,7 +177,7 @@ test)
 	case "$built" in *plain*) run_tests build --no-suite long ;; esac
 	case "$built" in *asan*) run_tests build-asan --no-suite long ;; esac
 	case "$built" in *nooffload*)
-		run_tests build-nooffload --suite unit --suite cli --no-suite long ;; esac
+		run_tests build-nooffload --suite unit --suite nooffload --no-suite long ;; esac
 	echo "quickstart: fast tier: $passed passed, $failed failed in $(($(date +%s) - t0)) s"
 	if [ "$long" -eq 1 ]; then
 		case "$built" in *plain*) run_tests build --suite long ;; esac
