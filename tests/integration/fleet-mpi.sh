@@ -24,6 +24,9 @@ RUN="--api omp,host --probe htod,dtoh --threads 1 --mode sync --host-mem pinned
 
 # 1. Three ranks, three nodes; ranks 1 and 2 name launch folders that must stay unused.
 out="$tmp/f1"
+# The ranks' local measuring folders already in /tmp (left by an earlier run that was killed)
+# are not this launch's.
+ls /tmp | grep 'nodebw-fleet-ompi-.*-node-[012]$' >"$tmp/fleet-before" || true
 # shellcheck disable=SC2086
 timeout 600 $mpirun -np 1 -x NODEBW_FLEET_NODE=node-0 "$NODEBW" fleet --output "$out" -- $RUN : \
 	-np 1 -x NODEBW_FLEET_NODE=node-1 "$NODEBW" fleet --output "$tmp/unused-1" -- $RUN : \
@@ -50,7 +53,8 @@ check "3 ranks: ranks 1 and 2 handed their folders to rank 0" \
 check "3 ranks: no half-placed folder is left" sh -c "! ls -a '$out/nodes' | grep -q part"
 check "3 ranks: the comparison report of three nodes" json_is "$out/report/fleet-summary.json" \
 	"len(j['nodes']) == 3 and len(j['groups']) == 1"
-check "3 ranks: the local measuring folders are removed" sh -c "! ls /tmp | grep -q 'nodebw-fleet-ompi-.*-node-[012]\$'"
+check "3 ranks: the local measuring folders are removed" sh -c \
+	"! ls /tmp | grep 'nodebw-fleet-ompi-.*-node-[012]\$' | grep -qvxF -f '$tmp/fleet-before'"
 check "3 ranks: a second fleet into the same folder is refused" sh -c \
 	"\"$NODEBW\" fleet --output '$out' >/dev/null 2>'$tmp/e'; test \$? -eq 2 && grep -q 'holds a fleet already' '$tmp/e'"
 
