@@ -4,6 +4,7 @@
 #include "nodebw/jints.h"
 #include "nodebw/jsonpos.h"
 #include "nodebw/readfile.h"
+#include "nodebw/results_view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -742,19 +743,10 @@ static void device_kind(json_t *devices, const struct nbw_measurement *x, char *
 			int dev = e ? x->streams[s].dst_device : x->streams[s].src_device;
 			if (dev < 0)
 				continue;
-			const char *k = "unknown";
-			size_t i;
-			json_t *d;
-			json_array_foreach(devices, i, d) {
-				const char *api = json_string_value(json_object_get(d, "api"));
-				json_t *id = json_object_get(d, "id");
-				if (api && strcmp(api, x->api) == 0 && json_is_integer(id) &&
-				    json_integer_value(id) == dev) {
-					const char *dk = json_string_value(json_object_get(d, "kind"));
-					k = dk ? dk : "unknown";
-					break;
-				}
-			}
+			struct nbw_rv_device d;
+			const char *k = nbw_rv_device_find(devices, x->api, dev, &d) && d.kind[0]
+						? d.kind
+						: "unknown";
 			if (any && strcmp(buf, k) != 0)
 				snprintf(buf, len, "mixed");
 			else if (!any)

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Typed views of a results document: its head, its devices and its measurements
+ * (include/nodebw/results_view.h). With results.c, the only code that knows the keys.
+ */
+#include "nodebw/results_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nodebw/analysis.h"
+#include "results_priv.h"
+
+/* ---- devices ----------------------------------------------------------------------- */
+
+bool nbw_rv_device_read(json_t *d, struct nbw_rv_device *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->api = out->name = out->kind = out->pci_bus_id = out->memory = "";
+	out->id = out->runtime_id = out->file = out->is_gpu = -1;
+	if (!json_is_object(d))
+		return false;
+	out->j = d;
+	out->api = rv_str(d, "api");
+	out->name = rv_str(d, "name");
+	out->kind = rv_str(d, "kind");
+	out->pci_bus_id = rv_str(d, "pci_bus_id");
+	out->id = rv_int(d, "id", -1);
+	out->runtime_id = rv_int(d, "runtime_id", -1);
+	out->file = rv_int(d, "file", -1);
+	json_t *g = json_object_get(d, "is_gpu");
+	out->is_gpu = json_is_boolean(g) ? json_is_true(g) : -1;
+	out->host_memory = out->is_gpu == 0 || strcmp(out->kind, "host-plugin") == 0 ||
+			   strcmp(out->kind, "host-memory") == 0;
+	out->memory = rv_str(d, "memory");
+	return true;
+}
+
+bool nbw_rv_device_find(json_t *devices, const char *api, int id, struct nbw_rv_device *out)
+{
+	struct nbw_rv_device tmp;
+	if (!out)
+		out = &tmp;
+	size_t i;
+	json_t *d;
+	json_array_foreach(devices, i, d) {
+		if (nbw_rv_device_read(d, out) && out->id == id && strcmp(out->api, api) == 0)
+			return true;
+	}
+	nbw_rv_device_read(NULL, out);
+	return false;
+}
+
+/* Is the device host memory? A device the document does not list counts as host memory
+ * only for the host API. */
+static bool is_host_memory(json_t *devices, const char *api, int id)
+{
+	struct nbw_rv_device d;
+	if (!nbw_rv_device_find(devices, api, id, &d))
+		return strcmp(api, "host") == 0;
+	return d.host_memory;
+}
+
+/* ---- measurements ------------------------------------------------------------------ */
+
+static int endpoint(json_t *stream, const char *key)
+{
+	return rv_int(stream, key, -1); /* "host" (a string) is -1 too */
+}
+
+static void read_streams(json_t *devices, json_t *m, struct nbw_rv_meas *out)
+{
+	json_t *streams = json_object_get(m, "streams"), *s;
+	size_t i;
+	json_array_foreach(streams, i, s) {
+		if (i >= NBW_RV_MAX_STREAMS)
+			break;
+		struct nbw_rv_stream *o = &out->streams[i];
+		o->src = endpoint(s, "src");
+		o->dst = endpoint(s, "dst");
+		o->gbps = rv_median(s, "gbps");
+		o->alone_gbps = rv_median(s, "alone_gbps");
+		out->nstreams = (int)i + 1;
+		int ends[2] = {o->src, o->dst};
+		for (int k = 0; k < 2; k++)
+			if (ends[k] >= 0 && is_host_memory(devices, out->api, ends[k]))
+				out->host_memory = true;
+	}
+	out->src = out->nstreams ? out->streams[0].src : -1;
+	out->dst = out->nstreams ? out->streams[0].dst : -1;
+}
+
+static void read_outcome(json_t *m, struct nbw_rv_meas *out)
+{
+	json_t *ver = json_object_get(m, "verification");
+	out->error = json_string_value(json_object_get(m, "error"));
+	if (!out->error && json_object_get(m, "error") && !json_is_null(json_object_get(m, "error")))
+		out->error = "error (not a string)";
+	out->verify_status = rv_str(ver, "status");
+	out->verify_detail = rv_str(ver, "detail");
+	out->stop = rv_str(m, "stop");
+	out->gbps = rv_median(m, "gbps");
+	out->seconds = rv_median(m, "seconds");
+	json_t *g = json_object_get(m, "gbps");
+	out->gbps_min = rv_num(g, "min");
+	out->gbps_max = rv_num(g, "max");
+	json_t *ci = json_object_get(m, "median_ci");
+	out->ci_lo_gbps = rv_num(ci, "lo_gbps");
+	out->ci_hi_gbps = rv_num(ci, "hi_gbps");
+	out->ci_half_width_pct = rv_num(ci, "half_width_pct");
+	json_t *conv = json_object_get(m, "converged");
+	out->converged = json_is_boolean(conv) ? json_is_true(conv) : -1;
+	out->time_capped = json_is_true(json_object_get(m, "time_capped"));
+	out->reps = rv_int(m, "repetitions", -1);
+	out->warmup = rv_int(m, "warmup", -1);
+	double f = rv_num(m, "first_rep_s");
+	out->first_rep_s = f > 0.0 ? f : NAN;
+	out->minor_faults_per_rep = rv_num(m, "minor_faults_per_rep");
+	out->elapsed_s = rv_num(m, "elapsed_s");
+	json_t *ov = json_object_get(m, "overlap");
+	out->overlap_speedup = rv_num(ov, "speedup");
+	out->overlap_verdict = rv_str(ov, "verdict");
+}
+
+/* The link and its theoretical figure; a same-device copy and host memory have none,
+ * whatever an older writer put there. */
+static void read_link(json_t *m, struct nbw_rv_meas *out)
+{
+	json_t *th = json_object_get(m, "theoretical");
+	double g = rv_num(th, "gbps");
+	const char *link = rv_str(th, "link");
+	out->theoretical = g > 0.0 ? g : -1.0;
+	if (out->same_device) {
+		snprintf(out->link, sizeof(out->link), "%s", NBW_SAME_DEVICE_LABEL);
+		out->theoretical = -1.0;
+	} else if (out->host_memory) {
+		snprintf(out->link, sizeof(out->link), "%s", NBW_HOST_MEMORY_LABEL);
+		out->theoretical = -1.0;
+	} else {
+		snprintf(out->link, sizeof(out->link), "%s", *link ? link : "unknown");
+	}
+}
+
+bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->api = out->probe = out->direction = out->mode = out->host_mem = "";
+	out->concurrency = out->peer_access = out->bind = out->size_set = out->hht_sweep = "";
+	out->verify_status = out->verify_detail = out->stop = out->overlap_verdict = "";
+	out->src = out->dst = out->hidden_helpers = out->file = -1;
+	out->bytes = -1;
+	if (!json_is_object(m)) {
+		read_outcome(NULL, out);
+		return false;
+	}
+	out->j = m;
+	out->api = rv_str(m, "api");
+	out->probe = rv_str(m, "probe");
+	out->direction = rv_str(m, "direction");
+	out->mode = rv_str(m, "mode");
+	out->host_mem = rv_str(m, "host_mem");
+	out->concurrency = rv_str(m, "concurrency");
+	out->peer_access = rv_str(m, "peer_access");
+	out->bind = rv_str(json_object_get(m, "binding"), "policy");
+	out->size_set = rv_str(m, "size_set");
+	json_t *hh = json_object_get(m, "hht_sweep");
+	out->hht_sweep = json_is_string(hh) ? json_string_value(hh) : hh ? "yes" : "";
+	out->plane_sweep = json_is_object(json_object_get(m, "plane_sweep"));
+	out->hidden_helpers = rv_int(m, "hidden_helpers", -1);
+	out->file = rv_int(m, "file", -1);
+	json_t *b = json_object_get(m, "bytes");
+	out->bytes = json_is_integer(b) && json_integer_value(b) >= 0 ? json_integer_value(b) : -1;
+	read_streams(devices, m, out);
+	read_outcome(m, out);
+	out->same_device = strcmp(out->direction, "p2p") == 0 && out->nstreams &&
+			   out->src == out->dst;
+	read_link(m, out);
+	return true;
+}
+
+bool nbw_rv_meas_verified(const struct nbw_rv_meas *x)
+{
+	return x->j && !x->error && strcmp(x->verify_status, "passed") == 0;
+}
+
+bool nbw_rv_meas_usable(const struct nbw_rv_meas *x)
+{
+	return nbw_rv_meas_verified(x) && x->nstreams > 0 && x->bytes >= 0 && !x->hht_sweep[0];
+}
+
+void nbw_rv_meas_ends(const struct nbw_rv_meas *x, char *buf, size_t len)
+{
+	size_t w = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int i = 0; i < x->nstreams && w < len; i++) {
+		char a[16], b[16];
+		const struct nbw_rv_stream *s = &x->streams[i];
+		snprintf(a, sizeof(a), s->src >= 0 ? "%d" : "h", s->src);
+		snprintf(b, sizeof(b), s->dst >= 0 ? "%d" : "h", s->dst);
+		int n = snprintf(buf + w, len - w, "%s%s->%s", i ? "," : "", a, b);
+		w += n > 0 ? (size_t)n : 0;
+	}
+}
+
+void nbw_rv_meas_label(const struct nbw_rv_meas *x, char *buf, size_t len)
+{
+	bool p2p = strcmp(x->direction, "p2p") == 0 && x->peer_access[0];
+	snprintf(buf, len, "%s %s %s %s %s%s%s", x->api, x->direction, x->mode, x->host_mem,
+		 x->concurrency, p2p ? " peer " : "", p2p ? x->peer_access : "");
+}
+
+/* ---- the document's head ----------------------------------------------------------- */
+
+static json_t *array_or_null(json_t *o, const char *key)
+{
+	json_t *a = json_object_get(o, key);
+	return json_is_array(a) ? a : NULL;
+}
+
+static json_t *object_or_null(json_t *o, const char *key)
+{
+	json_t *a = json_object_get(o, key);
+	return json_is_object(a) ? a : NULL;
+}
+
+bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->state = out->state_detail = out->created = out->tool_version = "";
+	out->hostname = out->cpu_model = "";
+	out->schema_version = -1;
+	if (!json_is_object(root))
+		return false;
+	out->j = root;
+	out->state = rv_str(root, "state");
+	out->state_detail = rv_str(root, "state_detail");
+	out->created = rv_str(root, "created");
+	out->tool_version = rv_str(json_object_get(root, "tool"), "version");
+	out->schema_version = rv_int(root, "schema_version", -1);
+	out->interrupted = json_is_true(json_object_get(root, "interrupted"));
+	out->command = array_or_null(root, "command");
+	out->devices = array_or_null(root, "devices");
+	out->measurements = array_or_null(root, "measurements");
+	out->solver_runs = array_or_null(root, "solver_runs");
+	out->skipped = array_or_null(root, "skipped");
+	out->topology = object_or_null(root, "topology");
+	out->machine = object_or_null(root, "machine");
+	out->settings = object_or_null(root, "settings");
+	out->disturbance = object_or_null(root, "disturbance");
+	out->hostname = rv_str(out->machine, "hostname");
+	out->cpu_model = rv_str(out->machine, "cpu_model");
+	return true;
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief Typed views of a results document (doc/results-schema.md).
+ *
+ * The results module (common/results.c writes the document, common/results_view*.c read it)
+ * is the only code that knows the document's keys. The analyses, the models, the report,
+ * the fleet comparison and the commands read a measurement, a device, a solver run or the
+ * document's head through these views, never through the keys.
+ *
+ * A view borrows the document: its strings and its \c j pointer live as long as the JSON it
+ * was read from. A field the document lacks reads as "" (strings), NaN (figures), -1
+ * (counts and ids) or false, as each field says; reading never fails on a missing key.
+ */
+#ifndef NODEBW_RESULTS_VIEW_H
+#define NODEBW_RESULTS_VIEW_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NBW_RV_LINK_LEN 96
+#define NBW_RV_MAX_STREAMS 16
+
+/* ---- devices ----------------------------------------------------------------------- */
+
+/** One element of the document's "devices". */
+struct nbw_rv_device {
+	json_t *j;
+	const char *api, *name, *kind, *pci_bus_id;
+	int id;                 /**< nodebw's device number; -1 absent */
+	int runtime_id;         /**< the runtime's own number; -1 absent */
+	int file;               /**< the results file it came from (merged inputs); -1 */
+	int is_gpu;             /**< 1, 0, -1 unknown */
+	/** A host-plugin device, a host region or a device marked not a GPU: host memory. */
+	bool host_memory;
+	const char *memory;     /**< what the backend says of its memory; "" */
+};
+
+/** Fill \p out from \p d; false when \p d is not an object. */
+bool nbw_rv_device_read(json_t *d, struct nbw_rv_device *out);
+/** The device of \p api numbered \p id in \p devices (an array of devices); false when
+ *  there is none (\p out then reads as absent). \p out may be NULL. */
+bool nbw_rv_device_find(json_t *devices, const char *api, int id, struct nbw_rv_device *out);
+
+/* ---- measurements ------------------------------------------------------------------ */
+
+/** One host thread's copies of a measurement. */
+struct nbw_rv_stream {
+	int src, dst;           /**< a device id; -1 = host */
+	double gbps;            /**< this stream's median GB/s; NaN */
+	double alone_gbps;      /**< DUAL/BIDIR: the same copy alone; NaN */
+};
+
+/** One element of the document's "measurements". */
+struct nbw_rv_meas {
+	json_t *j;
+	/* The path it measured. */
+	const char *api, *probe, *direction, *mode, *host_mem, *concurrency;
+	const char *peer_access; /**< "" when not a P2P measurement */
+	const char *bind;       /**< binding.policy: "local", "remote", "none"; "" when absent */
+	const char *size_set;   /**< "matrix": a whole-node matrix cell; "sweep" or "" */
+	const char *hht_sweep;  /**< non-empty: a point of the hidden-helper sweep */
+	bool plane_sweep;       /**< a point of the plane-size sweep (its own processes) */
+	int hidden_helpers;     /**< libomp's helper threads; -1: not OpenMP or unknown */
+	int file;               /**< the results file it came from (merged inputs); -1 */
+	long long bytes;        /**< of one transfer; -1 absent */
+	int nstreams;
+	struct nbw_rv_stream streams[NBW_RV_MAX_STREAMS];
+	int src, dst;           /**< stream 0's ends (a device id, -1 = host; -1 without streams) */
+	/* Its outcome. */
+	const char *error;      /**< NULL when the measurement succeeded */
+	const char *verify_status; /**< "passed", "failed", "not-run"; "" */
+	const char *verify_detail;
+	const char *stop;       /**< why the repetitions stopped; "" */
+	double gbps, seconds;   /**< medians; NaN */
+	double gbps_min, gbps_max; /**< NaN */
+	double ci_lo_gbps, ci_hi_gbps; /**< the median's confidence interval in GB/s; NaN */
+	double ci_half_width_pct; /**< NaN */
+	int converged;          /**< 1, 0, -1 unknown */
+	bool time_capped;
+	int reps, warmup;       /**< -1 */
+	double first_rep_s;     /**< NaN when unknown (0 in the document) */
+	double minor_faults_per_rep; /**< NaN when unknown */
+	double elapsed_s;       /**< NaN */
+	double overlap_speedup; /**< concurrent copies: serial estimate / concurrent; NaN */
+	const char *overlap_verdict; /**< "" */
+	/* Where it ran, from the document's devices and the measurement's topology. */
+	double theoretical;     /**< GB/s the link could give; < 0 unknown or no link */
+	bool same_device;       /**< P2P with src = dst: not a peer link */
+	bool host_memory;       /**< an end is host memory (host-plugin device, host region) */
+	char link[NBW_RV_LINK_LEN]; /**< the link, NBW_SAME_DEVICE_LABEL or NBW_HOST_MEMORY_LABEL */
+};
+
+/** Fill \p out from \p m, with \p devices (the document's "devices", may be NULL) telling
+ *  which ends are host memory; false when \p m is not an object. */
+bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out);
+/** Verified (status "passed"), no error: its figures can be used. */
+bool nbw_rv_meas_verified(const struct nbw_rv_meas *x);
+/** What analyses and curves take: verified, one stream at least, a size, not a point of the
+ *  hidden-helper sweep (that sweep is reported on its own). */
+bool nbw_rv_meas_usable(const struct nbw_rv_meas *x);
+/** Stream \p i's ends as "0->1", "h->2" (host = h) joined by commas into \p buf. */
+void nbw_rv_meas_ends(const struct nbw_rv_meas *x, char *buf, size_t len);
+/** "api direction mode host_mem concurrency" (and peer access for P2P) for messages. */
+void nbw_rv_meas_label(const struct nbw_rv_meas *x, char *buf, size_t len);
+
+/* ---- solver runs ------------------------------------------------------------------- */
+
+/** The time phases of an instrumented solver run (seconds); all NaN when not instrumented. */
+struct nbw_rv_phases {
+	double interior, boundary, halo, sync, total;
+};
+
+/** One element of the document's "solver_runs" (doc/solver-run.schema.json). */
+struct nbw_rv_solver_run {
+	json_t *j;
+	const char *version;    /**< "serial", "v1".."v8" names as heat writes them; "" */
+	const char *version_label, *launch, *device_kind, *halo_path, *kernels;
+	const char *purpose;    /**< why run launched it ("calibration", "validation"); "" */
+	int g;                  /**< devices; 0 absent */
+	int nx, ny, nz;         /**< the grid; 0 absent */
+	int cubic_n;            /**< N of an N^3 grid; 0 when not cubic */
+	int steps, warmup_steps, repetitions; /**< 0 absent */
+	int hidden_helpers, host_threads; /**< -1 */
+	int round;              /**< run's solver round; -1 */
+	int file;               /**< the results file (merged inputs); -1 */
+	bool no_exchange;       /**< "exchange": "none", the compute-only twin */
+	bool paired;            /**< ran interleaved with a partner (speed-matched rounds) */
+	const char *partner;    /**< the partner's exchange ("none", "halo"); "" */
+	bool instrumented;
+	double seconds, seconds_per_step, k_s_per_point; /**< NaN */
+	/** Its fastest repetition (samples_s), or seconds without samples: background load
+	 *  only ever slows a repetition, so the fastest is the undisturbed time. NaN. */
+	double fastest_s;
+	struct nbw_rv_phases phases;
+	const char *error;      /**< NULL when it ran */
+	const char *verify_status; /**< "passed", "failed", "reference", ...; "" */
+	const char *verify_detail;
+};
+
+bool nbw_rv_solver_read(json_t *r, struct nbw_rv_solver_run *out);
+/** Ran, verified (or the serial reference) and timed (seconds > 0): models and
+ *  comparisons may use it. */
+bool nbw_rv_solver_ok(const struct nbw_rv_solver_run *r);
+/** Its repetitions' seconds ("samples_s", or \p partner's "paired.partner_samples_s") into a
+ *  malloc'd \p out (NULL when none); returns how many. A non-number reads as NaN, so
+ *  that repetition i of a run and of its partner stay side by side. */
+size_t nbw_rv_solver_samples(const struct nbw_rv_solver_run *r, bool partner, double **out);
+
+/* ---- the document's head ----------------------------------------------------------- */
+
+/** What a results document says about itself and the node. */
+struct nbw_rv_doc {
+	json_t *j;
+	const char *state;      /**< "complete", "running", "killed", "failed"; "" */
+	const char *state_detail;
+	const char *created;    /**< UTC, ISO 8601; "" */
+	const char *tool_version, *hostname, *cpu_model;
+	int schema_version;     /**< -1 */
+	json_t *devices, *measurements, *solver_runs, *skipped; /**< arrays or NULL */
+	bool interrupted;
+	json_t *command;        /**< argv as an array, or NULL */
+	json_t *topology, *machine, *settings, *disturbance; /**< objects or NULL */
+};
+
+bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out);
+
+#endif
