@@ -30,10 +30,13 @@ static inline int rv_int(json_t *o, const char *key, int dflt)
 	return x >= -2147483647LL && x <= 2147483647LL ? (int)x : dflt;
 }
 
-/* The median of the summary object at key, or NaN. */
+/* The median of the summary object at key, or NaN (also for a summary of no samples, which
+ * the writer fills with zeros). */
 static inline double rv_median(json_t *o, const char *key)
 {
-	return rv_num(json_object_get(o, key), "median");
+	json_t *s = json_object_get(o, key);
+	json_t *n = json_object_get(s, "n");
+	return json_is_integer(n) && json_integer_value(n) == 0 ? NAN : rv_num(s, "median");
 }
 
 #endif

@@ -15,7 +15,9 @@
 
 #include <cmocka.h>
 
+#include "nodebw/analysis.h"
 #include "nodebw/results.h"
+#include "nodebw/results_view.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
@@ -241,6 +243,164 @@ static void roundtrip(const struct nbw_measurement *m)
 	nbw_measurement_free(&back);
 	json_decref(j2);
 	json_decref(j);
+}
+
+/* ---- the typed view reads what the writer wrote ----------------------------------------- */
+
+/* The measurement's view, read from the document's text as every reader gets it. */
+static json_t *view_of(struct nbw_measurement *m, json_t *devices, struct nbw_rv_meas *x)
+{
+	nbw_measurement_summarize(m);
+	json_t *j = nbw_measurement_to_json(m);
+	char *text = json_dumps(j, 0);
+	json_decref(j);
+	assert_non_null(text);
+	json_t *back = json_loads(text, 0, NULL);
+	free(text);
+	assert_non_null(back);
+	assert_true(nbw_rv_meas_read(devices, back, x));
+	return back;
+}
+
+static void view_agrees(const struct nbw_measurement *m, const struct nbw_rv_meas *x)
+{
+	assert_string_equal(x->api, m->api);
+	assert_string_equal(x->probe, m->probe);
+	assert_string_equal(x->direction, nbw_dir_name(m->dir));
+	assert_string_equal(x->mode, nbw_mode_name(m->mode));
+	assert_string_equal(x->host_mem, nbw_hostmem_name(m->hostmem));
+	assert_string_equal(x->concurrency, nbw_conc_name(m->conc));
+	assert_string_equal(x->peer_access, nbw_peer_name(m->peer));
+	assert_string_equal(x->size_set, m->size_set);
+	assert_int_equal(x->bytes, (long long)m->bytes);
+	assert_int_equal(x->hidden_helpers, m->hidden_helpers);
+	assert_int_equal(x->nstreams, (int)m->nstreams);
+	for (unsigned i = 0; i < m->nstreams; i++) {
+		assert_int_equal(x->streams[i].src, m->streams[i].src_device);
+		assert_int_equal(x->streams[i].dst, m->streams[i].dst_device);
+	}
+	assert_string_equal(x->verify_status, m->verify_status);
+	assert_string_equal(x->verify_detail, m->verify_detail);
+	if (m->error[0])
+		assert_string_equal(x->error, m->error);
+	else
+		assert_null(x->error);
+	assert_string_equal(x->hht_sweep, "");
+	assert_false(x->plane_sweep);
+}
+
+static void test_view_dual(void **state)
+{
+	(void)state;
+	struct nbw_measurement m;
+	make_dual(&m);
+	json_t *devices = json_loads(
+		"[{\"api\": \"omp\", \"id\": 0, \"kind\": \"nvptx\", \"is_gpu\": true},"
+		" {\"api\": \"omp\", \"id\": 1, \"kind\": \"nvptx\", \"is_gpu\": true}]", 0, NULL);
+	struct nbw_rv_meas x;
+	json_t *j = view_of(&m, devices, &x);
+	view_agrees(&m, &x);
+	assert_true(nbw_rv_meas_usable(&x));
+	assert_false(x.host_memory);
+	assert_false(x.same_device);
+	assert_close(x.gbps, m.gbps.median, 1e-9);
+	assert_close(x.seconds, m.seconds.median, 1e-9);
+	assert_close(x.gbps_min, m.gbps.min, 1e-9);
+	assert_close(x.streams[1].alone_gbps, m.streams[1].alone_gbps.median, 1e-9);
+	assert_close(x.overlap_speedup, m.overlap_speedup, 1e-9);
+	assert_string_equal(x.overlap_verdict, "serialized");
+	assert_string_equal(x.link, "unknown"); /* no topology was recorded */
+	assert_true(x.theoretical < 0.0);
+	char ends[64];
+	nbw_rv_meas_ends(&x, ends, sizeof(ends));
+	assert_string_equal(ends, "h->0,h->1");
+	json_decref(j);
+	json_decref(devices);
+	nbw_measurement_free(&m);
+}
+
+static void test_view_error(void **state)
+{
+	(void)state;
+	struct nbw_measurement m;
+	make_single_error(&m);
+	struct nbw_rv_meas x;
+	json_t *j = view_of(&m, NULL, &x);
+	view_agrees(&m, &x);
+	assert_false(nbw_rv_meas_verified(&x));
+	assert_false(nbw_rv_meas_usable(&x));
+	assert_true(isnan(x.gbps));
+	assert_int_equal(x.converged, -1);
+	json_decref(j);
+	nbw_measurement_free(&m);
+}
+
+/* A P2P copy between two host-plugin devices is host memory: no link, whatever the
+ * measurement's topology says; a copy from a device to itself is not a peer link. */
+static void test_view_p2p_labels(void **state)
+{
+	(void)state;
+	struct nbw_measurement m;
+	make_p2p(&m);
+	snprintf(m.verify_status, sizeof(m.verify_status), "passed");
+	m.theoretical_gbps = 900.0;
+	snprintf(m.link, sizeof(m.link), "NV18");
+	json_t *gpus = json_loads("[{\"api\": \"omp\", \"id\": 0, \"kind\": \"nvptx\"},"
+				  " {\"api\": \"omp\", \"id\": 1, \"kind\": \"nvptx\"}]", 0, NULL);
+	json_t *hosts = json_loads("[{\"api\": \"omp\", \"id\": 0, \"kind\": \"host-plugin\"},"
+				   " {\"api\": \"omp\", \"id\": 1, \"kind\": \"host-plugin\"}]", 0, NULL);
+	struct nbw_rv_meas x;
+	json_t *j = view_of(&m, gpus, &x);
+	view_agrees(&m, &x);
+	assert_string_equal(x.link, "NV18");
+	assert_close(x.theoretical, 900.0, 1e-12);
+	json_decref(j);
+	j = view_of(&m, hosts, &x);
+	assert_true(x.host_memory);
+	assert_string_equal(x.link, NBW_HOST_MEMORY_LABEL);
+	assert_true(x.theoretical < 0.0);
+	json_decref(j);
+	m.streams[0].dst_device = 1;
+	j = view_of(&m, gpus, &x);
+	assert_true(x.same_device);
+	assert_string_equal(x.link, NBW_SAME_DEVICE_LABEL);
+	json_decref(j);
+	json_decref(gpus);
+	json_decref(hosts);
+	nbw_measurement_free(&m);
+}
+
+/* Keys missing or of the wrong type read as absent, never as a crash or a zero figure. */
+static void test_view_missing_keys(void **state)
+{
+	(void)state;
+	struct nbw_rv_meas x;
+	assert_false(nbw_rv_meas_read(NULL, NULL, &x));
+	assert_false(nbw_rv_meas_usable(&x));
+	json_t *j = json_loads("{\"api\": 3, \"bytes\": \"8\", \"streams\": {}, \"gbps\": [1],"
+			       " \"converged\": \"yes\", \"error\": 7, \"hht_sweep\": true}", 0, NULL);
+	assert_true(nbw_rv_meas_read(NULL, j, &x));
+	assert_string_equal(x.api, "");
+	assert_int_equal(x.bytes, -1);
+	assert_int_equal(x.nstreams, 0);
+	assert_int_equal(x.src, -1);
+	assert_true(isnan(x.gbps));
+	assert_int_equal(x.converged, -1);
+	assert_non_null(x.error);
+	assert_string_not_equal(x.hht_sweep, "");
+	assert_false(nbw_rv_meas_usable(&x));
+	json_decref(j);
+	struct nbw_rv_device d;
+	json_t *devs = json_loads("[{\"api\": \"cuda\", \"id\": 2, \"kind\": \"gpu\", \"is_gpu\":"
+				  " true, \"name\": \"H100\"}, 5]", 0, NULL);
+	assert_true(nbw_rv_device_find(devs, "cuda", 2, &d));
+	assert_string_equal(d.name, "H100");
+	assert_int_equal(d.is_gpu, 1);
+	assert_false(d.host_memory);
+	assert_false(nbw_rv_device_find(devs, "cuda", 3, &d));
+	assert_false(nbw_rv_device_find(devs, "hip", 2, NULL));
+	assert_int_equal(d.id, -1);
+	json_decref(devs);
 }
 
 /* ---- measurement summaries and JSON ----------------------------------------------------- */
@@ -1011,6 +1171,10 @@ int main(void)
 		cmocka_unit_test(test_median_ci),
 		cmocka_unit_test(test_from_json_reject),
 		cmocka_unit_test(test_from_json_not_object),
+		cmocka_unit_test(test_view_dual),
+		cmocka_unit_test(test_view_error),
+		cmocka_unit_test(test_view_p2p_labels),
+		cmocka_unit_test(test_view_missing_keys),
 		cmocka_unit_test_setup_teardown(test_doc_write_load, make_tmpdir, remove_tmpdir),
 		cmocka_unit_test_setup_teardown(test_doc_write_new_folder, make_tmpdir,
 						remove_tmpdir),
