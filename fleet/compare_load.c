@@ -25,6 +25,7 @@
 #include "compare_priv.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
+#include "nodebw/results_view.h"
 #include "nodebw/speedref.h"
 #include "rdoc_priv.h"
 
@@ -91,35 +92,25 @@ static void transfer_values(json_t *values, json_t *measurements)
 static void solver_values(json_t *values, json_t *runs)
 {
 	size_t i;
-	json_t *r;
-	json_array_foreach(runs, i, r) {
-		const char *ver = json_string_value(json_object_get(r, "version"));
-		const char *ex = json_string_value(json_object_get(r, "exchange"));
-		const char *vs = json_string_value(
-			json_object_get(json_object_get(r, "verification"), "status"));
-		json_t *err = json_object_get(r, "error");
-		double sps = json_number_value(json_object_get(r, "seconds_per_step"));
-		if (!ver || (ex && strcmp(ex, "halo") != 0) || !vs || strcmp(vs, "passed") != 0 ||
-		    (err && !json_is_null(err) && !(json_is_string(err) &&
-						    !*json_string_value(err))) || !(sps > 0))
+	json_t *j;
+	json_array_foreach(runs, i, j) {
+		struct nbw_rv_solver_run r;
+		/* The multi-device runs with their exchange, verified against the serial
+		 * reference (the reference itself is not compared), the fastest round. */
+		if (!nbw_rv_solver_read(j, &r) || !r.version[0] || r.no_exchange ||
+		    strcmp(r.verify_status, "passed") != 0 || (r.error && r.error[0]) ||
+		    !(r.seconds_per_step > 0))
 			continue;
-		json_t *shape = json_object_get(r, "shape");
 		char path[200];
-		long n = (long)json_integer_value(json_object_get(r, "cubic_n"));
-		const char *purpose = json_string_value(json_object_get(r, "purpose"));
-		if (n > 0)
-			snprintf(path, sizeof(path), "heat %s G=%lld N=%ld%s%s", ver,
-				 json_integer_value(json_object_get(r, "G")), n, purpose ? " " : "",
-				 purpose ? purpose : "");
+		const char *sp = r.purpose[0] ? " " : "";
+		if (r.cubic_n > 0)
+			snprintf(path, sizeof(path), "heat %s G=%d N=%d%s%s", r.version, r.g,
+				 r.cubic_n, sp, r.purpose);
 		else
-			snprintf(path, sizeof(path), "heat %s G=%lld %lldx%lldx%lld%s%s", ver,
-				 json_integer_value(json_object_get(r, "G")),
-				 json_integer_value(json_object_get(shape, "nx")),
-				 json_integer_value(json_object_get(shape, "ny")),
-				 json_integer_value(json_object_get(shape, "nz")), purpose ? " " : "",
-				 purpose ? purpose : "");
+			snprintf(path, sizeof(path), "heat %s G=%d %dx%dx%d%s%s", r.version, r.g,
+				 r.nx, r.ny, r.nz, sp, r.purpose);
 		json_t *have = json_object_get(values, path);
-		double ms = sps * 1e3;
+		double ms = r.seconds_per_step * 1e3;
 		if (have && json_number_value(json_object_get(have, "value")) <= ms)
 			continue; /* the fastest round */
 		put_value(values, path, ms, "ms/step", "lower", "solver", NULL, -1);
@@ -238,20 +229,20 @@ static void group_key(json_t *devices, char *out, size_t len)
 	size_t i;
 	json_t *d;
 	json_array_foreach(devices, i, d) {
-		const char *api = json_string_value(json_object_get(d, "api"));
-		any_omp |= api && strcmp(api, "omp") == 0;
+		struct nbw_rv_device v;
+		any_omp |= nbw_rv_device_read(d, &v) && strcmp(v.api, "omp") == 0;
 	}
 	json_array_foreach(devices, i, d) {
-		const char *api = json_string_value(json_object_get(d, "api"));
-		const char *kind = json_string_value(json_object_get(d, "kind"));
-		const char *name = json_string_value(json_object_get(d, "name"));
-		if (!api || strcmp(api, "host") == 0 || (any_omp && strcmp(api, "omp") != 0))
+		struct nbw_rv_device v;
+		if (!nbw_rv_device_read(d, &v) || !v.api[0] || strcmp(v.api, "host") == 0 ||
+		    (any_omp && strcmp(v.api, "omp") != 0))
 			continue;
 		char what[128];
-		if (kind && strcmp(kind, "host-plugin") == 0)
+		if (strcmp(v.kind, "host-plugin") == 0)
 			snprintf(what, sizeof(what), "host-plugin (host memory)");
 		else
-			snprintf(what, sizeof(what), "%s", name ? name : kind ? kind : "device");
+			snprintf(what, sizeof(what), "%s",
+				 v.name[0] ? v.name : v.kind[0] ? v.kind : "device");
 		int k = 0;
 		while (k < nk && strcmp(kinds[k].name, what) != 0)
 			k++;
@@ -302,26 +293,25 @@ static json_t *load_node(const char *ndir, const char *folder)
 		json_object_set_new(node, "status", json_string("unreadable"));
 		return node;
 	}
-	const char *state = json_string_value(json_object_get(doc->root, "state"));
+	struct nbw_rv_doc h;
+	nbw_rv_doc_read(doc->root, &h);
+	const char *state = h.state[0] ? h.state : NULL;
 	json_object_set_new(node, "state", json_string(state ? state : "unknown"));
 	if (!fn)
 		json_object_set_new(node, "status",
 				    json_string(state && strcmp(state, "complete") == 0 ?
 							"ok" : state ? state : "unknown"));
 	char gk[256];
-	group_key(json_object_get(doc->root, "devices"), gk, sizeof(gk));
+	group_key(h.devices, gk, sizeof(gk));
 	json_object_set_new(node, "group", json_string(gk));
 	json_t *values = json_object();
-	transfer_values(values, json_object_get(doc->root, "measurements"));
-	solver_values(values, json_object_get(doc->root, "solver_runs"));
-	speedref_values(values, json_object_get(doc->root, "disturbance"));
+	transfer_values(values, h.measurements);
+	solver_values(values, h.solver_runs);
+	speedref_values(values, h.disturbance);
 	json_object_set_new(node, "values", values);
-	json_t *topo = json_object_get(doc->root, "topology");
-	json_object_set_new(node, "topology", json_is_object(topo) ? flat_topology(topo) : json_object());
-	const char *host = json_string_value(
-		json_object_get(json_object_get(doc->root, "machine"), "hostname"));
-	if (host)
-		json_object_set_new(node, "host", json_string(host));
+	json_object_set_new(node, "topology", h.topology ? flat_topology(h.topology) : json_object());
+	if (h.hostname[0])
+		json_object_set_new(node, "host", json_string(h.hostname));
 	json_object_set_new(node, "readable", json_true());
 	nbw_doc_free(doc);
 	return node;
