@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Private to the models' formulas (models/calib_lookup.c, model_paper.c, model_ext.c). */
+#ifndef NODEBW_MODELS_MODEL_PRIV_H
+#define NODEBW_MODELS_MODEL_PRIV_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nodebw/model.h"
+
+#define BYTES_PER_VALUE 8.0
+
+static inline void say(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline void say(char *buf, size_t len, const char *fmt, ...)
+{
+	if (!buf || !len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+static inline const struct nbw_xpath *find_path(const struct nbw_calib *c, const char *name)
+{
+	for (size_t i = 0; i < c->npaths; i++)
+		if (strcmp(c->paths[i].name, name) == 0)
+			return &c->paths[i];
+	return NULL;
+}
+
+/* Counts of where the hops' times came from, for the notes. */
+struct xsrc_count {
+	int n[4];
+};
+
+static inline void count_src(struct xsrc_count *k, enum nbw_xsrc s)
+{
+	k->n[s]++;
+}
+
+/* "3 pairs: 2 own sweeps, 1 matrix estimate" */
+void nbw_mdl_sources_str(char *buf, size_t len, const char *what_counted,
+			 const struct xsrc_count *k);
+
+static inline bool is_version(const char *v, int *num)
+{
+	if (v && v[0] == 'v' && v[1] >= '1' && v[1] <= '4' && v[2] == '\0') {
+		*num = v[1] - '0';
+		return true;
+	}
+	return false;
+}
+
+static inline double plane_bytes(int n)
+{
+	return BYTES_PER_VALUE * (double)n * (double)n;
+}
+
+/* The mode of the solver's copies: Version 1 blocks, Versions 2-4 are asynchronous. */
+static inline const char *version_mode(int v)
+{
+	return v == 1 ? "sync" : "async";
+}
+
+#endif
