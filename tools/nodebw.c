@@ -24,6 +24,7 @@
 #include "nodebw/readfile.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
+#include "nodebw/ompenv.h"
 #include "nodebw/rundir.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
@@ -406,6 +407,28 @@ int main(int argc, char **argv)
 	return dispatch(argc, argv);
 }
 
+static const char *env_of(const char *name)
+{
+	return getenv(name);
+}
+
+/* The commands that start the OpenMP runtime (the backend, the solver, the fleet's runs)
+ * refuse first an environment the runtime would abort or hang on. */
+static bool omp_env_ok(const char *cmd)
+{
+	static const char *const starts[] = {"list", "probe", "run", "heat", "fleet"};
+	bool any = false;
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		any |= strcmp(cmd, starts[i]) == 0;
+	struct nbw_ompenv_limits l;
+	char err[400];
+	nbw_ompenv_machine(&l);
+	if (!any || nbw_ompenv_check(env_of, &l, err, sizeof(err)) == 0)
+		return true;
+	fprintf(stderr, "nodebw: error: %s\n", err);
+	return false;
+}
+
 /* argv[1] is the command. */
 static int dispatch(int argc, char **argv)
 {
@@ -436,6 +459,8 @@ static int dispatch(int argc, char **argv)
 		       NBW_REVISION, NBW_OFFLOAD_TARGETS, NBW_BUILD_INFO);
 		return 0;
 	}
+	if (!omp_env_ok(cmd))
+		return NBW_EXIT_USAGE;
 	if (strcmp(cmd, "list") == 0)
 		return cmd_list(argc - 1, argv + 1);
 	if (strcmp(cmd, "gap") == 0)

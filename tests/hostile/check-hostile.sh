@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Runs the hostile-input table tests/hostile/cases.txt (its head says the format): each case
+# is one TAP line, which names the case and, when it fails, what nodebw did instead.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fx="$NODEBW_SOURCE/tests/fixtures"
+cal="$NODEBW_SOURCE/doc/examples/calibration-table6-h100.json"
+trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
+
+run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
+	want_st=$1 want=$2 envs=$3 args=$4
+	eval "set -- $args"
+	# shellcheck disable=SC2086 # the environment words are split on purpose
+	(cd "$tmp" && timeout 30 env $envs "$NODEBW" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
+	st=$?
+	lines=$(wc -l <"$tmp/err")
+	what="${envs:+$envs }nodebw $args"
+	if [ "$st" -eq "$want_st" ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	   grep -q "^nodebw: error: .*$want" "$tmp/err"; then
+		ok "$what: exit $st, one line ($(cat "$tmp/err"))"
+	else
+		not_ok "$what: status $st (wanted $want_st; 124 = hung, 134 = abort), $lines stderr lines, wanted '$want'"
+		sed 's/^/#   /' "$tmp/err" "$tmp/out" | head -5
+	fi
+}
+
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	st=$(trim "$(printf '%s' "$line" | cut -d'|' -f1)")
+	pat=$(trim "$(printf '%s' "$line" | cut -d'|' -f2)")
+	envs=$(trim "$(printf '%s' "$line" | cut -d'|' -f3)")
+	args=$(trim "$(printf '%s' "$line" | cut -d'|' -f4-)")
+	run_case "$st" "$pat" "$envs" "$args"
+done <"$NODEBW_SOURCE/tests/hostile/cases.txt"
+done_testing
