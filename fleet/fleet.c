@@ -437,6 +437,18 @@ static int run_fleet(struct fleet *f, char *err, size_t errlen)
 	return status;
 }
 
+int nbw_fleet_check_run_argv(const struct nbw_fleet_opts *o, char *err, size_t errlen)
+{
+	for (int i = 0; i < o->run_argc; i++)
+		if (strcmp(o->run_argv[i], "--output") == 0 ||
+		    strncmp(o->run_argv[i], "--output=", 9) == 0) {
+			snprintf(err, errlen, "the fleet names each node's folder: give --output to "
+				 "'nodebw fleet', not to the run");
+			return -1;
+		}
+	return 0;
+}
+
 int nbw_fleet_run(const struct nbw_fleet_opts *o, FILE *progress, char *err, size_t errlen)
 {
 	struct fleet f;
@@ -449,12 +461,8 @@ int nbw_fleet_run(const struct nbw_fleet_opts *o, FILE *progress, char *err, siz
 	int rc = nbw_fleet_task_from_env(&f.t, env_get, host, err, errlen);
 	if (rc)
 		return rc;
-	for (int i = 0; i < o->run_argc; i++)
-		if (strcmp(o->run_argv[i], "--output") == 0 || strncmp(o->run_argv[i], "--output=", 9) == 0) {
-			snprintf(err, errlen, "the fleet names each node's folder: give --output to "
-				 "'nodebw fleet', not to the run");
-			return NBW_EXIT_USAGE;
-		}
+	if (nbw_fleet_check_run_argv(o, err, errlen))
+		return NBW_EXIT_USAGE;
 	const char *want = o->transport ? o->transport : "auto";
 	char why[512] = "";
 	if (strcmp(want, "fs") == 0) {

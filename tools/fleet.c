@@ -12,6 +12,7 @@
 #include "nodebw/cli.h"
 #include "nodebw/fleet.h"
 #include "nodebw/session.h"
+#include "run.h"
 
 static void usage(FILE *f)
 {
@@ -60,15 +61,12 @@ static void usage(FILE *f)
 
 static int seconds(const char *opt, const char *s, double *out)
 {
-	char *end = NULL;
-	errno = 0;
-	double v = s ? strtod(s, &end) : NAN;
-	if (!s || errno || end == s || *end || !isfinite(v) || v <= 0 || v > 7 * 86400.0) {
-		fprintf(stderr, "nodebw: error: %s needs seconds (0 < S <= 604800), not '%s'\n", opt,
-			s ? s : "");
+	char err[256];
+	if (!s || nbw_cli_parse_decimal(s, 0.001, 7 * 86400.0, out, opt, "seconds", err,
+					sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", s ? err : "missing seconds after the option");
 		return -1;
 	}
-	*out = v;
 	return 0;
 }
 
@@ -107,11 +105,12 @@ int nbw_fleet_main(int argc, char **argv)
 				return NBW_EXIT_USAGE;
 			i++;
 		} else if (strcmp(a, "--nodes") == 0) {
-			char *end = NULL;
-			long v = next ? strtol(next, &end, 10) : 0;
-			if (!next || *end || v < 1 || v > 100000) {
-				fprintf(stderr, "nodebw: error: --nodes needs a node count, not '%s'\n",
-					next ? next : "");
+			long v;
+			char err[256];
+			if (!next || nbw_cli_parse_int(next, 1, 100000, &v, "--nodes", err,
+						       sizeof(err))) {
+				fprintf(stderr, "nodebw: error: %s\n",
+					next ? err : "--nodes needs a node count");
 				return NBW_EXIT_USAGE;
 			}
 			nodes = (int)v;
@@ -125,6 +124,17 @@ int nbw_fleet_main(int argc, char **argv)
 	if (strcmp(o.transport, "auto") != 0 && strcmp(o.transport, "mpi") != 0 &&
 	    strcmp(o.transport, "fs") != 0) {
 		fprintf(stderr, "nodebw: error: --transport %s: give auto, mpi or fs\n", o.transport);
+		return NBW_EXIT_USAGE;
+	}
+	/* The run's options are checked as the run would, before any node starts or a script
+	 * is printed. */
+	char oerr[1024];
+	if (nbw_run_check_opts(o.run_argc, o.run_argv, oerr, sizeof(oerr))) {
+		fprintf(stderr, "nodebw: error: run option after --: %s\n", oerr);
+		return NBW_EXIT_USAGE;
+	}
+	if (nbw_fleet_check_run_argv(&o, oerr, sizeof(oerr))) {
+		fprintf(stderr, "nodebw: error: %s\n", oerr);
 		return NBW_EXIT_USAGE;
 	}
 	if (sbatch) {

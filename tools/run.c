@@ -131,6 +131,31 @@ int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *
 	return 0;
 }
 
+int nbw_run_check_opts(int argc, char **argv, char *err, size_t errlen)
+{
+	char **a = calloc((size_t)argc + 2, sizeof(char *));
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	a[0] = "run";
+	memcpy(a + 1, argv, (size_t)argc * sizeof(char *));
+	int n = argc + 1, rc = -1;
+	struct nbw_run_opts ro;
+	struct nbw_probe_opts o;
+	memset(&ro, 0, sizeof(ro));
+	memset(&o, 0, sizeof(o));
+	if (nbw_run_extract_opts(&n, a, &ro, err, errlen) == 0) {
+		rc = nbw_cli_parse_probe(n, a, &o, err, errlen);
+		if (rc == 1)
+			snprintf(err, errlen, "the run's --help has no place among its options "
+					      "(see 'nodebw run --help')");
+		nbw_cli_opts_free(&o);
+	}
+	free(a);
+	return rc ? -1 : 0;
+}
+
 /* ---- calibration and report -------------------------------------------------------- */
 
 int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summary, char *err,

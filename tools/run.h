@@ -36,6 +36,10 @@ struct nbw_run_solver_status {
  *  (and note --quiet/--full). 0, or -1 with \p err. */
 int nbw_run_extract_opts(int *argc, char **argv, struct nbw_run_opts *ro, char *err,
 			 size_t errlen);
+/** Check \p argc options of `nodebw run` (\p argv without the command word) as `nodebw run`
+ *  would parse them, without running anything: 0, or -1 with one line in \p err (the
+ *  fleet's run options after --). */
+int nbw_run_check_opts(int argc, char **argv, char *err, size_t errlen);
 /** The run's wall-clock limit in seconds (0: none): --time-limit, else 300 s with the quick
  *  profile. */
 double nbw_run_time_limit(const struct nbw_run_opts *ro);

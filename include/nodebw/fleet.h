@@ -84,6 +84,10 @@ struct nbw_fleet_opts {
  *  node failed, timed out or never answered (fleet.json says which and why). */
 int nbw_fleet_run(const struct nbw_fleet_opts *o, FILE *progress, char *err, size_t errlen);
 
+/** What the fleet itself refuses among the run's options (--output: the fleet names each
+ *  node's folder): 0, or -1 with one line in \p err. */
+int nbw_fleet_check_run_argv(const struct nbw_fleet_opts *o, char *err, size_t errlen);
+
 /** A ready sbatch script for \p nodes nodes running \p exe's fleet into \p output (NULL:
  *  nodebw-fleet/slurm-$SLURM_JOB_ID) with a node time limit of \p node_limit_s. */
 void nbw_fleet_print_sbatch(FILE *f, const char *exe, int nodes, double node_limit_s,
