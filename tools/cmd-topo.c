@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* `nodebw topo`: the node's topology (host, devices of every API, host links, the
  * device-to-device matrix), as text or JSON, live or from a fixture folder. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "nodebw/plugin_images.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
+#include "nodebw/rundir.h"
 #include "nodebw/topology.h"
 
 static void usage(FILE *f)
@@ -124,6 +126,15 @@ int nbw_topo_main(int argc, char **argv)
 		fprintf(stderr, "nodebw: error: --fixture and --sysfs-root exclude each other (a "
 				"fixture brings its own sys/)\n");
 		return NBW_EXIT_USAGE;
+	}
+	/* The fixture folder first: a path through a file is bad input, found before anything
+	 * is read or written. */
+	if (export_dir && nbw_mkdir_p(export_dir) != 0) {
+		int e = errno;
+		fprintf(stderr, "nodebw: error: --export %s: %s\n", export_dir,
+			e == ENOTDIR || e == EEXIST ? "a file is in the way (not a folder)"
+						    : strerror(e));
+		return e == ENOTDIR || e == EEXIST ? NBW_EXIT_USAGE : 1;
 	}
 	struct nbw_topo_opts o = { .fixture_dir = fixture, .sysfs_root = sysroot,
 				   .no_vendor = no_vendor };

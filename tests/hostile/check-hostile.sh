@@ -7,6 +7,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fx="$NODEBW_SOURCE/tests/fixtures"
 cal="$NODEBW_SOURCE/doc/examples/calibration-table6-h100.json"
+: >"$tmp/afile" # a file where a folder is named
 trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
 
 run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
