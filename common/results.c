@@ -3,6 +3,7 @@
 
 #include "nodebw/jints.h"
 #include "nodebw/jsonpos.h"
+#include "nodebw/limits.h"
 #include "nodebw/readfile.h"
 #include "nodebw/results_view.h"
 
@@ -903,6 +904,32 @@ struct nbw_doc *nbw_doc_load(const char *path, char *err, size_t errlen)
 	return d;
 }
 
+/* Each device an object with an API and an id from 0 to NBW_MAX_DEVICES - 1, no (API, id)
+ * twice: the readers find devices by that pair. 0, or -1 with \p e ("devices[i]: ..."). */
+static int check_devices(json_t *devices, char *e, size_t elen)
+{
+	size_t i, j;
+	json_t *d;
+	json_array_foreach(devices, i, d) {
+		struct nbw_rv_device v, w;
+		json_t *id = json_object_get(d, "id");
+		if (!nbw_rv_device_read(d, &v) || !v.api[0] || !json_is_integer(id) || v.id < 0 ||
+		    v.id >= NBW_MAX_DEVICES) {
+			snprintf(e, elen, "devices[%zu]: a device needs an \"api\" and an \"id\" from 0 "
+				 "to %d", i, NBW_MAX_DEVICES - 1);
+			return -1;
+		}
+		for (j = 0; j < i; j++)
+			if (nbw_rv_device_read(json_array_get(devices, j), &w) && w.id == v.id &&
+			    strcmp(w.api, v.api) == 0) {
+				snprintf(e, elen, "devices[%zu]: %s device %d is listed twice", i,
+					 v.api, v.id);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t len, char *err,
 				    size_t errlen)
 {
@@ -957,6 +984,14 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 	    !json_is_array(d->measurements)) {
 		snprintf(err, errlen, "%s:1:1: 'devices', 'skipped' and 'measurements' must be arrays",
 			 path);
+		nbw_doc_free(d);
+		return NULL;
+	}
+	char de[160];
+	if (check_devices(d->devices, de, sizeof(de))) {
+		int line = 1, col = 1;
+		nbw_json_locate(text, len, "devices", &line, &col);
+		snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, de);
 		nbw_doc_free(d);
 		return NULL;
 	}

@@ -18,8 +18,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nodebw/probe.h"
+
 #define NBW_RV_LINK_LEN 96
-#define NBW_RV_MAX_STREAMS 16
+#define NBW_RV_MAX_STREAMS NBW_MAX_STREAMS
 
 /* ---- devices ----------------------------------------------------------------------- */
 

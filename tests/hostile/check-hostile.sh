@@ -8,6 +8,16 @@ trap 'rm -rf "$tmp"' EXIT
 fx="$NODEBW_SOURCE/tests/fixtures"
 cal="$NODEBW_SOURCE/doc/examples/calibration-table6-h100.json"
 : >"$tmp/afile" # a file where a folder is named
+# Edited copies of a recorded results file, named in the cases as $tmp/NAME.json.
+edit() { # edit NAME PYTHON (d: the document)
+	python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+$2
+json.dump(d, open(sys.argv[2], 'w'))" "$fx/results-omp-host-2cpu-vm.json" "$tmp/$1.json"
+}
+edit dev-neg "d['devices'][0]['id'] = -1"
+edit dev-twice "d['devices'].append(dict(d['devices'][0]))"
+edit dev-noapi "del d['devices'][1]['api']"
 trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
 
 run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
