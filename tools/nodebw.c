@@ -400,11 +400,29 @@ static void fit_malloc_to_limits(void)
 
 static int dispatch(int argc, char **argv);
 
+/* What a command printed must have reached its destination: a full disk or /dev/full on
+ * stdout is an error (exit 1, one line), not a silent exit 0. */
+static int close_stdout(int rc)
+{
+	errno = 0;
+	bool bad = fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = true;
+		e = errno;
+	}
+	if (!bad)
+		return rc;
+	fprintf(stderr, "nodebw: error: writing the output failed: %s (what was printed is "
+			"incomplete)\n", e ? strerror(e) : "write error");
+	return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
 	atexit(unlink_images_at_exit);
 	fit_malloc_to_limits();
-	return dispatch(argc, argv);
+	return close_stdout(dispatch(argc, argv));
 }
 
 static const char *env_of(const char *name)

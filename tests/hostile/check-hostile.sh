@@ -21,13 +21,16 @@ edit dev-noapi "del d['devices'][1]['api']"
 trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
 
 run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
-	want_st=$1 want=$2 envs=$3 args=$4
+	want_st=$1 want=$2 envs=$3 args=$4 out="$tmp/out"
+	case $args in *' >/dev/full') args=${args% >/dev/full} out=/dev/full ;; esac
+	: >"$tmp/out"
 	eval "set -- $args"
 	# shellcheck disable=SC2086 # the environment words are split on purpose
-	(cd "$tmp" && timeout 30 env $envs "$NODEBW" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
+	(cd "$tmp" && timeout 30 env $envs "$NODEBW" "$@") >"$out" 2>"$tmp/err" </dev/null
 	st=$?
 	lines=$(wc -l <"$tmp/err")
 	what="${envs:+$envs }nodebw $args"
+	[ "$out" = /dev/full ] && what="$what >/dev/full"
 	if [ "$st" -eq "$want_st" ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
 	   grep -q "^nodebw: error: .*$want" "$tmp/err"; then
 		ok "$what: exit $st, one line ($(cat "$tmp/err"))"
