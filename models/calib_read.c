@@ -31,13 +31,32 @@ static int bad(char *err, size_t errlen, const char *path, const char *fmt, ...)
 	return -1;
 }
 
-static int positive(json_t *v, double *out)
+/* What a calibration's numbers may be, in physical bounds: a prediction from numbers
+ * outside them would be infinite, denormal or meaningless (1e308 s per point, 1e-320 GB/s). */
+#define K_LO 1e-15      /* seconds per interior point and step */
+#define K_HI 1.0
+#define BETA_LO 1e-6    /* GB/s */
+#define BETA_HI 1e5
+#define ALPHA_HI 10.0   /* seconds */
+#define BYTES_HI 1e15
+#define SEC_LO 1e-12    /* seconds of a transfer or a step */
+#define SEC_HI 1e5
+#define RATIO_LO 1e-6
+#define RATIO_HI 1e6
+
+/* A finite number in [lo, hi] into \p out; -1 otherwise. */
+static int within(json_t *v, double lo, double hi, double *out)
 {
-	if (!json_is_number(v) || !(json_number_value(v) > 0.0) ||
-	    !isfinite(json_number_value(v)))
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    !(json_number_value(v) >= lo) || !(json_number_value(v) <= hi))
 		return -1;
 	*out = json_number_value(v);
 	return 0;
+}
+
+static int seconds(json_t *v, double *out)
+{
+	return within(v, SEC_LO, SEC_HI, out);
 }
 
 static int read_ks(json_t *a, const char *where, struct nbw_ksample **out, size_t *n,
@@ -60,9 +79,9 @@ static int read_ks(json_t *a, const char *where, struct nbw_ksample **out, size_
 		if (jp && (!json_is_integer(jp) || json_integer_value(jp) < 1 ||
 			   json_integer_value(jp) > nn - 2))
 			return bad(err, errlen, at, "\"planes\" must be an integer in 1..n-2");
-		if (positive(json_object_get(s, "k"), &k))
-			return bad(err, errlen, at, "\"k\" must be a positive number (seconds per "
-						    "interior point and step)");
+		if (within(json_object_get(s, "k"), K_LO, K_HI, &k))
+			return bad(err, errlen, at, "\"k\" must be seconds per interior point and "
+						    "step from %g to %g", K_LO, K_HI);
 		if (nbw_calib_add_k(out, n, nn, jp ? (int)json_integer_value(jp) : nn - 2, k))
 			return bad(err, errlen, at, "out of memory");
 	}
@@ -113,12 +132,11 @@ static int read_points(struct nbw_xpath *p, json_t *o, const char *at, char *err
 	p->alpha_s = -1.0;
 	json_t *a = json_object_get(o, "alpha_s"), *b = json_object_get(o, "beta_gbps");
 	json_t *pts = json_object_get(o, "points");
-	if (a && (!json_is_number(a) || json_number_value(a) < 0.0))
-		return bad(err, errlen, at, "\"alpha_s\" must be a number >= 0 (seconds)");
-	if (a)
-		p->alpha_s = json_number_value(a);
-	if (b && positive(b, &p->beta_gbps))
-		return bad(err, errlen, at, "\"beta_gbps\" must be a positive number (GB/s)");
+	if (a && within(a, 0.0, ALPHA_HI, &p->alpha_s))
+		return bad(err, errlen, at, "\"alpha_s\" must be seconds from 0 to %g", ALPHA_HI);
+	if (b && within(b, BETA_LO, BETA_HI, &p->beta_gbps))
+		return bad(err, errlen, at, "\"beta_gbps\" must be GB/s from %g to %g", BETA_LO,
+			   BETA_HI);
 	if (pts && !json_is_array(pts))
 		return bad(err, errlen, at, "\"points\" must be an array of [bytes, seconds]");
 	size_t np = json_array_size(pts);
@@ -132,9 +150,10 @@ static int read_points(struct nbw_xpath *p, json_t *o, const char *at, char *err
 		json_t *pt = json_array_get(pts, i);
 		double x, y;
 		if (!json_is_array(pt) || json_array_size(pt) != 2 ||
-		    positive(json_array_get(pt, 0), &x) || positive(json_array_get(pt, 1), &y))
-			return bad(err, errlen, at, "points[%zu] must be [bytes > 0, seconds > 0]",
-				   i);
+		    within(json_array_get(pt, 0), 1.0, BYTES_HI, &x) ||
+		    seconds(json_array_get(pt, 1), &y))
+			return bad(err, errlen, at, "points[%zu] must be [bytes from 1 to %g, seconds "
+				   "from %g to %g]", i, BYTES_HI, SEC_LO, SEC_HI);
 		if (i && x <= p->bytes[i - 1])
 			return bad(err, errlen, at, "points must be in ascending size");
 		p->bytes[i] = x;
@@ -201,10 +220,10 @@ static int read_sets(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 			json_t *pt = json_array_get(ratio, j);
 			double xb, r;
 			if (!json_is_array(pt) || json_array_size(pt) != 2 ||
-			    positive(json_array_get(pt, 0), &xb) ||
-			    positive(json_array_get(pt, 1), &r))
-				return bad(err, errlen, at,
-					   "ratio[%zu] must be [bytes > 0, ratio > 0]", j);
+			    within(json_array_get(pt, 0), 1.0, BYTES_HI, &xb) ||
+			    within(json_array_get(pt, 1), RATIO_LO, RATIO_HI, &r))
+				return bad(err, errlen, at, "ratio[%zu] must be [bytes from 1 to %g, "
+					   "ratio from %g to %g]", j, BYTES_HI, RATIO_LO, RATIO_HI);
 			if (j && xb <= x->ratio_bytes[0])
 				return bad(err, errlen, at, "ratio sizes must be ascending");
 			x->ratio_bytes[j] = xb;
@@ -239,11 +258,12 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		json_t *jm = json_object_get(s, "measured_step_s");
 		json_t *jp = json_object_get(s, "measured_paired");
 		double x = 0.0, y = 0.0, ms = 0.0;
-		if ((jx || jy) && (positive(jx, &x) || positive(jy, &y)))
+		if ((jx || jy) && (seconds(jx, &x) || seconds(jy, &y)))
 			return bad(err, errlen, at, "\"slab_compute_s\" and \"step_s\" go together, "
-						    "positive seconds");
-		if (jm && positive(jm, &ms))
-			return bad(err, errlen, at, "\"measured_step_s\" must be positive seconds");
+						    "seconds from %g to %g", SEC_LO, SEC_HI);
+		if (jm && seconds(jm, &ms))
+			return bad(err, errlen, at, "\"measured_step_s\" must be seconds from %g to "
+						    "%g", SEC_LO, SEC_HI);
 		if (jm && !n)
 			return bad(err, errlen, at, "\"measured_step_s\" needs \"n\"");
 		if (jp && (!json_is_boolean(jp) || !jm))
@@ -256,10 +276,13 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		if (n && (!json_is_integer(n) || json_integer_value(n) < 3))
 			return bad(err, errlen, at, "\"n\" must be an integer >= 3");
 		double bv = 1.0;
-		if (busy && positive(busy, &bv))
-			return bad(err, errlen, at, "\"busy\" must be a positive number");
-		if (o && !json_is_number(o))
-			return bad(err, errlen, at, "\"overhead_s\" must be a number (seconds)");
+		double ov = 0.0;
+		if (busy && within(busy, RATIO_LO, RATIO_HI, &bv))
+			return bad(err, errlen, at, "\"busy\" must be a number from %g to %g",
+				   RATIO_LO, RATIO_HI);
+		if (o && within(o, -SEC_HI, SEC_HI, &ov))
+			return bad(err, errlen, at, "\"overhead_s\" must be seconds from %g to %g",
+				   -SEC_HI, SEC_HI);
 		struct nbw_vsample *vs = realloc(c->vs, (c->nvs + 1) * sizeof(*vs));
 		if (!vs)
 			return bad(err, errlen, at, "out of memory");
@@ -270,7 +293,7 @@ static int read_versions(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		vs->g = (int)json_integer_value(g);
 		vs->n = n ? (int)json_integer_value(n) : 0;
 		vs->busy = bv;
-		vs->overhead_s = o ? json_number_value(o) : 0.0;
+		vs->overhead_s = ov;
 		vs->x_s = x;
 		vs->y_s = y;
 		vs->measured_s = ms;
@@ -299,8 +322,9 @@ static int read_cs(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 						    "\"per-device\"");
 		if (!json_is_integer(g) || !json_is_integer(n))
 			return bad(err, errlen, at, "\"G\" and \"n\" must be integers");
-		if (positive(json_object_get(s, "step_s"), &t))
-			return bad(err, errlen, at, "\"step_s\" must be positive seconds");
+		if (seconds(json_object_get(s, "step_s"), &t))
+			return bad(err, errlen, at, "\"step_s\" must be seconds from %g to %g",
+				   SEC_LO, SEC_HI);
 		json_t *pw = json_object_get(s, "paired_with");
 		const char *pv = json_string_value(pw);
 		bool pd = strcmp(th, "per-device") == 0;
@@ -355,11 +379,12 @@ static int read_launch(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 		if (rounds && (!json_is_integer(rounds) || json_integer_value(rounds) < 1 ||
 			       json_integer_value(rounds) > 100000))
 			return bad(err, errlen, at, "\"rounds\" must be an integer 1-100000");
-		if (positive(json_object_get(s, "step_s"), &t))
-			return bad(err, errlen, at, "\"step_s\" must be positive seconds");
+		if (seconds(json_object_get(s, "step_s"), &t))
+			return bad(err, errlen, at, "\"step_s\" must be seconds from %g to %g",
+				   SEC_LO, SEC_HI);
 		if (json_object_get(s, "ci_lo_s") &&
-		    (positive(json_object_get(s, "ci_lo_s"), &lo) ||
-		     positive(json_object_get(s, "ci_hi_s"), &hi) || lo > t || hi < t))
+		    (seconds(json_object_get(s, "ci_lo_s"), &lo) ||
+		     seconds(json_object_get(s, "ci_hi_s"), &hi) || lo > t || hi < t))
 			return bad(err, errlen, at, "\"ci_lo_s\" <= \"step_s\" <= \"ci_hi_s\", "
 						    "positive seconds");
 		struct nbw_lsample *l = realloc(c->launch, (c->nlaunch + 1) * sizeof(*l));
@@ -423,9 +448,9 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	if (k && !json_is_object(k))
 		return bad(err, errlen, "k", "must be an object with \"kbar\" and/or \"samples\"");
 	json_t *kb = json_object_get(k, "kbar");
-	if (kb && positive(kb, &c->kbar_given))
-		return bad(err, errlen, "k.kbar", "must be a positive number (seconds per "
-						  "interior point and step)");
+	if (kb && within(kb, K_LO, K_HI, &c->kbar_given))
+		return bad(err, errlen, "k.kbar", "must be seconds per interior point and step "
+						  "from %g to %g", K_LO, K_HI);
 	if (read_ks(json_object_get(k, "samples"), "k.samples", &c->k, &c->nk, err, errlen) ||
 	    read_ks(json_object_get(j, "k_slab"), "k_slab", &c->slab, &c->nslab, err, errlen))
 		return -1;

@@ -276,6 +276,32 @@ static void table_head(FILE *tf, const struct predict_opts *o, const struct nbw_
 
 /* Every (N, G, version) asked for: rows of the table on \p tf, or objects of \p out with
  * --json. 0, or 2 with \p err when the paper's model cannot predict one. */
+/* A prediction is a finite time >= 0: a calibration whose numbers give anything else (an
+ * overflow, a denormal bandwidth) is bad input, named, never printed as nan or inf. */
+static bool row_finite(const struct predict_row *r, char *err, size_t errlen)
+{
+	const struct {
+		const char *what;
+		double x;
+		bool used;
+	} t[] = {
+		{"the paper model's compute time", r->p.compute_s, true},
+		{"the paper model's transfer time", r->p.transfer_s, true},
+		{"the paper model's total", r->p.total_s, true},
+		{"the paper model's overlapped total", r->p.overlap_s, true},
+		{"the extended model's total", r->e.total_s, r->erc == 0},
+		{"the calibration-only total", r->ap.total_s, r->arc == 0},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].used && !(isfinite(t[i].x) && t[i].x >= 0.0)) {
+			snprintf(err, errlen, "N=%d G=%d %s: the calibration gives %s of %g s, not a "
+				 "finite time >= 0 (check its k-bar, betas and times)", r->n, r->g,
+				 r->vn, t[i].what, t[i].x);
+			return false;
+		}
+	return true;
+}
+
 static int predict_all(const struct predict_opts *o, const struct nbw_calib *c, FILE *tf,
 		       json_t *out, char *err, size_t errlen)
 {
@@ -297,6 +323,8 @@ static int predict_all(const struct predict_opts *o, const struct nbw_calib *c, 
 							sizeof(r.ewhy));
 				r.arc = nbw_predict_apriori(c, r.n, r.g, r.vn, r.steps, &r.ap, r.awhy,
 							    sizeof(r.awhy));
+				if (!row_finite(&r, err, errlen))
+					return 2;
 				if (o->json)
 					json_array_append_new(out, row_json(&r));
 				else

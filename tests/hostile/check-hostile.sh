@@ -9,15 +9,18 @@ fx="$NODEBW_SOURCE/tests/fixtures"
 cal="$NODEBW_SOURCE/doc/examples/calibration-table6-h100.json"
 : >"$tmp/afile" # a file where a folder is named
 # Edited copies of a recorded results file, named in the cases as $tmp/NAME.json.
-edit() { # edit NAME PYTHON (d: the document)
+edit() { # edit NAME PYTHON [SOURCE] (d: the document; SOURCE: a recorded results file)
 	python3 -c "import json, sys
 d = json.load(open(sys.argv[1]))
 $2
-json.dump(d, open(sys.argv[2], 'w'))" "$fx/results-omp-host-2cpu-vm.json" "$tmp/$1.json"
+json.dump(d, open(sys.argv[2], 'w'))" "${3:-$fx/results-omp-host-2cpu-vm.json}" "$tmp/$1.json"
 }
 edit dev-neg "d['devices'][0]['id'] = -1"
 edit dev-twice "d['devices'].append(dict(d['devices'][0]))"
 edit dev-noapi "del d['devices'][1]['api']"
+edit cal-kbar-huge "d['k']['kbar'] = 1e308" "$cal"
+edit cal-beta-denormal "d['transfers']['p2p']['beta_gbps'] = 1e-320" "$cal"
+edit cal-alpha-big "d['transfers']['p2p']['alpha_s'] = 1e6" "$cal"
 trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
 
 run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
