@@ -17,12 +17,12 @@
 #include "measure.h"
 #include "nodebw/analysis.h"
 
-static bool concurrent(const struct nbw_an_meas *x)
+static bool concurrent(const struct nbw_rv_meas *x)
 {
 	return !strcmp(x->concurrency, "all") || !strcmp(x->concurrency, "ring");
 }
 
-static bool same_series(const struct nbw_an_meas *a, const struct nbw_an_meas *b)
+static bool same_series(const struct nbw_rv_meas *a, const struct nbw_rv_meas *b)
 {
 	return !strcmp(a->api, b->api) && !strcmp(a->direction, b->direction) &&
 	       !strcmp(a->mode, b->mode) && !strcmp(a->host_mem, b->host_mem) &&
@@ -30,15 +30,21 @@ static bool same_series(const struct nbw_an_meas *a, const struct nbw_an_meas *b
 	       !strcmp(a->bind, b->bind);
 }
 
-static double stream_median(json_t *s, const char *key)
+/* Measurement \p m into \p x when the analyses can use it (nbw_rv_meas_usable). */
+static bool usable(json_t *devices, json_t *m, struct nbw_rv_meas *x)
 {
-	json_t *v = json_object_get(json_object_get(s, key), "median");
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	return nbw_rv_meas_read(devices, m, x) && nbw_rv_meas_usable(x);
+}
+
+/* A stream's end as the document names it: a device id or "host". */
+static json_t *end_json(int id)
+{
+	return id < 0 ? json_string("host") : json_integer(id);
 }
 
 /* The host-memory reference for a direction: the host backend's one copy over every core
  * (mode parallel, one stream) at its largest size, the same host memory kind if measured. */
-static double host_reference(json_t *devices, json_t *ms, const struct nbw_an_meas *x,
+static double host_reference(json_t *devices, json_t *ms, const struct nbw_rv_meas *x,
 			     const char **mem_used)
 {
 	double best = NAN;
@@ -47,8 +53,8 @@ static double host_reference(json_t *devices, json_t *ms, const struct nbw_an_me
 	size_t i;
 	json_t *m;
 	json_array_foreach(ms, i, m) {
-		struct nbw_an_meas h;
-		if (!nbw_an_read(devices, m, &h) || strcmp(h.api, "host") ||
+		struct nbw_rv_meas h;
+		if (!usable(devices, m, &h) || strcmp(h.api, "host") ||
 		    strcmp(h.mode, "parallel") || strcmp(h.concurrency, "single") ||
 		    strcmp(h.direction, x->direction) || !isfinite(h.gbps))
 			continue;
@@ -93,19 +99,18 @@ static const char *verdict(double agg, double links, double host, char *out, siz
 	return bound;
 }
 
-static json_t *one(json_t *devices, json_t *ms, const struct nbw_an_meas *x)
+static json_t *one(json_t *devices, json_t *ms, const struct nbw_rv_meas *x)
 {
-	json_t *streams = json_object_get(x->m, "streams"), *s, *devs = json_array(),
-	       *out = json_array();
-	size_t i;
+	json_t *devs = json_array(), *out = json_array();
 	double alone_sum = 0.0, slow = INFINITY;
 	bool alone_known = true;
 	int slow_src = -1, slow_dst = -1;
-	json_array_foreach(streams, i, s) {
-		json_t *src = json_object_get(s, "src"), *dst = json_object_get(s, "dst");
-		double g = stream_median(s, "gbps"), a = stream_median(s, "alone_gbps");
-		json_array_append_new(devs, json_deep_copy(json_is_integer(dst) ? dst : src));
-		json_array_append_new(out, json_pack("{s:O, s:O, s:o, s:o}", "src", src, "dst", dst,
+	for (int i = 0; i < x->nstreams; i++) {
+		const struct nbw_rv_stream *s = &x->streams[i];
+		double g = s->gbps, a = s->alone_gbps;
+		json_array_append_new(devs, end_json(s->dst >= 0 ? s->dst : s->src));
+		json_array_append_new(out, json_pack("{s:o, s:o, s:o, s:o}", "src",
+						     end_json(s->src), "dst", end_json(s->dst),
 						     "gbps", nbw_an_num(g, true), "alone_gbps",
 						     nbw_an_num(a, true)));
 		if (isfinite(a))
@@ -114,8 +119,8 @@ static json_t *one(json_t *devices, json_t *ms, const struct nbw_an_meas *x)
 			alone_known = false;
 		if (isfinite(g) && g < slow) {
 			slow = g;
-			slow_src = json_is_integer(src) ? (int)json_integer_value(src) : -1;
-			slow_dst = json_is_integer(dst) ? (int)json_integer_value(dst) : -1;
+			slow_src = s->src;
+			slow_dst = s->dst;
 		}
 	}
 	const char *mem_used = "";
@@ -133,8 +138,8 @@ static json_t *one(json_t *devices, json_t *ms, const struct nbw_an_meas *x)
 		"s:o, s:o, s:o, s:o, s:s}",
 		"pattern", pattern, "api", x->api, "direction", x->direction, "mode", x->mode,
 		"host_mem", x->host_mem, "concurrency", x->concurrency, "peer_access",
-		x->peer_access, "binding", x->bind, "bytes", x->bytes, "devices", devs, "streams",
-		out, "aggregate_gbps", nbw_an_num(x->gbps, true), "alone_sum_gbps",
+		x->peer_access, "binding", x->bind, "bytes", (json_int_t)x->bytes, "devices", devs,
+		"streams", out, "aggregate_gbps", nbw_an_num(x->gbps, true), "alone_sum_gbps",
 		nbw_an_num(alone_known ? alone_sum : NAN, true), "scaling",
 		nbw_an_num(alone_known && alone_sum > 0 ? x->gbps / alone_sum : NAN, true), "link",
 		x->link, "links_theoretical_gbps", nbw_an_num(links, true),
@@ -160,14 +165,14 @@ json_t *nbw_analysis_concurrent(json_t *devices, json_t *measurements)
 {
 	json_t *res = json_array();
 	size_t n = json_array_size(measurements), i;
-	struct nbw_an_meas *best = calloc(n ? n : 1, sizeof(*best));
+	struct nbw_rv_meas *best = calloc(n ? n : 1, sizeof(*best));
 	size_t nb = 0;
 	json_t *m;
 	if (!best)
 		return res;
 	json_array_foreach(measurements, i, m) {
-		struct nbw_an_meas x;
-		if (!nbw_an_read(devices, m, &x) || !concurrent(&x) || !isfinite(x.gbps))
+		struct nbw_rv_meas x;
+		if (!usable(devices, m, &x) || !concurrent(&x) || !isfinite(x.gbps))
 			continue;
 		size_t k = 0;
 		while (k < nb && !same_series(&best[k], &x))

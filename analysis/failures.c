@@ -10,27 +10,19 @@
 #include "nodebw/analysis.h"
 
 /* "omp htod async pinned, dual, host->0+host->1, 1048576 B" */
-static void label(json_t *m, char *buf, size_t len)
+static void label(const struct nbw_rv_meas *x, char *buf, size_t len)
 {
-	size_t w = (size_t)snprintf(buf, len, "%s %s %s %s, %s, ", nbw_an_str(m, "api"),
-				    nbw_an_str(m, "direction"), nbw_an_str(m, "mode"),
-				    nbw_an_str(m, "host_mem"), nbw_an_str(m, "concurrency"));
-	size_t i;
-	json_t *s;
-	json_array_foreach(json_object_get(m, "streams"), i, s) {
-		if (w >= len)
-			break;
-		json_t *src = json_object_get(s, "src"), *dst = json_object_get(s, "dst");
+	size_t w = (size_t)snprintf(buf, len, "%s %s %s %s, %s, ", x->api, x->direction, x->mode,
+				    x->host_mem, x->concurrency);
+	for (int i = 0; i < x->nstreams && w < len; i++) {
+		const struct nbw_rv_stream *s = &x->streams[i];
 		char a[24], b[24];
-		snprintf(a, sizeof(a), json_is_integer(src) ? "%" JSON_INTEGER_FORMAT : "host",
-			 json_integer_value(src));
-		snprintf(b, sizeof(b), json_is_integer(dst) ? "%" JSON_INTEGER_FORMAT : "host",
-			 json_integer_value(dst));
+		snprintf(a, sizeof(a), s->src >= 0 ? "%d" : "host", s->src);
+		snprintf(b, sizeof(b), s->dst >= 0 ? "%d" : "host", s->dst);
 		w += (size_t)snprintf(buf + w, len - w, "%s%s->%s", i ? "+" : "", a, b);
 	}
 	if (w < len)
-		snprintf(buf + w, len - w, "%s%" JSON_INTEGER_FORMAT " B", w ? ", " : "",
-			 json_integer_value(json_object_get(m, "bytes")));
+		snprintf(buf + w, len - w, "%s%lld B", w ? ", " : "", x->bytes);
 }
 
 static void add(json_t *out, const char *kind, const char *what, const char *reason)
@@ -45,34 +37,31 @@ json_t *nbw_analysis_failures(json_t *root)
 	size_t i;
 	json_t *m;
 	char what[400];
-	json_array_foreach(json_object_get(root, "measurements"), i, m) {
-		const char *err = json_string_value(json_object_get(m, "error"));
-		json_t *v = json_object_get(m, "verification");
-		const char *vs = nbw_an_str(v, "status");
-		if ((!err || !*err) && strcmp(vs, "passed") == 0)
+	struct nbw_rv_doc doc;
+	nbw_rv_doc_read(root, &doc);
+	json_array_foreach(doc.measurements, i, m) {
+		struct nbw_rv_meas x;
+		nbw_rv_meas_read(doc.devices, m, &x);
+		if ((!x.error || !*x.error) && strcmp(x.verify_status, "passed") == 0)
 			continue;
-		label(m, what, sizeof(what));
-		if (err && *err)
-			add(out, "error", what, err);
-		else if (strcmp(vs, "failed") == 0)
-			add(out, "verification failed", what, nbw_an_str(v, "detail"));
+		label(&x, what, sizeof(what));
+		if (x.error && *x.error)
+			add(out, "error", what, x.error);
+		else if (strcmp(x.verify_status, "failed") == 0)
+			add(out, "verification failed", what, x.verify_detail);
 		else
-			add(out, "not verified", what, nbw_an_str(v, "detail"));
+			add(out, "not verified", what, x.verify_detail);
 	}
-	json_array_foreach(json_object_get(root, "solver_runs"), i, m) {
-		json_t *v = json_object_get(m, "verification");
-		if (strcmp(nbw_an_str(v, "status"), "failed") != 0)
+	json_array_foreach(doc.solver_runs, i, m) {
+		struct nbw_rv_solver_run r;
+		nbw_rv_solver_read(m, &r);
+		if (strcmp(r.verify_status, "failed") != 0)
 			continue;
-		json_t *sh = json_object_get(m, "shape");
-		snprintf(what, sizeof(what),
-			 "solver %s, %" JSON_INTEGER_FORMAT "x%" JSON_INTEGER_FORMAT
-			 "x%" JSON_INTEGER_FORMAT ", G = %" JSON_INTEGER_FORMAT,
-			 nbw_an_str(m, "version"), json_integer_value(json_object_get(sh, "nx")),
-			 json_integer_value(json_object_get(sh, "ny")),
-			 json_integer_value(json_object_get(sh, "nz")),
-			 json_integer_value(json_object_get(m, "G")));
-		add(out, "verification failed", what, nbw_an_str(v, "detail"));
+		snprintf(what, sizeof(what), "solver %s, %dx%dx%d, G = %d", r.version, r.nx, r.ny,
+			 r.nz, r.g);
+		add(out, "verification failed", what, r.verify_detail);
 	}
+	/* view lacks solver (the solver stage's children) */
 	json_array_foreach(json_object_get(json_object_get(root, "solver"), "children"), i, m) {
 		json_int_t st = json_integer_value(json_object_get(m, "exit_status"));
 		if (st == 0)
@@ -83,7 +72,7 @@ json_t *nbw_analysis_failures(json_t *root)
 		snprintf(why, sizeof(why), "the child process ended with status %" JSON_INTEGER_FORMAT, st);
 		add(out, "error", what, why);
 	}
-	json_array_foreach(json_object_get(root, "skipped"), i, m) {
+	json_array_foreach(doc.skipped, i, m) { /* view lacks a skipped entry's fields */
 		snprintf(what, sizeof(what), "%s %s: %s", nbw_an_str(m, "api"), nbw_an_str(m, "probe"),
 			 nbw_an_str(m, "what"));
 		add(out, "skipped", what, nbw_an_str(m, "reason"));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "nodebw/probe.h"
+#include "nodebw/results_view.h"
 #include "nodebw/sizes.h"
 
 static const char *str(json_t *o, const char *key)
@@ -43,26 +44,26 @@ static const char *native_api_for(const char *kind)
 	return NULL;
 }
 
-/* The index-th device (in id order) of \p api, or NULL. */
-static json_t *nth_device(json_t *devices, const char *api, int index)
+/* The index-th device (in id order) of \p api into \p out; false when there is none. */
+static bool nth_device(json_t *devices, const char *api, int index, struct nbw_rv_device *out)
 {
 	size_t i;
 	json_t *d;
 	int k = 0;
 	json_array_foreach(devices, i, d) {
-		if (strcmp(str(d, "api"), api) != 0)
+		if (!nbw_rv_device_read(d, out) || strcmp(out->api, api) != 0)
 			continue;
 		if (k++ == index)
-			return d;
+			return true;
 	}
-	return NULL;
+	return false;
 }
 
-static void set_native(json_t *omp_dev, json_t *native, const char *by)
+static void set_native(json_t *omp_dev, const struct nbw_rv_device *native, const char *by)
 {
 	json_object_set_new(omp_dev, "native",
-			    json_pack("{s:s, s:i, s:s}", "api", str(native, "api"), "id",
-				      integer(native, "id", -1), "by", by));
+			    json_pack("{s:s, s:i, s:s}", "api", native->api, "id", native->id,
+				      "by", by));
 }
 
 int nbw_gap_match_devices(json_t *devices)
@@ -71,47 +72,46 @@ int nbw_gap_match_devices(json_t *devices)
 	json_t *d, *n;
 	int matched = 0, order[8] = { 0 };
 	json_array_foreach(devices, i, d) {
-		if (strcmp(str(d, "api"), "omp") != 0)
+		struct nbw_rv_device o, found;
+		if (!nbw_rv_device_read(d, &o) || strcmp(o.api, "omp") != 0)
 			continue;
-		const char *kind = str(d, "kind"), *bus = str(d, "pci_bus_id");
-		if (strcmp(kind, "host-plugin") == 0) {
+		if (strcmp(o.kind, "host-plugin") == 0) {
 			/* host-plugin device d is host memory: the host backend's region d. */
-			json_t *h = nth_device(devices, "host", integer(d, "id", -1));
-			if (h) {
-				set_native(d, h, "host-plugin device id = host memory region id");
+			if (nth_device(devices, "host", o.id, &found)) {
+				set_native(d, &found,
+					   "host-plugin device id = host memory region id");
 				matched++;
 			}
 			continue;
 		}
-		json_t *found = NULL;
-		if (*bus) {
+		if (*o.pci_bus_id) {
+			bool seen = false;
 			json_array_foreach(devices, j, n) {
-				if (strcmp(str(n, "api"), "omp") != 0 &&
-				    strcmp(str(n, "pci_bus_id"), bus) == 0) {
-					found = n;
+				if (nbw_rv_device_read(n, &found) &&
+				    strcmp(found.api, "omp") != 0 &&
+				    strcmp(found.pci_bus_id, o.pci_bus_id) == 0) {
+					seen = true;
 					break;
 				}
 			}
-			if (found) {
-				set_native(d, found, "PCI bus id");
+			if (seen) {
+				set_native(d, &found, "PCI bus id");
 				matched++;
 			}
 			continue;
 		}
-		const char *api = native_api_for(kind);
+		const char *api = native_api_for(o.kind);
 		if (!api)
 			continue;
 		/* OpenMP cannot name the bus id: libomptarget's plugins number devices in the
 		 * vendor runtime's order (same *_VISIBLE_DEVICES), so the k-th device of a kind
 		 * is that runtime's device k. Recorded as an inference. */
 		int slot = api[0] == 'c' ? 0 : api[0] == 'h' ? 1 : 2;
-		found = nth_device(devices, api, order[slot]++);
-		if (found) {
-			const char *nbus = str(found, "pci_bus_id");
-			if (*nbus)
-				json_object_set_new(d, "pci_bus_id", json_string(nbus));
-			set_native(d, found, "inferred: the plugin's device order equals the "
-					     "vendor runtime's");
+		if (nth_device(devices, api, order[slot]++, &found)) {
+			if (*found.pci_bus_id)
+				json_object_set_new(d, "pci_bus_id", json_string(found.pci_bus_id));
+			set_native(d, &found, "inferred: the plugin's device order equals the "
+					      "vendor runtime's");
 			matched++;
 		}
 	}
@@ -124,9 +124,10 @@ static int native_of(json_t *devices, int omp_id, const char **api, int *id)
 	size_t i;
 	json_t *d;
 	json_array_foreach(devices, i, d) {
-		if (strcmp(str(d, "api"), "omp") != 0 || integer(d, "id", -2) != omp_id)
+		struct nbw_rv_device o;
+		if (!nbw_rv_device_read(d, &o) || strcmp(o.api, "omp") != 0 || o.id != omp_id)
 			continue;
-		json_t *n = json_object_get(d, "native");
+		json_t *n = json_object_get(d, "native"); /* view lacks native */
 		if (!json_is_object(n))
 			return -1;
 		*api = str(n, "api");
@@ -136,52 +137,34 @@ static int native_of(json_t *devices, int omp_id, const char **api, int *id)
 	return -1;
 }
 
-static bool usable(json_t *m)
+/* Measurement \p m into \p x when it takes part: verified, no error, not a point of the
+ * hidden-helper or the plane-size sweep. */
+static bool usable(json_t *devices, json_t *m, struct nbw_rv_meas *x)
 {
-	json_t *ver = json_object_get(m, "verification");
-	return json_is_null(json_object_get(m, "error")) &&
-	       strcmp(str(ver, "status"), "passed") == 0 && !json_object_get(m, "hht_sweep") &&
-	       !json_object_get(m, "plane_sweep");
-}
-
-static double median_of(json_t *m, const char *key)
-{
-	json_t *s = json_object_get(json_object_get(m, key), "median");
-	return json_is_number(s) ? json_number_value(s) : NAN;
+	return nbw_rv_meas_read(devices, m, x) && nbw_rv_meas_verified(x) && !x->hht_sweep[0] &&
+	       !x->plane_sweep;
 }
 
 /* The measurement's interval of its median GB/s (median_ci); false when it has none (an
  * older document). */
-static bool ci_of(json_t *m, double *lo, double *hi)
+static bool ci_of(const struct nbw_rv_meas *x, double *lo, double *hi)
 {
-	json_t *ci = json_object_get(m, "median_ci");
-	json_t *l = json_object_get(ci, "lo_gbps"), *h = json_object_get(ci, "hi_gbps");
-	if (!json_is_number(l) || !json_is_number(h))
-		return false;
-	*lo = json_number_value(l);
-	*hi = json_number_value(h);
+	*lo = x->ci_lo_gbps;
+	*hi = x->ci_hi_gbps;
 	return isfinite(*lo) && isfinite(*hi) && *lo <= *hi;
-}
-
-/* Device reference of a stream end: -1 for host, else the id. */
-static int endpoint(json_t *stream, const char *key)
-{
-	json_t *v = json_object_get(stream, key);
-	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
 }
 
 /* Do the native measurement's streams run between the native counterparts of the OpenMP
  * measurement's devices? */
-static bool same_devices(json_t *devices, json_t *omp_m, json_t *nat_m, const char *api)
+static bool same_devices(json_t *devices, const struct nbw_rv_meas *a,
+			 const struct nbw_rv_meas *b, const char *api)
 {
-	json_t *a = json_object_get(omp_m, "streams"), *b = json_object_get(nat_m, "streams");
-	if (json_array_size(a) != json_array_size(b) || json_array_size(a) == 0)
+	if (a->nstreams != b->nstreams || a->nstreams == 0)
 		return false;
-	for (size_t i = 0; i < json_array_size(a); i++) {
-		json_t *sa = json_array_get(a, i), *sb = json_array_get(b, i);
-		const char *keys[] = { "src", "dst" };
+	for (int i = 0; i < a->nstreams; i++) {
+		const struct nbw_rv_stream *sa = &a->streams[i], *sb = &b->streams[i];
 		for (int k = 0; k < 2; k++) {
-			int od = endpoint(sa, keys[k]), nd = endpoint(sb, keys[k]);
+			int od = k ? sa->dst : sa->src, nd = k ? sb->dst : sb->src;
 			if (od < 0 || nd < 0) {
 				if (od != nd)
 					return false;
@@ -208,17 +191,16 @@ static const char *native_mode(const char *omp_mode)
 struct cand {
 	char *key;
 	size_t pos;                   /* index in the measurements: the scan's order */
-	json_t *m;
+	struct nbw_rv_meas x;
 };
 
 /* Length-prefixed fields, so that no two different tuples give the same key. */
-static char *pair_key(json_t *m, const char *mode)
+static char *pair_key(const struct nbw_rv_meas *x, const char *mode)
 {
-	const char *d = str(m, "direction"), *h = str(m, "host_mem"), *c = str(m, "concurrency");
+	const char *d = x->direction, *h = x->host_mem, *c = x->concurrency;
 	char *k = NULL;
 	if (asprintf(&k, "%zu:%s%zu:%s%zu:%s%zu:%s%lld", strlen(d), d, strlen(mode), mode,
-		     strlen(h), h, strlen(c), c,
-		     (long long)json_integer_value(json_object_get(m, "bytes"))) < 0)
+		     strlen(h), h, strlen(c), c, x->bytes) < 0)
 		return NULL;
 	return k;
 }
@@ -238,7 +220,7 @@ static void cands_free(struct cand *v, size_t n)
 }
 
 /* The usable native measurements, sorted; NULL when memory runs out. */
-static struct cand *cands_build(json_t *measurements, size_t *n)
+static struct cand *cands_build(json_t *devices, json_t *measurements, size_t *n)
 {
 	struct cand *v = malloc((json_array_size(measurements) + 1) * sizeof(*v));
 	size_t i, k = 0;
@@ -246,9 +228,11 @@ static struct cand *cands_build(json_t *measurements, size_t *n)
 	if (!v)
 		return NULL;
 	json_array_foreach(measurements, i, m) {
-		if (strcmp(str(m, "api"), "omp") == 0 || !usable(m))
+		struct nbw_rv_meas *x = &v[k].x;
+		if (!usable(devices, m, x) || strcmp(x->api, "omp") == 0)
 			continue;
-		v[k] = (struct cand){ pair_key(m, str(m, "mode")), i, m };
+		v[k].key = pair_key(x, x->mode);
+		v[k].pos = i;
 		if (!v[k].key) {
 			cands_free(v, k);
 			return NULL;
@@ -262,10 +246,11 @@ static struct cand *cands_build(json_t *measurements, size_t *n)
 
 /* The native measurement paired with \p m, or NULL: among those of the same key, in the
  * document's order, the first with peer access enabled, else the first other. */
-static json_t *find_native(json_t *devices, const struct cand *v, size_t nv, json_t *m)
+static const struct nbw_rv_meas *find_native(json_t *devices, const struct cand *v, size_t nv,
+					     const struct nbw_rv_meas *m)
 {
-	char *key = pair_key(m, native_mode(str(m, "mode")));
-	json_t *best = NULL;
+	char *key = pair_key(m, native_mode(m->mode));
+	const struct nbw_rv_meas *best = NULL;
 	if (!key)
 		return NULL;
 	size_t lo = 0, hi = nv;
@@ -277,11 +262,10 @@ static json_t *find_native(json_t *devices, const struct cand *v, size_t nv, jso
 			hi = mid;
 	}
 	for (size_t i = lo; i < nv && strcmp(v[i].key, key) == 0; i++) {
-		json_t *n = v[i].m;
-		const char *api = str(n, "api");
-		if (!same_devices(devices, m, n, api))
+		const struct nbw_rv_meas *n = &v[i].x;
+		if (!same_devices(devices, m, n, n->api))
 			continue;
-		const char *peer = str(n, "peer_access");
+		const char *peer = n->peer_access;
 		if (strcmp(peer, "disabled") == 0 && best)
 			continue;
 		best = n;
@@ -482,57 +466,54 @@ json_t *nbw_gap_compute(json_t *devices, json_t *measurements)
 	struct acc *groups = calloc(MAX_GROUPS, sizeof(*groups));
 	size_t ng = 0, i;
 	size_t nc = 0;
-	struct cand *cands = groups ? cands_build(measurements, &nc) : NULL;
+	struct cand *cands = groups ? cands_build(devices, measurements, &nc) : NULL;
 	if (!cands) {
 		free(groups);
 		return json_pack("{s:s, s:o, s:o}", "definition", "out of memory", "rows", rows,
 				 "summary", summary);
 	}
 	json_array_foreach(measurements, i, m) {
-		if (strcmp(str(m, "api"), "omp") != 0 || !usable(m))
+		struct nbw_rv_meas x;
+		if (!usable(devices, m, &x) || strcmp(x.api, "omp") != 0)
 			continue;
-		json_t *n = find_native(devices, cands, nc, m);
+		const struct nbw_rv_meas *n = find_native(devices, cands, nc, &x);
 		if (!n)
 			continue;
-		double og = median_of(m, "gbps"), ng_ = median_of(n, "gbps");
-		double os = median_of(m, "seconds"), ns = median_of(n, "seconds");
+		double og = x.gbps, ng_ = n->gbps, os = x.seconds, ns = n->seconds;
 		if (!isfinite(og) || !isfinite(ng_) || ng_ <= 0.0)
 			continue;
 		double gap = ng_ - og, rel = gap / ng_, extra_us = (os - ns) * 1e6;
-		int ndev = json_array_size(json_object_get(m, "streams")) > 1 ? 2 : 1;
+		int ndev = x.nstreams > 1 ? 2 : 1;
 		json_t *row = json_pack(
 			"{s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f,"
 			" s:i}",
-			"native_api", str(n, "api"), "direction", str(m, "direction"), "omp_mode",
-			str(m, "mode"), "native_mode", str(n, "mode"), "host_mem",
-			str(m, "host_mem"), "devices", ndev, "bytes",
-			json_integer_value(json_object_get(m, "bytes")), "concurrency",
-			str(m, "concurrency"), "omp_gbps", og, "native_gbps", ng_, "gap_gbps", gap,
-			"relative_gap", rel, "omp_s", os, "native_s", ns, "extra_us", extra_us,
-			"hidden_helpers", integer(m, "hidden_helpers", -1));
-		json_object_set_new(row, "native_peer_access", json_string(str(n, "peer_access")));
+			"native_api", n->api, "direction", x.direction, "omp_mode", x.mode,
+			"native_mode", n->mode, "host_mem", x.host_mem, "devices", ndev, "bytes",
+			(json_int_t)x.bytes, "concurrency", x.concurrency, "omp_gbps", og,
+			"native_gbps", ng_, "gap_gbps", gap, "relative_gap", rel, "omp_s", os,
+			"native_s", ns, "extra_us", extra_us, "hidden_helpers", x.hidden_helpers);
+		json_object_set_new(row, "native_peer_access", json_string(n->peer_access));
 		/* A gap no larger than the two intervals of the medians combined (they overlap)
 		 * is no measurable gap. */
 		double olo, ohi, nlo, nhi;
 		int measurable = -1;
-		if (ci_of(m, &olo, &ohi) && ci_of(n, &nlo, &nhi)) {
+		if (ci_of(&x, &olo, &ohi) && ci_of(n, &nlo, &nhi)) {
 			measurable = !(olo <= nhi && nlo <= ohi);
 			json_object_set_new(row, "omp_ci_gbps", json_pack("[f, f]", olo, ohi));
 			json_object_set_new(row, "native_ci_gbps", json_pack("[f, f]", nlo, nhi));
 			json_object_set_new(row, "measurable", json_boolean(measurable));
 		}
 		json_array_append_new(rows, row);
-		json_t *key = json_pack("{s:s, s:s, s:s, s:s, s:i}", "native_api", str(n, "api"),
-					"direction", str(m, "direction"), "omp_mode", str(m, "mode"),
-					"host_mem", str(m, "host_mem"), "devices", ndev);
-		uint64_t bytes = (uint64_t)json_integer_value(json_object_get(m, "bytes"));
+		json_t *key = json_pack("{s:s, s:s, s:s, s:s, s:i}", "native_api", n->api,
+					"direction", x.direction, "omp_mode", x.mode, "host_mem",
+					x.host_mem, "devices", ndev);
+		uint64_t bytes = (uint64_t)x.bytes;
 		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), bytes, gap, rel, extra_us,
 			measurable);
 		/* The paper's annotation: per mode and device count, over directions, memory
 		 * kinds and sizes. */
-		key = json_pack("{s:s, s:s, s:s, s:s, s:i}", "native_api", str(n, "api"),
-				"direction", "all", "omp_mode", str(m, "mode"), "host_mem", "all",
-				"devices", ndev);
+		key = json_pack("{s:s, s:s, s:s, s:s, s:i}", "native_api", n->api, "direction",
+				"all", "omp_mode", x.mode, "host_mem", "all", "devices", ndev);
 		acc_add(acc_find(groups, &ng, MAX_GROUPS, key), bytes, gap, rel, extra_us,
 			measurable);
 	}

@@ -22,7 +22,7 @@ struct series {
 	bool host_memory;
 };
 
-static bool same_series(const struct series *s, const struct nbw_an_meas *x, bool p2p)
+static bool same_series(const struct series *s, const struct nbw_rv_meas *x, bool p2p)
 {
 	/* A binding axis (--bind local,remote) makes series of their own: a remote-bound
 	 * copy is not a cell or a peer of the local one. */
@@ -34,12 +34,18 @@ static bool same_series(const struct series *s, const struct nbw_an_meas *x, boo
 	return !strcmp(s->direction, x->direction) && !strcmp(s->host_mem, x->host_mem);
 }
 
-static bool wanted(const struct nbw_an_meas *x, bool p2p)
+static bool wanted(const struct nbw_rv_meas *x, bool p2p)
 {
 	if (p2p) /* the ring is every pair at once: its own table (nbw_analysis_concurrent) */
 		return strcmp(x->direction, "p2p") == 0 && strcmp(x->concurrency, "ring") != 0;
 	return (strcmp(x->direction, "htod") == 0 || strcmp(x->direction, "dtoh") == 0) &&
 	       strcmp(x->concurrency, "single") == 0;
+}
+
+/* Measurement \p m into \p x when it is usable (nbw_rv_meas_usable) and of the series kind. */
+static bool take(json_t *devices, json_t *m, bool p2p, struct nbw_rv_meas *x)
+{
+	return nbw_rv_meas_read(devices, m, x) && nbw_rv_meas_usable(x) && wanted(x, p2p);
 }
 
 /* The series of the document, each with its largest and smallest size. */
@@ -49,8 +55,8 @@ static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t 
 	size_t i, ns = 0, cap = 0;
 	json_t *m;
 	json_array_foreach(ms, i, m) {
-		struct nbw_an_meas x;
-		if (!nbw_an_read(devices, m, &x) || !wanted(&x, p2p))
+		struct nbw_rv_meas x;
+		if (!take(devices, m, p2p, &x))
 			continue;
 		size_t k;
 		for (k = 0; k < ns && !same_series(&s[k], &x, p2p); k++)
@@ -82,9 +88,8 @@ static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t 
 	for (size_t k = 0; pt && k < ns; k++) {
 		size_t cnt = 0;
 		json_array_foreach(ms, i, m) {
-			struct nbw_an_meas x;
-			if (nbw_an_read(devices, m, &x) && wanted(&x, p2p) &&
-			    same_series(&s[k], &x, p2p))
+			struct nbw_rv_meas x;
+			if (take(devices, m, p2p, &x) && same_series(&s[k], &x, p2p))
 				pt[cnt++] = (struct nbw_an_point){ x.bytes, x.src, x.dst };
 		}
 		s[k].big = nbw_an_series_size(pt, cnt, s[k].big);
@@ -128,13 +133,13 @@ static int *series_ids(json_t *devices, json_t *ms, const struct series *s, bool
 	json_t *d;
 	*n = 0;
 	json_array_foreach(devices, i, d) {
-		json_t *id = json_object_get(d, "id");
-		if (json_is_integer(id) && strcmp(nbw_an_str(d, "api"), s->api) == 0)
-			add_id(&ids, n, &cap, (int)json_integer_value(id));
+		struct nbw_rv_device dv;
+		if (nbw_rv_device_read(d, &dv) && strcmp(dv.api, s->api) == 0)
+			add_id(&ids, n, &cap, dv.id);
 	}
 	json_array_foreach(ms, i, d) {
-		struct nbw_an_meas x;
-		if (nbw_an_read(devices, d, &x) && wanted(&x, p2p) && same_series(s, &x, p2p)) {
+		struct nbw_rv_meas x;
+		if (take(devices, d, p2p, &x) && same_series(s, &x, p2p)) {
 			add_id(&ids, n, &cap, x.src);
 			add_id(&ids, n, &cap, x.dst);
 		}
@@ -152,7 +157,7 @@ static int index_of(const int *ids, size_t n, int id)
 	return -1;
 }
 
-static json_t *new_cell(const struct nbw_an_meas *x)
+static json_t *new_cell(const struct nbw_rv_meas *x)
 {
 	return json_pack("{s:i, s:i, s:n, s:n, s:s, s:o, s:n, s:b}", "src", x->src, "dst", x->dst,
 			 "gbps", "latency_us", "link", x->link, "theoretical_gbps",
@@ -198,9 +203,8 @@ json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements)
 			json_array_append_new(idj, json_integer(ids[r]));
 		}
 		json_array_foreach(measurements, i, m) {
-			struct nbw_an_meas x;
-			if (!nbw_an_read(devices, m, &x) || !wanted(&x, true) ||
-			    !same_series(&s[k], &x, true) ||
+			struct nbw_rv_meas x;
+			if (!take(devices, m, true, &x) || !same_series(&s[k], &x, true) ||
 			    (x.bytes != s[k].big && x.bytes != s[k].small))
 				continue;
 			int r = index_of(ids, n, x.src), c = index_of(ids, n, x.dst);
@@ -249,9 +253,9 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
 		for (size_t r = 0; r < n; r++) {
 			json_t *found = NULL;
 			json_array_foreach(measurements, i, m) {
-				struct nbw_an_meas x;
+				struct nbw_rv_meas x;
 				int dev;
-				if (!nbw_an_read(devices, m, &x) || !wanted(&x, false) ||
+				if (!take(devices, m, false, &x) ||
 				    !same_series(&s[k], &x, false) || x.bytes != s[k].big)
 					continue;
 				dev = strcmp(x.direction, "htod") == 0 ? x.dst : x.src;

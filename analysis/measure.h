@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Private to analysis/: reading one measurement of a results document (which devices, which
- * link, which figures), shared by the matrices, the device tables and the outlier rule. */
+/* Private to analysis/: what the analyses share beyond the results module's views of a
+ * measurement (include/nodebw/results_view.h): the one size rule of a series, a median, a
+ * number for their JSON. */
 #ifndef NODEBW_ANALYSIS_MEASURE_H
 #define NODEBW_ANALYSIS_MEASURE_H
 
@@ -8,33 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define NBW_AN_LINK_LEN 96
+#include "nodebw/results_view.h"
 
-/* What the analyses read of one measurement. */
-struct nbw_an_meas {
-	json_t *m;
-	const char *api, *direction, *mode, *host_mem, *concurrency, *peer_access;
-	const char *bind;       /* binding.policy ("local", "remote", "none"; "" when absent) */
-	json_int_t bytes;
-	int src, dst;           /* stream 0's ends: a device id, -1 = host */
-	int nstreams;
-	double gbps;            /* gbps.median, NaN when absent */
-	double seconds;         /* seconds.median, NaN when absent */
-	double theoretical;     /* theoretical GB/s, < 0 = unknown */
-	double ci_half_width_pct; /* median_ci.half_width_pct, NaN when absent */
-	int converged;          /* the repetitions met the interval's target: 1, 0, -1 unknown */
-	bool same_device;       /* p2p with src = dst */
-	bool host_memory;       /* a device involved is host memory (host-plugin, host region) */
-	char link[NBW_AN_LINK_LEN];
-};
-
+/* A string of the analyses' own JSON (not the results document: its views), or "". */
 const char *nbw_an_str(json_t *o, const char *key);
-/* Verified, no error, not from the hidden-helper sweep. */
-bool nbw_an_usable(json_t *m);
-/* The device of \p api with \p id in the document's "devices", or NULL. */
-json_t *nbw_an_device(json_t *devices, const char *api, int id);
-/* Fill \p out from \p m; false when \p m is unusable or has no stream. */
-bool nbw_an_read(json_t *devices, json_t *m, struct nbw_an_meas *out);
 /* One measurement of a series as the size rule sees it: its size and its device set
  * (stream 0's ends). */
 struct nbw_an_point {

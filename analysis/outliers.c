@@ -23,7 +23,7 @@
 #include "nodebw/analysis.h"
 
 struct cand {
-	struct nbw_an_meas x;
+	struct nbw_rv_meas x;
 	char series[160];
 	size_t order;
 };
@@ -48,7 +48,7 @@ static bool same_group(const struct cand *a, const struct cand *b)
 	       !strcmp(a->x.link, b->x.link);
 }
 
-static const char *what_of(const struct nbw_an_meas *x)
+static const char *what_of(const struct nbw_rv_meas *x)
 {
 	if (strcmp(x->direction, "p2p") == 0)
 		return "pair";
@@ -56,45 +56,42 @@ static const char *what_of(const struct nbw_an_meas *x)
 }
 
 /* "3->6", "3<->6", "5", "0+1". */
-static void where_of(const struct nbw_an_meas *x, char *buf, size_t len)
+static void where_of(const struct nbw_rv_meas *x, char *buf, size_t len)
 {
 	if (strcmp(x->direction, "p2p") == 0)
 		snprintf(buf, len, "%d%s%d", x->src, x->nstreams > 1 ? "<->" : "->", x->dst);
 	else {
-		json_t *streams = json_object_get(x->m, "streams"), *s;
-		size_t i, o = 0;
+		bool htod = strcmp(x->direction, "htod") == 0;
+		size_t o = 0;
 		buf[0] = '\0';
-		json_array_foreach(streams, i, s) {
-			json_t *d = json_object_get(s, strcmp(x->direction, "htod") == 0 ? "dst"
-											 : "src");
+		for (int i = 0; i < x->nstreams; i++) {
+			const struct nbw_rv_stream *s = &x->streams[i];
 			if (o < len)
-				o += (size_t)snprintf(buf + o, len - o, "%s%lld", i ? "+" : "",
-						      (long long)json_integer_value(d));
+				o += (size_t)snprintf(buf + o, len - o, "%s%d", i ? "+" : "",
+						      htod ? s->dst : s->src);
 		}
 	}
 }
 
-static json_t *devices_of(const struct nbw_an_meas *x)
+static json_t *devices_of(const struct nbw_rv_meas *x)
 {
-	json_t *a = json_array(), *s;
-	size_t i;
-	json_array_foreach(json_object_get(x->m, "streams"), i, s) {
-		const char *keys[] = { "src", "dst" };
+	json_t *a = json_array();
+	for (int i = 0; i < x->nstreams; i++) {
+		int ends[2] = { x->streams[i].src, x->streams[i].dst };
 		for (int k = 0; k < 2; k++) {
-			json_t *v = json_object_get(s, keys[k]);
-			if (!json_is_integer(v))
+			if (ends[k] < 0) /* host */
 				continue;
 			bool seen = false;
 			for (size_t j = 0; j < json_array_size(a); j++)
-				seen = seen || json_equal(json_array_get(a, j), v);
+				seen = seen || json_integer_value(json_array_get(a, j)) == ends[k];
 			if (!seen)
-				json_array_append_new(a, json_integer(json_integer_value(v)));
+				json_array_append_new(a, json_integer(ends[k]));
 		}
 	}
 	return a;
 }
 
-static json_t *outlier(const struct nbw_an_meas *x, double med, int peers, bool by_median,
+static json_t *outlier(const struct nbw_rv_meas *x, double med, int peers, bool by_median,
 		       bool by_theory)
 {
 	char where[64], reason[768];
@@ -145,7 +142,7 @@ static json_t *outlier(const struct nbw_an_meas *x, double med, int peers, bool 
 
 static json_t *group_info(const struct cand *c, size_t n, double med_all, int with_theory)
 {
-	const struct nbw_an_meas *x = &c->x;
+	const struct nbw_rv_meas *x = &c->x;
 	bool median_rule = n >= NBW_OUTLIER_MIN_GROUP && !x->host_memory;
 	char note[256];
 	if (x->host_memory)
@@ -189,8 +186,9 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 		struct cand *k = &c[n];
 		/* Every device at once is judged against the sum of its links and the host's
 		 * memory (nbw_analysis_concurrent), not as one device among peers. */
-		if (!nbw_an_read(devices, m, &k->x) || k->x.same_device || !isfinite(k->x.gbps) ||
-		    !strcmp(k->x.concurrency, "all") || !strcmp(k->x.concurrency, "ring"))
+		if (!nbw_rv_meas_read(devices, m, &k->x) || !nbw_rv_meas_usable(&k->x) ||
+		    k->x.same_device || !isfinite(k->x.gbps) || !strcmp(k->x.concurrency, "all") ||
+		    !strcmp(k->x.concurrency, "ring"))
 			continue;
 		snprintf(k->series, sizeof(k->series), "%s|%s|%s|%s|%s|%s|%s", k->x.api,
 			 k->x.direction, k->x.mode, k->x.host_mem, k->x.concurrency,
@@ -230,7 +228,7 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 			}
 			double med_all = nbw_an_median(v, members);
 			for (size_t k = g; k < e; k++) {
-				const struct nbw_an_meas *x = &c[k].x;
+				const struct nbw_rv_meas *x = &c[k].x;
 				double med = NAN;
 				if (members >= NBW_OUTLIER_MIN_GROUP && !x->host_memory) {
 					size_t q = 0;

@@ -91,7 +91,7 @@ static void print_grid(FILE *f, json_t *mx, enum what w)
 	json_t *ids = json_object_get(mx, "devices"), *cells = json_object_get(mx, "cells");
 	size_t n = json_array_size(ids);
 	int width = w == LINK ? 6 : 9;
-	char buf[NBW_AN_LINK_LEN];
+	char buf[NBW_RV_LINK_LEN];
 	for (size_t r = 0; r < n; r++)
 		for (size_t c = 0; c < n; c++) {
 			cell_text(json_array_get(json_array_get(cells, r), c), w, buf, sizeof(buf));

@@ -55,7 +55,7 @@ int nbw_summary_main(int argc, char **argv)
 	char err[512];
 	const char *paths[1] = {file};
 	/* A run's summary has the report's sentences and the solver's table. */
-	if (json_object_get(doc->root, "solver")) {
+	if (json_object_get(doc->root, "solver")) { /* view lacks solver */
 		if (nbw_rinput_load(&in, paths, 1, err, sizeof(err))) {
 			fprintf(stderr, "nodebw: error: %s\n", err);
 			nbw_doc_free(doc);

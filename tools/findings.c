@@ -11,19 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/results_view.h"
 #include "nodebw/sizes.h"
-
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
-
-static double median_s(json_t *m)
-{
-	json_t *v = json_object_get(json_object_get(m, "seconds"), "median");
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /* "two devices at once" for "dual", ... */
 static const char *conc_words(const char *c)
@@ -40,13 +29,13 @@ static const char *conc_words(const char *c)
 }
 
 /* "omp-p2p nowait 64 MiB" */
-static void point_name(json_t *m, char *out, size_t len)
+static void point_name(const struct nbw_rv_meas *x, char *out, size_t len)
 {
 	char sz[32];
-	nbw_size_label((uint64_t)json_integer_value(json_object_get(m, "bytes")), sz, sizeof(sz));
-	bool mem = strcmp(str(m, "host_mem"), "none") != 0 && str(m, "host_mem")[0];
-	snprintf(out, len, "%s %s %s%s%s%s", str(m, "probe"), str(m, "mode"), mem ? str(m, "host_mem") : "",
-		 mem ? " " : "", conc_words(str(m, "concurrency")), sz);
+	nbw_size_label((uint64_t)x->bytes, sz, sizeof(sz));
+	bool mem = strcmp(x->host_mem, "none") != 0 && x->host_mem[0];
+	snprintf(out, len, "%s %s %s%s%s%s", x->probe, x->mode, mem ? x->host_mem : "",
+		 mem ? " " : "", conc_words(x->concurrency), sz);
 }
 
 /* Why the repetitions stopped, counted: the time cap, the repetition cap, anything else. */
@@ -87,28 +76,27 @@ bool nbw_findings_not_converged(json_t *measurements, char *out, size_t len)
 {
 	size_t i, n = 0, total = 0;
 	struct stops w = {0};
-	json_t *m, *largest = NULL;
+	struct nbw_rv_meas x, largest;
+	json_t *m;
 	json_array_foreach(measurements, i, m) {
-		json_t *c = json_object_get(m, "converged");
-		if (!json_is_boolean(c))
+		nbw_rv_meas_read(NULL, m, &x);
+		if (x.converged < 0)
 			continue;
 		total++;
-		if (json_is_true(c))
+		if (x.converged)
 			continue;
-		n++;
-		count_stop(&w, str(m, "stop"));
 		/* The largest size that did not converge, a P2P one before others. */
-		json_int_t b = json_integer_value(json_object_get(m, "bytes"));
-		json_int_t lb = largest ? json_integer_value(json_object_get(largest, "bytes")) : -1;
-		bool p2p = strcmp(str(m, "direction"), "p2p") == 0;
-		bool lp2p = largest && strcmp(str(largest, "direction"), "p2p") == 0;
-		if (!largest || b > lb || (b == lb && p2p && !lp2p))
-			largest = m;
+		bool p2p = strcmp(x.direction, "p2p") == 0;
+		bool lp2p = n && strcmp(largest.direction, "p2p") == 0;
+		if (!n || x.bytes > largest.bytes || (x.bytes == largest.bytes && p2p && !lp2p))
+			largest = x;
+		n++;
+		count_stop(&w, x.stop);
 	}
 	if (!n)
 		return false;
 	char name[160], why[200];
-	point_name(largest, name, sizeof(name));
+	point_name(&largest, name, sizeof(name));
 	stops_text(&w, why, sizeof(why));
 	snprintf(out, len,
 		 "%zu of %zu measurements did not converge (the 95 %% interval of their median time "
@@ -118,11 +106,11 @@ bool nbw_findings_not_converged(json_t *measurements, char *out, size_t len)
 }
 
 /* The key of a point apart from its hidden-helper count. */
-static void hh_key(json_t *m, char *out, size_t len)
+static void hh_key(const struct nbw_rv_meas *x, char *out, size_t len)
 {
-	snprintf(out, len, "%s|%s|%s|%s|%s|%lld", str(m, "probe"), str(m, "mode"),
-		 str(m, "host_mem"), str(m, "concurrency"), str(m, "path"),
-		 (long long)json_integer_value(json_object_get(m, "bytes")));
+	const char *path = json_string_value(json_object_get(x->j, "path")); /* view lacks path */
+	snprintf(out, len, "%s|%s|%s|%s|%s|%lld", x->probe, x->mode, x->host_mem, x->concurrency,
+		 path ? path : "", x->bytes);
 }
 
 static void time_text(double s, char *out, size_t len)
@@ -136,29 +124,29 @@ static void time_text(double s, char *out, size_t len)
 bool nbw_findings_hidden_helpers(json_t *measurements, char *out, size_t len)
 {
 	size_t i;
-	json_t *a, *b, *sa = NULL, *sb = NULL;
+	json_t *m;
+	struct nbw_rv_meas a, b, sa, sb;
 	double best = 0.0;
 	size_t pairs = 0, slower = 0;
 	char key[512];
 	/* The main series' OpenMP points by key; each sweep point against its own. */
 	json_t *main_pts = json_object();
-	json_array_foreach(measurements, i, a) {
-		if (strcmp(str(a, "api"), "omp") == 0 && !json_object_get(a, "hht_sweep") &&
-		    !json_object_get(a, "plane_sweep")) {
-			hh_key(a, key, sizeof(key));
-			json_object_set(main_pts, key, a);
+	json_array_foreach(measurements, i, m) {
+		nbw_rv_meas_read(NULL, m, &a);
+		if (strcmp(a.api, "omp") == 0 && !a.hht_sweep[0] && !a.plane_sweep) {
+			hh_key(&a, key, sizeof(key));
+			json_object_set(main_pts, key, m);
 		}
 	}
-	json_array_foreach(measurements, i, a) {
-		if (strcmp(str(a, "api"), "omp") || !json_object_get(a, "hht_sweep"))
+	json_array_foreach(measurements, i, m) {
+		nbw_rv_meas_read(NULL, m, &a);
+		if (strcmp(a.api, "omp") || !a.hht_sweep[0])
 			continue;
-		hh_key(a, key, sizeof(key));
-		b = json_object_get(main_pts, key);
-		if (!b || json_integer_value(json_object_get(b, "hidden_helpers")) ==
-				  json_integer_value(json_object_get(a, "hidden_helpers")))
+		hh_key(&a, key, sizeof(key));
+		if (!nbw_rv_meas_read(NULL, json_object_get(main_pts, key), &b) ||
+		    b.hidden_helpers == a.hidden_helpers)
 			continue;
-		double ta = median_s(a), tb = median_s(b);
-		double r = ta > tb ? ta / tb : tb / ta;
+		double r = a.seconds > b.seconds ? a.seconds / b.seconds : b.seconds / a.seconds;
 		pairs += isfinite(r);
 		slower += isfinite(r) && r >= 2.0;
 		if (isfinite(r) && r > best) {
@@ -168,22 +156,21 @@ bool nbw_findings_hidden_helpers(json_t *measurements, char *out, size_t len)
 		}
 	}
 	/* Only a difference the repetitions cannot explain: twice or more. */
-	if (!sa || best < 2.0) {
+	if (best < 2.0) {
 		json_decref(main_pts);
 		return false;
 	}
-	json_t *slow = median_s(sa) > median_s(sb) ? sa : sb, *fast = slow == sa ? sb : sa;
+	const struct nbw_rv_meas *slow = sa.seconds > sb.seconds ? &sa : &sb;
+	const struct nbw_rv_meas *fast = slow == &sa ? &sb : &sa;
 	char name[160], ts[32], tf[32];
 	point_name(slow, name, sizeof(name));
-	time_text(median_s(slow), ts, sizeof(ts));
-	time_text(median_s(fast), tf, sizeof(tf));
+	time_text(slow->seconds, ts, sizeof(ts));
+	time_text(fast->seconds, tf, sizeof(tf));
 	snprintf(out, len,
-		 "hidden helpers: %s copies took %s with %lld hidden helper threads against %s with "
-		 "%lld (%.0fx; median times); %zu of the %zu points of the hidden-helper sweep "
+		 "hidden helpers: %s copies took %s with %d hidden helper threads against %s with "
+		 "%d (%.0fx; median times); %zu of the %zu points of the hidden-helper sweep "
 		 "differ 2x or more from the main series",
-		 name, ts, (long long)json_integer_value(json_object_get(slow, "hidden_helpers")), tf,
-		 (long long)json_integer_value(json_object_get(fast, "hidden_helpers")), best, slower,
-		 pairs);
+		 name, ts, slow->hidden_helpers, tf, fast->hidden_helpers, best, slower, pairs);
 	json_decref(main_pts);
 	return true;
 }

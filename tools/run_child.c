@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "nodebw/results.h"
+#include "nodebw/results_view.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 
@@ -48,7 +49,7 @@ static void merge_launch_probe(struct nbw_doc *doc, json_t *lp, int round)
 {
 	if (!json_array_size(lp))
 		return;
-	json_t *dl = json_object_get(doc->root, "launch_probe");
+	json_t *dl = json_object_get(doc->root, "launch_probe"); /* view lacks launch_probe */
 	if (!json_is_array(dl)) {
 		dl = json_array();
 		nbw_doc_set(doc, "launch_probe", dl);
@@ -79,32 +80,36 @@ static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const 
 		fprintf(stderr, "nodebw: warning: solver results unreadable: %s\n", err);
 		return 0.0;
 	}
-	json_t *all = json_object_get(doc->root, "solver_runs");
-	if (!json_is_array(all)) {
+	struct nbw_rv_doc head, from;
+	nbw_rv_doc_read(doc->root, &head);
+	nbw_rv_doc_read(child->root, &from);
+	json_t *all = head.solver_runs;
+	if (!all) {
 		all = json_array();
 		nbw_doc_set(doc, "solver_runs", all);
 	}
 	double roof = 0.0;
 	size_t i;
 	json_t *r;
-	json_array_foreach(json_object_get(child->root, "solver_runs"), i, r) {
+	json_array_foreach(from.solver_runs, i, r) {
+		struct nbw_rv_solver_run v;
+		nbw_rv_solver_read(r, &v);
 		json_t *c = json_deep_copy(r);
 		json_object_set_new(c, "round", json_integer(round));
 		/* Runs without the halo copies are the a-priori model's, also when they were
 		 * timed beside the validation runs (--paired). */
-		const char *ex = json_string_value(json_object_get(r, "exchange"));
 		json_object_set_new(c, "purpose",
-				    json_string(ex && strcmp(ex, "none") == 0 ? "a-priori" : purpose));
+				    json_string(v.no_exchange ? "a-priori" : purpose));
 		json_array_append_new(all, c);
 		(*nruns)++;
-		const char *st = json_string_value(
-			json_object_get(json_object_get(r, "verification"), "status"));
-		if (st && strcmp(st, "failed") == 0)
+		if (strcmp(v.verify_status, "failed") == 0)
 			(*nfailed)++;
+		/* view lacks roofline */
 		json_t *rf = json_object_get(json_object_get(r, "roofline"), "gbs");
 		if (json_is_number(rf) && roof == 0.0)
 			roof = json_number_value(rf);
 	}
+	/* view lacks launch_probe */
 	merge_launch_probe(doc, json_object_get(child->root, "launch_probe"), round);
 	nbw_doc_free(child);
 	return roof;

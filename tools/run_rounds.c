@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nodebw/model.h"
+#include "nodebw/results_view.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 
@@ -131,7 +132,7 @@ static int solver_round(struct nbw_solver_run *s, int r)
 	snprintf(at, sizeof(at), "solver round %d", r);
 	nbw_run_speed_reference(s->doc, at);
 	/* One more process of the plane-size sweep, where the run made one. */
-	if (json_object_get(s->doc->root, "plane_sweep") &&
+	if (json_object_get(s->doc->root, "plane_sweep") && /* view lacks plane_sweep */
 	    nbw_run_plane_processes(s->ro, s->o, s->doc, s->dir, NBW_RUN_PLANE_BEFORE + r, 1,
 				    s->err, s->errlen))
 		return -1;
@@ -246,7 +247,9 @@ int nbw_solver_extra_rounds(struct nbw_solver_run *s)
 	if (ran <= 0)
 		ran = s->p.rounds;
 	for (int extra = 1; solver_going(s, rc) && extra <= NBW_RUN_EXTRA_ROUNDS; extra++) {
-		json_t *bad = nbw_solver_unstable(json_object_get(s->doc->root, "solver_runs"));
+		struct nbw_rv_doc head;
+		nbw_rv_doc_read(s->doc->root, &head);
+		json_t *bad = nbw_solver_unstable(head.solver_runs);
 		size_t nb = json_array_size(bad);
 		double spent = nbw_now() - s->t_solver;
 		bool late = s->limited && nbw_run_elapsed() + longest > s->deadline;

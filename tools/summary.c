@@ -16,6 +16,7 @@
 #include "nodebw/cli.h"
 #include "nodebw/gap.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 
 void nbw_summary_analyse(struct nbw_doc *doc)
 {
@@ -100,27 +101,31 @@ static void counts_text(const struct nbw_doc *doc, char *out, size_t len)
 {
 	size_t i, n = json_array_size(doc->measurements), bad = 0, err = 0, w = 0;
 	json_t *m, *d;
+	struct nbw_rv_doc head;
+	nbw_rv_doc_read(doc->root, &head);
 	json_array_foreach(doc->measurements, i, m) {
-		const char *v = str(json_object_get(m, "verification"), "status");
-		if (json_is_string(json_object_get(m, "error")))
+		struct nbw_rv_meas x;
+		nbw_rv_meas_read(NULL, m, &x);
+		if (x.error)
 			err++;
-		else if (strcmp(v, "passed") != 0)
+		else if (strcmp(x.verify_status, "passed") != 0)
 			bad++;
 	}
 	w += (size_t)snprintf(out, len, "%zu measurements, %zu verified, %zu failed verification, "
 				       "%zu with an error; %zu skipped; devices:", n, n - bad - err,
-			      bad, err, json_array_size(json_object_get(doc->root, "skipped")));
+			      bad, err, json_array_size(head.skipped));
 	const char *last = "";
 	int count = 0;
 	json_array_foreach(doc->devices, i, d) {
-		if (strcmp(str(d, "api"), last) && count && w < len)
+		struct nbw_rv_device v;
+		nbw_rv_device_read(d, &v);
+		if (strcmp(v.api, last) && count && w < len)
 			w += (size_t)snprintf(out + w, len - w, " %d;", count);
-		if (strcmp(str(d, "api"), last) && w < len) {
-			w += (size_t)snprintf(out + w, len - w, " %s %s x", str(d, "api"),
-					      str(d, "kind"));
+		if (strcmp(v.api, last) && w < len) {
+			w += (size_t)snprintf(out + w, len - w, " %s %s x", v.api, v.kind);
 			count = 0;
 		}
-		last = str(d, "api");
+		last = v.api;
 		count++;
 	}
 	if (count && w < len)
@@ -210,7 +215,9 @@ static void api_lines(struct out *o, const struct nbw_doc *doc, json_t *tables, 
 	json_t *d;
 	const char *last = "";
 	json_array_foreach(doc->devices, i, d) {
-		const char *api = str(d, "api");
+		struct nbw_rv_device v;
+		nbw_rv_device_read(d, &v);
+		const char *api = v.api;
 		if (strcmp(api, last) == 0)
 			continue;
 		last = api;
