@@ -61,21 +61,21 @@ json_t *nbw_analysis_failures(json_t *root)
 			 r.nz, r.g);
 		add(out, "verification failed", what, r.verify_detail);
 	}
-	/* view lacks solver (the solver stage's children) */
-	json_array_foreach(json_object_get(json_object_get(root, "solver"), "children"), i, m) {
-		json_int_t st = json_integer_value(json_object_get(m, "exit_status"));
-		if (st == 0)
+	json_array_foreach(doc.solver_children, i, m) {
+		struct nbw_rv_child c;
+		nbw_rv_child_read(m, &c);
+		if (c.exit_status == 0)
 			continue;
 		char why[64];
-		snprintf(what, sizeof(what), "solver round %" JSON_INTEGER_FORMAT " (%s)",
-			 json_integer_value(json_object_get(m, "round")), nbw_an_str(m, "purpose"));
-		snprintf(why, sizeof(why), "the child process ended with status %" JSON_INTEGER_FORMAT, st);
+		snprintf(what, sizeof(what), "solver round %d (%s)", c.round, c.purpose);
+		snprintf(why, sizeof(why), "the child process ended with status %d", c.exit_status);
 		add(out, "error", what, why);
 	}
-	json_array_foreach(doc.skipped, i, m) { /* view lacks a skipped entry's fields */
-		snprintf(what, sizeof(what), "%s %s: %s", nbw_an_str(m, "api"), nbw_an_str(m, "probe"),
-			 nbw_an_str(m, "what"));
-		add(out, "skipped", what, nbw_an_str(m, "reason"));
+	json_array_foreach(doc.skipped, i, m) {
+		struct nbw_rv_skip k;
+		nbw_rv_skip_read(m, &k);
+		snprintf(what, sizeof(what), "%s %s: %s", k.api, k.probe, k.what);
+		add(out, "skipped", what, k.reason);
 	}
 	return out;
 }

@@ -127,11 +127,10 @@ static int native_of(json_t *devices, int omp_id, const char **api, int *id)
 		struct nbw_rv_device o;
 		if (!nbw_rv_device_read(d, &o) || strcmp(o.api, "omp") != 0 || o.id != omp_id)
 			continue;
-		json_t *n = json_object_get(d, "native"); /* view lacks native */
-		if (!json_is_object(n))
+		if (!o.native_api[0])
 			return -1;
-		*api = str(n, "api");
-		*id = integer(n, "id", -1);
+		*api = o.native_api;
+		*id = o.native_id;
 		return 0;
 	}
 	return -1;

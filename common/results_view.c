@@ -18,6 +18,8 @@ bool nbw_rv_device_read(json_t *d, struct nbw_rv_device *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->api = out->name = out->kind = out->pci_bus_id = out->memory = "";
+	out->native_api = "";
+	out->native_id = -1;
 	out->id = out->runtime_id = out->file = out->is_gpu = -1;
 	if (!json_is_object(d))
 		return false;
@@ -34,6 +36,9 @@ bool nbw_rv_device_read(json_t *d, struct nbw_rv_device *out)
 	out->host_memory = out->is_gpu == 0 || strcmp(out->kind, "host-plugin") == 0 ||
 			   strcmp(out->kind, "host-memory") == 0;
 	out->memory = rv_str(d, "memory");
+	json_t *n = json_object_get(d, "native");
+	out->native_api = rv_str(n, "api");
+	out->native_id = rv_int(n, "id", -1);
 	return true;
 }
 
@@ -145,7 +150,7 @@ static void read_link(json_t *m, struct nbw_rv_meas *out)
 bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->api = out->probe = out->direction = out->mode = out->host_mem = "";
+	out->api = out->probe = out->direction = out->mode = out->host_mem = out->path = "";
 	out->concurrency = out->peer_access = out->bind = out->size_set = out->hht_sweep = "";
 	out->verify_status = out->verify_detail = out->stop = out->overlap_verdict = "";
 	out->src = out->dst = out->hidden_helpers = out->file = -1;
@@ -157,6 +162,7 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 	out->j = m;
 	out->api = rv_str(m, "api");
 	out->probe = rv_str(m, "probe");
+	out->path = rv_str(m, "path");
 	out->direction = rv_str(m, "direction");
 	out->mode = rv_str(m, "mode");
 	out->host_mem = rv_str(m, "host_mem");
@@ -240,6 +246,10 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 	out->tool_version = rv_str(json_object_get(root, "tool"), "version");
 	out->schema_version = rv_int(root, "schema_version", -1);
 	out->interrupted = json_is_true(json_object_get(root, "interrupted"));
+	out->plane_sweep = json_object_get(root, "plane_sweep") != NULL;
+	out->launch_probe = array_or_null(root, "launch_probe");
+	out->solver = object_or_null(root, "solver");
+	out->solver_children = array_or_null(out->solver, "children");
 	out->command = array_or_null(root, "command");
 	out->devices = array_or_null(root, "devices");
 	out->measurements = array_or_null(root, "measurements");
@@ -252,4 +262,21 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 	out->hostname = rv_str(out->machine, "hostname");
 	out->cpu_model = rv_str(out->machine, "cpu_model");
 	return true;
+}
+
+bool nbw_rv_skip_read(json_t *s, struct nbw_rv_skip *out)
+{
+	out->api = rv_str(s, "api");
+	out->probe = rv_str(s, "probe");
+	out->what = rv_str(s, "what");
+	out->reason = rv_str(s, "reason");
+	return json_is_object(s);
+}
+
+bool nbw_rv_child_read(json_t *c, struct nbw_rv_child *out)
+{
+	out->round = rv_int(c, "round", -1);
+	out->purpose = rv_str(c, "purpose");
+	out->exit_status = rv_int(c, "exit_status", 0);
+	return json_is_object(c);
 }

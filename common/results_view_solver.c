@@ -43,6 +43,7 @@ static void read_outcome(json_t *r, struct nbw_rv_solver_run *out)
 	out->seconds_per_step = rv_num(r, "seconds_per_step");
 	out->k_s_per_point = rv_num(r, "k_s_per_point");
 	out->fastest_s = fastest(r);
+	out->roofline_gbs = rv_num(json_object_get(r, "roofline"), "gbs");
 	read_phases(json_object_get(r, "phases_s"), &out->phases);
 }
 

@@ -11,6 +11,7 @@
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
+#include "nodebw/results_view.h"
 
 static void usage(FILE *f)
 {
@@ -55,7 +56,9 @@ int nbw_summary_main(int argc, char **argv)
 	char err[512];
 	const char *paths[1] = {file};
 	/* A run's summary has the report's sentences and the solver's table. */
-	if (json_object_get(doc->root, "solver")) { /* view lacks solver */
+	struct nbw_rv_doc h;
+	nbw_rv_doc_read(doc->root, &h);
+	if (h.solver) {
 		if (nbw_rinput_load(&in, paths, 1, err, sizeof(err))) {
 			fprintf(stderr, "nodebw: error: %s\n", err);
 			nbw_doc_free(doc);

@@ -108,9 +108,8 @@ bool nbw_findings_not_converged(json_t *measurements, char *out, size_t len)
 /* The key of a point apart from its hidden-helper count. */
 static void hh_key(const struct nbw_rv_meas *x, char *out, size_t len)
 {
-	const char *path = json_string_value(json_object_get(x->j, "path")); /* view lacks path */
 	snprintf(out, len, "%s|%s|%s|%s|%s|%lld", x->probe, x->mode, x->host_mem, x->concurrency,
-		 path ? path : "", x->bytes);
+		 x->path, x->bytes);
 }
 
 static void time_text(double s, char *out, size_t len)

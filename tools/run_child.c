@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,10 @@ static void merge_launch_probe(struct nbw_doc *doc, json_t *lp, int round)
 {
 	if (!json_array_size(lp))
 		return;
-	json_t *dl = json_object_get(doc->root, "launch_probe"); /* view lacks launch_probe */
-	if (!json_is_array(dl)) {
+	struct nbw_rv_doc h;
+	nbw_rv_doc_read(doc->root, &h);
+	json_t *dl = h.launch_probe;
+	if (!dl) {
 		dl = json_array();
 		nbw_doc_set(doc, "launch_probe", dl);
 	}
@@ -104,13 +107,12 @@ static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const 
 		(*nruns)++;
 		if (strcmp(v.verify_status, "failed") == 0)
 			(*nfailed)++;
-		/* view lacks roofline */
-		json_t *rf = json_object_get(json_object_get(r, "roofline"), "gbs");
-		if (json_is_number(rf) && roof == 0.0)
-			roof = json_number_value(rf);
+		if (isfinite(v.roofline_gbs) && roof == 0.0)
+			roof = v.roofline_gbs;
 	}
-	/* view lacks launch_probe */
-	merge_launch_probe(doc, json_object_get(child->root, "launch_probe"), round);
+	struct nbw_rv_doc ch;
+	nbw_rv_doc_read(child->root, &ch);
+	merge_launch_probe(doc, ch.launch_probe, round);
 	nbw_doc_free(child);
 	return roof;
 }

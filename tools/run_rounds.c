@@ -132,7 +132,9 @@ static int solver_round(struct nbw_solver_run *s, int r)
 	snprintf(at, sizeof(at), "solver round %d", r);
 	nbw_run_speed_reference(s->doc, at);
 	/* One more process of the plane-size sweep, where the run made one. */
-	if (json_object_get(s->doc->root, "plane_sweep") && /* view lacks plane_sweep */
+	struct nbw_rv_doc h;
+	nbw_rv_doc_read(s->doc->root, &h);
+	if (h.plane_sweep &&
 	    nbw_run_plane_processes(s->ro, s->o, s->doc, s->dir, NBW_RUN_PLANE_BEFORE + r, 1,
 				    s->err, s->errlen))
 		return -1;

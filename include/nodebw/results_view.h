@@ -36,6 +36,10 @@ struct nbw_rv_device {
 	/** A host-plugin device, a host region or a device marked not a GPU: host memory. */
 	bool host_memory;
 	const char *memory;     /**< what the backend says of its memory; "" */
+	/** The native device the gap table matched an OpenMP device with (analysis/gap.c
+	 *  writes it): its API ("" when none) and id (-1). */
+	const char *native_api;
+	int native_id;
 };
 
 /** Fill \p out from \p d; false when \p d is not an object. */
@@ -58,6 +62,7 @@ struct nbw_rv_meas {
 	json_t *j;
 	/* The path it measured. */
 	const char *api, *probe, *direction, *mode, *host_mem, *concurrency;
+	const char *path;       /**< what was between source and destination; "" */
 	const char *peer_access; /**< "" when not a P2P measurement */
 	const char *bind;       /**< binding.policy: "local", "remote", "none"; "" when absent */
 	const char *size_set;   /**< "matrix": a whole-node matrix cell; "sweep" or "" */
@@ -134,6 +139,7 @@ struct nbw_rv_solver_run {
 	/** Its fastest repetition (samples_s), or seconds without samples: background load
 	 *  only ever slows a repetition, so the fastest is the undisturbed time. NaN. */
 	double fastest_s;
+	double roofline_gbs;    /**< the memory bandwidth its roofline used; NaN */
 	struct nbw_rv_phases phases;
 	const char *error;      /**< NULL when it ran */
 	const char *verify_status; /**< "passed", "failed", "reference", ...; "" */
@@ -161,10 +167,28 @@ struct nbw_rv_doc {
 	int schema_version;     /**< -1 */
 	json_t *devices, *measurements, *solver_runs, *skipped; /**< arrays or NULL */
 	bool interrupted;
+	bool plane_sweep;       /**< the run made a plane-size sweep */
 	json_t *command;        /**< argv as an array, or NULL */
+	json_t *launch_probe;   /**< run's launch-probe records (an array), or NULL */
+	json_t *solver;         /**< run's solver stage (an object), or NULL */
+	json_t *solver_children; /**< its child processes (nbw_rv_child_read), or NULL */
 	json_t *topology, *machine, *settings, *disturbance; /**< objects or NULL */
 };
 
 bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out);
+
+/** One element of the document's "skipped": what was not measured, and why. */
+struct nbw_rv_skip {
+	const char *api, *probe, *what, *reason;
+};
+bool nbw_rv_skip_read(json_t *s, struct nbw_rv_skip *out);
+
+/** One child process of run's solver stage (nbw_rv_doc.solver_children). */
+struct nbw_rv_child {
+	int round;              /**< -1 */
+	const char *purpose;
+	int exit_status;        /**< 0 when absent */
+};
+bool nbw_rv_child_read(json_t *c, struct nbw_rv_child *out);
 
 #endif
