@@ -859,6 +859,38 @@ int nbw_doc_write_csv(struct nbw_doc *d, const char *path, char *err, size_t err
 	return nbw_write_atomic(path, d->csv_buf, d->csv_len, err, errlen);
 }
 
+/* The final results could not be written (a full disk): what is on disk must not keep
+ * saying "running". The last checkpoint there (or, without one, the document's head without
+ * its measurements), which is smaller, is written again saying "failed" and why. */
+static void mark_failed(struct nbw_doc *d, const char *path, const char *why)
+{
+	char *text = NULL, e[256];
+	size_t len = 0;
+	json_t *old = nbw_readfile(path, 0, &text, &len, e, sizeof(e)) == 0
+			      ? json_loadb(text, len, 0, NULL)
+			      : NULL;
+	free(text);
+	size_t total = json_array_size(d->measurements);
+	if (!json_is_object(old)) {
+		json_decref(old);
+		old = json_copy(d->root); /* shallow: only its own keys change below */
+		if (!old)
+			return;
+		json_object_set_new(old, "measurements", json_array());
+	}
+	char detail[700];
+	snprintf(detail, sizeof(detail), "the results could not be written (%s); this file keeps "
+		 "%zu of the %zu measurements, those of the last checkpoint that could be", why,
+		 json_array_size(json_object_get(old, "measurements")), total);
+	json_object_set_new(old, "state", json_string("failed"));
+	json_object_set_new(old, "state_detail", json_string(detail));
+	text = json_dumps(old, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	json_decref(old);
+	if (text)
+		nbw_write_atomic(path, text, strlen(text), e, sizeof(e));
+	free(text);
+}
+
 int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen)
 {
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
@@ -881,6 +913,10 @@ int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen)
 	}
 	int rc = nbw_write_atomic(path, text, strlen(text), err, errlen);
 	free(text);
+	/* A checkpoint that fails leaves the previous one, still rightly "running"; the final
+	 * write that fails leaves a file that says it failed. */
+	if (rc && strcmp(json_string_value(json_object_get(d->root, "state")) ?: "", "running"))
+		mark_failed(d, path, err);
 	free(path);
 	if (rc == 0) {
 		if (asprintf(&path, "%s/results.csv", dir) < 0) {
