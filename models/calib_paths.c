@@ -170,8 +170,8 @@ static struct mset *collect_msets(json_t *measurements, int file, const char *di
 		struct nbw_rv_meas x;
 		nbw_rv_meas_read(NULL, m, &x);
 		if (strcmp(x.api, "omp") || strcmp(x.direction, dir) || strcmp(x.mode, mode) ||
-		    strcmp(x.concurrency, "single") || !nbw_rv_meas_verified(&x) || x.nstreams != 1 ||
-		    (x.file >= 0 && x.file != file) || x.plane_sweep)
+		    strcmp(x.concurrency, "single") || !nbw_rv_meas_verified(&x) ||
+		    x.nstreams != 1 || (x.file >= 0 && x.file != file) || x.plane_sweep)
 			continue;
 		double bytes = (double)x.bytes, sec = x.seconds;
 		int src = x.src, dst = x.dst;

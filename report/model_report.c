@@ -66,7 +66,8 @@ static size_t collect_rows(json_t *runs, struct vrow **out)
 		nbw_rv_solver_read(r, &x);
 		const char *v = x.version;
 		/* The a-priori model's compute-only runs are calibration, not the solver. */
-		if (!nbw_rv_solver_ok(&x) || !x.cubic_n || strcmp(v, "serial") == 0 || x.no_exchange)
+		if (!nbw_rv_solver_ok(&x) || !x.cubic_n || strcmp(v, "serial") == 0 ||
+		    x.no_exchange)
 			continue;
 		int g = x.g, nn = x.cubic_n, steps = x.steps;
 		size_t k;
