@@ -11,8 +11,8 @@
 
 #include "nodebw/model.h"
 #include "nodebw/curves.h"
+#include "nodebw/results_view.h"
 #include "calib_priv.h"
-#include "jget.h"
 
 /* ---- transfer paths from curves ----------------------------------------------------- */
 
@@ -113,16 +113,14 @@ struct mset {
 	double *bytes, *seconds;
 };
 
-static void skey_of(json_t *m, struct skey *k)
+static void skey_of(const struct nbw_rv_meas *x, struct skey *k)
 {
 	memset(k, 0, sizeof(*k));
-	snprintf(k->host_mem, sizeof(k->host_mem), "%s", jstr(m, "host_mem"));
-	const char *peer = jstr(m, "peer_access");
-	snprintf(k->peer, sizeof(k->peer), "%s", peer[0] ? peer : "n/a");
-	snprintf(k->bind, sizeof(k->bind), "%s", jstr(json_object_get(m, "binding"), "policy"));
-	json_t *hh = json_object_get(m, "hidden_helpers");
-	k->hh = json_is_integer(hh) ? (int)json_integer_value(hh) : -1;
-	snprintf(k->sweep, sizeof(k->sweep), "%s", jstr(m, "hht_sweep"));
+	snprintf(k->host_mem, sizeof(k->host_mem), "%s", x->host_mem);
+	snprintf(k->peer, sizeof(k->peer), "%s", x->peer_access[0] ? x->peer_access : "n/a");
+	snprintf(k->bind, sizeof(k->bind), "%s", x->bind);
+	k->hh = x->hidden_helpers;
+	snprintf(k->sweep, sizeof(k->sweep), "%s", x->hht_sweep);
 }
 
 static bool same_skey(const struct skey *a, const struct skey *b)
@@ -169,23 +167,18 @@ static struct mset *collect_msets(json_t *measurements, int file, const char *di
 	json_t *m;
 	*n = 0;
 	json_array_foreach(measurements, i, m) {
-		json_t *err = json_object_get(m, "error"), *st = json_object_get(m, "streams");
-		json_t *f = json_object_get(m, "file");
-		if (strcmp(jstr(m, "api"), "omp") || strcmp(jstr(m, "direction"), dir) ||
-		    strcmp(jstr(m, "mode"), mode) || strcmp(jstr(m, "concurrency"), "single") ||
-		    (err && !json_is_null(err)) || json_array_size(st) != 1 ||
-		    (json_is_integer(f) && json_integer_value(f) != file) ||
-		    strcmp(jstr(json_object_get(m, "verification"), "status"), "passed") != 0 ||
-		    json_object_get(m, "plane_sweep"))
+		struct nbw_rv_meas x;
+		nbw_rv_meas_read(NULL, m, &x);
+		if (strcmp(x.api, "omp") || strcmp(x.direction, dir) || strcmp(x.mode, mode) ||
+		    strcmp(x.concurrency, "single") || !nbw_rv_meas_verified(&x) ||
+		    x.nstreams != 1 || (x.file >= 0 && x.file != file) || x.plane_sweep)
 			continue;
-		double bytes = jnum(m, "bytes");
-		double sec = jnum(json_object_get(m, "seconds"), "median");
-		int src = nbw_calib_end_of(json_object_get(json_array_get(st, 0), "src"));
-		int dst = nbw_calib_end_of(json_object_get(json_array_get(st, 0), "dst"));
-		if (!(bytes > 0.0) || !(sec > 0.0) || src < -1 || dst < -1 || src == dst)
+		double bytes = (double)x.bytes, sec = x.seconds;
+		int src = x.src, dst = x.dst;
+		if (!(bytes > 0.0) || !(sec > 0.0) || src == dst)
 			continue;
 		struct skey k;
-		skey_of(m, &k);
+		skey_of(&x, &k);
 		struct mset *s = NULL;
 		for (size_t j = 0; j < nm && !s; j++)
 			if (ms[j].src == src && ms[j].dst == dst && same_skey(&ms[j].key, &k))
@@ -201,7 +194,7 @@ static struct mset *collect_msets(json_t *measurements, int file, const char *di
 			s->src = src;
 			s->dst = dst;
 		}
-		s->matrix |= strcmp(jstr(m, "size_set"), "matrix") == 0;
+		s->matrix |= strcmp(x.size_set, "matrix") == 0;
 		size_t at = 0;
 		while (at < s->n && s->bytes[at] < bytes)
 			at++;

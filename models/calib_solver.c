@@ -12,6 +12,7 @@
 #include "nodebw/model.h"
 #include "nodebw/curves.h"
 #include "nodebw/stats.h"
+#include "nodebw/results_view.h"
 #include "calib_priv.h"
 #include "jget.h"
 
@@ -27,16 +28,6 @@ struct group {
 	size_t n, nph;
 	struct nbw_paired pair; /* the halo runs' halves (--paired) */
 };
-
-static bool run_ok(json_t *r)
-{
-	json_t *e = json_object_get(r, "error");
-	if (e && !json_is_null(e))
-		return false;
-	const char *st = jstr(json_object_get(r, "verification"), "status");
-	return jnum(r, "seconds") > 0.0 &&
-	       (strcmp(st, "passed") == 0 || strcmp(st, "reference") == 0);
-}
 
 static void free_groups(struct group *gs, size_t n)
 {
@@ -64,16 +55,9 @@ static int push(double **arr, size_t n, double x)
  * (and the one that repeats from run to run); configurations take the fastest round. */
 double nbw_solver_run_seconds(json_t *r)
 {
-	json_t *a = json_object_get(r, "samples_s"), *x;
-	double best = INFINITY;
-	size_t i;
-	json_array_foreach(a, i, x)
-		if (json_is_number(x) && json_number_value(x) > 0.0 && json_number_value(x) < best)
-			best = json_number_value(x);
-	if (isfinite(best))
-		return best;
-	x = json_object_get(r, "seconds");
-	return json_is_number(x) ? json_number_value(x) : NAN;
+	struct nbw_rv_solver_run v;
+	nbw_rv_solver_read(r, &v);
+	return v.fastest_s;
 }
 
 double nbw_rounds_time(double *sec, size_t n, double *spread)
@@ -90,27 +74,39 @@ double nbw_rounds_time(double *sec, size_t n, double *spread)
 	return sec[0];
 }
 
-int nbw_paired_add(struct nbw_paired *p, json_t *r)
+/* A halo run's repetitions beside their compute-only partners (--paired): repetition i of
+ * both stays side by side (a non-number reads as NaN and is left out). */
+static int paired_add(struct nbw_paired *p, const struct nbw_rv_solver_run *v)
 {
-	json_t *pr = json_object_get(r, "paired");
-	json_t *ps = json_object_get(pr, "partner_samples_s");
-	json_t *ms = json_object_get(r, "samples_s");
 	if (p->n == 0)
 		p->compute_s = INFINITY;
-	if (strcmp(jstr(pr, "partner"), "none") || !json_is_array(ps) || !json_is_array(ms))
+	if (strcmp(v->partner, "none"))
 		return 0;
-	size_t m = json_array_size(ps) < json_array_size(ms) ? json_array_size(ps)
-							     : json_array_size(ms);
+	double *hs = NULL, *cs = NULL;
+	size_t nh = nbw_rv_solver_samples(v, false, &hs);
+	size_t nc = nbw_rv_solver_samples(v, true, &cs);
+	size_t m = nh < nc ? nh : nc;
+	int rc = 0;
 	for (size_t i = 0; i < m; i++) {
-		double h = json_number_value(json_array_get(ms, i));
-		double c = json_number_value(json_array_get(ps, i));
+		double h = hs[i], c = cs[i];
 		if (!(h > 0.0) || !(c > 0.0))
 			continue;
-		if (push(&p->ratio, p->n++, h / c))
-			return -1;
+		if (push(&p->ratio, p->n++, h / c)) {
+			rc = -1;
+			break;
+		}
 		p->compute_s = fmin(p->compute_s, c);
 	}
-	return 0;
+	free(hs);
+	free(cs);
+	return rc;
+}
+
+int nbw_paired_add(struct nbw_paired *p, json_t *r)
+{
+	struct nbw_rv_solver_run v;
+	nbw_rv_solver_read(r, &v);
+	return paired_add(p, &v);
 }
 
 double nbw_paired_time(struct nbw_paired *p, double *spread)
@@ -133,6 +129,13 @@ void nbw_paired_free(struct nbw_paired *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* An instrumented run's phases (phases_s); all NaN when it has none. */
+static bool has_phases(const struct nbw_rv_phases *p)
+{
+	return !(isnan(p->interior) && isnan(p->boundary) && isnan(p->halo) && isnan(p->sync) &&
+		 isnan(p->total));
+}
+
 /* Group the solver runs of the same version, G, shape and steps (rounds of nodebw run). */
 static struct group *group_runs(json_t *runs, size_t *ng)
 {
@@ -141,15 +144,14 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 	json_t *r;
 	*ng = 0;
 	json_array_foreach(runs, i, r) {
-		if (!run_ok(r))
+		struct nbw_rv_solver_run v;
+		nbw_rv_solver_read(r, &v);
+		if (!nbw_rv_solver_ok(&v))
 			continue;
-		json_t *sh = json_object_get(r, "shape");
-		struct group key = {.g = jint(r, "G", 0), .nx = jint(sh, "nx", 0),
-				    .ny = jint(sh, "ny", 0), .nz = jint(sh, "nz", 0),
-				    .steps = jint(r, "steps", 0)};
-		snprintf(key.version, sizeof(key.version), "%s", jstr(r, "version"));
-		snprintf(key.launch, sizeof(key.launch), "%s", jstr(r, "launch"));
-		key.no_exchange = strcmp(jstr(r, "exchange"), "none") == 0;
+		struct group key = {.g = v.g, .nx = v.nx, .ny = v.ny, .nz = v.nz, .steps = v.steps};
+		snprintf(key.version, sizeof(key.version), "%s", v.version);
+		snprintf(key.launch, sizeof(key.launch), "%s", v.launch);
+		key.no_exchange = v.no_exchange;
 		struct group *gp = NULL;
 		for (size_t j = 0; j < n && !gp; j++)
 			if (strcmp(gs[j].version, key.version) == 0 && gs[j].g == key.g &&
@@ -167,15 +169,12 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 			gp = &gs[n++];
 			*gp = key;
 		}
-		gp->paired |= json_is_object(json_object_get(r, "paired"));
-		if (push(&gp->sec, gp->n++, nbw_solver_run_seconds(r)) ||
-		    nbw_paired_add(&gp->pair, r))
+		gp->paired |= v.paired;
+		if (push(&gp->sec, gp->n++, v.fastest_s) || paired_add(&gp->pair, &v))
 			goto oom;
-		json_t *ph = json_object_get(r, "phases_s");
-		if (json_is_object(ph)) {
-			if (push(&gp->interior, gp->nph, jnum(ph, "interior")) ||
-			    push(&gp->bnd_sync, gp->nph,
-				 jnum(ph, "boundary") + jnum(ph, "synchronisation")))
+		if (has_phases(&v.phases)) {
+			if (push(&gp->interior, gp->nph, v.phases.interior) ||
+			    push(&gp->bnd_sync, gp->nph, v.phases.boundary + v.phases.sync))
 				goto oom;
 			gp->nph++;
 		}
@@ -252,11 +251,13 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 	size_t i;
 	json_t *r;
 	json_array_foreach(runs, i, r) {
-		if (!run_ok(r) || strcmp(jstr(r, "version"), "serial") == 0)
+		struct nbw_rv_solver_run v;
+		nbw_rv_solver_read(r, &v);
+		if (!nbw_rv_solver_ok(&v) || strcmp(v.version, "serial") == 0)
 			continue;
-		snprintf(c->device_kind, sizeof(c->device_kind), "%s", jstr(r, "device_kind"));
-		c->hidden_helpers = jint(r, "hidden_helpers", -1);
-		c->steps = jint(r, "steps", 0);
+		snprintf(c->device_kind, sizeof(c->device_kind), "%s", v.device_kind);
+		c->hidden_helpers = v.hidden_helpers;
+		c->steps = v.steps;
 		break;
 	}
 	/* One-device runs: k per interior point and step. */
@@ -354,6 +355,7 @@ static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 	for (size_t f = 0; in->docs && f < in->nfiles; f++) {
 		size_t i;
 		json_t *r;
+		/* view lacks the launch probe's records ("launch_probe": form, G, N, step_s) */
 		json_array_foreach(json_object_get(in->docs[f], "launch_probe"), i, r) {
 			const char *form = jstr(r, "form");
 			int g = jint(r, "G", 0);
@@ -404,8 +406,10 @@ int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, cha
 		 in->nfiles > 1 ? ", ..." : "");
 	/* The CPUs the solver ran on (several files: the first's): those the run was allowed,
 	 * else (older files) those online. */
-	json_t *machine = in->docs && in->nfiles ? json_object_get(in->docs[0], "machine") : NULL;
-	c->host_cpus = jint(machine, "cpus_allowed", jint(machine, "cpus_online", 0));
+	struct nbw_rv_doc d;
+	nbw_rv_doc_read(in->docs && in->nfiles ? in->docs[0] : NULL, &d);
+	/* view lacks the machine's cpus_allowed and cpus_online */
+	c->host_cpus = jint(d.machine, "cpus_allowed", jint(d.machine, "cpus_online", 0));
 	if (c->host_cpus < 0)
 		c->host_cpus = 0;
 	if (solver_terms(c, in->solver_runs) || launch_terms(c, in) ||

@@ -11,38 +11,24 @@
 #include <string.h>
 
 #include "nodebw/curves.h"
-#include "jget.h"
+#include "nodebw/results_view.h"
 
-static void key_of(json_t *m, struct nbw_curve_key *k)
+static void key_of(const struct nbw_rv_meas *x, struct nbw_curve_key *k)
 {
 	memset(k, 0, sizeof(*k));
-	snprintf(k->api, sizeof(k->api), "%s", jstr(m, "api"));
-	snprintf(k->dir, sizeof(k->dir), "%s", jstr(m, "direction"));
-	snprintf(k->mode, sizeof(k->mode), "%s", jstr(m, "mode"));
-	snprintf(k->host_mem, sizeof(k->host_mem), "%s", jstr(m, "host_mem"));
-	snprintf(k->conc, sizeof(k->conc), "%s", jstr(m, "concurrency"));
-	const char *peer = jstr(m, "peer_access");
-	snprintf(k->peer, sizeof(k->peer), "%s", peer[0] ? peer : "n/a");
-	snprintf(k->bind, sizeof(k->bind), "%s", jstr(json_object_get(m, "binding"), "policy"));
-	json_t *hh = json_object_get(m, "hidden_helpers");
-	k->hidden_helpers = json_is_integer(hh) ? (int)json_integer_value(hh) : -1;
-	snprintf(k->sweep, sizeof(k->sweep), "%s", jstr(m, "hht_sweep"));
-	if (json_is_object(json_object_get(m, "plane_sweep")))
+	snprintf(k->api, sizeof(k->api), "%s", x->api);
+	snprintf(k->dir, sizeof(k->dir), "%s", x->direction);
+	snprintf(k->mode, sizeof(k->mode), "%s", x->mode);
+	snprintf(k->host_mem, sizeof(k->host_mem), "%s", x->host_mem);
+	snprintf(k->conc, sizeof(k->conc), "%s", x->concurrency);
+	snprintf(k->peer, sizeof(k->peer), "%s", x->peer_access[0] ? x->peer_access : "n/a");
+	snprintf(k->bind, sizeof(k->bind), "%s", x->bind);
+	k->hidden_helpers = x->hidden_helpers;
+	snprintf(k->sweep, sizeof(k->sweep), "%s", x->hht_sweep);
+	if (x->plane_sweep)
 		snprintf(k->sweep, sizeof(k->sweep), "planes");
 	/* Each device set is its own curve (every pair of a whole-node run). */
-	size_t i, w = 0;
-	json_t *st;
-	json_array_foreach(json_object_get(m, "streams"), i, st) {
-		json_t *src = json_object_get(st, "src"), *dst = json_object_get(st, "dst");
-		char a[8], b[8];
-		snprintf(a, sizeof(a), json_is_integer(src) ? "%lld" : "h",
-			 (long long)json_integer_value(src));
-		snprintf(b, sizeof(b), json_is_integer(dst) ? "%lld" : "h",
-			 (long long)json_integer_value(dst));
-		if (w < sizeof(k->devices))
-			w += (size_t)snprintf(k->devices + w, sizeof(k->devices) - w, "%s%s->%s",
-					      i ? "," : "", a, b);
-	}
+	nbw_rv_meas_ends(x, k->devices, sizeof(k->devices));
 }
 
 static bool same_key(const struct nbw_curve_key *a, const struct nbw_curve_key *b)
@@ -61,19 +47,15 @@ static int cmp_point(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static bool usable(json_t *m, bool cells)
+static bool usable(const struct nbw_rv_meas *x, bool cells)
 {
-	json_t *err = json_object_get(m, "error");
-	if (err && !json_is_null(err))
-		return false;
-	if (strcmp(jstr(json_object_get(m, "verification"), "status"), "passed") != 0)
+	if (!nbw_rv_meas_verified(x))
 		return false;
 	/* The matrix cells of a whole-node run (two sizes per device set) are the matrices'
 	 * (analysis/); curves and models take the sets that ran the whole sweep. */
-	if (!cells && strcmp(jstr(m, "size_set"), "matrix") == 0)
+	if (!cells && strcmp(x->size_set, "matrix") == 0)
 		return false;
-	json_t *sec = json_object_get(m, "seconds");
-	return jnum(sec, "median") > 0.0 && jnum(m, "bytes") > 0.0;
+	return x->seconds > 0.0 && x->bytes > 0;
 }
 
 static struct nbw_curve *curve_for(struct nbw_curves *cs, const struct nbw_curve_key *k,
@@ -98,9 +80,9 @@ static struct nbw_curve *curve_for(struct nbw_curves *cs, const struct nbw_curve
 /* A plane-size sweep process's measurement of a size the curve has: the point becomes the
  * fastest process's (the floor the solver's fastest round also reaches), and the slowest
  * is kept for the spread. true when merged. */
-static bool merge_process(struct nbw_curve *c, json_t *m)
+static bool merge_process(struct nbw_curve *c, const struct nbw_rv_meas *x)
 {
-	double bytes = jnum(m, "bytes"), sec = jnum(json_object_get(m, "seconds"), "median");
+	double bytes = (double)x->bytes, sec = x->seconds;
 	for (size_t i = 0; i < c->n; i++) {
 		struct nbw_curve_point *p = &c->pt[i];
 		if (p->bytes != bytes)
@@ -109,21 +91,34 @@ static bool merge_process(struct nbw_curve *c, json_t *m)
 		if (sec > p->proc_slowest_s)
 			p->proc_slowest_s = sec;
 		if (sec < p->seconds) {
-			json_t *g = json_object_get(m, "gbps"), *ci = json_object_get(m, "median_ci");
-			json_t *conv = json_object_get(m, "converged");
 			p->seconds = sec;
-			p->gbps = jnum(g, "median");
-			p->gbps_min = jnum(g, "min");
-			p->gbps_max = jnum(g, "max");
-			p->ci_lo_gbps = jnum(ci, "lo_gbps");
-			p->ci_hi_gbps = jnum(ci, "hi_gbps");
-			p->ci_half_width_pct = jnum(ci, "half_width_pct");
-			p->converged = json_is_boolean(conv) ? json_is_true(conv) : -1;
-			snprintf(p->stop, sizeof(p->stop), "%s", jstr(m, "stop"));
+			p->gbps = x->gbps;
+			p->gbps_min = x->gbps_min;
+			p->gbps_max = x->gbps_max;
+			p->ci_lo_gbps = x->ci_lo_gbps;
+			p->ci_hi_gbps = x->ci_hi_gbps;
+			p->ci_half_width_pct = x->ci_half_width_pct;
+			p->converged = x->converged;
+			snprintf(p->stop, sizeof(p->stop), "%s", x->stop);
 		}
 		return true;
 	}
 	return false;
+}
+
+/* The document's own theoretical figure and link: the view's are corrected for host memory
+ * and a same-device copy ("unknown" without a link), which the curves have never been. */
+static void theoretical_of(struct nbw_curve *c, const struct nbw_rv_meas *x)
+{
+	json_t *th = json_object_get(x->j, "theoretical"); /* view lacks the raw theoretical */
+	if (!json_is_object(th))
+		return;
+	double t = json_number_value(json_object_get(th, "gbps"));
+	if (t > 0.0)
+		c->theoretical_gbps = t;
+	const char *link = json_string_value(json_object_get(th, "link"));
+	if (!c->link[0])
+		snprintf(c->link, sizeof(c->link), "%s", link ? link : "");
 }
 
 static int add(struct nbw_curves *cs, json_t *measurements, int file, bool cells)
@@ -131,49 +126,40 @@ static int add(struct nbw_curves *cs, json_t *measurements, int file, bool cells
 	size_t i;
 	json_t *m;
 	json_array_foreach(measurements, i, m) {
-		if (!usable(m, cells))
+		struct nbw_rv_meas x;
+		nbw_rv_meas_read(NULL, m, &x);
+		if (!usable(&x, cells))
 			continue;
 		struct nbw_curve_key k;
-		key_of(m, &k);
+		key_of(&x, &k);
 		struct nbw_curve *c = curve_for(cs, &k, file);
 		if (!c)
 			return -1;
-		if (strcmp(k.sweep, "planes") == 0 && merge_process(c, m))
+		if (strcmp(k.sweep, "planes") == 0 && merge_process(c, &x))
 			continue;
 		struct nbw_curve_point *pt = realloc(c->pt, (c->n + 1) * sizeof(*pt));
 		if (!pt)
 			return -1;
 		c->pt = pt;
-		json_t *g = json_object_get(m, "gbps");
-		json_t *ov = json_object_get(m, "overlap");
-		json_t *ci = json_object_get(m, "median_ci"), *conv = json_object_get(m, "converged");
 		pt[c->n++] = (struct nbw_curve_point){
-			.bytes = jnum(m, "bytes"),
-			.seconds = jnum(json_object_get(m, "seconds"), "median"),
-			.gbps = jnum(g, "median"),
-			.gbps_min = jnum(g, "min"),
-			.gbps_max = jnum(g, "max"),
-			.overlap_speedup = json_is_object(ov) && jnum(ov, "speedup") > 0.0
-						   ? jnum(ov, "speedup") : 0.0,
-			.ci_lo_gbps = jnum(ci, "lo_gbps"),
-			.ci_hi_gbps = jnum(ci, "hi_gbps"),
-			.ci_half_width_pct = jnum(ci, "half_width_pct"),
-			.converged = json_is_boolean(conv) ? json_is_true(conv) : -1,
-			.minor_faults_per_rep = jnum(m, "minor_faults_per_rep"),
+			.bytes = (double)x.bytes,
+			.seconds = x.seconds,
+			.gbps = x.gbps,
+			.gbps_min = x.gbps_min,
+			.gbps_max = x.gbps_max,
+			.overlap_speedup = x.overlap_speedup > 0.0 ? x.overlap_speedup : 0.0,
+			.ci_lo_gbps = x.ci_lo_gbps,
+			.ci_hi_gbps = x.ci_hi_gbps,
+			.ci_half_width_pct = x.ci_half_width_pct,
+			.converged = x.converged,
+			.minor_faults_per_rep = x.minor_faults_per_rep,
 		};
-		snprintf(pt[c->n - 1].stop, sizeof(pt[c->n - 1].stop), "%s", jstr(m, "stop"));
+		snprintf(pt[c->n - 1].stop, sizeof(pt[c->n - 1].stop), "%s", x.stop);
 		if (strcmp(k.sweep, "planes") == 0) {
 			pt[c->n - 1].processes = 1;
 			pt[c->n - 1].proc_slowest_s = pt[c->n - 1].seconds;
 		}
-		json_t *th = json_object_get(m, "theoretical");
-		if (json_is_object(th)) {
-			double t = jnum(th, "gbps");
-			if (t > 0.0)
-				c->theoretical_gbps = t;
-			if (!c->link[0])
-				snprintf(c->link, sizeof(c->link), "%s", jstr(th, "link"));
-		}
+		theoretical_of(c, &x);
 	}
 	for (size_t j = 0; j < cs->n; j++)
 		qsort(cs->c[j].pt, cs->c[j].n, sizeof(*cs->c[j].pt), cmp_point);

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Reading fields of results JSON with defaults (private to report/). */
+/* Reading fields with defaults of JSON that is not the results document (calibrations, the
+ * analyses' output objects, the summary), private to models/ and report/; the results
+ * document is read through its views (nodebw/results_view.h). */
 #ifndef NODEBW_REPORT_JGET_H
 #define NODEBW_REPORT_JGET_H
 

@@ -10,6 +10,7 @@
 
 #include "nodebw/curves.h"
 #include "nodebw/results.h"
+#include "nodebw/results_view.h"
 
 /* Append shallow copies of \p from's elements, each with "file": \p file, to \p to. */
 static int merge_array(json_t *to, json_t *from, int file)
@@ -50,10 +51,11 @@ int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, c
 			goto fail;
 		in->docs[i] = json_incref(d->root);
 		nbw_doc_free(d);
-		json_t *root = in->docs[i];
-		json_t *ms = json_object_get(root, "measurements");
-		json_t *runs = json_object_get(root, "solver_runs");
-		if (runs && !json_is_array(runs)) {
+		struct nbw_rv_doc doc;
+		nbw_rv_doc_read(in->docs[i], &doc);
+		json_t *ms = doc.measurements, *runs = doc.solver_runs;
+		/* view lacks whether "solver_runs" is there but not an array */
+		if (!runs && json_object_get(doc.j, "solver_runs")) {
 			snprintf(err, errlen, "%s: 'solver_runs' must be an array", paths[i]);
 			goto fail;
 		}
@@ -62,7 +64,7 @@ int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, c
 					      "report", paths[i]);
 			goto fail;
 		}
-		if (merge_array(in->devices, json_object_get(root, "devices"), (int)i) ||
+		if (merge_array(in->devices, doc.devices, (int)i) ||
 		    merge_array(in->measurements, ms, (int)i) ||
 		    (runs && merge_array(in->solver_runs, runs, (int)i)) ||
 		    nbw_curves_add(&in->curves, ms, (int)i))

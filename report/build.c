@@ -9,6 +9,7 @@
 
 #include "nodebw/report.h"
 #include "nodebw/results.h"
+#include "nodebw/results_view.h"
 #include "rdoc_priv.h"
 
 /* summary.json beside report.md: the summary for scripts and monitoring. */
@@ -29,10 +30,11 @@ static int write_summary(const char *dir, json_t *sum, char *err, size_t errlen)
 int nbw_report_write(const struct nbw_rinput *in, json_t *summary, const char *dir,
 		     int *no_image, char *why, size_t whylen, char *err, size_t errlen)
 {
-	const char *host = json_string_value(
-		json_object_get(json_object_get(in->docs[0], "machine"), "hostname"));
+	struct nbw_rv_doc doc;
+	nbw_rv_doc_read(in->docs[0], &doc);
 	char title[256];
-	snprintf(title, sizeof(title), "nodebw report: %s%s", host ? host : "unknown host",
+	snprintf(title, sizeof(title), "nodebw report: %s%s",
+		 *doc.hostname ? doc.hostname : "unknown host",
 		 in->nfiles > 1 ? " and more" : "");
 	struct nbw_rdoc *r = nbw_rdoc_new(dir, title, err, errlen);
 	if (!r)

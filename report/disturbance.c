@@ -11,6 +11,7 @@
 #include "jget.h"
 #include "nodebw/disturb.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 
 static void reasons_str(json_t *st, char *buf, size_t len)
 {
@@ -44,12 +45,19 @@ static void env_para(struct nbw_rdoc *r, json_t *env, const char *file)
 		      jint(env, "kdamond_threads", 0) == 1 ? "" : "s");
 }
 
+/* The stages of a results document's disturbance record (or NULL). */
+static json_t *stages_of(json_t *root)
+{
+	struct nbw_rv_doc doc;
+	nbw_rv_doc_read(root, &doc);
+	return json_object_get(doc.disturbance, "stages"); /* view lacks the stages */
+}
+
 void nbw_report_disturbance(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	size_t have = 0;
 	for (size_t f = 0; f < in->nfiles; f++)
-		have += json_array_size(
-			json_object_get(json_object_get(in->docs[f], "disturbance"), "stages"));
+		have += json_array_size(stages_of(in->docs[f]));
 	if (!have)
 		return;
 	nbw_rdoc_heading(r, 3, "Disturbance during the run");
@@ -64,10 +72,13 @@ void nbw_report_disturbance(struct nbw_rdoc *r, const struct nbw_rinput *in)
 						       "reclaim_direct_scanned", "compact_stalls",
 						       "thp_faults", "verdict"});
 	for (size_t f = 0; f < in->nfiles; f++) {
-		json_t *d = json_object_get(in->docs[f], "disturbance"), *st;
+		struct nbw_rv_doc doc;
+		nbw_rv_doc_read(in->docs[f], &doc);
+		json_t *d = doc.disturbance, *st;
 		size_t i;
-		if (!json_is_object(d))
+		if (!d)
 			continue;
+		/* view lacks the disturbance's environment and stages (their inner keys) */
 		env_para(r, json_object_get(d, "environment"), in->paths[f]);
 		json_array_foreach(json_object_get(d, "stages"), i, st) {
 			char why[400];

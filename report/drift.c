@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jget.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 #include "nodebw/stats.h"
 #include "round_label.h"
 
@@ -49,16 +49,16 @@ static struct cfg *configurations(json_t *runs, int f, size_t *n, int *rounds)
 	*n = 0;
 	*rounds = 0;
 	json_array_foreach(runs, i, r) {
-		int p = purpose_of(jstr(r, "purpose")), round = jint(r, "round", 0);
-		double s = nbw_solver_run_seconds(r);
-		json_t *sh = json_object_get(r, "shape"), *e = json_object_get(r, "error");
-		if (jint(r, "file", -1) != f || p < 0 || round < 1 || round > DRIFT_MAX_ROUNDS ||
-		    !(s > 0.0) || (e && !json_is_null(e)))
+		struct nbw_rv_solver_run v;
+		nbw_rv_solver_read(r, &v);
+		int p = purpose_of(v.purpose), round = v.round;
+		double s = v.fastest_s;
+		if (v.file != f || p < 0 || round < 1 || round > DRIFT_MAX_ROUNDS || !(s > 0.0) ||
+		    v.error)
 			continue;
 		char key[160];
-		snprintf(key, sizeof(key), "%d %s %d %dx%dx%d %d %s %s", p, jstr(r, "version"),
-			 jint(r, "G", 0), jint(sh, "nx", 0), jint(sh, "ny", 0), jint(sh, "nz", 0),
-			 jint(r, "steps", 0), jstr(r, "exchange"), jstr(r, "launch"));
+		snprintf(key, sizeof(key), "%d %s %d %dx%dx%d %d %s %s", p, v.version, v.g, v.nx,
+			 v.ny, v.nz, v.steps, v.no_exchange ? "none" : "halo", v.launch);
 		struct cfg *x = NULL;
 		for (size_t k = 0; k < *n && !x; k++)
 			if (strcmp(c[k].key, key) == 0)

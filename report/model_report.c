@@ -13,6 +13,7 @@
 #include "nodebw/limits.h"
 #include "nodebw/model.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 #include "nodebw/stats.h"
 #include "jget.h"
 #include "model_priv.h"
@@ -41,15 +42,6 @@ static int cmp_row(const void *a, const void *b)
 	return c ? c : x->n - y->n;
 }
 
-static bool run_ok(json_t *r)
-{
-	json_t *e = json_object_get(r, "error");
-	const char *st = jstr(json_object_get(r, "verification"), "status");
-	json_t *s = json_object_get(r, "seconds");
-	return (!e || json_is_null(e)) && json_is_number(s) && json_number_value(s) > 0.0 &&
-	       (strcmp(st, "passed") == 0 || strcmp(st, "reference") == 0);
-}
-
 /* Out of memory while grouping: every row goes, the caller sees none. */
 static size_t drop_rows(struct vrow *rows, double **secs, struct nbw_paired *pairs, size_t n)
 {
@@ -70,15 +62,14 @@ static size_t collect_rows(json_t *runs, struct vrow **out)
 	size_t n = 0, i;
 	json_t *r;
 	json_array_foreach(runs, i, r) {
-		json_t *cn = json_object_get(r, "cubic_n");
-		const char *v = jstr(r, "version");
+		struct nbw_rv_solver_run x;
+		nbw_rv_solver_read(r, &x);
+		const char *v = x.version;
 		/* The a-priori model's compute-only runs are calibration, not the solver. */
-		if (!run_ok(r) || !json_is_integer(cn) || strcmp(v, "serial") == 0 ||
-		    strcmp(jstr(r, "exchange"), "none") == 0)
+		if (!nbw_rv_solver_ok(&x) || !x.cubic_n || strcmp(v, "serial") == 0 ||
+		    x.no_exchange)
 			continue;
-		int g = (int)json_integer_value(json_object_get(r, "G"));
-		int nn = (int)json_integer_value(cn);
-		int steps = (int)json_integer_value(json_object_get(r, "steps"));
+		int g = x.g, nn = x.cubic_n, steps = x.steps;
 		size_t k;
 		for (k = 0; k < n; k++)
 			if (strcmp(rows[k].version, v) == 0 && rows[k].g == g && rows[k].n == nn &&
@@ -112,7 +103,7 @@ static size_t collect_rows(json_t *runs, struct vrow **out)
 			break;
 		}
 		secs[k] = s;
-		s[rows[k].runs++] = nbw_solver_run_seconds(r);
+		s[rows[k].runs++] = x.fastest_s;
 	}
 	for (size_t k = 0; k < n; k++) {
 		rows[k].seconds = nbw_rounds_time(secs[k], (size_t)rows[k].runs, &rows[k].spread);
@@ -901,6 +892,14 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 
 static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in);
 
+/* The results file a merged solver run came from (nbw_rinput_load tags every run). */
+static int run_file(json_t *run)
+{
+	struct nbw_rv_solver_run x;
+	nbw_rv_solver_read(run, &x);
+	return x.file;
+}
+
 /* Solver runs of several files are never pooled: each file is its own machine or run, so
  * each gets its own calibration and validation. */
 void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -910,7 +909,7 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		size_t i;
 		json_t *x;
 		json_array_foreach(in->solver_runs, i, x)
-			if (json_integer_value(json_object_get(x, "file")) == (json_int_t)f) {
+			if (run_file(x) == (int)f) {
 				nsolver++;
 				break;
 			}
@@ -930,7 +929,7 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		size_t i;
 		json_t *x;
 		json_array_foreach(in->solver_runs, i, x)
-			if (json_integer_value(json_object_get(x, "file")) == (json_int_t)f)
+			if (run_file(x) == (int)f)
 				json_array_append(one.solver_runs, x);
 		struct nbw_curve *cs = malloc((in->curves.n + 1) * sizeof(*cs));
 		for (size_t k = 0; cs && k < in->curves.n; k++)
@@ -1065,8 +1064,11 @@ json_t *nbw_model_summary(const struct nbw_rinput *in)
 {
 	json_t *out = json_object();
 	int files = 0;
-	for (size_t f = 0; f < in->nfiles; f++)
-		files += json_array_size(json_object_get(in->docs[f], "solver_runs")) > 0;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[f], &d);
+		files += json_array_size(d.solver_runs) > 0;
+	}
 	if (files > 1) {
 		json_object_set_new(out, "why", json_string("solver runs from several results "
 							     "files: see each file's model section"));

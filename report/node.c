@@ -9,6 +9,7 @@
 
 #include "nodebw/analysis.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 #include "node_priv.h"
 
 void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -22,8 +23,9 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			 "outliers. The same "
 			 "figures as `nodebw matrix RESULTS.json`; doc/analysis.md describes them.");
 	for (size_t i = 0; i < in->nfiles; i++) {
-		json_t *devices = json_object_get(in->docs[i], "devices");
-		json_t *ms = json_object_get(in->docs[i], "measurements");
+		struct nbw_rv_doc doc;
+		nbw_rv_doc_read(in->docs[i], &doc);
+		json_t *devices = doc.devices, *ms = doc.measurements;
 		char tag[32] = "", head[4200];
 		if (in->nfiles > 1) {
 			snprintf(tag, sizeof(tag), "f%zu-", i);

@@ -8,6 +8,7 @@
 #include "nodebw/analysis.h"
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,12 @@ static const char *str(json_t *o, const char *key, const char *dflt)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 	return s ? s : dflt;
+}
+
+/* A view's string ("" when the document lacks it), or \p dflt. */
+static const char *nonempty(const char *s, const char *dflt)
+{
+	return *s ? s : dflt;
 }
 
 static void command_line(json_t *cmd, char *out, size_t outlen)
@@ -42,12 +49,11 @@ static void command_line(json_t *cmd, char *out, size_t outlen)
 
 /* "complete", "running", "interrupted", "failed", "killed"; files without a state
  * (nodebw before 0.13) are "complete" or "interrupted" from their flag. */
-static const char *file_state(json_t *d)
+static const char *file_state(const struct nbw_rv_doc *d)
 {
-	const char *s = json_string_value(json_object_get(d, "state"));
-	if (s)
-		return s;
-	return json_is_true(json_object_get(d, "interrupted")) ? "interrupted" : "complete";
+	if (*d->state)
+		return d->state;
+	return d->interrupted ? "interrupted" : "complete";
 }
 
 static void files_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -58,28 +64,31 @@ static void files_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 					 "state" };
 	struct nbw_rtable *t = nbw_rtable_new("files", 8, h);
 	for (size_t i = 0; i < in->nfiles; i++) {
-		json_t *d = in->docs[i];
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[i], &d);
 		nbw_rtable_cell(t, "%zu", i);
 		nbw_rtable_cell(t, "%s", in->paths[i]);
-		nbw_rtable_cell(t, "%s", str(d, "created", "unknown"));
-		nbw_rtable_cell(t, "%s", str(json_object_get(d, "tool"), "version", "unknown"));
-		nbw_rtable_cell(t, "%lld",
-				(long long)json_integer_value(json_object_get(d, "schema_version")));
-		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(d, "measurements")));
-		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(d, "solver_runs")));
-		nbw_rtable_cell(t, "%s", file_state(d));
+		nbw_rtable_cell(t, "%s", nonempty(d.created, "unknown"));
+		nbw_rtable_cell(t, "%s", nonempty(d.tool_version, "unknown"));
+		nbw_rtable_cell(t, "%d", d.schema_version);
+		nbw_rtable_cell(t, "%zu", json_array_size(d.measurements));
+		nbw_rtable_cell(t, "%zu", json_array_size(d.solver_runs));
+		nbw_rtable_cell(t, "%s", file_state(&d));
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "The results files of this report");
 	for (size_t i = 0; i < in->nfiles; i++) {
 		char cmd[2048];
-		command_line(json_object_get(in->docs[i], "command"), cmd, sizeof(cmd));
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[i], &d);
+		command_line(d.command, cmd, sizeof(cmd));
 		nbw_rdoc_item(r, "Command of file %zu: %s", i, cmd[0] ? cmd : "(not recorded)");
 	}
 	for (size_t i = 0; i < in->nfiles; i++) {
-		json_t *d = in->docs[i];
-		const char *st = file_state(d);
-		const char *detail = str(d, "state_detail", "");
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[i], &d);
+		const char *st = file_state(&d);
+		const char *detail = d.state_detail;
 		if (strcmp(st, "running") == 0)
 			nbw_rdoc_para(r, "**File %zu is incomplete**: it is a checkpoint of a run that "
 					 "had not finished when it was written (still running, or killed "
@@ -96,13 +105,16 @@ static void machine_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	nbw_rdoc_heading(r, 3, "Machine and software");
 	for (size_t i = 0; i < in->nfiles; i++) {
-		json_t *m = json_object_get(in->docs[i], "machine");
-		json_t *sw = json_object_get(in->docs[i], "software");
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[i], &d);
+		json_t *m = d.machine;
+		json_t *sw = json_object_get(d.j, "software"); /* view lacks the software */
 		char mem[32];
+		/* view lacks the machine's memory_total_bytes, cpus_online, kernel and arch */
 		nbw_human_bytes((double)json_integer_value(json_object_get(m, "memory_total_bytes")),
 				mem, sizeof(mem));
 		nbw_rdoc_item(r, "File %zu: host %s, %s, %lld CPUs online, %s memory, %s %s", i,
-			      str(m, "hostname", "unknown"), str(m, "cpu_model", "unknown CPU"),
+			      nonempty(d.hostname, "unknown"), nonempty(d.cpu_model, "unknown CPU"),
 			      (long long)json_integer_value(json_object_get(m, "cpus_online")),
 			      mem, str(m, "kernel", "unknown kernel"), str(m, "arch", ""));
 		if (!sw)
@@ -151,9 +163,11 @@ static void devices_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		size_t i;
 		json_t *d;
 		json_array_foreach(in->devices, i, d) {
-			if ((size_t)json_integer_value(json_object_get(d, "file")) != f)
+			struct nbw_rv_device v;
+			nbw_rv_device_read(d, &v);
+			if ((size_t)v.file != f)
 				continue;
-			const char *api = str(d, "api", "?"), *kind = str(d, "kind", "unknown");
+			const char *api = nonempty(v.api, "?"), *kind = nonempty(v.kind, "unknown");
 			host_plugin += strcmp(kind, "host-plugin") == 0;
 			host_memory += strcmp(kind, "host-memory") == 0;
 			json_t *a = json_object_get(apis, api);
@@ -209,16 +223,17 @@ static void devices_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	size_t i;
 	json_t *d;
 	json_array_foreach(in->devices, i, d) {
-		json_t *nat = json_object_get(d, "native");
-		nbw_rtable_cell(t, "%lld", (long long)json_integer_value(json_object_get(d, "file")));
-		nbw_rtable_cell(t, "%s", str(d, "api", "?"));
-		nbw_rtable_cell(t, "%lld", (long long)json_integer_value(json_object_get(d, "id")));
-		nbw_rtable_cell(t, "%s", str(d, "kind", "unknown"));
-		nbw_rtable_cell(t, "%s", kind_meaning(str(d, "kind", ""),
-						      json_is_true(json_object_get(d, "is_gpu"))));
-		nbw_rtable_cell(t, "%s", str(d, "name", ""));
-		nbw_rtable_cell(t, "%s", str(d, "memory", ""));
-		nbw_rtable_cell(t, "%s", str(d, "pci_bus_id", "none"));
+		struct nbw_rv_device v;
+		nbw_rv_device_read(d, &v);
+		json_t *nat = json_object_get(d, "native"); /* view lacks the native counterpart */
+		nbw_rtable_cell(t, "%d", v.file);
+		nbw_rtable_cell(t, "%s", nonempty(v.api, "?"));
+		nbw_rtable_cell(t, "%d", v.id);
+		nbw_rtable_cell(t, "%s", nonempty(v.kind, "unknown"));
+		nbw_rtable_cell(t, "%s", kind_meaning(v.kind, v.is_gpu == 1));
+		nbw_rtable_cell(t, "%s", v.name);
+		nbw_rtable_cell(t, "%s", v.memory);
+		nbw_rtable_cell(t, "%s", nonempty(v.pci_bus_id, "none"));
 		if (nat)
 			nbw_rtable_cell(t, "%s %lld (%s)", str(nat, "api", "?"),
 					(long long)json_integer_value(json_object_get(nat, "id")),
@@ -280,9 +295,12 @@ static void skipped_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	nbw_rdoc_heading(r, 3, "Skipped");
 	size_t backends = 0, others = 0;
 	for (size_t f = 0; f < in->nfiles; f++) {
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[f], &d);
 		size_t i;
 		json_t *s;
-		json_array_foreach(json_object_get(in->docs[f], "skipped"), i, s) {
+		/* view lacks a skipped entry's what, api, probe and reason */
+		json_array_foreach(d.skipped, i, s) {
 			if (strcmp(str(s, "what", ""), "backend") == 0) {
 				if (in->nfiles > 1)
 					nbw_rdoc_item(r, "File %zu: backend %s skipped: %s", f,
@@ -306,9 +324,11 @@ static void skipped_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	static const char *const h[] = { "file", "api", "probe", "what", "reason" };
 	struct nbw_rtable *t = nbw_rtable_new("skipped", 5, h);
 	for (size_t f = 0; f < in->nfiles; f++) {
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[f], &d);
 		size_t i;
 		json_t *s;
-		json_array_foreach(json_object_get(in->docs[f], "skipped"), i, s) {
+		json_array_foreach(d.skipped, i, s) {
 			if (strcmp(str(s, "what", ""), "backend") == 0)
 				continue;
 			nbw_rtable_cell(t, "%zu", f);
@@ -333,8 +353,10 @@ static void gbps_cell(struct nbw_rtable *t, json_t *v, const char *none)
 static void topology_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	for (size_t f = 0; f < in->nfiles; f++) {
-		json_t *topo = json_object_get(in->docs[f], "topology");
-		if (!json_is_object(topo))
+		struct nbw_rv_doc doc;
+		nbw_rv_doc_read(in->docs[f], &doc);
+		json_t *topo = doc.topology;
+		if (!topo)
 			continue;
 		char head[64];
 		snprintf(head, sizeof(head), in->nfiles > 1 ? "Topology (file %zu)" : "Topology", f);
@@ -417,11 +439,13 @@ static void units_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	size_t i;
 	json_t *m;
 	json_array_foreach(in->measurements, i, m) {
-		const char *bc = str(m, "bytes_counting", NULL);
+		const char *bc = str(m, "bytes_counting", NULL); /* view lacks bytes_counting */
 		if (!bc || json_object_get(seen, bc))
 			continue;
 		json_object_set_new(seen, bc, json_true());
-		nbw_rdoc_item(r, "%s: %s", str(m, "concurrency", "?"), bc);
+		struct nbw_rv_meas x;
+		nbw_rv_meas_read(NULL, m, &x);
+		nbw_rdoc_item(r, "%s: %s", nonempty(x.concurrency, "?"), bc);
 	}
 	json_decref(seen);
 }

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/results_view.h"
+
 /* The round number of a speed reference taken "solver round N", or 0. */
 static inline int nbw_round_of_at(const char *at)
 {
@@ -27,19 +29,23 @@ static inline int nbw_round_of_at(const char *at)
  * when it is a planned round (or the document does not say how many ran). */
 static inline int nbw_round_extra(json_t *doc, int round)
 {
+	/* view lacks the solver stage's record ("solver": rounds_run) */
 	json_t *run = json_object_get(json_object_get(doc, "solver"), "rounds_run"), *x;
 	if (!json_is_integer(run) || round <= json_integer_value(run))
 		return 0;
 	int ran = (int)json_integer_value(run), below[64] = {0}, k = 1;
+	struct nbw_rv_doc d;
+	nbw_rv_doc_read(doc, &d);
 	size_t i;
-	json_array_foreach(json_object_get(doc, "solver_runs"), i, x) {
-		json_t *r = json_object_get(x, "round");
-		int n = json_is_integer(r) ? (int)json_integer_value(r) : 0;
+	json_array_foreach(d.solver_runs, i, x) {
+		struct nbw_rv_solver_run v;
+		nbw_rv_solver_read(x, &v);
+		int n = v.round;
 		if (n > ran && n < round && n - ran < 64)
 			below[n - ran] = 1;
 	}
-	json_array_foreach(json_object_get(json_object_get(doc, "disturbance"), "speed_reference"),
-			   i, x) {
+	/* view lacks the speed reference's records */
+	json_array_foreach(json_object_get(d.disturbance, "speed_reference"), i, x) {
 		int n = nbw_round_of_at(json_string_value(json_object_get(x, "at")));
 		if (n > ran && n < round && n - ran < 64)
 			below[n - ran] = 1;

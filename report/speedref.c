@@ -13,6 +13,7 @@
 
 #include "jget.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 #include "nodebw/speedref.h"
 #include "round_label.h"
 
@@ -25,12 +26,23 @@ static void ratio_cell(struct nbw_rtable *t, double slower)
 		nbw_rtable_cell(t, "-");
 }
 
+/* The speed reference's records of a results document (or NULL), and its disturbance
+ * record in \p dist. */
+static json_t *speedref_list(json_t *root, json_t **dist)
+{
+	struct nbw_rv_doc doc;
+	nbw_rv_doc_read(root, &doc);
+	if (dist)
+		*dist = doc.disturbance;
+	/* view lacks the speed reference (records and method) */
+	return json_object_get(doc.disturbance, "speed_reference");
+}
+
 void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	size_t have = 0;
 	for (size_t f = 0; f < in->nfiles; f++)
-		have += json_array_size(json_object_get(
-			json_object_get(in->docs[f], "disturbance"), "speed_reference"));
+		have += json_array_size(speedref_list(in->docs[f], NULL));
 	if (!have)
 		return;
 	nbw_rdoc_heading(r, 3, "Machine speed reference");
@@ -44,8 +56,7 @@ void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
 						       "memory_slower", "verdict"});
 	const char *method = NULL;
 	for (size_t f = 0; f < in->nfiles; f++) {
-		json_t *d = json_object_get(in->docs[f], "disturbance");
-		json_t *list = json_object_get(d, "speed_reference"), *p;
+		json_t *d, *list = speedref_list(in->docs[f], &d), *p;
 		size_t i;
 		if (!json_is_array(list))
 			continue;

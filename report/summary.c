@@ -16,6 +16,7 @@
 #include "nodebw/analysis.h"
 #include "nodebw/gap.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 #include "nodebw/sizes.h"
 #include "nodebw/speedref.h"
 #include "nodebw/stats.h"
@@ -59,10 +60,12 @@ static const char *device_kind(const struct nbw_rinput *in, const struct nbw_cur
 			dev = atoi(p);
 	size_t i;
 	json_t *d;
-	json_array_foreach(in->devices, i, d)
-		if (jint(d, "file", -1) == c->file && strcmp(jstr(d, "api"), c->key.api) == 0 &&
-		    jint(d, "id", -2) == dev)
-			return jstr(d, "kind");
+	json_array_foreach(in->devices, i, d) {
+		struct nbw_rv_device v;
+		nbw_rv_device_read(d, &v);
+		if (v.file == c->file && strcmp(v.api, c->key.api) == 0 && v.id == dev)
+			return v.kind;
+	}
 	return "";
 }
 
@@ -194,14 +197,16 @@ static json_t *paths_json(const struct nbw_rinput *in)
 
 json_t *nbw_report_doc_gaps(json_t *doc)
 {
-	json_t *have = json_object_get(doc, "gaps");
+	json_t *have = json_object_get(doc, "gaps"); /* view lacks the recorded gap table */
 	if (json_is_array(json_object_get(have, "summary")))
 		return json_incref(have);
-	json_t *devs = json_deep_copy(json_object_get(doc, "devices"));
+	struct nbw_rv_doc d;
+	nbw_rv_doc_read(doc, &d);
+	json_t *devs = json_deep_copy(d.devices);
 	if (!devs)
 		return NULL;
 	nbw_gap_match_devices(devs);
-	json_t *g = nbw_gap_compute(devs, json_object_get(doc, "measurements"));
+	json_t *g = nbw_gap_compute(devs, d.measurements);
 	json_decref(devs);
 	return g;
 }
@@ -277,9 +282,9 @@ static json_t *outliers_json(const struct nbw_rinput *in)
 	size_t not_judged = 0;
 	for (size_t f = 0; f < in->nfiles; f++) {
 		json_t *groups = NULL;
-		json_t *o = nbw_analysis_outliers(json_object_get(in->docs[f], "devices"),
-						  json_object_get(in->docs[f], "measurements"),
-						  &groups);
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[f], &d);
+		json_t *o = nbw_analysis_outliers(d.devices, d.measurements, &groups);
 		size_t i;
 		json_t *x;
 		json_array_foreach(o, i, x) {
@@ -573,8 +578,10 @@ static json_t *disturbance_sentences(json_t *sent, const struct nbw_rinput *in)
 	for (size_t f = 0; f < in->nfiles; f++) {
 		size_t i;
 		json_t *st;
-		json_array_foreach(json_object_get(json_object_get(in->docs[f], "disturbance"),
-						   "stages"), i, st) {
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[f], &d);
+		/* view lacks the disturbance's stages (stage, disturbed, reasons) */
+		json_array_foreach(json_object_get(d.disturbance, "stages"), i, st) {
 			stages++;
 			if (!json_is_true(json_object_get(st, "disturbed"))) {
 				quiet++;
@@ -607,8 +614,10 @@ static json_t *speed_sentences(json_t *sent, const struct nbw_rinput *in)
 	static const char *const name[3] = {"core kernel", "cache copy", "memory copy"};
 	json_t *out = json_array();
 	for (size_t f = 0; f < in->nfiles; f++) {
-		json_t *list = json_object_get(json_object_get(in->docs[f], "disturbance"),
-					       "speed_reference");
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[f], &d);
+		/* view lacks the speed reference's records */
+		json_t *list = json_object_get(d.disturbance, "speed_reference");
 		struct nbw_speedref best;
 		nbw_speedref_best(list, &best);
 		size_t i, n = 0;

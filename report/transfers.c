@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nodebw/gap.h"
+#include "nodebw/results_view.h"
 #include "gap_words.h"
 #include "rdoc_priv.h"
 
@@ -56,11 +57,12 @@ static bool host_memory(const struct nbw_rinput *in, const struct nbw_curve *c)
 	size_t i, n = 0;
 	json_t *d;
 	json_array_foreach(in->devices, i, d) {
-		if (json_integer_value(json_object_get(d, "file")) != c->file ||
-		    strcmp(str(d, "api", ""), c->key.api) != 0)
+		struct nbw_rv_device v;
+		nbw_rv_device_read(d, &v);
+		if (v.file != c->file || strcmp(v.api, c->key.api) != 0)
 			continue;
-		const char *kind = str(d, "kind", "");
-		if (json_is_true(json_object_get(d, "is_gpu")) ||
+		const char *kind = v.kind;
+		if (v.is_gpu == 1 ||
 		    (strcmp(kind, "host-plugin") != 0 && strcmp(kind, "host-memory") != 0))
 			return false;
 		n++;
