@@ -18,7 +18,7 @@ bool nbw_rv_device_read(json_t *d, struct nbw_rv_device *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->api = out->name = out->kind = out->pci_bus_id = out->memory = "";
-	out->native_api = "";
+	out->native_api = out->native_by = "";
 	out->native_id = -1;
 	out->id = out->runtime_id = out->file = out->is_gpu = -1;
 	if (!json_is_object(d))
@@ -39,6 +39,7 @@ bool nbw_rv_device_read(json_t *d, struct nbw_rv_device *out)
 	json_t *n = json_object_get(d, "native");
 	out->native_api = rv_str(n, "api");
 	out->native_id = rv_int(n, "id", -1);
+	out->native_by = rv_str(n, "by");
 	return true;
 }
 
@@ -136,6 +137,8 @@ static void read_link(json_t *m, struct nbw_rv_meas *out)
 	double g = rv_num(th, "gbps");
 	const char *link = rv_str(th, "link");
 	out->theoretical = g > 0.0 ? g : -1.0;
+	out->theoretical_recorded = g;
+	out->link_recorded = link;
 	if (out->same_device) {
 		snprintf(out->link, sizeof(out->link), "%s", NBW_SAME_DEVICE_LABEL);
 		out->theoretical = -1.0;
@@ -153,6 +156,8 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 	out->api = out->probe = out->direction = out->mode = out->host_mem = out->path = "";
 	out->concurrency = out->peer_access = out->bind = out->size_set = out->hht_sweep = "";
 	out->verify_status = out->verify_detail = out->stop = out->overlap_verdict = "";
+	out->link_recorded = out->bytes_counting = "";
+	out->theoretical_recorded = NAN;
 	out->src = out->dst = out->hidden_helpers = out->file = -1;
 	out->bytes = -1;
 	if (!json_is_object(m)) {
@@ -163,6 +168,7 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 	out->api = rv_str(m, "api");
 	out->probe = rv_str(m, "probe");
 	out->path = rv_str(m, "path");
+	out->bytes_counting = rv_str(m, "bytes_counting");
 	out->direction = rv_str(m, "direction");
 	out->mode = rv_str(m, "mode");
 	out->host_mem = rv_str(m, "host_mem");
@@ -235,8 +241,10 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->state = out->state_detail = out->created = out->tool_version = "";
-	out->hostname = out->cpu_model = "";
-	out->schema_version = -1;
+	out->hostname = out->cpu_model = out->kernel = out->arch = "";
+	out->speed_reference_method = "";
+	out->schema_version = out->cpus_online = out->cpus_allowed = out->rounds_run = -1;
+	out->memory_total_bytes = NAN;
 	if (!json_is_object(root))
 		return false;
 	out->j = root;
@@ -261,6 +269,19 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 	out->disturbance = object_or_null(root, "disturbance");
 	out->hostname = rv_str(out->machine, "hostname");
 	out->cpu_model = rv_str(out->machine, "cpu_model");
+	out->kernel = rv_str(out->machine, "kernel");
+	out->arch = rv_str(out->machine, "arch");
+	out->memory_total_bytes = rv_num(out->machine, "memory_total_bytes");
+	out->cpus_online = rv_int(out->machine, "cpus_online", -1);
+	out->cpus_allowed = rv_int(out->machine, "cpus_allowed", -1);
+	out->software = object_or_null(root, "software");
+	out->gaps = json_object_get(root, "gaps");
+	out->solver_runs_malformed = json_object_get(root, "solver_runs") && !out->solver_runs;
+	out->rounds_run = rv_int(out->solver, "rounds_run", -1);
+	out->environment = object_or_null(out->disturbance, "environment");
+	out->stages = array_or_null(out->disturbance, "stages");
+	out->speed_reference = array_or_null(out->disturbance, "speed_reference");
+	out->speed_reference_method = rv_str(out->disturbance, "speed_reference_method");
 	return true;
 }
 
@@ -279,4 +300,59 @@ bool nbw_rv_child_read(json_t *c, struct nbw_rv_child *out)
 	out->purpose = rv_str(c, "purpose");
 	out->exit_status = rv_int(c, "exit_status", 0);
 	return json_is_object(c);
+}
+
+bool nbw_rv_launch_read(json_t *r, struct nbw_rv_launch *out)
+{
+	out->form = rv_str(r, "form");
+	out->g = rv_int(r, "G", 0);
+	out->n = rv_int(r, "N", 0);
+	json_t *st = json_object_get(r, "step_s");
+	out->step_s = rv_num(st, "median");
+	out->ci_lo_s = rv_num(st, "ci_lo");
+	out->ci_hi_s = rv_num(st, "ci_hi");
+	json_t *e = json_object_get(r, "error");
+	out->ok = json_is_object(r) && (!e || json_is_null(e)) && out->step_s > 0.0 &&
+		  strcmp(rv_str(json_object_get(r, "verification"), "status"), "passed") == 0;
+	return json_is_object(r);
+}
+
+bool nbw_rv_env_read(json_t *e, struct nbw_rv_env *out)
+{
+	json_t *thp = json_object_get(e, "transparent_hugepage");
+	out->cpus_online = rv_int(e, "cpus_online", 0);
+	out->kdamond_threads = rv_int(e, "kdamond_threads", 0);
+	out->thp_enabled = rv_str(thp, "enabled");
+	out->thp_defrag = rv_str(thp, "defrag");
+	out->cpufreq_governors = rv_str(e, "cpufreq_governors");
+	return json_is_object(e);
+}
+
+bool nbw_rv_stage_read(json_t *s, struct nbw_rv_stage *out)
+{
+	out->stage = rv_str(s, "stage");
+	out->seconds = rv_num(s, "seconds");
+	out->load_avg_start = rv_num(s, "load_avg_start");
+	out->load_avg_end = rv_num(s, "load_avg_end");
+	out->other_cpu_share = rv_num(s, "other_cpu_share");
+	out->steal_share = rv_num(s, "steal_share");
+	out->kdamond_share = rv_num(s, "kdamond_share_of_one_cpu");
+	out->reclaim_scanned = rv_num(s, "reclaim_scanned_pages");
+	out->reclaim_direct_scanned = rv_num(s, "reclaim_direct_scanned_pages");
+	out->compact_stalls = rv_num(s, "compact_stalls");
+	out->thp_faults = rv_num(s, "thp_fault_alloc");
+	out->disturbed = json_is_true(json_object_get(s, "disturbed"));
+	out->reasons = array_or_null(s, "reasons");
+	return json_is_object(s);
+}
+
+bool nbw_rv_speedpoint_read(json_t *p, struct nbw_rv_speedpoint *out)
+{
+	out->at = rv_str(p, "at");
+	out->error = json_string_value(json_object_get(p, "error"));
+	out->elapsed_s = rv_num(p, "elapsed_s");
+	out->core_ns_per_step = rv_num(p, "core_ns_per_step");
+	out->cache_gbps = rv_num(p, "cache_gbps");
+	out->memory_gbps = rv_num(p, "memory_gbps");
+	return json_is_object(p);
 }

@@ -355,17 +355,17 @@ static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 	for (size_t f = 0; in->docs && f < in->nfiles; f++) {
 		size_t i;
 		json_t *r;
-		/* view lacks the launch probe's records ("launch_probe": form, G, N, step_s) */
-		json_array_foreach(json_object_get(in->docs[f], "launch_probe"), i, r) {
-			const char *form = jstr(r, "form");
-			int g = jint(r, "G", 0);
-			json_t *st = json_object_get(r, "step_s");
-			double t = jnum(st, "median");
-			if (g < 2 || !(t > 0.0) || json_object_get(r, "error") ||
-			    strcmp(jstr(json_object_get(r, "verification"), "status"), "passed") ||
-			    !nbw_calib_launch_form_known(form))
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[f], &d);
+		json_array_foreach(d.launch_probe, i, r) {
+			struct nbw_rv_launch lp;
+			nbw_rv_launch_read(r, &lp);
+			const char *form = lp.form;
+			int g = lp.g;
+			double t = lp.step_s;
+			if (g < 2 || !lp.ok || !nbw_calib_launch_form_known(form))
 				continue;
-			int n = nbw_calib_launch_form_copies(form) ? jint(r, "N", 0) : 0;
+			int n = nbw_calib_launch_form_copies(form) ? lp.n : 0;
 			if (nbw_calib_launch_form_copies(form) && n < 3)
 				continue;
 			struct nbw_lsample *l = NULL;
@@ -388,8 +388,8 @@ static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 			l->rounds++;
 			if (l->step_s == 0.0 || t < l->step_s) {
 				l->step_s = t;
-				l->ci_lo_s = jnum(st, "ci_lo");
-				l->ci_hi_s = jnum(st, "ci_hi");
+				l->ci_lo_s = lp.ci_lo_s;
+				l->ci_hi_s = lp.ci_hi_s;
 			}
 		}
 	}
@@ -408,8 +408,7 @@ int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, cha
 	 * else (older files) those online. */
 	struct nbw_rv_doc d;
 	nbw_rv_doc_read(in->docs && in->nfiles ? in->docs[0] : NULL, &d);
-	/* view lacks the machine's cpus_allowed and cpus_online */
-	c->host_cpus = jint(d.machine, "cpus_allowed", jint(d.machine, "cpus_online", 0));
+	c->host_cpus = d.cpus_allowed >= 0 ? d.cpus_allowed : d.cpus_online >= 0 ? d.cpus_online : 0;
 	if (c->host_cpus < 0)
 		c->host_cpus = 0;
 	if (solver_terms(c, in->solver_runs) || launch_terms(c, in) ||

@@ -110,15 +110,12 @@ static bool merge_process(struct nbw_curve *c, const struct nbw_rv_meas *x)
  * and a same-device copy ("unknown" without a link), which the curves have never been. */
 static void theoretical_of(struct nbw_curve *c, const struct nbw_rv_meas *x)
 {
-	json_t *th = json_object_get(x->j, "theoretical"); /* view lacks the raw theoretical */
-	if (!json_is_object(th))
+	if (!x->j || !json_is_object(json_object_get(x->j, "theoretical")))
 		return;
-	double t = json_number_value(json_object_get(th, "gbps"));
-	if (t > 0.0)
-		c->theoretical_gbps = t;
-	const char *link = json_string_value(json_object_get(th, "link"));
+	if (x->theoretical_recorded > 0.0)
+		c->theoretical_gbps = x->theoretical_recorded;
 	if (!c->link[0])
-		snprintf(c->link, sizeof(c->link), "%s", link ? link : "");
+		snprintf(c->link, sizeof(c->link), "%s", x->link_recorded);
 }
 
 static int add(struct nbw_curves *cs, json_t *measurements, int file, bool cells)

@@ -54,8 +54,7 @@ int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, c
 		struct nbw_rv_doc doc;
 		nbw_rv_doc_read(in->docs[i], &doc);
 		json_t *ms = doc.measurements, *runs = doc.solver_runs;
-		/* view lacks whether "solver_runs" is there but not an array */
-		if (!runs && json_object_get(doc.j, "solver_runs")) {
+		if (doc.solver_runs_malformed) {
 			snprintf(err, errlen, "%s: 'solver_runs' must be an array", paths[i]);
 			goto fail;
 		}

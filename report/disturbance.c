@@ -13,22 +13,20 @@
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
 
-static void reasons_str(json_t *st, char *buf, size_t len)
+static void reasons_str(const struct nbw_rv_stage *st, char *buf, size_t len)
 {
 	size_t w = 0, i;
 	json_t *x;
 	buf[0] = '\0';
-	json_array_foreach(json_object_get(st, "reasons"), i, x)
+	json_array_foreach(st->reasons, i, x)
 		if (json_is_string(x) && w < len)
 			w += (size_t)snprintf(buf + w, len - w, "%s%s", w ? "; " : "",
 					      json_string_value(x));
 }
 
 /* x at key times scale, or "-" where the counter was unavailable (null). */
-static void num_cell(struct nbw_rtable *t, json_t *st, const char *key, double scale,
-		     const char *fmt)
+static void num_cell(struct nbw_rtable *t, double x, double scale, const char *fmt)
 {
-	double x = jnum(st, key);
 	if (isnan(x))
 		nbw_rtable_cell(t, "-");
 	else
@@ -37,12 +35,12 @@ static void num_cell(struct nbw_rtable *t, json_t *st, const char *key, double s
 
 static void env_para(struct nbw_rdoc *r, json_t *env, const char *file)
 {
-	json_t *thp = json_object_get(env, "transparent_hugepage");
+	struct nbw_rv_env e;
+	nbw_rv_env_read(env, &e);
 	nbw_rdoc_para(r, "%s: %d CPUs online; transparent huge pages %s (defrag %s); CPU "
 			 "frequency governors: %s; %d kdamond (DAMON) thread%s.",
-		      file, jint(env, "cpus_online", 0), jstr(thp, "enabled"), jstr(thp, "defrag"),
-		      jstr(env, "cpufreq_governors"), jint(env, "kdamond_threads", 0),
-		      jint(env, "kdamond_threads", 0) == 1 ? "" : "s");
+		      file, e.cpus_online, e.thp_enabled, e.thp_defrag, e.cpufreq_governors,
+		      e.kdamond_threads, e.kdamond_threads == 1 ? "" : "s");
 }
 
 /* The stages of a results document's disturbance record (or NULL). */
@@ -50,7 +48,7 @@ static json_t *stages_of(json_t *root)
 {
 	struct nbw_rv_doc doc;
 	nbw_rv_doc_read(root, &doc);
-	return json_object_get(doc.disturbance, "stages"); /* view lacks the stages */
+	return doc.stages;
 }
 
 void nbw_report_disturbance(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -74,28 +72,28 @@ void nbw_report_disturbance(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	for (size_t f = 0; f < in->nfiles; f++) {
 		struct nbw_rv_doc doc;
 		nbw_rv_doc_read(in->docs[f], &doc);
-		json_t *d = doc.disturbance, *st;
+		json_t *st;
 		size_t i;
-		if (!d)
+		if (!doc.disturbance)
 			continue;
-		/* view lacks the disturbance's environment and stages (their inner keys) */
-		env_para(r, json_object_get(d, "environment"), in->paths[f]);
-		json_array_foreach(json_object_get(d, "stages"), i, st) {
+		env_para(r, doc.environment, in->paths[f]);
+		json_array_foreach(doc.stages, i, st) {
+			struct nbw_rv_stage s;
+			nbw_rv_stage_read(st, &s);
 			char why[400];
-			reasons_str(st, why, sizeof(why));
+			reasons_str(&s, why, sizeof(why));
 			nbw_rtable_cell(t, "%zu", f + 1);
-			nbw_rtable_cell(t, "%s", jstr(st, "stage"));
-			nbw_rtable_cell(t, "%.1f", jnum(st, "seconds"));
-			nbw_rtable_cell(t, "%.2f -> %.2f", jnum(st, "load_avg_start"),
-					jnum(st, "load_avg_end"));
-			num_cell(t, st, "other_cpu_share", 100.0, "%.1f%%");
-			num_cell(t, st, "steal_share", 100.0, "%.1f%%");
-			num_cell(t, st, "kdamond_share_of_one_cpu", 100.0, "%.1f%%");
-			num_cell(t, st, "reclaim_scanned_pages", 1.0, "%.0f");
-			num_cell(t, st, "reclaim_direct_scanned_pages", 1.0, "%.0f");
-			num_cell(t, st, "compact_stalls", 1.0, "%.0f");
-			num_cell(t, st, "thp_fault_alloc", 1.0, "%.0f");
-			nbw_rtable_cell(t, "%s%s", json_is_true(json_object_get(st, "disturbed"))
+			nbw_rtable_cell(t, "%s", s.stage);
+			nbw_rtable_cell(t, "%.1f", s.seconds);
+			nbw_rtable_cell(t, "%.2f -> %.2f", s.load_avg_start, s.load_avg_end);
+			num_cell(t, s.other_cpu_share, 100.0, "%.1f%%");
+			num_cell(t, s.steal_share, 100.0, "%.1f%%");
+			num_cell(t, s.kdamond_share, 100.0, "%.1f%%");
+			num_cell(t, s.reclaim_scanned, 1.0, "%.0f");
+			num_cell(t, s.reclaim_direct_scanned, 1.0, "%.0f");
+			num_cell(t, s.compact_stalls, 1.0, "%.0f");
+			num_cell(t, s.thp_faults, 1.0, "%.0f");
+			nbw_rtable_cell(t, "%s%s", s.disturbed
 							    ? "disturbed: "
 							    : "quiet",
 					why);

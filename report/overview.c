@@ -10,6 +10,7 @@
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,16 +108,14 @@ static void machine_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	for (size_t i = 0; i < in->nfiles; i++) {
 		struct nbw_rv_doc d;
 		nbw_rv_doc_read(in->docs[i], &d);
-		json_t *m = d.machine;
-		json_t *sw = json_object_get(d.j, "software"); /* view lacks the software */
+		json_t *sw = d.software;
 		char mem[32];
-		/* view lacks the machine's memory_total_bytes, cpus_online, kernel and arch */
-		nbw_human_bytes((double)json_integer_value(json_object_get(m, "memory_total_bytes")),
-				mem, sizeof(mem));
+		nbw_human_bytes(isfinite(d.memory_total_bytes) ? d.memory_total_bytes : 0.0, mem,
+				sizeof(mem));
 		nbw_rdoc_item(r, "File %zu: host %s, %s, %lld CPUs online, %s memory, %s %s", i,
 			      nonempty(d.hostname, "unknown"), nonempty(d.cpu_model, "unknown CPU"),
-			      (long long)json_integer_value(json_object_get(m, "cpus_online")),
-			      mem, str(m, "kernel", "unknown kernel"), str(m, "arch", ""));
+			      (long long)(d.cpus_online > 0 ? d.cpus_online : 0), mem,
+			      nonempty(d.kernel, "unknown kernel"), d.arch);
 		if (!sw)
 			continue;
 		char be[1024] = "";
@@ -225,7 +224,6 @@ static void devices_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	json_array_foreach(in->devices, i, d) {
 		struct nbw_rv_device v;
 		nbw_rv_device_read(d, &v);
-		json_t *nat = json_object_get(d, "native"); /* view lacks the native counterpart */
 		nbw_rtable_cell(t, "%d", v.file);
 		nbw_rtable_cell(t, "%s", nonempty(v.api, "?"));
 		nbw_rtable_cell(t, "%d", v.id);
@@ -234,10 +232,8 @@ static void devices_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		nbw_rtable_cell(t, "%s", v.name);
 		nbw_rtable_cell(t, "%s", v.memory);
 		nbw_rtable_cell(t, "%s", nonempty(v.pci_bus_id, "none"));
-		if (nat)
-			nbw_rtable_cell(t, "%s %lld (%s)", str(nat, "api", "?"),
-					(long long)json_integer_value(json_object_get(nat, "id")),
-					str(nat, "by", ""));
+		if (v.native_api[0])
+			nbw_rtable_cell(t, "%s %d (%s)", v.native_api, v.native_id, v.native_by);
 		else
 			nbw_rtable_cell(t, "%s", "");
 		nbw_rtable_end_row(t);
@@ -299,16 +295,17 @@ static void skipped_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		nbw_rv_doc_read(in->docs[f], &d);
 		size_t i;
 		json_t *s;
-		/* view lacks a skipped entry's what, api, probe and reason */
 		json_array_foreach(d.skipped, i, s) {
-			if (strcmp(str(s, "what", ""), "backend") == 0) {
+			struct nbw_rv_skip k;
+			nbw_rv_skip_read(s, &k);
+			if (strcmp(k.what, "backend") == 0) {
 				if (in->nfiles > 1)
 					nbw_rdoc_item(r, "File %zu: backend %s skipped: %s", f,
-						      str(s, "api", "?"),
-						      str(s, "reason", "no reason recorded"));
+						      nonempty(k.api, "?"),
+						      nonempty(k.reason, "no reason recorded"));
 				else
-					nbw_rdoc_item(r, "Backend %s skipped: %s", str(s, "api", "?"),
-						      str(s, "reason", "no reason recorded"));
+					nbw_rdoc_item(r, "Backend %s skipped: %s", nonempty(k.api, "?"),
+						      nonempty(k.reason, "no reason recorded"));
 				backends++;
 			} else {
 				others++;
@@ -329,13 +326,15 @@ static void skipped_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		size_t i;
 		json_t *s;
 		json_array_foreach(d.skipped, i, s) {
-			if (strcmp(str(s, "what", ""), "backend") == 0)
+			struct nbw_rv_skip k;
+			nbw_rv_skip_read(s, &k);
+			if (strcmp(k.what, "backend") == 0)
 				continue;
 			nbw_rtable_cell(t, "%zu", f);
-			nbw_rtable_cell(t, "%s", str(s, "api", "?"));
-			nbw_rtable_cell(t, "%s", str(s, "probe", "?"));
-			nbw_rtable_cell(t, "%s", str(s, "what", "?"));
-			nbw_rtable_cell(t, "%s", str(s, "reason", ""));
+			nbw_rtable_cell(t, "%s", nonempty(k.api, "?"));
+			nbw_rtable_cell(t, "%s", nonempty(k.probe, "?"));
+			nbw_rtable_cell(t, "%s", nonempty(k.what, "?"));
+			nbw_rtable_cell(t, "%s", k.reason);
 			nbw_rtable_end_row(t);
 		}
 	}
@@ -439,12 +438,12 @@ static void units_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	size_t i;
 	json_t *m;
 	json_array_foreach(in->measurements, i, m) {
-		const char *bc = str(m, "bytes_counting", NULL); /* view lacks bytes_counting */
-		if (!bc || json_object_get(seen, bc))
-			continue;
-		json_object_set_new(seen, bc, json_true());
 		struct nbw_rv_meas x;
 		nbw_rv_meas_read(NULL, m, &x);
+		const char *bc = x.bytes_counting;
+		if (!x.j || !bc[0] || json_object_get(seen, bc))
+			continue;
+		json_object_set_new(seen, bc, json_true());
 		nbw_rdoc_item(r, "%s: %s", nonempty(x.concurrency, "?"), bc);
 	}
 	json_decref(seen);

@@ -29,13 +29,12 @@ static inline int nbw_round_of_at(const char *at)
  * when it is a planned round (or the document does not say how many ran). */
 static inline int nbw_round_extra(json_t *doc, int round)
 {
-	/* view lacks the solver stage's record ("solver": rounds_run) */
-	json_t *run = json_object_get(json_object_get(doc, "solver"), "rounds_run"), *x;
-	if (!json_is_integer(run) || round <= json_integer_value(run))
-		return 0;
-	int ran = (int)json_integer_value(run), below[64] = {0}, k = 1;
 	struct nbw_rv_doc d;
+	json_t *x;
 	nbw_rv_doc_read(doc, &d);
+	if (d.rounds_run < 0 || round <= d.rounds_run)
+		return 0;
+	int ran = d.rounds_run, below[64] = {0}, k = 1;
 	size_t i;
 	json_array_foreach(d.solver_runs, i, x) {
 		struct nbw_rv_solver_run v;
@@ -44,9 +43,10 @@ static inline int nbw_round_extra(json_t *doc, int round)
 		if (n > ran && n < round && n - ran < 64)
 			below[n - ran] = 1;
 	}
-	/* view lacks the speed reference's records */
-	json_array_foreach(json_object_get(d.disturbance, "speed_reference"), i, x) {
-		int n = nbw_round_of_at(json_string_value(json_object_get(x, "at")));
+	json_array_foreach(d.speed_reference, i, x) {
+		struct nbw_rv_speedpoint sp;
+		nbw_rv_speedpoint_read(x, &sp);
+		int n = nbw_round_of_at(sp.at);
 		if (n > ran && n < round && n - ran < 64)
 			below[n - ran] = 1;
 	}

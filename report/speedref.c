@@ -26,16 +26,15 @@ static void ratio_cell(struct nbw_rtable *t, double slower)
 		nbw_rtable_cell(t, "-");
 }
 
-/* The speed reference's records of a results document (or NULL), and its disturbance
- * record in \p dist. */
-static json_t *speedref_list(json_t *root, json_t **dist)
+/* The speed reference's records of a results document (or NULL), and how they were taken in
+ * \p method ("" when not recorded). */
+static json_t *speedref_list(json_t *root, const char **method)
 {
 	struct nbw_rv_doc doc;
 	nbw_rv_doc_read(root, &doc);
-	if (dist)
-		*dist = doc.disturbance;
-	/* view lacks the speed reference (records and method) */
-	return json_object_get(doc.disturbance, "speed_reference");
+	if (method)
+		*method = doc.speed_reference_method;
+	return doc.speed_reference;
 }
 
 void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -56,34 +55,37 @@ void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
 						       "memory_slower", "verdict"});
 	const char *method = NULL;
 	for (size_t f = 0; f < in->nfiles; f++) {
-		json_t *d, *list = speedref_list(in->docs[f], &d), *p;
+		const char *how;
+		json_t *list = speedref_list(in->docs[f], &how), *p;
 		size_t i;
-		if (!json_is_array(list))
+		if (!list)
 			continue;
-		if (!method && json_is_string(json_object_get(d, "speed_reference_method")))
-			method = jstr(d, "speed_reference_method");
+		if (!method && how[0])
+			method = how;
 		struct nbw_speedref b;
 		nbw_speedref_best(list, &b);
 		json_array_foreach(list, i, p) {
+			struct nbw_rv_speedpoint sp;
+			nbw_rv_speedpoint_read(p, &sp);
 			nbw_rtable_cell(t, "%zu", f + 1);
 			/* an extra round as the terminal says it; the CSV keeps the record's */
-			int xr = nbw_round_extra(in->docs[f], nbw_round_of_at(jstr(p, "at")));
+			int xr = nbw_round_extra(in->docs[f], nbw_round_of_at(sp.at));
 			if (xr)
-				nbw_rtable_cellc(t, jstr(p, "at"), "solver extra round %d", xr);
+				nbw_rtable_cellc(t, sp.at, "solver extra round %d", xr);
 			else
-				nbw_rtable_cell(t, "%s", jstr(p, "at"));
-			nbw_rtable_cell(t, "%.1f", jnum(p, "elapsed_s"));
-			if (json_is_string(json_object_get(p, "error"))) {
+				nbw_rtable_cell(t, "%s", sp.at);
+			nbw_rtable_cell(t, "%.1f", sp.elapsed_s);
+			if (sp.error) {
 				/* The measurement failed: say why once, in the figures' place. */
-				nbw_rtable_cell(t, "failed: %s", jstr(p, "error"));
+				nbw_rtable_cell(t, "failed: %s", sp.error);
 				for (int k = 0; k < 6; k++)
 					nbw_rtable_cell(t, "-");
 				nbw_rtable_end_row(t);
 				continue;
 			}
-			nbw_rtable_cell(t, "%.3f", jnum(p, "core_ns_per_step"));
-			nbw_rtable_cell(t, "%.1f", jnum(p, "cache_gbps"));
-			nbw_rtable_cell(t, "%.2f", jnum(p, "memory_gbps"));
+			nbw_rtable_cell(t, "%.3f", sp.core_ns_per_step);
+			nbw_rtable_cell(t, "%.1f", sp.cache_gbps);
+			nbw_rtable_cell(t, "%.2f", sp.memory_gbps);
 			double slower[3];
 			nbw_speedref_slower(p, &b, slower);
 			static const char *const kernel[3] = {"core", "cache", "memory"};

@@ -197,11 +197,11 @@ static json_t *paths_json(const struct nbw_rinput *in)
 
 json_t *nbw_report_doc_gaps(json_t *doc)
 {
-	json_t *have = json_object_get(doc, "gaps"); /* view lacks the recorded gap table */
-	if (json_is_array(json_object_get(have, "summary")))
-		return json_incref(have);
 	struct nbw_rv_doc d;
 	nbw_rv_doc_read(doc, &d);
+	json_t *have = d.gaps; /* the gap table's own keys are analysis/gap.c's */
+	if (json_is_array(json_object_get(have, "summary")))
+		return json_incref(have);
 	json_t *devs = json_deep_copy(d.devices);
 	if (!devs)
 		return NULL;
@@ -580,20 +580,21 @@ static json_t *disturbance_sentences(json_t *sent, const struct nbw_rinput *in)
 		json_t *st;
 		struct nbw_rv_doc d;
 		nbw_rv_doc_read(in->docs[f], &d);
-		/* view lacks the disturbance's stages (stage, disturbed, reasons) */
-		json_array_foreach(json_object_get(d.disturbance, "stages"), i, st) {
+		json_array_foreach(d.stages, i, st) {
+			struct nbw_rv_stage s;
+			nbw_rv_stage_read(st, &s);
 			stages++;
-			if (!json_is_true(json_object_get(st, "disturbed"))) {
+			if (!s.disturbed) {
 				quiet++;
 				continue;
 			}
-			json_t *rs = json_object_get(st, "reasons");
+			json_t *rs = s.reasons;
 			json_array_append_new(out, json_pack("{s:i, s:s, s:O}", "file", (int)f,
-							     "stage", jstr(st, "stage"), "reasons",
+							     "stage", s.stage, "reasons",
 							     rs ? rs : json_null()));
 			add(sent, "Measured under disturbance: the %s stage%s (%s%s); its figures "
 				  "may be slower than the machine can give.",
-			    jstr(st, "stage"), in->nfiles > 1 ? " of a file" : "",
+			    s.stage, in->nfiles > 1 ? " of a file" : "",
 			    json_string_value(json_array_get(rs, 0))
 				    ? json_string_value(json_array_get(rs, 0))
 				    : "see results.json",
@@ -616,8 +617,7 @@ static json_t *speed_sentences(json_t *sent, const struct nbw_rinput *in)
 	for (size_t f = 0; f < in->nfiles; f++) {
 		struct nbw_rv_doc d;
 		nbw_rv_doc_read(in->docs[f], &d);
-		/* view lacks the speed reference's records */
-		json_t *list = json_object_get(d.disturbance, "speed_reference");
+		json_t *list = d.speed_reference;
 		struct nbw_speedref best;
 		nbw_speedref_best(list, &best);
 		size_t i, n = 0;
@@ -636,7 +636,9 @@ static json_t *speed_sentences(json_t *sent, const struct nbw_rinput *in)
 				if (slower[k] > worst) {
 					worst = slower[k];
 					wk = k;
-					wat = jstr(p, "at");
+					struct nbw_rv_speedpoint sp;
+					nbw_rv_speedpoint_read(p, &sp);
+					wat = sp.at;
 				}
 			}
 			n += any;

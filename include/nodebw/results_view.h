@@ -40,6 +40,7 @@ struct nbw_rv_device {
 	 *  writes it): its API ("" when none) and id (-1). */
 	const char *native_api;
 	int native_id;
+	const char *native_by;  /**< how they were matched; "" */
 };
 
 /** Fill \p out from \p d; false when \p d is not an object. */
@@ -93,6 +94,11 @@ struct nbw_rv_meas {
 	const char *overlap_verdict; /**< "" */
 	/* Where it ran, from the document's devices and the measurement's topology. */
 	double theoretical;     /**< GB/s the link could give; < 0 unknown or no link */
+	/** The document's own figure and link, before the host-memory and same-device
+	 *  corrections above (NaN and "" when absent). */
+	double theoretical_recorded;
+	const char *link_recorded;
+	const char *bytes_counting; /**< how its bytes are counted; "" */
 	bool same_device;       /**< P2P with src = dst: not a peer link */
 	bool host_memory;       /**< an end is host memory (host-plugin device, host region) */
 	char link[NBW_RV_LINK_LEN]; /**< the link, NBW_SAME_DEVICE_LABEL or NBW_HOST_MEMORY_LABEL */
@@ -165,6 +171,12 @@ struct nbw_rv_doc {
 	const char *created;    /**< UTC, ISO 8601; "" */
 	const char *tool_version, *hostname, *cpu_model;
 	int schema_version;     /**< -1 */
+	/* The machine (its "machine" object). */
+	const char *kernel, *arch;
+	double memory_total_bytes; /**< NaN */
+	int cpus_online, cpus_allowed; /**< -1 */
+	bool solver_runs_malformed; /**< "solver_runs" is there but not an array */
+	int rounds_run;         /**< run's solver rounds (solver.rounds_run); -1 */
 	json_t *devices, *measurements, *solver_runs, *skipped; /**< arrays or NULL */
 	bool interrupted;
 	bool plane_sweep;       /**< the run made a plane-size sweep */
@@ -173,6 +185,13 @@ struct nbw_rv_doc {
 	json_t *solver;         /**< run's solver stage (an object), or NULL */
 	json_t *solver_children; /**< its child processes (nbw_rv_child_read), or NULL */
 	json_t *topology, *machine, *settings, *disturbance; /**< objects or NULL */
+	json_t *software;       /**< the software object (compiler, backends), or NULL */
+	json_t *gaps;           /**< the gap table the run stored (analysis/gap.c's), or NULL */
+	/* The disturbance record (common/disturb.c, tools/run.c). */
+	json_t *environment;    /**< nbw_rv_env_read, or NULL */
+	json_t *stages;         /**< nbw_rv_stage_read each, or NULL */
+	json_t *speed_reference; /**< the speed reference's points (common/speedref.c), or NULL */
+	const char *speed_reference_method; /**< "" */
 };
 
 bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out);
@@ -182,6 +201,41 @@ struct nbw_rv_skip {
 	const char *api, *probe, *what, *reason;
 };
 bool nbw_rv_skip_read(json_t *s, struct nbw_rv_skip *out);
+
+/** What the machine was like as the run started (the disturbance record's environment). */
+struct nbw_rv_env {
+	int cpus_online, kdamond_threads; /**< 0 when absent */
+	const char *thp_enabled, *thp_defrag, *cpufreq_governors;
+};
+bool nbw_rv_env_read(json_t *e, struct nbw_rv_env *out);
+
+/** What else used the machine during one stage (NaN: the counter was unavailable). */
+struct nbw_rv_stage {
+	const char *stage;
+	double seconds, load_avg_start, load_avg_end;
+	double other_cpu_share, steal_share, kdamond_share; /**< fractions of the CPUs */
+	double reclaim_scanned, reclaim_direct_scanned, compact_stalls, thp_faults; /**< pages */
+	bool disturbed;
+	json_t *reasons;        /**< an array of strings, or NULL */
+};
+bool nbw_rv_stage_read(json_t *s, struct nbw_rv_stage *out);
+
+/** One point of the machine speed reference. */
+struct nbw_rv_speedpoint {
+	const char *at;         /**< when it was taken ("start", "after probe", "solver round 3") */
+	const char *error;      /**< NULL when it was measured */
+	double elapsed_s, core_ns_per_step, cache_gbps, memory_gbps; /**< NaN */
+};
+bool nbw_rv_speedpoint_read(json_t *p, struct nbw_rv_speedpoint *out);
+
+/** One record of run's launch probe (nbw_rv_doc.launch_probe). */
+struct nbw_rv_launch {
+	const char *form;       /**< the launch form measured */
+	int g, n;               /**< devices; N of a copy form (0) */
+	double step_s, ci_lo_s, ci_hi_s; /**< the median step and its interval; NaN */
+	bool ok;                /**< no error, verification passed, a step time */
+};
+bool nbw_rv_launch_read(json_t *r, struct nbw_rv_launch *out);
 
 /** One child process of run's solver stage (nbw_rv_doc.solver_children). */
 struct nbw_rv_child {
