@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nodebw/curves.h"
+#include "nodebw/model.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
 
@@ -69,6 +70,8 @@ int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, c
 		    nbw_curves_add(&in->curves, ms, (int)i))
 			goto oom;
 	}
+	if (nbw_rinput_calibrate(in))
+		goto oom;
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
@@ -77,8 +80,34 @@ fail:
 	return -1;
 }
 
+void nbw_rinput_uncalibrate(struct nbw_rinput *in)
+{
+	if (in->calib)
+		nbw_calib_free(in->calib);
+	free(in->calib);
+	in->calib = NULL;
+	in->calib_err[0] = '\0';
+}
+
+int nbw_rinput_calibrate(struct nbw_rinput *in)
+{
+	nbw_rinput_uncalibrate(in);
+	in->calib = calloc(1, sizeof(*in->calib));
+	if (!in->calib)
+		return -1;
+	if (nbw_calib_from_results(in, in->calib, in->calib_err, sizeof(in->calib_err))) {
+		free(in->calib); /* nbw_calib_from_results frees what it built */
+		in->calib = NULL;
+		if (!in->calib_err[0])
+			snprintf(in->calib_err, sizeof(in->calib_err), "no calibration");
+		return strstr(in->calib_err, "out of memory") ? -1 : 0;
+	}
+	return 0;
+}
+
 void nbw_rinput_free(struct nbw_rinput *in)
 {
+	nbw_rinput_uncalibrate(in);
 	for (size_t i = 0; i < in->nfiles; i++) {
 		free((char *)in->paths[i]);
 		if (in->docs)

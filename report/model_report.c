@@ -936,7 +936,9 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			if (in->curves.c[k].file == (int)f)
 				cs[one.curves.n++] = in->curves.c[k];
 		one.curves.c = cs;
-		if (json_array_size(one.solver_runs)) {
+		/* Calibrated on this file alone. */
+		one.calib = NULL;
+		if (json_array_size(one.solver_runs) && nbw_rinput_calibrate(&one) == 0) {
 			char title[1200];
 			snprintf(title, sizeof(title), "Models of %s", in->paths[f]);
 			nbw_rdoc_heading(r, 2, title);
@@ -945,6 +947,7 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
 					 "measurements): files are never pooled.");
 			model_sections(r, &one);
 		}
+		nbw_rinput_uncalibrate(&one);
 		json_decref(one.solver_runs);
 		free(cs); /* the curves' points belong to in */
 	}
@@ -954,33 +957,31 @@ static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	struct vrow *rows = NULL;
 	size_t nr = collect_rows(in->solver_runs, &rows);
-	struct nbw_calib c;
-	char err[400];
-	if (nbw_calib_from_results(in, &c, err, sizeof(err))) {
+	if (!in->calib) {
 		nbw_rdoc_heading(r, 2, "Models");
-		nbw_rdoc_para(r, "No calibration: %s", err);
+		nbw_rdoc_para(r, "No calibration: %s", in->calib_err);
 		free(rows);
 		return;
 	}
+	const struct nbw_calib *cal = in->calib;
 	int ns[MAXN], nn = 0, gl[MAXN], ngl = 0;
-	for (size_t i = 0; i < c.nk && nn < MAXN; i++)
-		ns[nn++] = c.k[i].n;
+	for (size_t i = 0; i < cal->nk && nn < MAXN; i++)
+		ns[nn++] = cal->k[i].n;
 	/* The device counts of the multi-device runs, ascending (rows are sorted by G). */
 	for (size_t i = 0; i < nr; i++)
 		if (rows[i].g >= 2 && (ngl == 0 || gl[ngl - 1] != rows[i].g) && ngl < MAXN)
 			gl[ngl++] = rows[i].g;
-	if (!nr && !c.nk) {
+	if (!nr && !cal->nk) {
 		nbw_rdoc_heading(r, 2, "Models");
 		nbw_rdoc_para(r, "These results hold no solver runs, so neither model can be "
 				 "calibrated or validated ('nodebw run' runs the solver; 'nodebw "
 				 "predict' predicts from a calibration file).");
 	} else {
-		section_paper(r, &c, ns, nn, gl, ngl);
-		section_ext_terms(r, &c);
-		nbw_report_model_physics(r, &c);
-		section_validation(r, rows, nr, &c);
+		section_paper(r, cal, ns, nn, gl, ngl);
+		section_ext_terms(r, cal);
+		nbw_report_model_physics(r, cal);
+		section_validation(r, rows, nr, cal);
 	}
-	nbw_calib_free(&c);
 	free(rows);
 }
 
@@ -1084,14 +1085,10 @@ json_t *nbw_model_summary(const struct nbw_rinput *in)
 		return out;
 	}
 	json_object_set_new(out, "speedups", speedups_json(rows, nr));
-	struct nbw_calib c;
-	char err[400];
-	if (nbw_calib_from_results(in, &c, err, sizeof(err)) == 0) {
-		json_object_set_new(out, "accuracy", accuracy_json(rows, nr, &c));
-		nbw_calib_free(&c);
-	} else {
-		json_object_set_new(out, "why", json_string(err));
-	}
+	if (in->calib)
+		json_object_set_new(out, "accuracy", accuracy_json(rows, nr, in->calib));
+	else
+		json_object_set_new(out, "why", json_string(in->calib_err));
 	free(rows);
 	return out;
 }

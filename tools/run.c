@@ -177,16 +177,17 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summ
 		free(cal);
 		return -1;
 	}
-	struct nbw_calib c;
+	/* The calibration derived as the results were loaded: written here, and the same one
+	 * feeds the summary and the report. */
 	int rc = 0;
-	if (nbw_calib_from_results(&in, &c, err, errlen) == 0) {
-		json_t *j = nbw_calib_to_json(&c);
+	if (in.calib) {
+		json_t *j = nbw_calib_to_json(in.calib);
 		char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 		json_decref(j);
 		rc = text ? nbw_write_atomic(cal, text, strlen(text), err, errlen) : -1;
 		free(text);
-		nbw_calib_free(&c);
 	} else {
+		snprintf(err, errlen, "%s", in.calib_err);
 		rc = -1;
 	}
 	json_t *sum = rc == 0 ? nbw_report_summary(&in) : NULL;

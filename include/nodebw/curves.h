@@ -128,6 +128,8 @@ int nbw_abfit_curve(const struct nbw_curve *c, struct nbw_abfit *out);
 
 /* ---- results files ------------------------------------------------------------------ */
 
+struct nbw_calib;
+
 /** Results files merged for one report. */
 struct nbw_rinput {
 	size_t nfiles;
@@ -137,11 +139,22 @@ struct nbw_rinput {
 	json_t *measurements;   /**< all files' measurements (each with "file": index) */
 	json_t *solver_runs;    /**< all files' solver runs (each with "file": index) */
 	struct nbw_curves curves;
+	/** The calibration of these results (include/nodebw/model.h), derived once when they
+	 *  are loaded, for calibration.json, the report and the summary alike; NULL when it
+	 *  cannot be derived, with the reason in calib_err. */
+	struct nbw_calib *calib;
+	char calib_err[400];
 };
 
-/** Load and merge results files; on error \p err names the file, line and column. */
+/** Load and merge results files and derive their calibration (nbw_rinput_calibrate); on
+ *  error \p err names the file, line and column. */
 int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, char *err,
 		    size_t errlen);
+/** Derive \p in's calibration into in->calib (or in->calib_err), dropping one it had: for
+ *  a subset of loaded results (one file's solver runs). 0, or -1 when out of memory. */
+int nbw_rinput_calibrate(struct nbw_rinput *in);
+/** Free in->calib. */
+void nbw_rinput_uncalibrate(struct nbw_rinput *in);
 void nbw_rinput_free(struct nbw_rinput *in);
 
 #endif
