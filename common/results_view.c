@@ -24,22 +24,22 @@ bool nbw_rv_device_read(json_t *d, struct nbw_rv_device *out)
 	if (!json_is_object(d))
 		return false;
 	out->j = d;
-	out->api = rv_str(d, "api");
-	out->name = rv_str(d, "name");
-	out->kind = rv_str(d, "kind");
-	out->pci_bus_id = rv_str(d, "pci_bus_id");
-	out->id = rv_int(d, "id", -1);
-	out->runtime_id = rv_int(d, "runtime_id", -1);
-	out->file = rv_int(d, "file", -1);
+	out->api = jstr(d, "api");
+	out->name = jstr(d, "name");
+	out->kind = jstr(d, "kind");
+	out->pci_bus_id = jstr(d, "pci_bus_id");
+	out->id = jint(d, "id", -1);
+	out->runtime_id = jint(d, "runtime_id", -1);
+	out->file = jint(d, "file", -1);
 	json_t *g = json_object_get(d, "is_gpu");
 	out->is_gpu = json_is_boolean(g) ? json_is_true(g) : -1;
 	out->host_memory = out->is_gpu == 0 || strcmp(out->kind, "host-plugin") == 0 ||
 			   strcmp(out->kind, "host-memory") == 0;
-	out->memory = rv_str(d, "memory");
+	out->memory = jstr(d, "memory");
 	json_t *n = json_object_get(d, "native");
-	out->native_api = rv_str(n, "api");
-	out->native_id = rv_int(n, "id", -1);
-	out->native_by = rv_str(n, "by");
+	out->native_api = jstr(n, "api");
+	out->native_id = jint(n, "id", -1);
+	out->native_by = jstr(n, "by");
 	return true;
 }
 
@@ -72,7 +72,7 @@ static bool is_host_memory(json_t *devices, const char *api, int id)
 
 static int endpoint(json_t *stream, const char *key)
 {
-	return rv_int(stream, key, -1); /* "host" (a string) is -1 too */
+	return jint(stream, key, -1); /* "host" (a string) is -1 too */
 }
 
 static void read_streams(json_t *devices, json_t *m, struct nbw_rv_meas *out)
@@ -103,30 +103,30 @@ static void read_outcome(json_t *m, struct nbw_rv_meas *out)
 	out->error = json_string_value(json_object_get(m, "error"));
 	if (!out->error && json_object_get(m, "error") && !json_is_null(json_object_get(m, "error")))
 		out->error = "error (not a string)";
-	out->verify_status = rv_str(ver, "status");
-	out->verify_detail = rv_str(ver, "detail");
-	out->stop = rv_str(m, "stop");
+	out->verify_status = jstr(ver, "status");
+	out->verify_detail = jstr(ver, "detail");
+	out->stop = jstr(m, "stop");
 	out->gbps = rv_median(m, "gbps");
 	out->seconds = rv_median(m, "seconds");
 	json_t *g = json_object_get(m, "gbps");
-	out->gbps_min = rv_num(g, "min");
-	out->gbps_max = rv_num(g, "max");
+	out->gbps_min = jnum(g, "min");
+	out->gbps_max = jnum(g, "max");
 	json_t *ci = json_object_get(m, "median_ci");
-	out->ci_lo_gbps = rv_num(ci, "lo_gbps");
-	out->ci_hi_gbps = rv_num(ci, "hi_gbps");
-	out->ci_half_width_pct = rv_num(ci, "half_width_pct");
+	out->ci_lo_gbps = jnum(ci, "lo_gbps");
+	out->ci_hi_gbps = jnum(ci, "hi_gbps");
+	out->ci_half_width_pct = jnum(ci, "half_width_pct");
 	json_t *conv = json_object_get(m, "converged");
 	out->converged = json_is_boolean(conv) ? json_is_true(conv) : -1;
 	out->time_capped = json_is_true(json_object_get(m, "time_capped"));
-	out->reps = rv_int(m, "repetitions", -1);
-	out->warmup = rv_int(m, "warmup", -1);
-	double f = rv_num(m, "first_rep_s");
+	out->reps = jint(m, "repetitions", -1);
+	out->warmup = jint(m, "warmup", -1);
+	double f = jnum(m, "first_rep_s");
 	out->first_rep_s = f > 0.0 ? f : NAN;
-	out->minor_faults_per_rep = rv_num(m, "minor_faults_per_rep");
-	out->elapsed_s = rv_num(m, "elapsed_s");
+	out->minor_faults_per_rep = jnum(m, "minor_faults_per_rep");
+	out->elapsed_s = jnum(m, "elapsed_s");
 	json_t *ov = json_object_get(m, "overlap");
-	out->overlap_speedup = rv_num(ov, "speedup");
-	out->overlap_verdict = rv_str(ov, "verdict");
+	out->overlap_speedup = jnum(ov, "speedup");
+	out->overlap_verdict = jstr(ov, "verdict");
 }
 
 /* The link and its theoretical figure; a same-device copy and host memory have none,
@@ -134,8 +134,8 @@ static void read_outcome(json_t *m, struct nbw_rv_meas *out)
 static void read_link(json_t *m, struct nbw_rv_meas *out)
 {
 	json_t *th = json_object_get(m, "theoretical");
-	double g = rv_num(th, "gbps");
-	const char *link = rv_str(th, "link");
+	double g = jnum(th, "gbps");
+	const char *link = jstr(th, "link");
 	out->theoretical = g > 0.0 ? g : -1.0;
 	out->theoretical_recorded = g;
 	out->link_recorded = link;
@@ -165,22 +165,22 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 		return false;
 	}
 	out->j = m;
-	out->api = rv_str(m, "api");
-	out->probe = rv_str(m, "probe");
-	out->path = rv_str(m, "path");
-	out->bytes_counting = rv_str(m, "bytes_counting");
-	out->direction = rv_str(m, "direction");
-	out->mode = rv_str(m, "mode");
-	out->host_mem = rv_str(m, "host_mem");
-	out->concurrency = rv_str(m, "concurrency");
-	out->peer_access = rv_str(m, "peer_access");
-	out->bind = rv_str(json_object_get(m, "binding"), "policy");
-	out->size_set = rv_str(m, "size_set");
+	out->api = jstr(m, "api");
+	out->probe = jstr(m, "probe");
+	out->path = jstr(m, "path");
+	out->bytes_counting = jstr(m, "bytes_counting");
+	out->direction = jstr(m, "direction");
+	out->mode = jstr(m, "mode");
+	out->host_mem = jstr(m, "host_mem");
+	out->concurrency = jstr(m, "concurrency");
+	out->peer_access = jstr(m, "peer_access");
+	out->bind = jstr(json_object_get(m, "binding"), "policy");
+	out->size_set = jstr(m, "size_set");
 	json_t *hh = json_object_get(m, "hht_sweep");
 	out->hht_sweep = json_is_string(hh) ? json_string_value(hh) : hh ? "yes" : "";
 	out->plane_sweep = json_is_object(json_object_get(m, "plane_sweep"));
-	out->hidden_helpers = rv_int(m, "hidden_helpers", -1);
-	out->file = rv_int(m, "file", -1);
+	out->hidden_helpers = jint(m, "hidden_helpers", -1);
+	out->file = jint(m, "file", -1);
 	json_t *b = json_object_get(m, "bytes");
 	out->bytes = json_is_integer(b) && json_integer_value(b) >= 0 ? json_integer_value(b) : -1;
 	read_streams(devices, m, out);
@@ -248,11 +248,11 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 	if (!json_is_object(root))
 		return false;
 	out->j = root;
-	out->state = rv_str(root, "state");
-	out->state_detail = rv_str(root, "state_detail");
-	out->created = rv_str(root, "created");
-	out->tool_version = rv_str(json_object_get(root, "tool"), "version");
-	out->schema_version = rv_int(root, "schema_version", -1);
+	out->state = jstr(root, "state");
+	out->state_detail = jstr(root, "state_detail");
+	out->created = jstr(root, "created");
+	out->tool_version = jstr(json_object_get(root, "tool"), "version");
+	out->schema_version = jint(root, "schema_version", -1);
 	out->interrupted = json_is_true(json_object_get(root, "interrupted"));
 	out->plane_sweep = json_object_get(root, "plane_sweep") != NULL;
 	out->launch_probe = array_or_null(root, "launch_probe");
@@ -267,80 +267,80 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 	out->machine = object_or_null(root, "machine");
 	out->settings = object_or_null(root, "settings");
 	out->disturbance = object_or_null(root, "disturbance");
-	out->hostname = rv_str(out->machine, "hostname");
-	out->cpu_model = rv_str(out->machine, "cpu_model");
-	out->kernel = rv_str(out->machine, "kernel");
-	out->arch = rv_str(out->machine, "arch");
-	out->memory_total_bytes = rv_num(out->machine, "memory_total_bytes");
-	out->cpus_online = rv_int(out->machine, "cpus_online", -1);
-	out->cpus_allowed = rv_int(out->machine, "cpus_allowed", -1);
+	out->hostname = jstr(out->machine, "hostname");
+	out->cpu_model = jstr(out->machine, "cpu_model");
+	out->kernel = jstr(out->machine, "kernel");
+	out->arch = jstr(out->machine, "arch");
+	out->memory_total_bytes = jnum(out->machine, "memory_total_bytes");
+	out->cpus_online = jint(out->machine, "cpus_online", -1);
+	out->cpus_allowed = jint(out->machine, "cpus_allowed", -1);
 	out->software = object_or_null(root, "software");
 	out->gaps = json_object_get(root, "gaps");
 	out->solver_runs_malformed = json_object_get(root, "solver_runs") && !out->solver_runs;
-	out->rounds_run = rv_int(out->solver, "rounds_run", -1);
+	out->rounds_run = jint(out->solver, "rounds_run", -1);
 	out->environment = object_or_null(out->disturbance, "environment");
 	out->stages = array_or_null(out->disturbance, "stages");
 	out->speed_reference = array_or_null(out->disturbance, "speed_reference");
-	out->speed_reference_method = rv_str(out->disturbance, "speed_reference_method");
+	out->speed_reference_method = jstr(out->disturbance, "speed_reference_method");
 	return true;
 }
 
 bool nbw_rv_skip_read(json_t *s, struct nbw_rv_skip *out)
 {
-	out->api = rv_str(s, "api");
-	out->probe = rv_str(s, "probe");
-	out->what = rv_str(s, "what");
-	out->reason = rv_str(s, "reason");
+	out->api = jstr(s, "api");
+	out->probe = jstr(s, "probe");
+	out->what = jstr(s, "what");
+	out->reason = jstr(s, "reason");
 	return json_is_object(s);
 }
 
 bool nbw_rv_child_read(json_t *c, struct nbw_rv_child *out)
 {
-	out->round = rv_int(c, "round", -1);
-	out->purpose = rv_str(c, "purpose");
-	out->exit_status = rv_int(c, "exit_status", 0);
+	out->round = jint(c, "round", -1);
+	out->purpose = jstr(c, "purpose");
+	out->exit_status = jint(c, "exit_status", 0);
 	return json_is_object(c);
 }
 
 bool nbw_rv_launch_read(json_t *r, struct nbw_rv_launch *out)
 {
-	out->form = rv_str(r, "form");
-	out->g = rv_int(r, "G", 0);
-	out->n = rv_int(r, "N", 0);
+	out->form = jstr(r, "form");
+	out->g = jint(r, "G", 0);
+	out->n = jint(r, "N", 0);
 	json_t *st = json_object_get(r, "step_s");
-	out->step_s = rv_num(st, "median");
-	out->ci_lo_s = rv_num(st, "ci_lo");
-	out->ci_hi_s = rv_num(st, "ci_hi");
+	out->step_s = jnum(st, "median");
+	out->ci_lo_s = jnum(st, "ci_lo");
+	out->ci_hi_s = jnum(st, "ci_hi");
 	json_t *e = json_object_get(r, "error");
 	out->ok = json_is_object(r) && (!e || json_is_null(e)) && out->step_s > 0.0 &&
-		  strcmp(rv_str(json_object_get(r, "verification"), "status"), "passed") == 0;
+		  strcmp(jstr(json_object_get(r, "verification"), "status"), "passed") == 0;
 	return json_is_object(r);
 }
 
 bool nbw_rv_env_read(json_t *e, struct nbw_rv_env *out)
 {
 	json_t *thp = json_object_get(e, "transparent_hugepage");
-	out->cpus_online = rv_int(e, "cpus_online", 0);
-	out->kdamond_threads = rv_int(e, "kdamond_threads", 0);
-	out->thp_enabled = rv_str(thp, "enabled");
-	out->thp_defrag = rv_str(thp, "defrag");
-	out->cpufreq_governors = rv_str(e, "cpufreq_governors");
+	out->cpus_online = jint(e, "cpus_online", 0);
+	out->kdamond_threads = jint(e, "kdamond_threads", 0);
+	out->thp_enabled = jstr(thp, "enabled");
+	out->thp_defrag = jstr(thp, "defrag");
+	out->cpufreq_governors = jstr(e, "cpufreq_governors");
 	return json_is_object(e);
 }
 
 bool nbw_rv_stage_read(json_t *s, struct nbw_rv_stage *out)
 {
-	out->stage = rv_str(s, "stage");
-	out->seconds = rv_num(s, "seconds");
-	out->load_avg_start = rv_num(s, "load_avg_start");
-	out->load_avg_end = rv_num(s, "load_avg_end");
-	out->other_cpu_share = rv_num(s, "other_cpu_share");
-	out->steal_share = rv_num(s, "steal_share");
-	out->kdamond_share = rv_num(s, "kdamond_share_of_one_cpu");
-	out->reclaim_scanned = rv_num(s, "reclaim_scanned_pages");
-	out->reclaim_direct_scanned = rv_num(s, "reclaim_direct_scanned_pages");
-	out->compact_stalls = rv_num(s, "compact_stalls");
-	out->thp_faults = rv_num(s, "thp_fault_alloc");
+	out->stage = jstr(s, "stage");
+	out->seconds = jnum(s, "seconds");
+	out->load_avg_start = jnum(s, "load_avg_start");
+	out->load_avg_end = jnum(s, "load_avg_end");
+	out->other_cpu_share = jnum(s, "other_cpu_share");
+	out->steal_share = jnum(s, "steal_share");
+	out->kdamond_share = jnum(s, "kdamond_share_of_one_cpu");
+	out->reclaim_scanned = jnum(s, "reclaim_scanned_pages");
+	out->reclaim_direct_scanned = jnum(s, "reclaim_direct_scanned_pages");
+	out->compact_stalls = jnum(s, "compact_stalls");
+	out->thp_faults = jnum(s, "thp_fault_alloc");
 	out->disturbed = json_is_true(json_object_get(s, "disturbed"));
 	out->reasons = array_or_null(s, "reasons");
 	return json_is_object(s);
@@ -348,11 +348,11 @@ bool nbw_rv_stage_read(json_t *s, struct nbw_rv_stage *out)
 
 bool nbw_rv_speedpoint_read(json_t *p, struct nbw_rv_speedpoint *out)
 {
-	out->at = rv_str(p, "at");
+	out->at = jstr(p, "at");
 	out->error = json_string_value(json_object_get(p, "error"));
-	out->elapsed_s = rv_num(p, "elapsed_s");
-	out->core_ns_per_step = rv_num(p, "core_ns_per_step");
-	out->cache_gbps = rv_num(p, "cache_gbps");
-	out->memory_gbps = rv_num(p, "memory_gbps");
+	out->elapsed_s = jnum(p, "elapsed_s");
+	out->core_ns_per_step = jnum(p, "core_ns_per_step");
+	out->cache_gbps = jnum(p, "cache_gbps");
+	out->memory_gbps = jnum(p, "memory_gbps");
 	return json_is_object(p);
 }

@@ -12,11 +12,11 @@
 
 static void read_phases(json_t *ph, struct nbw_rv_phases *out)
 {
-	out->interior = rv_num(ph, "interior");
-	out->boundary = rv_num(ph, "boundary");
-	out->halo = rv_num(ph, "halo_exchange");
-	out->sync = rv_num(ph, "synchronisation");
-	out->total = rv_num(ph, "total");
+	out->interior = jnum(ph, "interior");
+	out->boundary = jnum(ph, "boundary");
+	out->halo = jnum(ph, "halo_exchange");
+	out->sync = jnum(ph, "synchronisation");
+	out->total = jnum(ph, "total");
 }
 
 static double fastest(json_t *r)
@@ -27,7 +27,7 @@ static double fastest(json_t *r)
 	json_array_foreach(a, i, x)
 		if (json_is_number(x) && json_number_value(x) > 0.0 && json_number_value(x) < best)
 			best = json_number_value(x);
-	return isfinite(best) ? best : rv_num(r, "seconds");
+	return isfinite(best) ? best : jnum(r, "seconds");
 }
 
 static void read_outcome(json_t *r, struct nbw_rv_solver_run *out)
@@ -37,13 +37,13 @@ static void read_outcome(json_t *r, struct nbw_rv_solver_run *out)
 			     ? (json_is_string(e) ? json_string_value(e) : "error (not a string)")
 			     : NULL;
 	json_t *ver = json_object_get(r, "verification");
-	out->verify_status = rv_str(ver, "status");
-	out->verify_detail = rv_str(ver, "detail");
-	out->seconds = rv_num(r, "seconds");
-	out->seconds_per_step = rv_num(r, "seconds_per_step");
-	out->k_s_per_point = rv_num(r, "k_s_per_point");
+	out->verify_status = jstr(ver, "status");
+	out->verify_detail = jstr(ver, "detail");
+	out->seconds = jnum(r, "seconds");
+	out->seconds_per_step = jnum(r, "seconds_per_step");
+	out->k_s_per_point = jnum(r, "k_s_per_point");
 	out->fastest_s = fastest(r);
-	out->roofline_gbs = rv_num(json_object_get(r, "roofline"), "gbs");
+	out->roofline_gbs = jnum(json_object_get(r, "roofline"), "gbs");
 	read_phases(json_object_get(r, "phases_s"), &out->phases);
 }
 
@@ -59,30 +59,30 @@ bool nbw_rv_solver_read(json_t *r, struct nbw_rv_solver_run *out)
 		return false;
 	}
 	out->j = r;
-	out->version = rv_str(r, "version");
-	out->version_label = rv_str(r, "version_label");
-	out->launch = rv_str(r, "launch");
-	out->device_kind = rv_str(r, "device_kind");
-	out->halo_path = rv_str(r, "halo_path");
-	out->kernels = rv_str(r, "kernels");
-	out->purpose = rv_str(r, "purpose");
-	out->g = rv_int(r, "G", 0);
+	out->version = jstr(r, "version");
+	out->version_label = jstr(r, "version_label");
+	out->launch = jstr(r, "launch");
+	out->device_kind = jstr(r, "device_kind");
+	out->halo_path = jstr(r, "halo_path");
+	out->kernels = jstr(r, "kernels");
+	out->purpose = jstr(r, "purpose");
+	out->g = jint(r, "G", 0);
 	json_t *sh = json_object_get(r, "shape");
-	out->nx = rv_int(sh, "nx", 0);
-	out->ny = rv_int(sh, "ny", 0);
-	out->nz = rv_int(sh, "nz", 0);
-	out->cubic_n = rv_int(r, "cubic_n", 0);
-	out->steps = rv_int(r, "steps", 0);
-	out->warmup_steps = rv_int(r, "warmup_steps", 0);
-	out->repetitions = rv_int(r, "repetitions", 0);
-	out->hidden_helpers = rv_int(r, "hidden_helpers", -1);
-	out->host_threads = rv_int(r, "host_threads", -1);
-	out->round = rv_int(r, "round", -1);
-	out->file = rv_int(r, "file", -1);
-	out->no_exchange = strcmp(rv_str(r, "exchange"), "none") == 0;
+	out->nx = jint(sh, "nx", 0);
+	out->ny = jint(sh, "ny", 0);
+	out->nz = jint(sh, "nz", 0);
+	out->cubic_n = jint(r, "cubic_n", 0);
+	out->steps = jint(r, "steps", 0);
+	out->warmup_steps = jint(r, "warmup_steps", 0);
+	out->repetitions = jint(r, "repetitions", 0);
+	out->hidden_helpers = jint(r, "hidden_helpers", -1);
+	out->host_threads = jint(r, "host_threads", -1);
+	out->round = jint(r, "round", -1);
+	out->file = jint(r, "file", -1);
+	out->no_exchange = strcmp(jstr(r, "exchange"), "none") == 0;
 	json_t *pr = json_object_get(r, "paired");
 	out->paired = json_is_object(pr);
-	out->partner = rv_str(pr, "partner");
+	out->partner = jstr(pr, "partner");
 	out->instrumented = json_is_true(json_object_get(r, "instrumented"));
 	read_outcome(r, out);
 	return true;

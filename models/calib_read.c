@@ -16,7 +16,7 @@
 #include "nodebw/readfile.h"
 #include "nodebw/model.h"
 #include "calib_priv.h"
-#include "jget.h"
+#include "nodebw/jget.h"
 
 static int bad(char *err, size_t errlen, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -14,7 +14,7 @@
 #include "nodebw/stats.h"
 #include "nodebw/results_view.h"
 #include "calib_priv.h"
-#include "jget.h"
+#include "nodebw/jget.h"
 
 /* ---- solver runs -------------------------------------------------------------------- */
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jget.h"
+#include "nodebw/jget.h"
 #include "nodebw/disturb.h"
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"

@@ -15,7 +15,7 @@
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
 #include "nodebw/stats.h"
-#include "jget.h"
+#include "nodebw/jget.h"
 #include "model_priv.h"
 
 #define MAXN 32

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jget.h"
+#include "nodebw/jget.h"
 #include "nodebw/analysis.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jget.h"
+#include "nodebw/jget.h"
 #include "nodebw/analysis.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "jget.h"
+#include "nodebw/jget.h"
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
 #include "nodebw/speedref.h"

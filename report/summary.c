@@ -22,7 +22,7 @@
 #include "nodebw/stats.h"
 #include "drop_cause.h"
 #include "gap_words.h"
-#include "jget.h"
+#include "nodebw/jget.h"
 #include "rdoc_priv.h"
 
 /* ---- paths -------------------------------------------------------------------------- */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jget.h"
+#include "nodebw/jget.h"
 #include "rdoc_priv.h"
 #include "summary_fig.h"
 

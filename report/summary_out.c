@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "nodebw/report.h"
-#include "jget.h"
+#include "nodebw/jget.h"
 #include "rdoc_priv.h"
 #include "summary_fig.h"
 

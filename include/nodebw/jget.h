@@ -2,8 +2,8 @@
 /* Reading fields with defaults of JSON that is not the results document (calibrations, the
  * analyses' output objects, the summary), private to models/ and report/; the results
  * document is read through its views (nodebw/results_view.h). */
-#ifndef NODEBW_REPORT_JGET_H
-#define NODEBW_REPORT_JGET_H
+#ifndef NODEBW_JGET_H
+#define NODEBW_JGET_H
 
 #include <jansson.h>
 #include <math.h>
@@ -22,11 +22,14 @@ static inline double jnum(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/** The integer at \p key, or \p dflt. */
+/** The integer at \p key, or \p dflt (also for one outside int's range). */
 static inline int jint(json_t *o, const char *key, int dflt)
 {
 	json_t *v = json_object_get(o, key);
-	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+	if (!json_is_integer(v))
+		return dflt;
+	json_int_t x = json_integer_value(v);
+	return x >= -2147483647LL && x <= 2147483647LL ? (int)x : dflt;
 }
 
 #endif
