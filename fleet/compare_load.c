@@ -120,10 +120,10 @@ static void solver_values(json_t *values, json_t *runs)
 /* The machine speed reference of nodebw run (common/speedref.c): the node's best of each
  * kernel over the run, so that a node whose host is slower (a throttled clock or memory, a
  * shared host) stands out even where its devices do not. */
-static void speedref_values(json_t *values, json_t *disturbance)
+static void speedref_values(json_t *values, json_t *points)
 {
 	struct nbw_speedref b;
-	nbw_speedref_best(json_object_get(disturbance, "speed_reference"), &b);
+	nbw_speedref_best(points, &b);
 	put_value(values, "host speed reference: core (multiply-add chains)", b.core_ns, "ns/step",
 		  "lower", "host", NULL, -1);
 	put_value(values, "host speed reference: cache copy 192 KiB", b.cache_gbps, "GB/s",
@@ -307,7 +307,7 @@ static json_t *load_node(const char *ndir, const char *folder)
 	json_t *values = json_object();
 	transfer_values(values, h.measurements);
 	solver_values(values, h.solver_runs);
-	speedref_values(values, h.disturbance);
+	speedref_values(values, h.speed_reference);
 	json_object_set_new(node, "values", values);
 	json_object_set_new(node, "topology", h.topology ? flat_topology(h.topology) : json_object());
 	if (h.hostname[0])

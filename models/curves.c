@@ -110,8 +110,6 @@ static bool merge_process(struct nbw_curve *c, const struct nbw_rv_meas *x)
  * and a same-device copy ("unknown" without a link), which the curves have never been. */
 static void theoretical_of(struct nbw_curve *c, const struct nbw_rv_meas *x)
 {
-	if (!x->j || !json_is_object(json_object_get(x->j, "theoretical")))
-		return;
 	if (x->theoretical_recorded > 0.0)
 		c->theoretical_gbps = x->theoretical_recorded;
 	if (!c->link[0])

@@ -15,6 +15,7 @@
 #include "nodebw/backends.h"
 #include "nodebw/config.h"
 #include "nodebw/plan.h"
+#include "nodebw/results_view.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 
@@ -39,10 +40,11 @@ int nbw_merge_child(struct nbw_doc *doc, const char *dir, const char *field, jso
 		json_object_set(c, field, tag);
 		nbw_doc_add_measurement_json(doc, c);
 		st->measurements++;
-		json_t *v = json_object_get(json_object_get(m, "verification"), "status");
-		if (json_is_string(json_object_get(m, "error")))
+		struct nbw_rv_meas x;
+		nbw_rv_meas_read(NULL, m, &x);
+		if (x.error)
 			st->errors++;
-		else if (!json_is_string(v) || strcmp(json_string_value(v), "passed") != 0)
+		else if (!nbw_rv_meas_verified(&x))
 			st->verify_failed++;
 	}
 	/* The child's own skips (too few devices, no P2P nowait) repeat the main run's. */

@@ -12,6 +12,7 @@
 #include "summary.h"
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
+#include "nodebw/results_view.h"
 #include "nodebw/session.h"
 
 bool nbw_stage_solver_wanted(const struct nbw_stage_ctx *c)
@@ -88,8 +89,9 @@ enum nbw_stage_next nbw_stage_summary(struct nbw_stage_ctx *c)
 			fprintf(stderr, "nodebw: warning: %s\n", c->err);
 	}
 	/* Nothing measured (an API asked for that cannot run): no summary of nothing. */
-	if (json_array_size(c->doc->measurements) == 0 &&
-	    json_array_size(json_object_get(c->doc->root, "solver_runs")) == 0)
+	struct nbw_rv_doc h;
+	nbw_rv_doc_read(c->doc->root, &h);
+	if (json_array_size(h.measurements) == 0 && json_array_size(h.solver_runs) == 0)
 		return NBW_STAGE_NEXT;
 	/* With --json (run), stdout holds the results document: the summary goes to stderr. */
 	if (!c->o->quiet || (c->o->json && c->is_run))
