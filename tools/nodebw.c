@@ -25,6 +25,7 @@
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/ompenv.h"
+#include "nodebw/results_view.h"
 #include "nodebw/rundir.h"
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
@@ -174,19 +175,14 @@ static int cmd_list(int argc, char **argv)
 		       json_string_value(json_object_get(x, "reason")));
 	if (n == 0)
 		printf("  no backend was built\n");
-	json_array_foreach(devs, k, x) {
-		int d = (int)json_integer_value(json_object_get(x, "id"));
-		int rtid = (int)json_integer_value(json_object_get(x, "runtime_id"));
-		const char *pci = json_string_value(json_object_get(x, "pci_bus_id"));
+	json_array_foreach(devs, k, x) { /* devices as a results document lists them */
+		struct nbw_rv_device v;
+		nbw_rv_device_read(x, &v);
 		char rt[48] = "";
-		if (rtid != d)
-			snprintf(rt, sizeof(rt), " (the runtime's device %d)", rtid);
-		printf("  %-6s %2d  %-12s %s; memory: %s%s%s%s\n",
-		       json_string_value(json_object_get(x, "api")), d,
-		       json_string_value(json_object_get(x, "kind")),
-		       json_string_value(json_object_get(x, "name")),
-		       json_string_value(json_object_get(x, "memory")), pci[0] ? "; PCI " : "", pci,
-		       rt);
+		if (v.runtime_id != v.id)
+			snprintf(rt, sizeof(rt), " (the runtime's device %d)", v.runtime_id);
+		printf("  %-6s %2d  %-12s %s; memory: %s%s%s%s\n", v.api, v.id, v.kind, v.name,
+		       v.memory, v.pci_bus_id[0] ? "; PCI " : "", v.pci_bus_id, rt);
 	}
 	printf("\nProbes:\n");
 	json_array_foreach(json_object_get(out, "probes"), k, x)

@@ -7,7 +7,11 @@
 2. every top-level folder that holds C sources is a row of doc/architecture.md's folder
    table, and every folder the table names exists;
 3. main() is defined only in tools/, bench/, tests/ and meson/ (configure-time checks);
-4. README.md says what nodebw is, the two set-up commands, what you get and where to read
+4. only the results module (common/results*.c) reads the results document's own keys: a
+   read (json_object_get, jstr, jnum, jint) of one of RESULTS_KEYS anywhere else fails,
+   except the writers in WRITERS updating a record they own; the others take the typed
+   views of include/nodebw/results_view.h;
+5. README.md says what nodebw is, the two set-up commands, what you get and where to read
    more within its first 60 lines, and no paragraph of it is longer than 8 lines.
 
 Usage: check-layout.py SOURCE_ROOT [MAX_LINES]"""
@@ -100,6 +104,24 @@ for f in files:
     if re.search(r"^int\s+main\s*\(", text, re.M):
         mains.append(f)
 tap(not mains, "main() only in tools/, bench/, tests/ and meson/", mains)
+# Keys no other document uses, so that a read of one is a read of the results document.
+RESULTS_KEYS = ["verification", "streams", "samples_s", "solver_runs", "measurements",
+                "hht_sweep", "median_ci", "time_capped", "first_rep_s", "minor_faults_per_rep",
+                "cubic_n", "phases_s", "partner_samples_s", "launch_probe", "speed_reference",
+                "size_set", "bytes_counting", "host_mem_note", "runtime_id", "pci_bus_id"]
+# (file, key): a writer appending to its own record.
+WRITERS = {("tools/run.c", "speed_reference")}
+read = re.compile(r"(?:json_object_get|jstr|jnum|jint)\([^;]*?\"(" + "|".join(RESULTS_KEYS) +
+                  r")\"")
+stray = []
+for f in files:
+    if f.startswith(("tests/", "common/results")) or not f.endswith(".c"):
+        continue
+    for i, line in enumerate(open(os.path.join(root, f), errors="replace"), 1):
+        for k in read.findall(line):
+            if (f, k) not in WRITERS:
+                stray.append(f"{f}:{i}: reads \"{k}\" (use include/nodebw/results_view.h)")
+tap(not stray, "the results document's keys are read only by the results module", stray)
 readme = open(os.path.join(root, "README.md")).read().split("\n")
 head = "\n".join(readme[:60])
 want = ["scripts/quickstart.sh run", "scripts/quickstart.sh test", "## What you get",
