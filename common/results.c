@@ -862,33 +862,47 @@ int nbw_doc_write_csv(struct nbw_doc *d, const char *path, char *err, size_t err
 /* The final results could not be written (a full disk): what is on disk must not keep
  * saying "running". The last checkpoint there (or, without one, the document's head without
  * its measurements), which is smaller, is written again saying "failed" and why. */
+/* \p doc saying "failed": \p why, and how many of \p total measurements it keeps, written
+ * atomically at \p path; 0 or -1. */
+static int write_failed(json_t *doc, const char *path, const char *why, size_t total)
+{
+	char detail[700], e[256];
+	size_t kept = json_array_size(json_object_get(doc, "measurements"));
+	if (kept)
+		snprintf(detail, sizeof(detail), "the results could not be written (%s); this file "
+			 "keeps %zu of the %zu measurements, those of the last checkpoint that could "
+			 "be", why, kept, total);
+	else
+		snprintf(detail, sizeof(detail), "the results could not be written (%s); none of "
+			 "the %zu measurements could be kept", why, total);
+	json_object_set_new(doc, "state", json_string("failed"));
+	json_object_set_new(doc, "state_detail", json_string(detail));
+	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	int rc = text ? nbw_write_atomic(path, text, strlen(text), e, sizeof(e)) : -1;
+	free(text);
+	return rc;
+}
+
+/* The final results could not be written (a full disk): what is on disk must not keep
+ * saying "running". The last checkpoint there is written again saying "failed" and why;
+ * where even that does not fit, the document's head without its measurements. */
 static void mark_failed(struct nbw_doc *d, const char *path, const char *why)
 {
 	char *text = NULL, e[256];
-	size_t len = 0;
+	size_t len = 0, total = json_array_size(d->measurements);
 	json_t *old = nbw_readfile(path, 0, &text, &len, e, sizeof(e)) == 0
 			      ? json_loadb(text, len, 0, NULL)
 			      : NULL;
 	free(text);
-	size_t total = json_array_size(d->measurements);
-	if (!json_is_object(old)) {
-		json_decref(old);
-		old = json_copy(d->root); /* shallow: only its own keys change below */
-		if (!old)
-			return;
-		json_object_set_new(old, "measurements", json_array());
-	}
-	char detail[700];
-	snprintf(detail, sizeof(detail), "the results could not be written (%s); this file keeps "
-		 "%zu of the %zu measurements, those of the last checkpoint that could be", why,
-		 json_array_size(json_object_get(old, "measurements")), total);
-	json_object_set_new(old, "state", json_string("failed"));
-	json_object_set_new(old, "state_detail", json_string(detail));
-	text = json_dumps(old, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	int rc = json_is_object(old) ? write_failed(old, path, why, total) : -1;
 	json_decref(old);
-	if (text)
-		nbw_write_atomic(path, text, strlen(text), e, sizeof(e));
-	free(text);
+	json_t *head = rc ? json_copy(d->root) : NULL; /* shallow: only its own keys change */
+	if (head) {
+		json_object_set_new(head, "measurements", json_array());
+		json_object_del(head, "solver_runs");
+		write_failed(head, path, why, total);
+		json_decref(head);
+	}
 }
 
 int nbw_doc_write(struct nbw_doc *d, const char *dir, char *err, size_t errlen)

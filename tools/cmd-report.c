@@ -159,7 +159,8 @@ int nbw_report_main(int argc, char **argv)
 	int rc = nbw_report_write(&in, NULL, dir, &no_image, why, sizeof(why), err, sizeof(err));
 	nbw_rinput_free(&in);
 	if (rc) {
-		fprintf(stderr, "nodebw: error: %s\n", err);
+		rmdir(dir); /* the folder made for it, when nothing else is there */
+		fprintf(stderr, "nodebw: error: %s; nothing of this report was kept\n", err);
 		return 1;
 	}
 	printf("report: %s/report.md and %s/report.html\n", dir, dir);

@@ -418,6 +418,9 @@ int main(int argc, char **argv)
 {
 	atexit(unlink_images_at_exit);
 	fit_malloc_to_limits();
+	/* A file-size limit fails the write (EFBIG), which every command reports, instead of
+	 * killing the process with a half-written file. */
+	signal(SIGXFSZ, SIG_IGN);
 	return close_stdout(dispatch(argc, argv));
 }
 

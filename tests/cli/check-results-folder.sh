@@ -86,6 +86,24 @@ st=$?
 check "file-size limit: exit 1 (got $st)" test $st -eq 1
 check "file-size limit: one line naming it" grep -q "^nodebw: error: cannot write .*File too large" "$tmp/fsize.err"
 check "file-size limit: no temporary file left" test -z "$(strays "$tmp/fsize")"
-check "file-size limit: results.json does not claim to be complete" sh -c \
-	"test ! -e '$tmp/fsize/results.json' || /usr/bin/python3 -c \"import json,sys; sys.exit(json.load(open('$tmp/fsize/results.json'))['state'] == 'complete')\""
+check "file-size limit: results.json says it failed, and why" /usr/bin/python3 -c \
+	"import json,sys; d = json.load(open('$tmp/fsize/results.json')); sys.exit(not (d['state'] == 'failed' and 'File too large' in d['state_detail']))"
+
+# A report that does not fit (the same limit): the earlier report stays whole, and a new
+# folder is not left half-written.
+fx="$NODEBW_SOURCE/tests/fixtures"
+"$NODEBW" report "$fx/results-omp-host-2cpu-vm.json" --output "$tmp/rep" >/dev/null 2>&1
+sum_before=$(cat "$tmp/rep/report.md" "$tmp/rep/summary.json" | cksum)
+( ulimit -f 40; "$NODEBW" report "$fx/results-run-paired-2cpu-vm.json" --output "$tmp/rep" \
+	>/dev/null 2>"$tmp/rep.err" )
+st=$?
+check "report past a file-size limit: exit 1 (got $st), one line" sh -c \
+	"test $st -eq 1 && test \$(wc -l <'$tmp/rep.err') -eq 1 && grep -q 'File too large' '$tmp/rep.err'"
+check "report past a file-size limit: the earlier report is untouched" \
+	test "$(cat "$tmp/rep/report.md" "$tmp/rep/summary.json" | cksum)" = "$sum_before"
+check "report past a file-size limit: no staging folder left" \
+	test -z "$(ls -d "$tmp"/rep.tmp* 2>/dev/null)"
+( ulimit -f 40; "$NODEBW" report "$fx/results-run-paired-2cpu-vm.json" --output "$tmp/rep2" \
+	>/dev/null 2>&1 )
+check "report past a file-size limit into a new folder: no folder left" test ! -e "$tmp/rep2"
 done_testing
