@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +233,30 @@ static void recover_siblings(const char *dir)
 		closedir(d);
 	}
 	free(copy);
+}
+
+int nbw_rundir_writer(const char *dir, char *owner, size_t len)
+{
+	if (len)
+		owner[0] = '\0';
+	char *lock = join(dir, NBW_LOCK_NAME);
+	FILE *f = lock ? fopen(lock, "re") : NULL;
+	free(lock);
+	if (!f)
+		return -1;
+	char line[400] = "", host[256] = "", mine[256] = "";
+	long pid = 0;
+	bool got = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	if (len)
+		snprintf(owner, len, "%s", line);
+	gethostname(mine, sizeof(mine) - 1);
+	/* Read without taking the lock, so that a writer starting now is never refused. */
+	if (!got || sscanf(line, "pid %ld on %255s", &pid, host) != 2 || pid <= 0 ||
+	    strcmp(host, mine) != 0)
+		return -1;
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM ? 1 : 0;
 }
 
 /* mkdir -p; a component that exists and is not a folder is an error (ENOTDIR). */

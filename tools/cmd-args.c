@@ -1,9 +1,36 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "cmd-args.h"
 
+#include <libgen.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nodebw/cli.h"
+#include "nodebw/results_view.h"
+#include "nodebw/rundir.h"
+
+void nbw_cmd_note_writer(const char *file, json_t *root)
+{
+	struct nbw_rv_doc h;
+	nbw_rv_doc_read(root, &h);
+	if (strcmp(h.state, "running") != 0)
+		return;
+	char *copy = strdup(file), owner[400];
+	int w = copy ? nbw_rundir_writer(dirname(copy), owner, sizeof(owner)) : -1;
+	free(copy);
+	if (w == 1)
+		fprintf(stderr, "nodebw: note: %s is still being written (%s): these are its "
+				"results so far\n", file, owner);
+	else if (w == 0)
+		fprintf(stderr, "nodebw: note: %s says \"running\" but the nodebw writing it (%s) "
+				"is gone, killed or failed before its last write: these are its "
+				"results up to its last checkpoint\n", file, owner);
+	else
+		fprintf(stderr, "nodebw: note: %s says \"running\" and no nodebw on this host "
+				"holds its folder%s%s: it may be from a run that was killed, or one "
+				"still running elsewhere\n", file, owner[0] ? "; its lock says " : "",
+			owner);
+}
 
 int nbw_cmd_one_results_file(int argc, char **argv, void (*usage)(FILE *), bool *json,
 			     const char **path, struct nbw_doc **doc)
@@ -40,5 +67,6 @@ int nbw_cmd_one_results_file(int argc, char **argv, void (*usage)(FILE *), bool 
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		return NBW_EXIT_USAGE;
 	}
+	nbw_cmd_note_writer(file, (*doc)->root);
 	return 0;
 }

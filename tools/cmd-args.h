@@ -14,4 +14,9 @@
 int nbw_cmd_one_results_file(int argc, char **argv, void (*usage)(FILE *), bool *json,
 			     const char **file, struct nbw_doc **doc);
 
+/** A note on stderr when results file \p file (\p root) says "running": whether the nodebw
+ *  writing it is still alive, gone (killed, or failed before its last write) or unknown
+ *  (include/nodebw/rundir.h, nbw_rundir_writer). */
+void nbw_cmd_note_writer(const char *file, json_t *root);
+
 #endif

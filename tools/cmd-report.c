@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd-compare.h"
+#include "cmd-args.h"
 #include "cmd-report.h"
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
@@ -149,6 +150,8 @@ int nbw_report_main(int argc, char **argv)
 		return NBW_EXIT_USAGE;
 	}
 	free(files);
+	for (size_t i = 0; i < in.nfiles; i++)
+		nbw_cmd_note_writer(in.paths[i], in.docs[i]);
 	if (make_dirs(dir, err, sizeof(err))) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		nbw_rinput_free(&in);

@@ -40,6 +40,12 @@ void nbw_rundir_close(struct nbw_rundir *rd, bool remove_if_empty);
  *  file comment. Returns how many things it changed; \p what says which (may be NULL). */
 int nbw_rundir_recover(const char *dir, char *what, size_t len);
 
+/** Who writes results folder \p dir, from its lock file ("pid N on HOST since T"): 1 when
+ *  that process is alive on this host, 0 when it is gone (killed, or failed before its last
+ *  write), -1 when the folder has no lock file or its owner is on another host (unknown).
+ *  \p owner gets the lock file's line ("" when none). */
+int nbw_rundir_writer(const char *dir, char *owner, size_t len);
+
 /** mkdir -p \p path (0755): 0, or -1 with errno (ENOTDIR when a component, or \p path
  *  itself, exists and is not a folder). */
 int nbw_mkdir_p(const char *path);

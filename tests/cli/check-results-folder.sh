@@ -106,4 +106,19 @@ check "report past a file-size limit: no staging folder left" \
 ( ulimit -f 40; "$NODEBW" report "$fx/results-run-paired-2cpu-vm.json" --output "$tmp/rep2" \
 	>/dev/null 2>&1 )
 check "report past a file-size limit into a new folder: no folder left" test ! -e "$tmp/rep2"
+# A results file still saying "running": the commands that read it say whether its writer
+# lives, is gone (a dead pid in the lock file) or is unknown (no lock file).
+mkdir -p "$tmp/dead"
+/usr/bin/python3 -c "import json; d = json.load(open('$fx/results-omp-host-2cpu-vm.json')); d['state'] = 'running'; json.dump(d, open('$tmp/dead/results.json', 'w'))"
+dead=4194303 # above pid_max's default, so never a live process
+while kill -0 $dead 2>/dev/null; do dead=$((dead - 1)); done
+echo "pid $dead on $(hostname) since 2026-01-01T00:00:00Z" >"$tmp/dead/.nodebw.lock"
+"$NODEBW" summary "$tmp/dead/results.json" >/dev/null 2>"$tmp/dead.err"
+check "a dead writer: the reader says it is gone" grep -q "the nodebw writing it (pid $dead.*) is gone" "$tmp/dead.err"
+echo "pid $$ on $(hostname) since 2026-01-01T00:00:00Z" >"$tmp/dead/.nodebw.lock"
+"$NODEBW" matrix "$tmp/dead/results.json" >/dev/null 2>"$tmp/dead.err"
+check "a live writer: the reader says it is still being written" grep -q "is still being written (pid $$" "$tmp/dead.err"
+rm "$tmp/dead/.nodebw.lock"
+"$NODEBW" report "$tmp/dead/results.json" >/dev/null 2>"$tmp/dead.err"
+check "no lock file: the reader says it may be from a killed run" grep -q "no nodebw on this host holds its folder" "$tmp/dead.err"
 done_testing
