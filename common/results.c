@@ -223,6 +223,8 @@ static int get_int(json_t *j, const char *key, json_int_t lo, json_int_t hi, jso
 	return 0;
 }
 
+#define NBW_SAMPLE_MAX_S 86400.0
+
 static int read_samples(json_t *a, double **out, size_t *n, const char *key, char *err,
 			size_t errlen)
 {
@@ -242,11 +244,14 @@ static int read_samples(json_t *a, double **out, size_t *n, const char *key, cha
 	}
 	for (size_t i = 0; i < cnt; i++) {
 		json_t *v = json_array_get(a, i);
-		if (!json_is_number(v)) {
-			snprintf(err, errlen, "'%s'[%zu] is not a number", key, i);
+		double x = json_is_number(v) ? json_number_value(v) : NAN;
+		/* A timed repetition, as the clock can give one: more than 0, at most a day. */
+		if (!(x > 0.0 && x <= NBW_SAMPLE_MAX_S)) {
+			snprintf(err, errlen, "'%s'[%zu] is not a time in seconds from 0 (excluded) to "
+				 "%g", key, i, NBW_SAMPLE_MAX_S);
 			return -1;
 		}
-		(*out)[i] = json_number_value(v);
+		(*out)[i] = x;
 	}
 	*n = cnt;
 	return 0;
@@ -980,6 +985,37 @@ static int check_devices(json_t *devices, char *e, size_t elen)
 	return 0;
 }
 
+/* A solver run's times, where present, are seconds from 0 to a week: a 1e308 or a negative
+ * time would turn every prediction and accuracy figure built on it into nonsense. 0, or -1
+ * with \p e ("solver_runs[i]: ..."). */
+static int check_solver_times(json_t *runs, char *e, size_t elen)
+{
+	static const char *const keys[] = {"seconds", "seconds_per_step", "k_s_per_point"};
+	const double most = 7 * 86400.0;
+	size_t i, j;
+	json_t *r, *x;
+	json_array_foreach(runs, i, r) {
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			x = json_object_get(r, keys[k]);
+			if (x && !json_is_null(x) &&
+			    !(json_is_number(x) && json_number_value(x) >= 0.0 &&
+			      json_number_value(x) <= most)) {
+				snprintf(e, elen, "solver_runs[%zu]: '%s' is not seconds from 0 to %g",
+					 i, keys[k], most);
+				return -1;
+			}
+		}
+		json_array_foreach(json_object_get(r, "samples_s"), j, x)
+			if (!(json_is_number(x) && json_number_value(x) >= 0.0 &&
+			      json_number_value(x) <= most)) {
+				snprintf(e, elen, "solver_runs[%zu]: 'samples_s'[%zu] is not seconds "
+					 "from 0 to %g", i, j, most);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t len, char *err,
 				    size_t errlen)
 {
@@ -1038,9 +1074,11 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 		return NULL;
 	}
 	char de[160];
-	if (check_devices(d->devices, de, sizeof(de))) {
+	bool bad_devices = check_devices(d->devices, de, sizeof(de)) != 0;
+	if (bad_devices || check_solver_times(json_object_get(root, "solver_runs"), de,
+					      sizeof(de))) {
 		int line = 1, col = 1;
-		nbw_json_locate(text, len, "devices", &line, &col);
+		nbw_json_locate(text, len, bad_devices ? "devices" : "solver_runs", &line, &col);
 		snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, de);
 		nbw_doc_free(d);
 		return NULL;

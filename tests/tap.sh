@@ -3,7 +3,12 @@
 tap_n=0
 tap_failed=0
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
-not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"; }
+# A failure also goes to stderr, which is what meson prints of a failed test
+# (--print-errorlogs), so that CI's log says which check failed.
+not_ok() {
+	tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"
+	echo "not ok $tap_n - $*" >&2
+}
 check() { # check "description" command...
 	desc=$1; shift
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi

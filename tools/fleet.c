@@ -59,82 +59,27 @@ static void usage(FILE *f)
 		NBW_FLEET_NODE_ENV, NBW_FLEET_NODE_ENV);
 }
 
-static int seconds(const char *opt, const char *s, double *out)
-{
-	char err[256];
-	if (!s || nbw_cli_parse_decimal(s, 0.001, 7 * 86400.0, out, opt, "seconds", err,
-					sizeof(err))) {
-		fprintf(stderr, "nodebw: error: %s\n", s ? err : "missing seconds after the option");
-		return -1;
-	}
-	return 0;
-}
-
 int nbw_fleet_main(int argc, char **argv)
 {
-	struct nbw_fleet_opts o = { .transport = "auto", .node_limit_s = NBW_FLEET_NODE_LIMIT_S,
-				    .start_timeout_s = NBW_FLEET_START_TIMEOUT_S };
-	bool sbatch = false;
-	int nodes = 2;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--") == 0) {
-			o.run_argv = argv + i + 1;
-			o.run_argc = argc - i - 1;
-			break;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strcmp(a, "--print-sbatch") == 0) {
-			sbatch = true;
-		} else if (strcmp(a, "--no-compare") == 0) {
-			o.no_compare = true;
-		} else if ((strcmp(a, "--output") == 0 || strcmp(a, "--local-dir") == 0 ||
-			    strcmp(a, "--transport") == 0) && next && *next) {
-			if (strcmp(a, "--output") == 0)
-				o.output = next;
-			else if (strcmp(a, "--local-dir") == 0)
-				o.local_dir = next;
-			else
-				o.transport = next;
-			i++;
-		} else if (strcmp(a, "--node-time-limit") == 0 || strcmp(a, "--start-timeout") == 0) {
-			if (seconds(a, next, strcmp(a, "--start-timeout") == 0 ? &o.start_timeout_s :
-						 &o.node_limit_s) != 0)
-				return NBW_EXIT_USAGE;
-			i++;
-		} else if (strcmp(a, "--nodes") == 0) {
-			long v;
-			char err[256];
-			if (!next || nbw_cli_parse_int(next, 1, 100000, &v, "--nodes", err,
-						       sizeof(err))) {
-				fprintf(stderr, "nodebw: error: %s\n",
-					next ? err : "--nodes needs a node count");
-				return NBW_EXIT_USAGE;
-			}
-			nodes = (int)v;
-			i++;
-		} else {
-			fprintf(stderr, "nodebw: error: unknown option or missing value: %s (see "
-				"'nodebw fleet --help'; options for the run go after --)\n", a);
-			return NBW_EXIT_USAGE;
-		}
+	struct nbw_fleet_cli c;
+	char perr[1024];
+	int prc = nbw_fleet_parse_opts(argc, argv, &c, perr, sizeof(perr));
+	if (prc == 1) {
+		usage(stdout);
+		return 0;
 	}
-	if (strcmp(o.transport, "auto") != 0 && strcmp(o.transport, "mpi") != 0 &&
-	    strcmp(o.transport, "fs") != 0) {
-		fprintf(stderr, "nodebw: error: --transport %s: give auto, mpi or fs\n", o.transport);
+	if (prc) {
+		fprintf(stderr, "nodebw: error: %s\n", perr);
 		return NBW_EXIT_USAGE;
 	}
+	struct nbw_fleet_opts o = c.o;
+	bool sbatch = c.sbatch;
+	int nodes = c.nodes;
 	/* The run's options are checked as the run would, before any node starts or a script
 	 * is printed. */
 	char oerr[1024];
 	if (nbw_run_check_opts(o.run_argc, o.run_argv, oerr, sizeof(oerr))) {
 		fprintf(stderr, "nodebw: error: run option after --: %s\n", oerr);
-		return NBW_EXIT_USAGE;
-	}
-	if (nbw_fleet_check_run_argv(&o, oerr, sizeof(oerr))) {
-		fprintf(stderr, "nodebw: error: %s\n", oerr);
 		return NBW_EXIT_USAGE;
 	}
 	if (sbatch) {

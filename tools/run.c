@@ -139,7 +139,8 @@ int nbw_run_check_opts(int argc, char **argv, char *err, size_t errlen)
 		return -1;
 	}
 	a[0] = "run";
-	memcpy(a + 1, argv, (size_t)argc * sizeof(char *));
+	if (argc)
+		memcpy(a + 1, argv, (size_t)argc * sizeof(char *));
 	int n = argc + 1, rc = -1;
 	struct nbw_run_opts ro;
 	struct nbw_probe_opts o;

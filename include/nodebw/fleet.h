@@ -76,6 +76,19 @@ struct nbw_fleet_opts {
 	bool no_compare;         /**< rank 0 does not write the comparison report */
 };
 
+/** The command line of `nodebw fleet`. */
+struct nbw_fleet_cli {
+	struct nbw_fleet_opts o;
+	bool sbatch;             /**< --print-sbatch */
+	int nodes;               /**< --nodes: the script's node count */
+};
+
+/** Parse `nodebw fleet` options (argv[0] is the command's name; the run's options after
+ *  -- are kept, not checked: the caller checks them as the run would). 0, 1 for --help, or
+ *  NBW_EXIT_USAGE with one line in \p err. */
+int nbw_fleet_parse_opts(int argc, char **argv, struct nbw_fleet_cli *c, char *err,
+			 size_t errlen);
+
 #define NBW_FLEET_NODE_LIMIT_S 1800.0
 #define NBW_FLEET_START_TIMEOUT_S 120.0
 

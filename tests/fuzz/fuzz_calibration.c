@@ -2,7 +2,10 @@
 /* libFuzzer target: bytes -> the calibration reader (nbw_calib_load_buffer, what
  * nbw_calib_load runs on a file's bytes) -> both models' predictions (the paper's and the
  * extended one) for a few N, G and versions. A rejected calibration must come with a
- * reason. Built with -Dfuzz=true (doc/fuzzing.md). */
+ * reason; an accepted one's numbers are in physical bounds, so the paper model's times are
+ * finite and >= 0 and the extended model's finite. Built with -Dfuzz=true
+ * (doc/fuzzing.md). */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -29,11 +32,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				struct nbw_ext_pred e;
 				char why[400];
 				for (int r = 0; r < 2; r++)
-					(void)nbw_predict_paper(&c, r ? NBW_KBAR_TOP3 : NBW_KBAR_ALL,
-								ns[i], gs[j], vs[v], steps, &p, why,
-								sizeof(why));
-				(void)nbw_predict_ext(&c, ns[i], gs[j], vs[v], steps, 0, &e, why,
-						      sizeof(why));
+					if (nbw_predict_paper(&c, r ? NBW_KBAR_TOP3 : NBW_KBAR_ALL,
+							      ns[i], gs[j], vs[v], steps, &p, why,
+							      sizeof(why)) == 0 &&
+					    !(isfinite(p.total_s) && p.total_s >= 0.0 &&
+					      isfinite(p.overlap_s) && p.overlap_s >= 0.0))
+						abort(); /* a number past its bounds */
+				if (nbw_predict_ext(&c, ns[i], gs[j], vs[v], steps, 0, &e, why,
+						    sizeof(why)) == 0 &&
+				    !isfinite(e.total_s))
+					abort();
 			}
 	nbw_calib_free(&c);
 	return 0;

@@ -18,6 +18,10 @@ json.dump(d, open(sys.argv[2], 'w'))" "${3:-$fx/results-omp-host-2cpu-vm.json}" 
 edit dev-neg "d['devices'][0]['id'] = -1"
 edit dev-twice "d['devices'].append(dict(d['devices'][0]))"
 edit dev-noapi "del d['devices'][1]['api']"
+edit sample-neg "d['measurements'][0]['samples_s'][0] = -1.0"
+edit sample-huge "d['measurements'][0]['samples_s'][1] = 1e308"
+edit run-sec-huge "d['solver_runs'][0]['seconds'] = 1e308" "$fx/results-run-2cpu-vm.json"
+edit run-sample-neg "d['solver_runs'][0]['samples_s'][0] = -0.5" "$fx/results-run-2cpu-vm.json"
 edit cal-kbar-huge "d['k']['kbar'] = 1e308" "$cal"
 edit cal-beta-denormal "d['transfers']['p2p']['beta_gbps'] = 1e-320" "$cal"
 edit cal-alpha-big "d['transfers']['p2p']['alpha_s'] = 1e6" "$cal"
@@ -39,7 +43,7 @@ run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
 		ok "$what: exit $st, one line ($(cat "$tmp/err"))"
 	else
 		not_ok "$what: status $st (wanted $want_st; 124 = hung, 134 = abort), $lines stderr lines, wanted '$want'"
-		sed 's/^/#   /' "$tmp/err" "$tmp/out" | head -5
+		sed 's/^/#   /' "$tmp/err" "$tmp/out" | head -5 | tee /dev/stderr
 	fi
 }
 
