@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "nodebw/jget.h"
 
@@ -16,5 +17,15 @@ static inline double rv_median(json_t *o, const char *key)
 	json_t *n = json_object_get(s, "n");
 	return json_is_integer(n) && json_integer_value(n) == 0 ? NAN : jnum(s, "median");
 }
+
+struct nbw_doc;
+struct nbw_measurement;
+
+/* results.csv (results_csv.c): its rows made from the JSON once (a loaded document); one row
+ * per measurement as it is added, from the struct or from its JSON. */
+int nbw_doc_csv_ensure(struct nbw_doc *d);
+void nbw_doc_csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
+		     const char *hht_label, int plane_process);
+void nbw_doc_csv_row_json(FILE *f, json_t *devices, json_t *m);
 
 #endif
