@@ -138,6 +138,27 @@ static void unbind(char *before, size_t blen, char *after, size_t alen)
 		snprintf(after, alen, "unknown");
 }
 
+/* Why a node's run failed: its last "nodebw: error:" line (notes and summaries may follow
+ * it in the log), else the log's last line. */
+static void error_line(const char *log, char *out, size_t len)
+{
+	static const char tag[] = "nodebw: error: ";
+	out[0] = '\0';
+	FILE *f = fopen(log, "r");
+	char line[512];
+	while (f && fgets(line, sizeof(line), f)) {
+		char *e = strstr(line, tag);
+		if (e) {
+			e[strcspn(e, "\r\n")] = '\0';
+			snprintf(out, len, "%s", e + sizeof(tag) - 1);
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!out[0])
+		nbw_last_line(log, NULL, out, len);
+}
+
 /* Measure this node into \p dir; fleet-node.json says how it ended. Returns its status
  *  word's exit status (0 ok, 3 otherwise). */
 static int measure(struct fleet *f, const struct nbw_fleet_member *m, const char *dir)
@@ -182,7 +203,7 @@ static int measure(struct fleet *f, const struct nbw_fleet_member *m, const char
 	} else if (r.status != 0) {
 		status = "failed";
 		char tail[400];
-		nbw_last_line(log, NULL, tail, sizeof(tail));
+		error_line(log, tail, sizeof(tail));
 		snprintf(reason, sizeof(reason), "%s%s%s", r.why, tail[0] ? ": " : "", tail);
 	}
 	json_t *cmd = json_array();
