@@ -85,6 +85,6 @@ size_t nbw_analysis_failure_count(json_t *failures)
 	size_t n = 0, i;
 	json_t *f;
 	json_array_foreach(failures, i, f)
-		n += strcmp(nbw_an_str(f, "kind"), "skipped") != 0;
+		n += strcmp(jstr(f, "kind"), "skipped") != 0;
 	return n;
 }

@@ -11,6 +11,7 @@
  * an error take part; the hidden-helper sweep's re-runs are left out.
  */
 #include "nodebw/gap.h"
+#include "nodebw/jget.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,18 +21,6 @@
 #include "nodebw/probe.h"
 #include "nodebw/results_view.h"
 #include "nodebw/sizes.h"
-
-static const char *str(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
-static int integer(json_t *o, const char *key, int dflt)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
-}
 
 static const char *native_api_for(const char *kind)
 {
@@ -603,8 +592,8 @@ size_t nbw_gap_print(FILE *f, json_t *gaps)
 				 nbw_gap_band_verdict(bb));
 		sign_changes(s, chg, sizeof(chg));
 		fprintf(f, "  %-6s %-5s %-7s %-9s %4d %5d | %-32s | %-33s | %-12s %.3f\n",
-			str(s, "native_api"), str(s, "direction"), str(s, "omp_mode"),
-			str(s, "host_mem"), integer(s, "devices", 0), integer(s, "sizes", 0), small,
+			jstr(s, "native_api"), jstr(s, "direction"), jstr(s, "omp_mode"),
+			jstr(s, "host_mem"), jint(s, "devices", 0), jint(s, "sizes", 0), small,
 			large, chg, json_number_value(json_object_get(s, "mean_abs_gap_gbps")));
 		n++;
 	}

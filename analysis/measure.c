@@ -5,12 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-const char *nbw_an_str(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : "";
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -9,10 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nodebw/jget.h" /* the analyses' own JSON; the results document: its views */
 #include "nodebw/results_view.h"
 
-/* A string of the analyses' own JSON (not the results document: its views), or "". */
-const char *nbw_an_str(json_t *o, const char *key);
 /* One measurement of a series as the size rule sees it: its size and its device set
  * (stream 0's ends). */
 struct nbw_an_point {

@@ -47,11 +47,11 @@ static void fmt_ci(char *buf, size_t len, json_t *row)
 
 static void series_title(FILE *f, json_t *mx)
 {
-	fprintf(f, "%s p2p %s %s", nbw_an_str(mx, "api"), nbw_an_str(mx, "mode"),
-		nbw_an_str(mx, "concurrency"));
-	if (strcmp(nbw_an_str(mx, "peer_access"), "n/a") != 0)
-		fprintf(f, ", peer access %s", nbw_an_str(mx, "peer_access"));
-	const char *bind = nbw_an_str(mx, "binding");
+	fprintf(f, "%s p2p %s %s", jstr(mx, "api"), jstr(mx, "mode"),
+		jstr(mx, "concurrency"));
+	if (strcmp(jstr(mx, "peer_access"), "n/a") != 0)
+		fprintf(f, ", peer access %s", jstr(mx, "peer_access"));
+	const char *bind = jstr(mx, "binding");
 	if (bind[0] && strcmp(bind, "local") != 0)
 		fprintf(f, ", bind %s", bind);
 }
@@ -77,7 +77,7 @@ static void cell_text(json_t *cell, enum what w, char *buf, size_t len)
 		fmt_num(buf, len, num(cell, "latency_us"), "%.2f");
 		break;
 	case LINK:
-		snprintf(buf, len, "%s", same ? "X" : nbw_an_str(cell, "link"));
+		snprintf(buf, len, "%s", same ? "X" : jstr(cell, "link"));
 		if (strcmp(buf, NBW_HOST_MEMORY_LABEL) == 0)
 			snprintf(buf, len, "HOST");
 		break;
@@ -141,7 +141,7 @@ void nbw_analysis_print_matrices(FILE *f, json_t *matrices)
 		return;
 	}
 	json_array_foreach(matrices, i, mx) {
-		bool bidir = strcmp(nbw_an_str(mx, "concurrency"), "bidir") == 0;
+		bool bidir = strcmp(jstr(mx, "concurrency"), "bidir") == 0;
 		fprintf(f, "\n");
 		series_title(f, mx);
 		fprintf(f, ": bandwidth at %lld B, %s (median; %s; rows = source, columns = "
@@ -183,8 +183,8 @@ void nbw_analysis_print_device_tables(FILE *f, json_t *tables)
 	json_array_foreach(tables, i, t) {
 		fprintf(f, "\n%s %s %s %s: one device at a time at %lld B (%s; 95%% interval of "
 			   "the median as +- %% of it, n.c. = not within +-1 %%)\n",
-			nbw_an_str(t, "api"), nbw_an_str(t, "direction"), nbw_an_str(t, "mode"),
-			nbw_an_str(t, "host_mem"),
+			jstr(t, "api"), jstr(t, "direction"), jstr(t, "mode"),
+			jstr(t, "host_mem"),
 			(long long)json_integer_value(json_object_get(t, "bytes")), UNITS);
 		fprintf(f, "  %6s %10s %15s %-24s %12s %9s\n", "device", "GB/s", "95% interval",
 			"link", "theor. GB/s", "fraction");
@@ -196,7 +196,7 @@ void nbw_analysis_print_device_tables(FILE *f, json_t *tables)
 			fmt_pct(fr, sizeof(fr), num(row, "fraction"));
 			fprintf(f, "  %6lld %10s %15s %-24s %12s %9s\n",
 				(long long)json_integer_value(json_object_get(row, "device")), g, ci,
-				nbw_an_str(row, "link"), th, fr);
+				jstr(row, "link"), th, fr);
 		}
 		json_t *note;
 		json_array_foreach(json_object_get(t, "notes"), k, note)
@@ -227,16 +227,16 @@ void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups)
 			fmt_num(th, sizeof(th), num(o, "theoretical_gbps"), "%.1f");
 			fmt_pct(fr, sizeof(fr), num(o, "fraction"));
 			fprintf(f, "  %-7s %-7s %-5s %-5s %-6s %-8s %-6s %-16s %9s %11s %11s %8s\n",
-				nbw_an_str(o, "what"), nbw_an_str(o, "where"), nbw_an_str(o, "api"),
-				nbw_an_str(o, "direction"), nbw_an_str(o, "mode"),
-				nbw_an_str(o, "host_mem"), nbw_an_str(o, "concurrency"),
-				nbw_an_str(o, "link"), g, med, th, fr);
-			fprintf(f, "          reason: %s\n", nbw_an_str(o, "reason"));
+				jstr(o, "what"), jstr(o, "where"), jstr(o, "api"),
+				jstr(o, "direction"), jstr(o, "mode"),
+				jstr(o, "host_mem"), jstr(o, "concurrency"),
+				jstr(o, "link"), g, med, th, fr);
+			fprintf(f, "          reason: %s\n", jstr(o, "reason"));
 		}
 	}
 	size_t small = 0, host = 0;
 	json_array_foreach(groups, i, o) {
-		if (strcmp(nbw_an_str(o, "link"), NBW_HOST_MEMORY_LABEL) == 0)
+		if (strcmp(jstr(o, "link"), NBW_HOST_MEMORY_LABEL) == 0)
 			host++;
 		else
 			small += !json_is_true(json_object_get(o, "median_rule"));

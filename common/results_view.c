@@ -216,13 +216,6 @@ void nbw_rv_meas_ends(const struct nbw_rv_meas *x, char *buf, size_t len)
 	}
 }
 
-void nbw_rv_meas_label(const struct nbw_rv_meas *x, char *buf, size_t len)
-{
-	bool p2p = strcmp(x->direction, "p2p") == 0 && x->peer_access[0];
-	snprintf(buf, len, "%s %s %s %s %s%s%s", x->api, x->direction, x->mode, x->host_mem,
-		 x->concurrency, p2p ? " peer " : "", p2p ? x->peer_access : "");
-}
-
 /* ---- the document's head ----------------------------------------------------------- */
 
 static json_t *array_or_null(json_t *o, const char *key)
@@ -265,7 +258,6 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 	out->skipped = array_or_null(root, "skipped");
 	out->topology = object_or_null(root, "topology");
 	out->machine = object_or_null(root, "machine");
-	out->settings = object_or_null(root, "settings");
 	out->disturbance = object_or_null(root, "disturbance");
 	out->hostname = jstr(out->machine, "hostname");
 	out->cpu_model = jstr(out->machine, "cpu_model");

@@ -41,7 +41,6 @@ static void read_outcome(json_t *r, struct nbw_rv_solver_run *out)
 	out->verify_detail = jstr(ver, "detail");
 	out->seconds = jnum(r, "seconds");
 	out->seconds_per_step = jnum(r, "seconds_per_step");
-	out->k_s_per_point = jnum(r, "k_s_per_point");
 	out->fastest_s = fastest(r);
 	out->roofline_gbs = jnum(json_object_get(r, "roofline"), "gbs");
 	read_phases(json_object_get(r, "phases_s"), &out->phases);
@@ -50,7 +49,7 @@ static void read_outcome(json_t *r, struct nbw_rv_solver_run *out)
 bool nbw_rv_solver_read(json_t *r, struct nbw_rv_solver_run *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->version = out->version_label = out->launch = out->device_kind = "";
+	out->version = out->launch = out->device_kind = "";
 	out->halo_path = out->kernels = out->purpose = out->partner = "";
 	out->verify_status = out->verify_detail = "";
 	out->hidden_helpers = out->host_threads = out->round = out->file = -1;
@@ -60,7 +59,6 @@ bool nbw_rv_solver_read(json_t *r, struct nbw_rv_solver_run *out)
 	}
 	out->j = r;
 	out->version = jstr(r, "version");
-	out->version_label = jstr(r, "version_label");
 	out->launch = jstr(r, "launch");
 	out->device_kind = jstr(r, "device_kind");
 	out->halo_path = jstr(r, "halo_path");
@@ -74,7 +72,6 @@ bool nbw_rv_solver_read(json_t *r, struct nbw_rv_solver_run *out)
 	out->cubic_n = jint(r, "cubic_n", 0);
 	out->steps = jint(r, "steps", 0);
 	out->warmup_steps = jint(r, "warmup_steps", 0);
-	out->repetitions = jint(r, "repetitions", 0);
 	out->hidden_helpers = jint(r, "hidden_helpers", -1);
 	out->host_threads = jint(r, "host_threads", -1);
 	out->round = jint(r, "round", -1);

@@ -114,8 +114,6 @@ bool nbw_rv_meas_verified(const struct nbw_rv_meas *x);
 bool nbw_rv_meas_usable(const struct nbw_rv_meas *x);
 /** Stream \p i's ends as "0->1", "h->2" (host = h) joined by commas into \p buf. */
 void nbw_rv_meas_ends(const struct nbw_rv_meas *x, char *buf, size_t len);
-/** "api direction mode host_mem concurrency" (and peer access for P2P) for messages. */
-void nbw_rv_meas_label(const struct nbw_rv_meas *x, char *buf, size_t len);
 
 /* ---- solver runs ------------------------------------------------------------------- */
 
@@ -128,12 +126,12 @@ struct nbw_rv_phases {
 struct nbw_rv_solver_run {
 	json_t *j;
 	const char *version;    /**< "serial", "v1".."v8" names as heat writes them; "" */
-	const char *version_label, *launch, *device_kind, *halo_path, *kernels;
+	const char *launch, *device_kind, *halo_path, *kernels;
 	const char *purpose;    /**< why run launched it ("calibration", "validation"); "" */
 	int g;                  /**< devices; 0 absent */
 	int nx, ny, nz;         /**< the grid; 0 absent */
 	int cubic_n;            /**< N of an N^3 grid; 0 when not cubic */
-	int steps, warmup_steps, repetitions; /**< 0 absent */
+	int steps, warmup_steps; /**< 0 absent */
 	int hidden_helpers, host_threads; /**< -1 */
 	int round;              /**< run's solver round; -1 */
 	int file;               /**< the results file (merged inputs); -1 */
@@ -141,7 +139,7 @@ struct nbw_rv_solver_run {
 	bool paired;            /**< ran interleaved with a partner (speed-matched rounds) */
 	const char *partner;    /**< the partner's exchange ("none", "halo"); "" */
 	bool instrumented;
-	double seconds, seconds_per_step, k_s_per_point; /**< NaN */
+	double seconds, seconds_per_step; /**< NaN */
 	/** Its fastest repetition (samples_s), or seconds without samples: background load
 	 *  only ever slows a repetition, so the fastest is the undisturbed time. NaN. */
 	double fastest_s;
@@ -184,7 +182,7 @@ struct nbw_rv_doc {
 	json_t *launch_probe;   /**< run's launch-probe records (an array), or NULL */
 	json_t *solver;         /**< run's solver stage (an object), or NULL */
 	json_t *solver_children; /**< its child processes (nbw_rv_child_read), or NULL */
-	json_t *topology, *machine, *settings, *disturbance; /**< objects or NULL */
+	json_t *topology, *machine, *disturbance; /**< objects or NULL */
 	json_t *software;       /**< the software object (compiler, backends), or NULL */
 	json_t *gaps;           /**< the gap table the run stored (analysis/gap.c's), or NULL */
 	/* The disturbance record (common/disturb.c, tools/run.c). */
