@@ -50,7 +50,7 @@ bool nbw_rv_solver_read(json_t *r, struct nbw_rv_solver_run *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->version = out->launch = out->device_kind = "";
-	out->halo_path = out->kernels = out->purpose = out->partner = "";
+	out->halo_path = out->kernels = out->purpose = out->partner = out->corun = "";
 	out->verify_status = out->verify_detail = "";
 	out->hidden_helpers = out->host_threads = out->round = out->file = -1;
 	if (!json_is_object(r)) {
@@ -64,6 +64,11 @@ bool nbw_rv_solver_read(json_t *r, struct nbw_rv_solver_run *out)
 	out->halo_path = jstr(r, "halo_path");
 	out->kernels = jstr(r, "kernels");
 	out->purpose = jstr(r, "purpose");
+	/* "a-priori": what files before 2026-12-06 called the compute-only runs. */
+	if (strcmp(out->purpose, "a-priori") == 0)
+		out->purpose = "compute-only";
+	out->corun = jstr(r, "corun");
+	out->corun_slab_g = jint(r, "corun_slab_of_G", 0);
 	out->g = jint(r, "G", 0);
 	json_t *sh = json_object_get(r, "shape");
 	out->nx = jint(sh, "nx", 0);

@@ -17,7 +17,7 @@
 
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
-	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_PAIRED, OPT_LAUNCH_PROBE, OPT_BASELINE_LAUNCH, OPT_BASELINE_BLOCKTIME, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_PAIRED, OPT_LAUNCH_PROBE, OPT_CORUN, OPT_BASELINE_LAUNCH, OPT_BASELINE_BLOCKTIME, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option heat_options[] = {
@@ -38,6 +38,7 @@ static const struct option heat_options[] = {
 	{ "no-exchange", no_argument, NULL, OPT_NO_EXCHANGE },
 	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "launch-probe", no_argument, NULL, OPT_LAUNCH_PROBE },
+	{ "corun", no_argument, NULL, OPT_CORUN },
 	{ "baseline-launch", required_argument, NULL, OPT_BASELINE_LAUNCH },
 	{ "baseline-blocktime", required_argument, NULL, OPT_BASELINE_BLOCKTIME },
 	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
@@ -110,6 +111,12 @@ void nbw_heat_usage(FILE *f)
 		"                       N's plane (8 N^2 bytes), G >= 2; --steps steps per pass\n"
 		"                       (default 100), --reps passes (default 15); records\n"
 		"                       \"launch_probe\"\n"
+		"  --corun              also the co-run probe on every grid that is the slab of a\n"
+		"                       G of --gpus (N x N x (ceil((N-2)/G) + 2), --shapes):\n"
+		"                       the baseline's nowait kernel on G devices at once, each\n"
+		"                       with its own copy of the grid, driven by one host thread\n"
+		"                       and by a thread per device (version \"corun\"; the\n"
+		"                       one-device model, doc/model.md)\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
 		"  --ref-threads T      host threads of the serial reference (default: every\n"
@@ -315,6 +322,7 @@ static int parse_run_option(int c, struct nbw_heat_opts *o, struct heat_parse_st
 	case OPT_NO_EXCHANGE: o->no_exchange = true; return 0;
 	case OPT_PAIRED: o->paired = true; return 0;
 	case OPT_LAUNCH_PROBE: o->launch_probe = true; return 0;
+	case OPT_CORUN: o->corun = true; return 0;
 	case OPT_BASELINE_LAUNCH:
 		if (strcmp(optarg, "sync") != 0 && strcmp(optarg, "nowait") != 0) {
 			snprintf(err, errlen, "--baseline-launch: '%s' (sync or nowait)", optarg);
@@ -371,7 +379,7 @@ static int check_launch_probe(struct nbw_heat_opts *o, const struct heat_parse_s
 {
 	if (given || o->nshapes || st->any_version || o->instrument || o->no_exchange ||
 	    o->paired || o->baseline_nowait || o->roofline_gbs > 0.0 ||
-	    o->baseline_blocktime_ms >= 0) {
+	    o->baseline_blocktime_ms >= 0 || o->corun) {
 		snprintf(err, errlen, "--launch-probe measures launches only: it takes "
 				      "--n, --devices, --gpus, --steps, --reps, "
 				      "--hidden-helpers, --output and --quiet");

@@ -17,8 +17,20 @@
 	"none: halo copies left out (--no-exchange, or the compute-only half of --paired); " \
 	"each slab's ghost planes keep their start values"
 
+/** The co-run probe's forms (nodebw heat --corun): the one-device baseline (nowait form)
+ *  on G devices at once, each device computing its own copy of the whole grid. */
+enum nbw_heat_corun {
+	NBW_CORUN_NONE,
+	NBW_CORUN_ONE_THREAD,   /**< one host thread launches every device's kernel, then one
+				 *   taskwait per step (as Versions 1-2 drive their devices) */
+	NBW_CORUN_PER_DEVICE,   /**< a host thread per device: its kernel, a taskwait and the
+				 *   team's barrier per step (as Versions 3-4) */
+};
+
 struct nbw_heat_omp_request {
 	enum nbw_heat_version version;      /**< NBW_HEAT_BASELINE .. NBW_HEAT_V4 */
+	enum nbw_heat_corun corun;          /**< baseline on ndev >= 2 devices at once, each
+					     *   with the whole grid (slabs: the whole grid) */
 	const struct nbw_heat_grid *grid;
 	const struct nbw_heat_fields *fields;
 	int ndev;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,9 +284,10 @@ static void finish_no_exchange(struct heat_session *hs, struct nbw_heat_record *
 	free(sref);
 }
 
-static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
-			const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
-			const double *ref, double *u)
+/* \p slab_g: the co-run probe's G whose slab the grid is (G devices, or fewer at once). */
+static void run_offload(struct heat_session *hs, enum nbw_heat_version v,
+			enum nbw_heat_corun corun, int slab_g, int G, const struct nbw_heat_grid *g,
+			const struct nbw_heat_fields *f, const double *ref, double *u)
 {
 	struct nbw_heat_record r;
 	memset(&r, 0, sizeof(r));
@@ -298,8 +300,12 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 	r.warmup_steps = 1;
 	r.reps = hs->o->reps;
 	r.samples_s = samples;
-	r.instrumented = hs->o->instrument;
+	r.instrumented = hs->o->instrument && !corun;
 	r.no_exchange = hs->o->no_exchange && v != NBW_HEAT_BASELINE;
+	r.corun = corun == NBW_CORUN_ONE_THREAD	  ? "one-thread"
+		  : corun == NBW_CORUN_PER_DEVICE ? "per-device"
+						  : NULL;
+	r.corun_slab_g = corun ? slab_g : 0;
 	r.hidden_helpers = nbw_effective_hidden_helpers();
 	/* --paired: the compute-only halves and their solution (checked on their own). */
 	bool paired = hs->o->paired && v != NBW_HEAT_BASELINE;
@@ -318,9 +324,12 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 	char err[256] = "";
 	if (paired && !pu)
 		snprintf(err, sizeof(err), "out of memory for the compute-only solution");
-	if (!err[0] && nbw_heat_split(g, G, r.slabs, err, sizeof(err)) == 0) {
+	/* The co-run probe: every device gets the whole grid. */
+	for (int i = 0; corun && i < G; i++)
+		r.slabs[i] = (struct nbw_heat_slab){.k_begin = 1, .k_end = g->nz - 1};
+	if (!err[0] && (corun || nbw_heat_split(g, G, r.slabs, err, sizeof(err)) == 0)) {
 		struct nbw_heat_omp_request rq = {
-			.version = v, .grid = g, .fields = f, .ndev = G, .devices = rtdev,
+			.version = v, .corun = corun, .grid = g, .fields = f, .ndev = G, .devices = rtdev,
 			.gpu = gpu, .slabs = r.slabs, .steps = r.steps,
 			.warmup_steps = r.warmup_steps, .reps = r.reps, .instrument = r.instrumented,
 			.baseline_nowait = hs->o->baseline_nowait, .no_exchange = r.no_exchange,
@@ -342,7 +351,8 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v, int G,
 		nbw_heat_cuda_sched(hs->info, G, r.cuda_sched, sizeof(r.cuda_sched),
 				    r.cuda_sched_note, sizeof(r.cuda_sched_note));
 		snprintf(r.kernels, sizeof(r.kernels), "%s", res.kernels);
-		r.launch = v == NBW_HEAT_BASELINE && !hs->o->baseline_nowait ? "sync" : "nowait";
+		r.launch = v == NBW_HEAT_BASELINE && !hs->o->baseline_nowait && !corun ? "sync"
+										       : "nowait";
 		snprintf(r.halo_path, sizeof(r.halo_path), "%s", res.halo_path);
 	}
 	if (err[0])
@@ -436,6 +446,14 @@ static char **full_argv(int argc, char **argv)
 	return v;
 }
 
+/* The CPUs this process may run on (1 when unknown). */
+static int cpus_allowed(void)
+{
+	cpu_set_t set;
+	return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0 ? CPU_COUNT(&set)
+										    : 1;
+}
+
 static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
 {
 	const struct nbw_heat_opts *o = hs->o;
@@ -466,8 +484,21 @@ static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
 		     v++)
 			if (o->versions[v] && nbw_heat_version_fits((enum nbw_heat_version)v,
 								     o->gpus[k]))
-				run_offload(hs, (enum nbw_heat_version)v, o->gpus[k], &g, &f, ref,
-					    u);
+				run_offload(hs, (enum nbw_heat_version)v, NBW_CORUN_NONE, 0,
+					    o->gpus[k], &g, &f, ref, u);
+	/* --corun: on the shapes that are G's slab of a cubic N: one host thread drives G
+	 * devices; a thread per device drives as many at once as the host has CPUs for them
+	 * (more threads than CPUs would measure the cores' time-slicing, not the devices). */
+	int cpus = cpus_allowed();
+	for (int k = 0; rc >= 0 && o->corun && k < o->ngpus && !nbw_stop_requested; k++) {
+		int G = o->gpus[k], at_once = G < cpus ? G : cpus;
+		if (!nbw_heat_is_slab_shape(nx, ny, nz, G))
+			continue;
+		run_offload(hs, NBW_HEAT_BASELINE, NBW_CORUN_ONE_THREAD, G, G, &g, &f, ref, u);
+		if (at_once >= 2)
+			run_offload(hs, NBW_HEAT_BASELINE, NBW_CORUN_PER_DEVICE, G, at_once, &g, &f,
+				    ref, u);
+	}
 	nbw_heat_fields_free(&f);
 	free(ref);
 	free(u);

@@ -15,6 +15,11 @@
  *   v4        as v3, but each halo plane goes device -> device with one
  *             omp_target_memcpy_async (libomptarget stages it through host memory when the
  *             plugin cannot copy between the devices, as the host plugin cannot)
+ *   co-run    the co-run probe: the baseline's nowait kernel on G devices at once, each
+ *             device with its own copy of the whole grid and no neighbours, driven by one
+ *             host thread (a taskwait per step) or by a thread per device (taskwait and
+ *             barrier per step): how G devices computing at once share the hardware,
+ *             without any decomposition or halo code
  *
  * Halo planes are pushed into the neighbour's ghost plane of the new level; the levels are
  * chosen by the step's parity (u[s & 1] old, u[(s + 1) & 1] new), so no thread ever reads a
@@ -136,8 +141,8 @@ static int setup(struct heat_run *r, char *err, size_t errlen)
 		d->k_begin = rq->slabs[g].k_begin;
 		d->planes = rq->slabs[g].k_end - rq->slabs[g].k_begin;
 		d->local_points = (size_t)(d->planes + 2) * r->gm.plane;
-		d->send[HALO_DOWN] = g > 0;
-		d->send[HALO_UP] = g < r->ndev - 1;
+		d->send[HALO_DOWN] = g > 0 && !rq->corun;
+		d->send[HALO_UP] = g < r->ndev - 1 && !rq->corun;
 		d->int_lo = 1 + (d->send[HALO_DOWN] ? 1 : 0);
 		d->int_hi = d->planes - (d->send[HALO_UP] ? 1 : 0);
 		size_t bytes = d->local_points * sizeof(double);
@@ -400,6 +405,57 @@ static void run_thread_per_device(struct heat_run *r, int steps, bool direct, do
 	free(end);
 }
 
+/* The co-run probe: every device runs the baseline's nowait kernel on its whole grid. */
+static void run_corun_one_thread(struct heat_run *r, int steps)
+{
+	for (int s = 0; s < steps; s++) {
+		for (int g = 0; g < r->ndev; g++) {
+			struct heat_dev *d = &r->dev[g];
+			heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_NOWAIT, &d->tok_interior,
+				    &d->tok_interior);
+		}
+#pragma omp taskwait
+	}
+}
+
+static double run_corun_per_device(struct heat_run *r, int steps)
+{
+	double first = 0.0, last = 0.0;
+	int wrong = 0;
+#pragma omp parallel num_threads(r->ndev) shared(wrong, first, last)
+	{
+		if (omp_get_num_threads() != r->ndev) {
+#pragma omp atomic write
+			wrong = 1;
+		}
+#pragma omp barrier
+		struct heat_dev *d = &r->dev[omp_get_thread_num()];
+		if (!wrong) {
+			double t0 = omp_get_wtime();
+			for (int s = 0; s < steps; s++) {
+				heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_NOWAIT,
+					    &d->tok_interior, &d->tok_interior);
+#pragma omp taskwait
+#pragma omp barrier
+			}
+			double t1 = omp_get_wtime();
+#pragma omp critical(heat_corun_span)
+			{
+				first = first == 0.0 || t0 < first ? t0 : first;
+				last = t1 > last ? t1 : last;
+			}
+		}
+	}
+	if (wrong) {
+		snprintf(r->err, sizeof(r->err),
+			 "the runtime gave another number of host threads than one per device "
+			 "(%d); check OMP_THREAD_LIMIT and OMP_DYNAMIC",
+			 r->ndev);
+		r->failed = 1;
+	}
+	return last - first;
+}
+
 /* One timed pass of \p steps steps; returns the seconds of the step loop. */
 static double time_steps(struct heat_run *r, int steps)
 {
@@ -407,7 +463,12 @@ static double time_steps(struct heat_run *r, int steps)
 	double t0 = omp_get_wtime();
 	switch (r->rq->version) {
 	case NBW_HEAT_BASELINE:
-		run_baseline(r, steps);
+		if (r->rq->corun == NBW_CORUN_PER_DEVICE)
+			return run_corun_per_device(r, steps);
+		if (r->rq->corun == NBW_CORUN_ONE_THREAD)
+			run_corun_one_thread(r, steps);
+		else
+			run_baseline(r, steps);
 		break;
 	case NBW_HEAT_V1:
 		run_single_thread(r, steps, false);
@@ -463,8 +524,43 @@ static void describe(const struct heat_run *r, struct nbw_heat_omp_result *res)
 	}
 	if (rq->no_exchange && rq->version != NBW_HEAT_BASELINE)
 		path = NBW_HEAT_NO_EXCHANGE_PATH;
+	if (rq->corun)
+		path = "none (co-run probe: each device computes its own copy of the grid)";
 	snprintf(res->halo_path, sizeof(res->halo_path), "%s", path);
-	res->host_threads = rq->version == NBW_HEAT_V3 || rq->version == NBW_HEAT_V4 ? r->ndev : 1;
+	res->host_threads = rq->version == NBW_HEAT_V3 || rq->version == NBW_HEAT_V4 ||
+					    rq->corun == NBW_CORUN_PER_DEVICE
+				    ? r->ndev
+				    : 1;
+}
+
+/* The co-run probe: device 0's grid went to \p u_out; every other device's must be the
+ * same, bit for bit (the same kernel on the same data). */
+static int corun_same(struct heat_run *r, int steps, const double *u_out, char *err,
+		      size_t errlen)
+{
+	size_t bytes = (size_t)r->dev[0].planes * plane_bytes(r);
+	double *other = malloc(bytes);
+	if (!other) {
+		snprintf(err, errlen, "out of memory for the co-run check");
+		return -1;
+	}
+	int rc = 0;
+	for (int g = 1; g < r->ndev && rc == 0; g++) {
+		struct heat_dev *d = &r->dev[g];
+		if (omp_target_memcpy(other, d->u[steps & 1], bytes, 0, plane_bytes(r), r->host,
+				      d->id)) {
+			snprintf(err, errlen, "omp_target_memcpy from device %d failed", d->id);
+			rc = -1;
+		} else if (memcmp(other, u_out + r->gm.plane, bytes) != 0) {
+			snprintf(err, errlen,
+				 "co-run: device %d's solution differs from device %d's (the same "
+				 "kernel on the same grid)",
+				 d->id, r->dev[0].id);
+			rc = -1;
+		}
+	}
+	free(other);
+	return rc;
 }
 
 static int download(struct heat_run *r, int steps, double *u_out, char *err, size_t errlen)
@@ -472,7 +568,7 @@ static int download(struct heat_run *r, int steps, double *u_out, char *err, siz
 	const struct nbw_heat_omp_request *rq = r->rq;
 	size_t points = r->gm.plane * (size_t)rq->grid->nz;
 	memcpy(u_out, rq->fields->u0, points * sizeof(double));
-	for (int g = 0; g < r->ndev; g++) {
+	for (int g = 0; g < (rq->corun ? 1 : r->ndev); g++) {
 		struct heat_dev *d = &r->dev[g];
 		size_t pb = plane_bytes(r);
 		if (omp_target_memcpy(u_out + (size_t)d->k_begin * r->gm.plane, d->u[steps & 1],
@@ -481,7 +577,7 @@ static int download(struct heat_run *r, int steps, double *u_out, char *err, siz
 			return -1;
 		}
 	}
-	return 0;
+	return rq->corun ? corun_same(r, steps, u_out, err, errlen) : 0;
 }
 
 int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
@@ -493,8 +589,10 @@ int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 	r.no_exchange = rq->no_exchange && rq->version != NBW_HEAT_BASELINE;
 	memset(&res->phases, 0, sizeof(res->phases));
 	bool multi = rq->version >= NBW_HEAT_V1 && rq->version <= NBW_HEAT_V4;
+	bool corun = rq->corun != NBW_CORUN_NONE;
 	if (rq->version < NBW_HEAT_BASELINE || rq->version > NBW_HEAT_V4 ||
-	    (rq->version == NBW_HEAT_BASELINE && rq->ndev != 1) || (multi && rq->ndev < 2)) {
+	    (rq->version == NBW_HEAT_BASELINE && !corun && rq->ndev != 1) ||
+	    ((multi || corun) && rq->ndev < 2) || (corun && rq->version != NBW_HEAT_BASELINE)) {
 		snprintf(err, errlen, "variant %d does not run on %d devices", (int)rq->version,
 			 rq->ndev);
 		return -1;

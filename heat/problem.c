@@ -144,6 +144,11 @@ out:
 	return rc;
 }
 
+bool nbw_heat_is_slab_shape(int nx, int ny, int nz, int g)
+{
+	return g >= 2 && nx == ny && nx > 2 && nz == (nx - 2 + g - 1) / g + 2;
+}
+
 int nbw_heat_split(const struct nbw_heat_grid *g, int ndev, struct nbw_heat_slab *out,
 		   char *err, size_t errlen)
 {

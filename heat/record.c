@@ -6,11 +6,13 @@
 
 #include "nodebw/heat.h"
 
+/* The co-run probe's G devices each compute the whole grid. */
 double nbw_heat_points_per_s(const struct nbw_heat_record *r)
 {
 	if (!(r->seconds > 0.0))
 		return 0.0;
-	return (double)nbw_heat_interior_points(&r->grid) * (double)r->steps / r->seconds;
+	return (double)nbw_heat_interior_points(&r->grid) * (double)r->steps *
+	       (r->corun ? r->ndev : 1) / r->seconds;
 }
 
 double nbw_heat_bytes_per_s(const struct nbw_heat_record *r)
@@ -47,12 +49,15 @@ json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
 	for (int i = 0; i < r->reps && r->samples_s; i++)
 		json_array_append_new(samples, json_real(r->samples_s[i]));
 	uint64_t pts = nbw_heat_interior_points(g);
-	double work = (double)pts * (double)r->steps;
+	double work = (double)pts * (double)r->steps * (r->corun ? r->ndev : 1);
 	json_t *j = json_pack(
 		"{s:s, s:s, s:{s:i, s:i, s:i}, s:I, s:i, s:o, s:s, s:i, s:i, s:i, s:o, s:s, s:b,"
 		" s:i, s:i, s:f, s:f, s:f, s:s}",
-		"version", nbw_heat_version_name(r->version), "version_label",
-		nbw_heat_version_label(r->version), "shape", "nx", g->nx, "ny", g->ny, "nz", g->nz,
+		"version", r->corun ? "corun" : nbw_heat_version_name(r->version), "version_label",
+		r->corun ? "co-run probe: the one-device baseline on G devices at once, each with "
+			   "its own copy of the grid"
+			 : nbw_heat_version_label(r->version),
+		"shape", "nx", g->nx, "ny", g->ny, "nz", g->nz,
 		"interior_points", (json_int_t)pts, "G", r->ndev, "devices", devices, "device_kind",
 		r->device_kind, "steps", r->steps, "warmup_steps", r->warmup_steps, "repetitions",
 		r->reps, "samples_s", samples, "timer",
@@ -72,6 +77,10 @@ json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
 							 "devices", r->cuda_sched_note)
 					     : json_null());
 	json_object_set_new(j, "launch", json_string(r->launch ? r->launch : "none"));
+	if (r->corun) {
+		json_object_set_new(j, "corun", json_string(r->corun));
+		json_object_set_new(j, "corun_slab_of_G", json_integer(r->corun_slab_g));
+	}
 	json_object_set_new(j, "halo_path", json_string(r->halo_path));
 	json_object_set_new(j, "exchange", json_string(r->no_exchange ? "none" : "halo"));
 	if (r->partner_s) {
@@ -89,7 +98,8 @@ json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
 	}
 	/* The halo traffic of one step: every interface moves one plane each way. */
 	json_object_set_new(j, "halo",
-			    json_pack("{s:i, s:I}", "planes_per_step", 2 * (r->ndev > 1 ? r->ndev - 1 : 0),
+			    json_pack("{s:i, s:I}", "planes_per_step",
+					      r->ndev > 1 && !r->corun ? 2 * (r->ndev - 1) : 0,
 				      "bytes_per_plane",
 				      (json_int_t)((size_t)g->nx * (size_t)g->ny * sizeof(double))));
 	bool ok = r->error[0] == '\0' && r->seconds > 0.0;

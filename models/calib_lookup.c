@@ -31,6 +31,7 @@ void nbw_calib_free(struct nbw_calib *c)
 	free(c->vs);
 	free(c->launch);
 	free(c->cs);
+	free(c->corun);
 	memset(c, 0, sizeof(*c));
 }
 

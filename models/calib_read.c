@@ -404,6 +404,46 @@ static int read_launch(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* corun: [{form, G, at_once, n, step_s}] */
+static int read_corun(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(err, errlen, "corun", "must be an array");
+	size_t i;
+	json_t *s;
+	json_array_foreach(a, i, s) {
+		char at[64];
+		snprintf(at, sizeof(at), "corun[%zu]", i);
+		const char *form = jstr(s, "form");
+		json_t *g = json_object_get(s, "G"), *ao = json_object_get(s, "at_once");
+		json_t *n = json_object_get(s, "n");
+		double t;
+		if (strcmp(form, "one-thread") != 0 && strcmp(form, "per-device") != 0)
+			return bad(err, errlen, at, "\"form\" must be \"one-thread\" or \"per-device\"");
+		if (!json_is_integer(g) || !json_is_integer(n))
+			return bad(err, errlen, at, "\"G\" and \"n\" must be integers");
+		if (!json_is_integer(ao) || json_integer_value(ao) < 1 ||
+		    json_integer_value(ao) > json_integer_value(g))
+			return bad(err, errlen, at, "\"at_once\" must be an integer 1 to G");
+		if (json_integer_value(n) - 2 < json_integer_value(g))
+			return bad(err, errlen, at, "\"n\" - 2 must be at least G (a plane each)");
+		if (seconds(json_object_get(s, "step_s"), &t))
+			return bad(err, errlen, at, "\"step_s\" must be seconds from %g to %g",
+				   SEC_LO, SEC_HI);
+		struct nbw_corun *k = realloc(c->corun, (c->ncorun + 1) * sizeof(*k));
+		if (!k)
+			return bad(err, errlen, at, "out of memory");
+		c->corun = k;
+		c->corun[c->ncorun++] = (struct nbw_corun){
+			.per_device = strcmp(form, "per-device") == 0,
+			.g = (int)json_integer_value(g), .at_once = (int)json_integer_value(ao),
+			.n = (int)json_integer_value(n), .step_s = t};
+	}
+	return 0;
+}
+
 static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t errlen)
 {
 	if (!json_is_object(j) || strcmp(jstr(j, "schema"), NBW_CALIB_SCHEMA) != 0)
@@ -418,6 +458,7 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 		{"n", 3, NBW_GRID_MAX_SIDE, "a grid side N"},
 		{"planes", 1, NBW_GRID_MAX_SIDE, "planes of a slab"},
 		{"G", 2, NBW_MAX_DEVICES, "G, devices of a run"},
+		{"at_once", 1, NBW_MAX_DEVICES, "devices at once"},
 		{"steps", 0, NBW_STEPS_MAX, "time steps"},
 		{"hidden_helpers", -1, NBW_HH_MAX, "hidden helper threads"},
 		{"host_cpus", 0, 1 << 20, "CPUs the solver ran on (0 unknown)"},
@@ -464,7 +505,8 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 			return -1;
 	if (read_sets(c, json_object_get(j, "transfer_sets"), err, errlen) ||
 	    read_cs(c, json_object_get(j, "compute_only"), err, errlen) ||
-	    read_launch(c, json_object_get(j, "launch"), err, errlen))
+	    read_launch(c, json_object_get(j, "launch"), err, errlen) ||
+	    read_corun(c, json_object_get(j, "corun"), err, errlen))
 		return -1;
 	return read_versions(c, json_object_get(j, "versions"), err, errlen);
 }

@@ -21,6 +21,8 @@
 struct group {
 	char version[12];
 	char launch[8];
+	char corun[12];         /* the co-run probe's form; "" */
+	int slab_g;             /* the co-run probe: the G whose slab it ran */
 	bool no_exchange;
 	bool paired;            /* some of its runs were timed beside their partner (--paired) */
 	int g, nx, ny, nz, steps;
@@ -152,12 +154,15 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 		snprintf(key.version, sizeof(key.version), "%s", v.version);
 		snprintf(key.launch, sizeof(key.launch), "%s", v.launch);
 		key.no_exchange = v.no_exchange;
+		snprintf(key.corun, sizeof(key.corun), "%s", v.corun);
+		key.slab_g = v.corun_slab_g;
 		struct group *gp = NULL;
 		for (size_t j = 0; j < n && !gp; j++)
 			if (strcmp(gs[j].version, key.version) == 0 && gs[j].g == key.g &&
 			    gs[j].nx == key.nx && gs[j].ny == key.ny && gs[j].nz == key.nz &&
 			    gs[j].steps == key.steps && strcmp(gs[j].launch, key.launch) == 0 &&
-			    gs[j].no_exchange == key.no_exchange)
+			    gs[j].no_exchange == key.no_exchange &&
+			    strcmp(gs[j].corun, key.corun) == 0 && gs[j].slab_g == key.slab_g)
 				gp = &gs[j];
 		if (!gp) {
 			struct group *more = realloc(gs, (n + 1) * sizeof(*gs));
@@ -274,7 +279,21 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 					      : nbw_calib_add_k(&c->slab, &c->nslab, g->nx, g->nz - 2, k))
 			goto out;
 	}
-	/* The a-priori model's compute: the versions without the halo copies (v1-v2: one host
+	/* The one-device model's co-run probe: G's slab on several devices at once. */
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		if (strcmp(g->version, "corun") || g->slab_g < 2 || g->nx != g->ny || g->steps < 1)
+			continue;
+		struct nbw_corun *k = realloc(c->corun, (c->ncorun + 1) * sizeof(*k));
+		if (!k)
+			goto out;
+		c->corun = k;
+		c->corun[c->ncorun++] = (struct nbw_corun){
+			.per_device = strcmp(g->corun, "per-device") == 0, .g = g->slab_g,
+			.at_once = g->g, .n = g->nx,
+			.step_s = nbw_rounds_time(g->sec, g->n, NULL) / g->steps};
+	}
+	/* The compute-calibrated model's compute: the versions without the halo copies (v1-v2: one host
 	 * thread, v3-v4: a thread per device), either runs of their own (v2 and v3) or timed
 	 * beside each version's halo runs (--paired: that version's own term). */
 	for (size_t j = 0; j < ng; j++) {

@@ -92,33 +92,47 @@ static json_t *models_json(const struct nbw_calib *c)
 	const char *xfer = "transfer: the busiest host thread's planes at the probes' time of one "
 			   "8 N^2-byte copy on the version's path (transfers, transfer_sets), the "
 			   "bandwidth term x contention (the dual/bidir probes)";
-	return json_pack(
-		"{s:{s:b, s:[s, s]}, s:{s:b, s:[s, s, s, s, s, s, s]}, s:{s:b, s:[s, s, s, s]}}",
-		"paper",
-		"available", c->nk > 0 || c->kbar_given > 0.0, "terms",
-		"compute: k-bar (k.samples: one-device N^3 runs) x (N-2)^3 / G",
-		"transfer: one plane at beta HtoD + DtoH or beta P2P measured at the plane size",
-		"a-priori", "available", c->ncs > 0, "terms",
-		"compute: compute_only (one host thread for v1-v2, a thread per device for v3-v4, "
-		"without the halo copies: kernels, launches and synchronisation of G devices at "
-		"once); a version's own paired_with runs where measured, else the form's",
-		xfer,
-		"overlap: boundary + max(interior, transfer) where the devices run asynchronously "
-		"(device_kind, hidden_helpers)",
-		"overhead: none beyond compute_only (it holds the launches and synchronisation)",
-		"launch: the launch probe's step (one-thread or per-device form) kept "
-		"apart when compute_only is carried over from other sizes",
+	const char *copies =
 		"copies (Versions 3-4): the launch probe's staged-copy (v3) or direct-copy (v4) "
 		"step less its per-device step on G devices, at N (linear in the plane's bytes "
 		"between measured N); outside the measured N the transfer curves x "
-		"oversubscription",
-		"oversubscription (without the copy probe): on host-plugin devices the transfer of "
-		"Versions 3-4 x G / host_cpus where G > host_cpus (the copies share a core with "
-		"the other host threads)",
-		"fitted", "available", c->nvs > 0, "terms",
-		"interaction: the mean of the a-priori step x the other sizes' median measured "
-		"/ a-priori ratio and the a-priori step + their median difference, over the "
-		"timed v1-v4 runs (versions: measured_step_s; measured_paired: the "
+		"oversubscription (on host-plugin devices x G / host_cpus where G > host_cpus)";
+	const char *overlap = "overlap: boundary + max(interior, transfer) where the devices run "
+			      "asynchronously (device_kind, hidden_helpers)";
+	return json_pack(
+		"{s:{s:b, s:s, s:[s, s]}, s:{s:b, s:s, s:[s, s, s, s, s]},"
+		" s:{s:b, s:s, s:[s, s, s, s, s]}, s:{s:b, s:s, s:[s, s, s, s]}}",
+		"paper", "available", c->nk > 0 || c->kbar_given > 0.0, "needs",
+		"one-device N^3 runs (k) and the transfer probes",
+		"terms", "compute: k-bar (k.samples: one-device N^3 runs) x (N-2)^3 / G",
+		"transfer: one plane at beta HtoD + DtoH or beta P2P measured at the plane size",
+		"one-device", "available", c->nslab > 0, "needs",
+		"one-device runs only: the slab runs (k_slab), the co-run probe (corun), the launch "
+		"probe (launch) and the transfer probes; no run of Versions 1-4",
+		"terms",
+		"compute, one host thread (v1-v2): the co-run of G devices driven by one thread + "
+		"(2G - 2) x the one-thread launch probe's step / 2G; without corun: G x the slab "
+		"step on host-plugin devices without hidden helpers, else the slab step",
+		"compute, a thread per device (v3-v4): the co-run of min(G, host_cpus) devices x G "
+		"/ that number + the per-device launch probe's step; without corun: the slab step "
+		"instead of the co-run's",
+		xfer, copies, overlap,
+		"compute-calibrated", "available", c->ncs > 0, "needs",
+		"the versions' compute-only runs (compute_only: v1-v4 on G devices without the halo "
+		"copies)",
+		"terms",
+		"compute: compute_only (one host thread for v1-v2, a thread per device for v3-v4, "
+		"without the halo copies); a version's own paired_with runs where measured, else "
+		"the form's; at another N carried over by the slab runs with the launch probe's "
+		"step kept apart",
+		xfer, copies, overlap, "overhead: none beyond compute_only",
+		"fitted", "available", c->nvs > 0, "needs",
+		"the versions' timed runs (versions: measured_step_s) at other N, and "
+		"compute_only",
+		"terms",
+		"interaction: the mean of the compute-calibrated step x the other sizes' median "
+		"measured / compute-calibrated ratio and the compute-calibrated step + their "
+		"median difference (versions: measured_step_s; measured_paired: the "
 		"speed-matched step of --paired runs)",
 		"without compute_only: compute = k_slab (one-device runs of the slab shape) x busy "
 		"(versions: instrumented v1-v4 runs, least squares over the sizes)",
@@ -189,6 +203,18 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 			json_array_append_new(a, o);
 		}
 		json_object_set_new(j, "launch", a);
+	}
+	if (c->ncorun) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < c->ncorun; i++) {
+			const struct nbw_corun *r = &c->corun[i];
+			json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:i, s:f}", "form",
+							   r->per_device ? "per-device"
+									 : "one-thread",
+							   "G", r->g, "at_once", r->at_once, "n",
+							   r->n, "step_s", r->step_s));
+		}
+		json_object_set_new(j, "corun", a);
 	}
 	json_object_set_new(j, "models", models_json(c));
 	return j;

@@ -20,8 +20,8 @@
 
 /* k of one-device runs of the slab (n, planes): the median of exact matches; otherwise the
  * samples of the same n interpolated in planes, otherwise k-bar of the cubic runs. */
-static int slab_k(const struct nbw_calib *c, int n, int planes, double *k, char *why,
-		  size_t whylen)
+int nbw_mdl_slab_k(const struct nbw_calib *c, int n, int planes, double *k, char *why,
+		   size_t whylen)
 {
 	double *x = malloc((c->nslab + c->nk + 1) * sizeof(double));
 	if (!x)
@@ -278,7 +278,7 @@ static void ext_total(struct nbw_ext_pred *out, int steps, double compute_step,
 }
 
 /* Both extended models: the arguments checked, the slab's planes and its k. */
-static int ext_start(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+int nbw_mdl_ext_start(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 		     struct nbw_ext_pred *out, int *vn, int *planes, char *why, size_t whylen)
 {
 	memset(out, 0, sizeof(*out));
@@ -287,7 +287,7 @@ static int ext_start(const struct nbw_calib *c, int n, int g, const char *v, int
 	*planes = (n - 2 + g - 1) / g;
 	out->planes = *planes;
 	out->oversub = 1.0;
-	return slab_k(c, n, *planes, &out->k_slab, why, whylen);
+	return nbw_mdl_slab_k(c, n, *planes, &out->k_slab, why, whylen);
 }
 
 /* The fitted model's interaction of (v, g) from the sizes other than exclude_n, each with a
@@ -332,7 +332,7 @@ static int fitted_from_phases(const struct nbw_calib *c, int n, int g, const cha
 			      int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen)
 {
 	int vn, planes;
-	if (ext_start(c, n, g, v, steps, out, &vn, &planes, why, whylen))
+	if (nbw_mdl_ext_start(c, n, g, v, steps, out, &vn, &planes, why, whylen))
 		return -1;
 	size_t used;
 	double overhead_step, transfer_step;
@@ -440,7 +440,7 @@ static int apriori_step(const struct nbw_calib *c, bool per_device, int g, const
 		const struct nbw_csample *s = &c->cs[i];
 		int p = (s->n - 2 + g - 1) / g;
 		double k;
-		if (cs_usable(s, per_device, g, v, use) && slab_k(c, s->n, p, &k, NULL, 0) == 0)
+		if (cs_usable(s, per_device, g, v, use) && nbw_mdl_slab_k(c, s->n, p, &k, NULL, 0) == 0)
 			r[m++] = (s->step_s - l) / (k * (double)(s->n - 2) * (s->n - 2) * p);
 	}
 	int rc = m ? 0 : -1;
@@ -505,20 +505,47 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 			struct nbw_ext_pred *out, char *why, size_t whylen)
 {
 	int vn, planes;
-	if (ext_start(c, n, g, v, steps, out, &vn, &planes, why, whylen))
+	if (nbw_mdl_ext_start(c, n, g, v, steps, out, &vn, &planes, why, whylen))
 		return -1;
-	double compute_step, transfer_step, launch;
+	double compute_step, launch;
 	bool per_device = vn >= 3;
 	if (apriori_step(c, per_device, g, v, n, planes, out->k_slab, &compute_step, &launch)) {
-		say(why, whylen, "the a-priori model needs %s on %d devices without the halo "
-				 "copies (nodebw heat --paired, or --no-exchange; compute_only in "
-				 "the calibration)", per_device ? "v3 or v4" : "v1 or v2", g);
+		say(why, whylen, "the compute-calibrated model needs %s on %d devices without "
+				 "the halo copies (nodebw heat --paired, or --no-exchange; "
+				 "compute_only in the calibration)", per_device ? "v3 or v4" : "v1 or v2", g);
 		return -1;
 	}
+	out->launch_s = steps * launch;
+	return nbw_mdl_halo_step(c, n, g, vn, steps, planes, compute_step, out, why, whylen);
+}
+
+int nbw_predict_compute_only(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+			     double *total_s)
+{
+	int vn;
+	if (check_args(n, g, v, steps, &vn, NULL, 0))
+		return -1;
+	bool per_device = vn >= 3;
+	enum cs_use use = cs_use_for(c, per_device, g, v);
+	double best = INFINITY;
+	for (size_t i = 0; i < c->ncs; i++)
+		if (cs_usable(&c->cs[i], per_device, g, v, use) && c->cs[i].n == n)
+			best = fmin(best, c->cs[i].step_s);
+	if (!isfinite(best))
+		return -1;
+	*total_s = steps * best;
+	return 0;
+}
+
+/* The models built on a measured compute (compute-calibrated, one-device): the copies and
+ * the overlap per device kind on top of \p compute_step (doc/model.md). */
+int nbw_mdl_halo_step(const struct nbw_calib *c, int n, int g, int vn, int steps, int planes,
+		      double compute_step, struct nbw_ext_pred *out, char *why, size_t whylen)
+{
 	double area = (double)(n - 2) * (n - 2);
 	/* What G devices at once cost against one device alone (reported as busy). */
 	out->busy = compute_step / (out->k_slab * area * planes);
-	double boundary_step = compute_step * (planes >= 2 ? 2.0 : 1.0) / planes;
+	double transfer_step, boundary_step = compute_step * (planes >= 2 ? 2.0 : 1.0) / planes;
 	double probed;
 	bool have_probe = copy_probe_step(c, vn, g, n, &probed) == 0;
 	/* The transfer curves' terms (paths, contention, whose planes) are reported beside the
@@ -535,6 +562,5 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 	}
 	out->overlap = overlaps(c, vn);
 	ext_total(out, steps, compute_step, boundary_step, transfer_step, 0.0);
-	out->launch_s = steps * launch;
 	return 0;
 }

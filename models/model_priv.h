@@ -66,4 +66,18 @@ static inline const char *version_mode(int v)
 	return v == 1 ? "sync" : "async";
 }
 
+/* k of one-device runs of the slab (n, planes): exact, else the nearest slab (model_ext.c). */
+int nbw_mdl_slab_k(const struct nbw_calib *c, int n, int planes, double *k, char *why,
+		   size_t whylen);
+
+/* The arguments checked, the busiest slab's planes and its k (model_ext.c). */
+int nbw_mdl_ext_start(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+		      struct nbw_ext_pred *out, int *vn, int *planes, char *why, size_t whylen);
+
+/* The models built on a measured compute step (compute-calibrated, one-device): the halo
+ * copies (copy probe or transfer curves x oversubscription) and the overlap rule on top of
+ * \p compute_step, into \p out for \p steps steps (model_ext.c). */
+int nbw_mdl_halo_step(const struct nbw_calib *c, int n, int g, int vn, int steps, int planes,
+		      double compute_step, struct nbw_ext_pred *out, char *why, size_t whylen);
+
 #endif

@@ -23,7 +23,7 @@
 #define DRIFT_FLOOR 1.10
 #define DRIFT_MAX_ROUNDS 64
 
-static const char *const purposes[] = {"validation", "calibration", "a-priori"};
+static const char *const purposes[] = {"validation", "calibration", "compute-only"};
 
 struct cfg {
 	char key[160];

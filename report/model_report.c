@@ -28,8 +28,10 @@ struct vrow {
 	double matched, mspread;  /* paired runs: nbw_paired_time and its rounds' spread */
 	bool has_pair;
 	struct nbw_paper_pred paper;
-	struct nbw_ext_pred ext, apri;  /* fitted and a-priori */
-	bool has_paper, has_ext, has_apri;
+	struct nbw_ext_pred ext, apri, onedev;  /* fitted, compute-calibrated, one-device */
+	double conly;                 /* the compute-only baseline: the measured compute-only
+				       * step x steps (doc/model.md) */
+	bool has_paper, has_ext, has_apri, has_onedev, has_conly;
 	char why[200];
 };
 
@@ -65,9 +67,9 @@ static size_t collect_rows(json_t *runs, struct vrow **out)
 		struct nbw_rv_solver_run x;
 		nbw_rv_solver_read(r, &x);
 		const char *v = x.version;
-		/* The a-priori model's compute-only runs are calibration, not the solver. */
+		/* The compute-only runs and the co-run probe are calibration, not the solver. */
 		if (!nbw_rv_solver_ok(&x) || !x.cubic_n || strcmp(v, "serial") == 0 ||
-		    x.no_exchange)
+		    strcmp(v, "corun") == 0 || x.no_exchange)
 			continue;
 		int g = x.g, nn = x.cubic_n, steps = x.steps;
 		size_t k;
@@ -520,9 +522,36 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 
 /* Accuracy of the three models per (G, version) over the grids whose rounds agree
  * (spread <= NBW_STABLE_SPREAD); the others are counted apart, never in the MAPE. */
+/* A model's error over the stable grids it predicts. */
+struct err_sum {
+	double mape, bias;
+	int n;
+};
+
+static void err_add(struct err_sum *e, bool have, double model, double t)
+{
+	if (!have)
+		return;
+	double x = rel(model, t);
+	e->mape += fabs(x);
+	e->bias += x;
+	e->n++;
+}
+
+static void err_done(struct err_sum *e)
+{
+	if (e->n) {
+		e->mape /= e->n;
+		e->bias /= e->n;
+	}
+}
+
 struct acc {
 	double mape_p, bias_p, mape_e, bias_e, mape_a, bias_a;
-	int n, na;          /* stable grids; those the a-priori model predicts */
+	int n, na;          /* stable grids; those the compute-calibrated model predicts */
+	struct err_sum onedev, conly;  /* the one-device model, the compute-only baseline */
+	double halo_share;  /* mean over the grids with a compute-only run of (T - C) / T */
+	int nhalo;
 	int unstable;       /* grids whose rounds differ by more than NBW_STABLE_SPREAD */
 	double max_spread;
 	bool matched;       /* against the speed-matched time of paired runs (every grid) */
@@ -584,7 +613,17 @@ static struct acc accuracy_of(const struct vrow *rows, size_t nr, const char *v,
 			a.bias_a += ea;
 			a.na++;
 		}
+		err_add(&a.onedev, w->has_onedev, w->onedev.total_s, t);
+		err_add(&a.conly, w->has_conly, w->conly, t);
+		if (w->has_conly) {
+			a.halo_share += (t - w->conly) / t;
+			a.nhalo++;
+		}
 	}
+	err_done(&a.onedev);
+	err_done(&a.conly);
+	if (a.nhalo)
+		a.halo_share /= a.nhalo;
 	if (a.n) {
 		a.mape_p /= a.n;
 		a.bias_p /= a.n;
@@ -747,6 +786,10 @@ static size_t predict_rows(struct vrow *rows, size_t nr, const struct nbw_calib 
 			snprintf(w->why, sizeof(w->why), "fitted: %s", why);
 		w->has_apri = nbw_predict_apriori(c, w->n, w->g, w->version, w->steps, &w->apri,
 						  why, sizeof(why)) == 0;
+		w->has_onedev = nbw_predict_onedev(c, w->n, w->g, w->version, w->steps,
+						   &w->onedev, why, sizeof(why)) == 0;
+		w->has_conly = nbw_predict_compute_only(c, w->n, w->g, w->version, w->steps,
+							&w->conly) == 0;
 		npred += w->has_paper && w->has_ext;
 	}
 	return npred;
@@ -757,16 +800,20 @@ static size_t predict_rows(struct vrow *rows, size_t nr, const struct nbw_calib 
  * fastest round (\p raw true, for comparison). */
 static void accuracy_table(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, bool raw)
 {
-	const char *ha[] = {"G", "version", "measured as", "sizes", "paper MAPE", "paper bias",
-			    "fitted MAPE", "fitted bias", "a-priori MAPE", "a-priori bias",
+	const char *ha[] = {"G", "version", "measured as", "sizes", "halo share",
+			    "one-device MAPE", "one-device bias", "comp.-cal. MAPE",
+			    "comp.-cal. bias", "fitted MAPE", "fitted bias", "paper MAPE",
+			    "paper bias", "compute-only MAPE", "compute-only bias",
 			    "unstable grids", "largest spread"};
-	struct nbw_rtable *ta = nbw_rtable_new(raw ? "accuracy-fastest-round" : "accuracy", 12,
+	struct nbw_rtable *ta = nbw_rtable_new(raw ? "accuracy-fastest-round" : "accuracy", 17,
 					       ha);
 	nbw_rtable_csv_names(ta, (const char *const[]){"g", "version", "measure", "sizes",
-							"paper_mape_pct", "paper_bias_pct",
-							"ext_mape_pct", "ext_bias_pct",
-							"apriori_mape_pct", "apriori_bias_pct",
-							"unstable", "max_spread"});
+							"halo_share_pct", "onedev_mape_pct",
+							"onedev_bias_pct", "compcal_mape_pct",
+							"compcal_bias_pct", "ext_mape_pct",
+							"ext_bias_pct", "paper_mape_pct",
+							"paper_bias_pct", "conly_mape_pct",
+							"conly_bias_pct", "unstable", "max_spread"});
 	static const char *vs[] = {"v1", "v2", "v3", "v4"};
 	static const int gl[2] = {2, 4};
 	for (int gi = 0; gi < 2; gi++)
@@ -778,12 +825,17 @@ static void accuracy_table(struct nbw_rdoc *r, const struct vrow *rows, size_t n
 			nbw_rtable_cell(ta, "%s", vs[k]);
 			nbw_rtable_cell(ta, "%s", a.matched ? "speed-matched" : "fastest round");
 			nbw_rtable_cell(ta, "%d", a.n);
-			pct_cell(ta, a.n > 0, a.mape_p, false);
-			pct_cell(ta, a.n > 0, a.bias_p, true);
-			pct_cell(ta, a.n > 0, a.mape_e, false);
-			pct_cell(ta, a.n > 0, a.bias_e, true);
+			pct_cell(ta, a.nhalo > 0, a.halo_share, false);
+			pct_cell(ta, a.onedev.n > 0, a.onedev.mape, false);
+			pct_cell(ta, a.onedev.n > 0, a.onedev.bias, true);
 			pct_cell(ta, a.na > 0, a.mape_a, false);
 			pct_cell(ta, a.na > 0, a.bias_a, true);
+			pct_cell(ta, a.n > 0, a.mape_e, false);
+			pct_cell(ta, a.n > 0, a.bias_e, true);
+			pct_cell(ta, a.n > 0, a.mape_p, false);
+			pct_cell(ta, a.n > 0, a.bias_p, true);
+			pct_cell(ta, a.conly.n > 0, a.conly.mape, false);
+			pct_cell(ta, a.conly.n > 0, a.conly.bias, true);
 			nbw_rtable_cell(ta, "%d", a.unstable);
 			nbw_rtable_cell(ta, "%.2f", a.max_spread);
 			nbw_rtable_end_row(ta);
@@ -803,10 +855,15 @@ static void accuracy_table(struct nbw_rdoc *r, const struct vrow *rows, size_t n
 			      "(the paper's Figure 8 annotation); unstable grids are counted apart. "
 			      "T_measured: speed-matched where every grid of the row was paired "
 			      "(the validation table says how), else the fastest round. "
-			      "a-priori: calibrated from the probes and runs without the halo "
-			      "exchange only; fitted: the a-priori prediction x the interaction "
-			      "factor of the timed multi-device runs at the other sizes "
-			      "(leave-one-out by size).");
+			      "Each model is named by what it needs: one-device: the probes and "
+			      "one-device runs only (slab runs, co-run probe, launch probe; no run "
+			      "of Versions 1-4); comp.-cal. (compute-calibrated): the versions' "
+			      "runs without the halo copies at this N; fitted: the "
+			      "compute-calibrated prediction x the interaction of the timed "
+			      "multi-device runs at the other sizes (leave-one-out by size); "
+			      "paper: Eq. 9/10. compute-only: the baseline a model must beat, "
+			      "T = the measured compute-only step x steps (no halo term at all); "
+			      "halo share: the mean of (T_measured - compute-only) / T_measured.");
 }
 
 static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
@@ -999,9 +1056,19 @@ static json_t *accuracy_obj(const struct acc *a)
 		json_object_set_new(o, "extended_bias", json_real(a->bias_e));
 	}
 	if (a->na) {
-		json_object_set_new(o, "apriori_mape", json_real(a->mape_a));
-		json_object_set_new(o, "apriori_bias", json_real(a->bias_a));
+		json_object_set_new(o, "compcal_mape", json_real(a->mape_a));
+		json_object_set_new(o, "compcal_bias", json_real(a->bias_a));
 	}
+	if (a->onedev.n) {
+		json_object_set_new(o, "onedev_mape", json_real(a->onedev.mape));
+		json_object_set_new(o, "onedev_bias", json_real(a->onedev.bias));
+	}
+	if (a->conly.n) {
+		json_object_set_new(o, "conly_mape", json_real(a->conly.mape));
+		json_object_set_new(o, "conly_bias", json_real(a->conly.bias));
+	}
+	if (a->nhalo)
+		json_object_set_new(o, "halo_share", json_real(a->halo_share));
 	return o;
 }
 

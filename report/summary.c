@@ -504,18 +504,23 @@ static void model_sentences(json_t *sent, json_t *model)
 	}
 	/* Per model: the range and median of its MAPE over the configurations it predicts
 	 * on stable grids. */
-	static const char *key[3] = {"apriori_mape", "extended_mape", "paper_mape"};
-	static const char *label[3] = {"a-priori model", "fitted model", "the paper's"};
+	static const char *key[5] = {"onedev_mape", "compcal_mape", "extended_mape", "paper_mape",
+				     "conly_mape"};
+	static const char *label[5] = {
+		"one-device model (probes and one-device runs only, before porting)",
+		"compute-calibrated model (needs the versions run without their halo copies)",
+		"fitted model (also the versions' timed runs at the other N)", "the paper's",
+		"baseline 'step = measured compute-only half'"};
 	size_t i, n = json_array_size(acc), unstable = 0, grids = 0, matched = 0;
 	double *x = calloc(n + 1, sizeof(double));
-	char part[3][96];
+	char part[5][160];
 	json_t *a;
 	json_array_foreach(acc, i, a) {
 		matched += strcmp(jstr(a, "measure"), "speed-matched") == 0;
 		unstable += (size_t)jint(a, "unstable_sizes", 0);
 		grids += (size_t)jint(a, "unstable_sizes", 0) + (size_t)jint(a, "sizes", 0);
 	}
-	for (int m = 0; m < 3; m++) {
+	for (int m = 0; m < 5; m++) {
 		size_t k = 0;
 		double lo = INFINITY, hi = 0.0;
 		json_array_foreach(acc, i, a) {
@@ -534,12 +539,12 @@ static void model_sentences(json_t *sent, json_t *model)
 	}
 	free(x);
 	add(sent, "Models against the solver's measured runtimes%s, over %zu (G, version) "
-		  "configurations: %s; %s; %s.",
+		  "configurations: %s; %s; %s; %s; %s.",
 	    matched == n   ? " (speed-matched: each halo run timed beside its compute-only "
 			     "half)"
 	    : matched > 0 ? " (speed-matched where the runs were paired, else the fastest round)"
 			  : "",
-	    n, part[0], part[1], part[2]);
+	    n, part[0], part[1], part[2], part[3], part[4]);
 	if (unstable)
 		add(sent, "%zu of %zu grids were unstable (their measure differs by more than 1.2x "
 			  "between rounds, largest/smallest): left out of the MAPE, marked in the "

@@ -105,14 +105,16 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 {
 	json_t *acc = json_object_get(solver, "accuracy");
 	static const char *const h[] = {"G", "version", "speedup at largest N", "largest N",
-					"best speedup", "at N", "paper MAPE", "a-priori MAPE",
-					"fitted MAPE", "stable grids", "unstable grids",
+					"best speedup", "at N", "one-device MAPE",
+					"comp.-cal. MAPE", "fitted MAPE", "paper MAPE",
+					"compute-only MAPE", "stable grids", "unstable grids",
 					"largest spread"};
 	static const char *const csv[] = {"g", "version", "speedup_at_largest_n", "largest_n",
-					  "best_speedup", "best_n", "paper_mape_pct",
-					  "apriori_mape_pct", "extended_mape_pct", "grids",
-					  "unstable_grids", "max_round_spread"};
-	struct nbw_rtable *t = nbw_rtable_new("summary-models", 12, h);
+					  "best_speedup", "best_n", "onedev_mape_pct",
+					  "compcal_mape_pct", "extended_mape_pct", "paper_mape_pct",
+					  "conly_mape_pct", "grids", "unstable_grids",
+					  "max_round_spread"};
+	struct nbw_rtable *t = nbw_rtable_new("summary-models", 14, h);
 	nbw_rtable_csv_names(t, csv);
 	size_t i;
 	json_t *s;
@@ -124,9 +126,11 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 		nbw_rtable_cell(t, "%d", jint(s, "largest_n", 0));
 		num(t, jnum(s, "best_speedup"), "%.2f", 1.0);
 		nbw_rtable_cell(t, "%d", jint(s, "best_n", 0));
-		num(t, jnum(m, "paper_mape"), "%.1f", 100.0);
-		num(t, jnum(m, "apriori_mape"), "%.1f", 100.0);
+		num(t, jnum(m, "onedev_mape"), "%.1f", 100.0);
+		num(t, jnum(m, "compcal_mape"), "%.1f", 100.0);
 		num(t, jnum(m, "extended_mape"), "%.1f", 100.0);
+		num(t, jnum(m, "paper_mape"), "%.1f", 100.0);
+		num(t, jnum(m, "conly_mape"), "%.1f", 100.0);
 		nbw_rtable_cell(t, "%d", jint(m, "sizes", 0));
 		nbw_rtable_cell(t, "%d", jint(m, "unstable_sizes", 0));
 		num(t, jnum(m, "max_spread"), "%.2f", 1.0);
@@ -136,10 +140,12 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 			     "T(version, G devices); MAPE (%) = mean |T_model - T_measured| / "
 			     "T_measured over the stable grids; T_measured = the speed-matched "
 			     "time of paired runs (each halo repetition timed right after its "
-			     "compute-only half; doc/model.md), else the fastest round; a-priori: "
-			     "calibrated from the probes and runs without the halo exchange; "
-			     "fitted: on instrumented runs of the versions, each grid predicted "
-			     "without its own runs; largest spread: of one grid's measure over "
+			     "compute-only half; doc/model.md), else the fastest round; "
+			     "one-device: from the probes and one-device runs only (no run of "
+			     "Versions 1-4); comp.-cal. (compute-calibrated): needs the versions "
+			     "run without their halo copies; fitted: also their timed runs, each "
+			     "grid predicted without its own runs; compute-only: the baseline "
+			     "step = the measured compute-only half; largest spread: of one grid's measure over "
 			     "its rounds (above 1.2: unstable, left out of the MAPE). The "
 			     "model sections below have every grid and the fastest-round "
 			     "accuracy beside it.");
@@ -179,24 +185,28 @@ void nbw_report_summary_solver(FILE *f, json_t *sum)
 	size_t i;
 	json_t *s;
 	if (json_array_size(json_object_get(solver, "speedups"))) {
-		fprintf(f, "\n  %-4s %-8s %16s %12s %11s %14s %12s %9s %7s\n", "G", "version",
-			"speedup (at N)", "best (at N)", "paper MAPE", "a-priori MAPE",
-			"fitted MAPE", "unstable", "spread");
+		fprintf(f, "\n  %-4s %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n", "G",
+			"version", "speedup (at N)", "best (at N)", "one-device", "comp.-cal.",
+			"fitted", "paper", "compute-only", "unstable", "spread");
 		json_array_foreach(json_object_get(solver, "speedups"), i, s) {
 			json_t *m = accuracy_of(acc, s);
-			char sp[32], best[32], pm[16], am[16], em[16], spr[16], un[16];
+			char sp[32], best[32], pm[16], am[16], em[16], om[16], cm[16], spr[16],
+				un[16];
 			snprintf(sp, sizeof(sp), "%.2fx (%d)", jnum(s, "speedup_at_largest_n"),
 				 jint(s, "largest_n", 0));
 			snprintf(best, sizeof(best), "%.2fx (%d)", jnum(s, "best_speedup"),
 				 jint(s, "best_n", 0));
 			fmt_num(pm, sizeof(pm), jnum(m, "paper_mape"), "%.1f %%", 100.0);
-			fmt_num(am, sizeof(am), jnum(m, "apriori_mape"), "%.1f %%", 100.0);
+			fmt_num(am, sizeof(am), jnum(m, "compcal_mape"), "%.1f %%", 100.0);
+			fmt_num(om, sizeof(om), jnum(m, "onedev_mape"), "%.1f %%", 100.0);
+			fmt_num(cm, sizeof(cm), jnum(m, "conly_mape"), "%.1f %%", 100.0);
 			fmt_num(em, sizeof(em), jnum(m, "extended_mape"), "%.1f %%", 100.0);
 			fmt_num(spr, sizeof(spr), jnum(m, "max_spread"), "%.2f", 1.0);
 			snprintf(un, sizeof(un), "%d of %d", jint(m, "unstable_sizes", 0),
 				 jint(m, "unstable_sizes", 0) + jint(m, "sizes", 0));
-			fprintf(f, "  %-4d %-8s %16s %12s %11s %14s %12s %9s %7s\n",
-				jint(s, "G", 0), jstr(s, "version"), sp, best, pm, am, em, un, spr);
+			fprintf(f, "  %-4d %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n",
+				jint(s, "G", 0), jstr(s, "version"), sp, best, om, am, em, pm, cm,
+				un, spr);
 		}
 	}
 }

@@ -19,10 +19,12 @@ static void usage(FILE *f)
 		"\n"
 		"Predict the heat solver's runtime with the paper's model (Eq. 9 for the\n"
 		"host-staged Versions 1-3, Eq. 10 for the P2P Version 4, and Eq. 11/12 for full\n"
-		"overlap) and with nodebw's two extended models (doc/model.md): a-priori\n"
-		"(from the probes and runs without the halo exchange) and fitted (the\n"
-		"a-priori model x what the timed runs of the versions showed beyond it, or,\n"
-		"without runs free of the halo exchange, a fit on their instrumented phases).\n"
+		"overlap) and with nodebw's extended models (doc/model.md), each named by\n"
+		"what it needs: one-device (the probes and one-device runs only: the slab\n"
+		"runs, the co-run probe, the launch probe; no run of Versions 1-4),\n"
+		"compute-calibrated (the versions run without their halo copies) and fitted\n"
+		"(the compute-calibrated model x what the versions' timed runs at other N\n"
+		"showed beyond it, or, without compute-only runs, a fit on their phases).\n"
 		"\n"
 		"Options:\n"
 		"  --calibration FILE  calibration.json written by 'nodebw run' (or by hand:\n"
@@ -156,16 +158,31 @@ struct predict_row {
 	int n, g, v, steps;
 	char vn[4];
 	struct nbw_paper_pred p;
-	struct nbw_ext_pred e, ap;
-	int erc, arc;             /* the extended and a-priori models: 0, or why they are missing */
-	char ewhy[400], awhy[400];
+	struct nbw_ext_pred e, ap, od;
+	int erc, arc, orc;        /* fitted, compute-calibrated, one-device: 0, or why not */
+	char ewhy[400], awhy[400], owhy[400];
 };
+
+/* A model built on a measured compute (one-device, compute-calibrated) as JSON. */
+static json_t *measured_compute_json(const struct nbw_ext_pred *m, int rc, const char *why)
+{
+	if (rc)
+		return json_pack("{s:s}", "not_available", why);
+	json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:f, s:b, s:f, s:f, s:s}", "total_s",
+			      m->total_s, "compute_s", m->compute_s, "transfer_s", m->transfer_s,
+			      "concurrency", m->busy, "contention", m->contention, "overlap",
+			      m->overlap, "launch_s", m->launch_s, "oversub", m->oversub,
+			      "transfer_from", m->copy_probe ? "copy probe" : "transfer curves");
+	if (m->compute_from[0])
+		json_object_set_new(o, "compute_from", json_string(m->compute_from));
+	return o;
+}
 
 /* The row as the JSON object of `nodebw predict --json`. */
 static json_t *row_json(const struct predict_row *r)
 {
 	const struct nbw_paper_pred *p = &r->p;
-	const struct nbw_ext_pred *e = &r->e, *ap = &r->ap;
+	const struct nbw_ext_pred *e = &r->e;
 	json_t *o = json_pack("{s:i, s:i, s:s, s:i, s:{s:s, s:f, s:f, s:f, s:f, s:f, s:f}}",
 			      "n", r->n, "G", r->g, "version", r->vn, "steps", r->steps,
 			      "paper", "equation", p->equation, "kbar", p->kbar,
@@ -193,20 +210,9 @@ static json_t *row_json(const struct predict_row *r)
 				    e->interaction > 0.0 ? json_real(e->interaction_step_s)
 							 : json_null());
 	}
-	json_object_set_new(
-		o, "apriori",
-		r->arc ? json_pack("{s:s}", "not_available", r->awhy)
-		       : json_pack("{s:f, s:f, s:f, s:f, s:f, s:b}", "total_s", ap->total_s,
-				   "compute_s", ap->compute_s, "transfer_s", ap->transfer_s,
-				   "concurrency", ap->busy, "contention", ap->contention,
-				   "overlap", ap->overlap));
-	if (!r->arc) {
-		json_t *ao = json_object_get(o, "apriori");
-		json_object_set_new(ao, "launch_s", json_real(ap->launch_s));
-		json_object_set_new(ao, "oversub", json_real(ap->oversub));
-		json_object_set_new(ao, "transfer_from",
-				    json_string(ap->copy_probe ? "copy probe" : "transfer curves"));
-	}
+	json_object_set_new(o, "one_device", measured_compute_json(&r->od, r->orc, r->owhy));
+	json_object_set_new(o, "compute_calibrated",
+			    measured_compute_json(&r->ap, r->arc, r->awhy));
 	return o;
 }
 
@@ -222,7 +228,7 @@ static void row_text(FILE *tf, const struct predict_row *r, bool sets)
 	} else if (e->interaction > 0.0) {
 		snprintf(ext, sizeof(ext), "%11.6g", e->total_s);
 		snprintf(terms, sizeof(terms),
-			 "a-priori x %.3f %c %.3g us/step (interaction over %d size%s)",
+			 "compute-calibrated x %.3f %c %.3g us/step (interaction over %d size%s)",
 			 e->interaction, e->interaction_step_s < 0.0 ? '-' : '+',
 			 fabs(e->interaction_step_s) * 1e6, e->interaction_sizes,
 			 e->interaction_sizes == 1 ? "" : "s");
@@ -233,13 +239,22 @@ static void row_text(FILE *tf, const struct predict_row *r, bool sets)
 			 e->overlap ? " (overlapped)" : "", e->xfers, e->xfers == 1 ? "" : "s",
 			 e->contention);
 	}
-	char apr[48];
+	char apr[48], one[48];
 	if (r->arc)
 		snprintf(apr, sizeof(apr), "%11s", "-");
 	else
 		snprintf(apr, sizeof(apr), "%11.6g", r->ap.total_s);
-	fprintf(tf, "%5d %3d %3s %7s %11.5g %9.4g %11.6g %11.6g %s %s  %s\n", r->n, r->g, r->vn,
-		p->equation, p->kbar, p->beta_gbps[0], p->total_s, p->overlap_s, apr, ext, terms);
+	if (r->orc)
+		snprintf(one, sizeof(one), "%11s", "-");
+	else
+		snprintf(one, sizeof(one), "%11.6g", r->od.total_s);
+	fprintf(tf, "%5d %3d %3s %7s %11.5g %9.4g %11.6g %11.6g %s %s %s  %s\n", r->n, r->g,
+		r->vn, p->equation, p->kbar, p->beta_gbps[0], p->total_s, p->overlap_s, one, apr,
+		ext, terms);
+	if (!r->orc)
+		fprintf(tf, "%14s compute from %s; copies from %s\n", "one-device:",
+			r->od.compute_from,
+			r->od.copy_probe ? "the copy probe" : "the transfer curves");
 	if (!sets)
 		return;
 	double b = 8.0 * r->n * r->n;
@@ -258,15 +273,29 @@ static void table_head(FILE *tf, const struct predict_opts *o, const struct nbw_
 {
 	fprintf(tf, "nodebw predict: %s (%s); %d steps; k-bar rule: %s; times in s, GB/s = "
 		    "1e9 B/s, one plane = 8 N^2 B\n"
-		    "%5s %3s %3s %7s %11s %9s %11s %11s %11s %11s  %s\n",
+		    "%5s %3s %3s %7s %11s %9s %11s %11s %11s %11s %11s  %s\n",
 		o->file, c->source[0] ? c->source : "no source given", o->steps,
 		o->rule == NBW_KBAR_TOP3 ? "three largest sizes" : "mean over all sizes", "N", "G",
-		"ver", "eq", "k-bar", "beta", "paper", "overlap", "a-priori", "fitted",
-		"fitted terms (a-priori x interaction, or compute + transfer + overhead)");
+		"ver", "eq", "k-bar", "beta", "paper", "overlap", "one-device", "comp.-cal.",
+		"fitted", "fitted terms (compute-calibrated x interaction, or compute + "
+			  "transfer + overhead)");
+	/* What each model takes from the calibration, and which it lacks. */
+	fprintf(tf, "%14s k (one-device N^3 runs) and the transfer probes\n", "paper:");
+	fprintf(tf, "%14s one-device runs and probes only: slab runs (k_slab), co-run probe "
+		    "(%s), launch probe (%s), transfer probes; no run of v1-v4\n",
+		"one-device:", c->ncorun ? "corun" : "not in this calibration: the sharing rule",
+		c->nlaunch ? "launch" : "not in this calibration");
 	if (c->ncs == 0)
-		fprintf(tf, "%14s not in this calibration: it needs v2 and v3 run without the "
+		fprintf(tf, "%14s not in this calibration: it needs v1-v4 run without the "
 			    "halo exchange (compute_only; nodebw run measures them)\n",
-			"a-priori:");
+			"comp.-cal.:");
+	else
+		fprintf(tf, "%14s the versions' compute-only runs (compute_only) and the "
+			    "probes\n", "comp.-cal.:");
+	fprintf(tf, "%14s %s\n", "fitted:",
+		c->nvs ? "the versions' timed runs at the other N (versions) on top of "
+			 "compute-calibrated"
+		       : "not in this calibration: it needs the versions' timed runs (versions)");
 	/* Where beta comes from: per row when the calibration has per-device or per-pair
 	 * measurements, else once (the paths stand for every device and pair). */
 	if (c->nsets == 0)
@@ -290,7 +319,8 @@ static bool row_finite(const struct predict_row *r, char *err, size_t errlen)
 		{"the paper model's total", r->p.total_s, true},
 		{"the paper model's overlapped total", r->p.overlap_s, true},
 		{"the extended model's total", r->e.total_s, r->erc == 0},
-		{"the calibration-only total", r->ap.total_s, r->arc == 0},
+		{"the compute-calibrated total", r->ap.total_s, r->arc == 0},
+		{"the one-device total", r->od.total_s, r->orc == 0},
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i].used && !(isfinite(t[i].x) && t[i].x >= 0.0)) {
@@ -323,6 +353,8 @@ static int predict_all(const struct predict_opts *o, const struct nbw_calib *c, 
 							sizeof(r.ewhy));
 				r.arc = nbw_predict_apriori(c, r.n, r.g, r.vn, r.steps, &r.ap, r.awhy,
 							    sizeof(r.awhy));
+				r.orc = nbw_predict_onedev(c, r.n, r.g, r.vn, r.steps, &r.od, r.owhy,
+							   sizeof(r.owhy));
 				if (!row_finite(&r, err, errlen))
 					return 2;
 				if (o->json)

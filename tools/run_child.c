@@ -99,10 +99,10 @@ static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const 
 		nbw_rv_solver_read(r, &v);
 		json_t *c = json_deep_copy(r);
 		json_object_set_new(c, "round", json_integer(round));
-		/* Runs without the halo copies are the a-priori model's, also when they were
-		 * timed beside the validation runs (--paired). */
+		/* Runs without the halo copies are the compute-calibrated model's, also when
+		 * they were timed beside the validation runs (--paired). */
 		json_object_set_new(c, "purpose",
-				    json_string(v.no_exchange ? "a-priori" : purpose));
+				    json_string(v.no_exchange ? "compute-only" : purpose));
 		json_array_append_new(all, c);
 		(*nruns)++;
 		if (strcmp(v.verify_status, "failed") == 0)

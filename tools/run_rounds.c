@@ -36,7 +36,7 @@ static bool paired_before(json_t *bad, size_t i)
 	return false;
 }
 
-/* The launch probe (the a-priori model's launch term, and the evidence of its per-launch
+/* The launch probe (the models' launch and copy terms, and the evidence of its per-launch
  * cost), in the rounds the stability test always has: a second or so each. */
 static int launch_probe(struct nbw_solver_run *s, int r)
 {
@@ -52,11 +52,11 @@ static int launch_probe(struct nbw_solver_run *s, int r)
 	nbw_run_progress(s->ro, "solver round %d/%d: launch probe (empty target regions launched "
 				"as v1-v4 launch, G = %s; v3 and v4 halo copies, N = %s)",
 			 r, p->rounds, p->glist + 2, p->nlist);
-	return nbw_solver_heat_child(s, &a, r, "a-priori");
+	return nbw_solver_heat_child(s, &a, r, "calibration");
 }
 
 /* Part 0 of round \p r: the cubic grids, baseline and v1-v4, paired; part 1: one-device
- * runs of the slab shapes. */
+ * runs of the slab shapes and, on G >= 2, the co-run probe of each G's slabs. */
 static int round_part(struct nbw_solver_run *s, int r, int part, const char *left)
 {
 	const struct nbw_solver_plan *p = &s->p;
@@ -65,7 +65,7 @@ static int round_part(struct nbw_solver_run *s, int r, int part, const char *lef
 	nbw_arg(&a, "heat");
 	/* The phases of the instrumented runs come from the rounds every run has; later
 	 * rounds spend that time on more paired repetitions, which the validation's
-	 * speed-matched time and the a-priori compute take. */
+	 * speed-matched time and the compute-calibrated model's compute take. */
 	bool core = r <= NBW_ROUNDS_CORE;
 	if (part == 0) {
 		nbw_arg(&a, "--n");
@@ -76,8 +76,8 @@ static int round_part(struct nbw_solver_run *s, int r, int part, const char *lef
 		nbw_arg(&a, "%s", p->glist);
 		if (core)
 			nbw_arg(&a, "--instrument");
-		/* The a-priori model's compute: each version's repetitions also without the
-		 * halo copies, moments before, on the same buffers. */
+		/* The compute-calibrated model's compute: each version's repetitions also
+		 * without the halo copies, moments before, on the same buffers. */
 		nbw_arg(&a, "--paired");
 		if (p->spin_baseline) {
 			nbw_arg(&a, "--baseline-blocktime");
@@ -91,13 +91,18 @@ static int round_part(struct nbw_solver_run *s, int r, int part, const char *lef
 		nbw_arg(&a, "--baseline-launch");
 		nbw_arg(&a, "nowait");
 		nbw_arg(&a, "--gpus");
-		nbw_arg(&a, "1");
+		nbw_arg(&a, "%s", p->glist);
+		/* The one-device model's compute: G one-device slab runs at once. */
+		if (p->ng)
+			nbw_arg(&a, "--corun");
 	}
 	const char *purpose = part == 0 ? "validation" : "calibration";
 	int reps = part == 0 && !core ? NBW_RUN_LATE_REPS : NBW_RUN_REPS;
 	nbw_run_progress(s->ro, "solver round %d/%d: %s (%s; %d steps, %d repetitions)%s", r,
 			 p->rounds,
-			 part == 1 ? "one-device runs of the slab shapes"
+			 part == 1 ? (p->ng ? "one-device runs of the slab shapes, and G of them "
+					      "at once (co-run probe)"
+					    : "one-device runs of the slab shapes")
 			 : core	   ? "cubic grids, baseline and v1-v4, timed with "
 				     "and without the halo copies + instrumented"
 				   : "cubic grids, baseline and v1-v4, timed with "
@@ -173,8 +178,10 @@ int nbw_solver_planned_rounds(struct nbw_solver_run *s)
 static int extra_child(struct nbw_solver_run *s, json_t *u, int round)
 {
 	const char *v = json_string_value(json_object_get(u, "version"));
-	bool slab = strcmp(v, "baseline") == 0 &&
-		    strcmp(json_string_value(json_object_get(u, "launch")), "nowait") == 0;
+	/* The co-run probe runs again with its slab's one-device run. */
+	bool corun = strcmp(v, "corun") == 0;
+	bool slab = corun || (strcmp(v, "baseline") == 0 &&
+			      strcmp(json_string_value(json_object_get(u, "launch")), "nowait") == 0);
 	bool multi = v[0] == 'v';
 	struct nbw_argbuf a = {.n = 0};
 	int g = (int)json_integer_value(json_object_get(u, "G"));
@@ -185,12 +192,14 @@ static int extra_child(struct nbw_solver_run *s, json_t *u, int round)
 		(int)json_integer_value(json_object_get(u, "ny")),
 		(int)json_integer_value(json_object_get(u, "nz")));
 	nbw_arg(&a, "--versions");
-	nbw_arg(&a, "%s", v);
+	nbw_arg(&a, "%s", corun ? "baseline" : v);
 	nbw_arg(&a, "--gpus");
-	nbw_arg(&a, "%d", g);
+	nbw_arg(&a, corun ? "1,%d" : "%d", g);
 	if (slab) {
 		nbw_arg(&a, "--baseline-launch");
 		nbw_arg(&a, "nowait");
+		if (corun)
+			nbw_arg(&a, "--corun");
 	} else if (multi) {
 		nbw_arg(&a, "--instrument");
 		nbw_arg(&a, "--paired");
@@ -222,9 +231,10 @@ static int extra_round(struct nbw_solver_run *s, json_t *bad, int round, double 
 			break;
 		}
 		/* Versions 1-4 are measured again as they were, paired: both halves of a
-		 * configuration get one more round, once even when both are unstable. */
+		 * configuration get one more round, once even when both are unstable; the
+		 * co-run probe's two forms likewise. */
 		const char *v = json_string_value(json_object_get(u, "version"));
-		if (v[0] == 'v' && paired_before(bad, i))
+		if ((v[0] == 'v' || strcmp(v, "corun") == 0) && paired_before(bad, i))
 			continue;
 		double t_child = nbw_now();
 		rc = extra_child(s, u, round);

@@ -79,6 +79,10 @@ void nbw_heat_fields_free(struct nbw_heat_fields *f);
 
 /** The planes of the split along k that one device updates: global planes
  *  [k_begin, k_end), held with one ghost plane on each side. */
+/** Whether nx x ny x nz is G's slab of a cubic N = nx: nx == ny and nz = ceil((N-2)/G)+2
+ *  (the busiest device's slab with its two ghost planes). */
+bool nbw_heat_is_slab_shape(int nx, int ny, int nz, int g);
+
 struct nbw_heat_slab {
 	int k_begin, k_end;
 };
@@ -150,6 +154,8 @@ struct nbw_heat_opts {
 	bool paired;                     /**< --paired: v1-v4 timed with and without the halo
 					  *   copies, repetition by repetition */
 	bool launch_probe;               /**< --launch-probe: the launch-latency probe only */
+	bool corun;                      /**< --corun: the co-run probe on the shapes that are
+					  *   a G of --gpus's slab of a cubic N */
 	double roofline_gbs;             /**< 0 = measure */
 	char output[PATH_MAX];
 	bool quiet;
@@ -194,6 +200,11 @@ struct nbw_heat_record {
 	double *samples_s;        /**< per repetition: seconds of the time-step loop */
 	double seconds;           /**< median of samples_s */
 	bool no_exchange;         /**< v1-v4 ran without the halo copies (--no-exchange) */
+	const char *corun;        /**< the co-run probe's form ("one-thread", "per-device"):
+				   *   the baseline on G devices at once, each with the whole
+				   *   grid; NULL = not a co-run */
+	int corun_slab_g;         /**< co-run: the G whose slab the grid is (the devices at
+				   *   once may be fewer: as many as the host has CPUs) */
 	const double *partner_s;  /**< --paired: the other half's samples, reps entries (the
 				   *   compute-only ones in the halo record and the reverse);
 				   *   NULL = not paired */

@@ -127,6 +127,18 @@ struct nbw_csample {
 			  *   a-priori term of that version; "" = a run of its own (the form's) */
 };
 
+/** The co-run probe (nodebw heat --corun; "corun" in the calibration): per step, the
+ *  fastest round of \p at_once devices computing G's slab of an N^3 grid (N x N x
+ *  (ceil((N-2)/G) + 2)) at the same time, each its own copy with the one-device code: how
+ *  devices computing at once share the hardware, with no decomposition and no halo code. */
+struct nbw_corun {
+	bool per_device;   /**< a host thread per device (else one host thread drives all) */
+	int g;             /**< the G whose slab it is */
+	int at_once;       /**< devices at once: G (one host thread), min(G, CPUs) per device */
+	int n;
+	double step_s;
+};
+
 /** A launch-probe figure (nodebw heat --launch-probe): per step, the fastest round's median
  *  time of 2 G near-empty target regions launched as the solver's form launches its
  *  kernels, with the form's synchronisation. */
@@ -164,6 +176,8 @@ struct nbw_calib {
 	size_t ncs;
 	struct nbw_lsample *launch; /**< the launch probe (may be none) */
 	size_t nlaunch;
+	struct nbw_corun *corun;  /**< the co-run probe (may be none) */
+	size_t ncorun;
 };
 
 void nbw_calib_free(struct nbw_calib *c);
@@ -234,6 +248,7 @@ struct nbw_ext_pred {
 				       compute was carried over from other sizes (0: the
 				       compute-only run of this N, or no launch probe) */
 	char bound[320];          /**< whose transfers these are, and where they came from */
+	char compute_from[160];   /**< one-device model: where its compute came from */
 };
 
 /** The paper's model for version \p v ("v1".."v4") on \p g devices, grid N, \p steps. */
@@ -259,6 +274,21 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
  *  overhead_s is 0 (the compute-only runs hold the launches and synchronisation). */
 int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 			struct nbw_ext_pred *out, char *why, size_t whylen);
+/** The one-device model (doc/model.md): the compute-calibrated model's transfer, contention
+ *  and overlap terms, with the compute of G devices built from one-device measurements
+ *  only: the one-device slab run, the co-run probe (G one-device runs at once; without it,
+ *  the device kind's sharing rule) and the launch probe. No run of Versions 1-4 enters it.
+ *  \p out->busy is its compute over the one-device slab's, \p out->compute_from says
+ *  what the compute came from, \p out->launch_s the launch probe's part. */
+int nbw_predict_onedev(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+		       struct nbw_ext_pred *out, char *why, size_t whylen);
+
+/** The compute-only baseline: the step is the measured compute-only run of exactly this
+ *  version's form (its own paired half where measured), G and N, x \p steps. 0, or -1
+ *  when the calibration has no such run. */
+int nbw_predict_compute_only(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+			     double *total_s);
+
 /** The launch probe's step of the form a version launches with ("one-thread" for the v2
  *  form, "per-device" for the v3 form) on \p g devices; 0 when not measured. */
 double nbw_calib_launch_step(const struct nbw_calib *c, bool per_device, int g);

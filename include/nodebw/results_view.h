@@ -127,7 +127,11 @@ struct nbw_rv_solver_run {
 	json_t *j;
 	const char *version;    /**< "serial", "v1".."v8" names as heat writes them; "" */
 	const char *launch, *device_kind, *halo_path, *kernels;
-	const char *purpose;    /**< why run launched it ("calibration", "validation"); "" */
+	const char *purpose;    /**< why run launched it ("calibration", "validation",
+				 *   "compute-only"; files' older "a-priori" reads as
+				 *   "compute-only"); "" */
+	const char *corun;      /**< version "corun": "one-thread" or "per-device"; "" */
+	int corun_slab_g;       /**< version "corun": the G whose slab it ran; 0 */
 	int g;                  /**< devices; 0 absent */
 	int nx, ny, nz;         /**< the grid; 0 absent */
 	int cubic_n;            /**< N of an N^3 grid; 0 when not cubic */

@@ -764,7 +764,8 @@ static void apriori_fx_init(struct apriori_fx *f, const struct nbw_csample *cs, 
 	f->p[1].seconds = f->td;
 	const struct nbw_ksample slab[3] = {{32, 10, 1e-9}, {66, 22, 2e-9}, {50, 16, 1e-9}};
 	memcpy(f->slab, slab, sizeof(slab));
-	memcpy(f->cs, cs, ncs * sizeof(*cs));
+	if (ncs)
+		memcpy(f->cs, cs, ncs * sizeof(*cs));
 	f->c = (struct nbw_calib){.slab = f->slab, .nslab = 3, .paths = f->p, .npaths = 2,
 				  .cs = f->cs, .ncs = ncs, .hidden_helpers = 0};
 	snprintf(f->c.device_kind, sizeof(f->c.device_kind), "host-plugin");
@@ -1022,6 +1023,79 @@ static void test_apriori_oversub(void **state)
  * direct-copy 25 us at N = 32 (below the per-device step: 0). Exact N: the difference; an N
  * between two measured ones: linear in the plane's bytes (N^2); outside them: the transfer
  * curves x oversubscription, as without the probe. */
+/* The one-device model by hand (doc/model.md, "The one-device model"): G = 3, host CPUs
+ * 2; the slab of N = 32 has 10 planes of 30 x 30 points at k = 1 ns: S = 9 us. */
+static void test_onedev(void **state)
+{
+	(void)state;
+	struct apriori_fx f;
+	apriori_fx_init(&f, NULL, 0);
+	struct nbw_calib c = f.c;
+	struct nbw_corun k[2] = {
+		{.per_device = false, .g = 3, .at_once = 3, .n = 32, .step_s = 30e-6},
+		{.per_device = true, .g = 3, .at_once = 2, .n = 32, .step_s = 12e-6}};
+	struct nbw_lsample l[3] = {
+		{.form = "one-thread", .g = 3, .step_s = 6e-6},
+		{.form = "per-device", .g = 3, .step_s = 30e-6},
+		{.form = "staged-copy", .g = 3, .n = 32, .step_s = 50e-6}};
+	c.corun = k;
+	c.ncorun = 2;
+	c.launch = l;
+	c.nlaunch = 3;
+	c.host_cpus = 2;
+	struct nbw_ext_pred e, a;
+	char why[256];
+	/* No compute-only runs: the compute-calibrated model cannot, the one-device one can. */
+	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &a, why, sizeof(why)), -1);
+	/* v2: the one-thread co-run + (2G - 2) = 4 more launches at 6 us / 2G = 1 us each. */
+	assert_int_equal(nbw_predict_onedev(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 34e-6) < 1e-9);
+	assert_true(REL(e.launch_s, 10 * 4e-6) < 1e-9);
+	assert_true(REL(e.busy, 34e-6 / 9e-6) < 1e-9);
+	assert_false(e.overlap);
+	assert_false(e.copy_probe);
+	assert_true(e.transfer_s > 0.0);
+	assert_true(REL(e.total_s, e.compute_s + e.transfer_s) < 1e-12);
+	assert_non_null(strstr(e.compute_from, "co-run probe (one host thread, 3 devices"));
+	/* v3: the per-device co-run of 2 devices x 3 / 2 + the per-device launch step 30 us;
+	 * the copies from the copy probe, 50 - 30 = 20 us. */
+	assert_int_equal(nbw_predict_onedev(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 48e-6) < 1e-9);
+	assert_true(e.copy_probe);
+	assert_true(REL(e.total_s, 10 * 68e-6) < 1e-9);
+	/* N = 50 (slab 16 planes of 48 x 48 at 1 ns: S = 36.864 us) carried over from N = 32
+	 * by the slab runs: K = 12 / 9 x 36.864 us. */
+	assert_int_equal(nbw_predict_onedev(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * (12.0 / 9.0 * 36.864e-6 * 1.5 + 30e-6)) < 1e-9);
+	assert_non_null(strstr(e.compute_from, "carried over from 1 other N"));
+	/* No co-run probe: the device kind's rule. Host plugin without hidden helpers: one
+	 * thread computes the 3 slabs in turn (27 us); a thread per device: 2 at once. */
+	c.ncorun = 0;
+	assert_int_equal(nbw_predict_onedev(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 31e-6) < 1e-9);
+	assert_int_equal(nbw_predict_onedev(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * (9e-6 * 1.5 + 30e-6)) < 1e-9);
+	/* GPUs: the devices compute side by side, launches return at once. */
+	snprintf(c.device_kind, sizeof(c.device_kind), "cuda");
+	assert_int_equal(nbw_predict_onedev(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 13e-6) < 1e-9);
+	assert_int_equal(nbw_predict_onedev(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_true(REL(e.compute_s, 10 * 39e-6) < 1e-9);
+	/* The compute-only baseline needs the compute-only run of exactly that N. */
+	double t;
+	assert_int_equal(nbw_predict_compute_only(&c, 32, 3, "v3", 10, &t), -1);
+	struct nbw_csample cs[2] = {{.per_device = true, .g = 3, .n = 32, .step_s = 40e-6},
+				    {.per_device = true, .g = 3, .n = 32, .step_s = 41e-6,
+				     .paired = "v4"}};
+	c.cs = cs;
+	c.ncs = 2;
+	assert_int_equal(nbw_predict_compute_only(&c, 32, 3, "v3", 10, &t), 0);
+	assert_true(REL(t, 10 * 40e-6) < 1e-9);
+	assert_int_equal(nbw_predict_compute_only(&c, 32, 3, "v4", 10, &t), 0);
+	assert_true(REL(t, 10 * 41e-6) < 1e-9);
+	assert_int_equal(nbw_predict_compute_only(&c, 50, 3, "v3", 10, &t), -1);
+}
+
 static void test_apriori_copy_probe(void **state)
 {
 	(void)state;
@@ -1096,6 +1170,7 @@ int main(void)
 		cmocka_unit_test(test_apriori_own_paired),
 		cmocka_unit_test(test_apriori_oversub),
 		cmocka_unit_test(test_apriori_copy_probe),
+		cmocka_unit_test(test_onedev),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_abfit_range),
 		cmocka_unit_test(test_calib_files),
