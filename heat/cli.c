@@ -92,7 +92,7 @@ void nbw_heat_usage(FILE *f)
 		"                       boundary kernels, halo exchange, synchronisation (an extra\n"
 		"                       run that waits after every phase)\n"
 		"  --no-exchange        v1-v4 without the halo copies: their kernels, launches and\n"
-		"                       synchronisation on G devices at once (what the a-priori\n"
+		"                       synchronisation on G devices at once (what the compute-calibrated\n"
 		"                       model calibrates on); verified against a serial run of\n"
 		"                       each slab with its ghost planes held at the start values\n"
 		"  --paired             v1-v4: time each repetition twice, first without the halo\n"

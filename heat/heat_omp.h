@@ -41,7 +41,7 @@ struct nbw_heat_omp_request {
 	int warmup_steps;                   /**< untimed steps first, then the data is reset */
 	int reps;                           /**< timed repetitions, each from the initial state */
 	bool no_exchange;                   /**< v1-v4: kernels and synchronisation only,
-					      no halo copies (a-priori calibration) */
+					      no halo copies (compute-calibrated calibration) */
 	bool paired;                        /**< v1-v4: each timed repetition follows the same
 					     *   repetition without the halo copies on the same
 					     *   buffers (result's paired_samples_s) */

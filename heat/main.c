@@ -200,7 +200,7 @@ static int save(struct heat_session *hs, const struct nbw_heat_record *r)
 static void inject_fault(const struct nbw_heat_record *r, double *u)
 {
 	const char *f = getenv("NODEBW_HEAT_FAULT");
-	if (!f || strcmp(f, nbw_heat_version_name(r->version)) != 0)
+	if (!f || strcmp(f, r->corun ? "corun" : nbw_heat_version_name(r->version)) != 0)
 		return;
 	const struct nbw_heat_grid *g = &r->grid;
 	size_t c = ((size_t)(g->nz / 2) * g->ny + g->ny / 2) * g->nx + g->nx / 2;

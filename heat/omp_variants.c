@@ -318,7 +318,7 @@ static void run_single_thread(struct heat_run *r, int steps, bool async)
 			lap(&t, &ph->boundary_s);
 		}
 		if (r->no_exchange) {
-			/* kernels and synchronisation only (a-priori calibration) */
+			/* kernels and synchronisation only (compute-calibrated calibration) */
 		} else if (async) {
 			for (int g = 0; g < r->ndev; g++)
 				halo_async(r, g, s, false);

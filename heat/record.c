@@ -32,6 +32,24 @@ static json_t *num_or_null(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* --paired: the other half's samples, repetition by repetition. */
+static void add_paired(json_t *j, const struct nbw_heat_record *r)
+{
+	if (!r->partner_s)
+		return;
+	json_t *ps = json_array();
+	for (int i = 0; i < r->reps; i++)
+		json_array_append_new(ps, json_real(r->partner_s[i]));
+	json_object_set_new(
+		j, "paired",
+		json_pack("{s:s, s:s, s:o}", "partner", r->no_exchange ? "halo" : "none",
+			  "method",
+			  "each timed repetition ran first without the halo copies, then "
+			  "with them, on the same device buffers (nodebw heat --paired); "
+			  "partner_samples_s[i] is the other half of samples_s[i]",
+			  "partner_samples_s", ps));
+}
+
 json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
 {
 	const struct nbw_heat_grid *g = &r->grid;
@@ -83,19 +101,7 @@ json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
 	}
 	json_object_set_new(j, "halo_path", json_string(r->halo_path));
 	json_object_set_new(j, "exchange", json_string(r->no_exchange ? "none" : "halo"));
-	if (r->partner_s) {
-		json_t *ps = json_array();
-		for (int i = 0; i < r->reps; i++)
-			json_array_append_new(ps, json_real(r->partner_s[i]));
-		json_object_set_new(
-			j, "paired",
-			json_pack("{s:s, s:s, s:o}", "partner", r->no_exchange ? "halo" : "none",
-				  "method",
-				  "each timed repetition ran first without the halo copies, then "
-				  "with them, on the same device buffers (nodebw heat --paired); "
-				  "partner_samples_s[i] is the other half of samples_s[i]",
-				  "partner_samples_s", ps));
-	}
+	add_paired(j, r);
 	/* The halo traffic of one step: every interface moves one plane each way. */
 	json_object_set_new(j, "halo",
 			    json_pack("{s:i, s:I}", "planes_per_step",

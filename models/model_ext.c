@@ -291,7 +291,7 @@ int nbw_mdl_ext_start(const struct nbw_calib *c, int n, int g, const char *v, in
 }
 
 /* The fitted model's interaction of (v, g) from the sizes other than exclude_n, each with a
- * timed multi-device run's step M and the a-priori model's step A: the mean of two one-term
+ * timed multi-device run's step M and the compute-calibrated model's step A: the mean of two one-term
  * fits, the median ratio r = M / A (a cost that grows with the step) and the median
  * difference d = M - A (a cost per step that does not). Returned as the line
  * M = f A + o with f = (1 + r) / 2 and *o = d / 2. f = 0 when no size has both. */
@@ -309,7 +309,7 @@ static double interaction(const struct nbw_calib *c, const char *v, int g, int s
 		const struct nbw_vsample *s = &c->vs[i];
 		struct nbw_ext_pred p;
 		if (strcmp(s->version, v) != 0 || s->g != g || s->measured_s <= 0.0 ||
-		    s->n == exclude_n || nbw_predict_apriori(c, s->n, g, v, steps, &p, NULL, 0))
+		    s->n == exclude_n || nbw_predict_compcal(c, s->n, g, v, steps, &p, NULL, 0))
 			continue;
 		double a = p.total_s / steps;
 		r[m] = s->measured_s / a;
@@ -337,6 +337,13 @@ static int fitted_from_phases(const struct nbw_calib *c, int n, int g, const cha
 	size_t used;
 	double overhead_step, transfer_step;
 	version_terms(c, v, g, exclude_n, &out->busy, &overhead_step, &used);
+	if (!used) {
+		/* busy 1 would be a guess, not a fit: the one-device model is the prediction
+		 * without the versions' runs. */
+		say(why, whylen, "the fitted model needs %s's runs on %d devices (versions in the "
+				 "calibration: timed or instrumented runs at other N)", v, g);
+		return -1;
+	}
 	double area = (double)(n - 2) * (n - 2);
 	double kk = out->k_slab * out->busy;
 	double compute_step = kk * area * planes;
@@ -357,8 +364,8 @@ int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int 
 		return -1;
 	double o;
 	double f = interaction(c, v, g, steps, exclude_n, &o, &used);
-	if (f > 0.0 && nbw_predict_apriori(c, n, g, v, steps, out, why, whylen) == 0) {
-		/* The a-priori terms, and what the multi-device runs show beyond them. */
+	if (f > 0.0 && nbw_predict_compcal(c, n, g, v, steps, out, why, whylen) == 0) {
+		/* The compute-calibrated terms, and what the multi-device runs show beyond them. */
 		double total = f * out->total_s + o * steps;
 		out->interaction = f;
 		out->interaction_step_s = o;
@@ -380,7 +387,7 @@ double nbw_calib_launch_step(const struct nbw_calib *c, bool per_device, int g)
 	return 0.0;
 }
 
-/* The a-priori compute per step of (form, g, n): the compute-only run of exactly that grid,
+/* The compute-calibrated compute per step of (form, g, n): the compute-only run of exactly that grid,
  * else carried over from its other grids: the launch probe's step L of that form plus the
  * median over them of ((step - L) / one-device slab time) x this grid's slab time (L = 0
  * without the probe, or when a grid's step is not above it). \p launch gets the L used (0
@@ -412,7 +419,7 @@ static bool cs_usable(const struct nbw_csample *s, bool per_device, int g, const
 	return use == CS_ANY || (use == CS_OWN ? strcmp(s->paired, v) == 0 : s->paired[0] == '\0');
 }
 
-static int apriori_step(const struct nbw_calib *c, bool per_device, int g, const char *v,
+static int compcal_step(const struct nbw_calib *c, bool per_device, int g, const char *v,
 			int n, int planes, double k_slab, double *step, double *launch)
 {
 	double area = (double)(n - 2) * (n - 2), *r = malloc((c->ncs + 1) * sizeof(double));
@@ -501,7 +508,7 @@ static double oversubscription(const struct nbw_calib *c, int vn, int g)
 	return (double)g / c->host_cpus;
 }
 
-int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+int nbw_predict_compcal(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 			struct nbw_ext_pred *out, char *why, size_t whylen)
 {
 	int vn, planes;
@@ -509,7 +516,7 @@ int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, 
 		return -1;
 	double compute_step, launch;
 	bool per_device = vn >= 3;
-	if (apriori_step(c, per_device, g, v, n, planes, out->k_slab, &compute_step, &launch)) {
+	if (compcal_step(c, per_device, g, v, n, planes, out->k_slab, &compute_step, &launch)) {
 		say(why, whylen, "the compute-calibrated model needs %s on %d devices without "
 				 "the halo copies (nodebw heat --paired, or --no-exchange; "
 				 "compute_only in the calibration)", per_device ? "v3 or v4" : "v1 or v2", g);

@@ -2,7 +2,7 @@
 /*
  * The report's drift table: how fast the machine was in each round of nodebw run's solver
  * stage, read from the solver runs themselves. Per round and purpose (validation,
- * calibration, a-priori) the median over the configurations of the round's time over the
+ * calibration, compute-only) the median over the configurations of the round's time over the
  * configuration's fastest round. A machine whose own speed moves (memory bandwidth taken by
  * other guests of the host, frequency) slows every configuration of a round alike, and no
  * counter of the disturbance table sees it; the models then pair calibration and validation
@@ -113,12 +113,12 @@ void nbw_report_solver_drift(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			continue;
 		}
 		if (!t) {
-			const char *h[] = {"file", "round", "validation", "calibration", "a-priori",
-					   "configurations", "verdict"};
+			const char *h[] = {"file", "round", "validation", "calibration",
+					   "compute-only", "configurations", "verdict"};
 			t = nbw_rtable_new("solver-drift", 7, h);
 			nbw_rtable_csv_names(t, (const char *const[]){
 							"file", "round", "validation_x",
-							"calibration_x", "apriori_x",
+							"calibration_x", "compute_only_x",
 							"configurations", "verdict"});
 		}
 		for (int round = 1; round <= rounds; round++) {

@@ -141,7 +141,7 @@ static void physics_slab(struct nbw_rtable *t, const struct nbw_calib *c)
 	else
 		snprintf(ev, sizeof(ev), "no slab and cubic runs of the same N");
 	row(t, "slab shape (cache, aliasing)", ev,
-	    "k_slab of the exact shape (a-priori, fitted); the paper's k-bar is of N^3 grids");
+	    "k_slab of the exact shape (compute-calibrated, fitted); the paper's k-bar is of N^3 grids");
 	trend_evidence(c, ev, sizeof(ev));
 	row(t, "anomalous sizes", ev, "k_slab and the compute-only runs of the exact N");
 }
@@ -174,18 +174,18 @@ static void physics_one_thread(struct nbw_rtable *t, const struct nbw_calib *c)
 	per_g(ev, sizeof(ev), "compute-only step of one host thread over a thread per device",
 	      ser, "%.2f-%.2f");
 	row(t, "one host thread drives G devices (Versions 1-2)", ev,
-	    "a-priori compute of the v2 form; the paper's model divides by G");
+	    "compute-calibrated compute of the v2 form; the paper's model divides by G");
 	per_g(ev, sizeof(ev), "(one-thread compute-only step - the G slabs' one-device compute) "
 			      "/ 2G launches", launch, "%.1f to %.1f us");
 	launch_evidence(c, ev, sizeof(ev));
 	row(t, "per-launch cost with G, one host thread", ev,
-	    c->nlaunch ? "inside the compute-only runs; the probe's step is the a-priori launch "
+	    c->nlaunch ? "inside the compute-only runs; the probe's step is the compute-calibrated launch "
 			 "term where the compute is carried over from other sizes"
-		       : "inside the compute-only runs (a-priori); no launch probe in this run");
+		       : "inside the compute-only runs (compute-calibrated); no launch probe in this run");
 	per_g(ev, sizeof(ev), "a thread per device, compute-only step over the one-device slab "
 			      "time (1 = no interference)", busy, "%.2f-%.2f");
 	row(t, "devices at work at once (shared cores, memory)", ev,
-	    "a-priori compute of the v3 form");
+	    "compute-calibrated compute of the v3 form");
 }
 
 /* Copies from several host threads at once. */
@@ -211,7 +211,7 @@ static void physics_dual(struct nbw_rtable *t, const struct nbw_calib *c)
 					      y->alpha_s * 1e6);
 	}
 	row(t, "copies from two host threads at once", w ? ev : "no dual/bidir probes",
-	    "the bandwidth part as contention (a-priori, fitted); the latency part only in "
+	    "the bandwidth part as contention (compute-calibrated, fitted); the latency part only in "
 	    "the fitted interaction");
 }
 
@@ -246,7 +246,7 @@ static bool physics_copy_forms(struct nbw_rtable *t, const struct nbw_calib *c)
 		row(t, f ? "halo copies from a thread per device (Version 4: device -> device)"
 			 : "halo copies from a thread per device (Version 3: device -> host -> device)",
 		    ev,
-		    "a-priori: the probe's step difference at N is the transfer term of Versions 3-4 "
+		    "compute-calibrated: the probe's step difference at N is the transfer term of Versions 3-4 "
 		    "(it holds the copy, its target task, the wake-ups and the cores' sharing)");
 	}
 
@@ -275,10 +275,10 @@ static void physics_oversub(struct nbw_rtable *t, const struct nbw_calib *c, boo
 				   "(each computing or spinning at the barrier)"
 				 : "no more host threads than CPUs in the compute-only runs");
 	row(t, "host threads sharing a core with the copies (Versions 3-4, host plugin)", ev,
-	    copy_probe ? "a-priori: inside the copy probe's step at the measured N; elsewhere the "
+	    copy_probe ? "compute-calibrated: inside the copy probe's step at the measured N; elsewhere the "
 			 "busiest thread's transfer x G / CPUs where G > CPUs (oversub in nodebw "
 			 "predict --json)"
-		       : "a-priori: the busiest thread's transfer x G / CPUs where G > CPUs (oversub "
+		       : "compute-calibrated: the busiest thread's transfer x G / CPUs where G > CPUs (oversub "
 			 "in nodebw predict --json)");
 }
 
@@ -309,7 +309,7 @@ static void physics_interaction(struct nbw_rtable *t, const struct nbw_calib *c)
 					      "%s%s f %.3f-%.3f, o %.1f to %.1f us/step", w ? "; " : "",
 					      vn[k], f[k].lo, f[k].hi, o[k].lo, o[k].hi);
 	row(t, "copies under compute load, waits behind a neighbour", w ? ev : "no timed runs",
-	    "fitted only: the interaction, measured step = f x a-priori step + o, over "
+	    "fitted only: the interaction, measured step = f x compute-calibrated step + o, over "
 	    "G = 2, 4");
 }
 

@@ -10,4 +10,7 @@
 /* The evidence table of the physics the paper's model leaves out (report/model_physics.c). */
 void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c);
 
+/* The one-device model's measured terms per G and N (report/model_onedev.c). */
+void nbw_report_model_onedev(struct nbw_rdoc *r, const struct nbw_calib *c);
+
 #endif

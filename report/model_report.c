@@ -28,10 +28,10 @@ struct vrow {
 	double matched, mspread;  /* paired runs: nbw_paired_time and its rounds' spread */
 	bool has_pair;
 	struct nbw_paper_pred paper;
-	struct nbw_ext_pred ext, apri, onedev;  /* fitted, compute-calibrated, one-device */
+	struct nbw_ext_pred ext, compcal, onedev;  /* fitted, compute-calibrated, one-device */
 	double conly;                 /* the compute-only baseline: the measured compute-only
 				       * step x steps (doc/model.md) */
-	bool has_paper, has_ext, has_apri, has_onedev, has_conly;
+	bool has_paper, has_ext, has_compcal, has_onedev, has_conly;
 	char why[200];
 };
 
@@ -397,7 +397,7 @@ static void ext_fitted_table(struct nbw_rdoc *r, const struct nbw_calib *c)
 			nbw_rtable_cell(tf, "%s", vn[k]);
 			nbw_rtable_cell(tf, "%d", g);
 			nbw_rtable_cell(tf, "%zu", cnt);
-			nbw_rtable_cell(tf, "%s", inter ? "timed runs / a-priori" : "instrumented phases");
+			nbw_rtable_cell(tf, "%s", inter ? "timed runs / compute-calibrated" : "instrumented phases");
 			nbw_rtable_cell(tf, inter ? "%.3f" : "-", e.interaction);
 			nbw_rtable_cell(tf, inter ? "%.2f" : "-", e.interaction_step_s * 1e6);
 			nbw_rtable_cell(tf, inter ? "-" : "%.3f", e.busy);
@@ -405,11 +405,11 @@ static void ext_fitted_table(struct nbw_rdoc *r, const struct nbw_calib *c)
 			nbw_rtable_end_row(tf);
 		}
 	nbw_rdoc_table(r, tf, "The fitted model's terms over every size: the interaction "
-			      "step = f x a-priori step + o, the mean of a cost that grows with the "
-			      "step (f = (1 + r) / 2, r the median measured / a-priori step) and one "
-			      "per step that does not (o = d / 2, d the median measured - a-priori "
+			      "step = f x compute-calibrated step + o, the mean of a cost that grows with the "
+			      "step (f = (1 + r) / 2, r the median measured / compute-calibrated step) and one "
+			      "per step that does not (o = d / 2, d the median measured - compute-calibrated "
 			      "step), or busy and overhead (y = overhead + busy x, relative least "
-			      "squares) where the a-priori model has no data; the validation below refits without the "
+			      "squares) where the compute-calibrated model has no data; the validation below refits without the "
 			      "size it predicts.");
 }
 
@@ -491,9 +491,9 @@ static void ext_sets_table(struct nbw_rdoc *r, const struct nbw_calib *c)
 
 static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "The a-priori and fitted models: calibrated terms");
+	nbw_rdoc_heading(r, 2, "The compute-calibrated and fitted models: calibrated terms");
 	nbw_rdoc_para(r, "Per step, for the host thread with the most work (doc/model.md). "
-			 "a-priori: compute = the runs of the version's form without the halo "
+			 "compute-calibrated: compute = the runs of the version's form without the halo "
 			 "copies on G devices at once (v2 for Versions 1-2, v3 for 3-4; at another "
 			 "N their median ratio to the one-device slab time k_slab x (N-2)^2 x P, P = "
 			 "ceil((N-2)/G)); transfer = the planes that thread moves x the measured "
@@ -503,9 +503,9 @@ static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 			 "halo when the runtime can run asynchronous work (GPU queues or hidden "
 			 "helpers: here %s, hidden helpers %d). fitted: the mean of two "
 			 "one-term fits on the other sizes' timed multi-device runs (when "
-			 "validating a size it is left out), the a-priori step x their median "
-			 "measured / a-priori ratio r and the a-priori step + their median "
-			 "difference d: step = f x a-priori step + o, f = (1 + r) / 2, o = d / 2; "
+			 "validating a size it is left out), the compute-calibrated step x their median "
+			 "measured / compute-calibrated ratio r and the compute-calibrated step + their median "
+			 "difference d: step = f x compute-calibrated step + o, f = (1 + r) / 2, o = d / 2; "
 			 "without runs free of the halo copies in the calibration, "
 			 "k_slab x busy + overhead fitted on the instrumented runs instead.",
 		      c->device_kind[0] ? c->device_kind : "unknown devices", c->hidden_helpers);
@@ -607,8 +607,8 @@ static struct acc accuracy_of(const struct vrow *rows, size_t nr, const char *v,
 		a.mape_e += fabs(ee);
 		a.bias_e += ee;
 		a.n++;
-		if (w->has_apri) {
-			double ea = rel(w->apri.total_s, t);
+		if (w->has_compcal) {
+			double ea = rel(w->compcal.total_s, t);
 			a.mape_a += fabs(ea);
 			a.bias_a += ea;
 			a.na++;
@@ -653,16 +653,16 @@ static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, c
 		ye[m] = w->ext.total_s;
 		ep[m] = 100.0 * rel(w->paper.total_s, t);
 		ee[m] = 100.0 * rel(w->ext.total_s, t);
-		if (w->has_apri) {
-			ya[m] = w->apri.total_s;
-			ea[m] = 100.0 * rel(w->apri.total_s, t);
+		if (w->has_compcal) {
+			ya[m] = w->compcal.total_s;
+			ea[m] = 100.0 * rel(w->compcal.total_s, t);
 			ma++;
 		}
 		m++;
 	}
 	if (m == 0)
 		return;
-	/* The a-priori line only where it predicts every grid of the plot. */
+	/* The compute-calibrated line only where it predicts every grid of the plot. */
 	size_t nser = ma == m ? 4 : 3;
 	char name[64], title[128], note[200], cap[256];
 	struct nbw_plot_series s[4] = {
@@ -671,12 +671,12 @@ static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, c
 		{"paper model", x, yp, m, "linespoints lw 1.5", .colour = 2, .dash = 2, .point = 5},
 		{"fitted model", x, ye, m, "linespoints lw 1.5", .colour = 3, .dash = 3,
 		 .point = 9},
-		{"a-priori model", x, ya, m, "linespoints lw 1.5", .colour = 4, .dash = 4,
+		{"compute-calibrated model", x, ya, m, "linespoints lw 1.5", .colour = 4, .dash = 4,
 		 .point = 11},
 	};
 	snprintf(name, sizeof(name), "fig8-%s-g%d", v, g);
 	snprintf(title, sizeof(title), "%s on %d devices: measured and modelled runtime", v, g);
-	snprintf(note, sizeof(note), "MAPE: paper %.1f%%, fitted %.1f%%, a-priori %.1f%% (%d "
+	snprintf(note, sizeof(note), "MAPE: paper %.1f%%, fitted %.1f%%, compute-calibrated %.1f%% (%d "
 				     "stable grids, %d unstable)",
 		 100 * a->mape_p, 100 * a->mape_e, 100 * a->mape_a, a->n, a->unstable);
 	struct nbw_plot p = {.name = name, .title = title, .xlabel = "grid size N (N^3 points)",
@@ -689,7 +689,7 @@ static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, c
 		{"paper model", x, ep, m, "linespoints lw 1.5", .colour = 2, .dash = 2, .point = 5},
 		{"fitted model", x, ee, m, "linespoints lw 1.5", .colour = 3, .dash = 3,
 		 .point = 9},
-		{"a-priori model", x, ea, m, "linespoints lw 1.5", .colour = 4, .dash = 4,
+		{"compute-calibrated model", x, ea, m, "linespoints lw 1.5", .colour = 4, .dash = 4,
 		 .point = 11},
 	};
 	/* One key entry and one dash type per guide pair: +-10 % and +-20 %. */
@@ -784,7 +784,7 @@ static size_t predict_rows(struct vrow *rows, size_t nr, const struct nbw_calib 
 					     why, sizeof(why)) == 0;
 		if (!w->has_ext)
 			snprintf(w->why, sizeof(w->why), "fitted: %s", why);
-		w->has_apri = nbw_predict_apriori(c, w->n, w->g, w->version, w->steps, &w->apri,
+		w->has_compcal = nbw_predict_compcal(c, w->n, w->g, w->version, w->steps, &w->compcal,
 						  why, sizeof(why)) == 0;
 		w->has_onedev = nbw_predict_onedev(c, w->n, w->g, w->version, w->steps,
 						   &w->onedev, why, sizeof(why)) == 0;
@@ -866,6 +866,18 @@ static void accuracy_table(struct nbw_rdoc *r, const struct vrow *rows, size_t n
 			      "halo share: the mean of (T_measured - compute-only) / T_measured.");
 }
 
+/* A model's time and error against \p tm, "-" twice where it does not predict. */
+static void model_cells(struct nbw_rtable *t, bool have, double model, double tm)
+{
+	if (!have) {
+		nbw_rtable_cell(t, "-");
+		nbw_rtable_cell(t, "-");
+		return;
+	}
+	nbw_rtable_cell(t, "%.5g", model);
+	nbw_rtable_cell(t, "%+.1f%%", 100 * rel(model, tm));
+}
+
 static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 			       const struct nbw_calib *c)
 {
@@ -880,16 +892,18 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 	const char *h[] = {"G", "version", "N", "steps", "runs", "spread", "fastest round (s)",
 			   "paired ratio spread", "speed-matched (s)", "stable",
 			   "paper (s)", "eq", "paper err", "overlap Eq. 11/12 (s)",
-			   "a-priori (s)", "a-priori err", "fitted (s)", "fitted err", "compute",
-			   "transfer", "overhead"};
-	struct nbw_rtable *t = nbw_rtable_new("validation", 21, h);
+			   "one-device (s)", "one-device err", "comp.-cal. (s)", "comp.-cal. err",
+			   "fitted (s)", "fitted err", "compute-only (s)", "compute-only err",
+			   "compute", "transfer", "overhead"};
+	struct nbw_rtable *t = nbw_rtable_new("validation", 25, h);
 	nbw_rtable_csv_names(t, (const char *const[]){"g", "version", "n", "steps", "runs",
 							"spread", "fastest_round_s",
 							"ratio_spread", "matched_s", "stable",
 							"paper_s", "paper_eq", "paper_err_pct",
-							"overlap_s", "apriori_s",
-							"apriori_err_pct", "extended_s",
-							"ext_err_pct", "compute_pct",
+							"overlap_s", "onedev_s", "onedev_err_pct",
+							"compcal_s", "compcal_err_pct",
+							"extended_s", "ext_err_pct", "conly_s",
+							"conly_err_pct", "compute_pct",
 							"transfer_pct", "overhead_pct"});
 	for (size_t i = 0; i < nr; i++) {
 		const struct vrow *w = &rows[i];
@@ -911,15 +925,10 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 		nbw_rtable_cell(t, "%s", w->paper.equation);
 		nbw_rtable_cell(t, "%+.1f%%", 100 * rel(w->paper.total_s, tm));
 		nbw_rtable_cell(t, "%.5g", w->paper.overlap_s);
-		if (w->has_apri) {
-			nbw_rtable_cell(t, "%.5g", w->apri.total_s);
-			nbw_rtable_cell(t, "%+.1f%%", 100 * rel(w->apri.total_s, tm));
-		} else {
-			nbw_rtable_cell(t, "-");
-			nbw_rtable_cell(t, "-");
-		}
-		nbw_rtable_cell(t, "%.5g", w->ext.total_s);
-		nbw_rtable_cell(t, "%+.1f%%", 100 * rel(w->ext.total_s, tm));
+		model_cells(t, w->has_onedev, w->onedev.total_s, tm);
+		model_cells(t, w->has_compcal, w->compcal.total_s, tm);
+		model_cells(t, true, w->ext.total_s, tm);
+		model_cells(t, w->has_conly, w->conly, tm);
 		nbw_rtable_cell(t, "%.0f%%", 100 * w->ext.compute_s / tot);
 		nbw_rtable_cell(t, "%.0f%%", 100 * w->ext.transfer_s / tot);
 		nbw_rtable_cell(t, "%.0f%%", 100 * w->ext.overhead_s / tot);
@@ -931,14 +940,14 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 			     "--paired, each repetition right after the same repetition without "
 			     "the halo copies) = the fastest compute-only repetition x the median "
 			     "over every repetition of halo / compute-only time: the halo run at the "
-			     "machine speed of the compute-only floor the a-priori model is "
+			     "machine speed of the compute-only floor the compute-calibrated model is "
 			     "calibrated on; paired ratio spread = the largest / the smallest "
 			     "round's median ratio. T_measured = the speed-matched time where "
 			     "there is one, else the fastest round; stable: its spread within 1.2 "
 			     "(else unstable, left out of the accuracy table); error = "
 			     "(T_model - T_measured) / T_measured; the fitted model's terms as "
 			     "shares of its (non-overlapped) sum, where overhead is its interaction "
-			     "term (negative: the runs were faster than the a-priori terms).");
+			     "term (negative: the runs were faster than the compute-calibrated terms).");
 
 	accuracy_table(r, rows, nr, false);
 	accuracy_table(r, rows, nr, true);
@@ -1035,6 +1044,7 @@ static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				 "predict' predicts from a calibration file).");
 	} else {
 		section_paper(r, cal, ns, nn, gl, ngl);
+		nbw_report_model_onedev(r, cal);
 		section_ext_terms(r, cal);
 		nbw_report_model_physics(r, cal);
 		section_validation(r, rows, nr, cal);

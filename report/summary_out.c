@@ -185,7 +185,10 @@ void nbw_report_summary_solver(FILE *f, json_t *sum)
 	size_t i;
 	json_t *s;
 	if (json_array_size(json_object_get(solver, "speedups"))) {
-		fprintf(f, "\n  %-4s %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n", "G",
+		fprintf(f, "\n  MAPE against the measured runtimes: one-device (before porting), "
+			   "comp.-cal. (needs the versions without halo copies), fitted, paper; "
+			   "compute-only: the baseline to beat\n");
+		fprintf(f, "  %-4s %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n", "G",
 			"version", "speedup (at N)", "best (at N)", "one-device", "comp.-cal.",
 			"fitted", "paper", "compute-only", "unstable", "spread");
 		json_array_foreach(json_object_get(solver, "speedups"), i, s) {

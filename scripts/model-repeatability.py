@@ -24,8 +24,8 @@ import csv
 import os
 import sys
 
-MODELS = (("paper", "paper_mape_pct"), ("a-priori", "apriori_mape_pct"),
-          ("fitted", "ext_mape_pct"))
+MODELS = (("paper", "paper_mape_pct"), ("one-device", "onedev_mape_pct"),
+          ("compute-calibrated", "compcal_mape_pct"), ("fitted", "ext_mape_pct"))
 
 
 def fail(message):

@@ -281,9 +281,10 @@ static void table_head(FILE *tf, const struct predict_opts *o, const struct nbw_
 			  "transfer + overhead)");
 	/* What each model takes from the calibration, and which it lacks. */
 	fprintf(tf, "%14s k (one-device N^3 runs) and the transfer probes\n", "paper:");
-	fprintf(tf, "%14s one-device runs and probes only: slab runs (k_slab), co-run probe "
+	fprintf(tf, "%14s one-device runs and probes only: slab runs (%s), co-run probe "
 		    "(%s), launch probe (%s), transfer probes; no run of v1-v4\n",
-		"one-device:", c->ncorun ? "corun" : "not in this calibration: the sharing rule",
+		"one-device:", c->nslab ? "k_slab" : "not in this calibration: k of N^3 runs",
+		c->ncorun ? "corun" : "not in this calibration: the device kind's rule",
 		c->nlaunch ? "launch" : "not in this calibration");
 	if (c->ncs == 0)
 		fprintf(tf, "%14s not in this calibration: it needs v1-v4 run without the "
@@ -351,7 +352,7 @@ static int predict_all(const struct predict_opts *o, const struct nbw_calib *c, 
 				}
 				r.erc = nbw_predict_ext(c, r.n, r.g, r.vn, r.steps, 0, &r.e, r.ewhy,
 							sizeof(r.ewhy));
-				r.arc = nbw_predict_apriori(c, r.n, r.g, r.vn, r.steps, &r.ap, r.awhy,
+				r.arc = nbw_predict_compcal(c, r.n, r.g, r.vn, r.steps, &r.ap, r.awhy,
 							    sizeof(r.awhy));
 				r.orc = nbw_predict_onedev(c, r.n, r.g, r.vn, r.steps, &r.od, r.owhy,
 							   sizeof(r.owhy));

@@ -165,7 +165,7 @@ static void solver_plan_json(json_t *info, const struct nbw_solver_plan *p)
 					"and v1-v4 on each G, timed (validation, and the paper's "
 					"k(N)), each repetition of v1-v4 timed first "
 					"without the halo copies on the same buffers (--paired; "
-					"a-priori: the compute, launch and synchronisation of G "
+					"compute-calibrated: the compute, launch and synchronisation of G "
 					"devices at once): 3 repetitions and instrumented runs "
 					"in the first 3 rounds, 5 repetitions and no instrumented "
 					"runs later; then one-device runs of the slab "

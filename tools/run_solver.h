@@ -66,6 +66,7 @@ struct nbw_solver_run {
 	json_t *children;       /**< its "children" */
 	double roof;            /**< roofline GB/s once a child measured it */
 	double t_solver;        /**< when the rounds began */
+	double last_round_s;    /**< how long the last planned round took */
 	double limit, deadline; /**< the run's limit (0: none) and the solver's end by it */
 	bool limited;
 	char *err;

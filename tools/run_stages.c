@@ -129,8 +129,8 @@ static const struct nbw_stage stages[] = {
 	 "2 processes x (1 s + 12 series x 4 sizes x --max-time)", est_plane, true, false,
 	 nbw_stage_solver_wanted, nbw_stage_plane},
 	{"solver", "the heat solver's rounds in child processes (nodebw heat): cubic grids "
-	 "with baseline and v1-v4, slab shapes, launch probe; extra rounds of unstable "
-	 "configurations", "results.json: solver, solver_runs, launch_probe, state",
+	 "with baseline and v1-v4 (each also without its halo copies), slab shapes with the "
+	 "co-run probe, launch probe; extra rounds of unstable configurations", "results.json: solver, solver_runs, launch_probe, state",
 	 "with a time limit (quick: 300 s): what is left of it less 15 s for the report; "
 	 "else rounds x 20 s", est_solver, true, false, nbw_stage_solver_wanted,
 	 nbw_stage_solver},

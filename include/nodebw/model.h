@@ -114,7 +114,7 @@ struct nbw_vsample {
 	bool paired;         /**< measured_s is speed-matched (nbw_paired_time) */
 };
 
-/** The a-priori model's compute term: the time per step of Version 2 (one host thread
+/** The compute-calibrated model's compute term: the time per step of Version 2 (one host thread
  *  drives every device: \p per_device false) or Version 3 (a host thread per device) on G
  *  devices of an N^3 grid without the halo copies (nodebw heat --no-exchange): the kernels,
  *  their launches and synchronisation with G devices at work at once. */
@@ -124,7 +124,7 @@ struct nbw_csample {
 	double step_s;
 	char paired[4];  /**< "v1".."v4": timed repetition by repetition beside that version's
 			  *   halo runs on the same buffers (nodebw heat --paired), and the
-			  *   a-priori term of that version; "" = a run of its own (the form's) */
+			  *   compute-calibrated term of that version; "" = a run of its own (the form's) */
 };
 
 /** The co-run probe (nodebw heat --corun; "corun" in the calibration): per step, the
@@ -172,7 +172,7 @@ struct nbw_calib {
 	size_t nvs;
 	struct nbw_xset *sets;    /**< per device and per ordered pair (may be none) */
 	size_t nsets;
-	struct nbw_csample *cs;   /**< a-priori compute runs (may be none) */
+	struct nbw_csample *cs;   /**< compute-calibrated compute runs (may be none) */
 	size_t ncs;
 	struct nbw_lsample *launch; /**< the launch probe (may be none) */
 	size_t nlaunch;
@@ -231,20 +231,20 @@ struct nbw_ext_pred {
 	bool overlap;
 	double total_s;
 	int busiest;              /**< device of the busiest host thread (-1: one thread) */
-	double interaction;       /**< fitted: f of measured step = f x a-priori step +
+	double interaction;       /**< fitted: f of measured step = f x compute-calibrated step +
 				       interaction_step_s, f = (1 + the other sizes' median
-				       measured / a-priori step) / 2 (0: fitted from the
+				       measured / compute-calibrated step) / 2 (0: fitted from the
 				       instrumented phases instead) */
 	double interaction_step_s; /**< fitted: half the other sizes' median measured -
-				       a-priori step, seconds per step */
+				       compute-calibrated step, seconds per step */
 	int interaction_sizes;    /**< the sizes the interaction was fitted on */
-	double oversub;           /**< a-priori: the busiest thread's copies share a core with
+	double oversub;           /**< compute-calibrated: the busiest thread's copies share a core with
 				       oversub - 1 other host threads (host plugin, Versions 3-4
 				       with G > host_cpus: G / host_cpus; else 1) */
-	bool copy_probe;          /**< a-priori: the transfer term is the launch probe's copy
+	bool copy_probe;          /**< compute-calibrated: the transfer term is the launch probe's copy
 				       form's step less its per-device step (Versions 3-4), not
 				       the transfer curves x oversub */
-	double launch_s;          /**< a-priori, whole run: the launch probe's steps where the
+	double launch_s;          /**< compute-calibrated, whole run: the launch probe's steps where the
 				       compute was carried over from other sizes (0: the
 				       compute-only run of this N, or no launch probe) */
 	char bound[320];          /**< whose transfers these are, and where they came from */
@@ -257,22 +257,22 @@ int nbw_predict_paper(const struct nbw_calib *c, enum nbw_kbar_rule rule, int n,
 		      size_t whylen);
 
 /** The fitted model; the samples of size \p exclude_n are left out of the multi-device
- *  terms (leave-one-out validation), 0 = use all. With the a-priori model available: the
- *  mean of two one-term interactions fitted on the other sizes' timed runs, the a-priori
- *  step x their median measured / a-priori ratio r and the a-priori step + their median
- *  difference d, written as step = f x a-priori step + o (\p out->interaction =
+ *  terms (leave-one-out validation), 0 = use all. With the compute-calibrated model available: the
+ *  mean of two one-term interactions fitted on the other sizes' timed runs, the compute-calibrated
+ *  step x their median measured / compute-calibrated ratio r and the compute-calibrated step + their median
+ *  difference d, written as step = f x compute-calibrated step + o (\p out->interaction =
  *  f = (1 + r) / 2, \p out->interaction_step_s = o = d / 2); \p out->overhead_s holds the
- *  difference from the a-priori prediction, negative when the runs were faster. Otherwise k_slab x busy + overhead, the least-squares
+ *  difference from the compute-calibrated prediction, negative when the runs were faster. Otherwise k_slab x busy + overhead, the least-squares
  *  line through the instrumented runs' per-step time without the halo copies. */
 int nbw_predict_ext(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 		    int exclude_n, struct nbw_ext_pred *out, char *why, size_t whylen);
 
-/** The a-priori model: the extended model's transfer, contention and overlap terms with
+/** The compute-calibrated model: the extended model's transfer, contention and overlap terms with
  *  the compute of G devices at once measured without the halo copies (compute_only: v2 for
  *  Versions 1-2, v3 for Versions 3-4) instead of busy and overhead fitted on instrumented
  *  runs of the versions. \p out->busy is the measured compute over the one-device slab's;
  *  overhead_s is 0 (the compute-only runs hold the launches and synchronisation). */
-int nbw_predict_apriori(const struct nbw_calib *c, int n, int g, const char *v, int steps,
+int nbw_predict_compcal(const struct nbw_calib *c, int n, int g, const char *v, int steps,
 			struct nbw_ext_pred *out, char *why, size_t whylen);
 /** The one-device model (doc/model.md): the compute-calibrated model's transfer, contention
  *  and overlap terms, with the compute of G devices built from one-device measurements

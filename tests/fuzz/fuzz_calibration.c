@@ -42,6 +42,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						    sizeof(why)) == 0 &&
 				    !isfinite(e.total_s))
 					abort();
+				/* The one-device model on what a file gives (co-run, launch). */
+				if (nbw_predict_onedev(&c, ns[i], gs[j], vs[v], steps, &e, why,
+						       sizeof(why)) == 0 &&
+				    !(isfinite(e.total_s) && e.total_s >= 0.0))
+					abort();
 			}
 	nbw_calib_free(&c);
 	return 0;

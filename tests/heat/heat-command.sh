@@ -167,7 +167,7 @@ OMP_NUM_THREADS=1 "$NODEBW" heat --versions serial --n 8 --steps 2 --roofline-gb
 check "without --ref-threads the reference follows OMP_NUM_THREADS" q "$tmp/rt1/results.json" \
 	"r[0]['host_threads'] == 1"
 usage_error "zero reference threads" --ref-threads 0
-# 11. Without the halo exchange (the a-priori model's calibration): every version runs its
+# 11. Without the halo exchange (the compute-calibrated model's calibration): every version runs its
 # kernels and synchronisation only; the result is each slab on its own, which the check
 # holds it against (so it differs from the solver's solution, and a fault still fails).
 "$NODEBW" heat --versions v1,v2,v3,v4 --gpus 2,3 --n 10 --steps 4 --no-exchange \
@@ -235,5 +235,35 @@ import json; l = json.load(open('$tmp/lpf/results.json'))['launch_probe']
 bad = [x for x in l if x['verification']['status'] != 'passed']
 assert [x['form'] for x in bad] == ['staged-copy', 'direct-copy'], l
 assert all(x['verification']['planes'] == 'failed' and x['verification']['plane_device'] == 1 for x in bad), bad
+"
+# 12. The co-run probe: on the slab shapes of G = 2 and 3 for N = 14 (14x14x8, 14x14x6) the
+# one-device kernel on several devices at once, one host thread on G devices and a thread
+# per device on min(G, CPUs) devices; every record verified, its points counted per device.
+cpus=$(nproc)
+KMP_BLOCKTIME=0 "$NODEBW" heat --shapes 14x14x8,14x14x6 --versions baseline --baseline-launch nowait \
+	--gpus 1,2,3 --corun --steps 10 --reps 2 --hidden-helpers 0 --output "$tmp/co" >"$tmp/coout" 2>&1
+check "co-run probe: exit 0 (status $?)" test $? -eq 0
+check "co-run probe: one-thread on G devices, per-device on min(G, CPUs), each on its G's slab" $py -c "
+import json; runs = json.load(open('$tmp/co/results.json'))['solver_runs']
+co = [r for r in runs if r['version'] == 'corun']
+cpus = $cpus
+want = [('one-thread', 2, 2, 8), ('per-device', 2, 2, 8), ('one-thread', 3, 3, 6)]
+if min(3, cpus) >= 2:
+    want.append(('per-device', 3, min(3, cpus), 6))
+assert [(r['corun'], r['corun_slab_of_G'], r['G'], r['shape']['nz']) for r in co] == want, co
+for r in co:
+    assert r['verification']['status'] == 'passed' and r['halo']['planes_per_step'] == 0, r
+    assert r['launch'] == 'nowait' and r['host_threads'] == (r['G'] if r['corun'] == 'per-device' else 1), r
+    assert abs(r['points_per_s'] / (12 * 12 * (r['shape']['nz'] - 2) * 10 * r['G'] / r['seconds']) - 1) < 1e-9, r
+assert sum(r['version'] == 'baseline' for r in runs) == 2
+"
+# A co-run whose solution is spoilt fails its check and the command (status 3).
+NODEBW_HEAT_FAULT=corun KMP_BLOCKTIME=0 "$NODEBW" heat --shapes 14x14x8 --versions baseline \
+	--baseline-launch nowait --gpus 1,2 --corun --steps 5 --reps 1 --hidden-helpers 0 \
+	--output "$tmp/cof" >"$tmp/cofout" 2>&1
+check "co-run probe: a spoilt solution fails (status $?)" test $? -eq 3
+check "co-run probe: only the co-runs failed" $py -c "
+import json; runs = json.load(open('$tmp/cof/results.json'))['solver_runs']
+assert [(r['version'], r['verification']['status']) for r in runs] == [('baseline', 'passed'), ('corun', 'failed'), ('corun', 'failed')], runs
 "
 done_testing

@@ -25,6 +25,9 @@ edit run-sample-neg "d['solver_runs'][0]['samples_s'][0] = -0.5" "$fx/results-ru
 edit cal-kbar-huge "d['k']['kbar'] = 1e308" "$cal"
 edit cal-beta-denormal "d['transfers']['p2p']['beta_gbps'] = 1e-320" "$cal"
 edit cal-alpha-big "d['transfers']['p2p']['alpha_s'] = 1e6" "$cal"
+edit cal-corun-form "d['corun'] = [{'form': 'two-threads', 'G': 2, 'at_once': 2, 'n': 512, 'step_s': 1e-3}]" "$cal"
+edit cal-corun-once "d['corun'] = [{'form': 'per-device', 'G': 2, 'at_once': 3, 'n': 512, 'step_s': 1e-3}]" "$cal"
+edit cal-corun-step "d['corun'] = [{'form': 'one-thread', 'G': 2, 'at_once': 2, 'n': 512, 'step_s': 1e9}]" "$cal"
 trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
 
 run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS

@@ -98,12 +98,12 @@ import json, os, sys
 d = json.load(open(sys.argv[1]))
 runs = d["solver_runs"]
 purposes = {r["purpose"] for r in runs}
-assert purposes == {"validation", "calibration", "a-priori"}, purposes
+assert purposes == {"validation", "calibration", "compute-only"}, purposes
 # rounds 1 and 2, and extra rounds (3, ...) only for configurations whose rounds disagreed
 assert {1, 2} <= {r["round"] for r in runs}, "rounds"
 extra = [r for r in runs if r["round"] > 2]
 assert all(r["round"] <= 2 + 4 for r in extra), "at most 4 extra rounds"
-apr = [r for r in runs if r["purpose"] == "a-priori"]
+apr = [r for r in runs if r["purpose"] == "compute-only"]
 assert {(r["version"], r["G"]) for r in apr if r["round"] <= 2} == {(v, g) for v in ("v1", "v2", "v3", "v4") for g in (2, 4)}, apr
 assert all(r["exchange"] == "none" and r["verification"]["status"] == "passed" for r in apr)
 # --paired: every compute-only record is the half of a validation record of the same round,
@@ -116,14 +116,25 @@ for r in apr:
     h = halo[key(r)]
     assert r["paired"]["partner"] == "halo" and h["paired"]["partner"] == "none", key(r)
     assert r["paired"]["partner_samples_s"] == h["samples_s"] and h["paired"]["partner_samples_s"] == r["samples_s"], key(r)
-assert all(r["exchange"] == "halo" for r in runs if r["purpose"] != "a-priori")
+assert all(r["exchange"] == "halo" for r in runs if r["purpose"] != "compute-only")
 versions = {(r["version"], r["G"]) for r in runs if r["purpose"] == "validation"}
 for v in ("v1", "v2", "v3", "v4"):
     for g in (2, 4):
         assert (v, g) in versions, (v, g)
 assert all(r["verification"]["status"] in ("passed", "reference") for r in runs)
 cal = [r for r in runs if r["purpose"] == "calibration"]
-assert cal and all(r["launch"] == "nowait" and r["G"] == 1 for r in cal), "calibration runs"
+# The co-run probe beside the slab runs, in both rounds: one host thread on G devices and a
+# thread per device on min(G, CPUs) devices, each on G's slab of every N, all verified.
+cpus = len(os.sched_getaffinity(0))
+co_runs = [r for r in cal if r["version"] == "corun"]
+want = {(f, g, n, g if f == "one-thread" else min(g, cpus)) for f in ("one-thread", "per-device")
+        for g in (2, 4) for n in (24, 32) if f == "one-thread" or min(g, cpus) >= 2}
+for rd in (1, 2):
+    got = {(r["corun"], r["corun_slab_of_G"], r["cubic_n"] or r["shape"]["nx"], r["G"]) for r in co_runs if r["round"] == rd}
+    assert got == want, (rd, got, want)
+assert all(r["shape"]["nz"] == (r["shape"]["nx"] - 2 + r["corun_slab_of_G"] - 1) // r["corun_slab_of_G"] + 2 for r in co_runs)
+assert all(r["verification"]["status"] == "passed" and r["exchange"] == "halo" and r["halo"]["planes_per_step"] == 0 for r in co_runs)
+assert cal and all(r["launch"] == "nowait" and (r["G"] == 1 or r["version"] == "corun") for r in cal), "calibration runs"
 # slab shapes: N x N x (ceil((N-2)/G)+2) for G = 2, 4
 shapes = {(r["shape"]["nx"], r["shape"]["nz"]) for r in cal}
 assert shapes == {(24, 13), (24, 8), (32, 17), (32, 10)}, shapes
@@ -163,14 +174,17 @@ assert len(c["versions"]) == 16 and all(v["measured_step_s"] > 0 and v["measured
 co = c["compute_only"]
 assert len(co) == 16 and sorted((x["paired_with"], x["host_threads"]) for x in co) == sorted(
     (v, "one" if v in ("v1", "v2") else "per-device") for v in ("v1", "v2", "v3", "v4") for k in range(4)), co
-assert c["models"]["a-priori"]["available"] and c["models"]["fitted"]["available"]
+assert c["models"]["compute-calibrated"]["available"] and c["models"]["fitted"]["available"]
+assert c["models"]["one-device"]["available"] and "no run of Versions 1-4" in c["models"]["one-device"]["needs"]
+assert sorted((x["form"], x["G"], x["n"], x["at_once"]) for x in c["corun"]) == sorted(want), c["corun"]
 # A device or pair estimated from a series with another hidden-helper count than the
 # reference's keeps only its largest size's ratio (a small copy there is helper wake-up).
 hh = "hidden helpers %d," % c["hidden_helpers"]
 other = [x for x in c.get("transfer_sets", []) if "in the series with hidden helpers" in x.get("ratio_to", "") and hh not in x["ratio_to"]]
 assert all(len(x["ratio"]) == 1 and "largest size only" in x["ratio_to"] for x in other), other
 print("# sets estimated from another hidden-helper count:", len(other))
-assert any("compute_only" in t for t in c["models"]["a-priori"]["terms"])
+assert any("compute_only" in t for t in c["models"]["compute-calibrated"]["terms"])
+assert not any("compute_only" in t for t in c["models"]["one-device"]["terms"])
 # The plane-size sweep at the solver's plane sizes 8 N^2 (N = 24, 32): two processes before
 # the solver and one as each of its two rounds starts; the calibration's points there are
 # the fastest process's medians.
@@ -210,13 +224,13 @@ for l in c["launch"]:
             if (x["form"], x["G"], x.get("N")) == (l["form"], l["G"], l.get("N"))]
     assert l["rounds"] == 2 and abs(l["step_s"] / min(mine) - 1) <= 1e-8, (l, mine)
     assert l["ci_lo_s"] <= l["step_s"] <= l["ci_hi_s"], l
-assert any(t.startswith("launch:") for t in c["models"]["a-priori"]["terms"])
+assert any("launch probe" in t for t in c["models"]["one-device"]["terms"])
 print("ok")
 PY
 check "results and calibration hold what the models need" grep -q "^ok" "$tmp/py"
 sed 's/^/#   /' "$tmp/py"
 md="$out/report/report.md"
-for h in "## The paper's model (Eq. 7-12)" "## The a-priori and fitted models: calibrated terms" \
+for h in "## The paper's model (Eq. 7-12)" "## The compute-calibrated and fitted models: calibrated terms" \
 	 "## Validation: measured against both models"; do
 	check "report section: $h" grep -qF "$h" "$md"
 done
@@ -238,14 +252,14 @@ assert all(r['verdict'] == 'quiet' or r['verdict'].startswith('disturbed: ') for
 # The repeatability script: the same run twice agrees with itself, to the point.
 python3 "$NODEBW_SOURCE/scripts/model-repeatability.py" "$out" "$out" >"$tmp/rep" 2>&1
 check "repeatability script: exit 0 (status $?)" test $? -eq 0
-check "repeatability script: zero ranges for one run twice" sh -c "grep -q 'largest range, a-priori: 0.0 points' '$tmp/rep' && grep -q '^k-bar .*; +-0.0 %' '$tmp/rep' && grep -q '^beta: median +-0.0 %' '$tmp/rep'"
+check "repeatability script: zero ranges for one run twice" sh -c "grep -q 'largest range, compute-calibrated: 0.0 points' '$tmp/rep' && grep -q '^k-bar .*; +-0.0 %' '$tmp/rep' && grep -q '^beta: median +-0.0 %' '$tmp/rep'"
 check "drift table: a row per solver round" python3 -c "
 import csv; rows = list(csv.DictReader(open('$out/report/tables/solver-drift.csv')))
-ks = ('validation_x', 'calibration_x', 'apriori_x')
+ks = ('validation_x', 'calibration_x', 'compute_only_x')
 assert [r['round'] for r in rows][:2] == ['1', '2'], rows
 assert all(r[k] for r in rows[:2] for k in ks), rows
 # (an extra round re-runs only the configurations whose rounds disagreed: it may have no
-# validation, calibration or a-priori run, and its cell is then empty)
+# validation, calibration or compute-only run, and its cell is then empty)
 assert all(any(r[k] for k in ks) for r in rows[2:]), rows
 assert all(float(r[k]) >= 1.0 for r in rows for k in ks if r[k]), rows"
 check "plane-size sweep table: a row per path and plane size" python3 -c "

@@ -81,13 +81,18 @@ if slow:
     assert f"slower than {s['gaps'][0]['native_api']} in {slow} of {cases} " in sent, sent
 # The models' MAPE range.
 acc = s["solver"].get("accuracy") or []
-for key, label in (("extended_mape", "fitted model"), ("apriori_mape", "a-priori model"),
-                   ("paper_mape", "the paper's")):
+for key, label in (("onedev_mape", "one-device model (probes and one-device runs only, before porting)"),
+                   ("compcal_mape", "compute-calibrated model (needs the versions run without their halo copies)"),
+                   ("extended_mape", "fitted model (also the versions' timed runs at the other N)"),
+                   ("paper_mape", "the paper's"), ("conly_mape", "baseline 'step = measured compute-only half'")):
     vals = [a[key] * 100 for a in acc if key in a]
     if vals:
         assert f"{label} MAPE {min(vals):.1f}-{max(vals):.1f} %" in sent, sent
     elif acc:
         assert f"{label}: no prediction" in sent, sent
+# The one-device model is named first.
+if acc:
+    assert sent.index("one-device model") < sent.index("compute-calibrated model") < sent.index("fitted model"), sent
 unstable = sum(a.get("unstable_sizes", 0) for a in acc)
 if unstable:
     grids = unstable + sum(a["sizes"] for a in acc)

@@ -705,7 +705,7 @@ static void test_calib_files(void **state)
 			  "\"transfer_sets\": [{\"path\": \"p2p\", \"src\": 0, \"dst\": 1, "
 			  "\"ratio\": [[8, 2], [4, 3]]}]}",
 			  "ascending");
-	/* The speed-matched and a-priori fields: each bad value named by its place. */
+	/* The speed-matched and compute-calibrated fields: each bad value named by its place. */
 	expect_load_error("{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
 			  "\"versions\": [{\"version\": \"v2\", \"G\": 2, \"n\": 10, "
 			  "\"measured_step_s\": 1e-3, \"measured_paired\": \"yes\"}]}",
@@ -730,7 +730,7 @@ static void test_calib_files(void **state)
 			  "compute_only[0]: \"paired_with\" must be");
 }
 
-/* The a-priori model, by hand. Version 2 on 3 devices, N = 32 (30 planes, P = 10), the same
+/* The compute-calibrated model, by hand. Version 2 on 3 devices, N = 32 (30 planes, P = 10), the same
  * transfers as test_extended_v1_planes, async (one host thread: 4 planes of 4 + 6 us each way in
  * turn, t each); compute_only gives one host thread on 3 devices 30 us per step at N = 32:
  * total = 10 x (30 us + 4 t), busy = 30 us / (1e-9 x 900 x 10) = 3.333. Version 3 needs the
@@ -740,9 +740,9 @@ static void test_calib_files(void **state)
  * 1e-9 x 2304 x 16 = 36.864 us -> 0.54253; median 0.38224 x 9 us = 3.4402 us per step. On
  * a GPU (overlap, no hidden helpers needed) Version 3 is boundary + max(interior, transfer):
  * the boundary 2 of 10 planes of that compute. */
-/* A calibration for the a-priori and fitted cases: async HtoD/DtoH of 4 and 6 us latency at
+/* A calibration for the compute-calibrated and fitted cases: async HtoD/DtoH of 4 and 6 us latency at
  * 1 B/ns, one-device slabs of N = 32, 50, 66 on G = 3, and compute-only steps. */
-struct apriori_fx {
+struct compcal_fx {
 	struct nbw_xpath p[2];
 	double b[2], th[2], td[2];
 	struct nbw_ksample slab[3];
@@ -750,7 +750,7 @@ struct apriori_fx {
 	struct nbw_calib c;
 };
 
-static void apriori_fx_init(struct apriori_fx *f, const struct nbw_csample *cs, size_t ncs)
+static void compcal_fx_init(struct compcal_fx *f, const struct nbw_csample *cs, size_t ncs)
 {
 	memset(f, 0, sizeof(*f));
 	f->p[0] = path("htod/async", 4e-6, 0.0);
@@ -771,39 +771,39 @@ static void apriori_fx_init(struct apriori_fx *f, const struct nbw_csample *cs, 
 	snprintf(f->c.device_kind, sizeof(f->c.device_kind), "host-plugin");
 }
 
-static void test_apriori(void **state)
+static void test_compcal(void **state)
 {
 	(void)state;
 	const struct nbw_csample cs[3] = {
 		{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6},
 		{.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
 		{.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
-	struct apriori_fx f;
-	apriori_fx_init(&f, cs, 3);
+	struct compcal_fx f;
+	compcal_fx_init(&f, cs, 3);
 	struct nbw_calib c = f.c;
 	struct nbw_ext_pred e;
 	char why[256];
 	double plane = 8.0 * 32 * 32;
 	double t = 4e-6 + (plane - 1.0) / (1e9 - 1.0) + 6e-6 + (plane - 1.0) / (1e9 - 1.0);
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
 	assert_int_equal(e.xfers, 4);
 	assert_true(REL(e.busy, 30e-6 / 9e-6) < 1e-9);
 	assert_true(REL(e.total_s, 10 * (30e-6 + 4 * t)) < 1e-9);
 	assert_true(e.overhead_s == 0.0);
 	/* Version 3 from the other grids' ratios; the busiest thread (device 1) moves 2 planes. */
 	double r = 0.5 * (40e-6 / (2e-9 * 4096 * 22) + 20e-6 / (1e-9 * 2304 * 16));
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_int_equal(e.xfers, 2);
 	assert_false(e.overlap);
 	assert_true(REL(e.compute_s, 10 * r * 9e-6) < 1e-9);
 	assert_true(REL(e.total_s, 10 * (r * 9e-6 + 2 * t)) < 1e-9);
 	snprintf(c.device_kind, sizeof(c.device_kind), "cuda");
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(e.overlap);
 	double comp = r * 9e-6, bnd = comp * 2.0 / 10.0;
 	assert_true(REL(e.total_s, 10 * (bnd + fmax(comp - bnd, 2 * t))) < 1e-9);
 	/* Without compute_only for that G the model says what it needs. */
-	assert_int_equal(nbw_predict_apriori(&c, 32, 2, "v2", 10, &e, why, sizeof(why)), -1);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 2, "v2", 10, &e, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "--no-exchange"));
 }
 
@@ -812,14 +812,14 @@ static void test_apriori(void **state)
  * C(32) = L + median((C(N') - L) / slab(N')) x slab(32), with L = 5 us:
  * (40 - 5) us / 180.224 us = 0.194203 and (20 - 5) us / 36.864 us = 0.406901, median
  * 0.300552 x 9 us + 5 us = 7.70497 us per step (7.7 us more than 3.44 us without it). */
-static void test_apriori_launch(void **state)
+static void test_compcal_launch(void **state)
 {
 	(void)state;
 	const struct nbw_csample cs[2] = {
 		{.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
 		{.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
-	struct apriori_fx f;
-	apriori_fx_init(&f, cs, 2);
+	struct compcal_fx f;
+	compcal_fx_init(&f, cs, 2);
 	struct nbw_lsample ls[2] = {{.form = "per-device", .g = 3, .step_s = 5e-6, .rounds = 3},
 				    {.form = "one-thread", .g = 3, .step_s = 1e-3, .rounds = 3}};
 	struct nbw_calib c = f.c;
@@ -827,47 +827,47 @@ static void test_apriori_launch(void **state)
 	c.nlaunch = 2;
 	struct nbw_ext_pred e;
 	char why[256];
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.compute_s, 10 * 7.70497e-6) < 1e-5);
 	double r = 0.5 * (35e-6 / (2e-9 * 4096 * 22) + 15e-6 / (1e-9 * 2304 * 16));
 	assert_true(REL(e.compute_s, 10 * (5e-6 + r * 9e-6)) < 1e-9);
 	assert_true(REL(e.launch_s, 10 * 5e-6) < 1e-12);
 	/* A grid of its own compute-only run takes that run as it is. */
-	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.compute_s, 10 * 20e-6) < 1e-12);
 	assert_true(e.launch_s == 0.0);
 	/* A probe step above a compute-only step cannot be part of it: left out. */
 	ls[0].step_s = 30e-6;
 	double r0 = 0.5 * (40e-6 / (2e-9 * 4096 * 22) + 20e-6 / (1e-9 * 2304 * 16));
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.compute_s, 10 * r0 * 9e-6) < 1e-9);
 	assert_true(e.launch_s == 0.0);
 	/* The one-thread form's step is not Version 3's. */
 	ls[0].g = 2;
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.compute_s, 10 * r0 * 9e-6) < 1e-9);
 }
 
-/* The fitted model: the mean of the a-priori step x the other sizes' median ratio r of
- * measured to a-priori step and the a-priori step + their median difference d, i.e.
- * step = f x a-priori + o with f = (1 + r) / 2, o = d / 2 (hand-set multiples of the
- * a-priori steps); the fallback without timed runs. */
+/* The fitted model: the mean of the compute-calibrated step x the other sizes' median ratio r of
+ * measured to compute-calibrated step and the compute-calibrated step + their median difference d, i.e.
+ * step = f x compute-calibrated + o with f = (1 + r) / 2, o = d / 2 (hand-set multiples of the
+ * compute-calibrated steps); the fallback without timed runs. */
 static void test_fitted_interaction(void **state)
 {
 	(void)state;
 	const struct nbw_csample cs[2] = {
 		{.per_device = true, .g = 3, .n = 66, .step_s = 40e-6},
 		{.per_device = true, .g = 3, .n = 50, .step_s = 20e-6}};
-	struct apriori_fx f;
-	apriori_fx_init(&f, cs, 2);
+	struct compcal_fx f;
+	compcal_fx_init(&f, cs, 2);
 	struct nbw_calib c = f.c;
 	char why[256];
 	struct nbw_ext_pred a32, a40, a50, a66, e;
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &a32, why, sizeof(why)), 0);
-	assert_int_equal(nbw_predict_apriori(&c, 40, 3, "v3", 10, &a40, why, sizeof(why)), 0);
-	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &a50, why, sizeof(why)), 0);
-	assert_int_equal(nbw_predict_apriori(&c, 66, 3, "v3", 10, &a66, why, sizeof(why)), 0);
-	/* a-priori steps (10 steps per prediction) */
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &a32, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 40, 3, "v3", 10, &a40, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 50, 3, "v3", 10, &a50, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 66, 3, "v3", 10, &a66, why, sizeof(why)), 0);
+	/* compute-calibrated steps (10 steps per prediction) */
 	double x[3] = {a32.total_s / 10, a50.total_s / 10, a66.total_s / 10};
 	assert_true(x[0] < x[1] && x[1] < x[2]);
 	struct nbw_vsample vs[3] = {
@@ -900,7 +900,7 @@ static void test_fitted_interaction(void **state)
 	rr = (rr + 1.0 + 5e-6 / x[1]) / 2.0;
 	assert_true(REL(e.interaction_step_s, 2.5e-6) < 1e-9);
 	assert_true(REL(e.total_s, 10 * ((rr * x[0]) + (x[0] + 5e-6)) / 2.0) < 1e-9);
-	/* Runs faster than the a-priori terms give a negative overhead. */
+	/* Runs faster than the compute-calibrated terms give a negative overhead. */
 	vs[1].measured_s = 0.8 * x[1];
 	vs[2].measured_s = 0.9 * x[2];
 	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v3", 10, 32, &e, why, sizeof(why)), 0);
@@ -949,11 +949,11 @@ static void test_paired_time(void **state)
 	assert_null(p.ratio);
 }
 
-/* The a-priori compute of a version takes its own paired compute-only runs where there are
+/* The compute-calibrated compute of a version takes its own paired compute-only runs where there are
  * any (v1: 25 us), the form's runs of their own for the others (v2: 30 us), and another
  * version's paired runs only when the form has nothing else (G = 2: v2 from v1's 12 us);
  * of several runs of the exact grid the fastest. */
-static void test_apriori_own_paired(void **state)
+static void test_compcal_own_paired(void **state)
 {
 	(void)state;
 	const struct nbw_csample cs[5] = {
@@ -962,8 +962,8 @@ static void test_apriori_own_paired(void **state)
 		{.per_device = false, .g = 3, .n = 32, .step_s = 27e-6, .paired = "v1"},
 		{.per_device = false, .g = 2, .n = 32, .step_s = 12e-6, .paired = "v1"},
 		{.per_device = false, .g = 2, .n = 32, .step_s = 14e-6, .paired = "v1"}};
-	struct apriori_fx f;
-	apriori_fx_init(&f, cs, 5);
+	struct compcal_fx f;
+	compcal_fx_init(&f, cs, 5);
 	struct nbw_calib c = f.c;
 	/* Version 1 copies synchronously: the same curves under the sync names. */
 	struct nbw_xpath paths[4] = {f.p[0], f.p[1], f.p[0], f.p[1]};
@@ -973,52 +973,52 @@ static void test_apriori_own_paired(void **state)
 	c.npaths = 4;
 	struct nbw_ext_pred e;
 	char why[256];
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v1", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v1", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.compute_s, 10 * 25e-6) < 1e-12);
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.compute_s, 10 * 30e-6) < 1e-12);
-	assert_int_equal(nbw_predict_apriori(&c, 32, 2, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 2, "v2", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.compute_s, 10 * 12e-6) < 1e-12);
 }
 
 /* Host-thread oversubscription by hand: 3 devices, a thread per device, 2 CPUs online,
  * host-plugin devices: the busiest thread's transfer (device 1: 2 planes, each DtoH then
- * HtoD, t per plane as in test_apriori) grows by 3 / 2; the compute is untouched. Not for
+ * HtoD, t per plane as in test_compcal) grows by 3 / 2; the compute is untouched. Not for
  * Versions 1-2 (one host thread), for G <= CPUs, GPUs or unknown CPUs. */
-static void test_apriori_oversub(void **state)
+static void test_compcal_oversub(void **state)
 {
 	(void)state;
 	const struct nbw_csample cs[2] = {
 		{.per_device = true, .g = 3, .n = 32, .step_s = 40e-6},
 		{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6}};
-	struct apriori_fx f;
-	apriori_fx_init(&f, cs, 2);
+	struct compcal_fx f;
+	compcal_fx_init(&f, cs, 2);
 	struct nbw_calib c = f.c;
 	struct nbw_ext_pred e;
 	char why[256];
 	double plane = 8.0 * 32 * 32;
 	double t = 4e-6 + (plane - 1.0) / (1e9 - 1.0) + 6e-6 + (plane - 1.0) / (1e9 - 1.0);
 	c.host_cpus = 2;
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.oversub, 1.5) < 1e-12);
 	assert_true(REL(e.transfer_s, 10 * 1.5 * 2 * t) < 1e-9);
 	assert_true(REL(e.total_s, 10 * (40e-6 + 1.5 * 2 * t)) < 1e-9);
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
 	assert_true(e.oversub == 1.0);
 	assert_true(REL(e.total_s, 10 * (30e-6 + 4 * t)) < 1e-9);
 	c.host_cpus = 4;
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(e.oversub == 1.0);
 	c.host_cpus = 0;
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(e.oversub == 1.0);
 	c.host_cpus = 2;
 	snprintf(c.device_kind, sizeof(c.device_kind), "cuda");
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(e.oversub == 1.0);
 }
 
-/* The copy probe as Versions 3-4's a-priori transfer term, by hand: G = 3, the launch
+/* The copy probe as Versions 3-4's compute-calibrated transfer term, by hand: G = 3, the launch
  * probe's per-device step 30 us; staged-copy 50, 70 and 60 us at N = 32, 66 and 50;
  * direct-copy 25 us at N = 32 (below the per-device step: 0). Exact N: the difference; an N
  * between two measured ones: linear in the plane's bytes (N^2); outside them: the transfer
@@ -1028,8 +1028,8 @@ static void test_apriori_oversub(void **state)
 static void test_onedev(void **state)
 {
 	(void)state;
-	struct apriori_fx f;
-	apriori_fx_init(&f, NULL, 0);
+	struct compcal_fx f;
+	compcal_fx_init(&f, NULL, 0);
 	struct nbw_calib c = f.c;
 	struct nbw_corun k[2] = {
 		{.per_device = false, .g = 3, .at_once = 3, .n = 32, .step_s = 30e-6},
@@ -1046,7 +1046,7 @@ static void test_onedev(void **state)
 	struct nbw_ext_pred e, a;
 	char why[256];
 	/* No compute-only runs: the compute-calibrated model cannot, the one-device one can. */
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &a, why, sizeof(why)), -1);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v2", 10, &a, why, sizeof(why)), -1);
 	/* v2: the one-thread co-run + (2G - 2) = 4 more launches at 6 us / 2G = 1 us each. */
 	assert_int_equal(nbw_predict_onedev(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.compute_s, 10 * 34e-6) < 1e-9);
@@ -1096,7 +1096,7 @@ static void test_onedev(void **state)
 	assert_int_equal(nbw_predict_compute_only(&c, 50, 3, "v3", 10, &t), -1);
 }
 
-static void test_apriori_copy_probe(void **state)
+static void test_compcal_copy_probe(void **state)
 {
 	(void)state;
 	const struct nbw_csample cs[4] = {
@@ -1104,8 +1104,8 @@ static void test_apriori_copy_probe(void **state)
 		{.per_device = true, .g = 3, .n = 50, .step_s = 60e-6},
 		{.per_device = true, .g = 3, .n = 66, .step_s = 80e-6},
 		{.per_device = false, .g = 3, .n = 32, .step_s = 30e-6}};
-	struct apriori_fx f;
-	apriori_fx_init(&f, cs, 4);
+	struct compcal_fx f;
+	compcal_fx_init(&f, cs, 4);
 	struct nbw_calib c = f.c;
 	struct nbw_lsample l[5] = {
 		{.form = "per-device", .g = 3, .step_s = 30e-6},
@@ -1118,20 +1118,20 @@ static void test_apriori_copy_probe(void **state)
 	c.host_cpus = 2;
 	struct nbw_ext_pred e;
 	char why[256];
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(e.copy_probe);
 	assert_true(e.oversub == 1.0);
 	assert_true(REL(e.transfer_s, 10 * 20e-6) < 1e-9);
 	assert_true(REL(e.total_s, 10 * (40e-6 + 20e-6)) < 1e-9);
-	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.transfer_s, 10 * 30e-6) < 1e-9);
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v4", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v4", 10, &e, why, sizeof(why)), 0);
 	assert_true(e.copy_probe);
 	assert_true(e.transfer_s == 0.0);
 	assert_true(REL(e.total_s, 10 * 40e-6) < 1e-9);
 	/* Without N = 50: between N = 32 (20 us) and 66 (40 us), by the plane's bytes. */
 	c.nlaunch = 4;
-	assert_int_equal(nbw_predict_apriori(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 50, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(e.copy_probe);
 	double want = 20e-6 + 20e-6 * (2500.0 - 1024.0) / (4356.0 - 1024.0);
 	assert_true(REL(e.transfer_s, 10 * want) < 1e-9);
@@ -1139,17 +1139,17 @@ static void test_apriori_copy_probe(void **state)
 	c.nlaunch = 3;
 	double plane = 8.0 * 66 * 66;
 	double t = 4e-6 + (plane - 1.0) / (1e9 - 1.0) + 6e-6 + (plane - 1.0) / (1e9 - 1.0);
-	assert_int_equal(nbw_predict_apriori(&c, 66, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 66, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_false(e.copy_probe);
 	assert_true(REL(e.oversub, 1.5) < 1e-12);
 	assert_true(REL(e.transfer_s, 10 * 1.5 * 2 * t) < 1e-9);
 	/* Versions 1-2 never take it. */
 	c.nlaunch = 5;
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v2", 10, &e, why, sizeof(why)), 0);
 	assert_false(e.copy_probe);
 	/* No per-device step of that G: the curves. */
 	l[0].g = 2;
-	assert_int_equal(nbw_predict_apriori(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_compcal(&c, 32, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_false(e.copy_probe);
 }
 
@@ -1163,13 +1163,13 @@ int main(void)
 		cmocka_unit_test(test_extended_v4),
 		cmocka_unit_test(test_extended_v1_planes),
 		cmocka_unit_test(test_extended_fit),
-		cmocka_unit_test(test_apriori),
-		cmocka_unit_test(test_apriori_launch),
+		cmocka_unit_test(test_compcal),
+		cmocka_unit_test(test_compcal_launch),
 		cmocka_unit_test(test_fitted_interaction),
 		cmocka_unit_test(test_paired_time),
-		cmocka_unit_test(test_apriori_own_paired),
-		cmocka_unit_test(test_apriori_oversub),
-		cmocka_unit_test(test_apriori_copy_probe),
+		cmocka_unit_test(test_compcal_own_paired),
+		cmocka_unit_test(test_compcal_oversub),
+		cmocka_unit_test(test_compcal_copy_probe),
 		cmocka_unit_test(test_onedev),
 		cmocka_unit_test(test_abfit),
 		cmocka_unit_test(test_abfit_range),
