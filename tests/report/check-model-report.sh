@@ -178,4 +178,61 @@ for x in rows:
     worst = max(float(x[c].rstrip("x")) for c in ("validation_x", "calibration_x", "compute_only_x") if x[c] not in ("", "-"))
     assert x["verdict"] == ("at the floor" if worst <= 1.10 else "slower than the floor (up to %.2fx)" % worst), x
 PY
+# A recording with the co-run probe (nodebw run --quick, 2026-12-06, the 2-core VM; its
+# calibration.json beside it): the one-device model, from the probes and one-device runs
+# only, within 10 % of every (G, version); the models that need the versions' runs within
+# 5 % and better than the compute-only baseline wherever the halo share exceeds 5 %.
+fx4="$NODEBW_SOURCE/tests/fixtures/results-run-corun-2cpu-vm.json"
+cal4="$NODEBW_SOURCE/tests/fixtures/calibration-run-corun-2cpu-vm.json"
+"$NODEBW" report --output "$tmp/o" "$fx4" >"$tmp/out" 2>"$tmp/err"
+check "co-run recording: report exits 0" test $? -eq 0
+cat >"$tmp/want4" <<'CSV'
+g,version,measure,sizes,halo_share_pct,onedev_mape_pct,onedev_bias_pct,compcal_mape_pct,compcal_bias_pct,ext_mape_pct,ext_bias_pct,paper_mape_pct,paper_bias_pct,conly_mape_pct,conly_bias_pct,unstable,max_spread
+2,v1,speed-matched,4,1.2,1.6,1.2,0.5,0.3,0.6,0.0,71.1,-71.1,1.2,-1.2,0,1.01
+2,v2,speed-matched,4,1.9,1.6,1.6,0.9,0.7,1.3,0.4,70.6,-70.6,1.9,-1.9,0,1.01
+2,v3,speed-matched,4,6.3,1.7,-0.4,0.9,-0.8,0.9,-0.1,50.0,-50.0,6.3,-6.3,0,1.02
+2,v4,speed-matched,4,4.5,2.7,-0.4,1.2,-1.2,0.9,0.4,49.9,-49.9,4.5,-4.5,0,1.03
+4,v1,speed-matched,4,3.4,2.4,2.4,1.1,0.6,1.1,-0.1,85.9,-85.9,3.4,-3.4,0,1.02
+4,v2,speed-matched,4,4.6,4.6,4.1,2.9,2.4,2.2,0.2,85.4,-85.4,4.6,-4.6,0,1.02
+4,v3,speed-matched,4,15.0,3.3,-0.9,0.8,0.7,0.5,0.0,80.9,-80.9,15.0,-15.0,0,1.07
+4,v4,speed-matched,4,10.2,4.1,-2.8,1.6,-1.6,0.6,0.1,80.5,-80.5,10.2,-10.2,0,1.07
+CSV
+check "co-run recording: accuracy as recorded" cmp -s "$tmp/o/tables/accuracy.csv" "$tmp/want4"
+diff "$tmp/want4" "$tmp/o/tables/accuracy.csv" | sed 's/^/#   /'
+check "co-run recording: one-device MAPE <= 10 % in every (G, version), G = 2 and 4" \
+	awk -F, 'NR > 1 { n++; if ($6 == "" || $6 + 0 > 10) bad = 1 } END { exit bad || n != 8 }' \
+	"$tmp/o/tables/accuracy.csv"
+check "co-run recording: compute-calibrated and fitted <= 5 %, both below compute-only where the halo share > 5 %" \
+	awk -F, 'NR > 1 { if ($8 + 0 > 5 || $10 + 0 > 5) bad = 1 }
+		NR > 1 && $5 + 0 > 5 { h++; if ($8 + 0 >= $14 + 0 || $10 + 0 >= $14 + 0) bad = 1 }
+		END { exit bad || h == 0 }' "$tmp/o/tables/accuracy.csv"
+check "co-run recording: the one-device terms table, a row per (G, N)" \
+	test "$(($(wc -l <"$tmp/o/tables/onedev-terms.csv") - 1))" -eq 8
+# The same run's calibration without compute_only and versions: nodebw predict still
+# predicts every version, with the one-device model only, as the report did (T_measured:
+# the speed-matched time of the validation table).
+python3 -c "
+import json, sys; c = json.load(open(sys.argv[1])); del c['compute_only'], c['versions']
+json.dump(c, open(sys.argv[2], 'w'))" "$cal4" "$tmp/stripped.json"
+"$NODEBW" predict --calibration "$tmp/stripped.json" --n 40,52,64,76 --gpus 2,4 --version all \
+	--json >"$tmp/strip.json" 2>"$tmp/err"
+check "stripped calibration: predict exits 0" test $? -eq 0
+check "stripped calibration: one-device MAPE <= 10 % per (G, version), the others not available" \
+	python3 - "$tmp/strip.json" "$tmp/o/tables/validation.csv" "$tmp/o/tables/accuracy.csv" <<'PY'
+import csv, json, statistics, sys
+rows = json.load(open(sys.argv[1]))
+val = {(int(r["g"]), r["version"], int(r["n"])): float(r["matched_s"]) for r in csv.DictReader(open(sys.argv[2]))}
+acc = {(int(r["g"]), r["version"]): float(r["onedev_mape_pct"]) for r in csv.DictReader(open(sys.argv[3]))}
+err = {}
+assert len(rows) == 32, len(rows)
+for x in rows:
+    assert "not_available" in x["compute_calibrated"] and "missing" in x["extended"], x
+    assert x["one_device"]["compute_from"].startswith("co-run probe"), x["one_device"]
+    t = val[(x["G"], x["version"], x["n"])]
+    err.setdefault((x["G"], x["version"]), []).append(abs(x["one_device"]["total_s"] / t - 1) * 100)
+for k, e in sorted(err.items()):
+    m = statistics.mean(e)
+    print("# G = %d %s: one-device MAPE %.1f %%" % (k[0], k[1], m))
+    assert m <= 10 and abs(m - acc[k]) < 0.06, (k, m, acc[k])
+PY
 done_testing
