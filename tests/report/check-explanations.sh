@@ -67,7 +67,7 @@ report both "$tmp/both.json"
 meaning both omp p2p sync >"$tmp/m"
 check "the best size faulted as much per page: no cause" test "$(tail -1 "$tmp/m")" = None
 
-# The gap's words and signs. On the a-priori run the 1-device and 2-device groups of p2p
+# The gap's words and signs. On the recording with compute-only runs (results-run-apriori) the 1-device and 2-device groups of p2p
 # disagree: the weighted relative gap is +49 % while the extra time is -1.09 us.
 report apriori "$fix/results-run-apriori-2cpu-vm.json"
 a="$tmp/apriori"
