@@ -208,10 +208,14 @@ static int parse_shapes(const char *arg, struct nbw_heat_opts *o, char *err, siz
 	return nbw_cli_each_item(arg, "--shapes", one_shape, o, err, errlen);
 }
 
-/* A grid's z extent and the device counts it must hold. */
+/* A grid's z extent and the device counts it must hold: Versions 1-4 split it along z (the
+ * baseline runs on one device, the co-run probe gives every device the whole grid). */
 static int check_slabs(const struct nbw_heat_opts *o, char *err, size_t errlen)
 {
-	for (int s = 0; s < o->nshapes; s++) {
+	bool split = false;
+	for (int v = NBW_HEAT_V1; v <= NBW_HEAT_V4; v++)
+		split |= o->versions[v];
+	for (int s = 0; split && s < o->nshapes; s++) {
 		int nx = o->shapes[s][0], ny = o->shapes[s][1], nz = o->shapes[s][2];
 		for (int k = 0; k < o->ngpus; k++)
 			if (nz - 2 < o->gpus[k]) {

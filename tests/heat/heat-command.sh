@@ -257,6 +257,11 @@ for r in co:
     assert abs(r['points_per_s'] / (12 * 12 * (r['shape']['nz'] - 2) * 10 * r['G'] / r['seconds']) - 1) < 1e-9, r
 assert sum(r['version'] == 'baseline' for r in runs) == 2
 "
+# A slab thinner than its G in planes (N = 12, G = 4: 3 planes) is still a co-run grid: only
+# Versions 1-4 split a grid along z.
+KMP_BLOCKTIME=0 "$NODEBW" heat --shapes 12x12x5 --versions baseline --baseline-launch nowait \
+	--gpus 1,4 --corun --steps 3 --reps 1 --hidden-helpers 0 --output "$tmp/cot" >"$tmp/cotout" 2>&1
+check "co-run probe: a slab of fewer planes than devices runs (status $?)" test $? -eq 0
 # A co-run whose solution is spoilt fails its check and the command (status 3).
 NODEBW_HEAT_FAULT=corun KMP_BLOCKTIME=0 "$NODEBW" heat --shapes 14x14x8 --versions baseline \
 	--baseline-launch nowait --gpus 1,2 --corun --steps 5 --reps 1 --hidden-helpers 0 \

@@ -232,16 +232,20 @@ static void test_extended_v1_planes(void **state)
 	struct nbw_calib c = {.slab = &slab, .nslab = 1, .paths = p, .npaths = 2};
 	struct nbw_ext_pred e;
 	char why[256];
-	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v1", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_onedev(&c, 32, 3, "v1", 10, &e, why, sizeof(why)), 0);
 	assert_int_equal(e.xfers, 4);
 	assert_false(e.overlap);
 	double plane = 8.0 * 32 * 32;
 	double t = 4e-6 + (plane - 1.0) / (1e9 - 1.0) + 6e-6 + (plane - 1.0) / (1e9 - 1.0);
 	assert_true(REL(e.xfer_one_s, t) < 1e-9);
 	assert_true(REL(e.total_s, 10 * (9e-6 + 4 * t)) < 1e-9);
-	/* Without any k the extended model names what is missing. */
+	assert_int_equal(nbw_predict_ext(&c, 32, 3, "v1", 10, 0, &e, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "needs v1's runs on 3 devices"));
+	/* Without any k the model names what is missing. The transfer terms here are those
+	 * every extended model shares; without any run of the versions only the one-device
+	 * model predicts (the fitted one needs them). */
 	struct nbw_calib none = {.paths = p, .npaths = 2};
-	assert_int_equal(nbw_predict_ext(&none, 32, 3, "v1", 10, 0, &e, why, sizeof(why)), -1);
+	assert_int_equal(nbw_predict_onedev(&none, 32, 3, "v1", 10, &e, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "slab"));
 }
 
@@ -417,7 +421,7 @@ static void test_v4_slow_pair(void **state)
 	assert_true(REL(r.beta_gbps[0], 10.0) < 1e-9);
 	assert_int_equal(r.bound_src, 0);
 	assert_int_equal(r.bound_dst, 1);
-	assert_int_equal(nbw_predict_ext(&c, 102, 2, "v4", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_onedev(&c, 102, 2, "v4", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.transfer_s, 10 * t) < 1e-9);
 	for (int g = 3; g <= 4; g++) {
 		assert_int_equal(nbw_predict_paper(&c, NBW_KBAR_ALL, 102, g, "v4", 10, &r, why,
@@ -429,7 +433,7 @@ static void test_v4_slow_pair(void **state)
 		assert_int_equal(r.bound_from, NBW_XSRC_ESTIMATE);
 		assert_non_null(strstr(r.bound, "slowest neighbour pair 1->2"));
 		assert_non_null(strstr(r.bound, "matrix estimate"));
-		assert_int_equal(nbw_predict_ext(&c, 102, g, "v4", 10, 0, &e, why, sizeof(why)), 0);
+		assert_int_equal(nbw_predict_onedev(&c, 102, g, "v4", 10, &e, why, sizeof(why)), 0);
 		assert_int_equal(e.busiest, 1);
 		assert_int_equal(e.xfers, 2);
 		assert_true(REL(e.transfer_s, 10 * 4 * t) < 1e-9);
@@ -443,7 +447,7 @@ static void test_v4_slow_pair(void **state)
 					   sizeof(why)), 0);
 	assert_true(REL(r.total_s, 10 * (1e-10 * 1e6 / 3 + t)) < 1e-9);
 	assert_non_null(strstr(r.bound, "no per-pair measurements"));
-	assert_int_equal(nbw_predict_ext(&c, 102, 3, "v4", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_onedev(&c, 102, 3, "v4", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.transfer_s, 10 * 2 * t) < 1e-9);
 }
 
@@ -484,16 +488,16 @@ static void test_staged_slow_device(void **state)
 		assert_int_equal(r.bound_src, 2);
 		assert_non_null(strstr(r.bound, "slowest device 2"));
 	}
-	assert_int_equal(nbw_predict_ext(&c, 130, 3, "v3", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_onedev(&c, 130, 3, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_int_equal(e.busiest, 1);
 	assert_int_equal(e.xfers, 2);
 	assert_true(REL(e.transfer_s, 10 * (2 * d + 4 * h)) < 1e-9);
-	assert_int_equal(nbw_predict_ext(&c, 130, 3, "v1", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_onedev(&c, 130, 3, "v1", 10, &e, why, sizeof(why)), 0);
 	assert_int_equal(e.xfers, 4);
 	assert_true(REL(e.transfer_s, 10 * (4 * d + 6 * h)) < 1e-9);
-	assert_int_equal(nbw_predict_ext(&c, 130, 2, "v1", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_onedev(&c, 130, 2, "v1", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.transfer_s, 10 * 2 * (d + h)) < 1e-9);
-	assert_int_equal(nbw_predict_ext(&c, 130, 2, "v3", 10, 0, &e, why, sizeof(why)), 0);
+	assert_int_equal(nbw_predict_onedev(&c, 130, 2, "v3", 10, &e, why, sizeof(why)), 0);
 	assert_true(REL(e.transfer_s, 10 * (d + h)) < 1e-9);
 }
 
