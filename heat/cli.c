@@ -229,6 +229,22 @@ static int check_slabs(const struct nbw_heat_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* --corun needs a grid that is the slab of some G >= 2 of --gpus (else it would run nothing
+ * and say nothing). */
+static int check_corun(const struct nbw_heat_opts *o, char *err, size_t errlen)
+{
+	if (!o->corun)
+		return 0;
+	for (int s = 0; s < o->nshapes; s++)
+		for (int k = 0; k < o->ngpus; k++)
+			if (nbw_heat_is_slab_shape(o->shapes[s][0], o->shapes[s][1], o->shapes[s][2],
+						   o->gpus[k]))
+				return 0;
+	snprintf(err, errlen, "--corun: no grid of --n/--shapes is the slab N x N x "
+			      "(ceil((N-2)/G) + 2) of a G >= 2 of --gpus");
+	return -1;
+}
+
 /* An explicitly named version that none of the device counts can run. */
 static int check_versions_fit(const struct nbw_heat_opts *o, char *err, size_t errlen)
 {
@@ -430,7 +446,8 @@ static int resolve_grids(struct nbw_heat_opts *o, const struct heat_parse_state 
 		for (int i = 0; i < NBW_HEAT_VERSION_COUNT; i++)
 			o->versions[i] = true;
 	}
-	if (o->ngpus && (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen)))
+	if (o->ngpus && (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen) ||
+			 check_corun(o, err, errlen)))
 		return -1;
 	return 0;
 }
@@ -511,7 +528,8 @@ int nbw_heat_resolve_devices(struct nbw_heat_opts *o, int ndev, char *err, size_
 					 ndev, ndev == 1 ? "" : "s", ndev == 1 ? "s" : "");
 			return -1;
 		}
-	if (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen))
+	if (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen) ||
+	    check_corun(o, err, errlen))
 		return -1;
 	return 0;
 }

@@ -48,6 +48,7 @@ void nbw_report_model_onedev(struct nbw_rdoc *r, const struct nbw_calib *c)
 							"at_once", "kp_us", "kp_over_s", "l1_us",
 							"lp_us", "compute_v12_us",
 							"compute_v34_us"});
+	double lo[2] = {INFINITY, INFINITY}, hi[2] = {0.0, 0.0}; /* K1 / S, Kp / S */
 	for (size_t i = 0; i < c->ncorun; i++) {
 		const struct nbw_corun *k = &c->corun[i];
 		if (k->per_device && corun_of(c, false, k->g, k->n))
@@ -62,18 +63,22 @@ void nbw_report_model_onedev(struct nbw_rdoc *r, const struct nbw_calib *c)
 		nbw_rtable_cell(t, "%d", k->n);
 		cell(t, s * 1e6);
 		cell(t, k1 ? k1->step_s * 1e6 : NAN);
-		if (k1 && s > 0.0)
+		if (k1 && s > 0.0) {
 			nbw_rtable_cell(t, "%.2f", k1->step_s / s);
-		else
+			lo[0] = fmin(lo[0], k1->step_s / s);
+			hi[0] = fmax(hi[0], k1->step_s / s);
+		} else
 			nbw_rtable_cell(t, "-");
 		if (kp)
 			nbw_rtable_cell(t, "%d", kp->at_once);
 		else
 			nbw_rtable_cell(t, "-");
 		cell(t, kp ? kp->step_s * 1e6 : NAN);
-		if (kp && s > 0.0)
+		if (kp && s > 0.0) {
 			nbw_rtable_cell(t, "%.2f", kp->step_s / s);
-		else
+			lo[1] = fmin(lo[1], kp->step_s / s);
+			hi[1] = fmax(hi[1], kp->step_s / s);
+		} else
 			nbw_rtable_cell(t, "-");
 		cell(t, nbw_calib_launch_step(c, false, k->g) * 1e6);
 		cell(t, nbw_calib_launch_step(c, true, k->g) * 1e6);
@@ -81,9 +86,19 @@ void nbw_report_model_onedev(struct nbw_rdoc *r, const struct nbw_calib *c)
 		cell(t, p34 ? o34.compute_s * 1e6 : NAN);
 		nbw_rtable_end_row(t);
 	}
-	nbw_rdoc_table(r, t, "The one-device model's compute per step and what it is made of "
-			     "(microseconds; - where not measured). K / S is how much G devices at "
-			     "once cost against one alone: on host-plugin devices without hidden "
-			     "helpers K1 / S is about G (one thread computes the slabs in turn) and "
-			     "Kp / S is above 1 where the devices share memory bandwidth and cache.");
+	char range[2][48];
+	for (int f = 0; f < 2; f++)
+		if (hi[f] > 0.0)
+			snprintf(range[f], sizeof(range[f]), "%.2f-%.2f", lo[f], hi[f]);
+		else
+			snprintf(range[f], sizeof(range[f]), "not measured");
+	char cap[512];
+	snprintf(cap, sizeof(cap),
+		 "The one-device model's compute per step and what it is made of (microseconds; - "
+		 "where not measured). K / S: what the devices computing at once cost against "
+		 "one device alone; here K1 / S %s (one host thread driving G devices) and Kp / S "
+		 "%s (A devices driven by a thread each). doc/model.md, \"The one-device "
+		 "model\", says what each term stands for.",
+		 range[0], range[1]);
+	nbw_rdoc_table(r, t, cap);
 }

@@ -547,9 +547,9 @@ static void err_done(struct err_sum *e)
 }
 
 struct acc {
-	double mape_p, bias_p, mape_e, bias_e, mape_a, bias_a;
-	int n, na;          /* stable grids; those the compute-calibrated model predicts */
-	struct err_sum onedev, conly;  /* the one-device model, the compute-only baseline */
+	int n;              /* stable grids (the paper's and the fitted model predict each) */
+	struct err_sum paper, ext, compcal, onedev, conly; /* ext: the fitted model; conly: the
+							    * compute-only baseline */
 	double halo_share;  /* mean over the grids with a compute-only run of (T - C) / T */
 	int nhalo;
 	int unstable;       /* grids whose rounds differ by more than NBW_STABLE_SPREAD */
@@ -600,19 +600,10 @@ static struct acc accuracy_of(const struct vrow *rows, size_t nr, const char *v,
 			continue;
 		}
 		double t = truth(w, raw);
-		double ep = rel(w->paper.total_s, t);
-		double ee = rel(w->ext.total_s, t);
-		a.mape_p += fabs(ep);
-		a.bias_p += ep;
-		a.mape_e += fabs(ee);
-		a.bias_e += ee;
 		a.n++;
-		if (w->has_compcal) {
-			double ea = rel(w->compcal.total_s, t);
-			a.mape_a += fabs(ea);
-			a.bias_a += ea;
-			a.na++;
-		}
+		err_add(&a.paper, true, w->paper.total_s, t);
+		err_add(&a.ext, true, w->ext.total_s, t);
+		err_add(&a.compcal, w->has_compcal, w->compcal.total_s, t);
 		err_add(&a.onedev, w->has_onedev, w->onedev.total_s, t);
 		err_add(&a.conly, w->has_conly, w->conly, t);
 		if (w->has_conly) {
@@ -620,20 +611,11 @@ static struct acc accuracy_of(const struct vrow *rows, size_t nr, const char *v,
 			a.nhalo++;
 		}
 	}
-	err_done(&a.onedev);
-	err_done(&a.conly);
+	struct err_sum *all[] = {&a.paper, &a.ext, &a.compcal, &a.onedev, &a.conly};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		err_done(all[i]);
 	if (a.nhalo)
 		a.halo_share /= a.nhalo;
-	if (a.n) {
-		a.mape_p /= a.n;
-		a.bias_p /= a.n;
-		a.mape_e /= a.n;
-		a.bias_e /= a.n;
-	}
-	if (a.na) {
-		a.mape_a /= a.na;
-		a.bias_a /= a.na;
-	}
 	return a;
 }
 
@@ -676,9 +658,23 @@ static void plot_group(struct nbw_rdoc *r, const struct vrow *rows, size_t nr, c
 	};
 	snprintf(name, sizeof(name), "fig8-%s-g%d", v, g);
 	snprintf(title, sizeof(title), "%s on %d devices: measured and modelled runtime", v, g);
-	snprintf(note, sizeof(note), "MAPE: paper %.1f%%, fitted %.1f%%, compute-calibrated %.1f%% (%d "
-				     "stable grids, %d unstable)",
-		 100 * a->mape_p, 100 * a->mape_e, 100 * a->mape_a, a->n, a->unstable);
+	/* The MAPE of each model that predicts these grids (a missing one is left out, never 0). */
+	const struct {
+		const char *name;
+		const struct err_sum *e;
+	} mm[] = {{"paper", &a->paper}, {"one-device", &a->onedev},
+		 {"compute-calibrated", &a->compcal}, {"fitted", &a->ext}};
+	size_t w = (size_t)snprintf(note, sizeof(note), "MAPE:");
+	const char *sep = "";
+	for (size_t i = 0; i < sizeof(mm) / sizeof(mm[0]) && w < sizeof(note); i++)
+		if (mm[i].e->n) {
+			w += (size_t)snprintf(note + w, sizeof(note) - w, "%s %s %.1f%%", sep,
+					      mm[i].name, 100 * mm[i].e->mape);
+			sep = ",";
+		}
+	if (w < sizeof(note))
+		snprintf(note + w, sizeof(note) - w, " (%d stable grids, %d unstable)", a->n,
+			 a->unstable);
 	struct nbw_plot p = {.name = name, .title = title, .xlabel = "grid size N (N^3 points)",
 			     .ylabel = "time of the step loop (s)", .logy = true, .series = s,
 			     .nseries = nser, .note = note};
@@ -826,16 +822,12 @@ static void accuracy_table(struct nbw_rdoc *r, const struct vrow *rows, size_t n
 			nbw_rtable_cell(ta, "%s", a.matched ? "speed-matched" : "fastest round");
 			nbw_rtable_cell(ta, "%d", a.n);
 			pct_cell(ta, a.nhalo > 0, a.halo_share, false);
-			pct_cell(ta, a.onedev.n > 0, a.onedev.mape, false);
-			pct_cell(ta, a.onedev.n > 0, a.onedev.bias, true);
-			pct_cell(ta, a.na > 0, a.mape_a, false);
-			pct_cell(ta, a.na > 0, a.bias_a, true);
-			pct_cell(ta, a.n > 0, a.mape_e, false);
-			pct_cell(ta, a.n > 0, a.bias_e, true);
-			pct_cell(ta, a.n > 0, a.mape_p, false);
-			pct_cell(ta, a.n > 0, a.bias_p, true);
-			pct_cell(ta, a.conly.n > 0, a.conly.mape, false);
-			pct_cell(ta, a.conly.n > 0, a.conly.bias, true);
+			const struct err_sum *cols[] = {&a.onedev, &a.compcal, &a.ext, &a.paper,
+							&a.conly};
+			for (size_t m = 0; m < sizeof(cols) / sizeof(cols[0]); m++) {
+				pct_cell(ta, cols[m]->n > 0, cols[m]->mape, false);
+				pct_cell(ta, cols[m]->n > 0, cols[m]->bias, true);
+			}
 			nbw_rtable_cell(ta, "%d", a.unstable);
 			nbw_rtable_cell(ta, "%.2f", a.max_spread);
 			nbw_rtable_end_row(ta);
@@ -1059,24 +1051,19 @@ static json_t *accuracy_obj(const struct acc *a)
 	json_t *o = json_pack("{s:s, s:i, s:i, s:f}", "measure",
 			      a->matched ? "speed-matched" : "fastest round", "sizes", a->n,
 			      "unstable_sizes", a->unstable, "max_spread", a->max_spread);
-	if (a->n) {
-		json_object_set_new(o, "paper_mape", json_real(a->mape_p));
-		json_object_set_new(o, "paper_bias", json_real(a->bias_p));
-		json_object_set_new(o, "extended_mape", json_real(a->mape_e));
-		json_object_set_new(o, "extended_bias", json_real(a->bias_e));
-	}
-	if (a->na) {
-		json_object_set_new(o, "compcal_mape", json_real(a->mape_a));
-		json_object_set_new(o, "compcal_bias", json_real(a->bias_a));
-	}
-	if (a->onedev.n) {
-		json_object_set_new(o, "onedev_mape", json_real(a->onedev.mape));
-		json_object_set_new(o, "onedev_bias", json_real(a->onedev.bias));
-	}
-	if (a->conly.n) {
-		json_object_set_new(o, "conly_mape", json_real(a->conly.mape));
-		json_object_set_new(o, "conly_bias", json_real(a->conly.bias));
-	}
+	const struct {
+		const char *mape, *bias;
+		const struct err_sum *e;
+	} m[] = {{"paper_mape", "paper_bias", &a->paper},
+		 {"extended_mape", "extended_bias", &a->ext},
+		 {"compcal_mape", "compcal_bias", &a->compcal},
+		 {"onedev_mape", "onedev_bias", &a->onedev},
+		 {"conly_mape", "conly_bias", &a->conly}};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (m[i].e->n) {
+			json_object_set_new(o, m[i].mape, json_real(m[i].e->mape));
+			json_object_set_new(o, m[i].bias, json_real(m[i].e->bias));
+		}
 	if (a->nhalo)
 		json_object_set_new(o, "halo_share", json_real(a->halo_share));
 	return o;
