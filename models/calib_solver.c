@@ -209,12 +209,15 @@ json_t *nbw_solver_unstable(json_t *runs)
 			nbw_rounds_time(g->sec, g->n, &spread);
 		if (strcmp(g->version, "serial") == 0 || !(spread > NBW_STABLE_SPREAD))
 			continue;
-		json_array_append_new(out, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:i, "
-						     "s:f}", "version", g->version, "G", g->g,
-						     "nx", g->nx, "ny", g->ny, "nz", g->nz, "steps",
-						     g->steps, "launch", g->launch, "exchange",
-						     g->no_exchange ? "none" : "halo", "rounds",
-						     (int)g->n, "spread", spread));
+		json_t *u = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:i, s:f}",
+				      "version", g->version, "G", g->g, "nx", g->nx, "ny", g->ny,
+				      "nz", g->nz, "steps", g->steps, "launch", g->launch,
+				      "exchange", g->no_exchange ? "none" : "halo", "rounds",
+				      (int)g->n, "spread", spread);
+		/* The co-run probe runs again for its slab's G (G is the devices at once). */
+		if (g->slab_g)
+			json_object_set_new(u, "corun_slab_of_G", json_integer(g->slab_g));
+		json_array_append_new(out, u);
 	}
 	free_groups(gs, ng);
 	return out;

@@ -24,7 +24,10 @@ static bool solver_going(const struct nbw_solver_run *s, int rc)
 static bool paired_before(json_t *bad, size_t i)
 {
 	json_t *u = json_array_get(bad, i);
-	static const char *const keys[] = {"version", "G", "nx", "ny", "nz", "steps"};
+	/* The co-run probe's two forms run on different device counts of one slab's G. */
+	bool corun = json_object_get(u, "corun_slab_of_G") != NULL;
+	const char *const keys[] = {"version", corun ? "corun_slab_of_G" : "G", "nx", "ny", "nz",
+				    "steps"};
 	for (size_t j = 0; j < i; j++) {
 		json_t *w = json_array_get(bad, j);
 		bool same = true;
@@ -200,7 +203,8 @@ static int extra_child(struct nbw_solver_run *s, json_t *u, int round)
 	nbw_arg(&a, "--versions");
 	nbw_arg(&a, "%s", corun ? "baseline" : v);
 	nbw_arg(&a, "--gpus");
-	nbw_arg(&a, corun ? "1,%d" : "%d", g);
+	nbw_arg(&a, corun ? "1,%d" : "%d",
+		corun ? (int)json_integer_value(json_object_get(u, "corun_slab_of_G")) : g);
 	if (slab) {
 		nbw_arg(&a, "--baseline-launch");
 		nbw_arg(&a, "nowait");
