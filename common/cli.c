@@ -61,7 +61,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       all (the default)\n"
 		"  --probe LIST         htod, dtoh, p2p, or catalogue names such as omp-htod\n"
 		"  --mode LIST          sync, async, nowait (OpenMP), parallel (host: all cores)\n"
-		"  --host-mem LIST      pageable, pinned, registered\n"
+		"  --host-mem LIST      pageable, pinned, registered, hugepage\n"
 		"  --peer-access LIST   P2P with peer access enabled, disabled (where the API lets\n"
 		"                       a program choose: CUDA, HIP)\n"
 		"  --bind LIST          NUMA binding of the host threads and host buffers: local\n"
@@ -283,7 +283,7 @@ static int one_hostmem(const char *t, void *ctx, char *err, size_t errlen)
 	int m = nbw_hostmem_parse(t);
 	if (m < 0 || m == NBW_HOSTMEM_NONE) {
 		snprintf(err, errlen,
-			 "unknown host memory kind '%s' (pageable, pinned, registered)", t);
+			 "unknown host memory kind '%s' (pageable, pinned, registered, hugepage)", t);
 		return -1;
 	}
 	((bool *)ctx)[m] = true;
@@ -512,9 +512,11 @@ static int probe_selection(const struct probe_args *ps, struct nbw_probe_opts *o
 		o->bind[NBW_BIND_LOCAL] = true;
 	if (!ps->any_mode) set_all(o->modes, NBW_MODE_COUNT, true);
 	if (!ps->any_mem) {
-		/* The quick profile leaves registered memory out unless asked for by name. */
+		/* The quick profile leaves registered memory out unless asked for by name;
+		 * huge pages only when asked for by name (they need a reserved pool). */
 		set_all(o->hostmem, NBW_HOSTMEM_NONE, true);
 		o->hostmem[NBW_HOSTMEM_REGISTERED] = o->profile != NBW_PROFILE_QUICK;
+		o->hostmem[NBW_HOSTMEM_HUGEPAGE] = false;
 	}
 	if (!ps->any_threads) set_all(o->threads, NBW_THREADS_COUNT, true);
 	/* Asked for several devices at once, and named only one. */

@@ -4,8 +4,8 @@
 #include "nodebw/probe.h"
 
 static const char *const dirs[] = { "htod", "dtoh", "p2p" };
-static const char *const modes[] = { "sync", "async", "nowait", "parallel" };
-static const char *const mems[] = { "pageable", "pinned", "registered", "none" };
+static const char *const modes[] = { "sync", "async", "nowait", "parallel", "kernel", "chase" };
+static const char *const mems[] = { "pageable", "pinned", "registered", "hugepage", "none" };
 static const char *const concs[] = { "single", "dual", "bidir", "all", "ring" };
 static const char *const peers[] = { "n/a", "enabled", "disabled" };
 

@@ -11,22 +11,30 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define NBW_PROBE_ABI 3
+#define NBW_PROBE_ABI 4
 
 enum nbw_dir { NBW_HTOD, NBW_DTOH, NBW_P2P, NBW_DIR_COUNT };
 
 /** How the copy is issued and waited for; each backend names its own interface per mode. */
 /** SYNC: a blocking copy call. ASYNC: issued on a stream/queue (or to a helper) and waited
  *  for. NOWAIT: OpenMP `target update nowait`. PARALLEL: one copy split over all host cores
- *  (the host backend's physical limit of host memory). */
+ *  (the host backend's physical limit of host memory). KERNEL: a copy kernel, device
+ *  threads loading the source and storing the destination (CUDA/HIP: a kernel over mapped
+ *  pinned host memory or peer pointers; Level Zero: the compute-engine queue group; OpenMP:
+ *  a target teams distribute parallel for loop), beside the copy engine's copies of the
+ *  other modes. CHASE: latency, not bandwidth: one device thread follows a chain of
+ *  dependent loads through the source buffer (pointer chase); the time per load is the
+ *  path's load latency (x->chase_loads). */
 enum nbw_mode { NBW_MODE_SYNC, NBW_MODE_ASYNC, NBW_MODE_NOWAIT, NBW_MODE_PARALLEL,
-		NBW_MODE_COUNT };
+		NBW_MODE_KERNEL, NBW_MODE_CHASE, NBW_MODE_COUNT };
 
 /** Host memory kind of the host side of a HtoD/DtoH copy (NONE for P2P). PINNED: allocated
  *  page-locked by the API (cudaMallocHost, ...); REGISTERED: ordinary memory page-locked
- *  afterwards (cudaHostRegister, ...). */
+ *  afterwards (cudaHostRegister, ...). HUGEPAGE: huge-page host memory (MAP_HUGETLB, or
+ *  THP-advised when the kernel has no huge pages reserved), then page-locked as REGISTERED
+ *  is; what the kernel really gave is recorded. */
 enum nbw_hostmem { NBW_HOSTMEM_PAGEABLE, NBW_HOSTMEM_PINNED, NBW_HOSTMEM_REGISTERED,
-		   NBW_HOSTMEM_NONE, NBW_HOSTMEM_COUNT };
+		   NBW_HOSTMEM_HUGEPAGE, NBW_HOSTMEM_NONE, NBW_HOSTMEM_COUNT };
 
 /** Peer access of a device-to-device copy: NA when the API gives no control over it (or for
  *  a same-device copy), ON/OFF when the core enabled or disabled it for the series. */
