@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define NBW_PROBE_ABI 4
 
@@ -77,6 +78,17 @@ struct nbw_xfer {
 	 *  of the measurement. */
 	const char *no_gate;
 	void *priv;     /**< backend state set by prepare(), freed by unprepare() */
+	/** CHASE mode only (0 otherwise): the dependent loads one transfer() makes. The
+	 *  contract: src holds a chain of uint64_t element indices written by the core (untimed,
+	 *  through write() for device buffers), a single cycle through the buffer; transfer()
+	 *  starts at index 0, follows i = chain[i] exactly chase_loads times on the side that
+	 *  loads (HtoD: a thread of the destination device reads host memory; P2P: a thread of
+	 *  the destination device reads the source device's memory; DtoH: a host thread reads
+	 *  device memory, only where the host can address it), and stores the final index as one
+	 *  uint64_t at the start of dst. The core checks it against its own walk of the chain,
+	 *  outside the timed region. A backend that cannot make a path's loads says so in
+	 *  supports(). */
+	uint64_t chase_loads;
 };
 
 /** Streams of one measurement: one per device for host-to-all / all-to-host and the ring. */
