@@ -34,6 +34,7 @@
 #include "nodebw/version.h"
 #include "revision.h"
 #include "cmd-compare.h"
+#include "cmd-check.h"
 #include "cmd-matrix.h"
 #include "cmd-predict.h"
 #include "cmd-report.h"
@@ -221,7 +222,7 @@ static int print_results_file(const char *dir, char *err, size_t errlen)
 /* The options of probe or run into \p o and \p ro: 0 to go on, else the exit status
  * (--help: 0 through \p done). */
 static int probe_options(int argc, char **argv, bool is_run, struct nbw_probe_opts *o,
-			 struct nbw_run_opts *ro, bool *done)
+			 struct nbw_run_opts *ro, struct nbw_check_opts *co, bool *done)
 {
 	char err[NBW_REASON_LEN * 2];
 	*done = false;
@@ -235,7 +236,8 @@ static int probe_options(int argc, char **argv, bool is_run, struct nbw_probe_op
 		return 1;
 	}
 	memcpy(pargv, argv, (size_t)argc * sizeof(char *));
-	if (is_run && nbw_run_extract_opts(&argc, pargv, ro, err, sizeof(err))) {
+	if ((is_run && nbw_run_extract_opts(&argc, pargv, ro, err, sizeof(err))) ||
+	    nbw_check_extract(&argc, pargv, true, co, err, sizeof(err))) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		*done = true;
 		return NBW_EXIT_USAGE;
@@ -287,26 +289,76 @@ static int stages_exit(const struct nbw_stage_ctx *c)
 	return rc;
 }
 
-static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
+/* The criteria of the verdicts: --check's (bad input: NULL with *rc = 2), else for a run's
+ * report the published figures when they can be read. */
+static struct nbw_criteria *probe_criteria(const struct nbw_check_opts *co, bool is_run, int *rc)
+{
+	char err[1024], note[300];
+	*rc = 0;
+	if (!co->on && !is_run)
+		return NULL;
+	struct nbw_criteria *cr = nbw_check_criteria(co, note, sizeof(note), err, sizeof(err));
+	if (!cr && co->on) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		*rc = NBW_EXIT_USAGE;
+	} else if (note[0] && co->on) {
+		fprintf(stderr, "nodebw: note: %s\n", note);
+	}
+	return cr;
+}
+
+/* The verdicts at the end of a probe or run with --check (or of nodebw check): printed,
+ * saved as check.json beside the results, a failing path makes the exit status 1. */
+static int probe_verdicts(const struct nbw_stage_ctx *c, const struct nbw_criteria *cr,
+			  const struct nbw_check_opts *co, bool json, int rc)
+{
+	char err[1024];
+	if (!co->on || !c->measured || !cr)
+		return rc;
+	if (!json)
+		printf("\n==== Verdicts ====\n");
+	int v = nbw_check_results(c->doc->root, cr, co, json, stdout, c->dir, err, sizeof(err));
+	if (v < 0)
+		fprintf(stderr, "nodebw: error: %s\n", err);
+	return rc ? rc : v != 0;
+}
+
+int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,
+		  const struct nbw_check_opts *check, bool verdict_json)
 {
 	struct nbw_probe_opts o;
 	struct nbw_run_opts ro;
+	struct nbw_check_opts co;
 	bool is_run = strcmp(argv[0], "run") == 0, done;
-	int rc = probe_options(argc, argv, is_run, &o, &ro, &done);
+	int rc = probe_options(argc, argv, is_run, &o, &ro, &co, &done);
 	if (done)
 		return rc;
+	if (check && !co.on)
+		co = *check;
+	else if (check) {
+		fprintf(stderr, "nodebw: error: 'check' takes --thresholds, not --check\n");
+		nbw_cli_opts_free(&o);
+		return NBW_EXIT_USAGE;
+	}
 	struct nbw_stage_ctx c = { .is_run = is_run, .ro = &ro, .o = &o };
 	if (ro.list_stages) {
 		nbw_stages_list(stdout, &c);
 		nbw_cli_opts_free(&o);
 		return 0;
 	}
+	struct nbw_criteria *cr = probe_criteria(&co, is_run, &rc);
+	if (rc) {
+		nbw_cli_opts_free(&o);
+		return rc;
+	}
+	ro.criteria = cr;
 	reexec_for_hidden_helpers(&o, full_argv);
 	struct nbw_rundir rd;
 	rc = nbw_rundir_open(o.output, &rd, c.err, sizeof(c.err));
 	if (rc) {
 		fprintf(stderr, "nodebw: error: %s\n", c.err);
 		nbw_cli_opts_free(&o);
+		nbw_criteria_free(cr);
 		return rc == NBW_EXIT_USAGE ? NBW_EXIT_USAGE : 1;
 	}
 	c.dir = rd.path;
@@ -320,6 +372,7 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 	if (stages_open(&c, full_argc, full_argv)) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
 		nbw_rundir_close(&rd, false);
+		nbw_criteria_free(cr);
 		return 1;
 	}
 	/* The plan for a person at a terminal (a log has --list-stages): elsewhere bad input
@@ -336,6 +389,8 @@ static int cmd_probe(int argc, char **argv, char **full_argv, int full_argc)
 			rc = 1;
 		}
 	}
+	rc = probe_verdicts(&c, cr, &co, verdict_json, rc);
+	nbw_criteria_free(cr);
 	nbw_probe_ctx_free(c.pctx);
 	nbw_sink_terminal_free(c.term);
 	nbw_rundir_close(&rd, c.usage_error);
@@ -433,7 +488,7 @@ static const char *env_of(const char *name)
  * refuse first an environment the runtime would abort or hang on. */
 static bool omp_env_ok(const char *cmd)
 {
-	static const char *const starts[] = {"list", "probe", "run", "heat", "fleet"};
+	static const char *const starts[] = {"list", "probe", "run", "heat", "fleet", "check"};
 	bool any = false;
 	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
 		any |= strcmp(cmd, starts[i]) == 0;
@@ -497,7 +552,9 @@ static int dispatch(int argc, char **argv)
 	if (strcmp(cmd, "compare") == 0)
 		return nbw_fleet_compare_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "probe") == 0 || strcmp(cmd, "run") == 0)
-		return cmd_probe(argc - 1, argv + 1, argv, argc);
+		return nbw_cmd_probe(argc - 1, argv + 1, argv, argc, NULL, false);
+	if (strcmp(cmd, "check") == 0)
+		return nbw_check_main(argc - 1, argv + 1);
 #if NBW_HAVE_OMP
 	if (strcmp(cmd, "heat") == 0)
 		return nbw_heat_main(argc - 1, argv + 1);

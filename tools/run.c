@@ -178,6 +178,7 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summ
 		free(cal);
 		return -1;
 	}
+	in.criteria = ro->criteria;
 	/* The calibration derived as the results were loaded: written here, and the same one
 	 * feeds the summary and the report. */
 	int rc = 0;

@@ -12,6 +12,8 @@
 
 #define NBW_RUN_MAX_N 16
 
+struct nbw_criteria;
+
 struct nbw_run_opts {
 	bool solver, report, quiet, full;
 	bool standard;          /**< --default: the standard profile (run's own is --quick) */
@@ -24,6 +26,9 @@ struct nbw_run_opts {
 				     with --full) */
 	double time_limit;      /**< --time-limit seconds for the whole run (0: none); -1 = not
 				     given: 300 with the quick profile, else none */
+	/** What the report's verdicts judge by (tools/check.h): --check's thresholds and the
+	 *  published figures; NULL: the theoretical figures only. */
+	const struct nbw_criteria *criteria;
 };
 
 struct nbw_run_solver_status {

@@ -131,6 +131,8 @@ int nbw_abfit_curve(const struct nbw_curve *c, struct nbw_abfit *out);
 struct nbw_calib;
 
 /** Results files merged for one report. */
+struct nbw_criteria;
+
 struct nbw_rinput {
 	size_t nfiles;
 	const char **paths;
@@ -144,6 +146,9 @@ struct nbw_rinput {
 	 *  cannot be derived, with the reason in calib_err. */
 	struct nbw_calib *calib;
 	char calib_err[400];
+	/** The criteria the report's verdicts judge by (include/nodebw/verdict.h), set by the
+	 *  command; NULL: the theoretical figures only. Not owned. */
+	const struct nbw_criteria *criteria;
 };
 
 /** Load and merge results files and derive their calibration (nbw_rinput_calibrate); on

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/** \file
+ * \brief Accepting a node: a verdict for every measured path of a results document against
+ * a site's thresholds, the shipped table of published figures and the link's theoretical
+ * figure (`nodebw check`, `nodebw probe|run --check`, the report, `nodebw compare`).
+ *
+ * A path is one device's host link in one direction (HtoD or DtoH, one copy at a time) or
+ * one ordered device pair (P2P, one direction at a time or both at once), of one API. It
+ * is judged at the largest size measured on it, on the best of its measurements that a
+ * criterion selects (mode, host memory, copy engine or kernel): a site's threshold, like
+ * the health checks sites write, is met when some way of driving the path reaches it.
+ *
+ * Verdicts: "pass", "below threshold" (a site threshold is not met), "below reference" (a
+ * published figure or the theoretical figure is not met), "not judged" (no criterion
+ * applies, or the path was not measured at the size a criterion needs), always with the
+ * reason. Files: doc/check.md (thresholds schema), data/references.json
+ * (doc/references.md).
+ */
+#ifndef NODEBW_VERDICT_H
+#define NODEBW_VERDICT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#define NBW_THRESHOLDS_SCHEMA "nodebw-thresholds"
+#define NBW_REFERENCES_SCHEMA "nodebw-references"
+/** A measured figure passes a published one at >= (1 - this) x its low end. */
+#define NBW_REF_TOLERANCE_DEFAULT 0.10
+/** A measured figure passes the link's theoretical (or a spec-only row) at >= this x. */
+#define NBW_THEORETICAL_FRACTION_DEFAULT 0.70
+
+struct nbw_criteria;
+
+/** An empty set of criteria; NULL when out of memory. */
+struct nbw_criteria *nbw_criteria_new(void);
+void nbw_criteria_free(struct nbw_criteria *c);
+/** Add a site's thresholds file (schema "nodebw-thresholds"); 0, or -1 with one line in
+ *  \p err naming the file, the line and column, and what is wrong. */
+int nbw_criteria_add_thresholds(struct nbw_criteria *c, const char *path, char *err,
+				size_t errlen);
+/** The same on a text in memory (\p path names it in errors). */
+int nbw_criteria_add_thresholds_buffer(struct nbw_criteria *c, const char *path,
+				       const char *text, size_t len, char *err, size_t errlen);
+/** Add a table of published figures (schema "nodebw-references"). */
+int nbw_criteria_add_references(struct nbw_criteria *c, const char *path, char *err,
+				size_t errlen);
+int nbw_criteria_add_references_buffer(struct nbw_criteria *c, const char *path,
+				       const char *text, size_t len, char *err, size_t errlen);
+/** How many thresholds and published rows were read, and from which files. */
+size_t nbw_criteria_thresholds(const struct nbw_criteria *c);
+size_t nbw_criteria_references(const struct nbw_criteria *c);
+const char *nbw_criteria_thresholds_file(const struct nbw_criteria *c);
+const char *nbw_criteria_references_file(const struct nbw_criteria *c);
+/** The tolerance under a published figure's low end (0 <= t < 1) and the fraction of the
+ *  theoretical figure (0 < f <= 1) a path must reach; the defaults above otherwise. */
+void nbw_criteria_set_limits(struct nbw_criteria *c, double ref_tolerance,
+			     double theoretical_fraction);
+
+/** The verdicts of every path of \p devices and \p measurements (a results document's):
+ *  {"units", "rule", "thresholds_file", "references_file", "counts": {"pass", "below
+ *  threshold", "below reference", "not judged"}, "failed", "paths": [...]}; each path
+ *  {"api", "direction", "concurrency", "src", "dst", "where", "device", "link", "bytes",
+ *  "verdict", "reason", "judgements": [{"against": "threshold" | "published" |
+ *  "theoretical", "what", "source", "limit_gbps", "gbps", "mode", "host_mem", "verdict",
+ *  "reason"}]}. \p c may be NULL (the theoretical figures only). New reference, never NULL
+ *  unless out of memory. */
+json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_criteria *c);
+/** Paths below a threshold or a reference. */
+int nbw_verdicts_failed(json_t *v);
+/** The verdicts as text: the counts, every path that did not pass (all of them with
+ *  \p all), each with its reason; the units line first. */
+void nbw_verdicts_print(FILE *f, json_t *v, bool all);
+
+#endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Accepting a node from the command line (include/nodebw/verdict.h, doc/check.md): the
+ * options `nodebw check`, `probe` and `run` share, the criteria they name, and the verdicts
+ * printed, saved beside the results and turned into the exit status. */
+#ifndef NODEBW_TOOLS_CHECK_H
+#define NODEBW_TOOLS_CHECK_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nodebw/verdict.h"
+
+struct nbw_check_opts {
+	bool on;                /**< verdicts wanted (--check, or the check command) */
+	const char *thresholds; /**< the site's thresholds file, NULL = none */
+	const char *references; /**< the published figures: NULL = the shipped table, "none" */
+	double tolerance;       /**< under a published figure's low end (fraction) */
+	double fraction;        /**< of the theoretical figure */
+	bool all;               /**< list every path, not only those that did not pass */
+};
+
+/** Take --check FILE (probe, run: \p with_check), --thresholds FILE (check), --references
+ *  FILE|none, --tolerance PCT, --min-fraction PCT and --all out of argv[1..]; 0 or -1 with
+ *  \p err. */
+int nbw_check_extract(int *argc, char **argv, bool with_check, struct nbw_check_opts *co,
+		      char *err, size_t errlen);
+/** The criteria \p co names (the shipped table found where nodebw is installed, beside the
+ *  source tree of a build, or in $NODEBW_REFERENCES); NULL with \p err on bad input. A
+ *  shipped table that cannot be found is no error: \p note says so ("" otherwise). */
+struct nbw_criteria *nbw_check_criteria(const struct nbw_check_opts *co, char *note,
+					size_t notelen, char *err, size_t errlen);
+/** Judge \p root (a results document), print the verdicts to \p f (or as JSON when
+ *  \p json), and save them as \p dir/check.json when \p dir is not NULL. Returns 0 when
+ *  every path passes or is not judged, 1 when a path fails, -1 (with \p err) on an error. */
+int nbw_check_results(json_t *root, const struct nbw_criteria *cr,
+		      const struct nbw_check_opts *co, bool json, FILE *f, const char *dir,
+		      char *err, size_t errlen);
+
+#endif
