@@ -10,6 +10,7 @@
 #include "nodebw/analysis.h"
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
+#include "nodebw/verdict.h"
 #include "node_priv.h"
 
 void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -19,8 +20,8 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			 "largest measured on every pair or device of it and named with each table "
 			 "(bandwidth in GB/s = 1e9 bytes per second; the median of the "
 			 "repetitions): the device-to-device matrices, the host<->device bandwidth "
-			 "per device, every device at once, and the devices and pairs flagged as "
-			 "outliers. The same "
+			 "per device, every device at once, the devices and pairs flagged as "
+			 "outliers, and the verdicts of `nodebw check`. The same "
 			 "figures as `nodebw matrix RESULTS.json`; doc/analysis.md describes them.");
 	for (size_t i = 0; i < in->nfiles; i++) {
 		struct nbw_rv_doc doc;
@@ -43,6 +44,10 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		nbw_node_concurrent(r, conc, tag, level);
 		json_decref(conc);
 		nbw_node_outliers(r, outliers, groups, tag, level);
+		json_t *v = nbw_verdicts(devices, ms, in->criteria);
+		if (v)
+			nbw_node_verdicts(r, v, tag, level);
+		json_decref(v);
 		json_decref(mx);
 		json_decref(tables);
 		json_decref(outliers);

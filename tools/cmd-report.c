@@ -15,6 +15,7 @@
 #include "cmd-compare.h"
 #include "cmd-args.h"
 #include "cmd-report.h"
+#include "check.h"
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
 
@@ -66,6 +67,9 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -o, --output DIR  the report folder (default: 'report' beside the first\n"
 		"                    results file); created if missing, files in it are replaced\n"
+		"  --check FILE      the site's thresholds for the verdicts section (beside the\n"
+		"                    shipped published figures; --references FILE|none,\n"
+		"                    --tolerance PCT, --min-fraction PCT as for nodebw check)\n"
 		"  -h, --help        this text\n"
 		"\n"
 		"Plots need gnuplot (on PATH, or the program named by NODEBW_GNUPLOT); without it\n"
@@ -77,12 +81,44 @@ static void usage(FILE *f)
 		"  nodebw report --output cmp node1/results.json node2/results.json\n");
 }
 
+static int report_files(int argc, char **argv, const char *output,
+			const struct nbw_criteria *cr);
+
 int nbw_report_main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--fleet") == 0)
 			return nbw_fleet_compare_main(argc, argv);
 	const char *output = NULL;
+	/* --check FILE, --references FILE|none, ...: the criteria of the verdicts section. */
+	struct nbw_check_opts co;
+	char **av = calloc((size_t)argc + 1, sizeof(char *)), cerr[1024], note[300];
+	if (!av) {
+		fprintf(stderr, "nodebw: error: out of memory\n");
+		return 1;
+	}
+	memcpy(av, argv, (size_t)argc * sizeof(char *));
+	argv = av;
+	if (nbw_check_extract(&argc, argv, true, &co, cerr, sizeof(cerr))) {
+		fprintf(stderr, "nodebw: error: %s\n", cerr);
+		free(av);
+		return NBW_EXIT_USAGE;
+	}
+	struct nbw_criteria *cr = nbw_check_criteria(&co, note, sizeof(note), cerr, sizeof(cerr));
+	if (!cr && co.on) {
+		fprintf(stderr, "nodebw: error: %s\n", cerr);
+		free(av);
+		return NBW_EXIT_USAGE;
+	}
+	int rc = report_files(argc, argv, output, cr);
+	nbw_criteria_free(cr);
+	free(av);
+	return rc;
+}
+
+static int report_files(int argc, char **argv, const char *output,
+			const struct nbw_criteria *cr)
+{
 	const char **files = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*files));
 	size_t nfiles = 0;
 	bool only_files = false;
@@ -150,6 +186,7 @@ int nbw_report_main(int argc, char **argv)
 		return NBW_EXIT_USAGE;
 	}
 	free(files);
+	in.criteria = cr;
 	for (size_t i = 0; i < in.nfiles; i++)
 		nbw_cmd_note_writer(in.paths[i], in.docs[i]);
 	if (make_dirs(dir, err, sizeof(err))) {
