@@ -168,9 +168,10 @@ static int outlier_order(const void *a, const void *b)
 	return wx > wy ? -1 : wx < wy;
 }
 
-json_t *nbw_fleet_compare(const char *dir, char *err, size_t errlen)
+json_t *nbw_fleet_compare(const char *dir, const struct nbw_criteria *cr, char *err,
+			  size_t errlen)
 {
-	json_t *nodes = nbw_fleet_load_nodes(dir, err, errlen);
+	json_t *nodes = nbw_fleet_load_nodes(dir, cr, err, errlen);
 	if (!nodes)
 		return NULL;
 	json_t *groups = json_array(), *tdiff = json_array(), *paths = json_array();

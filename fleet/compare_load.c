@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "compare_priv.h"
+#include "nodebw/verdict.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
@@ -262,7 +263,35 @@ static void group_key(json_t *devices, char *out, size_t len)
 		snprintf(out, len, "no devices");
 }
 
-static json_t *load_node(const char *ndir, const char *folder)
+/* The node's verdicts (nodebw check's, include/nodebw/verdict.h): counts and the paths
+ * that failed, each "api direction concurrency where: reason". */
+static json_t *node_verdicts(json_t *devices, json_t *measurements,
+			     const struct nbw_criteria *cr)
+{
+	json_t *v = nbw_verdicts(devices, measurements, cr);
+	if (!v)
+		return json_null();
+	json_t *failing = json_array(), *p;
+	size_t i;
+	json_array_foreach(json_object_get(v, "paths"), i, p) {
+		const char *verdict = json_string_value(json_object_get(p, "verdict"));
+		if (!strcmp(verdict, "pass") || !strcmp(verdict, "not judged"))
+			continue;
+		char line[900];
+		snprintf(line, sizeof(line), "%s %s %s %s: %s", json_string_value(json_object_get(p, "api")),
+			 json_string_value(json_object_get(p, "direction")),
+			 json_string_value(json_object_get(p, "concurrency")),
+			 json_string_value(json_object_get(p, "where")),
+			 json_string_value(json_object_get(p, "reason")));
+		json_array_append_new(failing, json_string(line));
+	}
+	json_t *out = json_pack("{s:O, s:O, s:o}", "counts", json_object_get(v, "counts"),
+				"failed", json_object_get(v, "failed"), "failing", failing);
+	json_decref(v);
+	return out;
+}
+
+static json_t *load_node(const char *ndir, const char *folder, const struct nbw_criteria *cr)
 {
 	json_t *node = json_pack("{s:s, s:s, s:s, s:s, s:b}", "node", folder, "folder", folder,
 				 "status", "unknown", "reason", "", "readable", 0);
@@ -309,6 +338,7 @@ static json_t *load_node(const char *ndir, const char *folder)
 	solver_values(values, h.solver_runs);
 	speedref_values(values, h.speed_reference);
 	json_object_set_new(node, "values", values);
+	json_object_set_new(node, "verdicts", node_verdicts(h.devices, h.measurements, cr));
 	json_object_set_new(node, "topology", h.topology ? flat_topology(h.topology) : json_object());
 	if (h.hostname[0])
 		json_object_set_new(node, "host", json_string(h.hostname));
@@ -322,7 +352,8 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-json_t *nbw_fleet_load_nodes(const char *dir, char *err, size_t errlen)
+json_t *nbw_fleet_load_nodes(const char *dir, const struct nbw_criteria *cr, char *err,
+			     size_t errlen)
 {
 	char base[4200];
 	snprintf(base, sizeof(base), "%s/nodes", dir);
@@ -365,7 +396,7 @@ json_t *nbw_fleet_load_nodes(const char *dir, char *err, size_t errlen)
 	for (size_t i = 0; i < n; i++) {
 		char sub[4600];
 		snprintf(sub, sizeof(sub), "%s/%s", base, names[i]);
-		json_array_append_new(nodes, load_node(sub, names[i]));
+		json_array_append_new(nodes, load_node(sub, names[i], cr));
 		free(names[i]);
 	}
 	free(names);

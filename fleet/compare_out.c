@@ -21,6 +21,12 @@
 /** Columns of the heat map: the paths with an outlier, then the others, at most this many. */
 #define FLEET_MAP_PATHS 40
 
+/* Paths of the node below a threshold or a reference (nodebw check's verdicts). */
+static int failed_paths(json_t *node)
+{
+	return (int)json_integer_value(json_object_get(json_object_get(node, "verdicts"), "failed"));
+}
+
 void nbw_fleet_print(FILE *f, json_t *s)
 {
 	json_t *nodes = json_object_get(s, "nodes"), *td = json_object_get(s, "topology_differences");
@@ -56,17 +62,19 @@ void nbw_fleet_print(FILE *f, json_t *s)
 		if (!json_is_true(json_object_get(o, "readable")))
 			fprintf(f, "  %-20s %-10s %s\n", S(o, "node"), S(o, "status"), S(o, "reason"));
 		else
-			fprintf(f, "  %-20s %-10s %s; %d paths, %d outliers, %d topology differences\n",
-				S(o, "node"), S(o, "status"), S(o, "group"), I(o, "paths"),
-				I(o, "outliers"), I(o, "topology_differences"));
+			fprintf(f, "  %-20s %-10s %s; %d paths, %d outliers, %d topology differences, "
+				   "%d paths failing nodebw check\n", S(o, "node"), S(o, "status"),
+				S(o, "group"), I(o, "paths"), I(o, "outliers"),
+				I(o, "topology_differences"), failed_paths(o));
 	}
 }
 
 static void nodes_table(struct nbw_rdoc *r, json_t *nodes)
 {
 	static const char *const h[] = { "node", "status", "group", "paths", "outliers",
-					  "topology differences", "reason" };
-	struct nbw_rtable *t = nbw_rtable_new("fleet-nodes", 7, h);
+					  "topology differences", "failing nodebw check",
+					  "reason" };
+	struct nbw_rtable *t = nbw_rtable_new("fleet-nodes", 8, h);
 	size_t i;
 	json_t *o;
 	json_array_foreach(nodes, i, o) {
@@ -77,6 +85,12 @@ static void nodes_table(struct nbw_rdoc *r, json_t *nodes)
 		nbw_rtable_cell(t, ok ? "%d" : "-", I(o, "paths"));
 		nbw_rtable_cell(t, ok ? "%d" : "-", I(o, "outliers"));
 		nbw_rtable_cell(t, ok ? "%d" : "-", I(o, "topology_differences"));
+		json_t *fl = json_object_get(json_object_get(o, "verdicts"), "failing");
+		if (ok && json_array_size(fl))
+			nbw_rtable_cell(t, "%d: %s%s", failed_paths(o), json_string_value(json_array_get(fl, 0)),
+					json_array_size(fl) > 1 ? "; ..." : "");
+		else
+			nbw_rtable_cell(t, ok ? "%d" : "-", failed_paths(o));
 		nbw_rtable_cell(t, "%s", S(o, "reason") && *S(o, "reason") ? S(o, "reason") : "-");
 		nbw_rtable_end_row(t);
 	}

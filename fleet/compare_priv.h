@@ -13,6 +13,9 @@
 
 /** Every node folder of fleet folder \p dir, each reduced as compare_load.c describes, in
  *  folder-name order; NULL with \p err when there is none. */
-json_t *nbw_fleet_load_nodes(const char *dir, char *err, size_t errlen);
+struct nbw_criteria;
+/* Each node's verdicts judge by \p cr (NULL: the theoretical figures only). */
+json_t *nbw_fleet_load_nodes(const char *dir, const struct nbw_criteria *cr, char *err,
+			     size_t errlen);
 
 #endif

@@ -426,7 +426,7 @@ static int run_fleet(struct fleet *f, char *err, size_t errlen)
 			bad += strcmp(f->status[i], "ok") != 0;
 		if (!o->no_compare) {
 			char cerr[512], rdir[4300];
-			json_t *sum = nbw_fleet_compare(f->output, cerr, sizeof(cerr));
+			json_t *sum = nbw_fleet_compare(f->output, NULL, cerr, sizeof(cerr));
 			snprintf(rdir, sizeof(rdir), "%s/report", f->output);
 			if (!sum || nbw_fleet_report(sum, rdir, cerr, sizeof(cerr)) != 0)
 				say(f, "no comparison report: %s", cerr);

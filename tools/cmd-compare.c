@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd-compare.h"
+#include "check.h"
 #include "nodebw/cli.h"
 #include "nodebw/fleet.h"
 
@@ -33,6 +34,9 @@ static void usage(FILE *f)
 		"                 fleet-summary.json (for monitoring; doc/fleet.md)\n"
 		"  --json         the summary (fleet-summary.json) on stdout, nothing else there\n"
 		"  --quiet        no terminal summary\n"
+		"  --check FILE   each node's nodebw check verdicts also judge by the site's\n"
+		"                 thresholds (always by the shipped published figures and the\n"
+		"                 links' theoretical figures; --references FILE|none)\n"
 		"  -h, --help     this text\n"
 		"\n"
 		"Outlier rule: more than 10 %% worse than the group's median (>= 3 nodes with the\n"
@@ -40,7 +44,37 @@ static void usage(FILE *f)
 		"Bandwidth in GB/s = 1e9 bytes per second.\n");
 }
 
+static int compare_fleet(int argc, char **argv, const struct nbw_criteria *cr);
+
 int nbw_fleet_compare_main(int argc, char **argv)
+{
+	/* --check FILE, --references FILE|none, ...: the criteria of each node's verdicts. */
+	struct nbw_check_opts co;
+	char **av = calloc((size_t)argc + 1, sizeof(char *)), cerr[1024], note[300];
+	if (!av) {
+		fprintf(stderr, "nodebw: error: out of memory\n");
+		return 1;
+	}
+	memcpy(av, argv, (size_t)argc * sizeof(char *));
+	argv = av;
+	if (nbw_check_extract(&argc, argv, true, &co, cerr, sizeof(cerr))) {
+		fprintf(stderr, "nodebw: error: %s\n", cerr);
+		free(av);
+		return NBW_EXIT_USAGE;
+	}
+	struct nbw_criteria *cr = nbw_check_criteria(&co, note, sizeof(note), cerr, sizeof(cerr));
+	if (!cr && co.on) {
+		fprintf(stderr, "nodebw: error: %s\n", cerr);
+		free(av);
+		return NBW_EXIT_USAGE;
+	}
+	int rc = compare_fleet(argc, argv, cr);
+	nbw_criteria_free(cr);
+	free(av);
+	return rc;
+}
+
+static int compare_fleet(int argc, char **argv, const struct nbw_criteria *cr)
 {
 	const char *dir = NULL, *out = NULL;
 	bool json = false, quiet = false;
@@ -72,7 +106,7 @@ int nbw_fleet_compare_main(int argc, char **argv)
 		return NBW_EXIT_USAGE;
 	}
 	char err[1024], def[4200];
-	json_t *s = nbw_fleet_compare(dir, err, sizeof(err));
+	json_t *s = nbw_fleet_compare(dir, cr, err, sizeof(err));
 	if (!s) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		return NBW_EXIT_USAGE;

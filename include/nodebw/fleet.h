@@ -122,7 +122,11 @@ void nbw_fleet_print_sbatch(FILE *f, const char *exe, int nodes, double node_lim
 /** Compare the nodes of fleet folder \p dir (DIR/nodes/<node>/ or DIR/<node>/, each with
  *  results.json): a new summary object (doc/fleet.md), or NULL with one line in \p err
  *  (no node folder at all). Unreadable nodes are in the summary with their reason. */
-json_t *nbw_fleet_compare(const char *dir, char *err, size_t errlen);
+struct nbw_criteria;
+/* (each node also gets "verdicts": nodebw check's on its results, judged by \p cr, NULL:
+ * the theoretical figures only) */
+json_t *nbw_fleet_compare(const char *dir, const struct nbw_criteria *cr, char *err,
+			  size_t errlen);
 /** The summary on a terminal: topology differences first, then outliers, then the nodes. */
 void nbw_fleet_print(FILE *f, json_t *summary);
 /** The comparison as a report folder \p outdir (report.md, report.html, tables/ as CSV,
