@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
 /* The CUDA versions whose driver entry points we ask for (hard-coded, as NVIDIA advises):
@@ -603,12 +604,12 @@ static int cb_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode m
 		snprintf(why, whylen, "a device-to-device copy has no host memory side");
 		return -1;
 	}
-	if (dir != NBW_P2P && (mem < NBW_HOSTMEM_PAGEABLE || mem > NBW_HOSTMEM_REGISTERED)) {
-		snprintf(why, whylen, "a host<->device copy needs pageable, pinned or "
-				      "registered host memory");
+	if (dir != NBW_P2P && (mem < NBW_HOSTMEM_PAGEABLE || mem > NBW_HOSTMEM_HUGEPAGE)) {
+		snprintf(why, whylen, "a host<->device copy needs pageable, pinned, "
+				      "registered or huge-page host memory");
 		return -1;
 	}
-	if (mem != NBW_HOSTMEM_REGISTERED || !be)
+	if ((mem != NBW_HOSTMEM_REGISTERED && mem != NBW_HOSTMEM_HUGEPAGE) || !be)
 		return 0;
 	for (int d = 0; d < be->ndev; d++) {
 		int ok = 0;
@@ -639,6 +640,9 @@ static const char *cb_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem,
 	case NBW_HOSTMEM_REGISTERED:
 		return "posix_memalign + cudaHostRegister(cudaHostRegisterPortable): page-locked "
 		       "in place, portable to every device";
+	case NBW_HOSTMEM_HUGEPAGE:
+		return "huge pages (mmap MAP_HUGETLB, else THP-advised mmap) + cudaHostRegister"
+		       "(cudaHostRegisterPortable) of the whole mapping: page-locked in place";
 	default:
 		return "";
 	}
@@ -712,6 +716,27 @@ static bool select_device(int dev)
 	return dev < 0 || !CU_FAILED(cudaSetDevice(dev));
 }
 
+/* Huge pages (common/hugepage.c), then registered as NBW_LOC_HOST_REGISTERED is: the whole
+ * mapping, so that registration never splits a transparent huge page. */
+static int huge_alloc(struct nbw_buf *b)
+{
+	char why[NBW_REASON_LEN];
+	int rc = nbw_hugepage_alloc(b->bytes, &b->ptr, NULL, why, sizeof(why));
+	if (rc) {
+		b->ptr = NULL;
+		set_err("%s", why);
+		return rc;
+	}
+	if (!select_device(b->device) ||
+	    CU_FAILED(cudaHostRegister(b->ptr, nbw_hugepage_span(b->bytes),
+				       cudaHostRegisterPortable))) {
+		nbw_hugepage_free(b->ptr, b->bytes);
+		b->ptr = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int cb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 {
 	b->ptr = NULL;
@@ -732,6 +757,8 @@ static int cb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 			return -ENOMEM;
 		}
 		return 0;
+	case NBW_LOC_HOST_HUGEPAGE:
+		return huge_alloc(b);
 	case NBW_LOC_HOST_PINNED:
 		if (!select_device(b->device) ||
 		    CU_FAILED(cudaHostAlloc(&b->ptr, b->bytes, cudaHostAllocPortable))) {
@@ -767,6 +794,10 @@ static void cb_free(struct nbw_backend *be, struct nbw_buf *b)
 	case NBW_LOC_HOST_REGISTERED:
 		(void)CU_FAILED(cudaHostUnregister(b->ptr));
 		free(b->ptr);
+		break;
+	case NBW_LOC_HOST_HUGEPAGE:
+		(void)CU_FAILED(cudaHostUnregister(b->ptr));
+		nbw_hugepage_free(b->ptr, b->bytes);
 		break;
 	case NBW_LOC_HOST_PINNED:
 		(void)CU_FAILED(cudaFreeHost(b->ptr));

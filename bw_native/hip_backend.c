@@ -43,6 +43,7 @@
 #endif
 #include <hip/hip_runtime_api.h>
 
+#include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
 /* hipHostMalloc flags for pinned buffers: what hipHostMalloc always sets. In ROCclr the Mapped
@@ -313,7 +314,8 @@ static int hb_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode m
 	}
 	if (dir != NBW_P2P && (unsigned)mem >= NBW_HOSTMEM_NONE) {
 		snprintf(why, whylen,
-			 "a host-device copy needs pageable, pinned or registered memory");
+			 "a host-device copy needs pageable, pinned, registered or huge-page "
+			 "memory");
 		return -1;
 	}
 	return 0;
@@ -333,6 +335,9 @@ static const char *hb_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem,
 		return "posix_memalign + hipHostRegister(Portable): page-locked in place for "
 		       "every GPU; fine-grained (coarse-grained only with "
 		       "hipExtHostRegisterCoarseGrained)";
+	case NBW_HOSTMEM_HUGEPAGE:
+		return "huge pages (mmap MAP_HUGETLB, else THP-advised mmap) + hipHostRegister"
+		       "(Portable) of the whole mapping: page-locked in place for every GPU";
 	default:
 		return "no host memory: device-to-device copy";
 	}
@@ -446,6 +451,20 @@ static int hb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 			return 0;
 		free(b->ptr);
 		break;
+	case NBW_LOC_HOST_HUGEPAGE: {
+		/* Huge pages (common/hugepage.c), registered as REGISTERED is: the whole
+		 * mapping, so that registration never splits a transparent huge page. */
+		int rc = nbw_hugepage_alloc(b->bytes, &b->ptr, NULL, last_err, sizeof(last_err));
+		if (rc) {
+			b->ptr = NULL;
+			return rc;
+		}
+		if (!HIP_TRY(hipHostRegister(b->ptr, nbw_hugepage_span(b->bytes),
+					     hipHostRegisterPortable)))
+			return 0;
+		nbw_hugepage_free(b->ptr, b->bytes);
+		break;
+	}
 	case NBW_LOC_DEVICE:
 		if (HIP_TRY(hipMalloc(&b->ptr, b->bytes)))
 			break;
@@ -472,6 +491,10 @@ static void hb_free(struct nbw_backend *be, struct nbw_buf *b)
 	case NBW_LOC_HOST_REGISTERED:
 		(void)HIP_TRY(hipHostUnregister(b->ptr));
 		free(b->ptr);
+		break;
+	case NBW_LOC_HOST_HUGEPAGE:
+		(void)HIP_TRY(hipHostUnregister(b->ptr));
+		nbw_hugepage_free(b->ptr, b->bytes);
 		break;
 	case NBW_LOC_DEVICE:
 		if (!use_device(b->device))

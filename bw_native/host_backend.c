@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "nodebw/config.h"
+#include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 #include "nodebw/version.h"
 
@@ -311,6 +312,9 @@ static const char *hb_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem,
 		return "pinned: mmap + mlock (page-locked by the kernel)";
 	case NBW_HOSTMEM_REGISTERED:
 		return "registered: posix_memalign, then mlock";
+	case NBW_HOSTMEM_HUGEPAGE:
+		return "huge pages: mmap(MAP_HUGETLB), else THP-advised mmap (MADV_HUGEPAGE), "
+		       "touched, then mlock of the whole mapping";
 	default:
 		return "";
 	}
@@ -326,10 +330,33 @@ static const char *hb_p2p_path(struct nbw_backend *be, int src, int dst)
 
 /* ---- buffers ----------------------------------------------------------------------------- */
 
+/* Huge pages, then page-locked as the registered kind is: the whole mapping, so that a lock
+ * boundary never splits a transparent huge page. */
+static int huge_alloc(struct nbw_buf *b)
+{
+	char why[NBW_REASON_LEN];
+	int rc = nbw_hugepage_alloc(b->bytes, &b->ptr, NULL, why, sizeof(why));
+	if (rc) {
+		b->ptr = NULL;
+		snprintf(last_err, sizeof(last_err), "%s", why);
+		return rc;
+	}
+	size_t span = nbw_hugepage_span(b->bytes);
+	if (mlock(b->ptr, span)) {
+		int e = errno;
+		nbw_hugepage_free(b->ptr, b->bytes);
+		b->ptr = NULL;
+		return fail_errno("mlock", span, e);
+	}
+	return 0;
+}
+
 static int hb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 {
 	(void)be;
 	b->ptr = NULL;
+	if (b->loc == NBW_LOC_HOST_HUGEPAGE)
+		return huge_alloc(b);
 	if (b->loc == NBW_LOC_HOST_PINNED) {
 		void *p = mmap(NULL, b->bytes ? b->bytes : 1, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -365,6 +392,9 @@ static void hb_free(struct nbw_backend *be, struct nbw_buf *b)
 	size_t n = b->bytes ? b->bytes : 1;
 	if (b->loc == NBW_LOC_HOST_PINNED) {
 		munmap(b->ptr, n);
+	} else if (b->loc == NBW_LOC_HOST_HUGEPAGE) {
+		munlock(b->ptr, nbw_hugepage_span(b->bytes));
+		nbw_hugepage_free(b->ptr, b->bytes);
 	} else {
 		if (b->loc == NBW_LOC_HOST_REGISTERED)
 			munlock(b->ptr, n);

@@ -51,6 +51,7 @@
 #include <level_zero/ze_api.h>
 #include <level_zero/loader/ze_loader.h>
 
+#include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
 struct ze_drv {
@@ -793,6 +794,9 @@ static const char *zb_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem,
 		       "directly accessible by its devices";
 	case NBW_HOSTMEM_REGISTERED:
 		return "not available: Level Zero 1.8 cannot page-lock existing host memory";
+	case NBW_HOSTMEM_HUGEPAGE:
+		return "huge pages but pageable: mmap(MAP_HUGETLB), else THP-advised mmap; Level "
+		       "Zero 1.8 cannot page-lock existing memory (the driver imports or stages it)";
 	default:
 		return "";
 	}
@@ -939,6 +943,15 @@ static int zb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 	case NBW_LOC_HOST_REGISTERED:
 		set_err("registered host memory is not available in Level Zero 1.8");
 		return -ENOMEM;
+	case NBW_LOC_HOST_HUGEPAGE: {
+		char why[NBW_REASON_LEN];
+		int rc = nbw_hugepage_alloc(b->bytes, &b->ptr, NULL, why, sizeof(why));
+		if (rc) {
+			b->ptr = NULL;
+			set_err("%s", why);
+		}
+		return rc;
+	}
 	case NBW_LOC_DEVICE:
 		if (b->device < 0 || b->device >= be->ndev) {
 			set_err("device memory on invalid device %d", b->device);
@@ -967,6 +980,9 @@ static void zb_free(struct nbw_backend *be, struct nbw_buf *b)
 	switch (b->loc) {
 	case NBW_LOC_HOST_PAGEABLE:
 		free(b->ptr);
+		break;
+	case NBW_LOC_HOST_HUGEPAGE:
+		nbw_hugepage_free(b->ptr, b->bytes);
 		break;
 	case NBW_LOC_HOST_PINNED:
 		d = host_drv(be, b->device);

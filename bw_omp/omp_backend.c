@@ -27,6 +27,7 @@
 
 #include "nodebw/backends.h"
 #include "nodebw/devorder.h"
+#include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
 /* Exported by libomptarget but not declared in LLVM 19's omp.h. */
@@ -272,6 +273,9 @@ static const char *ob_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem,
 		if (kind == KIND_AMDGCN)
 			return "pinned: llvm_omp_target_alloc_host (fine-grained host pool)";
 		return "pinned: llvm_omp_target_alloc_host (page-locked, cuMemAllocHost)";
+	case NBW_HOSTMEM_HUGEPAGE:
+		return "huge pages but pageable: mmap(MAP_HUGETLB), else THP-advised mmap "
+		       "(MADV_HUGEPAGE); OpenMP cannot page-lock existing host memory";
 	default:
 		return "";
 	}
@@ -317,6 +321,12 @@ static int ob_alloc(struct nbw_backend *be, struct nbw_buf *b)
 	case NBW_LOC_HOST_REGISTERED:
 		snprintf(last_err, sizeof(last_err), "registered host memory is not supported");
 		return -EINVAL;
+	case NBW_LOC_HOST_HUGEPAGE: {
+		int rc = nbw_hugepage_alloc(b->bytes, &b->ptr, NULL, last_err, sizeof(last_err));
+		if (rc)
+			b->ptr = NULL;
+		return rc;
+	}
 	}
 	if (!b->ptr) {
 		snprintf(last_err, sizeof(last_err), "%s(%zu bytes) failed",
@@ -346,6 +356,9 @@ static void ob_free(struct nbw_backend *be, struct nbw_buf *b)
 			omp_target_free(b->ptr, be->rt[b->device]);
 		break;
 	case NBW_LOC_HOST_REGISTERED:
+		break;
+	case NBW_LOC_HOST_HUGEPAGE:
+		nbw_hugepage_free(b->ptr, b->bytes);
 		break;
 	}
 	b->ptr = NULL;

@@ -143,6 +143,8 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 	json_object_set_new(j, "start", json_string(m->start));
 	json_object_set_new(j, "device_timer",
 			    m->device_timer[0] ? json_string(m->device_timer) : json_null());
+	if (m->huge_pages[0])
+		json_object_set_new(j, "huge_pages", json_string(m->huge_pages));
 	if (m->sched[0]) {
 		json_object_set_new(j, "sched", json_string(m->sched));
 		json_object_set_new(j, "sched_note", json_string(m->sched_note));
@@ -340,6 +342,10 @@ static int optional_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 	json_t *timer = json_object_get(j, "device_timer");
 	if (json_is_string(timer))
 		snprintf(m->device_timer, sizeof(m->device_timer), "%s", json_string_value(timer));
+	/* Optional: only measurements on huge-page host memory record what the kernel gave. */
+	if (json_object_get(j, "huge_pages") &&
+	    copy_str(j, "huge_pages", m->huge_pages, sizeof(m->huge_pages), err, errlen))
+		return -1;
 	/* Optional: only backends with a scheduling setting (CUDA) record it. */
 	if (json_object_get(j, "sched") &&
 	    (copy_str(j, "sched", m->sched, sizeof(m->sched), err, errlen) ||

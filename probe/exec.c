@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "nodebw/hugepage.h"
 #include "nodebw/runner.h"
 #include "nodebw/stats.h"
 #include "nodebw/sysinfo.h"
@@ -49,6 +50,7 @@ static enum nbw_loc host_loc(enum nbw_hostmem m)
 {
 	return m == NBW_HOSTMEM_PINNED	       ? NBW_LOC_HOST_PINNED
 	       : m == NBW_HOSTMEM_REGISTERED ? NBW_LOC_HOST_REGISTERED
+	       : m == NBW_HOSTMEM_HUGEPAGE   ? NBW_LOC_HOST_HUGEPAGE
 					     : NBW_LOC_HOST_PAGEABLE;
 }
 
@@ -73,7 +75,10 @@ static void stream_endpoints(const struct nbw_exec *s, unsigned me, size_t bytes
 	int pin_dev = sdev >= 0 ? sdev : ddev;
 	enum nbw_hostmem mem = s->plan->mem;
 	/* Page-locked memory belongs to the device it is for; pageable memory to nobody. */
-	int host_dev = mem == NBW_HOSTMEM_PINNED || mem == NBW_HOSTMEM_REGISTERED ? pin_dev : -1;
+	int host_dev = mem == NBW_HOSTMEM_PINNED || mem == NBW_HOSTMEM_REGISTERED ||
+				       mem == NBW_HOSTMEM_HUGEPAGE
+			       ? pin_dev
+			       : -1;
 	*src = (struct nbw_buf){ .loc = sdev >= 0 ? NBW_LOC_DEVICE : host_loc(mem),
 				 .device = sdev >= 0 ? sdev : host_dev, .bytes = bytes };
 	*dst = (struct nbw_buf){ .loc = ddev >= 0 ? NBW_LOC_DEVICE : host_loc(mem),
@@ -292,9 +297,11 @@ static void host_placement(struct nbw_point *p, unsigned me)
 								  : NULL;
 	struct nbw_page_placement pl;
 	char why[NBW_REASON_LEN];
-	ss->placement[0] = '\0';
+	ss->placement[0] = ss->huge[0] = '\0';
 	if (!h || !h->ptr)
 		return;
+	if (h->loc == NBW_LOC_HOST_HUGEPAGE)
+		nbw_hugepage_given(h->ptr, p->bytes, ss->huge, sizeof(ss->huge));
 	if (nbw_page_placement(h->ptr, p->bytes, &pl, why, sizeof(why)) == 0)
 		nbw_page_placement_format(&pl, ss->placement, sizeof(ss->placement));
 	else

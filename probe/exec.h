@@ -56,6 +56,7 @@ struct nbw_stream_state {
 	unsigned verified;         /* repetitions whose destination was checked */
 	unsigned bad_rep;          /* first repetition (1-based) that failed its check; 0: none */
 	char placement[64];        /* where the host buffer's pages are */
+	char huge[160];            /* huge-page host memory: what the kernel gave */
 };
 
 /* One size of a series. The repetition count is adaptive unless --reps was given: at least

@@ -244,11 +244,31 @@ static void overlap(struct nbw_measurement *m)
 	snprintf(m->overlap_verdict, sizeof(m->overlap_verdict), "%s", v);
 }
 
+/* Huge-page host memory: what the kernel gave each stream's buffer, once when every stream
+ * got the same, else per stream. */
+static void record_huge_pages(const struct nbw_point *p, unsigned ns, struct nbw_measurement *m)
+{
+	bool same = true;
+	for (unsigned i = 1; i < ns; i++)
+		same = same && strcmp(p->st[i].huge, p->st[0].huge) == 0;
+	for (unsigned i = 0; i < (same ? 1u : ns); i++) {
+		size_t l = strlen(m->huge_pages);
+		if (!p->st[i].huge[0] || l + 16 >= sizeof(m->huge_pages))
+			continue;
+		if (same)
+			snprintf(m->huge_pages, sizeof(m->huge_pages), "%s", p->st[i].huge);
+		else
+			snprintf(m->huge_pages + l, sizeof(m->huge_pages) - l, "%sstream %u: %s",
+				 l ? "; " : "", i, p->st[i].huge);
+	}
+}
+
 void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struct nbw_size *sz,
 		      struct nbw_measurement *m)
 {
 	header(s, p, sz, m);
 	unsigned ns = NSTREAMS(s);
+	record_huge_pages(p, ns, m);
 	for (unsigned i = 0; i < ns; i++) {
 		size_t l = strlen(m->host_pages);
 		if (p->st[i].placement[0] && l < 96)

@@ -18,6 +18,7 @@
 #include "nodebw/backends.h"
 #include "nodebw/bufpool.h"
 #include "nodebw/config.h"
+#include "nodebw/hugepage.h"
 #include "nodebw/plan.h"
 #include "nodebw/plugin_images.h"
 #include "nodebw/sink.h"
@@ -221,7 +222,16 @@ static int supports(void *ctx, enum nbw_dir dir, enum nbw_mode mode, enum nbw_ho
 		    char *why, size_t len)
 {
 	struct backend_run *b = ctx;
-	return b->ops->supports ? b->ops->supports(b->be, dir, mode, mem, why, len) : 0;
+	if (b->ops->supports && b->ops->supports(b->be, dir, mode, mem, why, len))
+		return -1;
+	/* Huge pages are the kernel's to give, whatever the backend: without reserved hugetlb
+	 * pages and with THP "never", the series is skipped with that reason. */
+	if (mem == NBW_HOSTMEM_HUGEPAGE && dir != NBW_P2P) {
+		struct nbw_hugepage_sys hs;
+		nbw_hugepage_sys_read("", &hs);
+		return nbw_hugepage_available(&hs, why, len);
+	}
+	return 0;
 }
 
 /* Pairs over the same kind of link share a class (the first of each runs the whole sweep). */

@@ -49,9 +49,11 @@ enum nbw_peer { NBW_PEER_NA, NBW_PEER_ON, NBW_PEER_OFF, NBW_PEER_COUNT };
 enum nbw_conc { NBW_CONC_SINGLE, NBW_CONC_DUAL, NBW_CONC_BIDIR, NBW_CONC_ALL, NBW_CONC_RING,
 		NBW_CONC_COUNT };
 
-/** Where a buffer lives. */
+/** Where a buffer lives. HOST_HUGEPAGE: huge-page host memory (include/nodebw/hugepage.h:
+ *  MAP_HUGETLB or THP-advised), page-locked for \p device where the API can register
+ *  existing memory (as HOST_REGISTERED), else pageable. */
 enum nbw_loc { NBW_LOC_HOST_PAGEABLE, NBW_LOC_HOST_PINNED, NBW_LOC_HOST_REGISTERED,
-	       NBW_LOC_DEVICE };
+	       NBW_LOC_DEVICE, NBW_LOC_HOST_HUGEPAGE };
 
 struct nbw_buf {
 	enum nbw_loc loc;

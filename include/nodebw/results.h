@@ -58,6 +58,11 @@ struct nbw_measurement {
 	char host_pages[128];       /**< actual placement of the host buffers, "" if none */
 	char path[256];             /**< what was between source and destination */
 	char host_mem_note[160];
+	/** Huge-page host memory (NBW_HOSTMEM_HUGEPAGE) only, else "": what the kernel gave the
+	 *  host buffers, read from /proc/self/smaps after the repetitions ("hugetlb 2 MiB
+	 *  pages: ...", "THP: 4.0 MiB of 4.0 MiB resident in huge pages ...", "THP advised, no
+	 *  huge pages given ..."); per stream when the streams differ. */
+	char huge_pages[320];
 	uint64_t bytes;             /**< bytes of one transfer */
 	/** "sweep": this device set ran the whole size sweep; "matrix": only the sweep's
 	 *  smallest and largest size, for the whole-node matrices (include/nodebw/plan.h). */

@@ -24,6 +24,16 @@ int fake_cuda_ndev = 2;
 cudaError_t fake_cuda_count_rc = cudaSuccess;
 CUresult fake_cuda_wait_rc = CUDA_SUCCESS;
 int fake_cuda_live;
+cudaError_t fake_cuda_register_rc = cudaSuccess;
+size_t fake_cuda_registered_bytes;
+
+/* Registrations alive: pointer and size; registering twice or unregistering what was never
+ * registered fails, as the runtime does. */
+static struct {
+	void *ptr;
+	size_t size;
+} registered[16];
+
 unsigned fake_cuda_ctx_flags[8];
 int fake_cuda_ctx_active[8];
 const char *fake_cuda_missing_entry;
@@ -100,6 +110,9 @@ void fake_cuda_reset(void)
 	fake_cuda_missing_entry = NULL;
 	fake_cuda_setflags_rc = CUDA_SUCCESS;
 	fake_cuda_setflags_ignored = 0;
+	fake_cuda_register_rc = cudaSuccess;
+	fake_cuda_registered_bytes = 0;
+	memset(registered, 0, sizeof(registered));
 	calllog_reset();
 }
 
@@ -310,16 +323,35 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
-	(void)ptr;
-	(void)size;
 	(void)flags;
+	if (fake_cuda_register_rc != cudaSuccess)
+		return fake_cuda_register_rc;
+	int free_slot = -1;
+	for (int i = 0; i < 16; i++) {
+		if (registered[i].ptr == ptr)
+			return cudaErrorHostMemoryAlreadyRegistered;
+		if (!registered[i].ptr && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot < 0)
+		return cudaErrorMemoryAllocation;
+	registered[free_slot].ptr = ptr;
+	registered[free_slot].size = size;
+	fake_cuda_registered_bytes += size;
+	fake_cuda_live++;
 	return cudaSuccess;
 }
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
-	(void)ptr;
-	return cudaSuccess;
+	for (int i = 0; i < 16; i++)
+		if (registered[i].ptr == ptr) {
+			fake_cuda_registered_bytes -= registered[i].size;
+			registered[i].ptr = NULL;
+			fake_cuda_live--;
+			return cudaSuccess;
+		}
+	return cudaErrorHostMemoryNotRegistered;
 }
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)

@@ -19,6 +19,9 @@ extern CUresult fake_cuda_setflags_rc;
 extern int fake_cuda_setflags_ignored;
 /* A driver entry point cudaGetDriverEntryPointByVersion reports missing (NULL: none). */
 extern const char *fake_cuda_missing_entry;
+/* cudaHostRegister: what it returns (cudaSuccess: registers), and the bytes registered now. */
+extern cudaError_t fake_cuda_register_rc;
+extern size_t fake_cuda_registered_bytes;
 void fake_cuda_reset(void);
 
 #endif

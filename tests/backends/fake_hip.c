@@ -25,6 +25,8 @@
 int fake_hip_ndev = 2;
 int fake_hip_live; /* streams + events not destroyed yet */
 hipError_t fake_hip_count_rc = hipSuccess;
+hipError_t fake_hip_register_rc = hipSuccess;
+size_t fake_hip_registered_bytes;
 
 #define MAX_PENDING 16
 static struct pending {
@@ -225,18 +227,42 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
 	return hipSuccess;
 }
 
+/* Registrations alive: registering twice or unregistering what was never registered fails,
+ * as the runtime does. */
+static struct {
+	void *ptr;
+	size_t size;
+} registered[16];
+
 hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags)
 {
-	(void)hostPtr;
-	(void)sizeBytes;
 	(void)flags;
+	if (fake_hip_register_rc != hipSuccess)
+		return fake_hip_register_rc;
+	int free_slot = -1;
+	for (int i = 0; i < 16; i++) {
+		if (registered[i].ptr == hostPtr)
+			return hipErrorHostMemoryAlreadyRegistered;
+		if (!registered[i].ptr && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot < 0)
+		return hipErrorOutOfMemory;
+	registered[free_slot].ptr = hostPtr;
+	registered[free_slot].size = sizeBytes;
+	fake_hip_registered_bytes += sizeBytes;
 	return hipSuccess;
 }
 
 hipError_t hipHostUnregister(void *hostPtr)
 {
-	(void)hostPtr;
-	return hipSuccess;
+	for (int i = 0; i < 16; i++)
+		if (registered[i].ptr == hostPtr) {
+			fake_hip_registered_bytes -= registered[i].size;
+			registered[i].ptr = NULL;
+			return hipSuccess;
+		}
+	return hipErrorHostMemoryNotRegistered;
 }
 
 hipError_t hipMalloc(void **ptr, size_t size)

@@ -13,6 +13,9 @@ extern int fake_hip_live;  /* streams and events created and not destroyed */
 /* What hipGetDeviceCount returns when there are devices (hipSuccess by default): a runtime
  * that fails to initialise, e.g. hipErrorInitializationError. */
 extern hipError_t fake_hip_count_rc;
+/* hipHostRegister: what it returns (hipSuccess: registers), and the bytes registered now. */
+extern hipError_t fake_hip_register_rc;
+extern size_t fake_hip_registered_bytes;
 /* Device-to-device copies of the blocking calls (hipMemcpy DeviceToDevice, hipMemcpyPeer)
  * that have not run yet: like a GPU, the fake returns before such a copy is done and runs
  * it at hipDeviceSynchronize (of the issuing device), a later blocking host copy of that

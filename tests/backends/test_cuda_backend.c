@@ -14,6 +14,7 @@
 
 #include "calllog.h"
 #include "fake_cuda.h"
+#include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
 extern const struct nbw_backend_ops nbw_backend_cuda;
@@ -85,6 +86,60 @@ static void prepare_htod(struct fixture *f, int i)
 	assert_int_equal(ops->alloc(f->be, &f->src[i]), 0);
 	assert_int_equal(ops->alloc(f->be, &f->dst[i]), 0);
 	prepare_again(f, i);
+}
+
+/* ---- huge-page host memory ---------------------------------------------------------------- */
+
+/* Huge pages are registered as the registered kind is, the whole mapping (the span, so no
+ * registration boundary splits a huge page), and unregistered before they are unmapped; the
+ * async copy keeps the gate, as for page-locked memory. */
+static void test_hugepage_registered(void **state)
+{
+	struct fixture *f = *state;
+	struct nbw_hugepage_sys hs;
+	char why[NBW_REASON_LEN] = "";
+	nbw_hugepage_sys_read("", &hs);
+	if (nbw_hugepage_available(&hs, why, sizeof(why))) {
+		print_message("skipped: %s\n", why);
+		skip();
+	}
+	f->be = open_ok();
+	assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_ASYNC, NBW_HOSTMEM_HUGEPAGE, why,
+				       sizeof(why)), 0);
+	assert_non_null(strstr(ops->hostmem_note(f->be, NBW_HOSTMEM_HUGEPAGE, 0),
+			       "cudaHostRegister"));
+	f->src[0] = (struct nbw_buf){ .loc = NBW_LOC_HOST_HUGEPAGE, .device = 0, .bytes = N };
+	f->dst[0] = (struct nbw_buf){ .loc = NBW_LOC_DEVICE, .device = 0, .bytes = N };
+	assert_int_equal(ops->alloc(f->be, &f->src[0]), 0);
+	assert_int_equal(fake_cuda_registered_bytes, nbw_hugepage_span(N));
+	assert_true(nbw_hugepage_span(N) >= (size_t)2 << 20);
+	assert_int_equal(ops->alloc(f->be, &f->dst[0]), 0);
+	memset(f->src[0].ptr, 0x3c, N);
+	prepare_again(f, 0);
+	assert_null(f->x[0].no_gate);
+	assert_int_equal(ops->transfer(f->be, &f->x[0]), 0);
+	assert_memory_equal(f->dst[0].ptr, f->src[0].ptr, N);
+	ops->unprepare(f->be, &f->x[0]);
+	ops->free(f->be, &f->src[0]);
+	assert_int_equal(fake_cuda_registered_bytes, 0);
+}
+
+/* A refused registration gives the mapping back and says why. */
+static void test_hugepage_register_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct nbw_hugepage_sys hs;
+	char why[NBW_REASON_LEN] = "";
+	nbw_hugepage_sys_read("", &hs);
+	if (nbw_hugepage_available(&hs, why, sizeof(why)))
+		skip();
+	f->be = open_ok();
+	fake_cuda_register_rc = cudaErrorMemoryAllocation;
+	f->src[0] = (struct nbw_buf){ .loc = NBW_LOC_HOST_HUGEPAGE, .device = 0, .bytes = N };
+	assert_int_equal(ops->alloc(f->be, &f->src[0]), -ENOMEM);
+	assert_null(f->src[0].ptr);
+	assert_non_null(strstr(ops->last_error(f->be), "cudaHostRegister"));
+	assert_int_equal(fake_cuda_registered_bytes, 0);
 }
 
 /* ---- the gate's wait, tried at prepare() ------------------------------------------------- */
@@ -349,6 +404,8 @@ static void test_insufficient_driver(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_hugepage_registered, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hugepage_register_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_wait_works, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_wait_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_as_found, setup, teardown),

@@ -22,6 +22,7 @@
 
 #include "calllog.h"
 #include "fake_hip.h"
+#include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
 extern const struct nbw_backend_ops nbw_backend_hip;
@@ -95,6 +96,37 @@ static void expect_gate(struct fixture *f, const char *copy_call)
 	assert_int_equal(ops->complete(f->be, &f->x), 0);
 	assert_true(f->x.device_s >= 0);
 	ops->unprepare(f->be, &f->x);
+}
+
+/* Huge-page host memory is registered as the registered kind is, the whole mapping, and
+ * takes the gate as page-locked memory does; a refused registration gives the mapping back. */
+static void test_hugepage_registered(void **state)
+{
+	struct fixture *f = *state;
+	struct nbw_hugepage_sys hs;
+	char why[NBW_REASON_LEN] = "";
+	nbw_hugepage_sys_read("", &hs);
+	if (nbw_hugepage_available(&hs, why, sizeof(why))) {
+		print_message("skipped: %s\n", why);
+		skip();
+	}
+	fake_hip_register_rc = hipSuccess;
+	fake_hip_registered_bytes = 0;
+	assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_ASYNC, NBW_HOSTMEM_HUGEPAGE, why,
+				       sizeof(why)), 0);
+	assert_non_null(strstr(ops->hostmem_note(f->be, NBW_HOSTMEM_HUGEPAGE, 0),
+			       "hipHostRegister"));
+	prepare(f, NBW_HTOD, NBW_LOC_HOST_HUGEPAGE, 0, NBW_LOC_DEVICE, 0, NBW_PEER_NA);
+	assert_int_equal(fake_hip_registered_bytes, nbw_hugepage_span(4096));
+	expect_gate(f, "hipMemcpy");
+	ops->free(f->be, &f->a);
+	assert_int_equal(fake_hip_registered_bytes, 0);
+	struct nbw_buf h = { .loc = NBW_LOC_HOST_HUGEPAGE, .device = 0, .bytes = 4096 };
+	fake_hip_register_rc = hipErrorOutOfMemory;
+	assert_int_equal(ops->alloc(f->be, &h), -ENOMEM);
+	assert_null(h.ptr);
+	assert_non_null(strstr(ops->last_error(f->be), "hipHostRegister"));
+	fake_hip_register_rc = hipSuccess;
 }
 
 static void test_p2p_peer_disabled(void **state)
@@ -280,6 +312,7 @@ static void test_gate_made_on_first_use(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_hugepage_registered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_p2p_peer_disabled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_p2p_peer_not_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_p2p_peer_enabled, setup, teardown),
