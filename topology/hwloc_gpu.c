@@ -4,7 +4,8 @@
  * GPU OS devices with GPUVendor / GPUModel infos (the model becomes the device name), and
  * the NVLinkBandwidth, XGMIBandwidth and XeLinkBandwidth distance matrices (MB/s per
  * direction, between GPU OS devices and, heterogeneously, NVSwitch PCI devices or CPU-side
- * objects). Each GPU pair's figure is kept by bus id; matrix.c uses it when no vendor API
+ * objects). Each GPU pair's figure (the maximum flow through the switches, one tier or
+ * several: fabric.c) is kept by bus id; matrix.c uses it when no vendor API
  * gave the pair one, and cross-checks it against the vendor figure otherwise.
  * Debian's hwloc has no GPU components: on the live machine this finds nothing there.
  * Two sources (hwloc-gpu for the above; hwloc-pci for the PCI GPUs and accelerators any
@@ -81,19 +82,59 @@ static int add_fig(struct nbw_topo *t, const struct topo_hwfig *h)
 	return 0;
 }
 
-/* One matrix: every pair of GPUs gets its direct entry plus, over the switches both reach,
- * the lower of the two GPU-switch entries (what can cross that switch from one to the
- * other), summed over the switches. Returns the GPU pairs with a figure. */
+/* Whether object i has a link to a switch in the matrix. */
+static bool reaches_switch(const double *cap, unsigned n, const bool *sw, unsigned i)
+{
+	for (unsigned s = 0; s < n; s++)
+		if (sw[s] && s != i && cap[(size_t)i * n + s] > 0)
+			return true;
+	return false;
+}
+
+/* One GPU pair's figure: the maximum flow through the switches (fabric.c). */
+static void pair_flow(const struct hwloc_distances_s *d, const double *cap, const bool *sw,
+		      unsigned i, unsigned j, struct topo_hwfig *h)
+{
+	unsigned n = d->nbobjs;
+	struct topo_flow f;
+	h->direct_gbps = cap[(size_t)i * n + j] / 1e3;
+	if (topo_fabric_flow(cap, n, sw, i, j, &f))
+		return;
+	h->gbps = f.mbps / 1e3; /* MB/s -> GB/s, both decimal */
+	h->nswitch = f.switches;
+	h->paths = f.paths;
+	h->tiers = f.tiers;
+	h->narrowest_gbps = f.narrowest_mbps / 1e3;
+	h->widest_gbps = f.widest_mbps / 1e3;
+	h->unjoined = h->gbps <= 0 && reaches_switch(cap, n, sw, i) &&
+		      reaches_switch(cap, n, sw, j);
+}
+
+/* One matrix: every pair of GPUs gets what can flow between them over the direct entry
+ * and through the switches, one tier or several (GPU-switch and switch-switch entries).
+ * Returns the GPU pairs with a figure; *unjoined counts the pairs whose GPUs both reach
+ * switches that no switch path joins (kept with figure 0, for the matrix to say so). */
 static int read_matrix(struct nbw_topo *t, const struct hwloc_distances_s *d,
-		       enum nbw_link_kind kind, const char *name, unsigned *ngpu, unsigned *nsw)
+		       enum nbw_link_kind kind, const char *name, unsigned *ngpu, unsigned *nsw,
+		       int *unjoined)
 {
 	unsigned n = d->nbobjs;
 	int pairs = 0;
 	*ngpu = *nsw = 0;
+	*unjoined = 0;
+	double *cap = malloc((size_t)n * n * sizeof(*cap));
+	bool *sw = malloc(n * sizeof(*sw));
+	if (!cap || !sw) {
+		free(cap), free(sw);
+		return 0;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		*ngpu += is_gpu(d->objs[i]);
-		*nsw += is_switch(d->objs[i]);
+		sw[i] = is_switch(d->objs[i]);
+		*nsw += sw[i];
 	}
+	for (size_t k = 0; k < (size_t)n * n; k++)
+		cap[k] = (double)d->values[k];
 	for (unsigned i = 0; i < n; i++) {
 		if (!is_gpu(d->objs[i]))
 			continue;
@@ -106,22 +147,14 @@ static int read_matrix(struct nbw_topo *t, const struct hwloc_distances_s *d,
 			if (strcmp(h.a, h.b) == 0)
 				continue;
 			snprintf(h.matrix, sizeof(h.matrix), "%s", name);
-			double mbps = (double)d->values[i * n + j];
-			h.direct_gbps = mbps / 1e3;
-			for (unsigned s = 0; s < n; s++) {
-				if (!is_switch(d->objs[s]))
-					continue;
-				double x = (double)d->values[i * n + s], y = (double)d->values[j * n + s];
-				if (x > 0 && y > 0) {
-					mbps += x < y ? x : y;
-					h.nswitch++;
-				}
+			pair_flow(d, cap, sw, i, j, &h);
+			if ((h.gbps > 0 || h.unjoined) && add_fig(t, &h) == 0) {
+				pairs += h.gbps > 0;
+				*unjoined += h.unjoined;
 			}
-			h.gbps = mbps / 1e3; /* MB/s -> GB/s, both decimal */
-			if (h.gbps > 0 && add_fig(t, &h) == 0)
-				pairs++;
 		}
 	}
+	free(cap), free(sw);
 	return pairs;
 }
 
@@ -179,13 +212,19 @@ static void hwloc_gpu_discover(struct nbw_topo *t)
 		if (hwloc_distances_get_by_name(t->hw, matrices[m].matrix, &nr, &d, 0) || !nr)
 			continue;
 		unsigned ngpu, nsw;
-		int pairs = read_matrix(t, d, matrices[m].kind, matrices[m].matrix, &ngpu, &nsw);
+		int unjoined;
+		int pairs = read_matrix(t, d, matrices[m].kind, matrices[m].matrix, &ngpu, &nsw,
+					&unjoined);
 		hwloc_distances_release(t->hw, d);
 		if (len < sizeof(detail))
 			len += (size_t)snprintf(detail + len, sizeof(detail) - len,
 						"%s%s (MB/s): %u GPUs, %u switch%s, %d GPU pairs",
 						len ? "; " : "", matrices[m].matrix, ngpu, nsw,
 						nsw == 1 ? "" : "es", pairs);
+		if (unjoined && len < sizeof(detail))
+			len += (size_t)snprintf(detail + len, sizeof(detail) - len,
+						" (%d more reach switches that no switch-switch "
+						"entry joins)", unjoined);
 	}
 	if (detail[0])
 		topo_source(t, "hwloc-gpu", true, "%s", detail);

@@ -182,16 +182,38 @@ static int nvlink_version_of_model(const char *name)
 	return 0;
 }
 
-/* A pair known only from hwloc's GPU distance matrix. */
+/* How hwloc's figure was reached: the direct entry, and the paths through switches. */
+static void hwloc_via(const struct topo_hwfig *h, char *via, size_t len)
+{
+	char hop[48];
+	via[0] = '\0';
+	if (!h->nswitch)
+		return;
+	if (h->narrowest_gbps < h->widest_gbps * 0.999)
+		snprintf(hop, sizeof(hop), "narrowest hops %.0f-%.0f", h->narrowest_gbps * 1e3,
+			 h->widest_gbps * 1e3);
+	else
+		snprintf(hop, sizeof(hop), "narrowest hop %.0f", h->narrowest_gbps * 1e3);
+	if (h->tiers <= 1)
+		snprintf(via, len, " (%.0f direct + via %d switch%s: per switch the lower "
+			 "GPU-switch figure, summed)", h->direct_gbps * 1e3, h->nswitch,
+			 h->nswitch == 1 ? "" : "es");
+	else
+		snprintf(via, len, " = max flow: %d path%s GPU-switch-...-GPU, up to %d "
+			 "switches in series (%d in all); per path its %s MB/s, summed",
+			 h->paths, h->paths == 1 ? "" : "s", h->tiers, h->nswitch, hop);
+}
+
+/* A pair known only from hwloc's GPU distance matrix. A route through several switches
+ * in series gets "-<k>SW" after its label (NV6-2SW). */
 static void hwloc_pair(const struct nbw_topo *t, const struct topo_hwfig *h, int i, int j,
 		       struct nbw_topo_pair *o)
 {
 	const struct topo_dev *a = &t->dev[i], *b = &t->dev[j];
-	char via[96] = "", label[16], what[48] = "";
-	if (h->nswitch)
-		snprintf(via, sizeof(via), " (%.0f direct + via %d switch%s: per switch the "
-			 "lower GPU-switch figure, summed)", h->direct_gbps * 1e3, h->nswitch,
-			 h->nswitch == 1 ? "" : "es");
+	char via[160], label[16], what[48] = "", tier[8] = "";
+	hwloc_via(h, via, sizeof(via));
+	if (h->tiers > 1)
+		snprintf(tier, sizeof(tier), "-%dSW", h->tiers > 9 ? 9 : h->tiers);
 	topo_hwfig_source(t, h, o->source, sizeof(o->source));
 	o->hops = 1;
 	if (h->kind == NBW_LINK_NVLINK) {
@@ -202,15 +224,16 @@ static void hwloc_pair(const struct nbw_topo *t, const struct topo_hwfig *h, int
 		double n = per > 0 ? h->gbps / per : 0;
 		if (per > 0 && n >= 1 && fabs(n - round(n)) < 0.01) {
 			o->links = (int)round(n);
-			snprintf(label, sizeof(label), "NV%d", o->links);
+			snprintf(label, sizeof(label), "NV%d%s", o->links, tier);
 			snprintf(what, sizeof(what), " = %d x %g GB/s NVLink %d%s", o->links, per, v,
 				 a->nvlink_version && b->nvlink_version ? "" :
 				 " (version from GPUModel)");
 		} else {
-			snprintf(label, sizeof(label), "NVLink");
+			snprintf(label, sizeof(label), "NVLink%s", tier);
 		}
 	} else {
-		snprintf(label, sizeof(label), "%s", h->kind == NBW_LINK_XGMI ? "XGMI" : "XL");
+		snprintf(label, sizeof(label), "%s%s", h->kind == NBW_LINK_XGMI ? "XGMI" : "XL",
+			 tier);
 	}
 	set(o, h->kind, label, h->gbps, "%s %.0f MB/s%s%s", h->matrix, h->gbps * 1e3, via,
 	    what);
@@ -220,7 +243,7 @@ static void hwloc_pair(const struct nbw_topo *t, const struct topo_hwfig *h, int
 static void cross_check(const struct nbw_topo *t, const struct topo_hwfig *h,
 			struct nbw_topo_pair *o)
 {
-	if (!h)
+	if (!h || h->gbps <= 0)
 		return;
 	o->hwloc_gbps = h->gbps;
 	topo_hwfig_source(t, h, o->hwloc_source, sizeof(o->hwloc_source));
@@ -280,12 +303,18 @@ void topo_pair_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair 
 		cross_check(t, h, o);
 		return;
 	}
-	if (h) {
+	if (h && h->gbps > 0) {
 		hwloc_pair(t, h, i, j, o);
 		return;
 	}
 	pcie_pair(t, i, j, o);
 	snprintf(o->source, sizeof(o->source), "PCIe host links");
+	if (h && h->unjoined) {
+		size_t len = strlen(o->basis);
+		snprintf(o->basis + len, sizeof(o->basis) - len, "; hwloc's %s links both GPUs "
+			 "to switches but no switch-switch entry joins them, so no NVLink route "
+			 "is known", h->matrix);
+	}
 }
 
 void topo_pcie_idx(const struct nbw_topo *t, int i, int j, struct nbw_topo_pair *o)

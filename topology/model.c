@@ -212,6 +212,7 @@ int topo_resolve_link(const struct nbw_topo *t, const char *bus_id, struct nbw_h
 		return -1;
 	}
 	hwloc_obj_t h = topo_hwloc_pcidev(t, bus);
+	bool from_hwloc = false;
 	struct topo_sysfs s;
 	topo_sysfs_read(t->sysroot, bus, &s);
 	if (!h && !s.found) {
@@ -231,8 +232,10 @@ int topo_resolve_link(const struct nbw_topo *t, const char *bus_id, struct nbw_h
 		topo_hwloc_locality(t, h, &numa, o->cpuset, sizeof(o->cpuset));
 		if (o->numa_node < 0)
 			o->numa_node = numa;
-		if (!s.found && h->attr->pcidev.linkspeed > 0)
+		if (!s.found && h->attr->pcidev.linkspeed > 0) {
 			o->current.gbps = h->attr->pcidev.linkspeed; /* hwloc's figure */
+			from_hwloc = true;
+		}
 	}
 	if (o->numa_node >= 0 &&
 	    (!o->cpuset[0] || (!h && t->hw)))
@@ -252,9 +255,17 @@ int topo_resolve_link(const struct nbw_topo *t, const char *bus_id, struct nbw_h
 		else if (o->port_max.gbps >= 0 && o->max.gbps > o->port_max.gbps)
 			snprintf(o->note, sizeof(o->note), "the port above limits the device to %s",
 				 can);
+	} else if (o->current.gbps >= 0 && from_hwloc) {
+		o->theoretical_gbps = o->current.gbps;
+		snprintf(o->note, sizeof(o->note), "hwloc's recorded PCIe link speed (linkspeed, "
+			 "GB/s); no sysfs: generation, width and what it can train to not known");
 	} else if (o->current.gbps >= 0) {
 		o->theoretical_gbps = o->current.gbps;
 		snprintf(o->note, sizeof(o->note), "only the current link is known");
+	} else if (h && !s.found && t->fixture) {
+		snprintf(o->note, sizeof(o->note), "PCIe link speed unknown: the fixture's hwloc XML "
+			 "records none for %s (no linkspeed) and its sys/ tree has no entry for it",
+			 bus);
 	} else {
 		snprintf(o->note, sizeof(o->note), "no PCIe link speed for %s in sysfs "
 			 "(conventional PCI or a virtual machine)", bus);

@@ -120,7 +120,7 @@ static void print_devices(const struct nbw_topo *t, FILE *f)
 
 static void print_matrix(const struct nbw_topo *t, FILE *f)
 {
-	bool seen[NBW_LINK_KIND_COUNT] = { false };
+	bool seen[NBW_LINK_KIND_COUNT] = { false }, tiers = false;
 	size_t n = 0;
 	for (size_t i = 0; i < t->ndev; i++)
 		n += t->dev[i].pub.pci_bus_id[0] != '\0';
@@ -136,7 +136,7 @@ static void print_matrix(const struct nbw_topo *t, FILE *f)
 		if (!t->dev[j].pub.pci_bus_id[0])
 			continue;
 		short_name(t, num, j, sn, sizeof(sn));
-		fprintf(f, " %-11s", sn);
+		fprintf(f, " %-12s", sn);
 	}
 	fprintf(f, " %-14s %s\n", "CPU affinity", "NUMA");
 	for (size_t i = 0; i < t->ndev; i++) {
@@ -158,7 +158,8 @@ static void print_matrix(const struct nbw_topo *t, FILE *f)
 				snprintf(cell, sizeof(cell), "X");
 			else
 				snprintf(cell, sizeof(cell), "%s/%s", p.label, gb);
-			fprintf(f, " %-11s", cell);
+			fprintf(f, " %-12s", cell);
+			tiers |= strstr(p.label, "SW") != NULL;
 		}
 		char numa[8] = "-";
 		if (l->numa_node >= 0)
@@ -169,6 +170,9 @@ static void print_matrix(const struct nbw_topo *t, FILE *f)
 	for (int k = 0; k < NBW_LINK_KIND_COUNT; k++)
 		if (seen[k])
 			fprintf(f, "  %s\n", nbw_link_kind_legend((enum nbw_link_kind)k));
+	if (tiers)
+		fprintf(f, "  NV#-kSW = through k switches in series (a multi-tier switch fabric): "
+			"each path's narrowest hop, parallel paths summed (maximum flow)\n");
 	fprintf(f, "  PCIe: GB/s = GT/s x encoding (8b/10b Gen1-2, 128b/130b Gen3+) / 8 x lanes; "
 		"a PCIe pair gets the slower of its two host links\n");
 	/* where the fabric figures come from, and the vendor-versus-hwloc cross-check */

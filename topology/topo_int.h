@@ -44,11 +44,30 @@ struct topo_pairkey {
 struct topo_hwfig {
 	char a[24], b[24];
 	enum nbw_link_kind kind;      /* NVLINK, XGMI or XELINK */
-	double gbps;                  /* per direction: direct + through switches */
+	double gbps;                  /* per direction: the maximum flow (fabric.c); 0 when
+					 both reach switches but no switch path joins them */
 	double direct_gbps;           /* the pair's own entry */
-	int nswitch;                  /* switches that both reach */
+	int nswitch;                  /* switches the flow crosses */
+	int paths;                    /* augmenting paths (parallel routes) */
+	int tiers;                    /* most switches in series on one path (1: one tier) */
+	double narrowest_gbps, widest_gbps; /* the paths' bottlenecks */
+	bool unjoined;                /* gbps 0: switches on both sides, none joining them */
 	char matrix[24];              /* "NVLinkBandwidth" */
 };
+
+/* fabric.c: the maximum flow from object s to t over a matrix of capacities (n x n,
+ * cap[i * n + j] from i to j, MB/s; the diagonal ignored), only relays (switches) passing
+ * traffic on. -1 on bad arguments or no memory. */
+struct topo_flow {
+	double mbps;                  /* the flow: the pair's figure */
+	int paths;                    /* augmenting paths found */
+	int tiers;                    /* most relays in series on a path */
+	int switches;                 /* relays that carry some of the flow */
+	double narrowest_mbps;        /* the smallest path bottleneck; < 0 no path */
+	double widest_mbps;           /* the largest path bottleneck */
+};
+int topo_fabric_flow(const double *cap, unsigned n, const bool *relay, unsigned s,
+		     unsigned t, struct topo_flow *out);
 
 /* A link between two devices as an API answered it (or a fixture stands in for it). Kinds
  * PIX ... SYS are hints (NVML's common ancestor), used when the PCI tree cannot tell. */

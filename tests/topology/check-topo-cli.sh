@@ -79,6 +79,15 @@ check "... cross_check.agree is false for that pair only" json_ok "$tmp/out" \
 	"[(p['a'], p['b']) for p in d['pairs'] if not p['cross_check']['agree']] == [('0000:18:00.0', '0000:2a:00.0')]"
 check "... and the text says so" runs 0 topo --fixture "$tmp/xcheck"
 check "... in one line" grep -q "cross-check GPU0-GPU1: nvml says 300.0 GB/s, hwloc XML NVLinkBandwidth (MB/s) 450.0 GB/s" "$tmp/out"
+fixture dgx2-trunked "NV6-2SW/150" \
+	"len(d['pairs']) == 120 and all(p['theoretical_gbps'] == 150 and p['label'] in ('NV6', 'NV6-2SW') for p in d['pairs']) and sum(p['label'] == 'NV6-2SW' for p in d['pairs']) == 64"
+check "fixture dgx2-trunked: no SYS pair" runs 0 topo --fixture "$fx/dgx2-trunked"
+check "... no SYS cell in the matrix" sh -c "! grep -q 'SYS/' '$tmp/out'"
+check "... the legend explains NV#-kSW" grep -q "NV#-kSW = through k switches in series" "$tmp/out"
+fixture two-tier-switch "NV1-3SW/25.0" \
+	"[x['host_link']['theoretical_gbps'] for x in d['devices']] == [31.5077, 63.0154, None, 15.7538]"
+fixture dgx2-hwloc "NV6/150" \
+	"sum(p['label'] == 'SYS' and 'no switch-switch entry' in p['basis'] for p in d['pairs']) == 64"
 fixture vm-2cpu "no device with a PCI address" \
 	"d['host']['pus'] == 2 and d['devices'] == []"
 check "a bare hwloc XML file works as a fixture" runs 0 topo --fixture "$fx/vm-2cpu/hwloc.xml"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The fixtures: parsing (host, devices, sources), matching by bus id, host links, and the
  * matrix (label and theoretical GB/s per pair) of the DGX-H100-like, MI250X-like, PVC-like
- * and VM fixtures. */
+ * and VM fixtures, and the multi-tier switch fabrics (DGX-2, two tiers). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -282,11 +282,88 @@ static void api_devices(void **state)
 	nbw_topo_free(t);
 }
 
+/* hwloc's own DGX-2 recording: one NVLink per GPU to each of its baseboard's 6 switches;
+ * no switch-switch entry, so cross-board pairs keep their PCIe path and say why. */
+static void dgx2_recorded(void **state)
+{
+	(void)state;
+	struct nbw_topo *t = load("dgx2-hwloc");
+	assert_int_equal(nbw_topo_device_count(t), 16);
+	pair(t, "0000:34:00.0", "0000:5e:00.0", "NV6", 150);
+	struct nbw_topo_pair p;
+	assert_int_equal(nbw_topo_pair(t, "0000:34:00.0", "0000:b7:00.0", &p), 0);
+	assert_string_equal(p.label, "SYS");
+	assert_non_null(strstr(p.basis, "no switch-switch entry joins them"));
+	assert_non_null(strstr(source(t, "hwloc-gpu")->detail, "64 more reach switches"));
+	nbw_topo_free(t);
+}
+
+/* The same recording with the baseboards' trunks written in (8 links = 200 GB/s between
+ * counterpart switches): every cross-board pair is 6 paths through 2 switches in series,
+ * each limited by its GPU-switch link (25 GB/s): 150 GB/s, NV6-2SW, never SYS. */
+static void dgx2_trunked(void **state)
+{
+	(void)state;
+	struct nbw_topo *t = load("dgx2-trunked");
+	assert_int_equal(nbw_topo_device_count(t), 16);
+	int cross = 0;
+	for (size_t i = 0; i < 16; i++)
+		for (size_t j = i + 1; j < 16; j++) {
+			const struct nbw_topo_device *a = nbw_topo_device(t, i), *b = nbw_topo_device(t, j);
+			struct nbw_topo_pair p;
+			assert_int_equal(nbw_topo_pair(t, a->id, b->id, &p), 0);
+			bool x = a->link.numa_node != b->link.numa_node;
+			if (strcmp(p.label, x ? "NV6-2SW" : "NV6") != 0 ||
+			    fabs(p.theoretical_gbps - 150) > 0.01)
+				fail_msg("%s-%s: %s %g (%s)", a->id, b->id, p.label,
+					 p.theoretical_gbps, p.basis);
+			assert_int_equal(p.kind, NBW_LINK_NVLINK);
+			cross += x;
+			if (x)
+				assert_non_null(strstr(p.basis, "2 switches in series"));
+		}
+	assert_int_equal(cross, 64);
+	nbw_topo_free(t);
+}
+
+/* Two tiers: GPU -> leaf (50) -> spine (25) -> leaf (25) -> GPU (50): the narrowest hop,
+ * the trunk, is the pair's figure. Host links from hwloc's recorded linkspeed; absent:
+ * unknown, and the PCIe figure of its pairs too. */
+static void two_tier(void **state)
+{
+	(void)state;
+	struct nbw_topo *t = load("two-tier-switch");
+	pair(t, "0000:11:00.0", "0000:12:00.0", "NV2", 50);
+	pair(t, "0000:21:00.0", "0000:22:00.0", "NV2", 50);
+	pair(t, "0000:11:00.0", "0000:21:00.0", "NV1-3SW", 25);
+	pair(t, "0000:12:00.0", "0000:22:00.0", "NV1-3SW", 25);
+	struct nbw_topo_pair p;
+	nbw_topo_pair(t, "0000:11:00.0", "0000:22:00.0", &p);
+	assert_non_null(strstr(p.basis, "narrowest hop 25000 MB/s"));
+	struct nbw_host_link l;
+	assert_int_equal(nbw_topo_host_link(t, "0000:11:00.0", &l), 0);
+	NEAR(l.theoretical_gbps, 31.507692);
+	assert_non_null(strstr(l.note, "linkspeed"));
+	assert_int_equal(nbw_topo_host_link(t, "0000:12:00.0", &l), 0);
+	NEAR(l.theoretical_gbps, 63.015385);
+	assert_int_equal(nbw_topo_host_link(t, "0000:22:00.0", &l), 0);
+	NEAR(l.theoretical_gbps, 15.753846);
+	assert_int_equal(nbw_topo_host_link(t, "0000:21:00.0", &l), 0);
+	assert_true(l.theoretical_gbps < 0);
+	assert_non_null(strstr(l.note, "unknown"));
+	assert_int_equal(nbw_topo_pcie_pair(t, "0000:11:00.0", "0000:21:00.0", &p), 0);
+	assert_true(p.theoretical_gbps < 0);
+	pcie(t, "0000:11:00.0", "0000:12:00.0", "PHB", 31.507692);
+	nbw_topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dgx), cmocka_unit_test(mi250x), cmocka_unit_test(pvc),
 		cmocka_unit_test(vm),  cmocka_unit_test(api_devices),
+		cmocka_unit_test(dgx2_recorded), cmocka_unit_test(dgx2_trunked),
+		cmocka_unit_test(two_tier),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
