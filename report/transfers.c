@@ -384,9 +384,9 @@ static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_
 	gap_note(in, gaps, dir, mode, note, sizeof(note));
 	if (strcmp(mode, "kernel") == 0 && n > 0) {
 		size_t w = strlen(note);
-		snprintf(note + w, sizeof(note) - w, "%sthin lines without points are the same "
+		snprintf(note + w, sizeof(note) - w, "%shin lines without points are the same "
 			 "API's sync copy (its blocking copy call) on the same devices, the copy "
-			 "kernel's twin", w ? "; " : "");
+			 "kernel's twin", w ? "; t" : "T");
 	}
 	const char *noline = hl.n ? ""
 			     : all_host ? " No theoretical line: host memory, no link."
