@@ -148,7 +148,7 @@ const char *nbw_kernel_compare_verdict(double ratio)
 static void set_band(json_t *s, const char *name, double m, size_t n)
 {
 	json_t *b = json_object();
-	json_object_set_new(b, "sizes", json_integer((json_int_t)n));
+	json_object_set_new(b, "rows", json_integer((json_int_t)n));
 	json_object_set_new(b, "median_ratio", isfinite(m) ? json_real(m) : json_null());
 	json_object_set_new(b, "verdict", json_string(nbw_kernel_compare_verdict(m)));
 	json_object_set_new(s, name, b);
