@@ -294,6 +294,11 @@ static const char *hb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 	case NBW_MODE_NOWAIT:
 		snprintf(why, whylen, "nowait is an OpenMP construct (target update nowait)");
 		return NULL;
+	case NBW_MODE_KERNEL:
+		snprintf(why, whylen,
+			 "the host reference has no copy kernel: its copies are CPU memcpy (sync, "
+			 "async on a helper thread); the parallel mode is its all-cores copy");
+		return NULL;
 	default:
 		break;
 	}

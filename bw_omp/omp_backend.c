@@ -8,6 +8,8 @@
  *   nowait  target update to/from ... nowait, then taskwait: libomptarget's non-blocking
  *           task path; the host buffer is bound to our device buffer with
  *           omp_target_associate_ptr so that every mode copies into the same memory
+ *   kernel  a target teams distribute parallel for copy loop on the device that loads or
+ *           stores the other side (bw_omp/omp_kernel.c)
  *
  * Device numbers: nodebw numbers the devices GPUs first, in the runtime's order, then the
  * rest (host plugin). libomptarget numbers them in the order the offload images were linked,
@@ -29,6 +31,7 @@
 #include "nodebw/devorder.h"
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
+#include "omp_kernel.h"
 
 /* Exported by libomptarget but not declared in LLVM 19's omp.h. */
 void *llvm_omp_target_alloc_host(size_t size, int device_num);
@@ -238,6 +241,8 @@ static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 			 "an all-cores host memcpy is the host backend's reference, not an OpenMP "
 			 "transfer");
 		return NULL;
+	case NBW_MODE_KERNEL:
+		return omp_kernel_interface(dir);
 	default:
 		break;
 	}
@@ -248,14 +253,17 @@ static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 static int ob_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode mode,
 		       enum nbw_hostmem mem, char *why, size_t whylen)
 {
-	(void)be;
-	(void)dir;
-	(void)mode;
 	if (mem == NBW_HOSTMEM_REGISTERED) {
 		snprintf(why, whylen,
 			 "OpenMP has no portable call to page-lock existing host memory "
 			 "(llvm_omp_target_lock_mem does nothing in LLVM 19's CUDA plugin)");
 		return -1;
+	}
+	if (mode == NBW_MODE_KERNEL) {
+		struct omp_kernel_devs k = { .ndev = be->ndev, .ngpu = 0 };
+		for (int d = 0; d < be->ndev; d++)
+			k.ngpu += be->kind[d] != KIND_HOST_PLUGIN;
+		return omp_kernel_supports(&k, dir, mem, why, whylen);
 	}
 	return 0;
 }
@@ -455,6 +463,10 @@ static int ob_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 #pragma omp taskwait
 		return 0;
 	}
+	case NBW_MODE_KERNEL:
+		/* The device that loads the other side: DtoH the source, else the destination. */
+		omp_kernel_copy(x->dst->ptr, x->src->ptr, x->bytes, x->dir == NBW_DTOH ? sd : dd);
+		return 0;
 	default:
 		break;
 	}

@@ -60,7 +60,8 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"  --api LIST           backends: omp, host, cuda, hip, ze (see 'nodebw list'), or\n"
 		"                       all (the default)\n"
 		"  --probe LIST         htod, dtoh, p2p, or catalogue names such as omp-htod\n"
-		"  --mode LIST          sync, async, nowait (OpenMP), parallel (host: all cores)\n"
+		"  --mode LIST          sync, async, nowait (OpenMP), parallel (host: all cores),\n"
+		"                       kernel (a copy kernel beside the API's copies), chase\n"
 		"  --host-mem LIST      pageable, pinned, registered, hugepage\n"
 		"  --peer-access LIST   P2P with peer access enabled, disabled (where the API lets\n"
 		"                       a program choose: CUDA, HIP)\n"
@@ -271,7 +272,8 @@ static int one_mode(const char *t, void *ctx, char *err, size_t errlen)
 {
 	int m = nbw_mode_parse(t);
 	if (m < 0) {
-		snprintf(err, errlen, "unknown mode '%s' (sync, async, nowait, parallel)", t);
+		snprintf(err, errlen, "unknown mode '%s' (sync, async, nowait, parallel, kernel, chase)",
+			 t);
 		return -1;
 	}
 	((bool *)ctx)[m] = true;

@@ -40,7 +40,11 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 			   : conc == NBW_CONC_RING  ? " (and every device to its ring neighbour at once)"
 			   : conc == NBW_CONC_BIDIR ? " (and the reverse direction at once)"
 						    : "";
-	if (DIR(s) == NBW_P2P)
+	if (DIR(s) == NBW_P2P && s->plan->mode == NBW_MODE_KERNEL)
+		snprintf(m->path, sizeof(m->path),
+			 "%s -> %s; a copy kernel on the destination device loads the source's "
+			 "memory (not the API's copy path)%s", a, b, more);
+	else if (DIR(s) == NBW_P2P)
 		snprintf(m->path, sizeof(m->path), "%s -> %s; %s%s", a, b,
 			 s->ops->p2p_path(s->be, SRC(s, 0), DST(s, 0)), more);
 	else

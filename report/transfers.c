@@ -23,7 +23,7 @@
 #define MAX_HLINES 4
 
 static const char *const dirs[] = { "htod", "dtoh", "p2p" };
-static const char *const modes[] = { "sync", "async", "nowait", "parallel" };
+static const char *const modes[] = { "sync", "async", "nowait", "parallel", "kernel" };
 
 static const char *dir_words(const char *dir)
 {
@@ -237,6 +237,31 @@ static int cmp_curve(const void *a, const void *b)
 	return r;
 }
 
+/* A kernel plot's references: the same API's sync copies (its blocking copy call) on the same
+ * host memory, concurrency and devices as one of its \p own kernel curves. The new count. */
+static size_t add_sync_twins(const struct nbw_curves *cs, const char *dir,
+			     const struct nbw_curve **cv, size_t own)
+{
+	size_t n = own;
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct nbw_curve *c = &cs->c[i];
+		if (!c->n || strcmp(c->key.dir, dir) != 0 || strcmp(c->key.mode, "sync") != 0)
+			continue;
+		for (size_t j = 0; j < own; j++) {
+			const struct nbw_curve_key *k = &cv[j]->key;
+			if (strcmp(k->api, c->key.api) == 0 &&
+			    strcmp(k->host_mem, c->key.host_mem) == 0 &&
+			    strcmp(k->conc, c->key.conc) == 0 &&
+			    strcmp(k->devices, c->key.devices) == 0 &&
+			    strcmp(k->peer, c->key.peer) == 0 && cv[j]->file == c->file) {
+				cv[n++] = c;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
 /* The curves of one plot into \p cv (sorted, OpenMP first), then the references after them
  * (\p ref true): OpenMP's nowait has no native twin, so the native async copies it is held
  * against in the gap table are drawn as references. The count of all, 0 when the plot has
@@ -253,6 +278,8 @@ static size_t gather_curves(const struct nbw_curves *cs, const char *dir, const 
 		}
 	}
 	size_t own = n;
+	if (strcmp(mode, "kernel") == 0)
+		n = add_sync_twins(cs, dir, cv, own);
 	if (strcmp(mode, "nowait") == 0 && nomp)
 		for (size_t i = 0; i < cs->n; i++) {
 			const struct nbw_curve *c = &cs->c[i];
@@ -355,6 +382,12 @@ static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_
 	snprintf(title, sizeof(title), "%s, %s: median bandwidth against transfer size",
 		 dir_words(dir), mode);
 	gap_note(in, gaps, dir, mode, note, sizeof(note));
+	if (strcmp(mode, "kernel") == 0 && n > 0) {
+		size_t w = strlen(note);
+		snprintf(note + w, sizeof(note) - w, "%shin lines without points are the same "
+			 "API's sync copy (its blocking copy call) on the same devices, the copy "
+			 "kernel's twin", w ? "; t" : "T");
+	}
 	const char *noline = hl.n ? ""
 			     : all_host ? " No theoretical line: host memory, no link."
 					: " No theoretical line: the topology gave no figure for "

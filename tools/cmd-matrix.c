@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/kernel_cmp.h"
 #include "nodebw/cli.h"
 #include "nodebw/results.h"
 
@@ -26,6 +27,9 @@ static void usage(FILE *f)
 		"    a peer link;\n"
 		"  - per API, direction, mode and host memory, each device's HtoD/DtoH GB/s at\n"
 		"    the largest size measured on every device (the same rule as the report's);\n"
+		"  - kernel copies (mode kernel) beside the same API's blocking copy (sync):\n"
+		"    per API, direction and host memory the median ratio kernel / copy of the\n"
+		"    small (<= 64 KiB) and large (>= 1 MiB) sizes (nodebw gap has every row);\n"
 		"  - the outliers: %s.\n"
 		"\n"
 		"Bandwidth is GB/s = 1e9 bytes per second. Host-plugin devices are host memory:\n"
@@ -33,7 +37,8 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  --json     one JSON object: \"units\", \"matrices\", \"devices\", \"outliers\",\n"
-		"             \"outlier_rule\", \"outlier_groups\" (doc/analysis.md)\n"
+		"             \"outlier_rule\", \"outlier_groups\", \"all_at_once\",\n"
+		"             \"kernel_vs_copy\" (doc/analysis.md)\n"
 		"  -h, --help this text\n"
 		"\n"
 		"Example:\n"
@@ -54,11 +59,13 @@ int nbw_matrix_main(int argc, char **argv)
 	json_t *dev = nbw_analysis_device_tables(doc->devices, doc->measurements);
 	json_t *out = nbw_analysis_outliers(doc->devices, doc->measurements, &groups);
 	json_t *conc = nbw_analysis_concurrent(doc->devices, doc->measurements);
+	json_t *kc = nbw_kernel_compare(doc->devices, doc->measurements);
 	if (json) {
-		json_t *all = json_pack("{s:s, s:O, s:O, s:O, s:s, s:O, s:O}", "units",
+		json_t *all = json_pack("{s:s, s:O, s:O, s:O, s:s, s:O, s:O, s:O}", "units",
 					"GB/s = 1e9 bytes per second; latency in microseconds",
 					"matrices", mx, "devices", dev, "outliers", out, "outlier_rule",
-					NBW_OUTLIER_RULE, "outlier_groups", groups, "all_at_once", conc);
+					NBW_OUTLIER_RULE, "outlier_groups", groups, "all_at_once", conc,
+					"kernel_vs_copy", kc);
 		json_dumpf(all, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
 		printf("\n");
 		json_decref(all);
@@ -67,8 +74,10 @@ int nbw_matrix_main(int argc, char **argv)
 		nbw_analysis_print_matrices(stdout, mx);
 		nbw_analysis_print_device_tables(stdout, dev);
 		nbw_analysis_print_concurrent(stdout, conc);
+		nbw_kernel_compare_print(stdout, kc, false);
 		nbw_analysis_print_outliers(stdout, out, groups);
 	}
+	json_decref(kc);
 	json_decref(conc);
 	json_decref(mx);
 	json_decref(dev);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/kernel_cmp.h"
 #include "nodebw/results_view.h"
 #include "nodebw/sizes.h"
 
@@ -172,4 +173,33 @@ bool nbw_findings_hidden_helpers(json_t *measurements, char *out, size_t len)
 		 name, ts, slow->hidden_helpers, tf, fast->hidden_helpers, best, slower, pairs);
 	json_decref(main_pts);
 	return true;
+}
+
+bool nbw_findings_kernel_vs_copy(json_t *devices, json_t *measurements, char *out, size_t len)
+{
+	json_t *kc = nbw_kernel_compare(devices, measurements), *s;
+	size_t i, w = 0;
+	if (len)
+		out[0] = '\0';
+	json_array_foreach(json_object_get(kc, "summary"), i, s) {
+		char sm[24] = "n/m", lg[24] = "n/m";
+		json_t *a = json_object_get(json_object_get(s, "small_band"), "median_ratio");
+		json_t *b = json_object_get(json_object_get(s, "large_band"), "median_ratio");
+		if (json_is_number(a))
+			snprintf(sm, sizeof(sm), "%.2fx", json_number_value(a));
+		if (json_is_number(b))
+			snprintf(lg, sizeof(lg), "%.2fx", json_number_value(b));
+		if (w == 0 && len)
+			w += (size_t)snprintf(out, len,
+					      "kernel copy vs the API's sync copy (median ratio "
+					      "kernel / copy, > 1 = kernel faster, sizes <= 64 KiB / "
+					      ">= 1 MiB; nodebw gap has every row):");
+		if (w < len)
+			w += (size_t)snprintf(out + w, len - w, "%s %s %s %s %s / %s", i ? ";" : "",
+					      json_string_value(json_object_get(s, "api")),
+					      json_string_value(json_object_get(s, "direction")),
+					      json_string_value(json_object_get(s, "host_mem")), sm, lg);
+	}
+	json_decref(kc);
+	return w > 0;
 }

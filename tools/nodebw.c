@@ -18,6 +18,7 @@
 #include "nodebw/cli.h"
 #include "nodebw/config.h"
 #include "nodebw/gap.h"
+#include "nodebw/kernel_cmp.h"
 #include "nodebw/heat.h"
 #include "nodebw/model.h"
 #include "nodebw/plugin_images.h"
@@ -407,9 +408,10 @@ static void gap_usage(FILE *f)
 	fprintf(f, "Usage: nodebw gap [--json] RESULTS.json\n\nRecompute the OpenMP-vs-native gap "
 		   "table from a results file: per direction, mode, host memory and device count "
 		   "the mean absolute gap in GB/s (1e9 B/s), the relative gap and the extra time "
-		   "per transfer.\n\n"
+		   "per transfer; then the kernel copies (mode kernel) beside the same API's "
+		   "blocking copy call (mode sync) on the same path and size, with the ratio.\n\n"
 		   "Options:\n"
-		   "  --json     the gap table as JSON\n"
+		   "  --json     the gap table as JSON (the comparison under \"kernel_vs_copy\")\n"
 		   "  -h, --help this text\n");
 }
 
@@ -423,12 +425,16 @@ static int cmd_gap(int argc, char **argv)
 		return rc == 1 ? 0 : rc;
 	nbw_gap_match_devices(doc->devices);
 	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
-	if (json)
+	json_t *kc = nbw_kernel_compare(doc->devices, doc->measurements);
+	if (json) {
+		json_object_set(gaps, "kernel_vs_copy", kc);
 		json_dumpf(gaps, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
-	else
-		nbw_gap_print(stdout, gaps);
-	if (json)
 		printf("\n");
+	} else {
+		nbw_gap_print(stdout, gaps);
+		nbw_kernel_compare_print(stdout, kc, true);
+	}
+	json_decref(kc);
 	json_decref(gaps);
 	nbw_doc_free(doc);
 	return 0;

@@ -374,6 +374,8 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, json_t *report, doubl
 	outliers_item(&o, doc, NBW_SUMMARY_LINES - reserve);
 	if (!report)
 		gap_item(&o, json_object_get(doc->root, "gaps"), NBW_SUMMARY_LINES - reserve);
+	if (nbw_findings_kernel_vs_copy(doc->devices, doc->measurements, text, sizeof(text)))
+		item(&o, text, NBW_SUMMARY_LINES - reserve);
 	size_t left = report ? report_sentences(&o, report, NBW_SUMMARY_LINES - reserve) : 0;
 	p2p_matrices(&o, mx);
 	json_decref(tables);

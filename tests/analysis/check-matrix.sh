@@ -56,4 +56,40 @@ usage_error "malformed JSON" matrix "$tmp/broken.json"
 check "malformed JSON: the error names file:line" grep -q "broken.json:4:" "$tmp/err"
 usage_error "not a results file" matrix "$tmp/other.json"
 usage_error "malformed measurement" matrix --json "$tmp/badmeas.json"
+
+# The kernel mode for real on the host plugin: OpenMP copy kernels beside omp_target_memcpy,
+# every one verified, their matrices beside the sync ones, and the kernel-vs-copy rows.
+if "$NODEBW" probe --api omp,host --probe htod,p2p --mode sync,kernel --host-mem pinned \
+	--threads 1 --sizes 8,4MB --output "$tmp/k" >"$tmp/k.out" 2>"$tmp/k.err"; then
+	check "kernel probe: kernel copies verified, the construct named, host says why not" \
+		/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = [m for m in d["measurements"] if m["mode"] == "kernel"]
+assert k and all(m["api"] == "omp" for m in k), "no OpenMP kernel measurements"
+assert all(m["verification"]["status"] == "passed" and not m["error"] for m in k), "unverified"
+assert all("target teams distribute parallel for" in m["interface"] for m in k)
+assert {m["direction"] for m in k} == {"htod", "p2p"}
+p2p = [m for m in k if m["direction"] == "p2p"]
+assert all("copy kernel on the destination device" in m["path"] for m in p2p), p2p[0]["path"]
+hs = [s for s in d["skipped"] if s["api"] == "host" and s["what"] == "kernel"]
+assert hs and "no copy kernel" in hs[0]["reason"], d["skipped"]
+' "$tmp/k/results.json"
+	"$NODEBW" matrix "$tmp/k/results.json" >"$tmp/km" 2>&1
+	check "kernel matrix beside the sync matrix" sh -c \
+		"grep -q '^omp p2p kernel single' '$tmp/km' && grep -q '^omp p2p sync single' '$tmp/km'"
+	check "matrix: the kernel-vs-copy summary" grep -q "^Kernel copy vs API copy" "$tmp/km"
+	"$NODEBW" gap --json "$tmp/k/results.json" >"$tmp/kg.json"
+	check "gap --json: a kernel-vs-copy row per kernel copy" /usr/bin/python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["kernel_vs_copy"]
+d = json.load(open(sys.argv[2]))
+k = [m for m in d["measurements"] if m["mode"] == "kernel"]
+assert len(g["rows"]) == len(k), (len(g["rows"]), len(k))
+assert all(r["ratio"] > 0 and r["copy_mode"] == "sync" for r in g["rows"])
+' "$tmp/kg.json" "$tmp/k/results.json"
+else
+	check "kernel probe ran (status $?)" sh -c "cat '$tmp/k.err' >&2; false"
+fi
+
 done_testing

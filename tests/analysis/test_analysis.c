@@ -17,6 +17,7 @@
 #include "../../analysis/measure.h" /* nbw_an_series_size: the one size rule */
 #include "../../report/round_label.h" /* the report's numbering of solver rounds */
 #include "nodebw/analysis.h"
+#include "nodebw/kernel_cmp.h"
 #include "nodebw/results.h"
 
 #ifndef NODEBW_FIXTURES
@@ -707,6 +708,98 @@ static void extra_rounds_numbered_as_the_terminal(void **state)
 	json_decref(old);
 }
 
+/* A measurement of \p mode (meas() with its mode replaced). */
+static json_t *moded(const char *mode, const char *dir, const char *conc, json_int_t bytes,
+		     const char *streams, double gbps)
+{
+	json_t *m = meas("omp", dir, conc, bytes, streams, gbps, 0, "host memory");
+	json_object_set_new(m, "mode", json_string(mode));
+	return m;
+}
+
+static json_t *kc_row(json_t *kc, const char *dir, const char *conc, json_int_t bytes)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(kc, "rows"), i, r)
+		if (strcmp(json_string_value(json_object_get(r, "direction")), dir) == 0 &&
+		    strcmp(json_string_value(json_object_get(r, "concurrency")), conc) == 0 &&
+		    json_integer_value(json_object_get(r, "size_bytes")) == bytes)
+			return r;
+	return NULL;
+}
+
+/* Kernel copies beside the same API's sync copies: paired on path, devices and size only;
+ * an unverified kernel copy, one without a sync twin and one on other devices pair with
+ * nothing; the bands' medians and verdicts. */
+static void kernel_vs_copy(void **state)
+{
+	(void)state;
+	json_t *devs = load(HOST_PLUGIN_DEVICES), *ms = json_array();
+	const char *h0 = "[{\"src\": -1, \"dst\": 0}]", *h1 = "[{\"src\": -1, \"dst\": 1}]";
+	const char *p01 = "[{\"src\": 0, \"dst\": 1}]", *p10 = "[{\"src\": 1, \"dst\": 0}]";
+	json_array_append_new(ms, moded("sync", "htod", "single", 8, h0, 0.016));
+	json_array_append_new(ms, moded("kernel", "htod", "single", 8, h0, 0.0008));
+	json_array_append_new(ms, moded("sync", "htod", "single", 16000000, h0, 20.0));
+	json_array_append_new(ms, moded("kernel", "htod", "single", 16000000, h0, 19.0));
+	json_array_append_new(ms, moded("kernel", "htod", "single", 4000000, h0, 19.0));
+	json_array_append_new(ms, moded("sync", "htod", "single", 64000, h1, 40.0));
+	json_array_append_new(ms, moded("kernel", "htod", "single", 64000, h0, 5.0));
+	json_array_append_new(ms, moded("sync", "p2p", "single", 16000000, p01, 8.0));
+	json_array_append_new(ms, moded("kernel", "p2p", "single", 16000000, p01, 40.0));
+	json_array_append_new(ms, moded("sync", "p2p", "single", 16000000, p10, 8.0));
+	json_t *bad = moded("kernel", "p2p", "single", 16000000, p10, 40.0);
+	json_object_set_new(json_object_get(bad, "verification"), "status", json_string("failed"));
+	json_array_append_new(ms, bad);
+	json_t *kc = nbw_kernel_compare(devs, ms);
+	assert_int_equal(json_array_size(json_object_get(kc, "rows")), 3);
+	json_t *r = kc_row(kc, "htod", "single", 8);
+	assert_non_null(r);
+	assert_float_equal(json_number_value(json_object_get(r, "ratio")), 0.05, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(r, "copy_mode")), "sync");
+	assert_string_equal(json_string_value(json_object_get(r, "devices")), "h->0");
+	r = kc_row(kc, "p2p", "single", 16000000);
+	assert_non_null(r);
+	assert_float_equal(json_number_value(json_object_get(r, "ratio")), 5.0, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(r, "devices")), "0->1");
+	assert_null(kc_row(kc, "htod", "single", 4000000));
+	assert_null(kc_row(kc, "htod", "single", 64000));
+	json_t *sum = json_object_get(kc, "summary");
+	assert_int_equal(json_array_size(sum), 2);
+	json_t *hs = json_array_get(sum, 0);
+	assert_string_equal(json_string_value(json_object_get(hs, "direction")), "htod");
+	json_t *small = json_object_get(hs, "small_band"), *large = json_object_get(hs, "large_band");
+	assert_float_equal(json_number_value(json_object_get(small, "median_ratio")), 0.05, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(small, "verdict")), "kernel slower");
+	assert_float_equal(json_number_value(json_object_get(large, "median_ratio")), 0.95, 1e-9);
+	assert_string_equal(json_string_value(json_object_get(large, "verdict")), "kernel slower");
+	json_t *ps = json_array_get(sum, 1);
+	assert_true(json_is_null(json_object_get(json_object_get(ps, "small_band"), "median_ratio")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(ps, "large_band"),
+							       "verdict")), "kernel faster");
+	assert_string_equal(nbw_kernel_compare_verdict(1.02), "no clear difference");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	assert_int_equal(nbw_kernel_compare_print(f, kc, true), 2);
+	fclose(f);
+	assert_non_null(strstr(out, "Kernel copy vs API copy"));
+	assert_non_null(strstr(out, "5.00x"));
+	assert_non_null(strstr(out, "0.95x kernel slower"));
+	free(out);
+	json_decref(kc);
+	/* Nothing to pair: empty arrays, nothing printed. */
+	json_t *none = json_array();
+	json_array_append_new(none, moded("sync", "htod", "single", 8, h0, 0.016));
+	kc = nbw_kernel_compare(devs, none);
+	assert_int_equal(json_array_size(json_object_get(kc, "rows")), 0);
+	assert_int_equal(nbw_kernel_compare_print(stdout, kc, true), 0);
+	json_decref(kc);
+	json_decref(none);
+	json_decref(ms);
+	json_decref(devs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +818,7 @@ int main(void)
 		cmocka_unit_test(read_at_the_size_every_set_has),
 		cmocka_unit_test(series_size_rule),
 		cmocka_unit_test(plane_sweep_repeats_keep_the_size),
+		cmocka_unit_test(kernel_vs_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -307,11 +307,25 @@ static void test_series_plan(void **state)
  * doc/architecture.md quotes. */
 static const char *omp_like(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
 {
-	if (mode == NBW_MODE_PARALLEL || (dir == NBW_P2P && mode == NBW_MODE_NOWAIT)) {
+	if (mode == NBW_MODE_PARALLEL || mode == NBW_MODE_CHASE ||
+	    (dir == NBW_P2P && mode == NBW_MODE_NOWAIT)) {
 		snprintf(why, len, "no");
 		return NULL;
 	}
 	return "x";
+}
+
+/* The OpenMP backend's kernel mode on GPUs: pinned host memory only, no kernel reading
+ * another GPU's memory (bw_omp/omp_kernel.c). */
+static int omp_gpu_supports(void *ctx, enum nbw_dir dir, enum nbw_mode mode,
+			    enum nbw_hostmem mem, char *why, size_t len)
+{
+	(void)ctx;
+	if (mode == NBW_MODE_KERNEL && (dir == NBW_P2P || mem != NBW_HOSTMEM_PINNED)) {
+		snprintf(why, len, "not addressable");
+		return -1;
+	}
+	return 0;
 }
 
 static const char *cuda_like(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
@@ -353,13 +367,15 @@ static void test_eight_gpus(void **state)
 {
 	(void)state;
 	size_t sweep, matrix, meas;
-	struct nbw_plan_caps omp = { .interface = omp_like };
+	/* sync, async, nowait as before (30 + 260); kernel: HtoD and DtoH with pinned memory
+	 * only, 2 sweep sets (device 0, dual) and 8 two-size sets (7 devices, all) each. */
+	struct nbw_plan_caps omp = { .interface = omp_like, .supports = omp_gpu_supports };
 	count(&omp, &sweep, &matrix, &meas);
 	print_message("OpenMP, 8 GPUs: %zu sweep sets, %zu two-size sets, %zu measurements\n",
 		      sweep, matrix, meas);
-	assert_int_equal(sweep, 30);
-	assert_int_equal(matrix, 260);
-	assert_int_equal(meas, 30 * 10 + 260 * 2);
+	assert_int_equal(sweep, 30 + 4);
+	assert_int_equal(matrix, 260 + 16);
+	assert_int_equal(meas, 34 * 10 + 276 * 2);
 	struct nbw_plan_caps cuda = { .interface = cuda_like, .peer_control = true };
 	count(&cuda, &sweep, &matrix, &meas);
 	print_message("CUDA, 8 GPUs: %zu sweep sets, %zu two-size sets, %zu measurements\n",
@@ -367,6 +383,90 @@ static void test_eight_gpus(void **state)
 	assert_int_equal(sweep, 28);
 	assert_int_equal(matrix, 392);
 	assert_int_equal(meas, 28 * 10 + 392 * 2);
+}
+
+/* The kernel mode plans the same device sets and sizes as sync (its cost is sync's), and a
+ * backend's refusal of a kernel path is a skip with its reason. */
+static const char *with_kernel(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
+{
+	(void)dir;
+	if (mode == NBW_MODE_KERNEL)
+		return "copy loop";
+	if (mode == NBW_MODE_SYNC)
+		return "copy()";
+	snprintf(why, len, "no");
+	return NULL;
+}
+
+static int no_kernel_pageable(void *ctx, enum nbw_dir dir, enum nbw_mode mode,
+			      enum nbw_hostmem mem, char *why, size_t len)
+{
+	(void)ctx;
+	(void)dir;
+	if (mode == NBW_MODE_KERNEL && mem == NBW_HOSTMEM_PAGEABLE) {
+		snprintf(why, len, "pageable memory is not addressable by the device");
+		return -1;
+	}
+	return 0;
+}
+
+static void plan_mode(enum nbw_dir dir, enum nbw_mode mode, const struct nbw_plan_caps *caps,
+		      struct nbw_plan *p)
+{
+	struct nbw_probe_opts o;
+	memset(&o, 0, sizeof(o));
+	o.modes[mode] = true;
+	o.hostmem[NBW_HOSTMEM_PAGEABLE] = o.hostmem[NBW_HOSTMEM_PINNED] = true;
+	o.threads[0] = o.threads[1] = o.threads[2] = true;
+	o.peer[0] = o.peer[1] = true;
+	o.bind[NBW_BIND_LOCAL] = true;
+	const int devs[] = {0, 1, 2, 3};
+	struct nbw_plan_devices d = { .devs = devs, .nd = 4 };
+	assert_int_equal(nbw_plan_series(&o, dir, caps, &d, p), 0);
+}
+
+static void test_kernel_like_sync(void **state)
+{
+	(void)state;
+	struct nbw_plan_caps caps = { .interface = with_kernel };
+	for (int dir = 0; dir < NBW_DIR_COUNT; dir++) {
+		struct nbw_plan ps = { 0 }, pk = { 0 };
+		plan_mode((enum nbw_dir)dir, NBW_MODE_SYNC, &caps, &ps);
+		plan_mode((enum nbw_dir)dir, NBW_MODE_KERNEL, &caps, &pk);
+		assert_true(ps.n > 0);
+		assert_int_equal(pk.n, ps.n);
+		for (size_t i = 0; i < ps.n; i++) {
+			assert_int_equal(pk.v[i].mode, NBW_MODE_KERNEL);
+			assert_string_equal(pk.v[i].interface, "copy loop");
+			assert_int_equal(pk.v[i].mem, ps.v[i].mem);
+			assert_int_equal(pk.v[i].set.nstreams, ps.v[i].set.nstreams);
+			assert_int_equal(pk.v[i].set.matrix_only, ps.v[i].set.matrix_only);
+			assert_memory_equal(pk.v[i].set.src, ps.v[i].set.src, sizeof(ps.v[i].set.src));
+			assert_memory_equal(pk.v[i].set.dst, ps.v[i].set.dst, sizeof(ps.v[i].set.dst));
+		}
+		assert_int_equal(nbw_plan_measurements(&pk, 10), nbw_plan_measurements(&ps, 10));
+		nbw_plan_free(&ps);
+		nbw_plan_free(&pk);
+	}
+	/* Refused pageable kernels are skips with the backend's reason; pinned ones run. */
+	caps.supports = no_kernel_pageable;
+	struct nbw_plan p = { 0 };
+	plan_mode(NBW_HTOD, NBW_MODE_KERNEL, &caps, &p);
+	size_t skips = 0, pinned = 0;
+	for (size_t i = 0; i < p.n; i++) {
+		if (p.v[i].skip[0]) {
+			assert_int_equal(p.v[i].mem, NBW_HOSTMEM_PAGEABLE);
+			assert_string_equal(p.v[i].skip,
+					    "pageable memory is not addressable by the device");
+			skips++;
+		} else {
+			assert_int_equal(p.v[i].mem, NBW_HOSTMEM_PINNED);
+			pinned++;
+		}
+	}
+	assert_int_equal(skips, 3); /* single, dual, all */
+	assert_int_equal(pinned, 4 + 1 + 1);
+	nbw_plan_free(&p);
 }
 
 int main(void)
@@ -384,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_series_plan),
 		cmocka_unit_test(test_matrix_sizes),
 		cmocka_unit_test(test_eight_gpus),
+		cmocka_unit_test(test_kernel_like_sync),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
