@@ -9,6 +9,19 @@
  *   async   the same copies as hipMemcpyAsync / hipMemcpyPeerAsync on the transfer's own
  *           non-blocking stream between two hipEvents, then hipEventSynchronize; the events
  *           give device_s (hipEventElapsedTime)
+ *   kernel  a copy kernel (hip_kernels.c: HIP C++ compiled by hipRTC for the device's
+ *           gcnArchName, loaded with hipModuleLoadData, launched with hipModuleLaunchKernel
+ *           on the transfer's own stream between two hipEvents): HtoD on the destination
+ *           GPU reading mapped pinned (or registered) host memory through its device address
+ *           (hipHostGetDevicePointer), DtoH on the source GPU writing it, P2P on the
+ *           destination GPU reading the source's buffer through the peer pointer, only with
+ *           peer access on. Pageable memory has no device address: refused
+ *   chase   the same module's chase kernel, one thread of the destination GPU following
+ *           the chain through mapped host memory (HtoD) or the peer's memory (P2P, peer on);
+ *           DtoH refused (a host thread cannot load HIP device memory)
+ *           The code objects are compiled at the first supports() of these modes (once per
+ *           gcnArchName) and loaded at the first prepare() on each device, never timed;
+ *           when hipRTC cannot build them, both modes are refused with its error
  *   gated   submit() queues hipStreamWaitValue32 on a 32-bit flag in mapped, coherent pinned
  *           host memory ahead of the events and the copy; release() raises the flag by one,
  *           so every copy waiting for "flag >= epoch + 1" starts at once
@@ -43,6 +56,7 @@
 #endif
 #include <hip/hip_runtime_api.h>
 
+#include "hip_kernels.h"
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
@@ -55,6 +69,8 @@
 struct nbw_backend {
 	int ndev;
 	bool *can_wait;            /* hipDeviceAttributeCanUseStreamWaitValue per device */
+	int *cus;                  /* hipDeviceAttributeMultiprocessorCount per device */
+	struct hipk *kern;         /* the kernel modes' code objects, compiled on first use */
 	pthread_mutex_t lock;      /* the gate's creation, at the first async prepare() */
 	bool gate_tried;           /* gate_init() ran (gate or gate_why is set) */
 	uint32_t *gate;            /* host address of the gate flag, NULL when there is none */
@@ -68,6 +84,9 @@ struct hip_xfer {
 	hipStream_t stream;
 	hipEvent_t start, stop;
 	uint32_t wait_for;         /* gate value a submitted copy waits for; 0 when none is */
+	hipFunction_t fn;          /* kernel and chase modes: the kernel, and its addresses */
+	const void *ksrc;
+	void *kdst;
 	char gate_why[NBW_REASON_LEN]; /* why this copy cannot start on the gate */
 };
 
@@ -161,7 +180,12 @@ static int hb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 		return -ENOMEM;
 	be->ndev = n;
 	be->can_wait = calloc((size_t)n, sizeof(*be->can_wait));
-	if (!be->can_wait) {
+	be->cus = calloc((size_t)n, sizeof(*be->cus));
+	be->kern = hipk_new(n);
+	if (!be->can_wait || !be->cus || !be->kern) {
+		hipk_free(be->kern);
+		free(be->cus);
+		free(be->can_wait);
 		free(be);
 		return -ENOMEM;
 	}
@@ -169,6 +193,8 @@ static int hb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 		int v = 0;
 		if (!HIP_TRY(hipDeviceGetAttribute(&v, hipDeviceAttributeCanUseStreamWaitValue, d)))
 			be->can_wait[d] = v != 0;
+		(void)HIP_TRY(hipDeviceGetAttribute(&be->cus[d],
+						    hipDeviceAttributeMultiprocessorCount, d));
 	}
 	pthread_mutex_init(&be->lock, NULL);
 	*out = be;
@@ -182,6 +208,8 @@ static void hb_close(struct nbw_backend *be)
 	if (be->gate)
 		(void)HIP_TRY(hipHostFree(be->gate));
 	pthread_mutex_destroy(&be->lock);
+	hipk_free(be->kern);
+	free(be->cus);
 	free(be->can_wait);
 	free(be);
 }
@@ -255,6 +283,37 @@ static void hb_versions(struct nbw_backend *be, char *buf, size_t len)
 	free(real);
 }
 
+static const char *kernel_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
+				    size_t whylen)
+{
+	static const char *const text[NBW_DIR_COUNT][2] = {
+		[NBW_HTOD] = {
+			"copy kernel (hipRTC, hipModuleLaunchKernel) on the destination GPU reading "
+			"mapped pinned host memory (hipHostGetDevicePointer), hipEvent timing",
+			"chase kernel (hipRTC): one thread of the destination GPU follows the chain "
+			"in mapped pinned host memory, dependent loads, hipEvent timing",
+		},
+		[NBW_DTOH] = {
+			"copy kernel (hipRTC, hipModuleLaunchKernel) on the source GPU writing mapped "
+			"pinned host memory (hipHostGetDevicePointer), hipEvent timing",
+			NULL,
+		},
+		[NBW_P2P] = {
+			"copy kernel (hipRTC, hipModuleLaunchKernel) on the destination GPU reading "
+			"the source's memory through the peer pointer (peer access on), hipEvent timing",
+			"chase kernel (hipRTC): one thread of the destination GPU follows the chain "
+			"in the source GPU's memory through the peer pointer, hipEvent timing",
+		},
+	};
+	const char *t = text[dir][mode == NBW_MODE_CHASE];
+
+	if (!t)
+		snprintf(why, whylen,
+			 "a DtoH chase needs a host thread loading device memory, which HIP does "
+			 "not map into the host");
+	return t;
+}
+
 static const char *hb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
 {
 	static const char *const text[NBW_DIR_COUNT][2] = {
@@ -286,6 +345,9 @@ static const char *hb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 		return text[dir][0];
 	case NBW_MODE_ASYNC:
 		return text[dir][1];
+	case NBW_MODE_KERNEL:
+	case NBW_MODE_CHASE:
+		return kernel_interface(dir, mode, why, whylen);
 	case NBW_MODE_NOWAIT:
 		snprintf(why, whylen,
 			 "nowait is OpenMP's target update nowait; HIP's stream copy is the async "
@@ -318,7 +380,21 @@ static int hb_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode m
 			 "memory");
 		return -1;
 	}
-	return 0;
+	if (mode != NBW_MODE_KERNEL && mode != NBW_MODE_CHASE)
+		return 0;
+	if (dir != NBW_P2P && mem == NBW_HOSTMEM_PAGEABLE) {
+		snprintf(why, whylen,
+			 "a device thread can only reach page-locked host memory mapped into the "
+			 "GPU (pinned, registered); pageable memory has no device address");
+		return -1;
+	}
+	if (dir != NBW_P2P && mem == NBW_HOSTMEM_HUGEPAGE) {
+		snprintf(why, whylen,
+			 "the kernel and chase modes run over pinned and registered memory only; "
+			 "huge-page buffers are measured with the API's copies");
+		return -1;
+	}
+	return hipk_compile_all(be->kern, why, whylen) ? -1 : 0;
 }
 
 static const char *hb_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem, int dev)
@@ -589,21 +665,83 @@ static void destroy_state(struct hip_xfer *st)
 static int gate_refusal(struct nbw_backend *be, const struct nbw_xfer *x,
 			const struct hip_xfer *st);
 
+static bool kernel_mode(const struct nbw_xfer *x)
+{
+	return x->mode == NBW_MODE_KERNEL || x->mode == NBW_MODE_CHASE;
+}
+
+/* The device address of one side of a kernel-mode copy: device buffers as they are, host
+ * buffers through hipHostGetDevicePointer (pinned and registered memory are mapped). */
+static int kernel_address(const struct nbw_buf *b, void **out)
+{
+	if (b->loc == NBW_LOC_DEVICE) {
+		*out = b->ptr;
+		return 0;
+	}
+	if (b->loc == NBW_LOC_HOST_PAGEABLE) {
+		snprintf(last_err, sizeof(last_err),
+			 "kernel mode: pageable host memory has no device address");
+		return -EINVAL;
+	}
+	return HIP_TRY(hipHostGetDevicePointer(out, b->ptr, 0));
+}
+
+/* Kernel and chase modes, outside the timed region: the checks, the module on the device
+ * that runs the kernel, the device addresses of both sides. */
+static int kernel_setup(struct nbw_backend *be, const struct nbw_xfer *x, struct hip_xfer *st)
+{
+	hipFunction_t copy = NULL, chase = NULL;
+	void *src = NULL;
+
+	if (x->dir == NBW_P2P && !same_device(x) && x->peer != NBW_PEER_ON) {
+		snprintf(last_err, sizeof(last_err),
+			 "%s mode reads the source GPU's memory through the peer pointer, which "
+			 "needs peer access (%s for this series)", x->mode == NBW_MODE_CHASE ? "chase" : "kernel",
+			 x->peer == NBW_PEER_OFF ? "disabled" : "not enabled");
+		return -EINVAL;
+	}
+	if (x->mode == NBW_MODE_CHASE && (x->dir == NBW_DTOH || x->bytes < sizeof(uint64_t) ||
+					  x->dst->bytes < sizeof(uint64_t))) {
+		snprintf(last_err, sizeof(last_err),
+			 x->dir == NBW_DTOH ? "chase: a DtoH chase needs a host thread loading "
+					      "device memory, which HIP does not map into the host"
+					    : "chase: needs at least one 8-byte element");
+		return -EINVAL;
+	}
+	if (hipk_functions(be->kern, st->dev, &copy, &chase, last_err, sizeof(last_err)))
+		return -EIO;
+	st->fn = x->mode == NBW_MODE_CHASE ? chase : copy;
+	if (kernel_address(x->src, &src) || kernel_address(x->dst, &st->kdst))
+		return -EIO;
+	st->ksrc = src;
+	return 0;
+}
+
 static int hb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	x->priv = NULL;
-	if (x->mode != NBW_MODE_ASYNC)
+	if (x->mode != NBW_MODE_ASYNC && !kernel_mode(x))
 		return 0;
 	struct hip_xfer *st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	st->dev = issuing_device(x);
+	/* A kernel runs on the GPU that loads: the destination, except DtoH's source. */
+	st->dev = kernel_mode(x) && x->dir != NBW_DTOH ? x->dst->device : issuing_device(x);
 	if (use_device(st->dev) ||
 	    HIP_TRY(hipStreamCreateWithFlags(&st->stream, hipStreamNonBlocking)) ||
 	    HIP_TRY(hipEventCreateWithFlags(&st->start, hipEventDefault)) ||
 	    HIP_TRY(hipEventCreateWithFlags(&st->stop, hipEventDefault))) {
 		destroy_state(st);
 		return -EIO;
+	}
+	if (kernel_mode(x)) {
+		int rc = kernel_setup(be, x, st);
+		if (rc) {
+			destroy_state(st);
+			return rc;
+		}
+		x->priv = st;
+		return 0;
 	}
 	gate_ensure(be);
 	/* Tell the core up front when submit() would refuse: it then uses a barrier. */
@@ -616,9 +754,19 @@ static int hb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 }
 
 /* start event, copy, stop event on the transfer's stream; returns without waiting. */
-static int enqueue_timed(const struct nbw_xfer *x, struct hip_xfer *st)
+static int launch(const struct nbw_xfer *x, struct nbw_backend *be, struct hip_xfer *st)
 {
-	if (HIP_TRY(hipEventRecord(st->start, st->stream)) || copy_async(x, st->stream) ||
+	if (x->mode == NBW_MODE_CHASE)
+		return HIP_TRY(hipk_launch_chase(st->fn, st->stream, st->ksrc, st->kdst,
+						 x->chase_loads));
+	return HIP_TRY(hipk_launch_copy(st->fn, st->stream, st->ksrc, st->kdst, x->bytes,
+					be->cus[st->dev]));
+}
+
+static int enqueue_timed(const struct nbw_xfer *x, struct nbw_backend *be, struct hip_xfer *st)
+{
+	if (HIP_TRY(hipEventRecord(st->start, st->stream)) ||
+	    (kernel_mode(x) ? launch(x, be, st) : copy_async(x, st->stream)) ||
 	    HIP_TRY(hipEventRecord(st->stop, st->stream)))
 		return -EIO;
 	return 0;
@@ -649,11 +797,14 @@ static int hb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 			return -EIO;
 		return 0;
 	case NBW_MODE_ASYNC:
+	case NBW_MODE_KERNEL:
+	case NBW_MODE_CHASE:
 		if (!st) {
-			snprintf(last_err, sizeof(last_err), "async transfer without prepare()");
+			snprintf(last_err, sizeof(last_err), "%s transfer without prepare()",
+				 x->mode == NBW_MODE_ASYNC ? "async" : "kernel-mode");
 			return -EINVAL;
 		}
-		if (use_device(st->dev) || enqueue_timed(x, st))
+		if (use_device(st->dev) || enqueue_timed(x, be, st))
 			return -EIO;
 		return wait_timed(x, st);
 	default:
@@ -715,7 +866,7 @@ static int hb_submit(struct nbw_backend *be, struct nbw_xfer *x)
 					 0xffffffffu)))
 		return -EIO;
 	st->wait_for = target;
-	return enqueue_timed(x, st);
+	return enqueue_timed(x, be, st);
 }
 
 static int hb_release(struct nbw_backend *be)

@@ -18,13 +18,21 @@
  *
  * A device without a copy-only group copies on its first compute group, queue 0 (said in the
  * interface and the path). The choice is recorded per device in versions()
- * (device<N>_queue_group, device<N>_p2p_queue_group) and per pair in p2p_path().
+ * (device<N>_queue_group, device<N>_p2p_queue_group, device<N>_compute_queue_group) and per
+ * pair in p2p_path().
  *
  *   sync    zeCommandListAppendMemoryCopy on an immediate command list in synchronous mode:
  *           the append returns when the copy is done
  *   async   the same append on an asynchronous immediate command list, signalling an event
  *           from a kernel-timestamp pool; zeEventHostSynchronize waits for it and the event's
  *           global start/end ticks give the device time of the copy
+ *   kernel  the same append as async (timestamped event, zeEventHostSynchronize), but on
+ *           queue 0 of the device's first compute queue group (FLAG_COMPUTE), where the
+ *           driver runs the copy as a blit kernel on the compute engine, beside the copy
+ *           engines of the other modes. Only for a device that has a copy-only group: on
+ *           one without, the other modes copy on that compute group already, and kernel
+ *           mode is refused rather than measuring the same thing twice
+ *   chase   refused: dependent loads need a SPIR-V kernel, which nodebw does not ship
  *   gated   (submit/release/complete) the async copy also waits on a gate event of its
  *           driver, which release() signals from the host; unprepare() of a copy that was
  *           submitted and never completed opens its gate if release() never came and waits
@@ -84,6 +92,8 @@ struct ze_dev {
 	struct ze_engine main;          /* host copies (and write()/read()): the main copy engine */
 	struct ze_engine link;          /* device-to-device copies: link copy engines, or = main */
 	bool has_link;                  /* the device has link copy engines */
+	struct ze_engine compute;       /* kernel mode: the first compute queue group */
+	bool has_compute;               /* the device has a compute queue group */
 	double ns_per_tick;             /* kernel timestamp period */
 	uint64_t ts_mask;               /* valid bits of a kernel timestamp */
 	pthread_mutex_t lock;           /* serialises the helper list of write()/read() */
@@ -120,6 +130,12 @@ static _Thread_local char path_buf[2 * NBW_REASON_LEN];
  * engines; interface() has no backend. */
 static atomic_bool compute_fallback;
 static atomic_bool link_engines;
+/* The compute queue group ordinal of kernel mode when every device of the last open() has
+ * the same one (COMPUTE_ORD_NONE before any, COMPUTE_ORD_MIXED when they differ), so that
+ * interface() can name it. */
+#define COMPUTE_ORD_NONE (-1)
+#define COMPUTE_ORD_MIXED (-2)
+static atomic_int compute_ordinal = COMPUTE_ORD_NONE;
 
 struct ze_code {
 	ze_result_t r;
@@ -416,6 +432,15 @@ static int pick_engines(struct ze_dev *v, const ze_command_queue_group_propertie
 		if ((int)i != primary && copy_only(g[i].flags) && g[i].numQueues > 1)
 			link = (int)i;
 	set_engine(&v->main, g, primary, copy >= 0);
+	v->has_compute = compute >= 0;
+	if (v->has_compute) {
+		int seen = COMPUTE_ORD_NONE;
+
+		set_engine(&v->compute, g, compute, false);
+		if (copy >= 0 && !atomic_compare_exchange_strong(&compute_ordinal, &seen, compute) &&
+		    seen != compute)
+			atomic_store(&compute_ordinal, COMPUTE_ORD_MIXED);
+	}
 	v->has_link = link >= 0;
 	if (v->has_link)
 		set_engine(&v->link, g, link, true);
@@ -562,6 +587,7 @@ static int zb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 	int rc;
 
 	*out = NULL;
+	atomic_store(&compute_ordinal, COMPUTE_ORD_NONE);
 	if (!ZE_CALL(zeInit, ZE_INIT_FLAG_GPU_ONLY)) {
 		snprintf(why, whylen, "%s", last_err);
 		return -ENODEV;
@@ -668,6 +694,36 @@ static int zb_device_info(struct nbw_backend *be, int dev, struct nbw_device *ou
 	return 0;
 }
 
+static bool any_kernel_device(struct nbw_backend *be);
+
+/* The compute group ordinal of kernel mode shared by every device, COMPUTE_ORD_NONE when no
+ * device can run kernel mode, COMPUTE_ORD_MIXED otherwise. */
+static int kernel_ordinal_all(const struct nbw_backend *be)
+{
+	int ord = COMPUTE_ORD_NONE;
+
+	for (int i = 0; i < be->ndev; i++) {
+		const struct ze_dev *v = &be->dev[i];
+		int o = v->has_compute && v->main.copy_only ? (int)v->compute.ordinal
+							    : COMPUTE_ORD_NONE;
+
+		if (i > 0 && o != ord)
+			return COMPUTE_ORD_MIXED;
+		ord = o;
+	}
+	return ord;
+}
+
+static void kernel_group_line(char *buf, size_t len, size_t *off, const struct ze_dev *v,
+			      int i)
+{
+	if (v->has_compute && v->main.copy_only)
+		buf_add(buf, len, off, "device%d_kernel_queue_group=ordinal %u, queue 0\n", i,
+			v->compute.ordinal);
+	else
+		buf_add(buf, len, off, "device%d_kernel_queue_group=none\n", i);
+}
+
 static void zb_versions(struct nbw_backend *be, char *buf, size_t len)
 {
 	zel_component_version_t comp[8];
@@ -689,6 +745,14 @@ static void zb_versions(struct nbw_backend *be, char *buf, size_t len)
 				v->major, v->minor, v->patch);
 		}
 	}
+	/* Kernel mode's queue group: one line when every device has the same (short: the
+	 * core keeps 4 KiB of versions), else one per device. */
+	int kernel_ord = kernel_ordinal_all(be);
+	if (kernel_ord >= 0)
+		buf_add(buf, len, &off, "kernel_queue_group=ordinal %d, queue 0 on every device\n",
+			kernel_ord);
+	else if (kernel_ord == COMPUTE_ORD_NONE && !any_kernel_device(be))
+		buf_add(buf, len, &off, "kernel_queue_group=none: %s\n", last_err);
 	buf_add(buf, len, &off, "drivers=%u\n", be->ndrv);
 	for (uint32_t i = 0; i < be->ndrv; i++) {
 		const struct ze_drv *d = &be->drv[i];
@@ -713,6 +777,8 @@ static void zb_versions(struct nbw_backend *be, char *buf, size_t len)
 		else
 			buf_add(buf, len, &off, "device%d_p2p_queue_group=ordinal %u, queue 0 (no "
 				"link copy engines)\n", i, v->main.ordinal);
+		if (kernel_ord == COMPUTE_ORD_MIXED)
+			kernel_group_line(buf, len, &off, v, i);
 		buf_add(buf, len, &off, "device%d_timer=%.4f ns/tick, %u valid bits\n", i,
 			v->ns_per_tick, v->props.kernelTimestampValidBits);
 	}
@@ -738,6 +804,26 @@ static void zb_versions(struct nbw_backend *be, char *buf, size_t len)
 static const char *const sync_text[2][2][2] = ZE_ENGINES(ZE_SYNC);
 static const char *const async_text[2][2][2] = ZE_ENGINES(ZE_ASYNC);
 
+/* Kernel mode: the compute queue group, by its ordinal where every device has the same one. */
+#define ZE_KERNEL(o)                                                                          \
+	"zeCommandListAppendMemoryCopy on the compute queue group (" o "), queue 0, beside "  \
+	"the copy-engine group of the other modes; zeEventHostSynchronize"
+static const char *const kernel_text[] = {
+	ZE_KERNEL("ordinal 0"), ZE_KERNEL("ordinal 1"), ZE_KERNEL("ordinal 2"),
+	ZE_KERNEL("ordinal 3"), ZE_KERNEL("ordinal 4"), ZE_KERNEL("ordinal 5"),
+	ZE_KERNEL("ordinal 6"), ZE_KERNEL("ordinal 7"),
+};
+static const char *const kernel_text_mixed = ZE_KERNEL("ordinal per device");
+
+static const char *kernel_interface(void)
+{
+	int o = atomic_load(&compute_ordinal);
+
+	if (o >= 0 && (size_t)o < sizeof(kernel_text) / sizeof(kernel_text[0]))
+		return kernel_text[o];
+	return kernel_text_mixed;
+}
+
 static const char *zb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
 {
 	int p2p = dir == NBW_P2P, link = atomic_load(&link_engines) ? 1 : 0;
@@ -762,6 +848,14 @@ static const char *zb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 			 "parallel splits one copy over host threads (host backend only), not a "
 			 "Level Zero call");
 		return NULL;
+	case NBW_MODE_KERNEL:
+		return kernel_interface();
+	case NBW_MODE_CHASE:
+		snprintf(why, whylen,
+			 "a pointer chase needs a device kernel of dependent loads, and Level Zero "
+			 "runs only SPIR-V or native modules (zeModuleCreate), which nodebw does "
+			 "not ship");
+		return NULL;
 	default:
 		break;
 	}
@@ -769,11 +863,47 @@ static const char *zb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 	return NULL;
 }
 
+/* Why device v cannot run kernel mode (into last_err), or 0 when it can. */
+static int kernel_refusal(const struct ze_dev *v, int dev)
+{
+	if (!v->has_compute) {
+		set_err("kernel mode: device %d (%s) has no compute queue group", dev,
+			v->props.name);
+		return -1;
+	}
+	if (!v->main.copy_only) {
+		set_err("kernel mode: device %d (%s) has no copy-only queue group, so its sync "
+			"and async copies run on the compute queue group (ordinal %u) already",
+			dev, v->props.name, v->compute.ordinal);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether some device can run kernel mode; when none can, last_err says why (the first's). */
+static bool any_kernel_device(struct nbw_backend *be)
+{
+	char first[NBW_REASON_LEN] = "";
+
+	for (int i = 0; be && i < be->ndev; i++) {
+		if (!kernel_refusal(&be->dev[i], i))
+			return true;
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", last_err);
+	}
+	set_err("%s", first[0] ? first : "kernel mode: no Level Zero device");
+	return false;
+}
+
 static int zb_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode mode,
 		       enum nbw_hostmem mem, char *why, size_t whylen)
 {
 	if (!zb_interface(dir, mode, why, whylen))
 		return -1;
+	if (mode == NBW_MODE_KERNEL && !any_kernel_device(be)) {
+		snprintf(why, whylen, "%s", last_err);
+		return -1;
+	}
 	if (mem == NBW_HOSTMEM_REGISTERED) {
 		snprintf(why, whylen,
 			 "registered host memory is not available in Level Zero 1.8: no call "
@@ -1106,7 +1236,7 @@ static int zb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 	int d = exec_device(x), rc;
 
 	x->priv = NULL;
-	if (x->mode != NBW_MODE_SYNC && x->mode != NBW_MODE_ASYNC) {
+	if (x->mode != NBW_MODE_SYNC && x->mode != NBW_MODE_ASYNC && x->mode != NBW_MODE_KERNEL) {
 		set_err("mode %d is not a Level Zero mode", (int)x->mode);
 		return -EINVAL;
 	}
@@ -1114,6 +1244,8 @@ static int zb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		set_err("transfer without a valid device buffer (device %d)", d);
 		return -EINVAL;
 	}
+	if (x->mode == NBW_MODE_KERNEL && kernel_refusal(&be->dev[d], d))
+		return -EINVAL;
 	if (x->dir == NBW_P2P) {
 		int t = x->dst->device;
 
@@ -1133,11 +1265,16 @@ static int zb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		return -ENOMEM;
 	}
 	st->dev = &be->dev[d];
-	copy_queue(st->dev, x->dir, x->dst->device, &st->ordinal, &st->index);
+	if (x->mode == NBW_MODE_KERNEL) {
+		st->ordinal = st->dev->compute.ordinal;
+		st->index = 0;
+	} else {
+		copy_queue(st->dev, x->dir, x->dst->device, &st->ordinal, &st->index);
+	}
 	rc = make_list(be, st->dev, x->mode == NBW_MODE_SYNC ? ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS :
 							    ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
 		       st->ordinal, st->index, &st->list) ? 0 : -EIO;
-	if (!rc && x->mode == NBW_MODE_ASYNC)
+	if (!rc && x->mode != NBW_MODE_SYNC)
 		rc = make_done_event(st);
 	if (rc) {
 		free_xfer(st);

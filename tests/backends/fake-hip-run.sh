@@ -61,4 +61,14 @@ check "sync p2p: exit 0 (status $st)" test "$st" -eq 0
 check "sync p2p: the interface names hipDeviceSynchronize; every copy verified" \
 	q p2p 'ms and all("hipDeviceSynchronize" in m["interface"] and not m["error"]
 		and m["verification"]["status"] == "passed" for m in ms)'
+# ---- kernel mode: a copy kernel, end to end (the fake runs it on host memory) ---------------
+fake kernel --mode kernel --probe htod,dtoh,p2p --threads 1 --peer-access enabled
+st=$(cat "$tmp/kernel.st")
+check "kernel mode: exit 0 (status $st)" test "$st" -eq 0
+check "kernel mode: htod, dtoh and p2p copies by the copy kernel, every copy verified" \
+	q kernel 'set(m["direction"] for m in ms) == {"htod", "dtoh", "p2p"} and all(
+		m["interface"].startswith("copy kernel (hipRTC, hipModuleLaunchKernel)")
+		and not m["error"] and m["verification"]["status"] == "passed" for m in ms)'
+check "kernel mode: pageable host memory skipped, saying it has no device address" \
+	q kernel 'any("pageable memory has no device address" in s["reason"] for s in sk)'
 done_testing

@@ -11,7 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
 
-FAKE_ZE_LAYOUT=1 FAKE_ZE_NDEV=3 NODEBW_PLUGIN_DIR=$FAKE_PLUGIN_DIR "$NODEBW" probe --api ze \
+mkdir -p "$tmp/log"
+FAKE_CALLLOG_DIR=$tmp/log FAKE_ZE_LAYOUT=1 FAKE_ZE_NDEV=3 NODEBW_PLUGIN_DIR=$FAKE_PLUGIN_DIR "$NODEBW" probe --api ze \
 	--sizes 4096 --bind none --warmup 1 --reps 2 --max-reps 2 --output "$tmp/pvc" \
 	>"$tmp/pvc.out" 2>"$tmp/pvc.err"
 st=$?
@@ -43,5 +44,20 @@ check "every p2p measurement's path names the source's link engines and the queu
 		for m in ms if m["direction"] == "p2p") and any(m["direction"] == "p2p" for m in ms)'
 check "each series records its own interface: p2p the link copy engines, host copies the main copy engine" \
 	q 'all(("link copy engines" if m["direction"] == "p2p" else "main copy engine") in m["interface"]
-		and ("async immediate list" in m["interface"]) == (m["mode"] == "async") for m in ms)'
+		and ("async immediate list" in m["interface"]) == (m["mode"] == "async")
+		for m in ms if m["mode"] != "kernel")'
+check "kernel mode: every direction ran on the compute queue group (ordinal 0), verified" \
+	q 'set(m["direction"] for m in ms if m["mode"] == "kernel") == {"htod", "dtoh", "p2p"}
+		and all(m["interface"].startswith("zeCommandListAppendMemoryCopy on the compute queue group (ordinal 0)")
+		and not m["error"] and m["verification"]["status"] == "passed"
+		for m in ms if m["mode"] == "kernel")'
+check "versions: kernel mode's queue group" \
+	q 'sw["kernel_queue_group"] == "ordinal 0, queue 0 on every device"'
+check "chase: skipped, saying Level Zero would need a SPIR-V kernel" \
+	q 'not [m for m in ms if m["mode"] == "chase"] and any("SPIR-V" in s["reason"]
+		for s in d["skipped"] if s["api"] == "ze")'
+check "the call log: kernel-mode copies on ordinal 0, the others on the copy groups 1 and 2" \
+	sh -c "grep -q 'zeCommandListAppendMemoryCopy(dev [0-9], wait [01], ordinal 0)' '$tmp/log/ze.log' &&
+		grep -q 'zeCommandListAppendMemoryCopy(dev [0-9], wait [01], ordinal 1)' '$tmp/log/ze.log' &&
+		grep -q 'zeCommandListAppendMemoryCopy(dev [0-9], wait [01], ordinal 2)' '$tmp/log/ze.log'"
 done_testing

@@ -2,8 +2,11 @@
 /*
  * A fake HIP runtime for the HIP backend's unit tests: the calls bw_native/hip_backend.c makes,
  * on host memory, with every call logged (calllog.h), among them every call that selects a
- * device or allocates (hipSetDevice, hipMalloc, hipHostMalloc, streams, events); there is no
- * kernel launch to call. Copies are done at once with memcpy,
+ * device or allocates (hipSetDevice, hipMalloc, hipHostMalloc, streams, events). hipRTC
+ * "compiles" the backend's kernel source into a fake code object naming its target (after
+ * checking that the source defines nbw_copy and nbw_chase), and hipModuleLaunchKernel runs
+ * those two kernels on host memory, as the device would (fake_hip_rtc_rc makes the compile
+ * fail, with a log). Copies are done at once with memcpy,
  * except the device-to-device copies of the blocking calls, which (as on a GPU) may still
  * run when the call returns: they run at hipDeviceSynchronize, a later blocking host copy
  * of the same device, or hipFree. fake_hip_ndev devices, all able to reach each other.
@@ -19,8 +22,12 @@
 #endif
 #include <hip/hip_runtime_api.h>
 
+#include <hip/hiprtc.h>
+
 #include "calllog.h"
 #include "fake_hip.h"
+
+hiprtcResult fake_hip_rtc_rc = HIPRTC_SUCCESS;
 
 int fake_hip_ndev = 2;
 int fake_hip_live; /* streams + events not destroyed yet */
@@ -147,6 +154,7 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId)
 {
 	memset(prop, 0, sizeof(*prop));
 	snprintf(prop->name, sizeof(prop->name), "fake HIP device %d", deviceId);
+	snprintf(prop->gcnArchName, sizeof(prop->gcnArchName), "gfx90a:sramecc+:xnack-");
 	return hipSuccess;
 }
 
@@ -223,6 +231,7 @@ hipError_t hipHostFree(void *ptr)
 hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags)
 {
 	(void)flags;
+	calllog_add("hipHostGetDevicePointer");
 	*devPtr = hstPtr;
 	return hipSuccess;
 }
@@ -390,5 +399,153 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop)
 	(void)start;
 	(void)stop;
 	*ms = 1.0f;
+	return hipSuccess;
+}
+
+/* ---- hipRTC and modules ------------------------------------------------------------------- */
+
+struct _hiprtcProgram {
+	const char *src;
+	char code[300];
+	const char *log;
+};
+struct ihipModule_t {
+	int dev;
+};
+struct ihipModuleSymbol_t {
+	int dev;
+	int chase;
+};
+
+const char *hiprtcGetErrorString(hiprtcResult result)
+{
+	return result == HIPRTC_SUCCESS ? "HIPRTC_SUCCESS"
+	       : result == HIPRTC_ERROR_COMPILATION ? "HIPRTC_ERROR_COMPILATION"
+						    : "HIPRTC_ERROR_FAKE";
+}
+
+hiprtcResult hiprtcCreateProgram(hiprtcProgram *prog, const char *src, const char *name,
+				 int numHeaders, const char **headers, const char **includeNames)
+{
+	(void)name;
+	(void)numHeaders;
+	(void)headers;
+	(void)includeNames;
+	*prog = calloc(1, sizeof(**prog));
+	if (!*prog)
+		return HIPRTC_ERROR_OUT_OF_MEMORY;
+	(*prog)->src = src;
+	return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions, const char **options)
+{
+	const char *arch = NULL;
+	for (int i = 0; i < numOptions; i++)
+		if (!strncmp(options[i], "--gpu-architecture=", 19))
+			arch = options[i] + 19;
+	calllog_add("hiprtcCompileProgram(%s)", arch ? arch : "no target");
+	if (fake_hip_rtc_rc != HIPRTC_SUCCESS) {
+		prog->log = "nodebw_kernels.hip:1:1: error: fake compile failure\nmore";
+		return fake_hip_rtc_rc;
+	}
+	if (!arch || !strstr(prog->src, "void nbw_copy(") || !strstr(prog->src, "void nbw_chase("))
+		return HIPRTC_ERROR_INVALID_INPUT;
+	snprintf(prog->code, sizeof(prog->code), "fake code object for %s", arch);
+	return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram prog, size_t *logSizeRet)
+{
+	*logSizeRet = prog->log ? strlen(prog->log) + 1 : 1;
+	return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char *log)
+{
+	strcpy(log, prog->log ? prog->log : "");
+	return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcGetCodeSize(hiprtcProgram prog, size_t *codeSizeRet)
+{
+	*codeSizeRet = strlen(prog->code) + 1;
+	return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcGetCode(hiprtcProgram prog, char *code)
+{
+	strcpy(code, prog->code);
+	return HIPRTC_SUCCESS;
+}
+
+hiprtcResult hiprtcDestroyProgram(hiprtcProgram *prog)
+{
+	free(*prog);
+	*prog = NULL;
+	return HIPRTC_SUCCESS;
+}
+
+hipError_t hipModuleLoadData(hipModule_t *module, const void *image)
+{
+	calllog_add("hipModuleLoadData(dev %d, %s)", current, (const char *)image);
+	if (strncmp(image, "fake code object for gfx", 24))
+		return hipErrorInvalidImage;
+	*module = calloc(1, sizeof(**module));
+	if (!*module)
+		return hipErrorOutOfMemory;
+	(*module)->dev = current;
+	fake_hip_live++;
+	return hipSuccess;
+}
+
+hipError_t hipModuleUnload(hipModule_t module)
+{
+	free(module);
+	fake_hip_live--;
+	return hipSuccess;
+}
+
+hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname)
+{
+	static struct ihipModuleSymbol_t fns[64][2];
+	int chase = !strcmp(kname, "nbw_chase");
+	if (!chase && strcmp(kname, "nbw_copy"))
+		return hipErrorNotFound;
+	fns[module->dev % 64][chase] = (struct ihipModuleSymbol_t){ module->dev, chase };
+	*function = &fns[module->dev % 64][chase];
+	return hipSuccess;
+}
+
+/* The two kernels, run on host memory with the launch's arguments. */
+hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+				 unsigned int gridDimZ, unsigned int blockDimX,
+				 unsigned int blockDimY, unsigned int blockDimZ,
+				 unsigned int sharedMemBytes, hipStream_t stream,
+				 void **kernelParams, void **extra)
+{
+	(void)gridDimY;
+	(void)gridDimZ;
+	(void)blockDimY;
+	(void)blockDimZ;
+	(void)sharedMemBytes;
+	(void)extra;
+	calllog_add("hipModuleLaunchKernel(%s, dev %d, stream dev %d, %ux%u)",
+		    f->chase ? "nbw_chase" : "nbw_copy", current, stream ? stream->dev : -1,
+		    gridDimX, blockDimX);
+	if (!stream || f->dev != current || stream->dev != current)
+		return hipErrorInvalidDeviceFunction;
+	const void *src = *(const void **)kernelParams[0];
+	void *dst = *(void **)kernelParams[1];
+	unsigned long long n = *(unsigned long long *)kernelParams[2];
+	if (!f->chase) {
+		memcpy(dst, src, n);
+		return hipSuccess;
+	}
+	const uint64_t *chain = src;
+	uint64_t i = 0;
+	for (unsigned long long k = 0; k < n; k++)
+		i = chain[i];
+	memcpy(dst, &i, sizeof(i));
 	return hipSuccess;
 }

@@ -21,5 +21,9 @@ extern size_t fake_hip_registered_bytes;
  * it at hipDeviceSynchronize (of the issuing device), a later blocking host copy of that
  * device, or hipFree. */
 int fake_hip_pending(void);
+/* What hiprtcCompileProgram returns (HIPRTC_SUCCESS by default; e.g. HIPRTC_ERROR_COMPILATION,
+ * with a log whose first line is "nodebw_kernels.hip:1:1: error: fake compile failure"). */
+#include <hip/hiprtc.h>
+extern hiprtcResult fake_hip_rtc_rc;
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * A fake Level Zero loader for the ze backend's unit tests: one driver with fake_ze_ndev GPU
  * devices, each with the queue groups of fake_ze_layout (one copy-only group by default, or
- * those of a Data Center GPU Max: compute, main copy, link copy); a command list on a group
- * or queue the device does not have is refused. Memory is host memory. A copy appended with
+ * those of a Data Center GPU Max: compute, main copy, link copy, or a copy group and a compute
+ * group); a command list on a group or queue the device does not have is refused, and each
+ * copy's log line names the queue group ordinal of its list. Memory is host memory. A copy appended with
  * a wait event that is not signalled is queued and runs when the host signals that event,
  * as a device would; every other copy runs at once and signals its event. Calls are logged
  * (calllog.h). One lock guards the queue and the events, so the real core's threads can run
@@ -38,6 +39,7 @@ static const struct group {
 	[FAKE_ZE_PVC] = { { COMPUTE, 4 }, { COPY, 1 }, { COPY, 7 } },
 	[FAKE_ZE_PVC_LINK_FIRST] = { { COMPUTE, 4 }, { COPY, 7 }, { COPY, 1 } },
 	[FAKE_ZE_COMPUTE_ONLY] = { { COMPUTE, 2 } },
+	[FAKE_ZE_COPY_AND_COMPUTE] = { { COPY, 1 }, { COMPUTE, 1 } },
 };
 
 static uint32_t ngroups(void)
@@ -68,6 +70,7 @@ struct _ze_event_handle_t {
 };
 struct _ze_command_list_handle_t {
 	int dev;
+	uint32_t ordinal;
 };
 
 static struct _ze_driver_handle_t driver;
@@ -264,6 +267,7 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
 	if (!*phList)
 		return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	(*phList)->dev = hDevice->id;
+	(*phList)->ordinal = desc->ordinal;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -285,7 +289,8 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hList, void *
 					  const void *src, size_t size, ze_event_handle_t hSignal,
 					  uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
 {
-	calllog_add("zeCommandListAppendMemoryCopy(dev %d, wait %u)", hList->dev, numWaitEvents);
+	calllog_add("zeCommandListAppendMemoryCopy(dev %d, wait %u, ordinal %u)", hList->dev,
+		    numWaitEvents, hList->ordinal);
 	if (numWaitEvents > 1)
 		return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE; /* the fake waits on one event */
 	ze_result_t r = ZE_RESULT_SUCCESS;

@@ -11,6 +11,7 @@ enum fake_ze_layout {
 				  *    (1 queue), 2 link copy (7 queues) */
 	FAKE_ZE_PVC_LINK_FIRST,  /* 2: the same, the link group (ordinal 1) before the main one */
 	FAKE_ZE_COMPUTE_ONLY,    /* 3: one compute group (2 queues), no copy-only group */
+	FAKE_ZE_COPY_AND_COMPUTE, /* 4: 0 copy-only (1 queue), 1 compute (1 queue) */
 };
 extern enum fake_ze_layout fake_ze_layout;
 /* zeEventHostSynchronize(UINT64_MAX) on an event nothing signals within 2 s (another

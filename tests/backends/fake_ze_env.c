@@ -5,7 +5,8 @@
  * read when the plugin is loaded.
  *   FAKE_ZE_NDEV      devices of the one driver (default 2, at most 8)
  *   FAKE_ZE_LAYOUT    their command queue groups, enum fake_ze_layout (default 0; 1: as a
- *                     Data Center GPU Max, with link copy engines)
+ *                     Data Center GPU Max, with link copy engines; 4: a copy-only group and
+ *                     a compute group, for kernel mode)
  *   FAKE_CALLLOG_DIR  where the call log goes at exit (ze.log)
  */
 #include <stdlib.h>

@@ -8,7 +8,12 @@
  *   GPU, returns from hipMemcpyPeer before the copy is done).
  * - open(): no device is a skip (-ENODEV), any other hipGetDeviceCount error an error.
  * - Listing devices (open, device_count, device_info) selects no device and allocates
- *   nothing; the gate is made at the first async prepare(), once. */
+ *   nothing; the gate is made at the first async prepare(), once.
+ * - Kernel and chase modes: compiled once per gcnArchName by hipRTC, loaded on the GPU that
+ *   loads (HtoD and P2P the destination, DtoH the source), host memory through its device
+ *   address; the bytes arrive and the chase's final index is the chain's; pageable memory,
+ *   a P2P without peer access, a DtoH chase and a failing hipRTC are refused with the
+ *   reason. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -309,6 +314,201 @@ static void test_gate_made_on_first_use(void **state)
 	assert_int_equal(calllog_count("hipHostMalloc"), 1);
 }
 
+/* ---- kernel and chase modes ------------------------------------------------------------ */
+
+/* A kernel-mode transfer of \p n bytes from (la, da) to (lb, db), \p src's bytes written
+ * first: prepared, run and unprepared; returns prepare()'s status (the rest only on 0). */
+static int kernel_run(struct fixture *f, enum nbw_mode mode, enum nbw_dir dir, enum nbw_loc la,
+		      int da, enum nbw_loc lb, int db, enum nbw_peer peer, const void *src,
+		      size_t n, uint64_t loads)
+{
+	f->a = (struct nbw_buf){ .loc = la, .device = da, .bytes = n };
+	f->b = (struct nbw_buf){ .loc = lb, .device = db, .bytes = n };
+	assert_int_equal(ops->alloc(f->be, &f->a), 0);
+	assert_int_equal(ops->alloc(f->be, &f->b), 0);
+	assert_int_equal(ops->write(f->be, &f->a, src, n), 0);
+	f->x = (struct nbw_xfer){ .dir = dir, .mode = mode, .src = &f->a, .dst = &f->b,
+				  .bytes = n, .peer = peer, .device_s = -1, .chase_loads = loads };
+	calllog_reset();
+	int rc = ops->prepare(f->be, &f->x);
+	if (rc)
+		return rc;
+	assert_int_equal(ops->transfer(f->be, &f->x), 0);
+	assert_true(f->x.device_s >= 0);
+	ops->unprepare(f->be, &f->x);
+	return 0;
+}
+
+static void expect_launch(const char *kernel, int dev)
+{
+	char call[96];
+	snprintf(call, sizeof(call), "hipModuleLaunchKernel(%s, dev %d, stream dev %d", kernel,
+		 dev, dev);
+	if (calllog_count(call) != 1)
+		fail_msg("expected %s: %s", call, calllog_text());
+}
+
+static void kernel_copy_case(struct fixture *f, enum nbw_dir dir, enum nbw_loc la, int da,
+			     enum nbw_loc lb, int db, int launch_dev)
+{
+	unsigned char pattern[4099], back[4099];
+	for (size_t i = 0; i < sizeof(pattern); i++)
+		pattern[i] = (unsigned char)(i * 31 + 7);
+	ops->free(f->be, &f->a);
+	ops->free(f->be, &f->b);
+	assert_int_equal(kernel_run(f, NBW_MODE_KERNEL, dir, la, da, lb, db, NBW_PEER_ON, pattern,
+				    sizeof(pattern), 0), 0);
+	expect_launch("nbw_copy", launch_dev);
+	if (dir != NBW_P2P)
+		assert_int_equal(calllog_count("hipHostGetDevicePointer"), 1);
+	assert_int_equal(ops->read(f->be, back, &f->b, sizeof(back)), 0);
+	assert_memory_equal(back, pattern, sizeof(pattern));
+}
+
+static void test_kernel_copies(void **state)
+{
+	struct fixture *f = *state;
+	const enum nbw_loc P = NBW_LOC_HOST_PINNED, R = NBW_LOC_HOST_REGISTERED, D = NBW_LOC_DEVICE;
+	kernel_copy_case(f, NBW_HTOD, P, 1, D, 1, 1);
+	/* compiled once, for the device's own target, and loaded on the launching device */
+	assert_int_equal(calllog_count("hiprtcCompileProgram(gfx90a:sramecc+:xnack-)"), 1);
+	assert_int_equal(calllog_count("hipModuleLoadData(dev 1"), 1);
+	kernel_copy_case(f, NBW_HTOD, R, 0, D, 0, 0);
+	kernel_copy_case(f, NBW_DTOH, D, 1, P, 1, 1);
+	kernel_copy_case(f, NBW_P2P, D, 0, D, 1, 1);
+	kernel_copy_case(f, NBW_P2P, D, 1, D, 0, 0);
+	kernel_copy_case(f, NBW_P2P, D, 1, D, 1, 1);
+}
+
+/* The code object is built once for both devices (one gcnArchName), modules once each. */
+static void test_kernel_compiled_once(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "";
+	assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_KERNEL, NBW_HOSTMEM_PINNED, why,
+				       sizeof(why)), 0);
+	assert_int_equal(calllog_count("hiprtcCompileProgram(gfx90a:sramecc+:xnack-)"), 1);
+	assert_int_equal(calllog_count("hipModuleLoadData"), 0); /* not before a prepare() */
+	assert_int_equal(ops->supports(f->be, NBW_P2P, NBW_MODE_CHASE, NBW_HOSTMEM_NONE, why,
+				       sizeof(why)), 0);
+	assert_int_equal(calllog_count("hiprtcCompileProgram"), 1);
+	unsigned char x[64] = { 0 };
+	for (int i = 0; i < 2; i++) {
+		ops->free(f->be, &f->a);
+		ops->free(f->be, &f->b);
+		assert_int_equal(kernel_run(f, NBW_MODE_KERNEL, NBW_HTOD, NBW_LOC_HOST_PINNED, 0,
+					    NBW_LOC_DEVICE, 0, NBW_PEER_NA, x, sizeof(x), 0), 0);
+		assert_int_equal(calllog_count("hipModuleLoadData(dev 0, fake code object for "
+					       "gfx90a:sramecc+:xnack-)"), i == 0);
+	}
+}
+
+/* A single cycle through n elements (i -> (i * 37 + 11) mod n with n a power of two is one
+ * cycle), and the index after \p loads steps, walked on the host. */
+static uint64_t make_chain(uint64_t *chain, size_t n, uint64_t loads)
+{
+	for (size_t i = 0; i < n; i++)
+		chain[i] = (i * 37 + 11) % n;
+	uint64_t i = 0;
+	for (uint64_t k = 0; k < loads; k++)
+		i = chain[i];
+	return i;
+}
+
+static void chase_case(struct fixture *f, enum nbw_dir dir, enum nbw_loc la, int da, int db,
+		       uint64_t loads)
+{
+	uint64_t chain[512], got = UINT64_MAX;
+	uint64_t want = make_chain(chain, 512, loads);
+	ops->free(f->be, &f->a);
+	ops->free(f->be, &f->b);
+	assert_int_equal(kernel_run(f, NBW_MODE_CHASE, dir, la, da, NBW_LOC_DEVICE, db,
+				    NBW_PEER_ON, chain, sizeof(chain), loads), 0);
+	expect_launch("nbw_chase", db);
+	assert_int_equal(ops->read(f->be, &got, &f->b, sizeof(got)), 0);
+	assert_true(got == want);
+}
+
+static void test_chase(void **state)
+{
+	struct fixture *f = *state;
+	chase_case(f, NBW_HTOD, NBW_LOC_HOST_PINNED, 0, 1, 1000);
+	chase_case(f, NBW_HTOD, NBW_LOC_HOST_REGISTERED, 1, 1, 7);
+	chase_case(f, NBW_P2P, NBW_LOC_DEVICE, 0, 1, 513);
+	chase_case(f, NBW_P2P, NBW_LOC_DEVICE, 1, 1, 0);
+}
+
+static void expect_refused(struct fixture *f, enum nbw_mode mode, enum nbw_dir dir,
+			   enum nbw_loc la, int da, enum nbw_loc lb, int db, enum nbw_peer peer,
+			   const char *reason_has)
+{
+	uint64_t chain[8] = { 1, 2, 3, 4, 5, 6, 7, 0 };
+	ops->free(f->be, &f->a);
+	ops->free(f->be, &f->b);
+	assert_int_not_equal(kernel_run(f, mode, dir, la, da, lb, db, peer, chain, sizeof(chain),
+					3), 0);
+	assert_null(f->x.priv);
+	assert_int_equal(calllog_count("hipModuleLaunchKernel"), 0);
+	if (!strstr(ops->last_error(f->be), reason_has))
+		fail_msg("'%s' does not say '%s'", ops->last_error(f->be), reason_has);
+}
+
+static void test_kernel_refusals(void **state)
+{
+	struct fixture *f = *state;
+	const enum nbw_loc D = NBW_LOC_DEVICE;
+	char why[NBW_REASON_LEN] = "";
+	for (int m = 0; m < 2; m++) {
+		enum nbw_mode mode = m ? NBW_MODE_CHASE : NBW_MODE_KERNEL;
+		expect_refused(f, mode, NBW_P2P, D, 0, D, 1, NBW_PEER_OFF,
+			       "through the peer pointer, which needs peer access (disabled");
+		expect_refused(f, mode, NBW_P2P, D, 1, D, 0, NBW_PEER_NA, "needs peer access");
+		expect_refused(f, mode, NBW_HTOD, NBW_LOC_HOST_PAGEABLE, -1, D, 0, NBW_PEER_NA,
+			       "pageable host memory has no device address");
+		assert_int_equal(ops->supports(f->be, NBW_HTOD, mode, NBW_HOSTMEM_PAGEABLE, why,
+					       sizeof(why)), -1);
+		assert_non_null(strstr(why, "pageable memory has no device address"));
+		for (int d = 0; d < NBW_DIR_COUNT; d++) {
+			const char *t = ops->interface((enum nbw_dir)d, mode, why, sizeof(why));
+			if (mode == NBW_MODE_CHASE && d == NBW_DTOH) {
+				assert_null(t);
+				assert_non_null(strstr(why, "DtoH chase needs a host thread"));
+			} else {
+				assert_non_null(t);
+				assert_true(strlen(t) < 160);
+			}
+		}
+	}
+	expect_refused(f, NBW_MODE_CHASE, NBW_DTOH, D, 0, NBW_LOC_HOST_PINNED, 0, NBW_PEER_NA,
+		       "DtoH chase");
+	assert_int_equal(ops->supports(f->be, NBW_DTOH, NBW_MODE_CHASE, NBW_HOSTMEM_PINNED, why,
+				       sizeof(why)), -1);
+}
+
+/* hipRTC fails: both modes refused with its error, its log's first line and the target. */
+static void test_kernel_no_hiprtc(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "";
+	fake_hip_rtc_rc = HIPRTC_ERROR_COMPILATION;
+	int rc = ops->supports(f->be, NBW_HTOD, NBW_MODE_KERNEL, NBW_HOSTMEM_PINNED, why,
+			       sizeof(why));
+	fake_hip_rtc_rc = HIPRTC_SUCCESS;
+	assert_int_equal(rc, -1);
+	const char *want = "hipRTC could not build the copy and chase kernels for "
+			   "gfx90a:sramecc+:xnack-: hiprtcCompileProgram: HIPRTC_ERROR_COMPILATION: "
+			   "nodebw_kernels.hip:1:1: error: fake compile failure";
+	assert_string_equal(why, want);
+	/* said once, not tried again */
+	why[0] = 0;
+	assert_int_equal(ops->supports(f->be, NBW_P2P, NBW_MODE_CHASE, NBW_HOSTMEM_NONE, why,
+				       sizeof(why)), -1);
+	assert_string_equal(why, want);
+	assert_int_equal(calllog_count("hiprtcCompileProgram"), 1);
+	assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_SYNC, NBW_HOSTMEM_PINNED, why,
+				       sizeof(why)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +526,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_gate_made_on_first_use, setup, teardown),
 		cmocka_unit_test(test_open_no_device),
 		cmocka_unit_test(test_open_runtime_error),
+		cmocka_unit_test_setup_teardown(test_kernel_copies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_compiled_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chase, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_no_hiprtc, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,10 @@
  * - each copy runs on the engines meant for it: host copies on the main copy engine (the
  *   copy-only group of one queue), device-to-device copies on the link copy engines (a
  *   copy-only group of several queues) where the device has them, as on Data Center GPU
- *   Max, and the path and the versions say which group and queue. */
+ *   Max, and the path and the versions say which group and queue;
+ * - kernel mode runs the same append on the compute queue group (queue 0), the other modes on
+ *   the copy group, and is refused where the device has no copy-only group (the copies run
+ *   on the compute group already) or no compute group; chase is refused with its reason. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -351,6 +354,140 @@ static void test_engines_compute_only(void **state)
 	ops->close(be);
 }
 
+/* A copy of mode \p mode from (ls, ds) to (ld, dd): its bytes arrive, its command list is on
+ * ordinal \p ord, and the copy itself was appended to a list of that ordinal. */
+static void expect_mode_ordinal(struct nbw_backend *be, enum nbw_mode mode, enum nbw_dir dir,
+				enum nbw_loc ls, int ds, enum nbw_loc ld, int dd, unsigned ord)
+{
+	struct nbw_buf a = { .loc = ls, .device = ds, .bytes = N };
+	struct nbw_buf b = { .loc = ld, .device = dd, .bytes = N };
+	char call[96];
+	assert_int_equal(ops->alloc(be, &a), 0);
+	assert_int_equal(ops->alloc(be, &b), 0);
+	for (size_t i = 0; i < N; i++)
+		((unsigned char *)a.ptr)[i] = (unsigned char)(i * 13 + mode);
+	memset(b.ptr, 0, N);
+	struct nbw_xfer x = { .dir = dir, .mode = mode, .src = &a, .dst = &b, .bytes = N,
+			      .peer = NBW_PEER_NA, .device_s = -1 };
+	calllog_reset();
+	assert_int_equal(ops->prepare(be, &x), 0);
+	assert_int_equal(ops->transfer(be, &x), 0);
+	snprintf(call, sizeof(call), "ordinal %u, index ", ord);
+	if (calllog_count("zeCommandListCreateImmediate(") != 1 || calllog_count(call) != 1)
+		fail_msg("expected one list on %s: %s", call, calllog_text());
+	snprintf(call, sizeof(call), "zeCommandListAppendMemoryCopy(dev %d, wait 0, ordinal %u)",
+		 dir == NBW_HTOD ? dd : ds, ord);
+	if (calllog_count(call) != 1)
+		fail_msg("expected %s: %s", call, calllog_text());
+	assert_memory_equal(a.ptr, b.ptr, N);
+	if (mode != NBW_MODE_SYNC)
+		assert_true(x.device_s >= 0);
+	ops->unprepare(be, &x);
+	ops->free(be, &a);
+	ops->free(be, &b);
+}
+
+/* Kernel mode on the compute group (ordinal 1), sync and async on the copy group (ordinal 0),
+ * every direction; the interface, versions and supports() say so. */
+static void test_kernel_mode_compute_group(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_COPY_AND_COMPUTE, 2);
+	const enum nbw_loc H = NBW_LOC_HOST_PINNED, D = NBW_LOC_DEVICE;
+	char why[NBW_REASON_LEN] = "";
+	for (int m = 0; m < 3; m++) {
+		enum nbw_mode mode = m == 0 ? NBW_MODE_SYNC : m == 1 ? NBW_MODE_ASYNC : NBW_MODE_KERNEL;
+		unsigned ord = mode == NBW_MODE_KERNEL ? 1 : 0;
+		expect_mode_ordinal(be, mode, NBW_HTOD, H, 0, D, 0, ord);
+		expect_mode_ordinal(be, mode, NBW_DTOH, D, 1, H, 1, ord);
+		expect_mode_ordinal(be, mode, NBW_HTOD, NBW_LOC_HOST_PAGEABLE, -1, D, 1, ord);
+		expect_mode_ordinal(be, mode, NBW_P2P, D, 0, D, 1, ord);
+		expect_mode_ordinal(be, mode, NBW_P2P, D, 1, D, 1, ord);
+	}
+	for (int d = 0; d < NBW_DIR_COUNT; d++) {
+		const char *t = ops->interface((enum nbw_dir)d, NBW_MODE_KERNEL, why, sizeof(why));
+		assert_non_null(t);
+		expect_text(t, "on the compute queue group (ordinal 1), queue 0, beside the "
+			       "copy-engine group of the other modes");
+		assert_true(strlen(t) < 160);
+		assert_int_equal(ops->supports(be, (enum nbw_dir)d, NBW_MODE_KERNEL,
+					       d == NBW_P2P ? NBW_HOSTMEM_NONE : NBW_HOSTMEM_PINNED,
+					       why, sizeof(why)), 0);
+	}
+	char v[4096] = "";
+	ops->versions(be, v, sizeof(v));
+	expect_text(v, "kernel_queue_group=ordinal 1, queue 0 on every device\n");
+	expect_text(v, "device1_queue_group=ordinal 0 (1 queue), copy-only");
+	ops->close(be);
+}
+
+/* Kernel mode where it would measure the copies again or has no compute group: refused by
+ * supports() with the reason, and by prepare() without making a command list. */
+static void expect_kernel_refused(enum fake_ze_layout layout, const char *reason_has)
+{
+	struct nbw_backend *be = open_layout(layout, 2);
+	char why[NBW_REASON_LEN] = "";
+	assert_int_equal(ops->supports(be, NBW_HTOD, NBW_MODE_KERNEL, NBW_HOSTMEM_PINNED, why,
+				       sizeof(why)), -1);
+	expect_text(why, reason_has);
+	struct nbw_buf a = { .loc = NBW_LOC_HOST_PINNED, .device = 0, .bytes = N };
+	struct nbw_buf b = { .loc = NBW_LOC_DEVICE, .device = 0, .bytes = N };
+	assert_int_equal(ops->alloc(be, &a), 0);
+	assert_int_equal(ops->alloc(be, &b), 0);
+	struct nbw_xfer x = { .dir = NBW_HTOD, .mode = NBW_MODE_KERNEL, .src = &a, .dst = &b,
+			      .bytes = N, .peer = NBW_PEER_NA, .device_s = -1 };
+	calllog_reset();
+	assert_int_not_equal(ops->prepare(be, &x), 0);
+	assert_null(x.priv);
+	expect_text(ops->last_error(be), reason_has);
+	assert_int_equal(calllog_count("zeCommandListCreateImmediate"), 0);
+	char v[4096] = "";
+	ops->versions(be, v, sizeof(v));
+	expect_text(v, "kernel_queue_group=none: kernel mode: device 0");
+	ops->free(be, &a);
+	ops->free(be, &b);
+	ops->close(be);
+}
+
+static void test_kernel_mode_refused(void **state)
+{
+	(void)state;
+	expect_kernel_refused(FAKE_ZE_COMPUTE_ONLY,
+			      "has no copy-only queue group, so its sync and async copies run on "
+			      "the compute queue group (ordinal 0) already");
+	expect_kernel_refused(FAKE_ZE_ONE_COPY_GROUP, "has no compute queue group");
+}
+
+/* PVC: the compute group is ordinal 0, the copies stay on the copy engines. */
+static void test_kernel_mode_pvc(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_PVC, 2);
+	const enum nbw_loc H = NBW_LOC_HOST_PINNED, D = NBW_LOC_DEVICE;
+	expect_mode_ordinal(be, NBW_MODE_KERNEL, NBW_HTOD, H, 1, D, 1, 0);
+	expect_mode_ordinal(be, NBW_MODE_KERNEL, NBW_P2P, D, 0, D, 1, 0);
+	expect_mode_ordinal(be, NBW_MODE_ASYNC, NBW_P2P, D, 0, D, 1, 2);
+	ops->close(be);
+}
+
+/* Chase: no SPIR-V kernel, refused with that reason for every direction. */
+static void test_chase_refused(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_PVC, 2);
+	char why[NBW_REASON_LEN] = "";
+	for (int d = 0; d < NBW_DIR_COUNT; d++) {
+		why[0] = 0;
+		assert_null(ops->interface((enum nbw_dir)d, NBW_MODE_CHASE, why, sizeof(why)));
+		expect_text(why, "SPIR-V");
+		why[0] = 0;
+		assert_int_equal(ops->supports(be, (enum nbw_dir)d, NBW_MODE_CHASE,
+					       NBW_HOSTMEM_PINNED, why, sizeof(why)), -1);
+		expect_text(why, "which nodebw does not ship");
+	}
+	ops->close(be);
+}
+
 /* The core keeps interface()'s pointer for every planned series: each (direction, mode) has
  * its own lasting text, short enough for the 160 bytes a measurement keeps. */
 static void test_interface_texts_last(void **state)
@@ -384,6 +521,7 @@ static void test_versions_fit(void **state)
 	char v[8192] = "";
 	ops->versions(be, v, sizeof(v));
 	expect_text(v, "device7_timer=");
+	printf("versions %zu\n", strlen(v));
 	assert_true(2 * strlen(v) < 4096);
 	ops->close(be);
 }
@@ -401,6 +539,10 @@ int main(void)
 		cmocka_unit_test(test_engines_pvc_link_first),
 		cmocka_unit_test(test_engines_one_copy_group),
 		cmocka_unit_test(test_engines_compute_only),
+		cmocka_unit_test(test_kernel_mode_compute_group),
+		cmocka_unit_test(test_kernel_mode_refused),
+		cmocka_unit_test(test_kernel_mode_pvc),
+		cmocka_unit_test(test_chase_refused),
 		cmocka_unit_test(test_interface_texts_last),
 		cmocka_unit_test(test_versions_fit),
 	};
