@@ -177,10 +177,20 @@ static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kin
 		return add_skip(out, k, mode, mem, what, why);
 	}
 	bool peer_axis = k->dir == NBW_P2P && caps->peer_control && sets[0].src[0] != sets[0].dst[0];
+	/* A kernel (or a chase) on the destination device reads the source's memory through
+	 * the peer pointer: there is nothing to measure with peer access disabled. */
+	bool peer_only = peer_axis && (mode == NBW_MODE_KERNEL || mode == NBW_MODE_CHASE);
 	int rc = 0;
+	if (peer_only && o->peer[1]) {
+		char w2[128];
+		snprintf(w2, sizeof(w2), "%s, peer access disabled", what);
+		rc = add_skip(out, k, mode, mem, w2,
+			      "a kernel on the destination device reads the source device's memory "
+			      "through the peer pointer, which needs peer access enabled");
+	}
 	for (size_t s = 0; s < nsets && rc == 0; s++)
 		for (int pe = 0; pe < (peer_axis ? 2 : 1) && rc == 0; pe++) {
-			if (peer_axis && !o->peer[pe])
+			if (peer_axis && (!o->peer[pe] || (peer_only && pe == 1)))
 				continue;
 			for (int bp = 0; bp < 3 && rc == 0; bp++) {
 				if (!o->bind[bp])
