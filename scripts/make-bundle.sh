@@ -77,7 +77,9 @@ for f in "$build"/bw_native/nodebw-*.so "$build"/fleet/nodebw-*.so "$build"/bw_o
 	[ -e "$f" ] && cp "$f" "$b/lib/nodebw/"
 done
 [ -e "$build/tools/docs/nodebw.1" ] && cp "$build/tools/docs/nodebw.1" "$b/share/man/man1/"
-cp README.md LICENSE doc/gpu.md "$b/share/doc/nodebw/"
+cp README.md LICENSE doc/gpu.md doc/check.md doc/references.md "$b/share/doc/nodebw/"
+# The published figures nodebw check judges by (found beside libexec/nodebw).
+cp data/references.json doc/thresholds.schema.json "$b/share/nodebw/"
 
 # The closure: every library that ldd resolves outside the build, by the name the binaries
 # ask for; LLVM's OpenMP runtime (libomptarget holds the GPU plugins in LLVM 19) beside it.

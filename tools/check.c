@@ -88,9 +88,13 @@ static bool find_references(char *path, size_t len)
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(path, len, "%s/../share/nodebw/references.json", exe);
-			if (access(path, R_OK) == 0)
+			char rel[PATH_MAX + 64], *real;
+			snprintf(rel, sizeof(rel), "%s/../share/nodebw/references.json", exe);
+			if (access(rel, R_OK) == 0 && (real = realpath(rel, NULL))) {
+				snprintf(path, len, "%s", real);
+				free(real);
 				return true;
+			}
 		}
 	}
 	snprintf(path, len, "%s/references.json", NBW_DATA_DIR);

@@ -14,6 +14,20 @@ ex="$NODEBW_SOURCE/doc/examples"
 check "check --help exits 0" test $? -eq 0
 check "check --help states the unit and the exit statuses" sh -c \
 	"grep -q '1e9' '$tmp/out' && grep -q 'Exit status' '$tmp/out'"
+check "the example thresholds follow doc/thresholds.schema.json; a misspelt key does not" \
+	/usr/bin/python3 -c '
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+for f in sys.argv[2:]:
+    jsonschema.validate(json.load(open(f)), schema)
+bad = {"schema": "nodebw-thresholds", "version": 1,
+       "rules": [{"gpu": "H100", "direction": "htod", "min_gbsp": 48}]}
+try:
+    jsonschema.validate(bad, schema)
+    sys.exit("a misspelt key passed the schema")
+except jsonschema.ValidationError:
+    pass
+' "$NODEBW_SOURCE/doc/thresholds.schema.json" "$ex/thresholds-host-plugin.json" "$ex/thresholds-site.json"
 "$NODEBW" --help >"$tmp/out"
 check "nodebw --help lists check" grep -q "^  check" "$tmp/out"
 
