@@ -109,6 +109,7 @@ for mo in ("sync", "async", "parallel"):
 missing = sorted(want - have)
 devs = [x for x in d["devices"] if x["api"] == "host"]
 skips = [s for s in d["skipped"] if s["api"] == "host" and s["what"] == "nowait"]
+kskips = [s for s in d["skipped"] if s["api"] == "host" and s["what"] == "kernel"]
 timed = [m for m in ms if m["mode"] == "async" and all("device_samples_s" in s for s in m["streams"])]
 gated = [m for m in ms if m["mode"] == "async" and m["concurrency"] != "single"
          and m["start"].startswith("backend gate")]
@@ -119,6 +120,7 @@ for m in missing[:10]:
 ok = (ms and not bad and not missing and len(devs) == 4
       and all(not x["is_gpu"] and x["kind"] == "host-memory" for x in devs)
       and len(skips) == 3 and all("OpenMP" in s["reason"] for s in skips)
+      and len(kskips) == 3 and all("no copy kernel" in s["reason"] for s in kskips)
       and timed and gated)
 sys.exit(0 if ok else 1)
 PY
@@ -143,6 +145,10 @@ check "nodebw gap recomputes the same table from the file" sh -c "
 	'$NODEBW' gap '$tmp/r/results.json' >'$tmp/gap' &&
 	grep -q 'OpenMP vs native gap (gap = native - OpenMP, signed' '$tmp/gap' &&
 	test \$(grep -c '^  host ' '$tmp/gap') -eq \$($py -c \"import json; print(len(json.load(open('$tmp/r/results.json'))['gaps']['summary']))\")"
+check "nodebw gap holds OpenMP's kernel copies against its sync copies" sh -c "
+	grep -q '^Kernel copy vs API copy' '$tmp/gap' &&
+	grep -q '^  omp  htod  pinned    single  h->0 ' '$tmp/gap' &&
+	grep -q '^  omp  p2p   none      single  0->1 ' '$tmp/gap'"
 check "binding on by default and recorded; host memory has no theoretical link" $py -c "
 import json, sys
 d = json.load(open('$tmp/r/results.json'))

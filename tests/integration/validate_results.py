@@ -12,8 +12,9 @@ the gap rows' arithmetic and measurability, each median_ci against the samples i
 from, converged and stop against it, the last repetition checked).
 With --require-matrix, also the content expected from a full OpenMP probe run on this
 project's test machines: every htod/dtoh mode x host memory x concurrency and every p2p
-sync/async x single/bidir was measured and verified, host-plugin devices are labelled as
-host memory and never as GPUs, their P2P copies are reported as host-staged, the skipped
+sync/async/kernel x single/bidir was measured and verified, host-plugin devices are labelled
+as host memory and never as GPUs, their P2P copies are reported as host-staged (a kernel
+copy: the destination device's kernel loads the source), the skipped
 P2P nowait series is listed with its reason, and the gap table is present. Measurements of
 the other APIs (host, cuda, hip, ze) may be present too; of those only a failed
 verification is an error here (a measurement error, e.g. out of device memory, is not).
@@ -315,10 +316,10 @@ def gap_errors(gaps):
 
 
 HOST_DIRS = ("htod", "dtoh")
-HOST_MODES = ("sync", "async", "nowait")
+HOST_MODES = ("sync", "async", "nowait", "kernel")
 HOST_MEMS = ("pageable", "pinned")
 HOST_CONCS = ("single", "dual")
-P2P_MODES = ("sync", "async")
+P2P_MODES = ("sync", "async", "kernel")
 P2P_CONCS = ("single", "bidir")
 
 
@@ -383,7 +384,15 @@ def matrix_errors(doc):
         if m["direction"] != "p2p":
             continue
         ends = {s[k] for s in m["streams"] for k in ("src", "dst") if s[k] != "host"}
-        if any(kinds.get((m["api"], e)) == "host-plugin" for e in ends) and "host-staged" not in m["path"]:
+        if not any(kinds.get((m["api"], e)) == "host-plugin" for e in ends):
+            continue
+        if m["mode"] == "kernel":
+            if "copy kernel on the destination device" not in m["path"]:
+                errs.append(
+                    "$.measurements[%d].path: a P2P kernel copy does not say the destination device's kernel loads the source: %s"
+                    % (i, short(m["path"], 160))
+                )
+        elif "host-staged" not in m["path"]:
             errs.append(
                 "$.measurements[%d].path: P2P between host-plugin devices is not reported as host-staged: %s"
                 % (i, short(m["path"], 160))
