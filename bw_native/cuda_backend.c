@@ -21,6 +21,20 @@
  *          driver): prepare() tries it once per device, outside the timing, with a value
  *          the flag already has, and where it is refused declines the gate (x->no_gate),
  *          so the core starts those copies on its barrier instead of failing them.
+ *   kernel a copy kernel (cuda_kernels.c: PTX embedded in the plugin, loaded with
+ *          cuModuleLoadDataEx once per device at the first prepare(), launched with
+ *          cuLaunchKernel on the transfer's stream between two cudaEvents, waited for like
+ *          async): HtoD/DtoH on the GPU, loading from or storing to mapped pinned or
+ *          registered host memory (cudaHostGetDevicePointer; pageable memory is refused: a
+ *          kernel cannot reach it without HMM); P2P on the destination GPU, loading the
+ *          source GPU's memory through its peer pointer, which needs the destination's
+ *          access to the source: with peer access on, prepare() enables that direction too
+ *          (the core enabled source to destination) and unprepare() disables what it
+ *          enabled; with peer access off the copy is refused with the reason.
+ *   chase  one thread of the destination GPU follows the chain (x->chase_loads dependent
+ *          ld.volatile.global loads) through mapped pinned host memory (HtoD) or the source
+ *          GPU's memory (P2P, as the kernel mode reaches it) and stores the final index at
+ *          dst; DtoH is refused (the host cannot load from cudaMalloc memory).
  *
  * How host threads wait for a device (spin, yield, blocking sync) is a flag of its primary
  * context, which the runtime shares with every other user in the process (libomptarget's
@@ -36,8 +50,10 @@
  * creates the device's primary context since CUDA 12, cudaMalloc, streams, the gate's
  * cudaHostAlloc) waits for the first buffer or prepare() of that device.
  *
- * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable), registered =
- * posix_memalign + cudaHostRegister(Portable); device memory = cudaMalloc. The current CUDA
+ * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable | Mapped),
+ * registered = posix_memalign + cudaHostRegister(Portable | Mapped) (mapped, so the kernel
+ * modes can address them; with unified addressing, every 64-bit CUDA system, pinned memory
+ * is mapped anyway); device memory = cudaMalloc. The current CUDA
  * device belongs to the host thread, so every entry point selects its device itself.
  */
 #include <cudaTypedefs.h>
@@ -52,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_kernels.h"
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
@@ -74,6 +91,13 @@ struct cu_xfer {
 	CUdeviceptr gate;              /* the gate flag on this device; 0: no gate */
 	char gate_why[NBW_REASON_LEN]; /* why there is no gate */
 	bool pending;                  /* submitted and not yet completed */
+	/* KERNEL and CHASE: the addresses the kernel uses (mapped host memory through
+	 * cudaHostGetDevicePointer), the GPU's multiprocessors, and the peer access (dev to
+	 * peer_src) this state holds a reference to (-1: none). */
+	void *kdst;
+	const void *ksrc;
+	int sms;
+	int peer_src;
 };
 
 struct nbw_backend {
@@ -97,6 +121,17 @@ struct nbw_backend {
 	 * with the reason). */
 	signed char *wait_ok;
 	char (*wait_why)[NBW_REASON_LEN];
+	/* The kernel modes: the driver entry points (why they are missing), per device the
+	 * module (0 not loaded yet, 1 loaded, -1 failed with the reason), and per ordered pair
+	 * [dev * ndev + peer] the transfers using dev's access to peer's memory and whether
+	 * this backend enabled it (and so disables it when the last one ends). */
+	struct cuk_entries kern;
+	char kern_why[NBW_REASON_LEN];
+	struct cuk_module *kmod;
+	signed char *kmod_state;
+	char (*kmod_why)[NBW_REASON_LEN];
+	int *kpeer_refs;
+	bool *kpeer_ours;
 };
 
 static _Thread_local char last_err[NBW_REASON_LEN];
@@ -178,6 +213,19 @@ static void find_driver_entries(struct nbw_backend *be)
 		"cuDevicePrimaryCtxSetFlags", CTX_SET_FLAGS_VERSION);
 	if (!be->ctx_set_flags)
 		snprintf(be->ctx_set_why, sizeof(be->ctx_set_why), "%s", last_err);
+	be->kern.load = (PFN_cuModuleLoadDataEx_v2010)driver_entry("cuModuleLoadDataEx",
+								    CUK_LOAD_VERSION);
+	if (be->kern.load)
+		be->kern.function = (PFN_cuModuleGetFunction_v2000)driver_entry(
+			"cuModuleGetFunction", CUK_FUNCTION_VERSION);
+	if (be->kern.function)
+		be->kern.launch = (PFN_cuLaunchKernel_v4000)driver_entry("cuLaunchKernel",
+									 CUK_LAUNCH_VERSION);
+	if (be->kern.launch)
+		be->kern.unload = (PFN_cuModuleUnload_v2000)driver_entry("cuModuleUnload",
+									 CUK_UNLOAD_VERSION);
+	if (!be->kern.unload)
+		snprintf(be->kern_why, sizeof(be->kern_why), "%s", last_err);
 }
 
 /* The flags of device dev's primary context and whether it is active: 0, or -1 (last_err). */
@@ -314,6 +362,43 @@ static int insufficient_driver(cudaError_t rc, char *why, size_t whylen)
 	return -EIO;
 }
 
+static void backend_free(struct nbw_backend *be)
+{
+	free(be->wait_ok);
+	free(be->wait_why);
+	free(be->sched_note);
+	free(be->kmod);
+	free(be->kmod_state);
+	free(be->kmod_why);
+	free(be->kpeer_refs);
+	free(be->kpeer_ours);
+	free(be);
+}
+
+/* The backend's state for n devices, everything zero; NULL when out of memory. */
+static struct nbw_backend *backend_new(int n)
+{
+	struct nbw_backend *be = calloc(1, sizeof(*be));
+	size_t nd = (size_t)n;
+	if (!be)
+		return NULL;
+	be->ndev = n;
+	be->wait_ok = calloc(nd, sizeof(*be->wait_ok));
+	be->wait_why = calloc(nd, sizeof(*be->wait_why));
+	be->sched_note = calloc(nd, sizeof(*be->sched_note));
+	be->kmod = calloc(nd, sizeof(*be->kmod));
+	be->kmod_state = calloc(nd, sizeof(*be->kmod_state));
+	be->kmod_why = calloc(nd, sizeof(*be->kmod_why));
+	be->kpeer_refs = calloc(nd * nd, sizeof(*be->kpeer_refs));
+	be->kpeer_ours = calloc(nd * nd, sizeof(*be->kpeer_ours));
+	if (!be->wait_ok || !be->wait_why || !be->sched_note || !be->kmod || !be->kmod_state ||
+	    !be->kmod_why || !be->kpeer_refs || !be->kpeer_ours) {
+		backend_free(be);
+		return NULL;
+	}
+	return be;
+}
+
 static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts, char *why,
 		     size_t whylen)
 {
@@ -338,20 +423,9 @@ static int cb_open(struct nbw_backend **out, const struct nbw_backend_opts *opts
 		snprintf(why, whylen, "cudaGetDeviceCount: %d devices", n);
 		return -ENODEV;
 	}
-	struct nbw_backend *be = calloc(1, sizeof(*be));
+	struct nbw_backend *be = backend_new(n);
 	if (!be)
 		return -ENOMEM;
-	be->ndev = n;
-	be->wait_ok = calloc((size_t)n, sizeof(*be->wait_ok));
-	be->wait_why = calloc((size_t)n, sizeof(*be->wait_why));
-	be->sched_note = calloc((size_t)n, sizeof(*be->sched_note));
-	if (!be->wait_ok || !be->wait_why || !be->sched_note) {
-		free(be->wait_ok);
-		free(be->wait_why);
-		free(be->sched_note);
-		free(be);
-		return -ENOMEM;
-	}
 	pthread_mutex_init(&be->lock, NULL);
 	if (CU_FAILED(cudaRuntimeGetVersion(&be->runtime_version)))
 		be->runtime_version = 0;
@@ -371,9 +445,94 @@ static void gate_open(struct nbw_backend *be)
 	__atomic_store_n(be->gate, e, __ATOMIC_SEQ_CST);
 }
 
+static bool kernel_mode(enum nbw_mode m)
+{
+	return m == NBW_MODE_KERNEL || m == NBW_MODE_CHASE;
+}
+
+/* Drops the state's reference to its device's access to peer_src's memory; the last one
+ * disables the access where this backend enabled it. */
+static void kpeer_release(struct nbw_backend *be, struct cu_xfer *st)
+{
+	if (st->peer_src < 0)
+		return;
+	size_t k = (size_t)st->dev * (size_t)be->ndev + (size_t)st->peer_src;
+	pthread_mutex_lock(&be->lock);
+	if (--be->kpeer_refs[k] == 0 && be->kpeer_ours[k]) {
+		be->kpeer_ours[k] = false;
+		if (!CU_FAILED(cudaSetDevice(st->dev)))
+			(void)CU_FAILED(cudaDeviceDisablePeerAccess(st->peer_src));
+	}
+	pthread_mutex_unlock(&be->lock);
+	st->peer_src = -1;
+}
+
+/*
+ * The access of the state's device (current in this thread) to device src's memory, which a
+ * kernel there needs to load src's buffer through its peer pointer: a reference taken, and
+ * the access enabled where it was not (the core enabled src's access to the destination,
+ * the copy engines' direction). 0, or -1 with last_err.
+ */
+static int kpeer_take(struct nbw_backend *be, struct cu_xfer *st, int src)
+{
+	int can = 0, rc = 0;
+	size_t k = (size_t)st->dev * (size_t)be->ndev + (size_t)src;
+	if (CU_FAILED(cudaDeviceCanAccessPeer(&can, st->dev, src)))
+		return -1;
+	if (!can) {
+		set_err("cudaDeviceCanAccessPeer(%d, %d) = 0: device %d's kernels cannot load "
+			"device %d's memory", st->dev, src, st->dev, src);
+		return -1;
+	}
+	pthread_mutex_lock(&be->lock);
+	if (be->kpeer_refs[k] == 0) {
+		cudaError_t e = cudaDeviceEnablePeerAccess(src, 0);
+		if (e == cudaErrorPeerAccessAlreadyEnabled)
+			(void)cudaGetLastError(); /* enabled by someone else: theirs to keep */
+		else if (cu_failed(e, "cudaDeviceEnablePeerAccess"))
+			rc = -1;
+		else
+			be->kpeer_ours[k] = true;
+	}
+	if (rc == 0) {
+		be->kpeer_refs[k]++;
+		st->peer_src = src;
+	}
+	pthread_mutex_unlock(&be->lock);
+	return rc;
+}
+
+/* The kernels in device dev's primary context (current in this thread), loaded at its first
+ * use; a failed load is kept with its reason. 0, or -1 with last_err (the driver's words
+ * and the JIT compiler's log). */
+static int kmod_get(struct nbw_backend *be, int dev)
+{
+	char log[1024], call[96];
+	const char *what = "cuModuleLoadDataEx";
+	int state;
+	pthread_mutex_lock(&be->lock);
+	if (be->kmod_state[dev] == 0) {
+		CUresult rc = cuk_load(&be->kern, &be->kmod[dev], &what, log, sizeof(log));
+		snprintf(call, sizeof(call), "%s on CUDA device %d", what, dev);
+		if (drv_failed(be, rc, call)) {
+			snprintf(be->kmod_why[dev], sizeof(be->kmod_why[0]), "%s%s%s", last_err,
+				 log[0] ? "; JIT log: " : "", log);
+			be->kmod_state[dev] = -1;
+		} else {
+			be->kmod_state[dev] = 1;
+		}
+	}
+	state = be->kmod_state[dev];
+	if (state < 0)
+		set_err("%s", be->kmod_why[dev]);
+	pthread_mutex_unlock(&be->lock);
+	return state > 0 ? 0 : -1;
+}
+
 static void state_destroy(struct nbw_backend *be, struct cu_xfer *st)
 {
 	(void)CU_FAILED(cudaSetDevice(st->dev));
+	kpeer_release(be, st);
 	if (st->pending) {
 		/* A submitted copy still waits behind the gate: let it run and drain. */
 		gate_open(be);
@@ -422,11 +581,11 @@ static void cb_close(struct nbw_backend *be)
 	}
 	if (be->gate)
 		(void)CU_FAILED(cudaFreeHost(be->gate));
+	for (int d = 0; d < be->ndev; d++)
+		if (be->kmod_state[d] > 0 && !CU_FAILED(cudaSetDevice(d)))
+			cuk_unload(&be->kern, &be->kmod[d]);
 	pthread_mutex_destroy(&be->lock);
-	free(be->wait_ok);
-	free(be->wait_why);
-	free(be->sched_note);
-	free(be);
+	backend_free(be);
 }
 
 static int cb_device_count(struct nbw_backend *be)
@@ -571,6 +730,26 @@ static const char *cb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 			    "non-blocking stream, cudaEvent timing; concurrent copies gated with "
 			    "cuStreamWaitValue32",
 	};
+	static const char *const kernel_if[NBW_DIR_COUNT] = {
+		[NBW_HTOD] = "copy kernel (embedded PTX, cuLaunchKernel), device reads mapped "
+			     "pinned host memory (cudaHostGetDevicePointer), 16-byte loads, "
+			     "cudaEvent timing",
+		[NBW_DTOH] = "copy kernel (embedded PTX, cuLaunchKernel), device writes mapped "
+			     "pinned host memory (cudaHostGetDevicePointer), 16-byte stores, "
+			     "cudaEvent timing",
+		[NBW_P2P] = "copy kernel (embedded PTX, cuLaunchKernel) on the destination GPU, "
+			    "reading the source GPU's memory through its peer pointer (peer access "
+			    "on; one GPU: a device-memory copy kernel), cudaEvent timing",
+	};
+	static const char *const chase_if[NBW_DIR_COUNT] = {
+		[NBW_HTOD] = "pointer chase (embedded PTX, cuLaunchKernel): one device thread "
+			     "follows dependent ld.volatile.global loads through mapped pinned "
+			     "host memory, cudaEvent timing",
+		[NBW_P2P] = "pointer chase (embedded PTX, cuLaunchKernel): one thread of the "
+			    "destination GPU follows dependent ld.volatile.global loads through "
+			    "the source GPU's memory via its peer pointer (peer access on; one "
+			    "GPU: its own memory), cudaEvent timing",
+	};
 	if ((unsigned)dir >= NBW_DIR_COUNT) {
 		snprintf(why, whylen, "unknown direction");
 		return NULL;
@@ -580,6 +759,14 @@ static const char *cb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 		return sync_if[dir];
 	case NBW_MODE_ASYNC:
 		return async_if[dir];
+	case NBW_MODE_KERNEL:
+		return kernel_if[dir];
+	case NBW_MODE_CHASE:
+		if (chase_if[dir])
+			return chase_if[dir];
+		snprintf(why, whylen, "a DtoH chase needs a host thread loading device memory, "
+				      "and CUDA gives the host no load access to cudaMalloc memory");
+		return NULL;
 	case NBW_MODE_NOWAIT:
 		snprintf(why, whylen, "nowait is OpenMP's target update nowait; the CUDA "
 				      "non-blocking copy is the async mode");
@@ -593,6 +780,42 @@ static const char *cb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 	}
 	snprintf(why, whylen, "unknown mode");
 	return NULL;
+}
+
+/* The kernel and chase modes: the driver's module and launch entry points, and for host
+ * memory a kind the GPU can address (mapped) on every device. 0, or -1 with the reason. */
+static int kernel_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_hostmem mem,
+			   char *why, size_t whylen)
+{
+	if (be && !be->kern.unload) {
+		snprintf(why, whylen, "no kernel launch through this driver: %s", be->kern_why);
+		return -1;
+	}
+	if (dir == NBW_P2P)
+		return 0;
+	if (mem == NBW_HOSTMEM_PAGEABLE) {
+		snprintf(why, whylen, "a kernel cannot load or store pageable host memory without "
+				      "HMM; the kernel modes need mapped pinned or registered memory");
+		return -1;
+	}
+	if (mem == NBW_HOSTMEM_HUGEPAGE) {
+		snprintf(why, whylen, "the kernel and chase modes run over pinned and registered "
+				      "memory only; huge-page buffers are measured with the API's copies");
+		return -1;
+	}
+	for (int d = 0; be && d < be->ndev; d++) {
+		int ok = 0;
+		if (CU_FAILED(cudaDeviceGetAttribute(&ok, cudaDevAttrCanMapHostMemory, d))) {
+			snprintf(why, whylen, "%s", last_err);
+			return -1;
+		}
+		if (!ok) {
+			snprintf(why, whylen, "cudaDevAttrCanMapHostMemory = 0 on device %d: its "
+					      "kernels cannot address host memory", d);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int cb_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode mode,
@@ -609,6 +832,9 @@ static int cb_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode m
 				      "registered or huge-page host memory");
 		return -1;
 	}
+	if ((mode == NBW_MODE_KERNEL || mode == NBW_MODE_CHASE) &&
+	    kernel_supports(be, dir, mem, why, whylen))
+		return -1;
 	if ((mem != NBW_HOSTMEM_REGISTERED && mem != NBW_HOSTMEM_HUGEPAGE) || !be)
 		return 0;
 	for (int d = 0; d < be->ndev; d++) {
@@ -635,11 +861,12 @@ static const char *cb_hostmem_note(struct nbw_backend *be, enum nbw_hostmem mem,
 		return "posix_memalign: pageable; the CUDA driver stages it through its own "
 		       "pinned buffers";
 	case NBW_HOSTMEM_PINNED:
-		return "cudaHostAlloc(cudaHostAllocPortable): page-locked, portable to every "
-		       "device, copied by DMA directly";
+		return "cudaHostAlloc(cudaHostAllocPortable | cudaHostAllocMapped): page-locked, "
+		       "portable to every device, copied by DMA directly, mapped for kernels";
 	case NBW_HOSTMEM_REGISTERED:
-		return "posix_memalign + cudaHostRegister(cudaHostRegisterPortable): page-locked "
-		       "in place, portable to every device";
+		return "posix_memalign + cudaHostRegister(cudaHostRegisterPortable | "
+		       "cudaHostRegisterMapped): page-locked in place, portable to every device, "
+		       "mapped for kernels";
 	case NBW_HOSTMEM_HUGEPAGE:
 		return "huge pages (mmap MAP_HUGETLB, else THP-advised mmap) + cudaHostRegister"
 		       "(cudaHostRegisterPortable) of the whole mapping: page-locked in place";
@@ -751,7 +978,8 @@ static int cb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 		if (b->loc == NBW_LOC_HOST_PAGEABLE)
 			return 0;
 		if (!select_device(b->device) ||
-		    CU_FAILED(cudaHostRegister(b->ptr, b->bytes, cudaHostRegisterPortable))) {
+		    CU_FAILED(cudaHostRegister(b->ptr, b->bytes,
+					       cudaHostRegisterPortable | cudaHostRegisterMapped))) {
 			free(b->ptr);
 			b->ptr = NULL;
 			return -ENOMEM;
@@ -761,7 +989,8 @@ static int cb_alloc(struct nbw_backend *be, struct nbw_buf *b)
 		return huge_alloc(b);
 	case NBW_LOC_HOST_PINNED:
 		if (!select_device(b->device) ||
-		    CU_FAILED(cudaHostAlloc(&b->ptr, b->bytes, cudaHostAllocPortable))) {
+		    CU_FAILED(cudaHostAlloc(&b->ptr, b->bytes,
+					    cudaHostAllocPortable | cudaHostAllocMapped))) {
 			b->ptr = NULL;
 			return -ENOMEM;
 		}
@@ -841,7 +1070,69 @@ static int cb_read(struct nbw_backend *be, void *host, const struct nbw_buf *src
 /* The device whose context issues the copy: the GPU end, the source GPU for P2P. */
 static int xfer_device(const struct nbw_xfer *x)
 {
+	if (x->dir == NBW_P2P && kernel_mode(x->mode))
+		return x->dst->device; /* the kernel runs where the loads are made */
 	return x->dir == NBW_HTOD ? x->dst->device : x->src->device;
+}
+
+/* A host buffer's address for a kernel (mapped memory); 0, or -1 with last_err. */
+static int mapped_address(const struct nbw_buf *b, void **out)
+{
+	*out = b->ptr;
+	if (b->loc == NBW_LOC_DEVICE)
+		return 0;
+	if (b->loc == NBW_LOC_HOST_PAGEABLE) {
+		set_err("a kernel cannot address pageable host memory without HMM");
+		return -1;
+	}
+	return CU_FAILED(cudaHostGetDevicePointer(out, b->ptr, 0)) ? -1 : 0;
+}
+
+/* KERNEL and CHASE, outside the timed region: the stream and events, the device's kernels,
+ * the peer access a P2P kernel needs, the addresses the kernel uses. 0 or -errno. */
+static int prepare_kernel(struct nbw_backend *be, struct nbw_xfer *x, struct cu_xfer *st)
+{
+	void *d = NULL, *s = NULL;
+	if (st->peer && x->peer != NBW_PEER_ON) {
+		set_err("a %s kernel on device %d loads device %d's memory only through peer "
+			"access, which is off for this copy",
+			x->mode == NBW_MODE_CHASE ? "chase" : "copy", st->dev, x->src->device);
+		return -EINVAL;
+	}
+	if (x->mode == NBW_MODE_CHASE && (x->dst->bytes < sizeof(uint64_t) ||
+					  x->src->bytes < sizeof(uint64_t))) {
+		set_err("a chase needs a chain of at least one uint64_t and 8 bytes for its result");
+		return -EINVAL;
+	}
+	if (CU_FAILED(cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking)) ||
+	    CU_FAILED(cudaEventCreateWithFlags(&st->start, cudaEventDefault)) ||
+	    CU_FAILED(cudaEventCreateWithFlags(&st->stop, cudaEventDefault)) ||
+	    CU_FAILED(cudaDeviceGetAttribute(&st->sms, cudaDevAttrMultiProcessorCount, st->dev)))
+		return -EIO;
+	if (kmod_get(be, st->dev) || (st->peer && kpeer_take(be, st, x->src->device)))
+		return -EIO;
+	if (mapped_address(x->src, &s) || mapped_address(x->dst, &d))
+		return -EIO;
+	st->ksrc = s;
+	st->kdst = d;
+	return 0;
+}
+
+/* Start event, the kernel, stop event on the transfer's stream. */
+static int enqueue_kernel(struct nbw_backend *be, struct cu_xfer *st, const struct nbw_xfer *x)
+{
+	CUresult rc;
+	if (CU_FAILED(cudaEventRecord(st->start, st->stream)))
+		return -EIO;
+	if (x->mode == NBW_MODE_CHASE)
+		rc = cuk_chase(&be->kern, &be->kmod[st->dev], st->stream, st->ksrc,
+			       x->src->bytes / sizeof(uint64_t), x->chase_loads, st->kdst);
+	else
+		rc = cuk_copy(&be->kern, &be->kmod[st->dev], st->stream, st->kdst, st->ksrc,
+			      x->bytes, st->sms);
+	if (drv_failed(be, rc, "cuLaunchKernel") || CU_FAILED(cudaEventRecord(st->stop, st->stream)))
+		return -EIO;
+	return 0;
 }
 
 /* Give the state the gate (created on first use), or say in st->gate_why why it has none. */
@@ -919,11 +1210,19 @@ static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 		return -ENOMEM;
 	}
 	st->dev = xfer_device(x);
+	st->peer_src = -1;
 	st->peer = x->dir == NBW_P2P && x->src->device != x->dst->device;
 	st->sync_after = x->dir == NBW_P2P ||
 			 (x->dir == NBW_HTOD && x->src->loc == NBW_LOC_HOST_PAGEABLE);
 	if (CU_FAILED(cudaSetDevice(st->dev)))
 		goto fail;
+	if (kernel_mode(x->mode)) {
+		int rc = prepare_kernel(be, x, st);
+		if (rc) {
+			state_destroy(be, st);
+			return rc;
+		}
+	}
 	if (x->mode == NBW_MODE_ASYNC) {
 		if (CU_FAILED(cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking)) ||
 		    CU_FAILED(cudaEventCreateWithFlags(&st->start, cudaEventDefault)) ||
@@ -1018,7 +1317,6 @@ static int wait_timed(struct cu_xfer *st, struct nbw_xfer *x)
 static int cb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	struct cu_xfer *st = x->priv;
-	(void)be;
 	if (!st) {
 		set_err("transfer() without prepare()");
 		return -EINVAL;
@@ -1031,7 +1329,7 @@ static int cb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 			rc = -EIO;
 		return rc;
 	}
-	int rc = enqueue_timed(st, x);
+	int rc = kernel_mode(x->mode) ? enqueue_kernel(be, st, x) : enqueue_timed(st, x);
 	if (rc)
 		return rc;
 	return wait_timed(st, x);
@@ -1105,8 +1403,9 @@ static const char *cb_last_error(struct nbw_backend *be)
 const struct nbw_backend_ops nbw_backend_cuda = {
 	.abi = NBW_PROBE_ABI,
 	.name = "cuda",
-	.description = "CUDA runtime API (cudaMemcpy, cudaMemcpyAsync, cudaMemcpyPeer), "
-		       "libcudart_static",
+	.description = "CUDA runtime API (cudaMemcpy, cudaMemcpyAsync, cudaMemcpyPeer; copy "
+		       "and pointer-chase kernels from embedded PTX through the driver's "
+		       "cuModuleLoadDataEx and cuLaunchKernel), libcudart_static",
 	.open = cb_open,
 	.close = cb_close,
 	.device_count = cb_device_count,

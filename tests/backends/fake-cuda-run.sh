@@ -45,7 +45,7 @@ PY
 }
 
 # ---- host-wait scheduling, as found ------------------------------------------------------
-FAKE_CUDA_CTX_FLAGS=4,0 FAKE_CUDA_CTX_ACTIVE=1,0 fake asfound
+FAKE_CUDA_CTX_FLAGS=4,0 FAKE_CUDA_CTX_ACTIVE=1,0 fake asfound --mode sync,async
 check "as found: exit 0" test $? -eq 0
 check "as found: the fake plugin was the one measured" q asfound 'len(ms) > 10'
 check "as found: matches the schema" valid "$tmp/asfound/results.json"
@@ -117,6 +117,31 @@ check "wait refused: dual copies timed behind the barrier, the reason recorded, 
 		and not m["error"] and m["verification"]["status"] == "passed"
 		for m in find(concurrency="dual"))'
 check "wait refused: matches the schema" valid "$tmp/nowait/results.json"
+
+# ---- the copy kernel and the chase (embedded PTX; the fake runs the kernels on host memory) -
+# An odd size, so the 16-byte kernel's byte tail is in it.
+fake kernel --mode kernel --probe htod,dtoh,p2p --host-mem pageable,pinned,registered \
+	--peer-access enabled --sizes 4096,65541
+check "kernel: exit 0" test $? -eq 0
+check "kernel: HtoD, DtoH (pinned, registered) and P2P, each verified, with the event timer" \
+	q kernel 'len({(m["direction"], m["host_mem"]) for m in ms}) == 5 and all(
+		m["mode"] == "kernel" and not m["error"] and m["verification"]["status"] == "passed"
+		and m["device_timer"] and m["interface"].startswith("copy kernel (embedded PTX, "
+		"cuLaunchKernel)") for m in ms) and find(bytes=65541)'
+check "kernel: pageable memory is skipped with the reason" \
+	q kernel '[s for s in d["skipped"] if s["api"] == "cuda" and "pageable" in s["what"]] and all(
+		"pageable host memory without HMM" in s["reason"]
+		for s in d["skipped"] if s["api"] == "cuda" and "pageable" in s["what"])'
+check "kernel: matches the schema" valid "$tmp/kernel/results.json"
+FAKE_CUDA_MODULE_RC=218 fake badptx --mode kernel --probe htod --host-mem pinned --threads 1 \
+	--devices 0
+check "kernel, the JIT refuses the PTX: the measurement's error has the driver's words" \
+	q badptx 'ms and all("cuModuleLoadDataEx on CUDA device 0: CUDA_ERROR_INVALID_PTX (218)"
+		in m["error"] and "JIT log: " in m["error"] for m in ms)'
+fake dtohchase --mode chase --probe dtoh --host-mem pinned
+check "chase: DtoH is skipped with the reason" \
+	q dtohchase 'not ms and any("DtoH chase" in s["reason"] for s in d["skipped"]
+		if s["api"] == "cuda")'
 
 # ---- open(): no driver is a skip, a driver older than the runtime an error -----------------
 # (recorded as a skip by the core for now; its exit status is the core's business)

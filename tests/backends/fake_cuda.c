@@ -4,12 +4,16 @@
  * bw_native/cuda_backend.c makes, on host memory, and the driver entry points it asks
  * cudaGetDriverEntryPointByVersion for, with every interesting call logged (calllog.h), among
  * them every call that creates a context or uses device memory (cudaSetDevice, cudaMalloc,
- * streams, events, cudaHostAlloc). It has no kernel launch at all: a backend that launched a
- * test kernel would not link against it.
+ * streams, events, cudaHostAlloc, modules and kernel launches).
+ * Kernels (the driver entry points cuModuleLoadDataEx, cuModuleGetFunction, cuLaunchKernel,
+ * cuModuleUnload, fake_cuda_kernels.c): a module is loaded into the calling thread's current
+ * device from PTX text, and a launch of the backend's kernels does on host memory what the
+ * kernel does, where a GPU would fault when it could not (fake_cuda_kernels.c says which).
  * Copies are done with memcpy: at once, or, on a stream that waits on the gate
  * (cuStreamWaitValue32 on mapped host memory), when the host synchronises with the stream
  * and the gate has reached the value, as a device would run them.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +41,62 @@ static struct {
 unsigned fake_cuda_ctx_flags[8];
 int fake_cuda_ctx_active[8];
 const char *fake_cuda_missing_entry;
+CUresult fake_cuda_module_rc = CUDA_SUCCESS;
+const char fake_cuda_jit_log[] = "ptxas fatal   : fake JIT log: unknown target";
+
+/* Every allocation a kernel may address: device memory (dev >= 0) and pinned or registered
+ * host memory (dev -1). */
+#define MAX_ALLOCS 512
+static struct {
+	const char *p;
+	size_t n;
+	int dev;
+} allocs[MAX_ALLOCS];
+static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+/* peer_on[a][b]: device a may address device b's memory. */
+static bool peer_on[8][8];
+
+static void alloc_add(const void *p, size_t n, int dev)
+{
+	pthread_mutex_lock(&alloc_lock);
+	for (int i = 0; i < MAX_ALLOCS; i++)
+		if (!allocs[i].p) {
+			allocs[i].p = p;
+			allocs[i].n = n;
+			allocs[i].dev = dev;
+			break;
+		}
+	pthread_mutex_unlock(&alloc_lock);
+}
+
+static void alloc_del(const void *p)
+{
+	pthread_mutex_lock(&alloc_lock);
+	for (int i = 0; i < MAX_ALLOCS; i++)
+		if (allocs[i].p == p)
+			allocs[i].p = NULL;
+	pthread_mutex_unlock(&alloc_lock);
+}
+
+bool fake_cuda_addressable(int dev, const void *p, size_t n)
+{
+	const char *c = p;
+	bool ok = false;
+	pthread_mutex_lock(&alloc_lock);
+	for (int i = 0; i < MAX_ALLOCS && !ok; i++) {
+		if (!allocs[i].p || c < allocs[i].p || c + n > allocs[i].p + allocs[i].n)
+			continue;
+		ok = allocs[i].dev < 0 || allocs[i].dev == dev ||
+		     (dev >= 0 && dev < 8 && allocs[i].dev < 8 && peer_on[dev][allocs[i].dev]);
+	}
+	pthread_mutex_unlock(&alloc_lock);
+	return ok;
+}
+
+bool fake_cuda_peer_on(int dev, int peer)
+{
+	return dev >= 0 && dev < 8 && peer >= 0 && peer < 8 && peer_on[dev][peer];
+}
 CUresult fake_cuda_setflags_rc = CUDA_SUCCESS;
 int fake_cuda_setflags_ignored;
 
@@ -108,6 +168,8 @@ void fake_cuda_reset(void)
 	memset(fake_cuda_ctx_flags, 0, sizeof(fake_cuda_ctx_flags));
 	memset(fake_cuda_ctx_active, 0, sizeof(fake_cuda_ctx_active));
 	fake_cuda_missing_entry = NULL;
+	fake_cuda_module_rc = CUDA_SUCCESS;
+	memset(peer_on, 0, sizeof(peer_on));
 	fake_cuda_setflags_rc = CUDA_SUCCESS;
 	fake_cuda_setflags_ignored = 0;
 	fake_cuda_register_rc = cudaSuccess;
@@ -151,19 +213,38 @@ static CUresult CUDAAPI ctx_set_flags(CUdevice dev, unsigned int flags)
 	return fake_cuda_setflags_rc;
 }
 
+static const struct {
+	CUresult rc;
+	const char *name, *text;
+} drv_errors[] = {
+	{ CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported" },
+	{ CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE",
+	  "primary context active" },
+	{ CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed" },
+	{ CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid" },
+	{ CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found" },
+	{ CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle" },
+	{ CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
+	  "an illegal memory access was encountered" },
+	{ CUDA_ERROR_MISALIGNED_ADDRESS, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address" },
+	{ CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument" },
+};
+
 static CUresult CUDAAPI error_name(CUresult rc, const char **s)
 {
-	*s = rc == CUDA_ERROR_NOT_SUPPORTED	       ? "CUDA_ERROR_NOT_SUPPORTED"
-	     : rc == CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE ? "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"
-						       : "CUDA_ERROR_FAKE";
+	*s = "CUDA_ERROR_FAKE";
+	for (size_t i = 0; i < sizeof(drv_errors) / sizeof(drv_errors[0]); i++)
+		if (drv_errors[i].rc == rc)
+			*s = drv_errors[i].name;
 	return CUDA_SUCCESS;
 }
 
 static CUresult CUDAAPI error_string(CUresult rc, const char **s)
 {
-	*s = rc == CUDA_ERROR_NOT_SUPPORTED	       ? "operation not supported"
-	     : rc == CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE ? "primary context active"
-						       : "fake driver error";
+	*s = "fake driver error";
+	for (size_t i = 0; i < sizeof(drv_errors) / sizeof(drv_errors[0]); i++)
+		if (drv_errors[i].rc == rc)
+			*s = drv_errors[i].text;
 	return CUDA_SUCCESS;
 }
 
@@ -184,6 +265,8 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
 		*funcPtr = (void *)ctx_get_state;
 	else if (strcmp(symbol, "cuDevicePrimaryCtxSetFlags") == 0)
 		*funcPtr = (void *)ctx_set_flags;
+	else
+		*funcPtr = fake_cuda_kernel_entry(symbol);
 	if (fake_cuda_missing_entry && strcmp(symbol, fake_cuda_missing_entry) == 0)
 		*funcPtr = NULL;
 	if (driverStatus)
@@ -285,15 +368,30 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
 
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
 {
-	(void)peerDevice;
 	(void)flags;
+	calllog_add("cudaDeviceEnablePeerAccess(%d -> %d)", current, peerDevice);
+	if (peerDevice < 0 || peerDevice >= fake_cuda_ndev || peerDevice == current)
+		return cudaErrorInvalidDevice;
+	if (peer_on[current][peerDevice])
+		return cudaErrorPeerAccessAlreadyEnabled;
+	peer_on[current][peerDevice] = true;
 	return cudaSuccess;
 }
 
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 {
-	(void)peerDevice;
+	calllog_add("cudaDeviceDisablePeerAccess(%d -> %d)", current, peerDevice);
+	if (peerDevice < 0 || peerDevice >= fake_cuda_ndev || peerDevice == current)
+		return cudaErrorInvalidDevice;
+	if (!peer_on[current][peerDevice])
+		return cudaErrorPeerAccessNotEnabled;
+	peer_on[current][peerDevice] = false;
 	return cudaSuccess;
+}
+
+int fake_cuda_current_device(void)
+{
+	return current;
 }
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
@@ -303,12 +401,14 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 	*pHost = calloc(1, size ? size : 1);
 	if (!*pHost)
 		return cudaErrorMemoryAllocation;
+	alloc_add(*pHost, size, -1);
 	fake_cuda_live++;
 	return cudaSuccess;
 }
 
 cudaError_t cudaFreeHost(void *ptr)
 {
+	alloc_del(ptr);
 	free(ptr);
 	fake_cuda_live--;
 	return cudaSuccess;
@@ -317,6 +417,9 @@ cudaError_t cudaFreeHost(void *ptr)
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
 {
 	(void)flags;
+	calllog_add("cudaHostGetDevicePointer");
+	if (!fake_cuda_addressable(-1, pHost, 1))
+		return cudaErrorInvalidValue; /* not pinned or registered host memory */
 	*pDevice = pHost;
 	return cudaSuccess;
 }
@@ -339,6 +442,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 	registered[free_slot].size = size;
 	fake_cuda_registered_bytes += size;
 	fake_cuda_live++;
+	alloc_add(ptr, size, -1);
 	return cudaSuccess;
 }
 
@@ -349,6 +453,7 @@ cudaError_t cudaHostUnregister(void *ptr)
 			fake_cuda_registered_bytes -= registered[i].size;
 			registered[i].ptr = NULL;
 			fake_cuda_live--;
+			alloc_del(ptr);
 			return cudaSuccess;
 		}
 	return cudaErrorHostMemoryNotRegistered;
@@ -358,12 +463,16 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
 	calllog_add("cudaMalloc(dev %d)", current);
 	*devPtr = malloc(size ? size : 1);
-	return *devPtr ? cudaSuccess : cudaErrorMemoryAllocation;
+	if (!*devPtr)
+		return cudaErrorMemoryAllocation;
+	alloc_add(*devPtr, size, current);
+	return cudaSuccess;
 }
 
 cudaError_t cudaFree(void *devPtr)
 {
 	calllog_add("cudaFree");
+	alloc_del(devPtr);
 	free(devPtr);
 	return cudaSuccess;
 }

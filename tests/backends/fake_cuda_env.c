@@ -9,6 +9,7 @@
  *   FAKE_CUDA_CTX_FLAGS    primary context flags per device, "4,0"
  *   FAKE_CUDA_CTX_ACTIVE   primary context active per device, "1,0"
  *   FAKE_CUDA_SETFLAGS_RC  CUresult of cuDevicePrimaryCtxSetFlags (default 0)
+ *   FAKE_CUDA_MODULE_RC    CUresult of cuModuleLoadDataEx (default 0)
  *   FAKE_CALLLOG_DIR       where the call log goes at exit (cuda.log)
  */
 #include <stdlib.h>
@@ -52,5 +53,6 @@ __attribute__((constructor)) static void fake_cuda_from_env(void)
 	env_list("FAKE_CUDA_CTX_FLAGS", set_flags);
 	env_list("FAKE_CUDA_CTX_ACTIVE", set_active);
 	fake_cuda_setflags_rc = (CUresult)env_int("FAKE_CUDA_SETFLAGS_RC", 0);
+	fake_cuda_module_rc = (CUresult)env_int("FAKE_CUDA_MODULE_RC", 0);
 	calllog_save_at_exit("cuda");
 }

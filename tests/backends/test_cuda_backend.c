@@ -317,12 +317,11 @@ static void test_sched_bad_value(void **state)
 
 /* ---- what `nodebw list` costs: open(), device_count(), device_info() --------------------- */
 
-/* Calls that create a context or touch device memory: none of them may run to list devices.
- * (A test kernel cannot be launched at all: the fake has no launch call to link against.) */
+/* Calls that create a context or touch device memory: none of them may run to list devices. */
 static const char *const context_calls[] = {
 	"cudaSetDevice", "cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaStreamCreate",
 	"cudaEventCreate", "cudaMemcpy", "cudaDeviceSynchronize", "cuStreamWaitValue32",
-	"cuDevicePrimaryCtxSetFlags",
+	"cuDevicePrimaryCtxSetFlags", "cuModuleLoadDataEx", "cuLaunchKernel",
 };
 
 static void test_list_is_cheap(void **state)
@@ -401,6 +400,239 @@ static void test_insufficient_driver(void **state)
 	}
 }
 
+/* ---- the kernel and chase modes ----------------------------------------------------------- */
+
+static void alloc_buf(struct fixture *f, struct nbw_buf *b, enum nbw_loc loc, int dev, size_t n)
+{
+	*b = (struct nbw_buf){ .loc = loc, .device = dev, .bytes = n };
+	assert_int_equal(ops->alloc(f->be, b), 0);
+}
+
+/* Prepares stream 0's transfer of the given kind on f->src[0] -> f->dst[0]. */
+static int prepare_mode(struct fixture *f, enum nbw_dir dir, enum nbw_mode mode, size_t n,
+			enum nbw_peer peer)
+{
+	f->x[0] = (struct nbw_xfer){ .dir = dir, .mode = mode, .src = &f->src[0],
+				     .dst = &f->dst[0], .bytes = n, .peer = peer, .device_s = -1 };
+	return ops->prepare(f->be, &f->x[0]);
+}
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 131u + seed);
+}
+
+/* A kernel copy of n bytes moves exactly those bytes (and no more) and is timed by events. */
+static void check_kernel_copy(struct fixture *f, size_t n)
+{
+	unsigned char want[N], got[N];
+	fill(want, N, 7);
+	memset(got, 0xee, sizeof(got));
+	assert_int_equal(ops->write(f->be, &f->src[0], want, N), 0);
+	assert_int_equal(ops->write(f->be, &f->dst[0], got, N), 0);
+	assert_int_equal(ops->transfer(f->be, &f->x[0]), 0);
+	assert_true(f->x[0].device_s > 0);
+	assert_int_equal(ops->read(f->be, got, &f->dst[0], N), 0);
+	assert_memory_equal(got, want, n);
+	for (size_t i = n; i < N; i++)
+		assert_int_equal(got[i], 0xee);
+}
+
+/* HtoD and DtoH kernels over pinned and registered memory: the GPU end's kernel, on mapped
+ * host addresses, 16-byte words with the byte tail; the module is loaded once per device. */
+static void test_kernel_host(void **state)
+{
+	struct fixture *f = *state;
+	static const enum nbw_loc locs[] = { NBW_LOC_HOST_PINNED, NBW_LOC_HOST_REGISTERED };
+	f->be = open_ok();
+	for (int l = 0; l < 2; l++) {
+		for (int d = 0; d < 2; d++) {
+			enum nbw_dir dir = d == 0 ? NBW_HTOD : NBW_DTOH;
+			alloc_buf(f, &f->src[0], d == 0 ? locs[l] : NBW_LOC_DEVICE, 1, N);
+			alloc_buf(f, &f->dst[0], d == 0 ? NBW_LOC_DEVICE : locs[l], 1, N);
+			calllog_reset();
+			assert_int_equal(prepare_mode(f, dir, NBW_MODE_KERNEL, N - 5, NBW_PEER_NA), 0);
+			assert_int_equal(calllog_count("cudaHostGetDevicePointer"), 1);
+			check_kernel_copy(f, N - 5);
+			assert_int_equal(calllog_count("cuLaunchKernel(nbw_copy16, dev 1"), 1);
+			ops->unprepare(f->be, &f->x[0]);
+			ops->free(f->be, &f->src[0]);
+			ops->free(f->be, &f->dst[0]);
+		}
+	}
+	/* Loaded at the first kernel transfer of device 1, kept for the others; none on 0. */
+	assert_int_equal(calllog_count("cuModuleLoadDataEx"), 0);
+	alloc_buf(f, &f->src[0], NBW_LOC_HOST_PINNED, 0, N);
+	alloc_buf(f, &f->dst[0], NBW_LOC_DEVICE, 0, N);
+	assert_int_equal(prepare_mode(f, NBW_HTOD, NBW_MODE_KERNEL, N, NBW_PEER_NA), 0);
+	assert_int_equal(calllog_count("cuModuleLoadDataEx(dev 0)"), 1);
+}
+
+/* Buffers not 16-byte aligned take the byte kernel. */
+static void test_kernel_unaligned(void **state)
+{
+	struct fixture *f = *state;
+	f->be = open_ok();
+	alloc_buf(f, &f->src[1], NBW_LOC_HOST_PINNED, 0, N + 16);
+	alloc_buf(f, &f->dst[0], NBW_LOC_DEVICE, 0, N);
+	f->src[0] = f->src[1];
+	f->src[0].ptr = (char *)f->src[1].ptr + 3;
+	f->src[0].bytes = N;
+	f->src[0].loc = NBW_LOC_HOST_PAGEABLE; /* plain memcpy for write(); not freed */
+	unsigned char want[N], got[N];
+	fill(want, N, 3);
+	memcpy(f->src[0].ptr, want, N);
+	f->src[0].loc = NBW_LOC_HOST_PINNED;
+	assert_int_equal(prepare_mode(f, NBW_HTOD, NBW_MODE_KERNEL, N, NBW_PEER_NA), 0);
+	assert_int_equal(ops->transfer(f->be, &f->x[0]), 0);
+	assert_int_equal(calllog_count("cuLaunchKernel(nbw_copy1, dev 0"), 1);
+	assert_int_equal(ops->read(f->be, got, &f->dst[0], N), 0);
+	assert_memory_equal(got, want, N);
+	f->src[0] = (struct nbw_buf){ 0 };
+}
+
+/* P2P: the kernel runs on the destination GPU and loads the source's memory, which needs
+ * the destination's access to the source: enabled for the copy where the core (which enables
+ * source to destination) had not, and disabled again at unprepare(); none with peer access
+ * off, where the copy is refused with the reason. */
+static void test_kernel_p2p(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "";
+	f->be = open_ok();
+	alloc_buf(f, &f->src[0], NBW_LOC_DEVICE, 0, N);
+	alloc_buf(f, &f->dst[0], NBW_LOC_DEVICE, 1, N);
+	assert_int_equal(ops->peer_access(f->be, 0, 1, true, why, sizeof(why)), 0);
+	assert_int_equal(prepare_mode(f, NBW_P2P, NBW_MODE_KERNEL, N, NBW_PEER_ON), 0);
+	assert_true(fake_cuda_peer_on(1, 0));
+	check_kernel_copy(f, N);
+	assert_int_equal(calllog_count("cuLaunchKernel(nbw_copy16, dev 1"), 1);
+	ops->unprepare(f->be, &f->x[0]);
+	assert_false(fake_cuda_peer_on(1, 0));
+	assert_true(fake_cuda_peer_on(0, 1));
+	/* Access someone else enabled stays as it was. */
+	assert_int_equal(ops->peer_access(f->be, 1, 0, true, why, sizeof(why)), 0);
+	assert_int_equal(prepare_mode(f, NBW_P2P, NBW_MODE_KERNEL, N, NBW_PEER_ON), 0);
+	ops->unprepare(f->be, &f->x[0]);
+	assert_true(fake_cuda_peer_on(1, 0));
+	/* Peer access off: refused with the reason, nothing launched. */
+	calllog_reset();
+	assert_int_equal(prepare_mode(f, NBW_P2P, NBW_MODE_KERNEL, N, NBW_PEER_OFF), -EINVAL);
+	assert_null(f->x[0].priv);
+	if (!strstr(ops->last_error(f->be), "only through peer access, which is off"))
+		fail_msg("last_error: %s", ops->last_error(f->be));
+	assert_int_equal(calllog_count("cuLaunchKernel"), 0);
+}
+
+/* A chain of nelem uint64_t indices, one cycle (i -> i + 17 mod nelem), and its walk. */
+static uint64_t make_chain(uint64_t *chain, uint64_t nelem, uint64_t loads)
+{
+	uint64_t i = 0;
+	for (uint64_t k = 0; k < nelem; k++)
+		chain[k] = (k + 17) % nelem;
+	for (uint64_t k = 0; k < loads; k++)
+		i = chain[i];
+	return i;
+}
+
+static void check_chase(struct fixture *f, int loaddev)
+{
+	uint64_t chain[N / 8], got = 0, want = make_chain(chain, N / 8, 1000);
+	char launch[96];
+	assert_int_equal(ops->write(f->be, &f->src[0], chain, N), 0);
+	f->x[0].chase_loads = 1000;
+	calllog_reset();
+	assert_int_equal(ops->transfer(f->be, &f->x[0]), 0);
+	assert_true(f->x[0].device_s > 0);
+	snprintf(launch, sizeof(launch),
+		 "cuLaunchKernel(nbw_chase, dev %d, grid 1x1x1, block 1x1x1)", loaddev);
+	assert_int_equal(calllog_count(launch), 1);
+	assert_int_equal(ops->read(f->be, &got, &f->dst[0], sizeof(got)), 0);
+	assert_int_equal(got, want);
+}
+
+/* The chase: one thread of the destination GPU through mapped pinned host memory (HtoD)
+ * and through the source GPU's memory (P2P, peer access on); the final index at dst. */
+static void test_chase(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "";
+	f->be = open_ok();
+	alloc_buf(f, &f->src[0], NBW_LOC_HOST_PINNED, 1, N);
+	alloc_buf(f, &f->dst[0], NBW_LOC_DEVICE, 1, N);
+	assert_int_equal(prepare_mode(f, NBW_HTOD, NBW_MODE_CHASE, N, NBW_PEER_NA), 0);
+	check_chase(f, 1);
+	ops->unprepare(f->be, &f->x[0]);
+	ops->free(f->be, &f->src[0]);
+	ops->free(f->be, &f->dst[0]);
+	alloc_buf(f, &f->src[0], NBW_LOC_DEVICE, 1, N);
+	alloc_buf(f, &f->dst[0], NBW_LOC_DEVICE, 0, N);
+	assert_int_equal(ops->peer_access(f->be, 1, 0, true, why, sizeof(why)), 0);
+	assert_int_equal(prepare_mode(f, NBW_P2P, NBW_MODE_CHASE, N, NBW_PEER_ON), 0);
+	check_chase(f, 0);
+}
+
+/* What cannot be done is refused up front, with the reason. */
+static void test_kernel_refusals(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "";
+	f->be = open_ok();
+	assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_KERNEL, NBW_HOSTMEM_PAGEABLE,
+				       why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "pageable host memory without HMM"));
+	assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_CHASE, NBW_HOSTMEM_PAGEABLE,
+				       why, sizeof(why)), -1);
+	assert_int_equal(ops->supports(f->be, NBW_DTOH, NBW_MODE_CHASE, NBW_HOSTMEM_PINNED, why,
+				       sizeof(why)), -1);
+	assert_non_null(strstr(why, "DtoH chase"));
+	assert_null(ops->interface(NBW_DTOH, NBW_MODE_CHASE, why, sizeof(why)));
+	for (int m = NBW_HOSTMEM_PINNED; m <= NBW_HOSTMEM_REGISTERED; m++) {
+		assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_KERNEL, m, why,
+					       sizeof(why)), 0);
+		assert_int_equal(ops->supports(f->be, NBW_DTOH, NBW_MODE_KERNEL, m, why,
+					       sizeof(why)), 0);
+		assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_CHASE, m, why,
+					       sizeof(why)), 0);
+	}
+	assert_int_equal(ops->supports(f->be, NBW_P2P, NBW_MODE_CHASE, NBW_HOSTMEM_NONE, why,
+				       sizeof(why)), 0);
+	assert_non_null(strstr(ops->interface(NBW_HTOD, NBW_MODE_KERNEL, why, sizeof(why)),
+			       "copy kernel (embedded PTX, cuLaunchKernel)"));
+	ops->close(f->be);
+	/* A driver without cuLaunchKernel: no kernel mode, and the reason names it. */
+	fake_cuda_missing_entry = "cuLaunchKernel";
+	f->be = open_ok();
+	assert_int_equal(ops->supports(f->be, NBW_P2P, NBW_MODE_KERNEL, NBW_HOSTMEM_NONE, why,
+				       sizeof(why)), -1);
+	assert_non_null(strstr(why, "cuLaunchKernel"));
+}
+
+/* The JIT refuses the PTX: prepare() fails with the driver's words and the JIT log, outside
+ * the timed region, and the next prepare() on that device says the same without reloading. */
+static void test_module_load_fails(void **state)
+{
+	struct fixture *f = *state;
+	fake_cuda_module_rc = CUDA_ERROR_INVALID_PTX;
+	f->be = open_ok();
+	alloc_buf(f, &f->src[0], NBW_LOC_HOST_PINNED, 0, N);
+	alloc_buf(f, &f->dst[0], NBW_LOC_DEVICE, 0, N);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(prepare_mode(f, NBW_HTOD, NBW_MODE_KERNEL, N, NBW_PEER_NA), -EIO);
+		assert_null(f->x[0].priv);
+		const char *e = ops->last_error(f->be);
+		if (!strstr(e, "cuModuleLoadDataEx on CUDA device 0: CUDA_ERROR_INVALID_PTX (218): "
+			       "a PTX JIT compilation failed; JIT log: ptxas fatal"))
+			fail_msg("last_error: %s", e);
+	}
+	assert_int_equal(calllog_count("cuModuleLoadDataEx"), 1);
+	assert_int_equal(calllog_count("cuLaunchKernel"), 0);
+	/* The copy-engine modes are untouched. */
+	assert_int_equal(prepare_mode(f, NBW_HTOD, NBW_MODE_SYNC, N, NBW_PEER_NA), 0);
+	assert_int_equal(ops->transfer(f->be, &f->x[0]), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +651,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_list_is_cheap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_insufficient_driver, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_host, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_unaligned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_p2p, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chase, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_load_fails, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The GPU check where there is no GPU (TAP): it stops at its device check with its message,
 # status 3, in under 30 s; and its verdicts (judge-results.py) fail a failed verification,
-# a measurement error, a CUDA record without 'sched', a solver run that does not match its
-# reference and a CUDA solver run without cuda_sched, and pass the recorded runs.
+# a measurement error, a CUDA record without 'sched', a kernel step without one of CUDA's
+# kernel or chase paths, a solver run that does not match its reference and a CUDA solver
+# run without cuda_sched, and pass the recorded runs.
 src=${NODEBW_SOURCE:?}
 exe=${NODEBW:?}
 work=$(mktemp -d)
@@ -66,6 +67,14 @@ spoil sched "$probe" "d['measurements'][0]['api']='cuda'" '^BAD .*no sched recor
 make "$probe" "[m.update(api='cuda', sched='blocking', sched_note='as found') for m in d['measurements']]"
 $judge sched "$work/spoilt.json" >"$work/j" && grep -q 'sched blocking (as found)' "$work/j" &&
 	ok "CUDA records with sched pass and show it" || bad "CUDA records with sched: $(grep -m 1 BAD "$work/j")"
+# The kernel step's verdict: CUDA's kernel and chase paths must all be measured.
+kernel="[m.update(api='cuda', sched='auto', sched_note='as found', mode={'sync': 'kernel', 'async': 'chase'}.get(m['mode'], m['mode'])) for m in d['measurements']]; d['measurements'] = [m for m in d['measurements'] if m['mode'] in ('kernel', 'chase') and (m['direction'], m['mode']) != ('dtoh', 'chase')]"
+make "$probe" "$kernel; [m.update(chase_loads=1000) for m in d['measurements'] if m['mode'] == 'chase']"
+$judge kernel "$work/spoilt.json" >"$work/j" && grep -q 'chase .* ns/load' "$work/j" &&
+	ok "CUDA kernel and chase records pass, the chase per load" ||
+	bad "CUDA kernel and chase records: $(grep -m 1 BAD "$work/j")"
+spoil kernel "$probe" "$kernel; d['measurements'] = [m for m in d['measurements'] if m['mode'] != 'chase']; d['skipped'].append(dict(api='cuda', what='chase pinned single', reason='no driver entry'))" \
+	'^BAD no cuda htod chase measured \(skipped: no driver entry\)' "a kernel step without its chase fails with the skip's reason"
 spoil heat "$runs" "d['solver_runs'][2]['verification']['status']='failed'" \
 	'^BAD .*verification failed' "a solver run that does not match its reference fails"
 spoil heat "$runs" "d['solver_runs'][0]['device_kind']='cuda'" '^BAD .*no cuda_sched recorded' \

@@ -16,14 +16,17 @@
 # the solver's one-device baseline at N = 256, 512, 768 for k(N) and its fraction of the HBM
 # roofline, with the report's paper-model section; and how CUDA host threads wait: each
 # CUDA run's primary-context scheduling ("sched", as found: libomptarget asks for blocking
-# sync; and with --cuda-sched spin) and the solver records' cuda_sched.
+# sync; and with --cuda-sched spin) and the solver records' cuda_sched; and CUDA's copy
+# kernel (HtoD/DtoH over mapped pinned memory, the same-GPU copy) and pointer chase (HtoD
+# through mapped pinned memory, the same GPU's memory), each of which must be measured and
+# verified (the embedded PTX JIT-compiled by this driver).
 #
 # Every step has its own time limit, never more than the budget has left (a step with less
 # than 10 s left is skipped and counted as a failure), and the whole check stays inside
-# GPU_CHECK_BUDGET seconds (default 480). A failed verification, a measurement with an
+# GPU_CHECK_BUDGET seconds (default 540). A failed verification, a measurement with an
 # error, a solver run that does not match its reference, or a step that fails makes the
 # check fail (status 1) after the remaining steps; what it measured goes to OUT as at most
-# 8 files (summary.txt first).
+# 9 files (summary.txt first).
 set -u
 arg=${1:?usage: gpu-check.sh NODEBW|BUILD_DIR OUT_DIR}
 out=${2:?usage: gpu-check.sh NODEBW|BUILD_DIR OUT_DIR}
@@ -35,7 +38,7 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
-budget=${GPU_CHECK_BUDGET:-480}
+budget=${GPU_CHECK_BUDGET:-540}
 export OMP_TARGET_OFFLOAD=${OMP_TARGET_OFFLOAD:-MANDATORY}
 summary=$out/summary.txt
 failures=$work/failures
@@ -129,6 +132,16 @@ if [ -f "$work/report/report.md" ]; then
 	cp "$work/report/report.md" "$out/report.md"
 	grep -A12 "paper's model" "$work/report/report.md" | head -n 12 | tee -a "$summary"
 fi
+
+# 5. CUDA's copy kernel and pointer chase (embedded PTX, cuLaunchKernel): HtoD/DtoH over
+# mapped pinned host memory and the same-GPU copy; the chase through host memory and the
+# GPU's own (64 MiB: beyond the L2 cache). The DtoH chase is refused by the backend.
+step "cuda kernel+chase" 60 "$out/probe.txt" "$exe" probe --api cuda --devices 0 \
+	--probe htod,dtoh,p2p --mode kernel,chase --host-mem pinned --threads 1 \
+	--sizes 1MiB,64MiB --no-hht-sweep --output "$work/kernel"
+cp "$work/kernel/results.json" "$out/results-kernel.json" 2>/dev/null
+judge kernel "$work/kernel/results.json"
+
 n=$(wc -l <"$failures")
 if [ "$n" -gt 0 ]; then
 	say "gpu-check: FAILED ($n) in $(elapsed) s:"

@@ -2,18 +2,47 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The GPU check's verdict on one results.json (tests/device/gpu-check.sh).
 
-  judge-results.py probe|sched|heat RESULTS
+  judge-results.py probe|sched|kernel|heat RESULTS
 
 Prints one line per measurement or solver run worth showing, and a line starting with BAD
 for each fault: a measurement with an error or whose verification did not pass, a CUDA
 measurement without its 'sched', a solver run that did not match its reference, a run on a
-CUDA device that does not say how its host threads waited (cuda_sched). Exit status 1 when
-there is a fault or the file cannot be read, else 0.
+CUDA device that does not say how its host threads waited (cuda_sched); for 'kernel' (the
+CUDA copy kernels and pointer chases) also every CUDA path of KERNEL_PATHS that was not
+measured, and a chase shown as time per dependent load. Exit status 1 when there is a fault
+or the file cannot be read, else 0.
 """
 import json
 import sys
 
 SHOWN = (1 << 20, 64 << 20, 1 << 30)
+# (direction, mode) that the GPU check's kernel step must have measured through CUDA; the
+# DtoH chase is refused by the backend (the host cannot load device memory through CUDA).
+KERNEL_PATHS = (("htod", "kernel"), ("dtoh", "kernel"), ("p2p", "kernel"), ("htod", "chase"),
+                ("p2p", "chase"))
+
+
+def chase_text(m):
+    """A chase's median time per dependent load, where the record says how many loads."""
+    loads = m.get("chase_loads")
+    sec = (m.get("seconds") or {}).get("median")
+    if isinstance(loads, int) and loads > 0 and isinstance(sec, (int, float)):
+        return f"{sec / loads * 1e9:8.1f} ns/load"
+    return f"{sec * 1e6:8.2f} us    " if isinstance(sec, (int, float)) else "       -"
+
+
+def kernel_paths(doc):
+    """BAD lines for the CUDA kernel and chase paths the kernel step did not measure."""
+    ms = doc.get("measurements", [])
+    seen = {(m.get("direction"), m.get("mode")) for m in ms if m.get("api") == "cuda"}
+    bad = []
+    for path in KERNEL_PATHS:
+        if path not in seen:
+            why = [s.get("reason", "") for s in doc.get("skipped", [])
+                   if s.get("api") == "cuda" and path[1] in s.get("what", "")]
+            bad.append(f"BAD no cuda {path[0]} {path[1]} measured"
+                       + (f" (skipped: {why[0]})" if why else ""))
+    return bad
 
 
 def measurement_lines(doc, kind):
@@ -31,15 +60,19 @@ def measurement_lines(doc, kind):
         sched = m.get("sched", "")
         if m.get("api") == "cuda" and not sched:
             bad.append(f"BAD {where}: no sched recorded")
-        if kind == "sched" or m.get("bytes") in SHOWN:
+        if kind in ("sched", "kernel") or m.get("bytes") in SHOWN:
             gbps = (m.get("gbps") or {}).get("median")
             text = f"{gbps:8.2f} GB/s" if isinstance(gbps, (int, float)) else "       - GB/s"
+            if m.get("mode") == "chase":
+                text = chase_text(m)
             tail = f" sched {sched} ({m.get('sched_note', '')})" if sched else ""
             print(f'{m.get("api"):4} {m.get("direction"):4} {m.get("mode"):5} '
                   f'{m.get("host_mem"):6} {m.get("bytes", 0) >> 10:8} KiB {text} '
                   f'{status}{tail}')
     if not doc.get("measurements"):
         bad.append("BAD no measurements")
+    if kind == "kernel":
+        bad += kernel_paths(doc)
     return bad
 
 
@@ -70,8 +103,8 @@ def heat_lines(doc):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("probe", "sched", "heat"):
-        sys.exit("usage: judge-results.py probe|sched|heat RESULTS")
+    if len(sys.argv) != 3 or sys.argv[1] not in ("probe", "sched", "kernel", "heat"):
+        sys.exit("usage: judge-results.py probe|sched|kernel|heat RESULTS")
     kind, path = sys.argv[1], sys.argv[2]
     try:
         with open(path) as f:
