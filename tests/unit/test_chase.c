@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "nodebw/chase.h"
+#include "nodebw/plan.h"
 
 #define WORDS (NBW_CHASE_STRIDE / sizeof(uint64_t))
 
@@ -123,6 +124,50 @@ static void loads_per_transfer(void **state)
 	assert_int_equal(nbw_chase_working_set(8u << 20), 8u << 20);
 }
 
+static const char *any_call(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t len)
+{
+	(void)dir;
+	(void)mode;
+	(void)why;
+	(void)len;
+	return "x";
+}
+
+/* The planner: a chase runs on one path at a time (single), two working sets on every
+ * set; the concurrent kinds are skips with the reason. */
+static void planned_single_two_sizes(void **state)
+{
+	(void)state;
+	struct nbw_probe_opts o;
+	memset(&o, 0, sizeof(o));
+	o.modes[NBW_MODE_CHASE] = true;
+	o.hostmem[NBW_HOSTMEM_PAGEABLE] = true;
+	o.threads[0] = o.threads[1] = o.threads[2] = true;
+	o.bind[NBW_BIND_LOCAL] = true;
+	const int devs[] = { 0, 1, 2, 3 };
+	struct nbw_plan_devices d = { .devs = devs, .nd = 4 };
+	struct nbw_plan_caps caps = { .interface = any_call };
+	for (int dir = 0; dir < NBW_DIR_COUNT; dir++) {
+		struct nbw_plan p = { 0 };
+		assert_int_equal(nbw_plan_series(&o, (enum nbw_dir)dir, &caps, &d, &p), 0);
+		size_t run = 0, skipped = 0;
+		for (size_t i = 0; i < p.n; i++) {
+			if (p.v[i].skip[0]) {
+				skipped++;
+				assert_non_null(strstr(p.v[i].skip, "one thread"));
+				continue;
+			}
+			run++;
+			assert_int_equal(p.v[i].set.conc, NBW_CONC_SINGLE);
+			assert_true(p.v[i].set.matrix_only);
+		}
+		assert_int_equal(run, dir == NBW_P2P ? 12 : 4);
+		assert_true(skipped >= 2);
+		assert_int_equal(nbw_plan_measurements(&p, 10), 2 * run);
+		nbw_plan_free(&p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +176,7 @@ int main(void)
 		cmocka_unit_test(damaged_and_refused),
 		cmocka_unit_test(final_index_check),
 		cmocka_unit_test(loads_per_transfer),
+		cmocka_unit_test(planned_single_two_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
