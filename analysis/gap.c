@@ -126,11 +126,11 @@ static int native_of(json_t *devices, int omp_id, const char **api, int *id)
 }
 
 /* Measurement \p m into \p x when it takes part: verified, no error, not a point of the
- * hidden-helper or the plane-size sweep. */
+ * hidden-helper or the plane-size sweep, not a chase (a latency, not a bandwidth). */
 static bool usable(json_t *devices, json_t *m, struct nbw_rv_meas *x)
 {
 	return nbw_rv_meas_read(devices, m, x) && nbw_rv_meas_verified(x) && !x->hht_sweep[0] &&
-	       !x->plane_sweep;
+	       !x->plane_sweep && !x->chase;
 }
 
 /* The measurement's interval of its median GB/s (median_ci); false when it has none (an

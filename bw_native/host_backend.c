@@ -8,6 +8,7 @@
  *   async     memcpy on a helper thread of the transfer, handed over and waited for (the
  *             host analogue of a copy engine: what an asynchronous runtime at least pays)
  *   parallel  one copy split into equal chunks over one thread per online core
+ *   chase     a pointer chase on the calling thread through the source (latency per load)
  *
  * "Devices" are four regions of ordinary host memory (posix_memalign), mirroring the host
  * plugin's four devices, so host-to-device, device-to-host, two-device and P2P series line
@@ -299,6 +300,9 @@ static const char *hb_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 			 "the host reference has no copy kernel: its copies are CPU memcpy (sync, "
 			 "async on a helper thread); the parallel mode is its all-cores copy");
 		return NULL;
+	case NBW_MODE_CHASE:
+		return "host thread: i = chain[i] through the source's host memory (the host "
+		       "memory latency, the reference of the other APIs' chases)";
 	default:
 		break;
 	}
@@ -526,6 +530,16 @@ static void helper_wait(struct helper *h, struct nbw_xfer *x)
 	pthread_mutex_unlock(&h->mu);
 }
 
+/* The pointer chase: dependent loads, each address known only when the previous load
+ * returned; the final index at the start of dst (struct nbw_xfer.chase_loads). */
+static void chase(const uint64_t *chain, uint64_t loads, uint64_t *out)
+{
+	uint64_t i = 0;
+	for (uint64_t l = 0; l < loads; l++)
+		i = chain[i];
+	out[0] = i;
+}
+
 static int hb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	switch (x->mode) {
@@ -534,6 +548,9 @@ static int hb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 		return 0;
 	case NBW_MODE_PARALLEL:
 		split_copy(be, x->dst->ptr, x->src->ptr, x->bytes);
+		return 0;
+	case NBW_MODE_CHASE:
+		chase(x->src->ptr, x->chase_loads, x->dst->ptr);
 		return 0;
 	case NBW_MODE_ASYNC:
 		if (!x->priv) {

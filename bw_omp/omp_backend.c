@@ -11,6 +11,9 @@
  *   kernel  a target teams distribute parallel for copy loop on the device that loads or
  *           stores the other side (bw_omp/omp_kernel.c)
  *
+ *   chase   one thread follows a pointer chain (omp_chase.c): a target region on the
+ *           loading device, or the host thread for DtoH
+ *
  * Device numbers: nodebw numbers the devices GPUs first, in the runtime's order, then the
  * rest (host plugin). libomptarget numbers them in the order the offload images were linked,
  * so in a build for x86_64-pc-linux-gnu,sm_90 the GPU would be runtime device 4; nodebw
@@ -32,6 +35,7 @@
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 #include "omp_kernel.h"
+#include "omp_chase.h"
 
 /* Exported by libomptarget but not declared in LLVM 19's omp.h. */
 void *llvm_omp_target_alloc_host(size_t size, int device_num);
@@ -220,6 +224,52 @@ static void ob_versions(struct nbw_backend *be, char *buf, size_t len)
 		 rt.path[0] ? rt.path : "not loaded", be->ndev, be->host);
 }
 
+/* The chase (omp_chase.c): who follows the chain through which memory. */
+static const char *chase_interface(enum nbw_dir dir)
+{
+	if (dir == NBW_HTOD)
+		return "target region, 1 thread of the device: i = chain[i] through host memory "
+		       "(is_device_ptr)";
+	if (dir == NBW_P2P)
+		return "target region, 1 thread of the destination device: i = chain[i] through "
+		       "the source device's memory (is_device_ptr)";
+	return "host thread: i = chain[i] through the device's memory";
+}
+
+/* Whether any device is a GPU (the chase's paths differ; GPU and host-plugin targets are
+ * not mixed in one build by default). */
+static bool any_gpu(const struct nbw_backend *be)
+{
+	for (int d = 0; be && d < be->ndev; d++)
+		if (be->kind[d] == KIND_NVPTX || be->kind[d] == KIND_AMDGCN)
+			return true;
+	return false;
+}
+
+/* What a chase can load on GPUs: LLVM 19's omp.h has no query of whether a device can
+ * address host memory or another device's memory, so only the documented case runs. */
+static int chase_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_hostmem mem,
+			  char *why, size_t whylen)
+{
+	if (!any_gpu(be))
+		return 0; /* host plugin: every buffer is host memory, addressable everywhere */
+	if (dir == NBW_HTOD && mem == NBW_HOSTMEM_PINNED)
+		return 0; /* llvm_omp_target_alloc_host: page-locked, mapped for the device */
+	if (dir == NBW_HTOD)
+		snprintf(why, whylen,
+			 "a GPU thread can load host memory only where it is mapped for the device "
+			 "(llvm_omp_target_alloc_host, the pinned kind); pageable memory is not");
+	else if (dir == NBW_P2P)
+		snprintf(why, whylen,
+			 "LLVM 19's OpenMP API cannot say whether a GPU can address another GPU's "
+			 "memory (no peer-access query or enable in omp.h), so no chase through it");
+	else
+		snprintf(why, whylen,
+			 "a host thread cannot load GPU memory from omp_target_alloc (not mapped "
+			 "into the host's address space)");
+	return -1;
+}
+
 static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why, size_t whylen)
 {
 	switch (mode) {
@@ -243,6 +293,8 @@ static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 		return NULL;
 	case NBW_MODE_KERNEL:
 		return omp_kernel_interface(dir);
+	case NBW_MODE_CHASE:
+		return chase_interface(dir);
 	default:
 		break;
 	}
@@ -253,6 +305,8 @@ static const char *ob_interface(enum nbw_dir dir, enum nbw_mode mode, char *why,
 static int ob_supports(struct nbw_backend *be, enum nbw_dir dir, enum nbw_mode mode,
 		       enum nbw_hostmem mem, char *why, size_t whylen)
 {
+	if (mode == NBW_MODE_CHASE && chase_supports(be, dir, mem, why, whylen))
+		return -1;
 	if (mem == NBW_HOSTMEM_REGISTERED) {
 		snprintf(why, whylen,
 			 "OpenMP has no portable call to page-lock existing host memory "
@@ -467,6 +521,12 @@ static int ob_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 		/* The device that loads the other side: DtoH the source, else the destination. */
 		omp_kernel_copy(x->dst->ptr, x->src->ptr, x->bytes, x->dir == NBW_DTOH ? sd : dd);
 		return 0;
+	case NBW_MODE_CHASE:
+		if (x->dir == NBW_DTOH) {
+			nbw_omp_chase_host(x->src->ptr, x->chase_loads, x->dst->ptr);
+			return 0;
+		}
+		return nbw_omp_chase_device(dd, x->src->ptr, x->chase_loads, x->dst->ptr);
 	default:
 		break;
 	}

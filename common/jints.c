@@ -40,6 +40,13 @@ static const struct nbw_int_rule results_rules[] = {
 	{"repetitions", 0, NBW_REPS_MAX, "repetitions"},
 	{"min_repetitions", 0, NBW_REPS_MAX, "repetitions"},
 	{"max_repetitions", 0, NBW_REPS_MAX, "repetitions"},
+	/* the chase mode */
+	{"loads", 1, 1LL << 40, "dependent loads of a pointer chase"},
+	{"base_loads", 1, 1LL << 40, "dependent loads of a pointer chase"},
+	{"slots", 2, INT64_MAX, "slots of a pointer chase's cycle"},
+	{"stride_bytes", 8, 4096, "bytes between two slots of a pointer chase"},
+	{"touched_bytes", 0, INT64_MAX, "bytes"},
+	{"base_repetitions", 0, NBW_REPS_MAX, "repetitions"},
 	/* solver runs */
 	{"G", 0, NBW_MAX_DEVICES, "G, the devices of a solver run"},
 	{"steps", 0, NBW_STEPS_MAX, "time steps"},

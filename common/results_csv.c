@@ -34,7 +34,7 @@ static const char *const csv_columns[] = {
 	"max_gbps", "mean_gbps", "cv", "median_s", "ci_lo_gbps", "ci_hi_gbps",
 	"ci_half_width_pct", "ci_coverage", "converged", "stop", "device_timer_median_gbps",
 	"theoretical_gbps", "fraction_of_theoretical", "link", "overlap_speedup",
-	"verification", "error", "interface", "plane_process",
+	"verification", "error", "interface", "plane_process", "chase_latency_ns",
 };
 
 static void csv_header(FILE *f)
@@ -109,7 +109,9 @@ void nbw_doc_csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
 	if (x->bind_policy[0] && x->bind_node >= 0)
 		fprintf(f, "%d", x->bind_node);
 	fprintf(f, ",%u", x->reps);
-	bool ok = x->reps > 0 && !x->error[0];
+	/* A chase's GB/s would be working-set bytes over a latency-bound time: not a
+	 * bandwidth, so its rate columns stay empty and chase_latency_ns holds its figure. */
+	bool ok = x->reps > 0 && !x->error[0] && x->mode != NBW_MODE_CHASE;
 	csv_number(f, ok ? x->gbps.median : NAN, "%.6g");
 	csv_number(f, ok ? x->gbps.min : NAN, "%.6g");
 	csv_number(f, ok ? x->gbps.max : NAN, "%.6g");
@@ -140,9 +142,11 @@ void nbw_doc_csv_row(FILE *f, json_t *devices, const struct nbw_measurement *x,
 	fputc(',', f);
 	csv_field(f, x->interface);
 	if (plane_process > 0)
-		fprintf(f, ",%d\n", plane_process);
+		fprintf(f, ",%d", plane_process);
 	else
-		fputs(",\n", f);
+		fputc(',', f);
+	csv_number(f, x->chase.has && !x->error[0] ? x->chase.latency_ns : NAN, "%.6g");
+	fputc('\n', f);
 }
 
 void nbw_doc_csv_row_json(FILE *f, json_t *devices, json_t *m)

@@ -101,6 +101,19 @@ static json_t *device_ref(int dev)
 	return dev < 0 ? json_string("host") : json_integer(dev);
 }
 
+/* The chase mode's figures (null for every other measurement). */
+static json_t *chase_json(const struct nbw_chase_result *c)
+{
+	if (!c->has)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:i, s:I, s:i, s:f, s:f, s:f, s:s}", "loads",
+			 (json_int_t)c->loads, "base_loads", (json_int_t)c->base_loads, "slots",
+			 (json_int_t)c->slots, "stride_bytes", (int)c->stride_bytes,
+			 "touched_bytes", (json_int_t)c->touched_bytes, "base_repetitions",
+			 (int)c->base_reps, "base_median_s", c->base_median_s, "latency_ns",
+			 c->latency_ns, "overhead_us", c->overhead_us, "method", c->method);
+}
+
 json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 {
 	json_t *streams = json_array();
@@ -183,6 +196,8 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 	if (m->stop[0] && !m->error[0] && m->minor_faults_per_rep >= 0.0)
 		json_object_set_new(j, "minor_faults_per_rep", json_real(m->minor_faults_per_rep));
 	json_object_set_new(j, "error", m->error[0] ? json_string(m->error) : json_null());
+	if (m->mode == NBW_MODE_CHASE)
+		json_object_set_new(j, "chase", chase_json(&m->chase));
 	if (m->elapsed_s > 0.0)
 		json_object_set_new(j, "elapsed_s", json_real(m->elapsed_s));
 	return j;
@@ -445,6 +460,42 @@ static int overlap_from_json(json_t *j, struct nbw_measurement *m, char *err, si
 	return 0;
 }
 
+/* The chase mode's figures: absent or null (no figures: an error, another mode) or the
+ * whole object. The latency may be negative only as measured noise, never NaN. */
+static int chase_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen)
+{
+	json_t *c = json_object_get(j, "chase");
+	if (!c || json_is_null(c))
+		return 0;
+	struct nbw_chase_result *r = &m->chase;
+	json_int_t loads, base_loads, slots, stride, touched, reps;
+	const char *method;
+	json_error_t je;
+	if (json_unpack_ex(c, &je, 0, "{s:I, s:I, s:I, s:I, s:I, s:I, s:F, s:F, s:F, s:s}",
+			   "loads", &loads, "base_loads", &base_loads, "slots", &slots,
+			   "stride_bytes", &stride, "touched_bytes", &touched, "base_repetitions",
+			   &reps, "base_median_s", &r->base_median_s, "latency_ns", &r->latency_ns,
+			   "overhead_us", &r->overhead_us, "method", &method)) {
+		snprintf(err, errlen, "chase: %s", je.text);
+		return -1;
+	}
+	if (loads < 2 || base_loads < 1 || base_loads >= loads || slots < 2 || stride < 8 || stride > 4096 ||
+	    touched < 0 || reps < 0 || reps > NBW_REPS_MAX || !isfinite(r->latency_ns) ||
+	    !isfinite(r->overhead_us) || !(r->base_median_s >= 0.0)) {
+		snprintf(err, errlen, "chase: a field is out of range");
+		return -1;
+	}
+	r->has = true;
+	r->loads = (uint64_t)loads;
+	r->base_loads = (uint64_t)base_loads;
+	r->slots = (uint64_t)slots;
+	r->stride_bytes = (unsigned)stride;
+	r->touched_bytes = (uint64_t)touched;
+	r->base_reps = (unsigned)reps;
+	snprintf(r->method, sizeof(r->method), "%s", method);
+	return 0;
+}
+
 /* An optional number >= 0: \p *out keeps its value when the key is absent. */
 static int opt_number(json_t *j, const char *key, double *out, char *err, size_t errlen)
 {
@@ -505,7 +556,8 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 		snprintf(err, errlen, "measurement is not an object");
 		return -1;
 	}
-	if (labels_from_json(j, m, err, errlen) || optional_from_json(j, m, err, errlen))
+	if (labels_from_json(j, m, err, errlen) || optional_from_json(j, m, err, errlen) ||
+	    chase_from_json(j, m, err, errlen))
 		return -1;
 	if (streams_from_json(j, m, err, errlen) || overlap_from_json(j, m, err, errlen) ||
 	    repetitions_from_json(j, m, err, errlen)) {

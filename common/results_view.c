@@ -160,6 +160,8 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 	out->theoretical_recorded = NAN;
 	out->src = out->dst = out->hidden_helpers = out->file = -1;
 	out->bytes = -1;
+	out->chase_latency_ns = out->chase_overhead_us = NAN;
+	out->chase_loads = -1;
 	if (!json_is_object(m)) {
 		read_outcome(NULL, out);
 		return false;
@@ -188,6 +190,11 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 	out->same_device = strcmp(out->direction, "p2p") == 0 && out->nstreams &&
 			   out->src == out->dst;
 	read_link(m, out);
+	json_t *c = json_object_get(m, "chase");
+	out->chase = strcmp(out->mode, "chase") == 0;
+	out->chase_latency_ns = jnum(c, "latency_ns");
+	out->chase_overhead_us = jnum(c, "overhead_us");
+	out->chase_loads = jint(c, "loads", -1);
 	return true;
 }
 
@@ -198,7 +205,14 @@ bool nbw_rv_meas_verified(const struct nbw_rv_meas *x)
 
 bool nbw_rv_meas_usable(const struct nbw_rv_meas *x)
 {
-	return nbw_rv_meas_verified(x) && x->nstreams > 0 && x->bytes >= 0 && !x->hht_sweep[0];
+	return nbw_rv_meas_verified(x) && x->nstreams > 0 && x->bytes >= 0 && !x->hht_sweep[0] &&
+	       !x->chase;
+}
+
+bool nbw_rv_meas_chase_usable(const struct nbw_rv_meas *x)
+{
+	return x->chase && nbw_rv_meas_verified(x) && x->nstreams > 0 && x->bytes >= 0 &&
+	       !x->hht_sweep[0] && isfinite(x->chase_latency_ns);
 }
 
 void nbw_rv_meas_ends(const struct nbw_rv_meas *x, char *buf, size_t len)

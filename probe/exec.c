@@ -27,6 +27,7 @@
 #include <sys/resource.h>
 
 #include "nodebw/hugepage.h"
+#include "nodebw/chase.h"
 #include "nodebw/runner.h"
 #include "nodebw/stats.h"
 #include "nodebw/sysinfo.h"
@@ -121,13 +122,17 @@ static int setup_stream(struct nbw_point *p, unsigned me)
 		}
 		ss->dst_ok = true;
 	}
-	if (buf_set(p, &ss->src, p->seed + me, false, ss->scratch)) {
+	bool chase = s->plan->mode == NBW_MODE_CHASE;
+	if (!chase && buf_set(p, &ss->src, p->seed + me, false, ss->scratch)) {
 		stream_error(p, ss, "buffer initialisation");
 		return -1;
 	}
 	ss->x = (struct nbw_xfer){ .dir = DIR(s), .mode = s->plan->mode, .src = &ss->src,
 				   .dst = &ss->dst, .bytes = p->bytes, .peer = s->plan->peer,
 				   .device_s = -1.0 };
+	/* A chase's source is the chain instead of the pattern (exec_chase.c). */
+	if (chase && nbw_chase_setup(p, me))
+		return -1;
 	if (s->ops->prepare && s->ops->prepare(s->be, &ss->x)) {
 		stream_error(p, ss, "prepare");
 		return -1;
@@ -207,11 +212,25 @@ static void verify_failed(struct nbw_stream_state *ss, unsigned r, const char *w
 		snprintf(ss->verify_detail, sizeof(ss->verify_detail), "%s at byte %zu", what, at);
 }
 
+/* Poison the destination before a checked repetition, untimed: every byte, or a chase's
+ * final-index word. 0, or -1. */
+static int poison_dst(struct nbw_point *p, unsigned me)
+{
+	struct nbw_stream_state *ss = &p->st[me];
+	if (p->s->plan->mode == NBW_MODE_CHASE)
+		return nbw_chase_poison(p, me);
+	return buf_set(p, &ss->dst, 0, true, ss->scratch);
+}
+
 /* Check the destination after repetition \p r (0-based), untimed. */
 static void verify_rep(struct nbw_point *p, unsigned me, unsigned r)
 {
 	struct nbw_stream_state *ss = &p->st[me];
 	const void *data = ss->dst.ptr;
+	if (p->s->plan->mode == NBW_MODE_CHASE) {
+		nbw_chase_verify(p, me, r);
+		return;
+	}
 	if (ss->dst.loc == NBW_LOC_DEVICE) {
 		if (p->s->ops->read(p->s->be, ss->scratch, &ss->dst, p->bytes)) {
 			verify_failed(ss, r, "could not read the destination back",
@@ -232,6 +251,10 @@ static void verify_rep(struct nbw_point *p, unsigned me, unsigned r)
 static void verify_summary(struct nbw_point *p, unsigned me)
 {
 	struct nbw_stream_state *ss = &p->st[me];
+	if (p->s->plan->mode == NBW_MODE_CHASE) {
+		nbw_chase_summary(p, me);
+		return;
+	}
 	if (ss->bad_rep) {
 		char what[sizeof(ss->verify_detail)];
 		snprintf(what, sizeof(what), "%s", ss->verify_detail);
@@ -465,7 +488,8 @@ static void decide(struct nbw_point *p, unsigned r)
 			return;
 		}
 		p->go = true;
-		p->vmask[n] = nbw_repcheck_planned(p->bytes, n, p->planned);
+		p->vmask[n] = nbw_repcheck_planned(nbw_point_checks_every(p) ? 0 : p->bytes, n,
+						   p->planned);
 		return;
 	}
 	bool within = interval_met(p, n);
@@ -506,9 +530,9 @@ static void decide(struct nbw_point *p, unsigned r)
 	bool last = n + 1 >= p->planned &&
 		    (n + 1 >= p->cap_reps || (capped && spent + 2.0 * each > o->max_time_s));
 	bool recheck = met && n >= p->planned && p->extra_checks < NBW_EXTRA_CHECKS_MAX;
-	if (recheck && p->bytes > NBW_VERIFY_EVERY_MAX_BYTES)
+	if (recheck && !nbw_point_checks_every(p))
 		p->extra_checks++;
-	p->vmask[n] = p->bytes <= NBW_VERIFY_EVERY_MAX_BYTES || last || recheck;
+	p->vmask[n] = nbw_point_checks_every(p) || last || recheck;
 }
 
 /* Minor page faults of the whole process so far (every stream thread and the runtime's
@@ -530,6 +554,9 @@ static void *stream_worker(void *arg)
 	if (can_bind(p->s))
 		nbw_topo_bind_thread(p->s->topo, p->s->node[me], why, sizeof(why)); /* -1: all */
 	setup_stream(p, me);
+	/* A chase's loads per transfer, from timed transfers before the warm-up. */
+	if (!p->failed && p->s->plan->mode == NBW_MODE_CHASE)
+		nbw_chase_calibrate(p, me);
 	pthread_barrier_wait(&p->bar);
 
 	/* Warm-up: every stream together, as they will be timed; a profile's warm-up stops
@@ -565,7 +592,7 @@ static void *stream_worker(void *arg)
 	 * stream 0 decides (between two barriers) whether another follows and whether it is
 	 * checked; every stream reads that decision after the second. Every stream passes the
 	 * same barriers whatever fails: a failed stream skips work, never a barrier. */
-	if (!p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
+	if (!p->failed && poison_dst(p, me))
 		stream_error(p, ss, "destination poisoning");
 	if (me == 0) {
 		p->minflt0 = minor_faults();
@@ -591,7 +618,7 @@ static void *stream_worker(void *arg)
 		bool next = p->go && p->vmask[r + 1];
 		if (check && !p->failed)
 			verify_rep(p, me, r);
-		if (next && !p->failed && buf_set(p, &ss->dst, 0, true, ss->scratch))
+		if (next && !p->failed && poison_dst(p, me))
 			stream_error(p, ss, "destination poisoning");
 		/* Nothing checked or poisoned: the decision's barrier also starts the next one. */
 		release = check || next;
@@ -604,6 +631,9 @@ static void *stream_worker(void *arg)
 	}
 	if (p->gated && !p->failed)
 		gated_times(p, ss);
+	/* A chase's base transfers, after the chain's repetitions (one stream). */
+	if (p->s->plan->mode == NBW_MODE_CHASE)
+		nbw_chase_base(p, me);
 
 	if (!p->failed)
 		verify_summary(p, me);
@@ -630,6 +660,7 @@ static void free_point(struct nbw_point *p)
 		free(p->st[i].dev);
 	}
 	free(p->t_release);
+	free(p->chase_base);
 	free(p->sorted);
 	free(p->vmask);
 }
@@ -688,18 +719,51 @@ static void run_point(struct nbw_exec *s, const struct nbw_size *sz, uint64_t av
 	nbw_measurement_free(&m);
 }
 
+/* A chase runs two working sets (the series' size): the sweep's smallest size rounded up
+ * to NBW_CHASE_GRAIN, and the matrix cells' large size (indices \p lo and \p hi of the
+ * sweep), never the whole sweep; one host thread (the planner plans no other kind). */
+static void nbw_exec_chase_series(struct nbw_exec *s, size_t lo, size_t hi, nbw_emit_fn emit,
+				  void *ctx)
+{
+	struct nbw_size ws[2] = {
+		{ .bytes = nbw_chase_working_set(s->o->sizes.v[lo].bytes) },
+		{ .bytes = nbw_chase_working_set(s->o->sizes.v[hi].bytes) },
+	};
+	unsigned n = ws[1].bytes > ws[0].bytes ? 2 : 1;
+	char limit[160];
+	uint64_t avail = nbw_sysinfo_mem_room(s->pool ? nbw_bufpool_idle_bytes(s->pool) : 0, limit,
+					      sizeof(limit));
+	if (NSTREAMS(s) != 1) {
+		struct nbw_measurement m;
+		nbw_record_error(s, &ws[0], "a chase is one host thread's or one device thread's "
+				 "walk: one stream only", &m);
+		emit(ctx, &m);
+		nbw_measurement_free(&m);
+		return;
+	}
+	if (!avail || footprint(s, ws[n - 1].bytes) <= avail)
+		cache_alloc(s, ws[n - 1].bytes);
+	for (unsigned k = 0; k < n && !*s->stop; k++)
+		run_point(s, &ws[k], avail, limit, emit, ctx);
+	cache_free(s);
+}
+
 void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 {
 	const struct nbw_backend_ops *ops = s->ops;
 	s->gated = NSTREAMS(s) > 1 && s->plan->mode == NBW_MODE_ASYNC && ops->submit &&
 		   ops->release && ops->complete;
 	size_t nsz = s->o->sizes.n, lo, hi;
-	bool matrix = s->plan->set.matrix_only;
+	bool matrix = s->plan->set.matrix_only, chase = s->plan->mode == NBW_MODE_CHASE;
 	nbw_plan_matrix_sizes_upto(&s->o->sizes, nbw_plan_matrix_max_bytes(s->o), &lo, &hi);
 	size_t largest = 0;
 	for (size_t k = 0; k < nsz; k++)
 		if ((!matrix || k == lo || k == hi) && (NSTREAMS(s) == 1 || s->o->sizes_given || k <= hi))
 			largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
+	if (chase && nsz) {
+		nbw_exec_chase_series(s, lo, hi, emit, ctx);
+		return;
+	}
 	char limit[160];
 	uint64_t avail = nbw_sysinfo_mem_room(s->pool ? nbw_bufpool_idle_bytes(s->pool) : 0, limit,
 					      sizeof(limit));

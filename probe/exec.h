@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "nodebw/bufpool.h"
 #include "nodebw/cli.h"
@@ -57,6 +58,11 @@ struct nbw_stream_state {
 	unsigned bad_rep;          /* first repetition (1-based) that failed its check; 0: none */
 	char placement[64];        /* where the host buffer's pages are */
 	char huge[160];            /* huge-page host memory: what the kernel gave */
+	/* CHASE mode: the chain as the core wrote it (the host source itself, or the check
+	 * buffer that was written to a device source) and the final index the backend must
+	 * store after x.chase_loads loads (the core's own walk). */
+	const uint64_t *chain;
+	uint64_t chase_want;
 };
 
 /* One size of a series. The repetition count is adaptive unless --reps was given: at least
@@ -90,6 +96,10 @@ struct nbw_point {
 	char no_gate[160];        /* why a gated series could not use the gate here */
 	pthread_barrier_t bar;
 	struct nbw_stream_state st[NBW_MAX_STREAMS];
+	/* CHASE mode: the base transfers (NBW_CHASE_BASE_LOADS load), timed after the chain's
+	 * repetitions; the latency is the slope between their medians. */
+	double *chase_base;       /* their times */
+	unsigned chase_base_reps;
 	volatile int failed;      /* set by any stream; read after a barrier */
 	char error[NBW_REASON_LEN]; /* the point could not run at all */
 };
@@ -108,6 +118,28 @@ bool nbw_repcheck_planned(size_t bytes, unsigned r, unsigned reps);
 /* The repetitions \p mask marks (of \p reps), 1-based ranges: "1-3", "1,50", "1,7-8,12";
  * "" when none. On a buffer too short the list ends at the last range that fits. */
 void nbw_repcheck_list(const unsigned char *mask, unsigned reps, char *buf, size_t len);
+
+/* exec_chase.c: the chase mode's parts of a point (one stream; untimed unless said). */
+/* Every repetition of the point is checked (small sizes, and every chase: 8 bytes). */
+bool nbw_point_checks_every(const struct nbw_point *p);
+/* Write the chain into the stream's source (untimed) and set the chain's first
+ * length. 0, or -1 with the stream's error set. */
+int nbw_chase_setup(struct nbw_point *p, unsigned me);
+/* Lengthen the chain until one transfer takes long enough (timed transfers, before
+ * the warm-up), then the index the backend must reach. */
+void nbw_chase_calibrate(struct nbw_point *p, unsigned me);
+/* Poison the destination's final-index word (untimed). 0, or -1. */
+int nbw_chase_poison(struct nbw_point *p, unsigned me);
+/* Check the final index after repetition \p r (0-based). */
+void nbw_chase_verify(struct nbw_point *p, unsigned me, unsigned r);
+/* After the chain's repetitions: time the base transfers, each one checked. */
+void nbw_chase_base(struct nbw_point *p, unsigned me);
+/* After the timed repetitions: the chase's verification status and its words. */
+void nbw_chase_summary(struct nbw_point *p, unsigned me);
+/* The measurement's chase figures from the point (record.c; \p p NULL: a size that could
+ * not run, only the byte counting). */
+void nbw_chase_record(const struct nbw_exec *s, const struct nbw_point *p,
+		      struct nbw_measurement *m);
 
 /* Called with each measurement as it is recorded. */
 typedef void (*nbw_emit_fn)(void *ctx, const struct nbw_measurement *m);

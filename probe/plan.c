@@ -165,6 +165,10 @@ static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kin
 		return add_skip(out, k, mode, mem, what,
 				"the parallel mode spreads one copy over every host core already; "
 				"several at once would only share the same cores");
+	if (mode == NBW_MODE_CHASE && k->conc != NBW_CONC_SINGLE)
+		return add_skip(out, k, mode, mem, what,
+				"a pointer chase is one thread's dependent loads on one path: a "
+				"latency, measured on each path alone");
 	size_t max = (size_t)d->nd * (size_t)d->nd + 1;
 	struct nbw_plan_set *sets = calloc(max, sizeof(*sets));
 	if (!sets)
@@ -207,6 +211,9 @@ static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kin
 				e->bind = (enum nbw_bind_policy)bp;
 				e->interface = iface;
 				e->set = sets[s];
+				/* A chase runs two working sets on every path (exec.c). */
+				if (mode == NBW_MODE_CHASE)
+					e->set.matrix_only = true;
 				snprintf(e->what, sizeof(e->what), "%s", what);
 			}
 		}

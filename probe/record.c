@@ -190,6 +190,8 @@ void nbw_record_error(const struct nbw_exec *s, const struct nbw_size *sz, const
 	header(s, NULL, sz, m);
 	snprintf(m->error, sizeof(m->error), "%s", why);
 	snprintf(m->verify_detail, sizeof(m->verify_detail), "not verified: the measurement failed");
+	if (m->mode == NBW_MODE_CHASE)
+		nbw_chase_record(s, NULL, m);
 }
 
 /* The q-quantile (0..1) of \p n samples by linear interpolation between order
@@ -288,6 +290,8 @@ void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struc
 				snprintf(m->error, sizeof(m->error), "%s", p->st[i].err);
 			snprintf(m->verify_detail, sizeof(m->verify_detail),
 				 "not verified: the measurement failed");
+			if (m->mode == NBW_MODE_CHASE)
+				nbw_chase_record(s, NULL, m);
 			return;
 		}
 	m->reps = p->reps;
@@ -352,4 +356,6 @@ void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struc
 	m->minor_faults_per_rep = p->faults_per_rep;
 	if (ns > 1)
 		overlap(m);
+	if (m->mode == NBW_MODE_CHASE)
+		nbw_chase_record(s, p, m);
 }

@@ -60,12 +60,14 @@ int nbw_matrix_main(int argc, char **argv)
 	json_t *out = nbw_analysis_outliers(doc->devices, doc->measurements, &groups);
 	json_t *conc = nbw_analysis_concurrent(doc->devices, doc->measurements);
 	json_t *kc = nbw_kernel_compare(doc->devices, doc->measurements);
+	json_t *lat = nbw_analysis_latency(doc->devices, doc->measurements);
 	if (json) {
-		json_t *all = json_pack("{s:s, s:O, s:O, s:O, s:s, s:O, s:O, s:O}", "units",
-					"GB/s = 1e9 bytes per second; latency in microseconds",
+		json_t *all = json_pack("{s:s, s:O, s:O, s:O, s:s, s:O, s:O, s:O, s:O}", "units",
+					"GB/s = 1e9 bytes per second; latency in microseconds "
+					"(chase: nanoseconds per load)",
 					"matrices", mx, "devices", dev, "outliers", out, "outlier_rule",
 					NBW_OUTLIER_RULE, "outlier_groups", groups, "all_at_once", conc,
-					"kernel_vs_copy", kc);
+					"kernel_vs_copy", kc, "latency", lat);
 		json_dumpf(all, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
 		printf("\n");
 		json_decref(all);
@@ -75,9 +77,11 @@ int nbw_matrix_main(int argc, char **argv)
 		nbw_analysis_print_device_tables(stdout, dev);
 		nbw_analysis_print_concurrent(stdout, conc);
 		nbw_kernel_compare_print(stdout, kc, false);
+		nbw_analysis_print_latency(stdout, lat);
 		nbw_analysis_print_outliers(stdout, out, groups);
 	}
 	json_decref(kc);
+	json_decref(lat);
 	json_decref(conc);
 	json_decref(mx);
 	json_decref(dev);

@@ -65,6 +65,13 @@ void nbw_analysis_print_concurrent(FILE *f, json_t *rows);
 
 /** Terminal output; each table is preceded by a line stating "GB/s = 1e9 B/s". */
 void nbw_analysis_print_matrices(FILE *f, json_t *matrices);
+/** The latency table: one row per API and single-stream path that has a chase measurement
+ *  ({api, direction, host_mem, src, dst (-1 = host), copy_us and copy_us_bytes: the median
+ *  time of one sync copy at the smallest size measured on the path, chase_small_ns and
+ *  chase_large_ns with their _bytes: the chase's latency per load at its smallest and
+ *  largest working set, chase_large_touched_bytes}). New reference, never NULL. */
+json_t *nbw_analysis_latency(json_t *devices, json_t *measurements);
+void nbw_analysis_print_latency(FILE *f, json_t *rows);
 void nbw_analysis_print_device_tables(FILE *f, json_t *tables);
 /** The outlier table, or an explicit "no outliers" line; \p groups may be NULL. */
 void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups);

@@ -32,6 +32,28 @@ struct nbw_stream {
 	struct nbw_summary device_gbps;
 };
 
+/** CHASE mode (NBW_MODE_CHASE): the pointer chase's latency. The core times transfers of
+ *  \c loads dependent loads (the measurement's samples) and base transfers of \c base_loads
+ *  (1) load; the latency per load is the slope between their medians, so the launch and
+ *  wait of one transfer, the same in both, drop out (\c overhead_us is what they cost).
+ *  doc/results-schema.md. */
+struct nbw_chase_result {
+	bool has;                   /**< a chase measurement with its figures */
+	uint64_t loads;             /**< dependent loads of one timed transfer (samples_s) */
+	uint64_t base_loads;        /**< of one base transfer (1) */
+	uint64_t slots;             /**< slots of the cycle: the working set / stride_bytes */
+	unsigned stride_bytes;      /**< bytes between two slots (NBW_CHASE_STRIDE) */
+	uint64_t touched_bytes;     /**< slots the short chain loads x stride: the working set,
+				         or a prefix of the cycle when it is too slow to walk whole */
+	unsigned base_reps;         /**< timed base transfers */
+	double base_median_s;       /**< their median */
+	double latency_ns;          /**< ns per dependent load: (median - base median) /
+				         (loads - base_loads) */
+	double overhead_us;         /**< base median - base_loads x latency: the launch and wait
+				         of one transfer */
+	char method[256];           /**< how the latency was derived, in words */
+};
+
 struct nbw_measurement {
 	char api[16];
 	char probe[32];             /**< catalogue name, e.g. "omp-htod" */
@@ -113,6 +135,7 @@ struct nbw_measurement {
 	 *  "1,7-8,12"); empty when none was (an error) or the document predates the field. */
 	char verify_reps[96];
 	char error[256];            /**< empty on success */
+	struct nbw_chase_result chase; /**< CHASE mode only (chase.has) */
 	/** Wall time this measurement cost, warm-up, repetitions, reference runs and
 	 *  verification included (what a run spends; 0 when unknown). */
 	double elapsed_s;

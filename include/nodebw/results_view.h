@@ -102,6 +102,11 @@ struct nbw_rv_meas {
 	bool same_device;       /**< P2P with src = dst: not a peer link */
 	bool host_memory;       /**< an end is host memory (host-plugin device, host region) */
 	char link[NBW_RV_LINK_LEN]; /**< the link, NBW_SAME_DEVICE_LABEL or NBW_HOST_MEMORY_LABEL */
+	/* The chase mode (a latency, not a bandwidth: its GB/s figures mean nothing). */
+	bool chase;             /**< mode "chase" */
+	double chase_latency_ns; /**< ns per dependent load; NaN */
+	double chase_overhead_us; /**< launch and wait of one transfer; NaN */
+	long long chase_loads;  /**< loads of the short chain; -1 */
 };
 
 /** Fill \p out from \p m, with \p devices (the document's "devices", may be NULL) telling
@@ -110,8 +115,12 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out);
 /** Verified (status "passed"), no error: its figures can be used. */
 bool nbw_rv_meas_verified(const struct nbw_rv_meas *x);
 /** What analyses and curves take: verified, one stream at least, a size, not a point of the
- *  hidden-helper sweep (that sweep is reported on its own). */
+ *  hidden-helper sweep (that sweep is reported on its own), not a chase (a latency). */
 bool nbw_rv_meas_usable(const struct nbw_rv_meas *x);
+/** A chase measurement with its latency: verified, one stream at least, a size, not a
+ *  point of the hidden-helper sweep. (nbw_rv_meas_usable is false for every chase: the
+ *  bandwidth readers never see one.) */
+bool nbw_rv_meas_chase_usable(const struct nbw_rv_meas *x);
 /** Stream \p i's ends as "0->1", "h->2" (host = h) joined by commas into \p buf. */
 void nbw_rv_meas_ends(const struct nbw_rv_meas *x, char *buf, size_t len);
 
