@@ -34,7 +34,7 @@ static const struct nbw_int_rule results_rules[] = {
 	/* probes */
 	{"bytes", 0, INT64_MAX, "bytes"},
 	{"checked_bytes", 0, INT64_MAX, "bytes"},
-	{"sizes", 1, INT64_MAX, "bytes"},
+	{"sizes", 0, INT64_MAX, "bytes, or a gap band's count of sizes (0: none)"},
 	{"halo_n", 0, NBW_GRID_MAX_SIDE, "N of a halo plane 8 N^2"},
 	{"warmup", 0, NBW_REPS_MAX, "warm-up transfers"},
 	{"repetitions", 0, NBW_REPS_MAX, "repetitions"},

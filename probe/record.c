@@ -41,9 +41,10 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 			   : conc == NBW_CONC_BIDIR ? " (and the reverse direction at once)"
 						    : "";
 	if (DIR(s) == NBW_P2P && s->plan->mode == NBW_MODE_KERNEL)
-		snprintf(m->path, sizeof(m->path),
-			 "%s -> %s; a copy kernel on the destination device loads the source's "
-			 "memory (not the API's copy path)%s", a, b, more);
+		/* Not the API's copy-engine path: the backend's interface says who copies (a
+		 * kernel of the destination device, Level Zero's compute queue group). */
+		snprintf(m->path, sizeof(m->path), "%s -> %s; kernel mode, not the copy engines' "
+			 "path: %s%s", a, b, s->plan->interface, more);
 	else if (DIR(s) == NBW_P2P)
 		snprintf(m->path, sizeof(m->path), "%s -> %s; %s%s", a, b,
 			 s->ops->p2p_path(s->be, SRC(s, 0), DST(s, 0)), more);

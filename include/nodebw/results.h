@@ -78,7 +78,7 @@ struct nbw_measurement {
 	char bind_policy[8];        /**< "local", "remote", "none" */
 	int bind_node;              /**< -1: not bound */
 	char host_pages[128];       /**< actual placement of the host buffers, "" if none */
-	char path[256];             /**< what was between source and destination */
+	char path[512];             /**< what was between source and destination */
 	char host_mem_note[160];
 	/** Huge-page host memory (NBW_HOSTMEM_HUGEPAGE) only, else "": what the kernel gave the
 	 *  host buffers, read from /proc/self/smaps after the repetitions ("hugetlb 2 MiB

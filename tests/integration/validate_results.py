@@ -14,7 +14,7 @@ With --require-matrix, also the content expected from a full OpenMP probe run on
 project's test machines: every htod/dtoh mode x host memory x concurrency and every p2p
 sync/async/kernel x single/bidir was measured and verified, host-plugin devices are labelled
 as host memory and never as GPUs, their P2P copies are reported as host-staged (a kernel
-copy: the destination device's kernel loads the source), the skipped
+copy: the destination device reads the source), the skipped
 P2P nowait series is listed with its reason, and the gap table is present. Measurements of
 the other APIs (host, cuda, hip, ze) may be present too; of those only a failed
 verification is an error here (a measurement error, e.g. out of device memory, is not).
@@ -183,10 +183,12 @@ def consistency_errors(doc):
             errs.append("%s.halo_n: %d, but bytes %d is not 8 x N^2 for it" % (where, m["halo_n"], m["bytes"]))
         errs += ci_errors(where, m)
         ver = m["verification"]
-        if ver["status"] == "passed" and ver["checked_bytes"] != m["bytes"] * len(m["streams"]):
+        # A chase's check is its final index (8 B per stream), not the bytes of the chain.
+        per_stream = 8 if m["mode"] == "chase" else m["bytes"]
+        if ver["status"] == "passed" and ver["checked_bytes"] != per_stream * len(m["streams"]):
             errs.append(
                 "%s.verification.checked_bytes: %d, but a passed check covers bytes x streams = %d"
-                % (where, ver["checked_bytes"], m["bytes"] * len(m["streams"]))
+                % (where, ver["checked_bytes"], per_stream * len(m["streams"]))
             )
     seen = {}
     for i, d in enumerate(doc["devices"]):
@@ -387,7 +389,7 @@ def matrix_errors(doc):
         if not any(kinds.get((m["api"], e)) == "host-plugin" for e in ends):
             continue
         if m["mode"] == "kernel":
-            if "copy kernel on the destination device" not in m["path"]:
+            if "the destination device reads the source" not in m["path"]:
                 errs.append(
                     "$.measurements[%d].path: a P2P kernel copy does not say the destination device's kernel loads the source: %s"
                     % (i, short(m["path"], 160))
