@@ -21,7 +21,8 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			 "(bandwidth in GB/s = 1e9 bytes per second; the median of the "
 			 "repetitions): the device-to-device matrices, the host<->device bandwidth "
 			 "per device, every device at once, the devices and pairs flagged as "
-			 "outliers, and the verdicts of `nodebw check`. The same "
+			 "outliers, the pointer-chase latency beside the smallest copy, and the "
+			 "verdicts of `nodebw check`. The same "
 			 "figures as `nodebw matrix RESULTS.json`; doc/analysis.md describes them.");
 	for (size_t i = 0; i < in->nfiles; i++) {
 		struct nbw_rv_doc doc;
@@ -44,6 +45,9 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		nbw_node_concurrent(r, conc, tag, level);
 		json_decref(conc);
 		nbw_node_outliers(r, outliers, groups, tag, level);
+		json_t *lat = nbw_analysis_latency(devices, ms);
+		nbw_node_latency(r, lat, tag, level);
+		json_decref(lat);
 		json_t *v = nbw_verdicts(devices, ms, in->criteria);
 		if (v)
 			nbw_node_verdicts(r, v, tag, level);

@@ -24,6 +24,8 @@
 void nbw_node_matrices(struct nbw_rdoc *r, json_t *matrices, const char *tag, int level);
 void nbw_node_devices(struct nbw_rdoc *r, json_t *tables, const char *tag, int level);
 void nbw_node_concurrent(struct nbw_rdoc *r, json_t *rows, const char *tag, int level);
+/** \p rows: nbw_analysis_latency's. */
+void nbw_node_latency(struct nbw_rdoc *r, json_t *rows, const char *tag, int level);
 /** \p v: nbw_verdicts' object. */
 void nbw_node_verdicts(struct nbw_rdoc *r, json_t *v, const char *tag, int level);
 void nbw_node_outliers(struct nbw_rdoc *r, json_t *outliers, json_t *groups, const char *tag,

@@ -68,7 +68,7 @@ void nbw_analysis_print_matrices(FILE *f, json_t *matrices);
 /** The latency table: one row per API and single-stream path that has a chase measurement
  *  ({api, direction, host_mem, src, dst (-1 = host), copy_us and copy_us_bytes: the median
  *  time of one sync copy at the smallest size measured on the path, chase_small_ns and
- *  chase_large_ns with their _bytes: the chase's latency per load at its smallest and
+ *  chase_large_ns with their _bytes (chase_small_ns_bytes ...): the chase's latency per load at its smallest and
  *  largest working set, chase_large_touched_bytes}). New reference, never NULL. */
 json_t *nbw_analysis_latency(json_t *devices, json_t *measurements);
 void nbw_analysis_print_latency(FILE *f, json_t *rows);
