@@ -5,6 +5,7 @@
  * run_rounds.c, the table of stages in run_stages.c (doc/run.md).
  */
 #include "run.h"
+#include "check.h"
 #include "run_solver.h"
 
 #include <errno.h>
@@ -146,7 +147,9 @@ int nbw_run_check_opts(int argc, char **argv, char *err, size_t errlen)
 	struct nbw_probe_opts o;
 	memset(&ro, 0, sizeof(ro));
 	memset(&o, 0, sizeof(o));
-	if (nbw_run_extract_opts(&n, a, &ro, err, errlen) == 0) {
+	struct nbw_check_opts co;
+	if (nbw_run_extract_opts(&n, a, &ro, err, errlen) == 0 &&
+	    nbw_check_extract(&n, a, true, &co, err, errlen) == 0) {
 		rc = nbw_cli_parse_probe(n, a, &o, err, errlen);
 		if (rc == 1)
 			snprintf(err, errlen, "the run's --help has no place among its options "
