@@ -322,14 +322,7 @@ static int add_buffer(struct nbw_criteria *c, const char *path, const char *text
 		c->n = n0; /* nothing of a bad file is kept */
 		c->nthr = t0;
 		c->nref = r0;
-		char where[64];
-		size_t k = strcspn(e, ":");
-		int line, col;
-		snprintf(where, sizeof(where), "%.*s", (int)(k < sizeof(where) ? k : 0), e);
-		if (where[0] && nbw_json_locate(text, len, where, &line, &col) == 0)
-			snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, e);
-		else
-			snprintf(err, errlen, "%s: %s", path, e);
+		nbw_json_check_error(path, text, len, e, err, errlen);
 		return -1;
 	}
 	snprintf(thresholds ? c->thr_file : c->ref_file, sizeof(c->thr_file), "%s", path);

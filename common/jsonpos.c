@@ -192,3 +192,16 @@ int nbw_json_locate_file(const char *file, const char *path, int *line, int *col
 	free(buf);
 	return rc;
 }
+
+void nbw_json_check_error(const char *path, const char *text, size_t len, const char *what,
+			  char *err, size_t errlen)
+{
+	char where[160];
+	size_t n = strcspn(what, ":");
+	int line, col;
+	snprintf(where, sizeof(where), "%.*s", (int)(n < sizeof(where) ? n : 0), what);
+	if (where[0] && nbw_json_locate(text, len, where, &line, &col) == 0)
+		snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, what);
+	else
+		snprintf(err, errlen, "%s: %s", path, what);
+}

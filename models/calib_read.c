@@ -538,14 +538,7 @@ int nbw_calib_load_buffer(const char *path, const char *text, size_t len, struct
 	json_decref(j);
 	if (rc) {
 		/* e is "JSON.PATH: what": name the line and column of that value. */
-		char where[128];
-		size_t n = strcspn(e, ":");
-		int line, col;
-		snprintf(where, sizeof(where), "%.*s", (int)(n < sizeof(where) ? n : 0), e);
-		if (where[0] && nbw_json_locate(text, len, where, &line, &col) == 0)
-			snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, e);
-		else
-			snprintf(err, errlen, "%s: %s", path, e);
+		nbw_json_check_error(path, text, len, e, err, errlen);
 		nbw_calib_free(c);
 	}
 	return rc;

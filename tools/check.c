@@ -136,6 +136,29 @@ fail:
 	return NULL;
 }
 
+int nbw_check_cmd_criteria(int *argc, char **argv, char ***av, struct nbw_criteria **cr)
+{
+	struct nbw_check_opts co;
+	char err[1024], note[300];
+	*cr = NULL;
+	*av = calloc((size_t)*argc + 1, sizeof(char *));
+	if (!*av) {
+		fprintf(stderr, "nodebw: error: out of memory\n");
+		return 1;
+	}
+	memcpy(*av, argv, (size_t)*argc * sizeof(char *));
+	if (nbw_check_extract(argc, *av, true, &co, err, sizeof(err))) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return NBW_EXIT_USAGE;
+	}
+	*cr = nbw_check_criteria(&co, note, sizeof(note), err, sizeof(err));
+	if (!*cr && co.on) {
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		return NBW_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int nbw_check_results(json_t *root, const struct nbw_criteria *cr,
 		      const struct nbw_check_opts *co, bool json, FILE *f, const char *dir,
 		      char *err, size_t errlen)

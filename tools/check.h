@@ -25,6 +25,11 @@ struct nbw_check_opts {
  *  \p err. */
 int nbw_check_extract(int *argc, char **argv, bool with_check, struct nbw_check_opts *co,
 		      char *err, size_t errlen);
+/** For the commands that only show verdicts (report, compare): a copy of argv into \p *av
+ *  (the caller frees it) without the check options, whose criteria go to \p *cr (the
+ *  shipped published figures when none is named; NULL when they cannot be read and nothing
+ *  was asked for). 0, or NBW_EXIT_USAGE or 1 after one line on stderr. */
+int nbw_check_cmd_criteria(int *argc, char **argv, char ***av, struct nbw_criteria **cr);
 /** The criteria \p co names (the shipped table found where nodebw is installed, beside the
  *  source tree of a build, or in $NODEBW_REFERENCES); NULL with \p err on bad input. A
  *  shipped table that cannot be found is no error: \p note says so ("" otherwise). */

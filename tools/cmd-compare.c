@@ -48,27 +48,16 @@ static int compare_fleet(int argc, char **argv, const struct nbw_criteria *cr);
 
 int nbw_fleet_compare_main(int argc, char **argv)
 {
-	/* --check FILE, --references FILE|none, ...: the criteria of each node's verdicts. */
-	struct nbw_check_opts co;
-	char **av = calloc((size_t)argc + 1, sizeof(char *)), cerr[1024], note[300];
-	if (!av) {
-		fprintf(stderr, "nodebw: error: out of memory\n");
-		return 1;
+	/* --check FILE, --references FILE|none, ...: the criteria of the verdicts. */
+	char **av;
+	struct nbw_criteria *cr;
+	int rc = nbw_check_cmd_criteria(&argc, argv, &av, &cr);
+	if (rc) {
+		free(av);
+		return rc;
 	}
-	memcpy(av, argv, (size_t)argc * sizeof(char *));
 	argv = av;
-	if (nbw_check_extract(&argc, argv, true, &co, cerr, sizeof(cerr))) {
-		fprintf(stderr, "nodebw: error: %s\n", cerr);
-		free(av);
-		return NBW_EXIT_USAGE;
-	}
-	struct nbw_criteria *cr = nbw_check_criteria(&co, note, sizeof(note), cerr, sizeof(cerr));
-	if (!cr && co.on) {
-		fprintf(stderr, "nodebw: error: %s\n", cerr);
-		free(av);
-		return NBW_EXIT_USAGE;
-	}
-	int rc = compare_fleet(argc, argv, cr);
+	rc = compare_fleet(argc, argv, cr);
 	nbw_criteria_free(cr);
 	free(av);
 	return rc;

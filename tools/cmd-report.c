@@ -90,27 +90,16 @@ int nbw_report_main(int argc, char **argv)
 		if (strcmp(argv[i], "--fleet") == 0)
 			return nbw_fleet_compare_main(argc, argv);
 	const char *output = NULL;
-	/* --check FILE, --references FILE|none, ...: the criteria of the verdicts section. */
-	struct nbw_check_opts co;
-	char **av = calloc((size_t)argc + 1, sizeof(char *)), cerr[1024], note[300];
-	if (!av) {
-		fprintf(stderr, "nodebw: error: out of memory\n");
-		return 1;
+	/* --check FILE, --references FILE|none, ...: the criteria of the verdicts. */
+	char **av;
+	struct nbw_criteria *cr;
+	int rc = nbw_check_cmd_criteria(&argc, argv, &av, &cr);
+	if (rc) {
+		free(av);
+		return rc;
 	}
-	memcpy(av, argv, (size_t)argc * sizeof(char *));
 	argv = av;
-	if (nbw_check_extract(&argc, argv, true, &co, cerr, sizeof(cerr))) {
-		fprintf(stderr, "nodebw: error: %s\n", cerr);
-		free(av);
-		return NBW_EXIT_USAGE;
-	}
-	struct nbw_criteria *cr = nbw_check_criteria(&co, note, sizeof(note), cerr, sizeof(cerr));
-	if (!cr && co.on) {
-		fprintf(stderr, "nodebw: error: %s\n", cerr);
-		free(av);
-		return NBW_EXIT_USAGE;
-	}
-	int rc = report_files(argc, argv, output, cr);
+	rc = report_files(argc, argv, output, cr);
 	nbw_criteria_free(cr);
 	free(av);
 	return rc;

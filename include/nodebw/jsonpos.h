@@ -15,6 +15,12 @@ int nbw_json_locate(const char *text, size_t len, const char *path, int *line, i
 /** The same on a file. */
 int nbw_json_locate_file(const char *file, const char *path, int *line, int *col);
 
+/** The one-line error of a check of a parsed file: \p what is "JSON.PATH: what is wrong";
+ *  \p err gets "FILE:LINE:COL: what" where the value at that path is found in \p text,
+ *  else "FILE: what". */
+void nbw_json_check_error(const char *path, const char *text, size_t len, const char *what,
+			  char *err, size_t errlen);
+
 /** The one-line reason of a failed json_loadb of \p len bytes from \p path: "FILE:LINE:COL:
  *  what jansson said", or "out of memory parsing FILE (N bytes)" when jansson ran out of
  *  memory (its own text is then empty). */
