@@ -305,6 +305,9 @@ static struct nbw_criteria *probe_criteria(const struct nbw_check_opts *co, bool
 	if (!cr && co->on) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		*rc = NBW_EXIT_USAGE;
+	} else if (!cr) { /* a run's report: the shipped table is there but cannot be read */
+		fprintf(stderr, "nodebw: note: the report's verdicts judge by the theoretical "
+				"figures only: %s\n", err);
 	} else if (note[0] && co->on) {
 		fprintf(stderr, "nodebw: note: %s\n", note);
 	}

@@ -116,6 +116,8 @@ bad "a missing thresholds file" "nothing-here.json" \
 bad "a tolerance out of range" "tolerance" --tolerance 150 "$fx/results-dgx-h100-handmade.json"
 printf '{"schema": "nodebw-results"' >"$tmp/cut.json"
 bad "a cut results file" "cut.json" "$tmp/cut.json"
+bad "a missing results file" "nothing.json: No such file" "$tmp/nothing.json"
+bad "a folder as the results file" "not a regular file" "$tmp"
 bad "probe --check with a bad thresholds file, before anything runs" "typo.json" \
 	--thresholds "$tmp/typo.json" --api host --output "$tmp/never"
 check "... and no results folder was made" test ! -e "$tmp/never"
