@@ -33,11 +33,6 @@ void nbw_criteria_free(struct nbw_criteria *c)
 	free(c);
 }
 
-size_t nbw_criteria_thresholds(const struct nbw_criteria *c) { return c->nthr; }
-size_t nbw_criteria_references(const struct nbw_criteria *c) { return c->nref; }
-const char *nbw_criteria_thresholds_file(const struct nbw_criteria *c) { return c->thr_file; }
-const char *nbw_criteria_references_file(const struct nbw_criteria *c) { return c->ref_file; }
-
 void nbw_criteria_set_limits(struct nbw_criteria *c, double ref_tolerance,
 			     double theoretical_fraction)
 {
@@ -300,7 +295,6 @@ static int read_doc(struct nbw_criteria *c, json_t *j, bool thresholds, char *er
 				: read_reference(o, where, &r, err, errlen)) ||
 		    add(c, &r, err, errlen))
 			return -1;
-		*(thresholds ? &c->nthr : &c->nref) += 1;
 	}
 	return 0;
 }
@@ -315,13 +309,11 @@ static int add_buffer(struct nbw_criteria *c, const char *path, const char *text
 		return -1;
 	}
 	char e[400];
-	size_t n0 = c->n, t0 = c->nthr, r0 = c->nref;
+	size_t n0 = c->n;
 	int rc = read_doc(c, j, thresholds, e, sizeof(e));
 	json_decref(j);
 	if (rc) {
 		c->n = n0; /* nothing of a bad file is kept */
-		c->nthr = t0;
-		c->nref = r0;
 		nbw_json_check_error(path, text, len, e, err, errlen);
 		return -1;
 	}
@@ -347,20 +339,8 @@ int nbw_criteria_add_thresholds(struct nbw_criteria *c, const char *path, char *
 	return add_file(c, path, true, err, errlen);
 }
 
-int nbw_criteria_add_thresholds_buffer(struct nbw_criteria *c, const char *path,
-				       const char *text, size_t len, char *err, size_t errlen)
-{
-	return add_buffer(c, path, text, len, true, err, errlen);
-}
-
 int nbw_criteria_add_references(struct nbw_criteria *c, const char *path, char *err,
 				size_t errlen)
 {
 	return add_file(c, path, false, err, errlen);
-}
-
-int nbw_criteria_add_references_buffer(struct nbw_criteria *c, const char *path,
-				       const char *text, size_t len, char *err, size_t errlen)
-{
-	return add_buffer(c, path, text, len, false, err, errlen);
 }

@@ -32,7 +32,7 @@ struct nbw_crit {
 
 struct nbw_criteria {
 	struct nbw_crit *v;
-	size_t n, cap, nthr, nref;
+	size_t n, cap;
 	char thr_file[512], ref_file[512];
 	double ref_tolerance, theoretical_fraction;
 };

@@ -39,19 +39,9 @@ void nbw_criteria_free(struct nbw_criteria *c);
  *  \p err naming the file, the line and column, and what is wrong. */
 int nbw_criteria_add_thresholds(struct nbw_criteria *c, const char *path, char *err,
 				size_t errlen);
-/** The same on a text in memory (\p path names it in errors). */
-int nbw_criteria_add_thresholds_buffer(struct nbw_criteria *c, const char *path,
-				       const char *text, size_t len, char *err, size_t errlen);
 /** Add a table of published figures (schema "nodebw-references"). */
 int nbw_criteria_add_references(struct nbw_criteria *c, const char *path, char *err,
 				size_t errlen);
-int nbw_criteria_add_references_buffer(struct nbw_criteria *c, const char *path,
-				       const char *text, size_t len, char *err, size_t errlen);
-/** How many thresholds and published rows were read, and from which files. */
-size_t nbw_criteria_thresholds(const struct nbw_criteria *c);
-size_t nbw_criteria_references(const struct nbw_criteria *c);
-const char *nbw_criteria_thresholds_file(const struct nbw_criteria *c);
-const char *nbw_criteria_references_file(const struct nbw_criteria *c);
 /** The tolerance under a published figure's low end (0 <= t < 1) and the fraction of the
  *  theoretical figure (0 < f <= 1) a path must reach; the defaults above otherwise. */
 void nbw_criteria_set_limits(struct nbw_criteria *c, double ref_tolerance,
