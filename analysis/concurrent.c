@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Every device at once (host-to-all, all-to-host) and the P2P ring: at the largest size of
- * each series, the aggregate against three references: the sum of each stream timed alone
+ * Every device at once (host-to-all, all-to-host) and the P2P ring: at the run's comparison
+ * size (nbw_analysis_comparison_bytes), the aggregate against three references: the sum of each stream timed alone
  * (how well the copies scale), the sum of the links' theoretical figures (what the wires
  * could carry) and the host memory measured alone, which the host backend measures with one
  * copy spread over every core (mode parallel). Of the last two, the lower one the aggregate
@@ -16,6 +16,7 @@
 
 #include "measure.h"
 #include "nodebw/analysis.h"
+#include "nodebw/sizes.h"
 
 static bool concurrent(const struct nbw_rv_meas *x)
 {
@@ -43,7 +44,8 @@ static json_t *end_json(int id)
 }
 
 /* The host-memory reference for a direction: the host backend's one copy over every core
- * (mode parallel, one stream) at its largest size, the same host memory kind if measured. */
+ * (mode parallel, one stream) at the aggregate's size (the comparison size: a reference at
+ * another size would compare two sizes), the same host memory kind if measured. */
 static double host_reference(json_t *devices, json_t *ms, const struct nbw_rv_meas *x,
 			     const char **mem_used)
 {
@@ -56,7 +58,7 @@ static double host_reference(json_t *devices, json_t *ms, const struct nbw_rv_me
 		struct nbw_rv_meas h;
 		if (!usable(devices, m, &h) || strcmp(h.api, "host") ||
 		    strcmp(h.mode, "parallel") || strcmp(h.concurrency, "single") ||
-		    strcmp(h.direction, x->direction) || !isfinite(h.gbps))
+		    strcmp(h.direction, x->direction) || !isfinite(h.gbps) || h.bytes != x->bytes)
 			continue;
 		bool same = !strcmp(h.host_mem, x->host_mem);
 		if ((same && !best_same) || (same == best_same && h.bytes > best_bytes)) {
@@ -170,17 +172,17 @@ json_t *nbw_analysis_concurrent(json_t *devices, json_t *measurements)
 	json_t *m;
 	if (!best)
 		return res;
+	long long cmp = nbw_analysis_comparison_bytes(devices, measurements);
 	json_array_foreach(measurements, i, m) {
 		struct nbw_rv_meas x;
-		if (!usable(devices, m, &x) || !concurrent(&x) || !isfinite(x.gbps))
+		if (!usable(devices, m, &x) || !concurrent(&x) || !isfinite(x.gbps) ||
+		    x.bytes != cmp)
 			continue;
 		size_t k = 0;
 		while (k < nb && !same_series(&best[k], &x))
 			k++;
 		if (k == nb)
 			best[nb++] = x;
-		else if (x.bytes > best[k].bytes)
-			best[k] = x;
 	}
 	for (size_t k = 0; k < nb; k++)
 		json_array_append_new(res, one(devices, measurements, &best[k]));
@@ -215,11 +217,14 @@ void nbw_analysis_print_concurrent(FILE *f, json_t *rows)
 {
 	if (json_array_size(rows) == 0)
 		return;
-	fprintf(f, "\n  Every device at once (GB/s = 1e9 B/s, at the largest size; aggregate = "
+	char sz[32];
+	nbw_size_label((uint64_t)json_integer_value(json_object_get(json_array_get(rows, 0), "bytes")),
+		       sz, sizeof(sz));
+	fprintf(f, "\n  Every device at once (GB/s = 1e9 B/s, at %s, the comparison size; aggregate = "
 		   "all streams' bytes / wall time; scaling = aggregate / sum of each stream "
 		   "alone; links = sum of the links' theoretical figures; host mem = the host "
 		   "backend's one copy over every core, measured alone; bound = the lower of the "
-		   "two that the aggregate stays within, - = none)\n");
+		   "two that the aggregate stays within, - = none)\n", sz);
 	fprintf(f, "    %-5s %-12s %-8s %-10s %4s %9s %9s %7s %9s %6s %9s %6s  %-11s %-18s %s\n",
 		"api", "pattern", "mode", "memory", "devs", "aggregate", "sum alone", "scaling",
 		"links", "frac", "host mem", "frac", "bound", "slowest stream", "measured");

@@ -8,6 +8,7 @@
 
 #include "measure.h"
 #include "nodebw/analysis.h"
+#include "nodebw/sizes.h"
 
 /* "omp htod async pinned, dual, host->0+host->1, 1048576 B" */
 static void label(const struct nbw_rv_meas *x, char *buf, size_t len)
@@ -21,8 +22,10 @@ static void label(const struct nbw_rv_meas *x, char *buf, size_t len)
 		snprintf(b, sizeof(b), s->dst >= 0 ? "%d" : "host", s->dst);
 		w += (size_t)snprintf(buf + w, len - w, "%s%s->%s", i ? "+" : "", a, b);
 	}
+	char sz[32];
 	if (w < len)
-		snprintf(buf + w, len - w, "%s%lld B", w ? ", " : "", x->bytes);
+		snprintf(buf + w, len - w, "%s%s", w ? ", " : "",
+			 nbw_size_label(x->bytes > 0 ? (uint64_t)x->bytes : 0, sz, sizeof(sz)));
 }
 
 static void add(json_t *out, const char *kind, const char *what, const char *reason)

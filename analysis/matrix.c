@@ -4,10 +4,11 @@
  *
  * A series is one (api, mode, concurrency, peer_access) of P2P measurements, or one (api,
  * direction, mode, host_mem) of single-stream htod/dtoh measurements. Its bandwidth is read
- * at one size, the largest measured on every pair or device of the series
- * (nbw_an_series_size), and the P2P latency at the smallest, so all cells of a matrix
+ * at the run's comparison size (nbw_analysis_comparison_bytes: the same size for every
+ * series, device and pair), and the P2P latency at the series' smallest size, so all cells
  * compare the same size, the one every output names; a cell without a measurement of that
- * size is null ("-" when printed). When a cell was measured twice at one size, the first wins.
+ * size is null ("-" when printed) and listed as not measured there, never filled from
+ * another size. When a cell was measured twice at one size, the first wins.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -79,22 +80,28 @@ static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t 
 			s[k].small = x.bytes;
 		s[k].host_memory = s[k].host_memory || x.host_memory;
 	}
-	/* The bandwidth size (nbw_an_series_size): the largest size measured on every pair or
-	 * device of the series. A long sweep (--full, to 1 GiB) measures device 0 and the
-	 * first pair beyond the size the matrix cells stop at (include/nodebw/plan.h), and
-	 * nodebw run's plane-size sweep measures the first pair at the halo sizes once per
-	 * process: neither moves the size. */
-	struct nbw_an_point *pt = calloc(json_array_size(ms) + 1, sizeof(*pt));
-	for (size_t k = 0; pt && k < ns; k++) {
-		size_t cnt = 0;
+	/* The bandwidth size: the run's comparison size (nbw_analysis_comparison_bytes), the
+	 * same for every series, so a device or pair swept beyond it (device 0 and the first
+	 * pair) is read where its peers are. A series never measured there is left out (its
+	 * sweep is in the report's curves). */
+	long long cmp = nbw_analysis_comparison_bytes(devices, ms);
+	size_t kept = 0;
+	for (size_t k = 0; k < ns; k++) {
+		bool has = false;
 		json_array_foreach(ms, i, m) {
 			struct nbw_rv_meas x;
-			if (take(devices, m, p2p, &x) && same_series(&s[k], &x, p2p))
-				pt[cnt++] = (struct nbw_an_point){ x.bytes, x.src, x.dst };
+			if (take(devices, m, p2p, &x) && same_series(&s[k], &x, p2p) &&
+			    x.bytes == cmp) {
+				has = true;
+				break;
+			}
 		}
-		s[k].big = nbw_an_series_size(pt, cnt, s[k].big);
+		if (has) {
+			s[kept] = s[k];
+			s[kept++].big = cmp;
+		}
 	}
-	free(pt);
+	ns = kept;
 	*n = ns;
 	return s;
 }
@@ -169,8 +176,8 @@ static json_t *matrix_notes(const struct series *s)
 {
 	json_t *notes = json_array();
 	json_array_append_new(notes, json_string(
-		"GB/s = 1e9 B/s: median GB/s at bandwidth_bytes, the largest size measured on "
-		"every pair; latency = median time of one transfer at the smallest size, in "
+		"GB/s = 1e9 B/s: median GB/s at bandwidth_bytes, the run's comparison size (the "
+		"one size every device and pair is compared at); latency = median time of one transfer at the smallest size, in "
 		"microseconds"));
 	if (strcmp(s->concurrency, "bidir") == 0)
 		json_array_append_new(notes, json_string(
@@ -228,8 +235,30 @@ json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements)
 				json_object_set_new(cell, "latency_us",
 						    nbw_an_num(x.seconds * 1e6, false));
 		}
+		/* Pairs of the series measured, but not at the comparison size: said, never
+		 * filled from another size. */
+		json_t *missing = json_array();
+		json_array_foreach(measurements, i, m) {
+			struct nbw_rv_meas x;
+			if (!take(devices, m, true, &x) || !same_series(&s[k], &x, true) ||
+			    x.bytes == s[k].big || x.src == x.dst)
+				continue;
+			int r = index_of(ids, n, x.src), c = index_of(ids, n, x.dst);
+			json_t *cell = r < 0 || c < 0 ? NULL
+					: json_array_get(json_array_get(cells, (size_t)r), (size_t)c);
+			if (json_is_object(cell) && json_is_number(json_object_get(cell, "gbps")))
+				continue;
+			char pair[32];
+			snprintf(pair, sizeof(pair), "%d->%d", x.src, x.dst);
+			bool seen = false;
+			for (size_t q = 0; q < json_array_size(missing); q++)
+				seen = seen || !strcmp(json_string_value(json_array_get(missing, q)), pair);
+			if (!seen)
+				json_array_append_new(missing, json_string(pair));
+		}
 		json_array_append_new(
-			out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o}",
+			out, json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o}",
+				       "not_at_bandwidth_bytes", missing,
 				       "api", s[k].api, "direction", "p2p", "mode", s[k].mode,
 				       "concurrency", s[k].concurrency, "peer_access",
 				       s[k].peer_access, "binding", s[k].bind,
@@ -249,7 +278,7 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
 	for (size_t k = 0; k < ns; k++) {
 		size_t n;
 		int *ids = series_ids(devices, measurements, &s[k], false, &n);
-		json_t *rows = json_array(), *m;
+		json_t *rows = json_array(), *missing = json_array(), *m;
 		for (size_t r = 0; r < n; r++) {
 			json_t *found = NULL;
 			json_array_foreach(measurements, i, m) {
@@ -280,17 +309,20 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
 			}
 			if (found)
 				json_array_append_new(rows, found);
+			else /* measured at other sizes only: said, never filled from another size */
+				json_array_append_new(missing, json_integer(ids[r]));
 		}
 		json_t *notes = json_array();
 		json_array_append_new(notes, json_string(
-			"GB/s = 1e9 B/s: median GB/s of one stream at bytes, the largest size "
-			"measured on every device"));
+			"GB/s = 1e9 B/s: median GB/s of one stream at bytes, the run's comparison "
+			"size (the one size every device and pair is compared at)"));
 		if (s[k].host_memory)
 			json_array_append_new(notes, json_string(
 				"host-plugin devices and host regions are host memory: these are "
 				"host-to-host copies, not GPU figures"));
 		json_array_append_new(
-			out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o}", "api",
+			out, json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o}",
+				       "not_at_bytes", missing, "api",
 				       s[k].api, "direction", s[k].direction, "mode", s[k].mode,
 				       "host_mem", s[k].host_mem, "concurrency", "single", "binding",
 				       s[k].bind, "bytes", s[k].big,

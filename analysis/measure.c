@@ -3,7 +3,12 @@
 #include "measure.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "nodebw/analysis.h"
+#include "nodebw/plan.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -36,6 +41,76 @@ json_int_t nbw_an_series_size(struct nbw_an_point *p, size_t n, json_int_t fallb
 		}
 		i = j;
 	}
+	return best;
+}
+
+/* The comparison size's candidates: the bandwidth measurements of the main run (verified,
+ * not the hidden-helper or plane-size sweeps, not a chase) of one device set of a series. */
+static bool comparison_candidate(const struct nbw_rv_meas *x)
+{
+	return nbw_rv_meas_usable(x) && !x->plane_sweep &&
+	       (!strcmp(x->direction, "htod") || !strcmp(x->direction, "dtoh") ||
+		!strcmp(x->direction, "p2p"));
+}
+
+struct cmp_point {
+	long long bytes;
+	char key[160];
+};
+
+static int cmp_cmp_point(const void *a, const void *b)
+{
+	const struct cmp_point *x = a, *y = b;
+	if (x->bytes != y->bytes)
+		return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+	return strcmp(x->key, y->key);
+}
+
+long long nbw_analysis_comparison_bytes(json_t *devices, json_t *measurements)
+{
+	size_t nm = json_array_size(measurements), n = 0, i;
+	long long matrix = -1, best = -1;
+	json_t *m;
+	struct cmp_point *p = calloc(nm ? nm : 1, sizeof(*p));
+	if (!p)
+		return -1;
+	json_array_foreach(measurements, i, m) {
+		struct nbw_rv_meas x;
+		if (!nbw_rv_meas_read(devices, m, &x) || !comparison_candidate(&x))
+			continue;
+		/* The plan's matrix cells: every device and pair has their large size. */
+		if (!strcmp(x.size_set, "matrix") && x.bytes > matrix)
+			matrix = x.bytes;
+		char ends[64];
+		nbw_rv_meas_ends(&x, ends, sizeof(ends));
+		p[n].bytes = x.bytes;
+		snprintf(p[n].key, sizeof(p[n].key), "%s|%s|%s|%s|%s|%s|%s|%s", x.api,
+			 x.direction, x.mode, x.host_mem, x.concurrency, x.peer_access, x.bind,
+			 ends);
+		n++;
+	}
+	if (matrix > 0) {
+		free(p);
+		return matrix;
+	}
+	/* Every set ran the whole sweep (devices named, or a document without size sets):
+	 * the size the most device sets have, not above NBW_MATRIX_MAX_BYTES where one
+	 * is; a tie goes to the larger size; a set measured twice at one size counts once. */
+	qsort(p, n, sizeof(*p), cmp_cmp_point);
+	bool capped = n && p[0].bytes <= (long long)NBW_MATRIX_MAX_BYTES;
+	size_t best_sets = 0;
+	for (size_t a = 0; a < n;) {
+		size_t sets = 0, b = a;
+		for (; b < n && p[b].bytes == p[a].bytes; b++)
+			sets += b == a || strcmp(p[b].key, p[b - 1].key) != 0;
+		if ((!capped || p[a].bytes <= (long long)NBW_MATRIX_MAX_BYTES) &&
+		    sets >= best_sets) {
+			best = p[a].bytes;
+			best_sets = sets;
+		}
+		a = b;
+	}
+	free(p);
 	return best;
 }
 

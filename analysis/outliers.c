@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The outlier rule of issue 12 (include/nodebw/analysis.h, doc/analysis.md): "a device or
- * pair whose bandwidth is more than 10 % below the median of its peers of the same link
- * kind, or below 70 % of its theoretical figure, is flagged with the reason".
+ * The outlier rule (include/nodebw/analysis.h, doc/analysis.md): at the comparison size, a
+ * device or pair whose bandwidth is more than 10 % below the median of its peers of the same
+ * link kind and below it by more than its own 95 % interval, or below 70 % of its
+ * theoretical figure, is flagged with the reason.
  *
  * Like is compared with like: each series (api, direction, mode, host_mem, concurrency,
- * peer_access, binding) is judged at its largest size, and its measurements there are grouped by
+ * peer_access, binding) is judged at the run's comparison size
+ * (nbw_analysis_comparison_bytes), and its measurements there are grouped by
  * link kind (the link label: NV18, PCIe Gen5 x16, NODE, ...). A member's peers are the
  * other members of its group; the median rule applies only to groups of at least
  * NBW_OUTLIER_MIN_GROUP members, the theoretical rule whenever a theoretical figure is
  * known (never for host memory). Same-device copies are not peer links and are left out.
- * Host memory (host-plugin devices, host regions) is not judged by the median rule either:
- * its "devices" are one physical memory, so their differences are run-to-run noise, not a
- * slow link or a misplaced device.
+ * Host memory (host-plugin devices, host regions) is judged by the median rule like any
+ * other kind: its members share one physical memory and one link label, so a member far
+ * below its peers is a slow path of the API (a staging buffer, a helper thread), which is
+ * what the rule is there to show.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +24,7 @@
 
 #include "measure.h"
 #include "nodebw/analysis.h"
+#include "nodebw/sizes.h"
 
 struct cand {
 	struct nbw_rv_meas x;
@@ -106,8 +110,10 @@ static json_t *outlier(const struct nbw_rv_meas *x, double med, int peers, bool 
 	if (strcmp(x->peer_access, "n/a") != 0)
 		o += (size_t)snprintf(reason + o, sizeof(reason) - o, ", peer access %s",
 				      x->peer_access);
-	o += (size_t)snprintf(reason + o, sizeof(reason) - o, ", %lld B, %s): %.1f GB/s",
-			      (long long)x->bytes, x->link, x->gbps);
+	char sz[32];
+	nbw_size_label(x->bytes > 0 ? (uint64_t)x->bytes : 0, sz, sizeof(sz));
+	o += (size_t)snprintf(reason + o, sizeof(reason) - o, ", %s, %s): %.2f GB/s", sz,
+			      x->link, x->gbps);
 	if (by_median && o < sizeof(reason))
 		o += (size_t)snprintf(reason + o, sizeof(reason) - o,
 				      " is %.1f %% below the median %.1f GB/s of its %d peers of "
@@ -143,12 +149,12 @@ static json_t *outlier(const struct nbw_rv_meas *x, double med, int peers, bool 
 static json_t *group_info(const struct cand *c, size_t n, double med_all, int with_theory)
 {
 	const struct nbw_rv_meas *x = &c->x;
-	bool median_rule = n >= NBW_OUTLIER_MIN_GROUP && !x->host_memory;
+	bool median_rule = n >= NBW_OUTLIER_MIN_GROUP;
 	char note[256];
-	if (x->host_memory)
-		snprintf(note, sizeof(note), "%zu member%s in host memory: not judged (one "
-					     "physical memory: differences are noise, not a link)",
-			 n, n == 1 ? "" : "s");
+	if (median_rule && x->host_memory)
+		snprintf(note, sizeof(note), "%zu members in host memory: median rule (one "
+					     "physical memory, so a member far below its peers is a "
+					     "slow path of the API, not a slow link)", n);
 	else if (median_rule)
 		snprintf(note, sizeof(note), "%zu members: median rule and, where known, the "
 					     "theoretical rule", n);
@@ -197,22 +203,15 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 		n++;
 	}
 	qsort(c, n, sizeof(*c), cmp_cand);
+	json_int_t cmp = nbw_analysis_comparison_bytes(devices, measurements);
 	for (size_t a = 0; a < n;) {
-		/* c[a] starts a series, sizes in descending order; it is judged at the size its
-		 * matrix or table is read at (nbw_an_series_size: the largest size measured on
-		 * every device set; a long sweep takes device 0 and the first pair beyond it). */
+		/* c[a] starts a series, sizes in descending order; it is judged at the run's
+		 * comparison size, the size its matrix or table is read at (a long sweep takes
+		 * device 0 and the first pair beyond it; that is a sweep, not a peer). */
 		size_t s_end = a;
 		while (s_end < n && strcmp(c[s_end].series, c[a].series) == 0)
 			s_end++;
-		struct nbw_an_point *pt = malloc((s_end - a) * sizeof(*pt));
-		json_int_t judged = c[a].x.bytes;
-		if (pt) {
-			for (size_t k = a; k < s_end; k++)
-				pt[k - a] = (struct nbw_an_point){ c[k].x.bytes, c[k].x.src,
-								   c[k].x.dst };
-			judged = nbw_an_series_size(pt, s_end - a, judged);
-			free(pt);
-		}
+		json_int_t judged = cmp;
 		size_t first = a;
 		while (first < s_end && c[first].x.bytes != judged)
 			first++;
@@ -230,15 +229,20 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 			for (size_t k = g; k < e; k++) {
 				const struct nbw_rv_meas *x = &c[k].x;
 				double med = NAN;
-				if (members >= NBW_OUTLIER_MIN_GROUP && !x->host_memory) {
+				if (members >= NBW_OUTLIER_MIN_GROUP) {
 					size_t q = 0;
 					for (size_t o = g; o < e; o++)
 						if (o != k)
 							v[q++] = c[o].x.gbps;
 					med = nbw_an_median(v, q);
 				}
+				/* Below by more than 10 %, and by more than its own 95 %
+				 * interval where it has one: on a noisy machine a median that
+				 * did not settle is not called slow on its noise. */
+				double top = isfinite(x->ci_hi_gbps) ? fmax(x->ci_hi_gbps, x->gbps)
+								     : x->gbps;
 				bool by_median = isfinite(med) &&
-						 x->gbps < NBW_OUTLIER_PEER_FRACTION * med;
+						 top < NBW_OUTLIER_PEER_FRACTION * med;
 				bool by_theory = x->theoretical > 0.0 &&
 						 x->gbps < NBW_OUTLIER_THEORETICAL_FRACTION *
 								   x->theoretical;

@@ -8,6 +8,7 @@
 
 #include "measure.h"
 #include "nodebw/analysis.h"
+#include "nodebw/sizes.h"
 
 #define UNITS "GB/s = 1e9 B/s"
 
@@ -132,6 +133,24 @@ static bool has_diagonal(json_t *mx)
 	return false;
 }
 
+/* The devices or pairs of a table measured at other sizes only: said, with the size. */
+static void print_missing(FILE *f, json_t *missing, const char *size, const char *what)
+{
+	size_t k;
+	json_t *x;
+	if (!json_array_size(missing))
+		return;
+	fprintf(f, "  not measured at %s (no figure from another size): %s%s", size, what,
+		json_array_size(missing) == 1 ? "" : "s");
+	json_array_foreach(missing, k, x) {
+		if (json_is_string(x))
+			fprintf(f, " %s", json_string_value(x));
+		else
+			fprintf(f, " %lld", (long long)json_integer_value(x));
+	}
+	fprintf(f, "\n");
+}
+
 void nbw_analysis_print_matrices(FILE *f, json_t *matrices)
 {
 	size_t i;
@@ -144,10 +163,14 @@ void nbw_analysis_print_matrices(FILE *f, json_t *matrices)
 		bool bidir = strcmp(jstr(mx, "concurrency"), "bidir") == 0;
 		fprintf(f, "\n");
 		series_title(f, mx);
-		fprintf(f, ": bandwidth at %lld B, %s (median; %s; rows = source, columns = "
+		char bsz[32], lsz[32];
+		nbw_size_label((uint64_t)json_integer_value(json_object_get(mx, "bandwidth_bytes")),
+			       bsz, sizeof(bsz));
+		nbw_size_label((uint64_t)json_integer_value(json_object_get(mx, "latency_bytes")),
+			       lsz, sizeof(lsz));
+		fprintf(f, ": bandwidth at %s, %s (median; %s; rows = source, columns = "
 			   "destination)\n",
-			(long long)json_integer_value(json_object_get(mx, "bandwidth_bytes")),
-			bidir ? "aggregate of both directions" : "one direction", UNITS);
+			bsz, bidir ? "aggregate of both directions" : "one direction", UNITS);
 		print_grid(f, mx, BANDWIDTH);
 		if (has_fraction(mx)) {
 			fprintf(f, "  fraction of theoretical (%s; '-' = not known)\n", UNITS);
@@ -158,12 +181,12 @@ void nbw_analysis_print_matrices(FILE *f, json_t *matrices)
 		fprintf(f, "  link (as nvidia-smi topo -m; X = same device, HOST = host memory, no "
 			   "link)\n");
 		print_grid(f, mx, LINK);
-		fprintf(f, "  latency at %lld B, microseconds (median time of one transfer%s)\n",
-			(long long)json_integer_value(json_object_get(mx, "latency_bytes")),
-			bidir ? ", both directions at once" : "");
+		fprintf(f, "  latency at %s, microseconds (median time of one transfer%s)\n",
+			lsz, bidir ? ", both directions at once" : "");
 		print_grid(f, mx, LATENCY);
 		if (has_diagonal(mx))
 			fprintf(f, "  * %s\n", NBW_SAME_DEVICE_LABEL);
+		print_missing(f, json_object_get(mx, "not_at_bandwidth_bytes"), bsz, "pair");
 		json_t *notes = json_object_get(mx, "notes"), *note;
 		size_t k;
 		json_array_foreach(notes, k, note)
@@ -181,11 +204,13 @@ void nbw_analysis_print_device_tables(FILE *f, json_t *tables)
 		return;
 	}
 	json_array_foreach(tables, i, t) {
-		fprintf(f, "\n%s %s %s %s: one device at a time at %lld B (%s; 95%% interval of "
+		char tsz[32];
+		nbw_size_label((uint64_t)json_integer_value(json_object_get(t, "bytes")), tsz,
+			       sizeof(tsz));
+		fprintf(f, "\n%s %s %s %s: one device at a time at %s (%s; 95%% interval of "
 			   "the median as +- %% of it, n.c. = not within +-1 %%)\n",
 			jstr(t, "api"), jstr(t, "direction"), jstr(t, "mode"),
-			jstr(t, "host_mem"),
-			(long long)json_integer_value(json_object_get(t, "bytes")), UNITS);
+			jstr(t, "host_mem"), tsz, UNITS);
 		fprintf(f, "  %6s %10s %15s %-24s %12s %9s\n", "device", "GB/s", "95% interval",
 			"link", "theor. GB/s", "fraction");
 		json_array_foreach(json_object_get(t, "rows"), k, row) {
@@ -198,6 +223,7 @@ void nbw_analysis_print_device_tables(FILE *f, json_t *tables)
 				(long long)json_integer_value(json_object_get(row, "device")), g, ci,
 				jstr(row, "link"), th, fr);
 		}
+		print_missing(f, json_object_get(t, "not_at_bytes"), tsz, "device");
 		json_t *note;
 		json_array_foreach(json_object_get(t, "notes"), k, note)
 			if (strstr(json_string_value(note), "host memory"))
@@ -210,8 +236,7 @@ void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups)
 	size_t i;
 	json_t *o;
 	fprintf(f, "\nOutliers (%s; rule: %s)\n", UNITS, NBW_OUTLIER_RULE);
-	fprintf(f, "  judged at each series' size (the largest measured on every pair or device, "
-		   "as its matrix or table), grouped by api, direction, mode, host memory, "
+	fprintf(f, "  judged at the comparison size (the size of the matrices and tables), grouped by api, direction, mode, host memory, "
 		   "concurrency, peer access, binding, size and link kind; the median rule needs "
 		   "a group of at least %d\n", NBW_OUTLIER_MIN_GROUP);
 	if (json_array_size(outliers) == 0) {

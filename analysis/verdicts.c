@@ -7,9 +7,10 @@
  * Same-device copies are no peer link and chase measurements give a latency, not a
  * bandwidth: neither is a path here. Each criterion that names the path's device (every
  * device of a P2P pair) selects the path's measurements it speaks of (engine, mode, host
- * memory), takes those at the largest size measured among them (at least its min_bytes) and
- * judges the best median GB/s there. The theoretical figure is judged on the best copy at
- * the path's largest size. The path's verdict is the worst of its judgements: below a
+ * memory), takes those at the run's comparison size (nbw_analysis_comparison_bytes: every
+ * device and pair has it, so no path is judged at a size its peers lack; at least the
+ * criterion's min_bytes) and judges the best median GB/s there. The theoretical figure is
+ * judged on the best copy at the comparison size. The path's verdict is the worst of its judgements: below a
  * threshold, below a reference, pass; "not judged" when nothing applied or a site threshold
  * could not be evaluated (no measurement of the kind it names) and nothing failed.
  */
@@ -22,6 +23,7 @@
 #include "criteria.h"
 #include "measure.h"
 #include "nodebw/analysis.h"
+#include "nodebw/sizes.h"
 
 #define V_PASS "pass"
 #define V_THR "below threshold"
@@ -116,9 +118,11 @@ static const char *selection_words(const struct nbw_crit *r, char *buf, size_t l
 	return buf;
 }
 
-/* The best measurement of p[0..n) that \p r selects, at the largest size among them;
- * NULL when none is. */
-static const struct pmeas *best_of(const struct pmeas *p, size_t n, const struct nbw_crit *r)
+/* The best measurement of p[0..n) that \p r selects at the comparison size \p cmp; NULL
+ * when none is. With \p any_size, the largest size among them instead (what a "not
+ * judged" reason names). */
+static const struct pmeas *best_of(const struct pmeas *p, size_t n, const struct nbw_crit *r,
+				   long long cmp, bool any_size)
 {
 	const struct pmeas *best = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -126,6 +130,8 @@ static const struct pmeas *best_of(const struct pmeas *p, size_t n, const struct
 			continue;
 		if (!r && strcmp(p[i].x.mode, "kernel") == 0)
 			continue; /* the theoretical figure is the link's; copy engines first */
+		if (!any_size && p[i].x.bytes != cmp)
+			continue;
 		if (!best || p[i].x.bytes > best->x.bytes ||
 		    (p[i].x.bytes == best->x.bytes && p[i].x.gbps > best->x.gbps))
 			best = &p[i];
@@ -146,25 +152,32 @@ static json_t *judgement(const char *against, const char *what, const char *sour
 }
 
 static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r,
-			  const struct pmeas *p, size_t n)
+			  const struct pmeas *p, size_t n, long long cmp)
 {
-	char reason[700], sel[160], src[1500];
-	const struct pmeas *b = best_of(p, n, r);
+	char reason[700], sel[160], src[1500], csz[32], sz[32];
+	nbw_size_label(cmp > 0 ? (uint64_t)cmp : 0, csz, sizeof(csz));
+	const struct pmeas *b = best_of(p, n, r, cmp, false);
 	bool thr = r->kind == NBW_CRIT_THRESHOLD;
 	const char *against = thr ? "threshold" : "published";
 	snprintf(src, sizeof(src), "%s%s%s", thr ? c->thr_file : r->source,
 		 !thr && r->url[0] ? " " : "", thr ? "" : r->url);
 	if (!b) {
-		snprintf(reason, sizeof(reason), "no verified measurement of %s on this path",
-			 selection_words(r, sel, sizeof(sel)));
+		if (best_of(p, n, r, cmp, true))
+			snprintf(reason, sizeof(reason), "%s on this path were not measured at %s, "
+				 "the comparison size (no figure is taken from another size)",
+				 selection_words(r, sel, sizeof(sel)), csz);
+		else
+			snprintf(reason, sizeof(reason), "no verified measurement of %s on this path",
+				 selection_words(r, sel, sizeof(sel)));
 		return judgement(against, r->name, src, r->lo, NULL, V_NJ, reason);
 	}
 	long long need = r->min_bytes;
 	if (!thr && need > NBW_CRIT_SATURATED_BYTES)
 		need = NBW_CRIT_SATURATED_BYTES;
 	if (need > 0 && b->x.bytes < need) {
-		snprintf(reason, sizeof(reason), "the largest size measured, %lld B, is below the "
-			 "%lld B the figure needs", b->x.bytes, need);
+		nbw_size_label((uint64_t)need, sz, sizeof(sz));
+		snprintf(reason, sizeof(reason), "the comparison size, %s, is below the %s the "
+			 "figure needs", csz, sz);
 		return judgement(against, r->name, src, r->lo, b, V_NJ, reason);
 	}
 	double limit = thr || r->floor ? r->lo
@@ -172,16 +185,17 @@ static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r
 				      : (1.0 - c->ref_tolerance) * r->lo;
 	bool ok = b->x.gbps >= limit;
 	if (thr)
-		snprintf(reason, sizeof(reason), "%.2f GB/s (%s %s) %s the site threshold %.2f GB/s",
-			 b->x.gbps, b->x.mode, b->x.host_mem, ok ? ">=" : "<", limit);
+		snprintf(reason, sizeof(reason), "%.2f GB/s at %s (%s %s) %s the site threshold "
+			 "%.2f GB/s", b->x.gbps, csz, b->x.mode, b->x.host_mem, ok ? ">=" : "<",
+			 limit);
 	else {
 		char range[64];
 		if (r->hi > r->lo)
 			snprintf(range, sizeof(range), "%g-%g", r->lo, r->hi);
 		else
 			snprintf(range, sizeof(range), "%g", r->lo);
-		snprintf(reason, sizeof(reason), "%.2f GB/s (%s %s) %s %.2f GB/s = %.0f %% of the "
-			 "%s %s GB/s", b->x.gbps, b->x.mode, b->x.host_mem, ok ? ">=" : "<",
+		snprintf(reason, sizeof(reason), "%.2f GB/s at %s (%s %s) %s %.2f GB/s = %.0f %% of "
+			 "the %s %s GB/s", b->x.gbps, csz, b->x.mode, b->x.host_mem, ok ? ">=" : "<",
 			 limit, 100.0 * limit / r->lo,
 			 r->spec_only ? "datasheet's" : r->floor ? "published floor" : "published",
 			 range);
@@ -190,18 +204,20 @@ static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r
 			 reason);
 }
 
-static json_t *judge_theoretical(const struct nbw_criteria *c, const struct pmeas *p, size_t n)
+static json_t *judge_theoretical(const struct nbw_criteria *c, const struct pmeas *p, size_t n,
+				 long long cmp)
 {
-	const struct pmeas *b = best_of(p, n, NULL);
+	const struct pmeas *b = best_of(p, n, NULL, cmp, false);
 	if (!b || !(b->x.theoretical > 0))
 		return NULL;
 	double f = c ? c->theoretical_fraction : NBW_THEORETICAL_FRACTION_DEFAULT;
 	double limit = f * b->x.theoretical;
 	bool ok = b->x.gbps >= limit;
-	char what[160], reason[400];
+	char what[160], reason[400], csz[32];
+	nbw_size_label((uint64_t)b->x.bytes, csz, sizeof(csz));
 	snprintf(what, sizeof(what), "%s, theoretical %.1f GB/s", b->x.link, b->x.theoretical);
-	snprintf(reason, sizeof(reason), "%.2f GB/s (%s %s) %s %.0f %% of the link's theoretical "
-		 "%.1f GB/s (%s)", b->x.gbps, b->x.mode, b->x.host_mem, ok ? ">=" : "<",
+	snprintf(reason, sizeof(reason), "%.2f GB/s at %s (%s %s) %s %.0f %% of the link's "
+		 "theoretical %.1f GB/s (%s)", b->x.gbps, csz, b->x.mode, b->x.host_mem, ok ? ">=" : "<",
 		 100.0 * f, b->x.theoretical, b->x.link);
 	return judgement("theoretical", what, "the topology (results' theoretical figure)", limit,
 			 b, ok ? V_PASS : V_REF, reason);
@@ -256,19 +272,19 @@ static void settle(json_t *path, json_t *js, const struct pmeas *p)
 }
 
 static json_t *judge_path(const struct nbw_criteria *c, const struct pmeas *p, size_t n,
-			  bool *used)
+			  bool *used, long long cmp)
 {
 	json_t *js = json_array();
 	for (size_t k = 0; c && k < c->n; k++) {
 		if (!names_path(&c->v[k], p))
 			continue;
 		used[k] = true;
-		json_array_append_new(js, judge_crit(c, &c->v[k], p, n));
+		json_array_append_new(js, judge_crit(c, &c->v[k], p, n, cmp));
 	}
-	json_t *t = judge_theoretical(c, p, n);
+	json_t *t = judge_theoretical(c, p, n, cmp);
 	if (t)
 		json_array_append_new(js, t);
-	const struct pmeas *b = best_of(p, n, NULL);
+	const struct pmeas *b = best_of(p, n, NULL, cmp, false);
 	if (!b)
 		b = p;
 	char where[32];
@@ -282,7 +298,7 @@ static json_t *judge_path(const struct nbw_criteria *c, const struct pmeas *p, s
 				 p->x.api, "direction", p->x.direction, "concurrency",
 				 p->x.concurrency, "src", p->x.src, "dst", p->x.dst, "where", where,
 				 "device", p->name_src[0] ? p->name_src : p->name_dst, "link",
-				 b->x.link, "bytes", (json_int_t)b->x.bytes, "judgements", js);
+				 b->x.link, "bytes", (json_int_t)cmp, "judgements", js);
 	settle(path, js, p);
 	return path;
 }
@@ -303,6 +319,9 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 	}
 	for (size_t i = 0; i < nm; i++)
 		n += take(devices, json_array_get(measurements, i), &p[n]);
+	long long cmp = nbw_analysis_comparison_bytes(devices, measurements);
+	char csz[32];
+	nbw_size_label(cmp > 0 ? (uint64_t)cmp : 0, csz, sizeof(csz));
 	qsort(p, n, sizeof(*p), cmp_pmeas);
 	const char *const names[] = { V_PASS, V_THR, V_REF, V_NJ };
 	for (size_t i = 0; i < 4; i++)
@@ -310,7 +329,7 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && strcmp(p[j].key, p[i].key) == 0; j++)
 			;
-		json_t *path = judge_path(c, &p[i], j - i, used);
+		json_t *path = judge_path(c, &p[i], j - i, used, cmp);
 		const char *v = json_string_value(json_object_get(path, "verdict"));
 		json_object_set_new(counts, v, json_integer(json_integer_value(
 							   json_object_get(counts, v)) + 1));
@@ -323,11 +342,11 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 	free(used);
 	json_int_t failed = json_integer_value(json_object_get(counts, V_THR)) +
 			    json_integer_value(json_object_get(counts, V_REF));
-	char rule[400];
-	snprintf(rule, sizeof(rule), "each path at the largest size measured, the best of the "
-		 "measurements a criterion selects: site threshold (>= min_gbps), published "
+	char rule[600];
+	snprintf(rule, sizeof(rule), "each path at %s, the comparison size (every device and "
+		 "pair has it), the best of the measurements a criterion selects: site threshold (>= min_gbps), published "
 		 "figure (>= %.0f %% of its low end; spec-only rows and the link's theoretical "
-		 "figure: >= %.0f %%)",
+		 "figure: >= %.0f %%)", csz,
 		 100.0 * (1.0 - (c ? c->ref_tolerance : NBW_REF_TOLERANCE_DEFAULT)),
 		 100.0 * (c ? c->theoretical_fraction : NBW_THEORETICAL_FRACTION_DEFAULT));
 	return json_pack("{s:s, s:s, s:s?, s:s?, s:o, s:I, s:o, s:o}", "units",

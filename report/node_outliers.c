@@ -124,14 +124,14 @@ static void groups_table(struct nbw_rdoc *r, json_t *groups, const char *tag)
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "Groups of like measurements the median rule did not judge "
-			     "(GB/s = 1e9 B/s, at the largest size of each series)");
+			     "(GB/s = 1e9 B/s, at the comparison size)");
 }
 
 void nbw_node_outliers(struct nbw_rdoc *r, json_t *outliers, json_t *groups, const char *tag,
 		       int level)
 {
 	nbw_rdoc_heading(r, level, "Outliers");
-	nbw_rdoc_para(r, "Rule (issue 12): %s. Each series is judged at its largest size; like "
+	nbw_rdoc_para(r, "Rule: %s. Each series is judged at the comparison size; like "
 			 "is compared with like (api, direction, mode, host memory, concurrency, "
 			 "peer access, size and link kind); the median rule needs a group of at "
 			 "least %d and compares a member with the median of the others; the "

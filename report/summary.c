@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/findings.h"
 #include "nodebw/gap.h"
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
@@ -94,6 +95,11 @@ static void path_meaning(json_t *p, char *out, size_t len)
 	size_text(jnum(p, "best_bytes"), bsz, sizeof(bsz));
 	bool host = host_memory_kind(jstr(p, "device_kind"));
 	size_t w = 0;
+	if (!isfinite(large)) {
+		snprintf(out, len, "not measured at %s, the comparison size (its sweep is in the "
+			 "transfers section)", lsz);
+		return;
+	}
 	if (isfinite(fr)) {
 		const char *how = fr >= 0.8 ? "near the limit of its link"
 				  : fr >= 0.5 ? "below its link"
@@ -108,7 +114,7 @@ static void path_meaning(json_t *p, char *out, size_t len)
 	const char *cause = jstr(p, "drop_cause");
 	if (w < len && isfinite(best) && best > 1.25 * large)
 		w += (size_t)snprintf(out + w, len - w,
-				      "; peaks at %s, %.1fx the largest size%s%s%s", bsz,
+				      "; peaks at %s, %.1fx the comparison size%s%s%s", bsz,
 				      best / large, cause[0] ? " (" : "", cause, cause[0] ? ")" : "");
 	double lat = jnum(p, "latency_us");
 	if (w < len && isfinite(lat) && lat > 5.0)
@@ -119,9 +125,15 @@ static void path_meaning(json_t *p, char *out, size_t len)
 static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *const *g, size_t n)
 {
 	const struct nbw_curve *c0 = g[0];
-	double lb = 0, best = -1, best_b = 0, small_b = INFINITY, theo = -1;
+	/* The path's figure is at the run's comparison size, the size every device and pair
+	 * of it has (include/nodebw/analysis.h), the median over its devices or pairs there;
+	 * the sweep's best stays the sweep's. */
+	struct nbw_rv_doc d;
+	nbw_rv_doc_read(c0->file >= 0 && (size_t)c0->file < in->nfiles ? in->docs[c0->file] : NULL,
+			&d);
+	long long cmp = nbw_analysis_comparison_bytes(d.devices, d.measurements);
+	double lb = cmp > 0 ? (double)cmp : 0, best = -1, best_b = 0, small_b = INFINITY, theo = -1;
 	for (size_t i = 0; i < n; i++) {
-		lb = fmax(lb, g[i]->pt[g[i]->n - 1].bytes);
 		small_b = fmin(small_b, g[i]->pt[0].bytes);
 		if (g[i]->theoretical_gbps > 0 && theo < 0)
 			theo = g[i]->theoretical_gbps;
@@ -133,11 +145,16 @@ static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *co
 	}
 	double *lv = calloc(n, sizeof(double)), *sv = calloc(n, sizeof(double));
 	size_t nl = 0, ns = 0;
-	json_t *ends = json_array();
+	json_t *ends = json_array(), *missing = json_array();
 	for (size_t i = 0; lv && sv && i < n; i++) {
-		const struct nbw_curve_point *last = &g[i]->pt[g[i]->n - 1];
-		if (last->bytes == lb)
-			lv[nl++] = last->gbps;
+		bool at = false;
+		for (size_t k = 0; k < g[i]->n; k++)
+			if (g[i]->pt[k].bytes == lb && !at) {
+				lv[nl++] = g[i]->pt[k].gbps;
+				at = true;
+			}
+		if (!at) /* measured, but not at the comparison size: said, not substituted */
+			json_array_append_new(missing, json_string(g[i]->key.devices));
 		if (g[i]->pt[0].bytes == small_b)
 			sv[ns++] = g[i]->pt[0].seconds * 1e6;
 		json_array_append_new(ends, json_string(g[i]->key.devices));
@@ -149,16 +166,18 @@ static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *co
 	size_text(lb, lsz, sizeof(lsz));
 	size_text(small_b, ssz, sizeof(ssz));
 	size_text(best_b, bsz, sizeof(bsz));
-	json_t *p = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:s, s:f, s:f, "
+	json_t *p = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:s, s:o, s:f, "
 			      "s:s, s:I, s:I, s:s, s:s}",
 			      "file", c0->file, "api", c0->key.api, "direction", c0->key.dir,
 			      "mode", c0->key.mode, "host_mem", c0->key.host_mem, "peer_access",
 			      c0->key.peer, "binding", c0->key.bind, "device_kind",
 			      device_kind(in, c0), "endpoints", ends, "large_bytes", (json_int_t)lb,
-			      "large_size", lsz, "large_gbps", large, "best_gbps", best,
+			      "large_size", lsz, "large_gbps", isfinite(large) ? json_real(large) : json_null(), "best_gbps", best,
 			      "best_size", bsz, "best_bytes", (json_int_t)best_b, "small_bytes",
 			      (json_int_t)small_b,
 			      "small_size", ssz, "link", c0->link);
+	json_object_set_new(p, "not_at_large_bytes", missing);
+	json_object_set_new(p, "members", json_integer((json_int_t)nl));
 	json_object_set_new(p, "latency_us", isfinite(lat) ? json_real(lat) : json_null());
 	json_object_set_new(p, "theoretical_gbps", theo > 0 ? json_real(theo) : json_null());
 	json_object_set_new(p, "fraction",
@@ -680,11 +699,16 @@ json_t *nbw_report_summary(const struct nbw_rinput *in)
 	outlier_sentences(sent, outl);
 	json_t *dist = disturbance_sentences(sent, in);
 	json_t *speed = speed_sentences(sent, in);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "units",
-			 "GB/s = 1e9 B/s; large = the largest size of each path, the median over "
-			 "its repetitions and over the devices or pairs of the path; best = the "
-			 "highest median at any size; latency = median time of one transfer at the "
-			 "smallest size, in microseconds",
-			 "sentences", sent, "paths", paths, "gaps", gaps, "solver", model,
+	/* The one summary's items (analysis/summary_items.c): what the end of nodebw run
+	 * prints, and this summary's first list. One results file only: merged files are
+	 * several runs, each with its own. */
+	json_t *items = in->nfiles == 1 ? nbw_summary_items(in->docs[0], sent) : json_null();
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "units",
+			 "GB/s = 1e9 B/s; the path's figure is at the comparison size (the one "
+			 "size every device and pair of the run has), the median over its "
+			 "repetitions and over the devices or pairs of the path; best = the "
+			 "highest median at any size of the sweep; latency = median time of one "
+			 "transfer at the smallest size, in microseconds",
+			 "items", items, "sentences", sent, "paths", paths, "gaps", gaps, "solver", model,
 			 "outliers", outl, "disturbed_stages", dist, "speed_reference", speed);
 }

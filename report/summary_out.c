@@ -37,12 +37,12 @@ static void paths_table(struct nbw_rdoc *r, json_t *paths)
 {
 	static const char *const h[] = {
 		"api", "direction", "mode", "host memory", "peer access", "endpoints",
-		"largest size", "GB/s at largest", "best GB/s", "best at", "theoretical GB/s",
+		"comparison size", "GB/s at comparison size", "best GB/s", "best at", "theoretical GB/s",
 		"% of theoretical", "link", "smallest size", "latency (us)", "what it means",
 	};
 	static const char *const csv[] = {
 		"api", "direction", "mode", "host_mem", "peer_access", "endpoints",
-		"largest_bytes", "largest_gbps", "best_gbps", "best_bytes", "theoretical_gbps",
+		"comparison_bytes", "comparison_gbps", "best_gbps", "best_bytes", "theoretical_gbps",
 		"theoretical_pct", "link", "smallest_bytes", "latency_us", "meaning",
 	};
 	struct nbw_rtable *t = nbw_rtable_new("summary-paths", sizeof(h) / sizeof(h[0]), h);
@@ -76,7 +76,7 @@ static void paths_table(struct nbw_rdoc *r, json_t *paths)
 	}
 	nbw_rdoc_table(r, t, "Every measured path, one device or pair and one stream (GB/s = 1e9 "
 			     "B/s; the median of the repetitions, and over the path's devices or "
-			     "pairs; latency = the median time of one transfer at the smallest "
+			     "pairs at the comparison size; best = the sweep's best; latency = the median time of one transfer at the smallest "
 			     "size). The sections below have every size and every device.");
 }
 
@@ -158,7 +158,10 @@ void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)
 	nbw_rdoc_para(r, "Units and rules: %s.", jstr(sum, "units"));
 	size_t i;
 	json_t *s;
-	json_array_foreach(json_object_get(sum, "sentences"), i, s)
+	/* The items of the one summary, as the end of nodebw run printed them; merged files
+	 * (several runs) have the sentences only. */
+	json_t *items = json_object_get(sum, "items");
+	json_array_foreach(json_is_array(items) ? items : json_object_get(sum, "sentences"), i, s)
 		nbw_rdoc_item(r, "%s", json_string_value(s));
 	if (json_array_size(json_object_get(sum, "paths")))
 		paths_table(r, json_object_get(sum, "paths"));

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
@@ -67,7 +68,7 @@ int nbw_summary_main(int argc, char **argv)
 		report = nbw_report_summary(&in);
 		nbw_rinput_free(&in);
 	}
-	nbw_summary_print(stdout, doc, report, -1.0);
+	nbw_summary_print(stdout, doc, report, file, -1.0);
 	json_decref(report);
 	nbw_doc_free(doc);
 	return 0;

@@ -94,8 +94,11 @@ enum nbw_stage_next nbw_stage_summary(struct nbw_stage_ctx *c)
 	if (json_array_size(h.measurements) == 0 && json_array_size(h.solver_runs) == 0)
 		return NBW_STAGE_NEXT;
 	/* With --json (run), stdout holds the results document: the summary goes to stderr. */
-	if (!c->o->quiet || (c->o->json && c->is_run))
+	if (!c->o->quiet || (c->o->json && c->is_run)) {
+		char results[4200];
+		snprintf(results, sizeof(results), "%s/results.json", c->dir ? c->dir : ".");
 		nbw_summary_print(c->o->json ? stderr : stdout, c->doc, c->summary,
-				  nbw_now() - c->t0);
+				  c->dir ? results : NULL, nbw_now() - c->t0);
+	}
 	return NBW_STAGE_NEXT;
 }

@@ -5,12 +5,14 @@
  * host-plugin devices (doc/run.md says what it holds, in order).
  */
 #include "summary.h"
-#include "findings.h"
+#include "nodebw/findings.h"
+#include "nodebw/sizes.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nodebw/analysis.h"
 #include "nodebw/cli.h"
@@ -82,158 +84,6 @@ static bool item(struct out *o, const char *text, int limit)
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* The counts: measurements, verified, failed, skipped; devices per API with their kind. */
-static void counts_text(const struct nbw_doc *doc, char *out, size_t len)
-{
-	size_t i, n = json_array_size(doc->measurements), bad = 0, err = 0, w = 0;
-	json_t *m, *d;
-	struct nbw_rv_doc head;
-	nbw_rv_doc_read(doc->root, &head);
-	json_array_foreach(doc->measurements, i, m) {
-		struct nbw_rv_meas x;
-		nbw_rv_meas_read(NULL, m, &x);
-		if (x.error)
-			err++;
-		else if (strcmp(x.verify_status, "passed") != 0)
-			bad++;
-	}
-	w += (size_t)snprintf(out, len, "%zu measurements, %zu verified, %zu failed verification, "
-				       "%zu with an error; %zu skipped; devices:", n, n - bad - err,
-			      bad, err, json_array_size(head.skipped));
-	const char *last = "";
-	int count = 0;
-	json_array_foreach(doc->devices, i, d) {
-		struct nbw_rv_device v;
-		nbw_rv_device_read(d, &v);
-		if (strcmp(v.api, last) && count && w < len)
-			w += (size_t)snprintf(out + w, len - w, " %d;", count);
-		if (strcmp(v.api, last) && w < len) {
-			w += (size_t)snprintf(out + w, len - w, " %s %s x", v.api, v.kind);
-			count = 0;
-		}
-		last = v.api;
-		count++;
-	}
-	if (count && w < len)
-		snprintf(out + w, len - w, " %d", count);
-}
-
-/* Per API, the best (mode and memory) of the per-device medians of HtoD and DtoH. */
-static void api_transfers(json_t *tables, const char *api, char *out, size_t len)
-{
-	static const char *const dirs[2] = {"htod", "dtoh"};
-	size_t w = 0;
-	for (int d = 0; d < 2; d++) {
-		double best = NAN;
-		char how[64] = "";
-		size_t i, j;
-		json_t *t, *r;
-		json_array_foreach(tables, i, t) {
-			if (strcmp(str(t, "api"), api) || strcmp(str(t, "direction"), dirs[d]))
-				continue;
-			double v[256];
-			size_t n = 0;
-			json_array_foreach(json_object_get(t, "rows"), j, r)
-				if (n < 256 && isfinite(json_number_value(json_object_get(r, "gbps"))))
-					v[n++] = json_number_value(json_object_get(r, "gbps"));
-			double med = median(v, n);
-			if (isfinite(med) && !(med <= best)) {
-				best = med;
-				snprintf(how, sizeof(how), "%s %s", str(t, "mode"), str(t, "host_mem"));
-			}
-		}
-		if (isfinite(best) && w < len)
-			w += (size_t)snprintf(out + w, len - w, "%s%s %.2f GB/s (%s)", w ? ", " : "",
-					      d ? "DtoH" : "HtoD", best, how);
-	}
-}
-
-/* Per API, the best mode's median single-stream P2P cell. */
-static void api_p2p(json_t *mx, const char *api, char *out, size_t len)
-{
-	double best = NAN;
-	char how[64] = "";
-	size_t i, r, c;
-	json_t *m, *row, *cell;
-	json_array_foreach(mx, i, m) {
-		if (strcmp(str(m, "api"), api) || strcmp(str(m, "concurrency"), "single"))
-			continue;
-		double v[1024];
-		size_t n = 0;
-		json_array_foreach(json_object_get(m, "cells"), r, row)
-			json_array_foreach(row, c, cell)
-				if (r != c && json_is_object(cell) && n < 1024)
-					v[n++] = json_number_value(json_object_get(cell, "gbps"));
-		double med = median(v, n);
-		if (isfinite(med) && !(med <= best)) {
-			best = med;
-			snprintf(how, sizeof(how), "%s%s", str(m, "mode"),
-				 strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access" : "");
-		}
-	}
-	if (isfinite(best))
-		snprintf(out, len, "P2P %.2f GB/s (%s)", best, how);
-}
-
-/* Per API, the highest aggregate of every device at once. */
-static void api_at_once(json_t *rows, const char *api, char *out, size_t len)
-{
-	double best = NAN;
-	char how[64] = "";
-	size_t i;
-	json_t *r;
-	json_array_foreach(rows, i, r) {
-		double g = json_number_value(json_object_get(r, "aggregate_gbps"));
-		if (strcmp(str(r, "api"), api) || !isfinite(g) || g <= best)
-			continue;
-		best = g;
-		snprintf(how, sizeof(how), "%s %s", str(r, "pattern"), str(r, "mode"));
-	}
-	if (isfinite(best))
-		snprintf(out, len, "every device at once %.2f GB/s (%s)", best, how);
-}
-
-/* One line per API: its transfers at the largest size (medians over its devices or pairs,
- * the best mode and memory). */
-static void api_lines(struct out *o, const struct nbw_doc *doc, json_t *tables, json_t *mx)
-{
-	size_t i;
-	json_t *d;
-	const char *last = "";
-	json_array_foreach(doc->devices, i, d) {
-		struct nbw_rv_device v;
-		nbw_rv_device_read(d, &v);
-		const char *api = v.api;
-		if (strcmp(api, last) == 0)
-			continue;
-		last = api;
-		char hd[200] = "", p2p[100] = "", all[100] = "", text[420];
-		api_transfers(tables, api, hd, sizeof(hd));
-		api_p2p(mx, api, p2p, sizeof(p2p));
-		api_at_once(json_object_get(doc->root, "all_at_once"), api, all, sizeof(all));
-		if (!hd[0] && !p2p[0] && !all[0])
-			continue;
-		snprintf(text, sizeof(text), "%s (largest size, median over devices or pairs): %s%s%s%s%s",
-			 api, hd, hd[0] && p2p[0] ? ", " : "", p2p, (hd[0] || p2p[0]) && all[0] ? ", " : "",
-			 all);
-		item(o, text, NBW_SUMMARY_LINES - 4);
-	}
-}
-
 /* Whether matrix \p m has a link to show: a cell whose link is not host memory. */
 static bool has_links(json_t *m)
 {
@@ -258,10 +108,12 @@ static void p2p_matrices(struct out *o, json_t *mx)
 		    strcmp(str(m, "peer_access"), "disabled") == 0 || !has_links(m))
 			continue;
 		json_t *devs = json_object_get(m, "devices");
-		fprintf(o->f, "\n  %s p2p %s%s: GB/s at %lld B (rows = source, columns = "
+		char sz[32];
+		nbw_size_label((uint64_t)json_integer_value(json_object_get(m, "bandwidth_bytes")),
+			       sz, sizeof(sz));
+		fprintf(o->f, "\n  %s p2p %s%s: GB/s at %s (rows = source, columns = "
 			      "destination; link in brackets)\n", str(m, "api"), str(m, "mode"),
-			strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access on" : "",
-			(long long)json_integer_value(json_object_get(m, "bandwidth_bytes")));
+			strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access on" : "", sz);
 		fprintf(o->f, "    %7s", "src\\dst");
 		json_array_foreach(devs, c, cell)
 			fprintf(o->f, " %16lld", (long long)json_integer_value(cell));
@@ -283,112 +135,51 @@ static void p2p_matrices(struct out *o, json_t *mx)
 	}
 }
 
-/* The outliers in one item: how many, the first. */
-static void outliers_item(struct out *o, const struct nbw_doc *doc, int limit)
-{
-	json_t *all = json_object_get(doc->root, "outliers");
-	size_t n = json_array_size(all);
-	if (!n)
-		return;
-	char text[600];
-	json_t *x = json_array_get(all, 0);
-	snprintf(text, sizeof(text), "%zu outlier%s (more than 10 %% below their peers); the "
-		 "first: %s", n, n == 1 ? "" : "s", str(x, "reason")[0] ? str(x, "reason") : str(x, "what"));
-	item(o, text, limit);
-}
-
-static double band_gap(json_t *s, const char *b)
-{
-	json_t *band = json_object_get(s, b);
-	json_t *v = json_object_get(band, "median_relative_gap");
-	return json_is_number(v) && nbw_gap_measurable(band) ? json_number_value(v) : NAN;
-}
-
-/* The OpenMP-vs-native gap per mode and device count in one item (probe; a run's report
- * sentences say it): the median relative gap of the small and of the large sizes. */
-static void gap_item(struct out *o, json_t *gaps, int limit)
-{
-	char text[900];
-	size_t i, w = 0;
-	json_t *s;
-	w += (size_t)snprintf(text, sizeof(text), "OpenMP vs native (gap = native - OpenMP, + = "
-				  "OpenMP slower; medians of the sizes <= 64 KiB / >= 1 MiB; "
-				  "nodebw gap has the table):");
-	const char *first = text + w;
-	json_array_foreach(json_object_get(gaps, "summary"), i, s) {
-		if (strcmp(str(s, "direction"), "all") != 0 || w >= sizeof(text))
-			continue;
-		char sm[16] = "n/m", lg[16] = "n/m";
-		double a = band_gap(s, "latency_band"), b = band_gap(s, "bandwidth_band");
-		if (isfinite(a))
-			snprintf(sm, sizeof(sm), "%+.0f %%", 100.0 * a);
-		if (isfinite(b))
-			snprintf(lg, sizeof(lg), "%+.0f %%", 100.0 * b);
-		int dv = (int)json_integer_value(json_object_get(s, "devices"));
-		w += (size_t)snprintf(text + w, sizeof(text) - w, "%s %s %s %d dev. %s / %s",
-				      text + w == first ? "" : ";", str(s, "native_api"),
-				      str(s, "omp_mode"), dv, sm, lg);
-	}
-	if (text + w != first)
-		item(o, text, limit);
-}
-
-/* The report's sentences that fit before \p limit (but the fastest paths, which the API
- * lines have); how many did not. */
-static size_t report_sentences(struct out *o, json_t *report, int limit)
-{
-	size_t i, left = 0;
-	json_t *s;
-	json_array_foreach(json_object_get(report, "sentences"), i, s) {
-		/* The fastest path per API and direction: the API lines above say it. */
-		if (strncmp(json_string_value(s), "Fastest ", 8) == 0)
-			continue;
-		if (!item(o, json_string_value(s), limit))
-			left++;
-	}
-	return left;
-}
-
-void nbw_summary_print(FILE *f, const struct nbw_doc *doc, json_t *report, double seconds)
+void nbw_summary_print(FILE *f, const struct nbw_doc *doc, json_t *report, const char *results,
+		       double seconds)
 {
 	struct out o = {f, 2};
 	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s; latency in microseconds) ====\n");
-	char text[1200];
-	counts_text(doc, text, sizeof(text));
-	item(&o, text, NBW_SUMMARY_LINES);
-	if (nbw_findings_not_converged(doc->measurements, text, sizeof(text)))
-		item(&o, text, NBW_SUMMARY_LINES);
-	if (nbw_findings_hidden_helpers(doc->measurements, text, sizeof(text)))
-		item(&o, text, NBW_SUMMARY_LINES);
-	/* nbw_summary_analyse stored them; computed here only for a document without. */
-	json_t *tables = json_incref(json_object_get(doc->root, "device_tables"));
-	if (!tables)
-		tables = nbw_analysis_device_tables(doc->devices, doc->measurements);
-	json_t *mx = json_incref(json_object_get(doc->root, "matrices"));
-	if (!mx)
-		mx = nbw_analysis_matrices(doc->devices, doc->measurements);
-	api_lines(&o, doc, tables, mx);
-	/* The solver's table (run) and the closing lines keep their room. */
+	/* The items of the one summary: the report's summary holds them for a run (its
+	 * summary section prints the same); a probe's are made here by the same function. */
+	json_t *items = json_incref(json_object_get(report, "items"));
+	if (!items)
+		items = nbw_summary_items(doc->root, NULL);
 	json_t *speedups = json_object_get(json_object_get(report, "solver"), "speedups");
 	int reserve = 3 + (json_array_size(speedups) ? 2 + (int)json_array_size(speedups) : 0);
-	outliers_item(&o, doc, NBW_SUMMARY_LINES - reserve);
-	if (!report)
-		gap_item(&o, json_object_get(doc->root, "gaps"), NBW_SUMMARY_LINES - reserve);
-	if (nbw_findings_kernel_vs_copy(doc->devices, doc->measurements, text, sizeof(text)))
-		item(&o, text, NBW_SUMMARY_LINES - reserve);
-	size_t left = report ? report_sentences(&o, report, NBW_SUMMARY_LINES - reserve) : 0;
+	size_t i, left = 0;
+	json_t *it;
+	json_array_foreach(items, i, it) {
+		/* The first items (counts, convergence, hidden helpers, the headlines) always
+		 * fit; the later ones give way to the solver's table. */
+		if (!item(&o, json_string_value(it), i < 8 ? NBW_SUMMARY_LINES : NBW_SUMMARY_LINES - reserve))
+			left++;
+	}
+	json_decref(items);
+	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
 	p2p_matrices(&o, mx);
-	json_decref(tables);
 	json_decref(mx);
 	if (report)
 		nbw_report_summary_solver(f, report);
 	if (left)
-		fprintf(f, "  (%zu more finding%s in report.md)\n", left, left == 1 ? "" : "s");
+		fprintf(f, "  (%zu more finding%s in the report's summary)\n", left,
+			left == 1 ? "" : "s");
 	char took[48] = "";
 	if (seconds >= 0.0)
 		snprintf(took, sizeof(took), "; run time %.1f s", seconds);
-	fprintf(f, "  every matrix, device and outlier: nodebw matrix RESULTS.json%s%s\n",
-		report ? "; every path and sentence: report.md" : "", took);
+	if (results) {
+		fprintf(f, "  results: %s (every matrix, device and outlier: nodebw matrix %s)%s\n",
+			results, results, took);
+		/* The report beside it, when the run wrote one. */
+		char html[4200];
+		const char *slash = strrchr(results, '/');
+		int dl = slash ? (int)(slash - results) : 1;
+		snprintf(html, sizeof(html), "%.*s/report/report.html", dl, slash ? results : ".");
+		if (report && access(html, R_OK) == 0)
+			fprintf(f, "  report: %s (and report.md beside it)\n", html);
+	} else {
+		fprintf(f, "  every matrix, device and outlier: nodebw matrix FILE%s\n", took);
+	}
 }
 
 void nbw_print_failures(FILE *f, const struct nbw_doc *doc)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /** \file
  * \brief Whole-node analyses of a finished results document: the P2P matrices (bandwidth
- * at one size per series, the largest measured on every pair of it; latency at the
+ * at the run's comparison size, the same for every series; latency at the
  * smallest; per API, mode, concurrency and peer access), the per-device host<->device
- * tables (the same rule), and the outlier rule of issue 12.
+ * tables (the same rule), and the outlier rule.
  *
  * Everything works on the JSON of a results document (its "devices" and "measurements"),
  * with whatever devices and pairs it holds, so the same code serves a fresh run and a
@@ -25,11 +25,12 @@
 #define NBW_SAME_DEVICE_LABEL "same device (not a peer link)"
 #define NBW_HOST_MEMORY_LABEL "host memory, no link"
 
-/** The outlier rule, verbatim from issue 12. */
+/** The outlier rule. */
 #define NBW_OUTLIER_RULE                                                                   \
-	"a device or pair whose bandwidth is more than 10 % below the median of its peers "  \
-	"of the same link kind, or below 70 % of its theoretical figure, is flagged with "   \
-	"the reason"
+	"at the comparison size, a device or pair whose bandwidth is more than 10 % below "  \
+	"the median of its peers of the same link kind (host memory included) and below it " \
+	"by more than its own 95 % interval, or below 70 % of its theoretical figure, is "   \
+	"flagged with the reason"
 /** Flagged when GB/s < NBW_OUTLIER_PEER_FRACTION x the median of its peers. */
 #define NBW_OUTLIER_PEER_FRACTION 0.9
 /** Flagged when GB/s < NBW_OUTLIER_THEORETICAL_FRACTION x its theoretical GB/s. */
@@ -37,15 +38,26 @@
 /** The median rule needs a group of at least this many members (itself included). */
 #define NBW_OUTLIER_MIN_GROUP 3
 
+/** The comparison size of a run, in bytes: the one size at which every device and pair is
+ *  judged, ranked, drawn in a matrix and summed in an aggregate, in every output. It is the
+ *  large size of the plan's matrix cells (the measurements whose size set is "matrix"),
+ *  which every device and pair has; in a run where every set ran the whole sweep, the size
+ *  the most device sets were measured at, not above the matrix cells' cap (64 MiB) where
+ *  one is (a tie goes to the larger). -1 when the document has no bandwidth measurement.
+ *  A device or pair without a measurement at this size is reported as such, never at
+ *  another size. */
+long long nbw_analysis_comparison_bytes(json_t *devices, json_t *measurements);
+
 /** P2P matrices: an array with one object per (api, mode, concurrency, peer_access) of the
- *  P2P measurements: "devices" (ids, ascending), "bandwidth_bytes" (the series' size: the
- *  largest measured on every pair of it), "latency_bytes" (smallest), "cells" (rows =
+ *  P2P measurements: "devices" (ids, ascending), "bandwidth_bytes" (the comparison size,
+ *  nbw_analysis_comparison_bytes; "not_at_bandwidth_bytes" lists the pairs measured only
+ *  at other sizes), "latency_bytes" (smallest), "cells" (rows =
  *  source, columns = destination; null = not measured), "notes". New reference, never NULL. */
 json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements);
 
 /** Host<->device tables: an array with one object per (api, direction, mode, host_mem) of
  *  the single-stream htod/dtoh measurements, "rows" one per device at "bytes", the
- *  largest size measured on every device of the series (the matrices' rule).
+ *  comparison size ("not_at_bytes": the devices measured only at other sizes).
  *  New reference, never NULL. */
 json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements);
 
@@ -56,7 +68,7 @@ json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements);
 json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **groups);
 
 /** Every device at once (host-to-all, all-to-host) and the P2P ring, one object per series
- *  at its largest size: aggregate, each stream, the sum of each stream alone and the
+ *  at the comparison size: aggregate, each stream, the sum of each stream alone and the
  *  scaling against it, the sum of the links' theoretical figures, the host memory's limit
  *  (host backend, mode parallel) and which of the two bounds the aggregate, the slowest
  *  stream. New reference, never NULL. */

@@ -6,7 +6,7 @@
  *
  * A path is one device's host link in one direction (HtoD or DtoH, one copy at a time) or
  * one ordered device pair (P2P, one direction at a time or both at once), of one API. It
- * is judged at the largest size measured on it, on the best of its measurements that a
+ * is judged at the run's comparison size (nbw_analysis_comparison_bytes), on the best of its measurements that a
  * criterion selects (mode, host memory, copy engine or kernel): a site's threshold, like
  * the health checks sites write, is met when some way of driving the path reaches it.
  *

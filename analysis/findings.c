@@ -5,7 +5,7 @@
  * was within +-1 %), and the hidden-helper sweep's largest effect (the same path, mode and
  * size measured with different LIBOMP_NUM_HIDDEN_HELPER_THREADS).
  */
-#include "findings.h"
+#include "nodebw/findings.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Each API's headline figures (include/nodebw/findings.h): read from the device tables, the
+ * P2P matrices and the all-at-once rows, which are all at the run's comparison size, so a
+ * headline is a figure of every device or pair at one size, never a sweep's end.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "nodebw/findings.h"
+#include "nodebw/sizes.h"
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static double num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static struct nbw_headline *put(struct nbw_headline *out, size_t max, size_t *n, const char *api,
+				const char *what)
+{
+	if (*n >= max)
+		return NULL;
+	struct nbw_headline *h = &out[(*n)++];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->api, sizeof(h->api), "%s", api);
+	snprintf(h->what, sizeof(h->what), "%s", what);
+	h->gbps = NAN;
+	h->bytes = -1;
+	return h;
+}
+
+/* The best (mode and memory) of the per-device medians of one direction. */
+static void transfers(json_t *tables, const char *api, const char *dir, struct nbw_headline *h)
+{
+	size_t i, j;
+	json_t *t, *r;
+	json_array_foreach(tables, i, t) {
+		if (strcmp(str(t, "api"), api) || strcmp(str(t, "direction"), dir))
+			continue;
+		size_t cap = json_array_size(json_object_get(t, "rows")), n = 0;
+		double *v = calloc(cap ? cap : 1, sizeof(*v));
+		if (!v)
+			continue;
+		json_array_foreach(json_object_get(t, "rows"), j, r)
+			if (isfinite(num(r, "gbps")))
+				v[n++] = num(r, "gbps");
+		double med = nbw_an_median(v, n);
+		free(v);
+		if (isfinite(med) && !(med <= h->gbps)) {
+			h->gbps = med;
+			h->bytes = (long long)json_integer_value(json_object_get(t, "bytes"));
+			h->members = (int)n;
+			snprintf(h->how, sizeof(h->how), "%s %s", str(t, "mode"), str(t, "host_mem"));
+		}
+	}
+}
+
+/* The best mode's median single-stream P2P cell (peer links and host memory; not a
+ * same-device copy). */
+static void p2p(json_t *mx, const char *api, struct nbw_headline *h)
+{
+	size_t i, r, c;
+	json_t *m, *row, *cell;
+	json_array_foreach(mx, i, m) {
+		if (strcmp(str(m, "api"), api) || strcmp(str(m, "concurrency"), "single"))
+			continue;
+		size_t nd = json_array_size(json_object_get(m, "devices")), n = 0;
+		double *v = calloc(nd * nd + 1, sizeof(*v));
+		if (!v)
+			continue;
+		json_array_foreach(json_object_get(m, "cells"), r, row)
+			json_array_foreach(row, c, cell)
+				if (r != c && json_is_object(cell) && n < nd * nd &&
+				    isfinite(num(cell, "gbps")))
+					v[n++] = num(cell, "gbps");
+		double med = nbw_an_median(v, n);
+		free(v);
+		if (isfinite(med) && !(med <= h->gbps)) {
+			h->gbps = med;
+			h->bytes = (long long)json_integer_value(json_object_get(m, "bandwidth_bytes"));
+			h->members = (int)n;
+			snprintf(h->how, sizeof(h->how), "%s%s", str(m, "mode"),
+				 strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access" : "");
+		}
+	}
+}
+
+/* The highest aggregate of every device at once. */
+static void at_once(json_t *rows, const char *api, struct nbw_headline *h)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(rows, i, r) {
+		double g = num(r, "aggregate_gbps");
+		if (strcmp(str(r, "api"), api) || !isfinite(g) || g <= h->gbps)
+			continue;
+		h->gbps = g;
+		h->bytes = (long long)json_integer_value(json_object_get(r, "bytes"));
+		h->members = (int)json_array_size(json_object_get(r, "streams"));
+		snprintf(h->how, sizeof(h->how), "%s %s", str(r, "pattern"), str(r, "mode"));
+	}
+}
+
+size_t nbw_headlines(json_t *devices, json_t *tables, json_t *matrices, json_t *all_at_once,
+		     struct nbw_headline *out, size_t max)
+{
+	size_t n = 0, i;
+	json_t *d;
+	char last[16] = "";
+	json_array_foreach(devices, i, d) {
+		struct nbw_rv_device v;
+		nbw_rv_device_read(d, &v);
+		if (strcmp(v.api, last) == 0)
+			continue;
+		snprintf(last, sizeof(last), "%s", v.api);
+		bool seen = false; /* an API listed again after another (merged files) */
+		for (size_t k = 0; k < n; k++)
+			seen = seen || strcmp(out[k].api, v.api) == 0;
+		if (seen)
+			continue;
+		static const char *const what[] = { "htod", "dtoh", "p2p", "all" };
+		for (size_t w = 0; w < 4; w++) {
+			struct nbw_headline h;
+			memset(&h, 0, sizeof(h));
+			h.gbps = NAN;
+			if (w < 2)
+				transfers(tables, v.api, what[w], &h);
+			else if (w == 2)
+				p2p(matrices, v.api, &h);
+			else
+				at_once(all_at_once, v.api, &h);
+			struct nbw_headline *o;
+			if (isfinite(h.gbps) && (o = put(out, max, &n, v.api, what[w]))) {
+				o->gbps = h.gbps;
+				o->bytes = h.bytes;
+				o->members = h.members;
+				snprintf(o->how, sizeof(o->how), "%s", h.how);
+			}
+		}
+	}
+	return n;
+}
+
+bool nbw_headline_text(const struct nbw_headline *h, size_t n, const char *api, char *out,
+		       size_t len)
+{
+	size_t w = 0;
+	long long bytes = -1;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(h[i].api, api) == 0 && bytes < 0)
+			bytes = h[i].bytes;
+	if (bytes < 0)
+		return false;
+	char sz[32];
+	nbw_size_label((uint64_t)bytes, sz, sizeof(sz));
+	w += (size_t)snprintf(out, len, "%s at %s (median over devices or pairs):", api, sz);
+	bool first = true;
+	for (size_t i = 0; i < n && w < len; i++) {
+		if (strcmp(h[i].api, api))
+			continue;
+		const char *name = !strcmp(h[i].what, "htod")   ? "HtoD"
+				   : !strcmp(h[i].what, "dtoh") ? "DtoH"
+				   : !strcmp(h[i].what, "p2p")  ? "P2P"
+								: "every device at once";
+		w += (size_t)snprintf(out + w, len - w, "%s %s %.2f GB/s (%s)", first ? "" : ",",
+				      name, h[i].gbps, h[i].how);
+		first = false;
+	}
+	return true;
+}
