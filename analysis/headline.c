@@ -39,23 +39,76 @@ static struct nbw_headline *put(struct nbw_headline *out, size_t max, size_t *n,
 	return h;
 }
 
+/* The median over the devices of one device table (its rows, at the comparison size). */
+static double table_median(json_t *t, int *members)
+{
+	size_t cap = json_array_size(json_object_get(t, "rows")), n = 0, j;
+	json_t *r;
+	double *v = calloc(cap ? cap : 1, sizeof(*v));
+	if (!v)
+		return NAN;
+	json_array_foreach(json_object_get(t, "rows"), j, r)
+		if (isfinite(num(r, "gbps")))
+			v[n++] = num(r, "gbps");
+	double med = nbw_an_median(v, n);
+	free(v);
+	*members = (int)n;
+	return med;
+}
+
+/* The median over the ordered pairs of one P2P matrix (not the diagonal). */
+static double matrix_median(json_t *m, int *members)
+{
+	size_t nd = json_array_size(json_object_get(m, "devices")), n = 0, r, c;
+	json_t *row, *cell;
+	double *v = calloc(nd * nd + 1, sizeof(*v));
+	if (!v)
+		return NAN;
+	json_array_foreach(json_object_get(m, "cells"), r, row)
+		json_array_foreach(row, c, cell)
+			if (r != c && json_is_object(cell) && n < nd * nd &&
+			    isfinite(num(cell, "gbps")))
+				v[n++] = num(cell, "gbps");
+	double med = nbw_an_median(v, n);
+	free(v);
+	*members = (int)n;
+	return med;
+}
+
+double nbw_path_at_comparison(json_t *tables, json_t *matrices, const char *api,
+			      const char *dir, const char *mode, const char *host_mem,
+			      const char *peer, const char *bind, int *members, long long *bytes)
+{
+	size_t i;
+	json_t *t;
+	bool p2p = strcmp(dir, "p2p") == 0;
+	*members = 0;
+	*bytes = -1;
+	json_array_foreach(p2p ? matrices : tables, i, t) {
+		if (strcmp(str(t, "api"), api) || strcmp(str(t, "mode"), mode) ||
+		    (bind && bind[0] && strcmp(str(t, "binding"), bind)))
+			continue;
+		if (p2p ? strcmp(str(t, "concurrency"), "single") ||
+				  strcmp(str(t, "peer_access"), peer)
+			: strcmp(str(t, "direction"), dir) || strcmp(str(t, "host_mem"), host_mem))
+			continue;
+		*bytes = (long long)json_integer_value(
+			json_object_get(t, p2p ? "bandwidth_bytes" : "bytes"));
+		return p2p ? matrix_median(t, members) : table_median(t, members);
+	}
+	return NAN;
+}
+
 /* The best (mode and memory) of the per-device medians of one direction. */
 static void transfers(json_t *tables, const char *api, const char *dir, struct nbw_headline *h)
 {
-	size_t i, j;
-	json_t *t, *r;
+	size_t i;
+	json_t *t;
 	json_array_foreach(tables, i, t) {
 		if (strcmp(str(t, "api"), api) || strcmp(str(t, "direction"), dir))
 			continue;
-		size_t cap = json_array_size(json_object_get(t, "rows")), n = 0;
-		double *v = calloc(cap ? cap : 1, sizeof(*v));
-		if (!v)
-			continue;
-		json_array_foreach(json_object_get(t, "rows"), j, r)
-			if (isfinite(num(r, "gbps")))
-				v[n++] = num(r, "gbps");
-		double med = nbw_an_median(v, n);
-		free(v);
+		int n;
+		double med = table_median(t, &n);
 		if (isfinite(med) && !(med <= h->gbps)) {
 			h->gbps = med;
 			h->bytes = (long long)json_integer_value(json_object_get(t, "bytes"));
@@ -69,22 +122,13 @@ static void transfers(json_t *tables, const char *api, const char *dir, struct n
  * same-device copy). */
 static void p2p(json_t *mx, const char *api, struct nbw_headline *h)
 {
-	size_t i, r, c;
-	json_t *m, *row, *cell;
+	size_t i;
+	json_t *m;
 	json_array_foreach(mx, i, m) {
 		if (strcmp(str(m, "api"), api) || strcmp(str(m, "concurrency"), "single"))
 			continue;
-		size_t nd = json_array_size(json_object_get(m, "devices")), n = 0;
-		double *v = calloc(nd * nd + 1, sizeof(*v));
-		if (!v)
-			continue;
-		json_array_foreach(json_object_get(m, "cells"), r, row)
-			json_array_foreach(row, c, cell)
-				if (r != c && json_is_object(cell) && n < nd * nd &&
-				    isfinite(num(cell, "gbps")))
-					v[n++] = num(cell, "gbps");
-		double med = nbw_an_median(v, n);
-		free(v);
+		int n;
+		double med = matrix_median(m, &n);
 		if (isfinite(med) && !(med <= h->gbps)) {
 			h->gbps = med;
 			h->bytes = (long long)json_integer_value(json_object_get(m, "bandwidth_bytes"));

@@ -17,6 +17,7 @@ struct line {
 	unsigned sizes, verified, errors, converged;
 	char first_error[120];
 	double small_b, small_us, large_b, large_gbps, best_gbps, best_b;
+	double cmp_gbps;           /* at the comparison size; NaN when not measured there */
 	bool has_ov;
 	double ov, ov_lo, ov_hi;
 	char ov_verdict[16];
@@ -113,6 +114,7 @@ static void t_series(struct nbw_sink *s, const struct nbw_series_info *si)
 	banner(t);
 	if (!t->o.verbose) {
 		memset(&t->l, 0, sizeof(t->l));
+		t->l.cmp_gbps = NAN;
 		series_name(si, false, t->l.head, sizeof(t->l.head));
 		if (si->sched[0]) {
 			size_t n = strlen(t->l.head);
@@ -130,7 +132,7 @@ static void t_series(struct nbw_sink *s, const struct nbw_series_info *si)
 		"verified", p->set.nstreams > 1 ? "  overlap (serial/concurrent)" : "");
 }
 
-static void gather(struct line *l, const struct nbw_measurement *m)
+static void gather(struct line *l, const struct nbw_measurement *m, uint64_t cmp_bytes)
 {
 	l->sizes++;
 	if (m->error[0]) {
@@ -145,6 +147,8 @@ static void gather(struct line *l, const struct nbw_measurement *m)
 		l->small_b = b;
 		l->small_us = m->seconds.median * 1e6;
 	}
+	if (cmp_bytes && m->bytes == cmp_bytes)
+		l->cmp_gbps = m->gbps.median;
 	if (b >= l->large_b) {
 		l->large_b = b;
 		l->large_gbps = m->gbps.median;
@@ -167,7 +171,7 @@ static void t_measurement(struct nbw_sink *s, const struct nbw_series_info *si,
 	if (quiet_set(&si->plan->set))
 		return;
 	if (!t->o.verbose) {
-		gather(&t->l, m);
+		gather(&t->l, m, t->o.cmp_bytes);
 		return;
 	}
 	char lab[32];
@@ -225,9 +229,17 @@ static void one_line(struct term *t, const struct nbw_series_info *si)
 		fprintf(t->f, "%s%s: %u sizes, every one failed (%s)\n", pre, l->head, l->sizes,
 			l->first_error);
 	} else {
+		/* A series swept beyond the comparison size: its figure there first (the one
+		 * every output compares), the sweep's end after it. */
+		char cs[32];
+		bool beyond = isfinite(l->cmp_gbps) && l->large_b > (double)t->o.cmp_bytes;
+		nbw_size_label(t->o.cmp_bytes, cs, sizeof(cs));
 		fprintf(t->f, l->small_us >= 100 ? "%s%s: %s %.0f us, %s %.2f GB/s"
 						 : "%s%s: %s %.3g us, %s %.2f GB/s",
-			pre, l->head, sm, l->small_us, lg, l->large_gbps);
+			pre, l->head, sm, l->small_us, beyond ? cs : lg,
+			beyond ? l->cmp_gbps : l->large_gbps);
+		if (beyond)
+			fprintf(t->f, " (sweep to %s: %.2f GB/s)", lg, l->large_gbps);
 		if (l->best_gbps > 1.1 * l->large_gbps)
 			fprintf(t->f, " (best %.2f at %s)", l->best_gbps, bs);
 		fprintf(t->f, "; %u/%u verified; %u/%u within +-1 %%%s", l->verified, l->sizes,

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/sizes.h"
+
 #include "nodebw/jget.h"
 #include "nodebw/analysis.h"
 #include "node_priv.h"
@@ -70,7 +72,9 @@ void nbw_node_concurrent(struct nbw_rdoc *r, json_t *rows, const char *tag, int 
 		nbw_rtable_cell(t, "%s", jstr(o, "host_mem"));
 		nbw_rtable_cell(t, "%s", jstr(o, "peer_access"));
 		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(o, "devices")));
-		nbw_rtable_cell(t, "%.0f", jnum(o, "bytes"));
+		char sz[32];
+		nbw_rtable_cellv(t, jnum(o, "bytes"), "%s",
+				 nbw_size_label((uint64_t)fmax(0.0, jnum(o, "bytes")), sz, sizeof(sz)));
 		num_cell(t, o, "aggregate_gbps", "%.2f", 1.0);
 		num_cell(t, o, "alone_sum_gbps", "%.2f", 1.0);
 		num_cell(t, o, "scaling", "%.2f", 1.0);

@@ -10,6 +10,7 @@
 
 #include "nodebw/jget.h"
 #include "nodebw/analysis.h"
+#include "nodebw/sizes.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"
 
@@ -116,7 +117,9 @@ static void groups_table(struct nbw_rdoc *r, json_t *groups, const char *tag)
 		nbw_rtable_cell(t, "%s", jstr(g, "host_mem"));
 		nbw_rtable_cell(t, "%s", jstr(g, "concurrency"));
 		nbw_rtable_cell(t, "%s", jstr(g, "peer_access"));
-		num_cell(t, jnum(g, "bytes"), "%.0f", 1.0);
+		char sz[32];
+		nbw_rtable_cellv(t, jnum(g, "bytes"), "%s",
+				 nbw_size_label((uint64_t)fmax(0.0, jnum(g, "bytes")), sz, sizeof(sz)));
 		nbw_rtable_cell(t, "%s", jstr(g, "link"));
 		nbw_rtable_cell(t, "%d", jint(g, "members", 0));
 		num_cell(t, jnum(g, "median_gbps"), "%.2f", 1.0);

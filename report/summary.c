@@ -122,16 +122,18 @@ static void path_meaning(json_t *p, char *out, size_t len)
 			 jstr(p, "small_size"));
 }
 
-static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *const *g, size_t n)
+static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *const *g, size_t n,
+			 json_t *tables, json_t *matrices)
 {
 	const struct nbw_curve *c0 = g[0];
-	/* The path's figure is at the run's comparison size, the size every device and pair
-	 * of it has (include/nodebw/analysis.h), the median over its devices or pairs there;
-	 * the sweep's best stays the sweep's. */
-	struct nbw_rv_doc d;
-	nbw_rv_doc_read(c0->file >= 0 && (size_t)c0->file < in->nfiles ? in->docs[c0->file] : NULL,
-			&d);
-	long long cmp = nbw_analysis_comparison_bytes(d.devices, d.measurements);
+	/* The path's figure is at the run's comparison size, the median over every device or
+	 * pair of it there (nbw_path_at_comparison, as the headlines); the sweep's best and
+	 * the smallest size's latency come from its curves. */
+	int members = 0;
+	long long cmp = -1;
+	double large = nbw_path_at_comparison(tables, matrices, c0->key.api, c0->key.dir,
+					      c0->key.mode, c0->key.host_mem, c0->key.peer,
+					      c0->key.bind, &members, &cmp);
 	double lb = cmp > 0 ? (double)cmp : 0, best = -1, best_b = 0, small_b = INFINITY, theo = -1;
 	for (size_t i = 0; i < n; i++) {
 		small_b = fmin(small_b, g[i]->pt[0].bytes);
@@ -143,24 +145,15 @@ static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *co
 				best_b = g[i]->pt[k].bytes;
 			}
 	}
-	double *lv = calloc(n, sizeof(double)), *sv = calloc(n, sizeof(double));
-	size_t nl = 0, ns = 0;
-	json_t *ends = json_array(), *missing = json_array();
-	for (size_t i = 0; lv && sv && i < n; i++) {
-		bool at = false;
-		for (size_t k = 0; k < g[i]->n; k++)
-			if (g[i]->pt[k].bytes == lb && !at) {
-				lv[nl++] = g[i]->pt[k].gbps;
-				at = true;
-			}
-		if (!at) /* measured, but not at the comparison size: said, not substituted */
-			json_array_append_new(missing, json_string(g[i]->key.devices));
+	double *sv = calloc(n, sizeof(double));
+	size_t ns = 0;
+	json_t *ends = json_array();
+	for (size_t i = 0; sv && i < n; i++) {
 		if (g[i]->pt[0].bytes == small_b)
 			sv[ns++] = g[i]->pt[0].seconds * 1e6;
 		json_array_append_new(ends, json_string(g[i]->key.devices));
 	}
-	double large = lv ? median_of(lv, nl) : NAN, lat = sv ? median_of(sv, ns) : NAN;
-	free(lv);
+	double lat = sv ? median_of(sv, ns) : NAN;
 	free(sv);
 	char lsz[32], ssz[32], bsz[32];
 	size_text(lb, lsz, sizeof(lsz));
@@ -176,8 +169,7 @@ static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *co
 			      "best_size", bsz, "best_bytes", (json_int_t)best_b, "small_bytes",
 			      (json_int_t)small_b,
 			      "small_size", ssz, "link", c0->link);
-	json_object_set_new(p, "not_at_large_bytes", missing);
-	json_object_set_new(p, "members", json_integer((json_int_t)nl));
+	json_object_set_new(p, "members", json_integer(members));
 	json_object_set_new(p, "latency_us", isfinite(lat) ? json_real(lat) : json_null());
 	json_object_set_new(p, "theoretical_gbps", theo > 0 ? json_real(theo) : json_null());
 	json_object_set_new(p, "fraction",
@@ -196,7 +188,15 @@ static json_t *paths_json(const struct nbw_rinput *in)
 	const struct nbw_curves *cs = &in->curves;
 	const struct nbw_curve **g = calloc(cs->n ? cs->n : 1, sizeof(*g));
 	bool *done = calloc(cs->n ? cs->n : 1, sizeof(*done));
-	for (size_t i = 0; g && done && i < cs->n; i++) {
+	json_t **tables = calloc(in->nfiles + 1, sizeof(*tables));
+	json_t **mx = calloc(in->nfiles + 1, sizeof(*mx));
+	for (size_t f = 0; tables && mx && f < in->nfiles; f++) {
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(in->docs[f], &d);
+		tables[f] = nbw_analysis_device_tables(d.devices, d.measurements);
+		mx[f] = nbw_analysis_matrices(d.devices, d.measurements);
+	}
+	for (size_t i = 0; g && done && tables && mx && i < cs->n; i++) {
 		if (done[i] || !path_curve(&cs->c[i]))
 			continue;
 		size_t n = 0;
@@ -205,8 +205,16 @@ static json_t *paths_json(const struct nbw_rinput *in)
 				g[n++] = &cs->c[k];
 				done[k] = true;
 			}
-		json_array_append_new(out, path_json(in, g, n));
+		size_t f = cs->c[i].file >= 0 && (size_t)cs->c[i].file < in->nfiles
+				   ? (size_t)cs->c[i].file : 0;
+		json_array_append_new(out, path_json(in, g, n, tables[f], mx[f]));
 	}
+	for (size_t f = 0; tables && mx && f < in->nfiles; f++) {
+		json_decref(tables[f]);
+		json_decref(mx[f]);
+	}
+	free(tables);
+	free(mx);
 	free(g);
 	free(done);
 	return out;
@@ -696,7 +704,8 @@ json_t *nbw_report_summary(const struct nbw_rinput *in)
 	fastest_sentences(sent, paths);
 	gap_sentences(sent, gaps);
 	model_sentences(sent, model);
-	outlier_sentences(sent, outl);
+	if (in->nfiles != 1) /* one file: the summary's items have the outliers */
+		outlier_sentences(sent, outl);
 	json_t *dist = disturbance_sentences(sent, in);
 	json_t *speed = speed_sentences(sent, in);
 	/* The one summary's items (analysis/summary_items.c): what the end of nodebw run

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nodebw/report.h"
+#include "nodebw/sizes.h"
 #include "nodebw/jget.h"
 #include "rdoc_priv.h"
 #include "summary_fig.h"
@@ -61,7 +62,15 @@ static void paths_table(struct nbw_rdoc *r, json_t *paths)
 			if (w < sizeof(ends))
 				w += (size_t)snprintf(ends + w, sizeof(ends) - w, "%s%s", k ? " " : "",
 						      json_string_value(e));
-		nbw_rtable_cell(t, "%s", ends);
+		/* The figure is every device's or pair's at the comparison size: say how many. */
+		int members = jint(p, "members", 0);
+		if (members > 0)
+			nbw_rtable_cell(t, "%d %s", members,
+					strcmp(jstr(p, "direction"), "p2p") == 0
+						? (members == 1 ? "pair" : "pairs")
+						: (members == 1 ? "device" : "devices"));
+		else
+			nbw_rtable_cell(t, "%s", ends);
 		nbw_rtable_cellv(t, jnum(p, "large_bytes"), "%s", jstr(p, "large_size"));
 		num(t, jnum(p, "large_gbps"), "%.2f", 1.0);
 		num(t, jnum(p, "best_gbps"), "%.2f", 1.0);

@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/analysis.h"
 #include "nodebw/cli.h"
+#include "nodebw/findings.h"
+#include "nodebw/sizes.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
@@ -17,7 +20,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: nodebw summary RESULTS.json\n"
+		"Usage: nodebw summary [--json] RESULTS.json\n"
 		"\n"
 		"The summary that 'nodebw probe' or 'nodebw run' printed at its end, again from\n"
 		"the results file: the counts, how many measurements did not converge, the\n"
@@ -29,10 +32,55 @@ static void usage(FILE *f)
 		"Bandwidth is GB/s = 1e9 bytes per second.\n"
 		"\n"
 		"Options:\n"
+		"  --json     one JSON object: \"comparison_bytes\" (the one size every device\n"
+		"             and pair is compared at), \"headlines\" (per API: HtoD, DtoH, P2P\n"
+		"             and every device at once, with mode and size), \"items\" (the\n"
+		"             summary's lines) and, for a run, \"solver\" (speedups, accuracy)\n"
 		"  -h, --help this text\n"
 		"\n"
 		"Example:\n"
 		"  nodebw summary results/node42/results.json\n");
+}
+
+/* --json: the comparison size, the headlines, the summary's items and (a run) the solver's
+ * table, as the terminal prints them. */
+static int print_json(const struct nbw_doc *doc, json_t *report)
+{
+	json_t *tables = nbw_analysis_device_tables(doc->devices, doc->measurements);
+	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
+	json_t *conc = nbw_analysis_concurrent(doc->devices, doc->measurements);
+	struct nbw_headline h[64];
+	size_t nh = nbw_headlines(doc->devices, tables, mx, conc, h, 64);
+	json_decref(tables);
+	json_decref(mx);
+	json_decref(conc);
+	json_t *heads = json_array();
+	for (size_t i = 0; i < nh; i++) {
+		char sz[32];
+		nbw_size_label((uint64_t)h[i].bytes, sz, sizeof(sz));
+		json_array_append_new(heads, json_pack("{s:s, s:s, s:f, s:I, s:s, s:s, s:i}", "api",
+						       h[i].api, "what", h[i].what, "gbps",
+						       h[i].gbps, "bytes", (json_int_t)h[i].bytes,
+						       "size", sz, "how", h[i].how, "members",
+						       h[i].members));
+	}
+	long long cmp = nbw_analysis_comparison_bytes(doc->devices, doc->measurements);
+	char csz[32];
+	nbw_size_label(cmp > 0 ? (uint64_t)cmp : 0, csz, sizeof(csz));
+	json_t *items = json_incref(json_object_get(report, "items"));
+	if (!items)
+		items = nbw_summary_items(doc->root, NULL);
+	json_t *solver = json_object_get(report, "solver");
+	json_t *all = json_pack("{s:s, s:I, s:s, s:o, s:o, s:O?}", "units",
+				"GB/s = 1e9 bytes per second", "comparison_bytes", (json_int_t)cmp,
+				"comparison_size", csz, "headlines", heads, "items", items,
+				"solver", solver);
+	if (!all)
+		return 1;
+	json_dumpf(all, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+	printf("\n");
+	json_decref(all);
+	return 0;
 }
 
 int nbw_summary_main(int argc, char **argv)
@@ -43,12 +91,6 @@ int nbw_summary_main(int argc, char **argv)
 	int rc = nbw_cmd_one_results_file(argc, argv, usage, &json, &file, &doc);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	if (json) {
-		fprintf(stderr, "nodebw: error: 'summary' has no --json (a run's report has "
-				"summary.json)\n");
-		nbw_doc_free(doc);
-		return NBW_EXIT_USAGE;
-	}
 	/* The analyses a finished run stored; computed for a file without them. */
 	if (!json_object_get(doc->root, "device_tables"))
 		nbw_summary_analyse(doc);
@@ -68,8 +110,11 @@ int nbw_summary_main(int argc, char **argv)
 		report = nbw_report_summary(&in);
 		nbw_rinput_free(&in);
 	}
-	nbw_summary_print(stdout, doc, report, file, -1.0);
+	if (json)
+		rc = print_json(doc, report);
+	else
+		nbw_summary_print(stdout, doc, report, file, -1.0);
 	json_decref(report);
 	nbw_doc_free(doc);
-	return 0;
+	return rc;
 }

@@ -26,6 +26,7 @@
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/ompenv.h"
+#include "nodebw/plan.h"
 #include "nodebw/results_view.h"
 #include "nodebw/rundir.h"
 #include "nodebw/runner.h"
@@ -272,6 +273,14 @@ static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv)
 				    .progress = isatty(STDOUT_FILENO) ? NULL : stderr,
 				    .t0 = c->t0,
 				    .label = c->is_run ? "nodebw run" : "nodebw probe" };
+	/* The comparison size the plan gives (include/nodebw/analysis.h): its matrix cells'
+	 * large size; with devices named every set sweeps, and the largest size not above
+	 * the cells' cap is the one every set has. */
+	size_t lo, hi;
+	nbw_plan_matrix_sizes_upto(&c->o->sizes, c->o->ndevices ? NBW_MATRIX_MAX_BYTES
+								  : nbw_plan_matrix_max_bytes(c->o),
+				   &lo, &hi);
+	to.cmp_bytes = c->o->sizes.n ? c->o->sizes.v[hi].bytes : 0;
 	c->term = c->o->quiet ? NULL : nbw_sink_terminal(stdout, &to);
 	if (!c->doc || !c->pctx || (!c->o->quiet && !c->term))
 		return -1;

@@ -32,6 +32,16 @@ struct nbw_headline {
 	int members;            /**< devices or pairs in the median; streams of the aggregate */
 };
 
+/** One path's figure at the comparison size: the median over its devices (HtoD, DtoH:
+ *  the device table of \p api, \p dir, \p mode, \p host_mem) or its ordered pairs (P2P:
+ *  the single-stream matrix of \p api, \p mode, \p peer access), from \p tables and
+ *  \p matrices (nbw_analysis_device_tables, _matrices); \p bind "" or NULL: any binding.
+ *  NaN when the path has no figure there; \p members and \p bytes say how many and at
+ *  what size. The headlines and the report's path table both read paths here. */
+double nbw_path_at_comparison(json_t *tables, json_t *matrices, const char *api,
+			      const char *dir, const char *mode, const char *host_mem,
+			      const char *peer, const char *bind, int *members, long long *bytes);
+
 /** The headlines of every API of the document (HtoD, DtoH, P2P, every device at once, in
  *  that order, per API in the order of \p devices), from the device tables, the matrices
  *  and the all-at-once rows (nbw_analysis_device_tables, _matrices, _concurrent) given;

@@ -9,6 +9,7 @@
 #define NODEBW_SINK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "nodebw/plan.h"
@@ -53,6 +54,9 @@ struct nbw_term_opts {
 	FILE *progress;
 	double t0;         /**< nbw_now() at the start of the run, for the elapsed time */
 	const char *label; /**< of the progress lines: "nodebw run" */
+	/** The comparison size (the plan's matrix cells' large size; 0: none): a series
+	 *  swept beyond it shows its figure there first, the sweep's end after it. */
+	uint64_t cmp_bytes;
 };
 
 /** The terminal: one line per series (sizes, verified, the smallest size's time, the
