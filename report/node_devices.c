@@ -70,7 +70,11 @@ static void series_title(json_t *t, bool mixed, char *out, size_t outlen)
 {
 	int k = snprintf(out, outlen, "%s, %s host memory", jstr(t, "mode"), jstr(t, "host_mem"));
 	if (mixed && k >= 0 && (size_t)k < outlen)
-		snprintf(out + k, outlen - (size_t)k, ", %.0f B", jnum(t, "bytes"));
+	{
+		char sz[32];
+		nbw_human_bytes(jnum(t, "bytes"), sz, sizeof(sz));
+		snprintf(out + k, outlen - (size_t)k, ", %s", sz);
+	}
 }
 
 static void bars(struct nbw_rdoc *r, json_t *tables, const struct group *g, const char *tag,
@@ -279,7 +283,11 @@ void nbw_node_devices(struct nbw_rdoc *r, json_t *tables, const char *tag, int l
 		if (g.mixed)
 			snprintf(g.at, sizeof(g.at), "at the size of each series (in its title)");
 		else
-			snprintf(g.at, sizeof(g.at), "at %.0f B", g.bytes);
+			{
+				char sz[32];
+				nbw_human_bytes(g.bytes, sz, sizeof(sz));
+				snprintf(g.at, sizeof(g.at), "at %s", sz);
+			}
 		char what[120];
 		snprintf(what, sizeof(what), "%s %s (%s)%s", g.api,
 			 strcmp(g.dir, "htod") == 0 ? "host to device" : "device to host", g.dir,

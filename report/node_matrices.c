@@ -131,9 +131,9 @@ static void context(const struct mx_info *m, char *out, size_t outlen)
 {
 	char size[32];
 	nbw_human_bytes(m->bytes, size, sizeof(size));
-	int k = snprintf(out, outlen, "Median GB/s (1e9 B/s) at %.0f B (%s), the largest size "
-				      "measured on every pair of the series; rows = source, columns "
-				      "= destination; - = not measured.", m->bytes, size);
+	int k = snprintf(out, outlen, "Median GB/s (1e9 B/s) at %s, the comparison size (every "
+				      "device and pair of the run is compared there); rows = source, "
+				      "columns = destination; - = not measured there.", size);
 	if (k < 0 || (size_t)k >= outlen)
 		return;
 	if (strcmp(m->conc, "bidir") == 0)
@@ -218,8 +218,9 @@ static void maps(struct nbw_rdoc *r, const struct mx_info *m, const char *tag,
 			text[k] = i == j ? "X" : NULL;
 		}
 	stem(m, tag, "gbps", name, sizeof(name));
-	snprintf(title, sizeof(title), "%s: GB/s (1e9 B/s) at %.0f B, rows = source", what,
-		 m->bytes);
+	char msz[32];
+	nbw_human_bytes(m->bytes, msz, sizeof(msz));
+	snprintf(title, sizeof(title), "%s: GB/s (1e9 B/s) at %s, rows = source", what, msz);
 	struct nbw_heatmap h = {
 		.name = name, .title = title, .xlabel = "destination device",
 		.ylabel = "source device", .cblabel = "GB/s (1e9 B/s)", .n = m->n, .ids = m->ids,
@@ -235,8 +236,8 @@ static void maps(struct nbw_rdoc *r, const struct mx_info *m, const char *tag,
 		goto out;
 	}
 	stem(m, tag, "fraction", name, sizeof(name));
-	snprintf(title, sizeof(title), "%s: %% of theoretical GB/s at %.0f B, rows = source",
-		 what, m->bytes);
+	snprintf(title, sizeof(title), "%s: %% of theoretical GB/s at %s, rows = source",
+		 what, msz);
 	h.name = name;
 	h.cblabel = "measured / theoretical GB/s (%)";
 	h.value = pct;

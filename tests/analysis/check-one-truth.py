@@ -10,8 +10,9 @@ printing precision) in every place a user reads them:
   the probe's terminal (series lines; the summary's blocks where it prints them)
   `nodebw report` (tables/*.csv, report.md) -> the matrix and per-device tables, all at once
 
-The size rule: a series is read at the largest size measured on every pair (matrices) or
-device (tables) of it. Then the run's document with nodebw run's plane-size sweep added
+The size rule: every series is read at the run's comparison size, the large size of the
+plan's matrix cells (size set "matrix"), which every device and pair has; sizes are printed
+as "8 MiB" everywhere. Then the run's document with nodebw run's plane-size sweep added
 (pair 0-1 and devices 0 and 1 measured again at a small halo size, once per process) must
 give the same matrices and tables, and so must a recorded `nodebw run --quick`
 (tests/fixtures/results-run-paired-2cpu-vm.json). TAP output; exit 1 when a check fails."""
@@ -72,16 +73,34 @@ def load_csv(path):
     return first
 
 
-def rule_size(rows, series, ends_of):
-    """The largest size measured on every device set of the series, from results.csv."""
-    sets, by_size = set(), {}
-    for key in rows:
-        if key[:5] == series:
-            e = ends_of(key)
-            sets.add(e)
-            by_size.setdefault(key[7], set()).add(e)
-    full = [b for b, s in by_size.items() if s == sets]
-    return max(full) if full else None
+def comparison_size(path):
+    """The run's comparison size from results.csv alone: the largest size of the matrix
+    cells (size set "matrix") among the verified bandwidth measurements."""
+    best = None
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["verification"] != "passed" or r["error"] or r["hht_sweep"] not in ("", "false"):
+                continue
+            if r["size_set"] == "matrix" and r["direction"] in ("htod", "dtoh", "p2p") and \
+                    r["mode"] != "chase":
+                best = max(best or 0, int(r["bytes"]))
+    return best
+
+
+def label(b):
+    """The one size format: binary units, up to three decimals, trailing zeros cut."""
+    for unit, f in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= f:
+            return f"{b / f:.3f}".rstrip("0").rstrip(".") + " " + unit
+    return f"{b} B"
+
+
+def parse_size(text):
+    n, unit = text.split()
+    return int(round(float(n) * UNIT[unit]))
+
+
+SIZE = r"([\d.]+ (?:B|KiB|MiB|GiB))"
 
 
 def p2p_key(m):
@@ -196,20 +215,19 @@ def run_checks(tmp):
     with open(os.path.join(rdir, "report.md")) as f:
         md = f.read()
 
-    # 1. The size: the largest measured on every pair / device, from results.csv alone.
+    # 1. The size: the comparison size, from results.csv alone, for every matrix and table.
     bad = []
+    want = comparison_size(os.path.join(out, "results.csv"))
     for m in mats:
-        want = rule_size(rows, p2p_key(m), lambda k: (k[5], k[6]))
         if m["bandwidth_bytes"] != want:
             bad.append(f"{m['api']} p2p {m['mode']}: matrix at {m['bandwidth_bytes']} B, "
-                       f"largest size on every pair {want} B")
+                       f"comparison size {want} B")
     for t in tables:
-        want = rule_size(rows, table_key(t), lambda k: (k[5], k[6]))
         if t["bytes"] != want:
             bad.append(f"{t['api']} {t['direction']} {t['mode']} {t['host_mem']}: table at "
-                       f"{t['bytes']} B, largest size on every device {want} B")
-    check("matrices and tables are read at the largest size measured on every pair/device",
-          not bad, "\n".join(bad))
+                       f"{t['bytes']} B, comparison size {want} B")
+    check("matrices and tables are read at the comparison size (the matrix cells' size)",
+          want and not bad, "\n".join(bad))
 
     # 2. nodebw matrix --json against results.csv: every cell filled, the same value.
     bad, cells = [], 0
@@ -245,17 +263,17 @@ def run_checks(tmp):
 
     # 3. nodebw matrix (text): the same size in every heading, the same values.
     bad = []
-    head = re.compile(r"^(\w+) p2p (\w+) (single): bandwidth at (\d+) B")
+    head = re.compile(r"^(\w+) p2p (\w+) (single): bandwidth at " + SIZE)
     seen = 0
     for hm, grid in grid_blocks(mt.stdout, head):
         m = next((x for x in mats if (x["api"], x["mode"]) == hm.group(1, 2)), None)
         if m is None:
             continue
         seen += 1
-        if int(hm.group(4)) != m["bandwidth_bytes"]:
+        if parse_size(hm.group(4)) != m["bandwidth_bytes"]:
             bad.append(f"{hm.group(0)}: --json says {m['bandwidth_bytes']} B")
         compare_grid(f"matrix text {m['api']} {m['mode']}", grid, m, bad)
-    head = re.compile(r"^(\w+) (htod|dtoh) (\w+) (\w+): one device at a time at (\d+) B")
+    head = re.compile(r"^(\w+) (htod|dtoh) (\w+) (\w+): one device at a time at " + SIZE)
     lines = mt.stdout.splitlines()
     for i, line in enumerate(lines):
         hm = head.match(line)
@@ -266,7 +284,7 @@ def run_checks(tmp):
         if t is None:
             continue
         seen += 1
-        if int(hm.group(5)) != t["bytes"]:
+        if parse_size(hm.group(5)) != t["bytes"]:
             bad.append(f"{line}: --json says {t['bytes']} B")
         for row in lines[i + 2:]:
             rm = re.match(r"^\s+(\d+)\s+(\S+)\s", row)
@@ -297,9 +315,9 @@ def run_checks(tmp):
         grid = {(r["src_device"], k[4:-5]): fnum(v) for r in rr for k, v in r.items()
                 if k.startswith("dst_")}
         compare_grid(name, grid, m, bad)
-        if f"at {m['bandwidth_bytes']} B" not in caption_of(md, name):
+        if f"at {label(m['bandwidth_bytes'])}" not in caption_of(md, name):
             bad.append(f"report.md: the caption of {name} does not say "
-                       f"'at {m['bandwidth_bytes']} B'")
+                       f"'at {label(m['bandwidth_bytes'])}'")
     for t in tables:
         name = f"devices-{t['api']}-{t['direction']}.csv"
         path = os.path.join(rdir, "tables", name)
@@ -319,8 +337,8 @@ def run_checks(tmp):
             if f"{col}_bytes" in r and int(r[f"{col}_bytes"]) != t["bytes"]:
                 bad.append(f"{name} device {r['device']}: {r[col + '_bytes']} B vs "
                            f"{t['bytes']} B")
-        if str(t["bytes"]) not in caption_of(md, name):
-            bad.append(f"report.md: the caption of {name} does not name {t['bytes']} B")
+        if label(t["bytes"]) not in caption_of(md, name):
+            bad.append(f"report.md: the caption of {name} does not name {label(t['bytes'])}")
     check("the report's tables/*.csv and report.md: same sizes (bytes columns) and values",
           not bad, "\n".join(bad))
 
@@ -347,12 +365,12 @@ def run_checks(tmp):
         if b != size or not same2(g, want):
             bad.append(f"terminal {api}-{d} {mode} {src}->{dst}: {g} GB/s at {b} B; "
                        f"analysis {want} at {size} B")
-    head = re.compile(r"^  (\w+) p2p (\w+): GB/s at (\d+) B")
+    head = re.compile(r"^  (\w+) p2p (\w+): GB/s at " + SIZE)
     for hm, grid in grid_blocks(term, head):
         m = next((x for x in mats if (x["api"], x["mode"]) == hm.group(1, 2)), None)
         if m is None:
             continue
-        if int(hm.group(3)) != m["bandwidth_bytes"]:
+        if parse_size(hm.group(3)) != m["bandwidth_bytes"]:
             bad.append(f"terminal '{hm.group(0).strip()}': matrix at {m['bandwidth_bytes']} B")
         compared += compare_grid(f"terminal {m['api']} {m['mode']}", grid, m, bad)
     for line in term.splitlines():
@@ -446,6 +464,140 @@ def run_checks(tmp):
                            f"devices {[r['device'] for r in t['rows']]}")
     check("recorded nodebw run: every OpenMP matrix and table at 64 MiB, all devices", not bad,
           "\n".join(bad))
+
+    # 9. One summary, one set of headlines: the probe's terminal summary, `nodebw summary`,
+    # `nodebw summary --json`, `nodebw matrix --json`, report.md (its summary items and
+    # path table) and results.csv give each API's HtoD, DtoH, P2P and all-at-once figure,
+    # one device's HtoD and one pair's P2P with the same value, size and mode.
+    bad = []
+    sj = nodebw(["summary", "--json", os.path.join(out, "results.json")], 120)
+    st = nodebw(["summary", os.path.join(out, "results.json")], 120)
+    if sj.returncode or st.returncode:
+        bad.append(sj.stderr + st.stderr)
+    else:
+        sjson = json.loads(sj.stdout)
+        heads = sjson["headlines"]
+        cmpb = sjson["comparison_bytes"]
+        if cmpb != want:
+            bad.append(f"summary --json comparison size {cmpb}, results.csv {want}")
+
+        def items_of(text):
+            """The summary's items, unwrapped: '  * a' then '    b' lines."""
+            out_items, cur = [], None
+            for line in text.splitlines():
+                if line.startswith("  * "):
+                    cur = line[4:]
+                    out_items.append(cur)
+                elif line.startswith("    ") and out_items and not line.startswith("     "):
+                    out_items[-1] += " " + line.strip()
+                elif not line.strip() or line.startswith("  "):
+                    pass
+            return out_items
+        term_items = items_of(term[term.find("==== Summary"):])
+        cmd_items = items_of(st.stdout)
+        md_items = [ln[2:] for ln in md[md.find("## Summary"):].splitlines()
+                    if ln.startswith("- ")]
+        api_items = [i for i in term_items if re.match(r"^\w+ at " + SIZE, i)]
+        if not api_items:
+            bad.append("no headline item in the terminal summary")
+        for it in api_items:
+            if it not in cmd_items:
+                bad.append(f"nodebw summary lacks the terminal's item: {it}")
+            if it.replace("->", "-\\>") not in md_items and it not in md_items:
+                bad.append(f"report.md's summary lacks the terminal's item: {it}")
+        if term_items and cmd_items[:len(api_items) + 1] and \
+                [i for i in cmd_items if re.match(r"^\w+ at ", i)] != api_items:
+            bad.append("the headline items differ between the terminal and nodebw summary")
+        names = {"htod": "HtoD", "dtoh": "DtoH", "p2p": "P2P", "all": "every device at once"}
+        for h in heads:
+            text = f"{names[h['what']]} {h['gbps']:.2f} GB/s ({h['how']})"
+            line = next((i for i in api_items if i.startswith(f"{h['api']} at ")), "")
+            if text not in line or f"{h['api']} at {label(h['bytes'])} " not in line:
+                bad.append(f"terminal: '{text}' at {label(h['bytes'])} not in '{line}'")
+            if h["bytes"] != want:
+                bad.append(f"headline {h['api']} {h['what']} at {h['bytes']} B, comparison {want}")
+            # nodebw matrix --json: the median over the devices / pairs of that mode.
+            if h["what"] in ("htod", "dtoh"):
+                mode, mem = h["how"].split()
+                t = next((x for x in tables if (x["api"], x["direction"], x["mode"],
+                                                 x["host_mem"]) == (h["api"], h["what"], mode, mem)),
+                         None)
+                vals = sorted(r["gbps"] for r in t["rows"]) if t else []
+            elif h["what"] == "p2p":
+                m = next((x for x in mats if (x["api"], x["mode"]) == (h["api"], h["how"].split(",")[0])),
+                         None)
+                vals = sorted(c["gbps"] for i, r in enumerate(m["cells"]) for j, c in enumerate(r)
+                              if m and i != j and c and c["gbps"] is not None) if m else []
+            else:
+                vals = [x["aggregate_gbps"] for x in an["all_at_once"] if x["api"] == h["api"]
+                        and f"{x['pattern']} {x['mode']}" == h["how"]]
+            med = (vals[len(vals) // 2] if len(vals) % 2 else
+                   (vals[len(vals) // 2 - 1] + vals[len(vals) // 2]) / 2) if vals else None
+            if med is None or not math.isclose(med, h["gbps"], rel_tol=1e-6):
+                bad.append(f"{h['api']} {h['what']}: headline {h['gbps']}, nodebw matrix {med}")
+            # report.md's path table (tables/summary-paths.csv): the same figure and size.
+            if h["what"] != "all":
+                mode = h["how"].split()[0].rstrip(",")
+                mem = h["how"].split()[1] if h["what"] != "p2p" else "none"
+                prow = next((r for r in read_rows(os.path.join(rdir, "tables", "summary-paths.csv"))
+                             if (r["api"], r["direction"], r["mode"], r["host_mem"]) ==
+                             (h["api"], h["what"], mode, mem)), None)
+                if not prow or int(prow["comparison_bytes"]) != want or \
+                        not same2(fnum(prow["comparison_gbps"]), h["gbps"]):
+                    bad.append(f"summary-paths.csv {h['api']} {h['what']} {mode} {mem}: {prow}, "
+                               f"headline {h['gbps']} at {want}")
+        # One device's HtoD and one pair's P2P: nodebw matrix --json against results.csv.
+        for h in heads:
+            if h["what"] == "htod":
+                mode, mem = h["how"].split()
+                t = next(x for x in tables if (x["api"], x["direction"], x["mode"],
+                                                x["host_mem"]) == (h["api"], "htod", mode, mem))
+                r1 = next((r for r in t["rows"] if r["device"] == 1), None)
+                csv1 = rows.get((h["api"], "htod", mode, mem, "single", "host", "1", want))
+                if not r1 or csv1 is None or not math.isclose(r1["gbps"], csv1, rel_tol=2e-5):
+                    bad.append(f"{h['api']} htod {mode} {mem} device 1: matrix {r1}, csv {csv1}")
+            if h["what"] == "p2p":
+                mode = h["how"].split(",")[0]
+                m = next(x for x in mats if (x["api"], x["mode"]) == (h["api"], mode))
+                ids = m["devices"]
+                c01 = m["cells"][ids.index(0)][ids.index(1)]
+                csv01 = rows.get((h["api"], "p2p", mode, "none", "single", "0", "1", want))
+                if not c01 or csv01 is None or not math.isclose(c01["gbps"], csv01, rel_tol=2e-5):
+                    bad.append(f"{h['api']} p2p {mode} 0->1: matrix {c01}, csv {csv01}")
+    check("one summary: terminal, nodebw summary (--json), matrix --json, report.md and "
+          "results.csv give the same headlines, sizes and modes", not bad, "\n".join(bad))
+
+    # 10. One model accuracy: a recorded run's MAPE in nodebw summary (terminal and --json)
+    # and in report.md's models table.
+    bad = []
+    fx = os.path.join(os.environ.get("NODEBW_SOURCE", "."), "tests", "fixtures",
+                      "results-run-corun-2cpu-vm.json")
+    st = nodebw(["summary", fx], 240)
+    sj = nodebw(["summary", "--json", fx], 240)
+    rd2 = os.path.join(tmp, "report-fx")
+    rp = nodebw(["report", fx, "--output", rd2], 240)
+    if st.returncode or sj.returncode or rp.returncode:
+        bad.append(st.stderr + sj.stderr + rp.stderr)
+    else:
+        row = next((ln for ln in st.stdout.splitlines() if re.match(r"^  2\s+v3\s", ln)), "")
+        one_dev = re.findall(r"([\d.]+) %", row)[:1]
+        with open(os.path.join(rd2, "report.md")) as f:
+            md2 = f.read()
+        mrow = next((ln for ln in md2.splitlines() if ln.startswith("| 2 | v3 |")), "")
+        cells = [c.strip() for c in mrow.strip("|").split("|")]
+        acc = next((a for a in json.loads(sj.stdout)["solver"]["accuracy"]
+                    if a.get("G") == 2 and a.get("version") == "v3"), None)
+        if not one_dev or len(cells) < 7 or acc is None:
+            bad.append(f"no G=2 v3 row: terminal '{row}', report.md '{mrow}'")
+        else:
+            key = next((k for k in acc if "onedev" in k and "mape" in k.lower()), None)
+            jv = acc.get(key) if key else None
+            if cells[6] != one_dev[0]:
+                bad.append(f"one-device MAPE: terminal {one_dev[0]} %, report.md {cells[6]} %")
+            if jv is None or f"{100 * jv if jv < 1 else jv:.1f}" != one_dev[0]:
+                bad.append(f"one-device MAPE: terminal {one_dev[0]} %, summary --json {key}={jv}")
+    check("one model accuracy: the one-device MAPE of G=2 v3 in the terminal summary, "
+          "summary --json and report.md", not bad, "\n".join(bad))
     print(f"1..{n_checks}")
     return 1 if n_failed else 0
 

@@ -57,7 +57,7 @@ assert isinstance(d['outliers'], list) and d['outlier_groups'], 'no outlier anal
 check "summary: one block of at most 40 lines, a line per API, no host-memory matrix, run time" sh -c "
 test \$(grep -c '^==== Summary (GB/s = 1e9 B/s; latency in microseconds) ====' '$tmp/out') -eq 1 &&
 test \$(sed -n '/^==== Summary/,\$p' '$tmp/out' | wc -l) -le 40 &&
-grep -q '^  \* omp (largest size' '$tmp/out' && grep -q '^  \* host (largest size' '$tmp/out' &&
+grep -q '^  \* omp at [0-9.]* [KMG]*i*B (median' '$tmp/out' && grep -q '^  \* host at [0-9.]* [KMG]*i*B (median' '$tmp/out' &&
 ! grep -q 'src.dst' '$tmp/out' && grep -q 'run time [0-9.]* s' '$tmp/out'"
 # Every device at once: host-to-all and all-to-host with a verified stream per device, the
 # ring i -> i+1 mod 4 (OpenMP and host), and the analysis that holds them against the sum of
@@ -89,7 +89,7 @@ assert all(x['host_memory_limit_gbps'] and (x['bound'] == 'host memory') ==
 assert all(x['bound'] or 'above the host-memory reference' in x['verdict'] for x in rows)
 "
 check "summary: every device at once, in each API's line" sh -c \
-	"tr '\\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q '\* omp (largest size.*every device at once [0-9.]* GB/s'"
+	"tr '\\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q '\* omp at [0-9.]* [KMG]*i*B (median.*every device at once [0-9.]* GB/s'"
 # The host reference: every direction x mode x memory x threads it offers, all verified.
 $py - "$tmp/r/results.json" >"$tmp/host" 2>&1 <<'PY'
 import json, sys
