@@ -259,17 +259,9 @@ void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups)
 			fprintf(f, "          reason: %s\n", jstr(o, "reason"));
 		}
 	}
-	size_t small = 0, host = 0;
-	json_array_foreach(groups, i, o) {
-		if (strcmp(jstr(o, "link"), NBW_HOST_MEMORY_LABEL) == 0)
-			host++;
-		else
-			small += !json_is_true(json_object_get(o, "median_rule"));
-	}
-	if (host)
-		fprintf(f, "  %zu of %zu groups are host memory (host-plugin devices, host regions): "
-			   "not judged, one physical memory whose differences are noise\n",
-			host, json_array_size(groups));
+	size_t small = 0;
+	json_array_foreach(groups, i, o)
+		small += !json_is_true(json_object_get(o, "median_rule"));
 	if (small)
 		fprintf(f, "  %zu of %zu groups have fewer than %d members: only the theoretical "
 			   "rule was applied to them (see --json \"outlier_groups\")\n",

@@ -73,25 +73,15 @@ static void outlier_table(struct nbw_rdoc *r, json_t *outliers, const char *tag)
 
 static void groups_table(struct nbw_rdoc *r, json_t *groups, const char *tag)
 {
-	size_t host = 0, small = 0, i;
+	size_t small = 0, i;
 	json_t *g;
-	json_array_foreach(groups, i, g) {
-		if (json_is_true(json_object_get(g, "median_rule")))
-			continue;
-		if (strcmp(jstr(g, "link"), NBW_HOST_MEMORY_LABEL) == 0)
-			host++;
-		else
-			small++;
-	}
+	json_array_foreach(groups, i, g)
+		small += !json_is_true(json_object_get(g, "median_rule"));
 	size_t n = json_array_size(groups);
-	if (host + small == 0) {
+	if (small == 0) {
 		nbw_rdoc_para(r, "The median rule judged all %zu groups of like measurements.", n);
 		return;
 	}
-	if (host)
-		nbw_rdoc_item(r, "%zu of %zu groups are host memory (host-plugin devices, host "
-				 "regions): not judged by either rule; one physical memory, whose "
-				 "differences are noise, not a link.", host, n);
 	if (small)
 		nbw_rdoc_item(r, "%zu of %zu groups have fewer than %d members: the median rule "
 				 "was not applied to them, only the theoretical rule where a "
