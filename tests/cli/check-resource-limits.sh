@@ -81,7 +81,7 @@ elif command -v setpriv >/dev/null 2>&1; then
 	st=$?
 	check "ulimit -l 64: pinned 1 MiB fails, the rest is measured (status $st)" test "$st" -eq 3
 	check "ulimit -l 64: the error names RLIMIT_MEMLOCK and its value" \
-		grep -q "pinned.*1048576 B: .*mlock.*RLIMIT_MEMLOCK (ulimit -l) to 65536 bytes" "$tmp/ml.err"
+		grep -q "pinned.*1 MiB: .*mlock.*RLIMIT_MEMLOCK (ulimit -l) to 65536 bytes" "$tmp/ml.err"
 	check "ulimit -l 64: pageable memory is measured and verified" python3 -c "
 import json, sys
 ms = json.load(open(sys.argv[1]))['measurements']

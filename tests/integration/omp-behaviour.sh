@@ -89,7 +89,7 @@ if [ -z "$NODEBW_SANITIZE" ]; then
 	st=$?
 	check "run with a size that does not fit exits 3, some measurements failed (got $st)" \
 		test $st -eq 3
-	check "it names the failed measurement on stderr" grep -q "error: omp htod sync pageable, all, host->0+host->1+host->2+host->3, 67108864 B: not run: .*RLIMIT_AS (ulimit -v)" "$tmp/oom.err"
+	check "it names the failed measurement on stderr" grep -q "error: omp htod sync pageable, all, host->0+host->1+host->2+host->3, 64 MiB: not run: .*RLIMIT_AS (ulimit -v)" "$tmp/oom.err"
 	check "results say complete" q "$tmp/oom/results.json" "d['state'] == 'complete'"
 	"$NODEBW" report --output "$tmp/oom/rep" "$tmp/oom/results.json" >/dev/null 2>&1
 	check "the report lists it with its reason" grep -q "| error | omp htod sync pageable, all, host-.*67108864 B | .*RLIMIT_AS" "$tmp/oom/rep/report.md"
