@@ -217,7 +217,7 @@ def run_checks(tmp):
 
     # 1. The size: the comparison size, from results.csv alone, for every matrix and table.
     bad = []
-    want = comparison_size(os.path.join(out, "results.csv"))
+    want = cmp_size = comparison_size(os.path.join(out, "results.csv"))
     for m in mats:
         if m["bandwidth_bytes"] != want:
             bad.append(f"{m['api']} p2p {m['mode']}: matrix at {m['bandwidth_bytes']} B, "
@@ -478,8 +478,8 @@ def run_checks(tmp):
         sjson = json.loads(sj.stdout)
         heads = sjson["headlines"]
         cmpb = sjson["comparison_bytes"]
-        if cmpb != want:
-            bad.append(f"summary --json comparison size {cmpb}, results.csv {want}")
+        if cmpb != cmp_size:
+            bad.append(f"summary --json comparison size {cmpb}, results.csv {cmp_size}")
 
         def items_of(text):
             """The summary's items, unwrapped: '  * a' then '    b' lines."""
@@ -514,8 +514,8 @@ def run_checks(tmp):
             line = next((i for i in api_items if i.startswith(f"{h['api']} at ")), "")
             if text not in line or f"{h['api']} at {label(h['bytes'])} " not in line:
                 bad.append(f"terminal: '{text}' at {label(h['bytes'])} not in '{line}'")
-            if h["bytes"] != want:
-                bad.append(f"headline {h['api']} {h['what']} at {h['bytes']} B, comparison {want}")
+            if h["bytes"] != cmp_size:
+                bad.append(f"headline {h['api']} {h['what']} at {h['bytes']} B, comparison {cmp_size}")
             # nodebw matrix --json: the median over the devices / pairs of that mode.
             if h["what"] in ("htod", "dtoh"):
                 mode, mem = h["how"].split()
@@ -542,10 +542,10 @@ def run_checks(tmp):
                 prow = next((r for r in read_rows(os.path.join(rdir, "tables", "summary-paths.csv"))
                              if (r["api"], r["direction"], r["mode"], r["host_mem"]) ==
                              (h["api"], h["what"], mode, mem)), None)
-                if not prow or int(prow["comparison_bytes"]) != want or \
+                if not prow or int(prow["comparison_bytes"]) != cmp_size or \
                         not same2(fnum(prow["comparison_gbps"]), h["gbps"]):
                     bad.append(f"summary-paths.csv {h['api']} {h['what']} {mode} {mem}: {prow}, "
-                               f"headline {h['gbps']} at {want}")
+                               f"headline {h['gbps']} at {cmp_size}")
         # One device's HtoD and one pair's P2P: nodebw matrix --json against results.csv.
         for h in heads:
             if h["what"] == "htod":
@@ -553,7 +553,7 @@ def run_checks(tmp):
                 t = next(x for x in tables if (x["api"], x["direction"], x["mode"],
                                                 x["host_mem"]) == (h["api"], "htod", mode, mem))
                 r1 = next((r for r in t["rows"] if r["device"] == 1), None)
-                csv1 = rows.get((h["api"], "htod", mode, mem, "single", "host", "1", want))
+                csv1 = rows.get((h["api"], "htod", mode, mem, "single", "host", "1", cmp_size))
                 if not r1 or csv1 is None or not math.isclose(r1["gbps"], csv1, rel_tol=2e-5):
                     bad.append(f"{h['api']} htod {mode} {mem} device 1: matrix {r1}, csv {csv1}")
             if h["what"] == "p2p":
@@ -561,7 +561,7 @@ def run_checks(tmp):
                 m = next(x for x in mats if (x["api"], x["mode"]) == (h["api"], mode))
                 ids = m["devices"]
                 c01 = m["cells"][ids.index(0)][ids.index(1)]
-                csv01 = rows.get((h["api"], "p2p", mode, "none", "single", "0", "1", want))
+                csv01 = rows.get((h["api"], "p2p", mode, "none", "single", "0", "1", cmp_size))
                 if not c01 or csv01 is None or not math.isclose(c01["gbps"], csv01, rel_tol=2e-5):
                     bad.append(f"{h['api']} p2p {mode} 0->1: matrix {c01}, csv {csv01}")
     check("one summary: terminal, nodebw summary (--json), matrix --json, report.md and "
