@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "nodebw/analysis.h"
-#include "nodebw/plan.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -94,17 +93,15 @@ long long nbw_analysis_comparison_bytes(json_t *devices, json_t *measurements)
 		return matrix;
 	}
 	/* Every set ran the whole sweep (devices named, or a document without size sets):
-	 * the size the most device sets have, not above NBW_MATRIX_MAX_BYTES where one
-	 * is; a tie goes to the larger size; a set measured twice at one size counts once. */
+	 * the size the most device sets have; a tie goes to the larger size; a set measured
+	 * twice at one size counts once. */
 	qsort(p, n, sizeof(*p), cmp_cmp_point);
-	bool capped = n && p[0].bytes <= (long long)NBW_MATRIX_MAX_BYTES;
 	size_t best_sets = 0;
 	for (size_t a = 0; a < n;) {
 		size_t sets = 0, b = a;
 		for (; b < n && p[b].bytes == p[a].bytes; b++)
 			sets += b == a || strcmp(p[b].key, p[b - 1].key) != 0;
-		if ((!capped || p[a].bytes <= (long long)NBW_MATRIX_MAX_BYTES) &&
-		    sets >= best_sets) {
+		if (sets >= best_sets) {
 			best = p[a].bytes;
 			best_sets = sets;
 		}
