@@ -18,7 +18,8 @@ struct nbw_an_point {
 	json_int_t bytes;
 	int src, dst;
 };
-/* The one size a series' matrix, table or outlier group is read at, in every output: the
+/* A series' own size, no longer what any output reads (they all read the run's comparison
+ * size, nbw_analysis_comparison_bytes): the
  * largest size measured on every device set (pair, device) of the series; where no size
  * covers them all, the largest of those measured on the most device sets. A set measured
  * several times at one size (the plane-size sweep's processes, a series run twice) counts

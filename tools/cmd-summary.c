@@ -91,9 +91,6 @@ int nbw_summary_main(int argc, char **argv)
 	int rc = nbw_cmd_one_results_file(argc, argv, usage, &json, &file, &doc);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	/* The analyses a finished run stored; computed for a file without them. */
-	if (!json_object_get(doc->root, "device_tables"))
-		nbw_summary_analyse(doc);
 	json_t *report = NULL;
 	struct nbw_rinput in;
 	char err[512];
