@@ -150,7 +150,7 @@ static void at_once(json_t *rows, const char *api, struct nbw_headline *h)
 			continue;
 		h->gbps = g;
 		h->bytes = (long long)json_integer_value(json_object_get(r, "bytes"));
-		h->members = (int)json_array_size(json_object_get(r, "streams"));
+		h->members = (int)json_array_size(json_object_get(r, "devices"));
 		snprintf(h->how, sizeof(h->how), "%s %s", str(r, "pattern"), str(r, "mode"));
 	}
 }

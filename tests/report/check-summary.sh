@@ -51,7 +51,7 @@ cmpb = max((m["bytes"] for m in d["measurements"] if okany(m) and m.get("size_se
 if cmpb is None:
     cnt = {}
     for m in d["measurements"]:
-        if okany(m) and m["mode"] != "chase" and m["bytes"] <= 64 << 20:
+        if okany(m) and m["mode"] != "chase":
             cnt.setdefault(m["bytes"], set()).add((m["api"], m["direction"], m["mode"],
                                                    m["host_mem"], ends(m)))
     cmpb = max(cnt, key=lambda b: (len(cnt[b]), b))
