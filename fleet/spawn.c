@@ -2,8 +2,9 @@
 /*
  * A child process with a time limit: the node's `nodebw run`, and tar for packing a node
  * folder. Its stdout and stderr go to a log file; it has its own process group, so at the
- * limit SIGTERM reaches the child and anything it started (the run stops after the
- * current size and keeps its results), and SIGKILL follows after a grace period.
+ * limit SIGTERM reaches the child and anything it started (the run ends the
+ * current size after a verified repetition and keeps its results), and SIGKILL follows
+ * after a grace period.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -37,10 +37,11 @@ int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, c
 	}
 	in->paths = calloc(n, sizeof(*in->paths));
 	in->docs = calloc(n, sizeof(*in->docs));
+	in->gaps = calloc(n, sizeof(*in->gaps)); /* filled by the report, once per file */
 	in->devices = json_array();
 	in->measurements = json_array();
 	in->solver_runs = json_array();
-	if (!in->paths || !in->docs || !in->devices || !in->measurements || !in->solver_runs)
+	if (!in->paths || !in->docs || !in->gaps || !in->devices || !in->measurements || !in->solver_runs)
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
 		in->paths[i] = strdup(paths[i]);
@@ -112,7 +113,10 @@ void nbw_rinput_free(struct nbw_rinput *in)
 		free((char *)in->paths[i]);
 		if (in->docs)
 			json_decref(in->docs[i]);
+		if (in->gaps)
+			json_decref(in->gaps[i]);
 	}
+	free(in->gaps);
 	free(in->paths);
 	free(in->docs);
 	json_decref(in->devices);

@@ -482,6 +482,20 @@ static void decide(struct nbw_point *p, unsigned r)
 		at--;
 	}
 	p->sorted[at] = w;
+	/* Asked to stop (a signal, a fleet node's time limit): end the size after a checked
+	 * repetition, so that what was measured is kept, verified, and said to be cut short,
+	 * instead of running out a count that can take minutes at a large size. */
+	if (*p->s->stop && n >= 2) {
+		if (p->vmask[r]) {
+			stop_here(p, n, interval_met(p, n), NBW_STOP_INTERRUPTED);
+			return;
+		}
+		if (n < p->room) {
+			p->go = true;
+			p->vmask[n] = 1;
+			return;
+		}
+	}
 	if (!p->adaptive) {
 		if (n >= p->planned) {
 			stop_here(p, n, interval_met(p, n), "fixed --reps");

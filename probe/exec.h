@@ -31,7 +31,7 @@ struct nbw_exec {
 	struct nbw_workers *workers;
 	const struct nbw_device *devinfo;   /* the backend's devices, by id */
 	const struct nbw_series_plan *plan;
-	const volatile sig_atomic_t *stop;  /* set: stop after the current size */
+	const volatile sig_atomic_t *stop;  /* set: end the current size after a checked rep */
 	bool gated;               /* concurrent async copies started by the backend's gate */
 	int node[NBW_MAX_STREAMS]; /* NUMA node of each stream's host thread and buffers */
 	/* Buffers of the largest size from the pool, reused for every size (no page faults or
@@ -106,6 +106,8 @@ struct nbw_point {
 
 /* Why an adaptive count stopped when the interval met the target (NBW_CI_TARGET). */
 #define NBW_STOP_INTERVAL "interval within +-1 %"
+/** Why a size ended early when the run was asked to stop (SIGINT, SIGTERM). */
+#define NBW_STOP_INTERRUPTED "interrupted: the run was asked to stop"
 
 /* Every repetition of a size up to this is verified (poison before, check after, both
  * untimed); above it the first and the last only. */

@@ -51,8 +51,9 @@ int nbw_rdoc_plot_files(struct nbw_rdoc *r, const char *stem, const char *data, 
 /** \p bytes in decimal units for people: "8 B", "1.05 MB", "4.29 GB". */
 void nbw_human_bytes(double bytes, char *out, size_t outlen);
 
-/** The OpenMP-vs-native gap object of one results document: the recorded one, or
- *  recomputed from its devices and measurements (summary.c). A new reference or NULL. */
-json_t *nbw_report_doc_gaps(json_t *doc);
+/** The OpenMP-vs-native gap object of file \p f of \p in, derived from its devices and
+ *  measurements once per process and kept in in->gaps (a table the run stored may come
+ *  from an older nodebw). Borrowed; NULL when out of memory. */
+json_t *nbw_report_doc_gaps(const struct nbw_rinput *in, size_t f);
 
 #endif

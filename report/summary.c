@@ -222,20 +222,21 @@ static json_t *paths_json(const struct nbw_rinput *in)
 
 /* ---- gaps, solver, outliers --------------------------------------------------------- */
 
-json_t *nbw_report_doc_gaps(json_t *doc)
+json_t *nbw_report_doc_gaps(const struct nbw_rinput *in, size_t f)
 {
+	if (f >= in->nfiles || !in->gaps)
+		return NULL;
+	if (in->gaps[f])
+		return in->gaps[f];
 	struct nbw_rv_doc d;
-	nbw_rv_doc_read(doc, &d);
-	json_t *have = d.gaps; /* the gap table's own keys are analysis/gap.c's */
-	if (json_is_array(json_object_get(have, "summary")))
-		return json_incref(have);
+	nbw_rv_doc_read(in->docs[f], &d);
 	json_t *devs = json_deep_copy(d.devices);
 	if (!devs)
 		return NULL;
 	nbw_gap_match_devices(devs);
-	json_t *g = nbw_gap_compute(devs, d.measurements);
+	in->gaps[f] = nbw_gap_compute(devs, d.measurements);
 	json_decref(devs);
-	return g;
+	return in->gaps[f];
 }
 
 static double band(json_t *s, const char *b, const char *key)
@@ -285,7 +286,7 @@ static json_t *gaps_json(const struct nbw_rinput *in)
 {
 	json_t *out = json_array();
 	for (size_t f = 0; f < in->nfiles; f++) {
-		json_t *g = nbw_report_doc_gaps(in->docs[f]);
+		json_t *g = nbw_report_doc_gaps(in, f);
 		size_t i;
 		json_t *s;
 		json_array_foreach(json_object_get(g, "summary"), i, s) {
@@ -298,7 +299,6 @@ static json_t *gaps_json(const struct nbw_rinput *in)
 			json_object_set_new(o, "meaning", json_string(m));
 			json_array_append_new(out, o);
 		}
-		json_decref(g);
 	}
 	return out;
 }

@@ -70,90 +70,63 @@ static bool host_memory(const struct nbw_rinput *in, const struct nbw_curve *c)
 	return n > 0;
 }
 
-/* The gap object of each file (nbw_report_doc_gaps). */
-static json_t **file_gaps(const struct nbw_rinput *in)
+/* One band of one row of the gap table in words: the row's own figures and verdict, never
+ * a mean over rows, so that the caption reads as `nodebw gap` and the summary do. */
+static void band_words(json_t *row, bool small, char *out, size_t len)
 {
-	json_t **g = calloc(in->nfiles ? in->nfiles : 1, sizeof(*g));
-	if (!g)
-		return NULL;
-	for (size_t f = 0; f < in->nfiles; f++)
-		g[f] = nbw_report_doc_gaps(in->docs[f]);
-	return g;
-}
-
-static void free_gaps(json_t **g, size_t n)
-{
-	if (!g)
+	json_t *b = json_object_get(row, small ? "latency_band" : "bandwidth_band");
+	double rel = num(b, "median_relative_gap");
+	out[0] = '\0';
+	if (!(num(b, "sizes") > 0) || !isfinite(rel))
 		return;
-	for (size_t f = 0; f < n; f++)
-		json_decref(g[f]);
-	free(g);
+	if (!nbw_gap_measurable(b))
+		snprintf(out, len, "%s sizes %s", small ? "small" : "large", NBW_GAP_NOT_MEASURABLE);
+	else if (small)
+		nbw_gap_small_words(rel, num(b, "median_extra_us"), out, len);
+	else
+		snprintf(out, len, "large sizes %+.0f %% (%s)", 100.0 * rel, nbw_gap_verdict(rel));
 }
 
-/* The band figures of the summary groups of \p dir and \p mode in one file, weighted by
- * their sizes: "OpenMP vs host: small sizes +90 % (OpenMP slower, +0.20 us per transfer),
- * large sizes -5 % (OpenMP faster)"; "" when there is none. */
-static void band_mean(json_t *gaps, const char *dir, const char *mode, const char *band,
-		      const char *key, double *val, double *w, double *unmeasurable,
-		      const char **native)
-{
-	size_t i;
-	json_t *s;
-	*val = 0.0;
-	*w = 0.0;
-	*unmeasurable = 0.0;
-	json_array_foreach(json_object_get(gaps, "summary"), i, s) {
-		if (strcmp(str(s, "direction", ""), dir) != 0 ||
-		    strcmp(str(s, "omp_mode", ""), mode) != 0)
-			continue;
-		json_t *b = json_object_get(s, band);
-		double k = num(b, "sizes"), v = num(b, key);
-		if (!(k > 0) || !isfinite(v))
-			continue;
-		*val += k * v;
-		*w += k;
-		/* A band whose gap is within the medians' intervals at most sizes. */
-		*unmeasurable += nbw_gap_measurable(b) ? 0.0 : k;
-		*native = str(s, "native_api", "native");
-	}
-	if (*w > 0)
-		*val /= *w;
-}
-
+/* The rows of the gap table (nbw_report_doc_gaps) for \p dir and \p mode, each as the gap
+ * table has it: "OpenMP vs host: pinned, 1 device: small sizes +91 % (OpenMP slower, +0.20
+ * us per transfer), large sizes +3 % (no clear gap); ..."; "" when there is none. */
 static void gap_note(const struct nbw_rinput *in, json_t **gaps, const char *dir,
 		     const char *mode, char *out, size_t outlen)
 {
 	size_t n = 0;
 	out[0] = '\0';
-	for (size_t f = 0; f < in->nfiles; f++) {
-		const char *native = NULL;
-		double lr, lw, lu, uw, br, bw, lun, uun, bun;
-		band_mean(gaps[f], dir, mode, "latency_band", "median_relative_gap", &lr, &lw,
-			  &lun, &native);
-		band_mean(gaps[f], dir, mode, "latency_band", "median_extra_us", &lu, &uw, &uun,
-			  &native);
-		band_mean(gaps[f], dir, mode, "bandwidth_band", "median_relative_gap", &br, &bw,
-			  &bun, &native);
-		if (!native || (!(lw > 0) && !(bw > 0)))
-			continue;
-		char file[32] = "", small[96] = "", large[64] = "";
-		if (in->nfiles > 1)
-			snprintf(file, sizeof(file), "file %zu: ", f);
-		/* Where most of a band's sizes are within the intervals: no signed figure. */
-		if (lw > 0 && 2.0 * lun > lw)
-			snprintf(small, sizeof(small), "small sizes %s", NBW_GAP_NOT_MEASURABLE);
-		else if (lw > 0)
-			nbw_gap_small_words(lr, uw > 0 ? lu : NAN, small, sizeof(small));
-		if (bw > 0 && 2.0 * bun > bw)
-			snprintf(large, sizeof(large), "large sizes %s", NBW_GAP_NOT_MEASURABLE);
-		else if (bw > 0)
-			snprintf(large, sizeof(large), "large sizes %+.0f %% (%s)", 100.0 * br,
-				 nbw_gap_verdict(br));
-		int wr = snprintf(out + n, outlen - n, "%s%sOpenMP vs %s: %s%s%s", n ? "; " : "",
-				  file, native, small, small[0] && large[0] ? ", " : "", large);
-		if (wr < 0 || (size_t)wr >= outlen - n)
-			break;
-		n += (size_t)wr;
+	for (size_t f = 0; f < in->nfiles && n < outlen; f++) {
+		size_t i, rows = 0;
+		json_t *s;
+		json_array_foreach(json_object_get(gaps[f], "summary"), i, s) {
+			if (strcmp(str(s, "direction", ""), dir) != 0 ||
+			    strcmp(str(s, "omp_mode", ""), mode) != 0)
+				continue;
+			char small[112], large[64], mem[32] = "";
+			band_words(s, true, small, sizeof(small));
+			band_words(s, false, large, sizeof(large));
+			if (!small[0] && !large[0])
+				continue;
+			if (strcmp(str(s, "host_mem", "none"), "none") != 0)
+				snprintf(mem, sizeof(mem), "%s, ", str(s, "host_mem", ""));
+			int dv = (int)num(s, "devices");
+			char head[96] = "";
+			if (!rows)
+				snprintf(head, sizeof(head), "OpenMP vs %s: ",
+					 str(s, "native_api", "native"));
+			if (!rows && in->nfiles > 1)
+				snprintf(head, sizeof(head), "file %zu: OpenMP vs %s: ", f,
+					 str(s, "native_api", "native"));
+			int wr = snprintf(out + n, outlen - n, "%s%s%s%d device%s: %s%s%s",
+					  n ? "; " : "", head, mem, dv, dv == 1 ? "" : "s", small,
+					  small[0] && large[0] ? ", " : "", large);
+			if (wr < 0 || (size_t)wr >= outlen - n) {
+				out[n] = '\0';
+				return;
+			}
+			n += (size_t)wr;
+			rows++;
+		}
 	}
 }
 
@@ -377,26 +350,26 @@ static void plot_dir_mode(struct nbw_rdoc *r, const struct nbw_rinput *in, json_
 		}
 	}
 
-	char name[64], title[160], note[512], caption[1024];
+	char name[64], title[160], note[256] = "", gapnote[1536], caption[2560];
 	snprintf(name, sizeof(name), "bw-%s-%s", dir, mode);
 	snprintf(title, sizeof(title), "%s, %s: median bandwidth against transfer size",
 		 dir_words(dir), mode);
-	gap_note(in, gaps, dir, mode, note, sizeof(note));
-	if (strcmp(mode, "kernel") == 0 && n > 0) {
-		size_t w = strlen(note);
-		snprintf(note + w, sizeof(note) - w, "%shin lines without points are the same "
-			 "API's sync copy (its blocking copy call) on the same devices, the copy "
-			 "kernel's twin", w ? "; t" : "T");
-	}
+	/* The gap rows go in the caption, where they read as the gap table; the plot's own
+	 * note line only says what its thin lines are. */
+	gap_note(in, gaps, dir, mode, gapnote, sizeof(gapnote));
+	if (strcmp(mode, "kernel") == 0 && n > 0)
+		snprintf(note, sizeof(note), "Thin lines without points are the same API's sync "
+			 "copy (its blocking copy call) on the same devices, the copy kernel's twin");
 	const char *noline = hl.n ? ""
 			     : all_host ? " No theoretical line: host memory, no link."
 					: " No theoretical line: the topology gave no figure for "
 					  "this link.";
 	snprintf(caption, sizeof(caption), "%s (%s), %s: median bandwidth in GB/s (1e9 B/s) "
 		 "against bytes per transfer, log-log; solid lines OpenMP, dashed lines native "
-		 "APIs; two devices count the bytes of both streams.%s%s%s%s",
+		 "APIs; two devices count the bytes of both streams.%s%s%s%s%s%s%s",
 		 dir, dir_words(dir), mode, noline, note[0] ? " " : "", note,
-		 note[0] ? "." : "");
+		 note[0] ? "." : "", gapnote[0] ? " Gap per row of the gap table: " : "",
+		 gapnote, gapnote[0] ? "." : "");
 	struct nbw_plot p = {
 		.name = name,
 		.title = title,
@@ -759,9 +732,11 @@ void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				 "the host reference): these curves are memory copies inside this "
 				 "machine, not GPU transfers, and there is no link to hold them "
 				 "against.");
-	json_t **gaps = file_gaps(in);
+	json_t **gaps = calloc(in->nfiles ? in->nfiles : 1, sizeof(*gaps));
 	if (!gaps)
 		return;
+	for (size_t f = 0; f < in->nfiles; f++)
+		gaps[f] = nbw_report_doc_gaps(in, f); /* borrowed */
 	for (size_t d = 0; d < sizeof(dirs) / sizeof(*dirs); d++) {
 		bool any = false;
 		for (size_t i = 0; i < in->curves.n && !any; i++)
@@ -777,5 +752,5 @@ void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		fit_table(r, in, dirs[d]);
 	}
 	gap_table(r, in, gaps);
-	free_gaps(gaps, in->nfiles);
+	free(gaps);
 }

@@ -149,6 +149,10 @@ struct nbw_rinput {
 	/** The criteria the report's verdicts judge by (include/nodebw/verdict.h), set by the
 	 *  command; NULL: the theoretical figures only. Not owned. */
 	const struct nbw_criteria *criteria;
+	/** Each file's OpenMP-vs-native gap table (analysis/gap.c's object), derived from its
+	 *  measurements the first time the report asks (nbw_report_doc_gaps), never taken
+	 *  from a table an older run stored; nfiles entries or NULL. */
+	json_t **gaps;
 };
 
 /** Load and merge results files and derive their calibration (nbw_rinput_calibrate); on
