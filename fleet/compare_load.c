@@ -6,8 +6,10 @@
  *    "topology": {key: value}, "values": {path: {value, unit, better, label, link,
  *    theoretical_gbps, kind}}}
  * - the paths: every verified transfer series of the main run (not the hidden-helper
- *   sweep's re-runs), the matrix cells of every device and pair included, as its bandwidth at its largest size and its time at its smallest
- *   (<= 4 KiB), and every verified halo-exchange solver configuration as its fastest
+ *   sweep's re-runs), the matrix cells of every device and pair included, as its
+ *   bandwidth at the run's comparison size (nbw_analysis_comparison_bytes, the size every
+ *   device and pair has: the figure the node's own summary, matrix and check show) and its
+ *   time at its smallest (<= 4 KiB), and every verified halo-exchange solver configuration as its fastest
  *   round's time per step; the size is part of the path, so only like is compared;
  * - the machine speed reference of the run (its best core, cache and memory figures);
  * - the topology, flattened to "device 2 host link" -> "PCIe Gen5 x16" and the like;
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "compare_priv.h"
+#include "nodebw/analysis.h"
 #include "nodebw/verdict.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
@@ -61,8 +64,9 @@ static void path_name(const struct nbw_curve_key *k, char *out, size_t len)
 		 k->devices);
 }
 
-static void transfer_values(json_t *values, json_t *measurements)
+static void transfer_values(json_t *values, json_t *devices, json_t *measurements)
 {
+	long long cmp = nbw_analysis_comparison_bytes(devices, measurements);
 	struct nbw_curves cs = { 0 };
 	if (nbw_curves_add_cells(&cs, measurements, 0) != 0) {
 		nbw_curves_free(&cs);
@@ -74,11 +78,15 @@ static void transfer_values(json_t *values, json_t *measurements)
 			continue;
 		char name[200], size[32], path[260];
 		path_name(&c->key, name, sizeof(name));
-		const struct nbw_curve_point *big = &c->pt[c->n - 1];
-		nbw_human_bytes(big->bytes, size, sizeof(size));
-		snprintf(path, sizeof(path), "%s @ %s", name, size);
-		put_value(values, path, big->gbps, "GB/s", "higher", "bandwidth", c->link,
-			  c->theoretical_gbps);
+		/* At the comparison size only: a series without it has no bandwidth here. */
+		for (size_t p = 0; p < c->n; p++) {
+			if (c->pt[p].bytes != cmp)
+				continue;
+			nbw_human_bytes(c->pt[p].bytes, size, sizeof(size));
+			snprintf(path, sizeof(path), "%s @ %s", name, size);
+			put_value(values, path, c->pt[p].gbps, "GB/s", "higher", "bandwidth",
+				  c->link, c->theoretical_gbps);
+		}
 		const struct nbw_curve_point *small = &c->pt[0];
 		if (c->n >= 2 && small->bytes <= 4096) {
 			nbw_human_bytes(small->bytes, size, sizeof(size));
@@ -334,7 +342,7 @@ static json_t *load_node(const char *ndir, const char *folder, const struct nbw_
 	group_key(h.devices, gk, sizeof(gk));
 	json_object_set_new(node, "group", json_string(gk));
 	json_t *values = json_object();
-	transfer_values(values, h.measurements);
+	transfer_values(values, h.devices, h.measurements);
 	solver_values(values, h.solver_runs);
 	speedref_values(values, h.speed_reference);
 	json_object_set_new(node, "values", values);
