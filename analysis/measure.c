@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/plan.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -55,6 +56,7 @@ static bool comparison_candidate(const struct nbw_rv_meas *x)
 struct cmp_point {
 	long long bytes;
 	char key[160];
+	size_t sets; /* the number of device sets measured at bytes (filled when counted) */
 };
 
 static int cmp_cmp_point(const void *a, const void *b)
@@ -93,20 +95,32 @@ long long nbw_analysis_comparison_bytes(json_t *devices, json_t *measurements)
 		return matrix;
 	}
 	/* Every set ran the whole sweep (devices named, or a document without size sets):
-	 * the size the most device sets have; a tie goes to the larger size; a set measured
-	 * twice at one size counts once. */
+	 * the plan's own rule for its matrix cells (nbw_plan_matrix_sizes_upto) over the sizes
+	 * the most device sets have: the largest not above the cells' cap (64 MiB), the
+	 * smallest left out (it measures latency), else the largest. A set measured twice at
+	 * one size counts once. The terminal names the same size before anything is measured
+	 * (tools/nodebw.c). */
 	qsort(p, n, sizeof(*p), cmp_cmp_point);
-	size_t best_sets = 0;
-	for (size_t a = 0; a < n;) {
+	size_t best_sets = 0, nu = 0;
+	for (size_t a = 0; a < n;) { /* p[nu] becomes each size once, with its set count */
 		size_t sets = 0, b = a;
 		for (; b < n && p[b].bytes == p[a].bytes; b++)
 			sets += b == a || strcmp(p[b].key, p[b - 1].key) != 0;
-		if (sets >= best_sets) {
-			best = p[a].bytes;
-			best_sets = sets;
-		}
+		p[nu].bytes = p[a].bytes;
+		p[nu++].sets = sets;
+		best_sets = sets > best_sets ? sets : best_sets;
 		a = b;
 	}
+	size_t k = 0;
+	for (size_t a = 0; a < nu; a++) /* the sizes with the most sets, ascending */
+		if (p[a].sets == best_sets)
+			p[k++].bytes = p[a].bytes;
+	best = k ? p[k - 1].bytes : -1;
+	for (size_t a = k; a-- > 1;)
+		if (p[a].bytes <= (long long)NBW_MATRIX_MAX_BYTES) {
+			best = p[a].bytes;
+			break;
+		}
 	free(p);
 	return best;
 }

@@ -41,8 +41,10 @@
 /** The comparison size of a run, in bytes: the one size at which every device and pair is
  *  judged, ranked, drawn in a matrix and summed in an aggregate, in every output. It is the
  *  large size of the plan's matrix cells (the measurements whose size set is "matrix"),
- *  which every device and pair has; in a run where every set ran the whole sweep, the size
- *  the most device sets were measured at (a tie goes to the larger). -1 when the document has no bandwidth measurement.
+ *  which every device and pair has; in a run where every set ran the whole sweep, the
+ *  plan's rule for its cells over the sizes the most device sets were measured at: the
+ *  largest not above the cells' cap (64 MiB, NBW_MATRIX_MAX_BYTES) other than the smallest,
+ *  else the largest. -1 when the document has no bandwidth measurement.
  *  A device or pair without a measurement at this size is reported as such, never at
  *  another size. */
 long long nbw_analysis_comparison_bytes(json_t *devices, json_t *measurements);

@@ -54,7 +54,10 @@ if cmpb is None:
         if okany(m) and m["mode"] != "chase":
             cnt.setdefault(m["bytes"], set()).add((m["api"], m["direction"], m["mode"],
                                                    m["host_mem"], ends(m)))
-    cmpb = max(cnt, key=lambda b: (len(cnt[b]), b))
+    most = max(len(v) for v in cnt.values())
+    top = sorted(b for b in cnt if len(cnt[b]) == most)
+    under = [b for b in top[1:] if b <= 64 << 20]
+    cmpb = under[-1] if under else top[-1]
 at_cmp = {}
 for m in d["measurements"]:
     if okany(m) and m["bytes"] == cmpb:
