@@ -13,9 +13,8 @@
 #include "nodebw/analysis.h"
 #include "nodebw/findings.h"
 #include "nodebw/gap.h"
+#include "nodebw/products.h"
 #include "nodebw/results_view.h"
-
-#define NBW_MAX_HEADLINES 64
 
 static const char *str(json_t *o, const char *k)
 {
@@ -111,7 +110,7 @@ static void gap_text(json_t *gaps, char *out, size_t len)
 		out[0] = '\0';
 }
 
-json_t *nbw_summary_items(json_t *root, json_t *sentences)
+json_t *nbw_summary_items(json_t *root, const struct nbw_products *p, json_t *sentences)
 {
 	json_t *items = json_array();
 	struct nbw_rv_doc head;
@@ -123,11 +122,8 @@ json_t *nbw_summary_items(json_t *root, json_t *sentences)
 		add(items, text);
 	if (nbw_findings_hidden_helpers(head.measurements, text, sizeof(text)))
 		add(items, text);
-	json_t *tables = nbw_analysis_device_tables(head.devices, head.measurements);
-	json_t *mx = nbw_analysis_matrices(head.devices, head.measurements);
-	json_t *conc = nbw_analysis_concurrent(head.devices, head.measurements);
-	struct nbw_headline h[NBW_MAX_HEADLINES];
-	size_t nh = nbw_headlines(head.devices, tables, mx, conc, h, NBW_MAX_HEADLINES);
+	const struct nbw_headline *h = p->headlines;
+	size_t nh = p->nheadlines;
 	char last[16] = "";
 	for (size_t i = 0; i < nh; i++) {
 		if (strcmp(h[i].api, last) == 0)
@@ -136,15 +132,10 @@ json_t *nbw_summary_items(json_t *root, json_t *sentences)
 		if (nbw_headline_text(h, nh, h[i].api, text, sizeof(text)))
 			add(items, text);
 	}
-	json_decref(tables);
-	json_decref(mx);
-	json_decref(conc);
-	json_t *outliers = nbw_analysis_outliers(head.devices, head.measurements, NULL);
-	outliers_text(outliers, text, sizeof(text));
+	outliers_text(p->outliers, text, sizeof(text));
 	add(items, text);
-	json_decref(outliers);
 	if (!sentences) {
-		gap_text(head.gaps, text, sizeof(text));
+		gap_text(p->gaps, text, sizeof(text));
 		add(items, text);
 	}
 	if (nbw_findings_kernel_vs_copy(head.devices, head.measurements, text, sizeof(text)))

@@ -10,6 +10,7 @@
 
 #include "nodebw/curves.h"
 #include "nodebw/model.h"
+#include "nodebw/products.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
 
@@ -37,11 +38,11 @@ int nbw_rinput_load(struct nbw_rinput *in, const char *const *paths, size_t n, c
 	}
 	in->paths = calloc(n, sizeof(*in->paths));
 	in->docs = calloc(n, sizeof(*in->docs));
-	in->gaps = calloc(n, sizeof(*in->gaps)); /* filled by the report, once per file */
+	in->products = calloc(n, sizeof(*in->products)); /* derived when asked, once per file */
 	in->devices = json_array();
 	in->measurements = json_array();
 	in->solver_runs = json_array();
-	if (!in->paths || !in->docs || !in->gaps || !in->devices || !in->measurements || !in->solver_runs)
+	if (!in->paths || !in->docs || !in->products || !in->devices || !in->measurements || !in->solver_runs)
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
 		in->paths[i] = strdup(paths[i]);
@@ -113,10 +114,10 @@ void nbw_rinput_free(struct nbw_rinput *in)
 		free((char *)in->paths[i]);
 		if (in->docs)
 			json_decref(in->docs[i]);
-		if (in->gaps)
-			json_decref(in->gaps[i]);
+		if (in->products)
+			nbw_products_free(in->products[i]);
 	}
-	free(in->gaps);
+	free(in->products);
 	free(in->paths);
 	free(in->docs);
 	json_decref(in->devices);
@@ -124,4 +125,13 @@ void nbw_rinput_free(struct nbw_rinput *in)
 	json_decref(in->solver_runs);
 	nbw_curves_free(&in->curves);
 	memset(in, 0, sizeof(*in));
+}
+
+const struct nbw_products *nbw_rinput_products(const struct nbw_rinput *in, size_t f)
+{
+	if (f >= in->nfiles || !in->products)
+		return NULL;
+	if (!in->products[f])
+		in->products[f] = nbw_products_new(in->docs[f]);
+	return in->products[f];
 }

@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/curves.h"
+#include "nodebw/products.h"
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
 #include "nodebw/verdict.h"
@@ -16,8 +18,8 @@
 void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 {
 	nbw_rdoc_heading(r, 2, "Whole node");
-	nbw_rdoc_para(r, "Every device and pair the results hold, at one size per series, the "
-			 "largest measured on every pair or device of it and named with each table "
+	nbw_rdoc_para(r, "Every device and pair the results hold, at the run's comparison size, "
+			 "the one size every device and pair has, named with each table "
 			 "(bandwidth in GB/s = 1e9 bytes per second; the median of the "
 			 "repetitions): the device-to-device matrices, the host<->device bandwidth "
 			 "per device, every device at once, the devices and pairs flagged as "
@@ -34,27 +36,20 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			snprintf(head, sizeof(head), "File %zu: %s", i, in->paths[i]);
 			nbw_rdoc_heading(r, 3, head);
 		}
-		json_t *mx = nbw_analysis_matrices(devices, ms);
-		json_t *tables = nbw_analysis_device_tables(devices, ms);
-		json_t *groups = NULL;
-		json_t *outliers = nbw_analysis_outliers(devices, ms, &groups);
+		const struct nbw_products *p = nbw_rinput_products(in, i);
+		if (!p) {
+			nbw_rdoc_para(r, "Out of memory: the whole node of this file is left out.");
+			continue;
+		}
 		int level = in->nfiles > 1 ? 4 : 3;
-		nbw_node_matrices(r, mx, tag, level);
-		nbw_node_devices(r, tables, tag, level);
-		json_t *conc = nbw_analysis_concurrent(devices, ms);
-		nbw_node_concurrent(r, conc, tag, level);
-		json_decref(conc);
-		nbw_node_outliers(r, outliers, groups, tag, level);
-		json_t *lat = nbw_analysis_latency(devices, ms);
-		nbw_node_latency(r, lat, tag, level);
-		json_decref(lat);
+		nbw_node_matrices(r, p->matrices, tag, level);
+		nbw_node_devices(r, p->device_tables, tag, level);
+		nbw_node_concurrent(r, p->all_at_once, tag, level);
+		nbw_node_outliers(r, p->outliers, p->outlier_groups, tag, level);
+		nbw_node_latency(r, p->latency, tag, level);
 		json_t *v = nbw_verdicts(devices, ms, in->criteria);
 		if (v)
 			nbw_node_verdicts(r, v, tag, level);
 		json_decref(v);
-		json_decref(mx);
-		json_decref(tables);
-		json_decref(outliers);
-		json_decref(groups);
 	}
 }

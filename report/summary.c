@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/products.h"
 #include "nodebw/findings.h"
 #include "nodebw/gap.h"
 #include "nodebw/report.h"
@@ -188,15 +189,7 @@ static json_t *paths_json(const struct nbw_rinput *in)
 	const struct nbw_curves *cs = &in->curves;
 	const struct nbw_curve **g = calloc(cs->n ? cs->n : 1, sizeof(*g));
 	bool *done = calloc(cs->n ? cs->n : 1, sizeof(*done));
-	json_t **tables = calloc(in->nfiles + 1, sizeof(*tables));
-	json_t **mx = calloc(in->nfiles + 1, sizeof(*mx));
-	for (size_t f = 0; tables && mx && f < in->nfiles; f++) {
-		struct nbw_rv_doc d;
-		nbw_rv_doc_read(in->docs[f], &d);
-		tables[f] = nbw_analysis_device_tables(d.devices, d.measurements);
-		mx[f] = nbw_analysis_matrices(d.devices, d.measurements);
-	}
-	for (size_t i = 0; g && done && tables && mx && i < cs->n; i++) {
+	for (size_t i = 0; g && done && i < cs->n; i++) {
 		if (done[i] || !path_curve(&cs->c[i]))
 			continue;
 		size_t n = 0;
@@ -207,14 +200,11 @@ static json_t *paths_json(const struct nbw_rinput *in)
 			}
 		size_t f = cs->c[i].file >= 0 && (size_t)cs->c[i].file < in->nfiles
 				   ? (size_t)cs->c[i].file : 0;
-		json_array_append_new(out, path_json(in, g, n, tables[f], mx[f]));
+		const struct nbw_products *p = nbw_rinput_products(in, f);
+		if (p)
+			json_array_append_new(out, path_json(in, g, n, p->device_tables,
+							     p->matrices));
 	}
-	for (size_t f = 0; tables && mx && f < in->nfiles; f++) {
-		json_decref(tables[f]);
-		json_decref(mx[f]);
-	}
-	free(tables);
-	free(mx);
 	free(g);
 	free(done);
 	return out;
@@ -224,19 +214,8 @@ static json_t *paths_json(const struct nbw_rinput *in)
 
 json_t *nbw_report_doc_gaps(const struct nbw_rinput *in, size_t f)
 {
-	if (f >= in->nfiles || !in->gaps)
-		return NULL;
-	if (in->gaps[f])
-		return in->gaps[f];
-	struct nbw_rv_doc d;
-	nbw_rv_doc_read(in->docs[f], &d);
-	json_t *devs = json_deep_copy(d.devices);
-	if (!devs)
-		return NULL;
-	nbw_gap_match_devices(devs);
-	in->gaps[f] = nbw_gap_compute(devs, d.measurements);
-	json_decref(devs);
-	return in->gaps[f];
+	const struct nbw_products *p = nbw_rinput_products(in, f);
+	return p ? p->gaps : NULL;
 }
 
 static double band(json_t *s, const char *b, const char *key)
@@ -308,10 +287,10 @@ static json_t *outliers_json(const struct nbw_rinput *in)
 	json_t *items = json_array();
 	size_t not_judged = 0;
 	for (size_t f = 0; f < in->nfiles; f++) {
-		json_t *groups = NULL;
-		struct nbw_rv_doc d;
-		nbw_rv_doc_read(in->docs[f], &d);
-		json_t *o = nbw_analysis_outliers(d.devices, d.measurements, &groups);
+		const struct nbw_products *p = nbw_rinput_products(in, f);
+		if (!p)
+			continue;
+		json_t *o = p->outliers, *groups = p->outlier_groups;
 		size_t i;
 		json_t *x;
 		json_array_foreach(o, i, x) {
@@ -321,8 +300,6 @@ static json_t *outliers_json(const struct nbw_rinput *in)
 			json_array_append_new(items, c);
 		}
 		not_judged += json_array_size(groups);
-		json_decref(o);
-		json_decref(groups);
 	}
 	return json_pack("{s:o, s:i}", "items", items, "groups_not_judged", (int)not_judged);
 }
@@ -711,7 +688,8 @@ json_t *nbw_report_summary(const struct nbw_rinput *in)
 	/* The one summary's items (analysis/summary_items.c): what the end of nodebw run
 	 * prints, and this summary's first list. One results file only: merged files are
 	 * several runs, each with its own. */
-	json_t *items = in->nfiles == 1 ? nbw_summary_items(in->docs[0], sent) : json_null();
+	const struct nbw_products *p0 = in->nfiles == 1 ? nbw_rinput_products(in, 0) : NULL;
+	json_t *items = p0 ? nbw_summary_items(in->docs[0], p0, sent) : json_null();
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "units",
 			 "GB/s = 1e9 B/s; the path's figure is at the comparison size (the one "
 			 "size every device and pair of the run has), the median over its "

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/products.h"
 #include "nodebw/kernel_cmp.h"
 #include "nodebw/cli.h"
 #include "nodebw/results.h"
@@ -54,13 +55,15 @@ int nbw_matrix_main(int argc, char **argv)
 	int rc = nbw_cmd_one_results_file(argc, argv, usage, &json, &file, &doc);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	json_t *groups = NULL;
-	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
-	json_t *dev = nbw_analysis_device_tables(doc->devices, doc->measurements);
-	json_t *out = nbw_analysis_outliers(doc->devices, doc->measurements, &groups);
-	json_t *conc = nbw_analysis_concurrent(doc->devices, doc->measurements);
+	struct nbw_products *p = nbw_products_new(doc->root);
+	if (!p) {
+		fprintf(stderr, "nodebw: error: out of memory deriving the analyses of %s\n", file);
+		nbw_doc_free(doc);
+		return 1;
+	}
+	json_t *mx = p->matrices, *dev = p->device_tables, *out = p->outliers;
+	json_t *groups = p->outlier_groups, *conc = p->all_at_once, *lat = p->latency;
 	json_t *kc = nbw_kernel_compare(doc->devices, doc->measurements);
-	json_t *lat = nbw_analysis_latency(doc->devices, doc->measurements);
 	if (json) {
 		json_t *all = json_pack("{s:s, s:O, s:O, s:O, s:s, s:O, s:O, s:O, s:O}", "units",
 					"GB/s = 1e9 bytes per second; latency in microseconds "
@@ -81,12 +84,7 @@ int nbw_matrix_main(int argc, char **argv)
 		nbw_analysis_print_outliers(stdout, out, groups);
 	}
 	json_decref(kc);
-	json_decref(lat);
-	json_decref(conc);
-	json_decref(mx);
-	json_decref(dev);
-	json_decref(out);
-	json_decref(groups);
+	nbw_products_free(p);
 	nbw_doc_free(doc);
 	return 0;
 }

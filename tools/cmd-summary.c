@@ -12,6 +12,8 @@
 #include "nodebw/analysis.h"
 #include "nodebw/cli.h"
 #include "nodebw/findings.h"
+#include "nodebw/products.h"
+#include "nodebw/curves.h"
 #include "nodebw/sizes.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
@@ -44,16 +46,10 @@ static void usage(FILE *f)
 
 /* --json: the comparison size, the headlines, the summary's items and (a run) the solver's
  * table, as the terminal prints them. */
-static int print_json(const struct nbw_doc *doc, json_t *report)
+static int print_json(const struct nbw_doc *doc, const struct nbw_products *p, json_t *report)
 {
-	json_t *tables = nbw_analysis_device_tables(doc->devices, doc->measurements);
-	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
-	json_t *conc = nbw_analysis_concurrent(doc->devices, doc->measurements);
-	struct nbw_headline h[64];
-	size_t nh = nbw_headlines(doc->devices, tables, mx, conc, h, 64);
-	json_decref(tables);
-	json_decref(mx);
-	json_decref(conc);
+	const struct nbw_headline *h = p->headlines;
+	size_t nh = p->nheadlines;
 	json_t *heads = json_array();
 	for (size_t i = 0; i < nh; i++) {
 		char sz[32];
@@ -64,12 +60,12 @@ static int print_json(const struct nbw_doc *doc, json_t *report)
 						       "size", sz, "how", h[i].how, "members",
 						       h[i].members));
 	}
-	long long cmp = nbw_analysis_comparison_bytes(doc->devices, doc->measurements);
+	long long cmp = p->comparison_bytes;
 	char csz[32];
 	nbw_size_label(cmp > 0 ? (uint64_t)cmp : 0, csz, sizeof(csz));
 	json_t *items = json_incref(json_object_get(report, "items"));
 	if (!items)
-		items = nbw_summary_items(doc->root, NULL);
+		items = nbw_summary_items(doc->root, p, NULL);
 	json_t *solver = json_object_get(report, "solver");
 	json_t *all = json_pack("{s:s, s:I, s:s, s:o, s:o, s:O?}", "units",
 				"GB/s = 1e9 bytes per second", "comparison_bytes", (json_int_t)cmp,
@@ -92,10 +88,13 @@ int nbw_summary_main(int argc, char **argv)
 	if (rc)
 		return rc == 1 ? 0 : rc;
 	json_t *report = NULL;
-	struct nbw_rinput in;
+	struct nbw_rinput in = { 0 };
 	char err[512];
 	const char *paths[1] = {file};
-	/* A run's summary has the report's sentences and the solver's table. */
+	/* The products, derived once: the report's summary's (a run's summary has its
+	 * sentences and the solver's table), else the document's own. */
+	struct nbw_products *own = NULL;
+	const struct nbw_products *p = NULL;
 	struct nbw_rv_doc h;
 	nbw_rv_doc_read(doc->root, &h);
 	if (h.solver) {
@@ -105,13 +104,22 @@ int nbw_summary_main(int argc, char **argv)
 			return NBW_EXIT_USAGE;
 		}
 		report = nbw_report_summary(&in);
-		nbw_rinput_free(&in);
+		p = nbw_rinput_products(&in, 0);
+	} else {
+		p = own = nbw_products_new(doc->root);
 	}
-	if (json)
-		rc = print_json(doc, report);
-	else
-		nbw_summary_print(stdout, doc, report, file, -1.0);
+	if (!p) {
+		fprintf(stderr, "nodebw: error: out of memory deriving the analyses of %s\n", file);
+		rc = 1;
+	} else if (json) {
+		rc = print_json(doc, p, report);
+	} else {
+		nbw_summary_print(stdout, doc, p, report, file, -1.0);
+	}
 	json_decref(report);
+	nbw_products_free(own);
+	if (in.nfiles)
+		nbw_rinput_free(&in);
 	nbw_doc_free(doc);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include "nodebw/cli.h"
 #include "nodebw/config.h"
 #include "nodebw/gap.h"
+#include "nodebw/products.h"
 #include "nodebw/kernel_cmp.h"
 #include "nodebw/heat.h"
 #include "nodebw/model.h"
@@ -398,6 +399,7 @@ int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,
 	nbw_stages_walk(&c);
 	rc = stages_exit(&c);
 	json_decref(c.summary);
+	nbw_products_free(c.products);
 	if (c.measured) {
 		nbw_print_failures(stderr, c.doc);
 		if (o.json && print_results_file(c.dir, c.err, sizeof(c.err))) {
@@ -435,8 +437,14 @@ static int cmd_gap(int argc, char **argv)
 	int rc = nbw_cmd_one_results_file(argc, argv, gap_usage, &json, &file, &doc);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	nbw_gap_match_devices(doc->devices);
-	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
+	struct nbw_products *p = nbw_products_new(doc->root);
+	if (!p) {
+		fprintf(stderr, "nodebw: error: out of memory deriving the gap table of %s\n", file);
+		nbw_doc_free(doc);
+		return 1;
+	}
+	json_t *gaps = json_incref(p->gaps);
+	nbw_products_free(p);
 	json_t *kc = nbw_kernel_compare(doc->devices, doc->measurements);
 	if (json) {
 		json_object_set(gaps, "kernel_vs_copy", kc);

@@ -23,6 +23,7 @@
 #include "nodebw/cli.h"
 #include "nodebw/config.h"
 #include "nodebw/model.h"
+#include "nodebw/products.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
@@ -162,8 +163,8 @@ int nbw_run_check_opts(int argc, char **argv, char *err, size_t errlen)
 
 /* ---- calibration and report -------------------------------------------------------- */
 
-int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summary, char *err,
-		   size_t errlen)
+int nbw_run_report(const struct nbw_run_opts *ro, const char *dir,
+		   struct nbw_products *products, json_t **summary, char *err, size_t errlen)
 {
 	if (summary)
 		*summary = NULL;
@@ -182,6 +183,8 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summ
 		return -1;
 	}
 	in.criteria = ro->criteria;
+	/* The products the run derived from the same measurements: lent, taken back below. */
+	in.products[0] = products;
 	/* The calibration derived as the results were loaded: written here, and the same one
 	 * feeds the summary and the report. */
 	int rc = 0;
@@ -204,6 +207,8 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summ
 		*summary = sum;
 	else
 		json_decref(sum);
+	if (products)
+		in.products[0] = NULL;
 	nbw_rinput_free(&in);
 	free(results);
 	free(rdir);

@@ -80,9 +80,13 @@ void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const
  *  "disturbance.speed_reference" of \p doc as taken \p at ("start", "after probes",
  *  "solver round 3", ...). Nothing when \p doc has no "disturbance". */
 void nbw_run_speed_reference(struct nbw_doc *doc, const char *at);
+struct nbw_products;
 /** calibration.json and the report folder from \p dir/results.json; \p summary (may be
- *  NULL) gets the report's summary (nbw_report_summary), to print at the end. */
-int nbw_run_report(const struct nbw_run_opts *ro, const char *dir, json_t **summary, char *err,
+ *  NULL) gets the report's summary (nbw_report_summary), to print at the end. \p products:
+ *  the derived products the run made from the same measurements, lent to the report (NULL:
+ *  derived from the file). */
+int nbw_run_report(const struct nbw_run_opts *ro, const char *dir,
+		   struct nbw_products *products, json_t **summary, char *err,
 		   size_t errlen);
 
 #endif

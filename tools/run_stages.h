@@ -15,6 +15,8 @@
 #include "nodebw/runner.h"
 
 /** What the stages share while the command runs. */
+struct nbw_products;
+
 struct nbw_stage_ctx {
 	bool is_run;                       /**< nodebw run (else nodebw probe) */
 	const struct nbw_run_opts *ro;     /**< run's own options (probe: all off) */
@@ -26,6 +28,7 @@ struct nbw_stage_ctx {
 	struct nbw_run_status st;          /**< the probes and the hidden-helper sweep */
 	struct nbw_run_disturb dist;
 	json_t *summary;                   /**< the report's summary (run), for the end */
+	struct nbw_products *products;     /**< the measurements' derived products, once */
 	double t0;                         /**< when the command started */
 	int probe_rc;     /**< the probes' exit contribution: 0, 1, NBW_EXIT_PARTIAL, 128 + N */
 	int after_rc;     /**< the run's stages after the probes: 0, 1 or NBW_EXIT_PARTIAL */

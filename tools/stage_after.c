@@ -64,7 +64,7 @@ enum nbw_stage_next nbw_stage_report(struct nbw_stage_ctx *c)
 	const struct nbw_run_opts *ro = c->ro;
 	const char *dir = c->dir;
 	nbw_run_progress(ro, "calibration: %s/calibration.json", dir);
-	if (nbw_run_report(ro, dir, &c->summary, c->err, sizeof(c->err))) {
+	if (nbw_run_report(ro, dir, c->products, &c->summary, c->err, sizeof(c->err))) {
 		fprintf(stderr, "nodebw: error: %s\n", c->err);
 		c->after_rc = 1;
 		return NBW_STAGE_CLOSE;
@@ -94,10 +94,10 @@ enum nbw_stage_next nbw_stage_summary(struct nbw_stage_ctx *c)
 	if (json_array_size(h.measurements) == 0 && json_array_size(h.solver_runs) == 0)
 		return NBW_STAGE_NEXT;
 	/* With --json (run), stdout holds the results document: the summary goes to stderr. */
-	if (!c->o->quiet || (c->o->json && c->is_run)) {
+	if (c->products && (!c->o->quiet || (c->o->json && c->is_run))) {
 		char results[4200];
 		snprintf(results, sizeof(results), "%s/results.json", c->dir ? c->dir : ".");
-		nbw_summary_print(c->o->json ? stderr : stdout, c->doc, c->summary,
+		nbw_summary_print(c->o->json ? stderr : stdout, c->doc, c->products, c->summary,
 				  c->dir ? results : NULL, nbw_now() - c->t0);
 	}
 	return NBW_STAGE_NEXT;

@@ -13,6 +13,7 @@
 #include "summary.h"
 #include "nodebw/cli.h"
 #include "nodebw/gap.h"
+#include "nodebw/products.h"
 #include "nodebw/session.h"
 #include "nodebw/sink.h"
 
@@ -84,15 +85,15 @@ enum nbw_stage_next nbw_stage_hht(struct nbw_stage_ctx *c)
 	return NBW_STAGE_NEXT;
 }
 
-/* The OpenMP-vs-native gap table of what was measured: printed, and kept in the results. */
-static void gap_table(struct nbw_doc *doc, const struct nbw_probe_opts *o)
+/* The OpenMP-vs-native gap table of what was measured (the products'): printed, and kept
+ * in the results. */
+static void gap_table(struct nbw_doc *doc, const struct nbw_products *p,
+		      const struct nbw_probe_opts *o)
 {
-	nbw_gap_match_devices(doc->devices);
-	json_t *gaps = nbw_gap_compute(doc->devices, doc->measurements);
 	/* The summary has the gap per mode; the whole table with --verbose (or nodebw gap). */
 	if (!o->quiet && o->verbose)
-		nbw_gap_print(stdout, gaps);
-	nbw_doc_set(doc, "gaps", gaps);
+		nbw_gap_print(stdout, p->gaps);
+	nbw_doc_set(doc, "gaps", json_incref(p->gaps));
 }
 
 /* The state the results file is left in after the probes: a run goes on with the solver
@@ -143,14 +144,25 @@ static int probes_exit(const struct nbw_stage_ctx *c)
 enum nbw_stage_next nbw_stage_analyses(struct nbw_stage_ctx *c)
 {
 	release_probe_ctx(c);
-	gap_table(c->doc, c->o);
+	/* Which OpenMP device is which native one, kept in the document's devices. */
+	nbw_gap_match_devices(c->doc->devices);
+	/* Every derived product of what was measured, once: stored in the results below,
+	 * printed at the end, handed to the report. */
+	c->products = nbw_products_new(c->doc->root);
+	if (!c->products) {
+		snprintf(c->err, sizeof(c->err), "out of memory deriving the results' analyses");
+		fprintf(stderr, "nodebw: error: %s\n", c->err);
+		c->probe_rc = 1;
+		return NBW_STAGE_ABORT;
+	}
+	gap_table(c->doc, c->products, c->o);
 	if (c->st.checkpoint_errors)
 		fprintf(stderr, "nodebw: %u checkpoint write%s of the results failed: %s\n",
 			c->st.checkpoint_errors, c->st.checkpoint_errors == 1 ? "" : "s",
 			c->st.checkpoint_why);
 	c->st.interrupted |= nbw_stop_requested != 0;
 	/* The whole-node analyses of what was measured, kept in the results. */
-	nbw_summary_analyse(c->doc);
+	nbw_summary_analyse(c->doc, c->products);
 	set_final_state(c);
 	if (nbw_doc_write(c->doc, c->dir, c->err, sizeof(c->err))) {
 		fprintf(stderr, "nodebw: error: %s\n", c->err);

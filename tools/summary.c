@@ -17,19 +17,17 @@
 #include "nodebw/analysis.h"
 #include "nodebw/cli.h"
 #include "nodebw/gap.h"
+#include "nodebw/products.h"
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
 
-void nbw_summary_analyse(struct nbw_doc *doc)
+void nbw_summary_analyse(struct nbw_doc *doc, const struct nbw_products *p)
 {
-	json_t *groups = NULL;
-	json_t *out = nbw_analysis_outliers(doc->devices, doc->measurements, &groups);
-	nbw_doc_set(doc, "outliers", out);
-	nbw_doc_set(doc, "outlier_groups", groups ? groups : json_array());
-	nbw_doc_set(doc, "all_at_once", nbw_analysis_concurrent(doc->devices, doc->measurements));
-	nbw_doc_set(doc, "matrices", nbw_analysis_matrices(doc->devices, doc->measurements));
-	nbw_doc_set(doc, "device_tables",
-		    nbw_analysis_device_tables(doc->devices, doc->measurements));
+	nbw_doc_set(doc, "outliers", json_incref(p->outliers));
+	nbw_doc_set(doc, "outlier_groups", json_incref(p->outlier_groups));
+	nbw_doc_set(doc, "all_at_once", json_incref(p->all_at_once));
+	nbw_doc_set(doc, "matrices", json_incref(p->matrices));
+	nbw_doc_set(doc, "device_tables", json_incref(p->device_tables));
 }
 
 static const char *str(json_t *o, const char *k)
@@ -135,16 +133,19 @@ static void p2p_matrices(struct out *o, json_t *mx)
 	}
 }
 
-void nbw_summary_print(FILE *f, const struct nbw_doc *doc, json_t *report, const char *results,
+void nbw_summary_print(FILE *f, const struct nbw_doc *doc, const struct nbw_products *p,
+		       json_t *report, const char *results,
 		       double seconds)
 {
 	struct out o = {f, 2};
+	if (!p)
+		return; /* nothing was derived (out of memory): said where it failed */
 	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s; latency in microseconds) ====\n");
 	/* The items of the one summary: the report's summary holds them for a run (its
 	 * summary section prints the same); a probe's are made here by the same function. */
 	json_t *items = json_incref(json_object_get(report, "items"));
 	if (!items)
-		items = nbw_summary_items(doc->root, NULL);
+		items = nbw_summary_items(doc->root, p, NULL);
 	json_t *speedups = json_object_get(json_object_get(report, "solver"), "speedups");
 	int reserve = 3 + (json_array_size(speedups) ? 2 + (int)json_array_size(speedups) : 0);
 	size_t i, left = 0;
@@ -156,9 +157,7 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, json_t *report, const
 			left++;
 	}
 	json_decref(items);
-	json_t *mx = nbw_analysis_matrices(doc->devices, doc->measurements);
-	p2p_matrices(&o, mx);
-	json_decref(mx);
+	p2p_matrices(&o, p->matrices);
 	if (report)
 		nbw_report_summary_solver(f, report);
 	if (left)

@@ -133,6 +133,8 @@ struct nbw_calib;
 /** Results files merged for one report. */
 struct nbw_criteria;
 
+struct nbw_products;
+
 struct nbw_rinput {
 	size_t nfiles;
 	const char **paths;
@@ -149,11 +151,15 @@ struct nbw_rinput {
 	/** The criteria the report's verdicts judge by (include/nodebw/verdict.h), set by the
 	 *  command; NULL: the theoretical figures only. Not owned. */
 	const struct nbw_criteria *criteria;
-	/** Each file's OpenMP-vs-native gap table (analysis/gap.c's object), derived from its
-	 *  measurements the first time the report asks (nbw_report_doc_gaps), never taken
-	 *  from a table an older run stored; nfiles entries or NULL. */
-	json_t **gaps;
+	/** Each file's derived products (include/nodebw/products.h), derived from its
+	 *  measurements the first time they are asked for (nbw_rinput_products), never taken
+	 *  from a copy an older run stored; nfiles entries, owned. */
+	struct nbw_products **products;
 };
+
+/** The derived products of file \p f of \p in, derived once (the first call) and kept;
+ *  NULL when out of memory. */
+const struct nbw_products *nbw_rinput_products(const struct nbw_rinput *in, size_t f);
 
 /** Load and merge results files and derive their calibration (nbw_rinput_calibrate); on
  *  error \p err names the file, line and column. */

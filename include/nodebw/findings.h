@@ -58,10 +58,10 @@ bool nbw_headline_text(const struct nbw_headline *h, size_t n, const char *api, 
  *  converge, the hidden-helper finding, each API's headlines at the comparison size, the
  *  outliers, the OpenMP-vs-native gap, kernel copies against the API's copies, then \p
  *  sentences (the report's, may be NULL) but the fastest paths, which the headlines say.
- *  \p root is the document; the analyses are computed from its measurements by the same
- *  functions as nodebw matrix (never read from a copy an older nodebw stored). The end of `nodebw
- *  run`, `nodebw summary` and the report's summary section print exactly these.
- *  New reference. */
-json_t *nbw_summary_items(json_t *root, json_t *sentences);
+ *  \p root is the document and \p p its products (nbw_products_derive: never a copy an
+ *  older nodebw stored). The end of `nodebw run`, `nodebw summary` and the report's summary
+ *  section print exactly these. New reference. */
+struct nbw_products;
+json_t *nbw_summary_items(json_t *root, const struct nbw_products *p, json_t *sentences);
 
 #endif
