@@ -165,6 +165,12 @@ static json_t *one(json_t *devices, json_t *ms, const struct nbw_rv_meas *x)
 
 json_t *nbw_analysis_concurrent(json_t *devices, json_t *measurements)
 {
+	return nbw_analysis_concurrent_at(devices, measurements,
+					  nbw_analysis_comparison_bytes(devices, measurements));
+}
+
+json_t *nbw_analysis_concurrent_at(json_t *devices, json_t *measurements, long long cmp)
+{
 	json_t *res = json_array();
 	size_t n = json_array_size(measurements), i;
 	struct nbw_rv_meas *best = calloc(n ? n : 1, sizeof(*best));
@@ -172,7 +178,6 @@ json_t *nbw_analysis_concurrent(json_t *devices, json_t *measurements)
 	json_t *m;
 	if (!best)
 		return res;
-	long long cmp = nbw_analysis_comparison_bytes(devices, measurements);
 	json_array_foreach(measurements, i, m) {
 		struct nbw_rv_meas x;
 		if (!usable(devices, m, &x) || !concurrent(&x) || !isfinite(x.gbps) ||

@@ -175,9 +175,9 @@ bool nbw_findings_hidden_helpers(json_t *measurements, char *out, size_t len)
 	return true;
 }
 
-bool nbw_findings_kernel_vs_copy(json_t *devices, json_t *measurements, char *out, size_t len)
+bool nbw_findings_kernel_vs_copy(json_t *kc, char *out, size_t len)
 {
-	json_t *kc = nbw_kernel_compare(devices, measurements), *s;
+	json_t *s;
 	size_t i, w = 0;
 	if (len)
 		out[0] = '\0';
@@ -200,6 +200,5 @@ bool nbw_findings_kernel_vs_copy(json_t *devices, json_t *measurements, char *ou
 					      json_string_value(json_object_get(s, "direction")),
 					      json_string_value(json_object_get(s, "host_mem")), sm, lg);
 	}
-	json_decref(kc);
 	return w > 0;
 }

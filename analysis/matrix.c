@@ -50,7 +50,8 @@ static bool take(json_t *devices, json_t *m, bool p2p, struct nbw_rv_meas *x)
 }
 
 /* The series of the document, each with its largest and smallest size. */
-static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t *n)
+static struct series *find_series(json_t *devices, json_t *ms, bool p2p, long long cmp,
+				  size_t *n)
 {
 	struct series *s = NULL;
 	size_t i, ns = 0, cap = 0;
@@ -84,7 +85,6 @@ static struct series *find_series(json_t *devices, json_t *ms, bool p2p, size_t 
 	 * same for every series, so a device or pair swept beyond it (device 0 and the first
 	 * pair) is read where its peers are. A series never measured there is left out (its
 	 * sweep is in the report's curves). */
-	long long cmp = nbw_analysis_comparison_bytes(devices, ms);
 	size_t kept = 0;
 	for (size_t k = 0; k < ns; k++) {
 		bool has = false;
@@ -195,9 +195,15 @@ static json_t *matrix_notes(const struct series *s)
 
 json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements)
 {
+	return nbw_analysis_matrices_at(devices, measurements,
+					nbw_analysis_comparison_bytes(devices, measurements));
+}
+
+json_t *nbw_analysis_matrices_at(json_t *devices, json_t *measurements, long long cmp)
+{
 	json_t *out = json_array();
 	size_t ns, i;
-	struct series *s = find_series(devices, measurements, true, &ns);
+	struct series *s = find_series(devices, measurements, true, cmp, &ns);
 	for (size_t k = 0; k < ns; k++) {
 		size_t n;
 		int *ids = series_ids(devices, measurements, &s[k], true, &n);
@@ -272,9 +278,15 @@ json_t *nbw_analysis_matrices(json_t *devices, json_t *measurements)
 
 json_t *nbw_analysis_device_tables(json_t *devices, json_t *measurements)
 {
+	return nbw_analysis_device_tables_at(devices, measurements,
+					     nbw_analysis_comparison_bytes(devices, measurements));
+}
+
+json_t *nbw_analysis_device_tables_at(json_t *devices, json_t *measurements, long long cmp)
+{
 	json_t *out = json_array();
 	size_t ns, i;
-	struct series *s = find_series(devices, measurements, false, &ns);
+	struct series *s = find_series(devices, measurements, false, cmp, &ns);
 	for (size_t k = 0; k < ns; k++) {
 		size_t n;
 		int *ids = series_ids(devices, measurements, &s[k], false, &n);

@@ -176,6 +176,13 @@ static json_t *group_info(const struct cand *c, size_t n, double med_all, int wi
 
 json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **groups)
 {
+	return nbw_analysis_outliers_at(devices, measurements,
+					nbw_analysis_comparison_bytes(devices, measurements), groups);
+}
+
+json_t *nbw_analysis_outliers_at(json_t *devices, json_t *measurements, long long cmp_bytes,
+				 json_t **groups)
+{
 	json_t *out = json_array(), *m;
 	json_t *gout = groups ? json_array() : NULL;
 	size_t nm = json_array_size(measurements), n = 0, i;
@@ -203,7 +210,7 @@ json_t *nbw_analysis_outliers(json_t *devices, json_t *measurements, json_t **gr
 		n++;
 	}
 	qsort(c, n, sizeof(*c), cmp_cand);
-	json_int_t cmp = nbw_analysis_comparison_bytes(devices, measurements);
+	json_int_t cmp = cmp_bytes;
 	for (size_t a = 0; a < n;) {
 		/* c[a] starts a series, sizes in descending order; it is judged at the run's
 		 * comparison size, the size its matrix or table is read at (a long sweep takes

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Every derived product of a results document in one call (include/nodebw/products.h): the
- * one place a run's matrices, tables, aggregates, outliers, latency, failures, gaps and
- * headlines are computed, each from the document's own measurements.
+ * one place a run's matrices, tables, aggregates, outliers, latency, gaps, kernel-vs-copy
+ * comparison and headlines are computed, each from the document's own measurements, all at
+ * the one comparison size derived here.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "nodebw/analysis.h"
 #include "nodebw/gap.h"
+#include "nodebw/kernel_cmp.h"
 #include "nodebw/products.h"
 #include "nodebw/results_view.h"
 
@@ -32,15 +34,16 @@ int nbw_products_derive(json_t *root, struct nbw_products *out)
 	nbw_rv_doc_read(root, &d);
 	json_t *devs = d.devices, *ms = d.measurements;
 	out->comparison_bytes = nbw_analysis_comparison_bytes(devs, ms);
-	out->matrices = nbw_analysis_matrices(devs, ms);
-	out->device_tables = nbw_analysis_device_tables(devs, ms);
-	out->all_at_once = nbw_analysis_concurrent(devs, ms);
-	out->outliers = nbw_analysis_outliers(devs, ms, &out->outlier_groups);
+	long long cmp = out->comparison_bytes;
+	out->matrices = nbw_analysis_matrices_at(devs, ms, cmp);
+	out->device_tables = nbw_analysis_device_tables_at(devs, ms, cmp);
+	out->all_at_once = nbw_analysis_concurrent_at(devs, ms, cmp);
+	out->outliers = nbw_analysis_outliers_at(devs, ms, cmp, &out->outlier_groups);
 	out->latency = nbw_analysis_latency(devs, ms);
-	out->failures = nbw_analysis_failures(root);
 	out->gaps = gaps_of(devs, ms);
+	out->kernel_vs_copy = nbw_kernel_compare(devs, ms);
 	if (!out->matrices || !out->device_tables || !out->all_at_once || !out->outliers ||
-	    !out->outlier_groups || !out->latency || !out->failures || !out->gaps) {
+	    !out->outlier_groups || !out->latency || !out->gaps || !out->kernel_vs_copy) {
 		nbw_products_release(out);
 		return -1;
 	}
@@ -70,7 +73,7 @@ void nbw_products_release(struct nbw_products *p)
 	json_decref(p->outliers);
 	json_decref(p->outlier_groups);
 	json_decref(p->latency);
-	json_decref(p->failures);
+	json_decref(p->kernel_vs_copy);
 	json_decref(p->gaps);
 	memset(p, 0, sizeof(*p));
 }

@@ -138,7 +138,7 @@ json_t *nbw_summary_items(json_t *root, const struct nbw_products *p, json_t *se
 		gap_text(p->gaps, text, sizeof(text));
 		add(items, text);
 	}
-	if (nbw_findings_kernel_vs_copy(head.devices, head.measurements, text, sizeof(text)))
+	if (nbw_findings_kernel_vs_copy(p->kernel_vs_copy, text, sizeof(text)))
 		add(items, text);
 	size_t i;
 	json_t *s;

@@ -63,7 +63,7 @@ int nbw_matrix_main(int argc, char **argv)
 	}
 	json_t *mx = p->matrices, *dev = p->device_tables, *out = p->outliers;
 	json_t *groups = p->outlier_groups, *conc = p->all_at_once, *lat = p->latency;
-	json_t *kc = nbw_kernel_compare(doc->devices, doc->measurements);
+	json_t *kc = p->kernel_vs_copy;
 	if (json) {
 		json_t *all = json_pack("{s:s, s:O, s:O, s:O, s:s, s:O, s:O, s:O, s:O}", "units",
 					"GB/s = 1e9 bytes per second; latency in microseconds "
@@ -83,7 +83,6 @@ int nbw_matrix_main(int argc, char **argv)
 		nbw_analysis_print_latency(stdout, lat);
 		nbw_analysis_print_outliers(stdout, out, groups);
 	}
-	json_decref(kc);
 	nbw_products_free(p);
 	nbw_doc_free(doc);
 	return 0;

@@ -443,9 +443,8 @@ static int cmd_gap(int argc, char **argv)
 		nbw_doc_free(doc);
 		return 1;
 	}
-	json_t *gaps = json_incref(p->gaps);
+	json_t *gaps = json_incref(p->gaps), *kc = json_incref(p->kernel_vs_copy);
 	nbw_products_free(p);
-	json_t *kc = nbw_kernel_compare(doc->devices, doc->measurements);
 	if (json) {
 		json_object_set(gaps, "kernel_vs_copy", kc);
 		json_dumpf(gaps, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(9));

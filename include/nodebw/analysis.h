@@ -49,6 +49,14 @@
  *  another size. */
 long long nbw_analysis_comparison_bytes(json_t *devices, json_t *measurements);
 
+/** The analyses below at a comparison size already derived (nbw_products_derive derives it
+ *  once for all of them); the functions without _at derive it themselves. */
+json_t *nbw_analysis_matrices_at(json_t *devices, json_t *measurements, long long cmp);
+json_t *nbw_analysis_device_tables_at(json_t *devices, json_t *measurements, long long cmp);
+json_t *nbw_analysis_concurrent_at(json_t *devices, json_t *measurements, long long cmp);
+json_t *nbw_analysis_outliers_at(json_t *devices, json_t *measurements, long long cmp,
+				 json_t **groups);
+
 /** P2P matrices: an array with one object per (api, mode, concurrency, peer_access) of the
  *  P2P measurements: "devices" (ids, ascending), "bandwidth_bytes" (the comparison size,
  *  nbw_analysis_comparison_bytes; "not_at_bandwidth_bytes" lists the pairs measured only

@@ -15,10 +15,10 @@ bool nbw_findings_not_converged(json_t *measurements, char *out, size_t len);
 /** The hidden-helper sweep's largest effect: the same OpenMP point with different hidden
  *  helper counts, when one median time is twice the other or more; false otherwise. */
 bool nbw_findings_hidden_helpers(json_t *measurements, char *out, size_t len);
-/** Kernel copies against the same API's sync copies (include/nodebw/kernel_cmp.h): per API,
- *  direction and host memory the median ratio of the small and the large sizes; false when
- *  no kernel copy pairs with a sync copy. */
-bool nbw_findings_kernel_vs_copy(json_t *devices, json_t *measurements, char *out, size_t len);
+/** Kernel copies against the same API's sync copies, from \p kc (nbw_kernel_compare, a
+ *  product of the document): per API, direction and host memory the median ratio of the
+ *  small and the large sizes; false when no kernel copy pairs with a sync copy. */
+bool nbw_findings_kernel_vs_copy(json_t *kc, char *out, size_t len);
 
 /** One headline figure of an API at the comparison size: the best (mode, host memory) of
  *  the medians over its devices (HtoD, DtoH) or ordered pairs (P2P, one direction at a

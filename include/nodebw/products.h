@@ -2,8 +2,9 @@
 /*
  * The derived products of one results document, computed once (analysis/products.c): the
  * comparison size, the P2P matrices, the per-device tables, every device at once, the
- * outliers and the groups the median rule did not judge, the latency table, the failures,
- * the OpenMP-vs-native gap table and the headlines. The end of `nodebw run` and `probe`,
+ * outliers and the groups the median rule judged or did not, the latency table, the
+ * OpenMP-vs-native gap table, the kernel copies against the copy calls and the headlines.
+ * (The failed and unverified records are listed, not derived: nbw_analysis_failures.) The end of `nodebw run` and `probe`,
  * `nodebw summary`, `matrix`, the report and the fleet comparison render these; none of them
  * derives a product again, and none is read from a copy an older nodebw stored in the file.
  */
@@ -25,8 +26,8 @@ struct nbw_products {
 	json_t *outliers;           /**< nbw_analysis_outliers */
 	json_t *outlier_groups;     /**< the groups, with why each was or was not judged */
 	json_t *latency;            /**< nbw_analysis_latency */
-	json_t *failures;           /**< nbw_analysis_failures */
 	json_t *gaps;               /**< nbw_gap_compute on the devices matched across APIs */
+	json_t *kernel_vs_copy;     /**< nbw_kernel_compare */
 	struct nbw_headline headlines[NBW_PRODUCTS_MAX_HEADLINES];
 	size_t nheadlines;          /**< nbw_headlines over the tables, matrices, all at once */
 };
