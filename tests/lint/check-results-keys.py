@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""One truth, checked in the sources (doc/architecture.md, "Results and their products"), TAP:
+
+1. every derived product of a results document is computed in one place: the functions
+   that derive one (PRODUCTS) are called only by analysis/products.c (nbw_products_derive)
+   outside their own file and tests/, except the uses listed in ELSEWHERE with the reason;
+2. the files outside the results library read no more results keys than BASELINE records
+   for them: a key read is a JSON read (json_object_get, jstr, jnum, jint and the files'
+   str/num wrappers) of a string literal that is a key of doc/results.schema.json; the
+   library is common/results*.c (the one reader and writer) and analysis/ (which derives
+   the products). The count of every file and the total are printed; a file above its
+   baseline fails, a file below it asks for the baseline to be lowered, so the count only
+   goes down, towards 0.
+
+Usage: check-results-keys.py SOURCE_ROOT [--write-baseline]"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+root = sys.argv[1]
+write = "--write-baseline" in sys.argv
+BASELINE = os.path.join(root, "tests", "lint", "results-keys.baseline")
+n = 0
+failed = 0
+
+
+def tap(ok, desc, detail=()):
+    global n, failed
+    n += 1
+    print(("ok" if ok else "not ok") + f" {n} - {desc}")
+    if not ok:
+        failed += 1
+    for line in detail:
+        print("#   " + line)
+
+
+def sources():
+    try:
+        out = subprocess.run(["git", "-C", root, "ls-files", "*.c"], capture_output=True,
+                             text=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        out = []
+        for d, _, files in os.walk(root):
+            if "/build" in d or "/." in d:
+                continue
+            out += [os.path.relpath(os.path.join(d, f), root) for f in files if f.endswith(".c")]
+    return sorted(f for f in out if not f.startswith(("tests/", "bench/", "meson/")))
+
+
+files = sources()
+text = {f: open(os.path.join(root, f), errors="replace").read() for f in files}
+
+# 1. The products, each derived in one place.
+PRODUCTS = ["nbw_analysis_comparison_bytes", "nbw_analysis_matrices", "nbw_analysis_matrices_at",
+            "nbw_analysis_device_tables", "nbw_analysis_device_tables_at",
+            "nbw_analysis_concurrent", "nbw_analysis_concurrent_at", "nbw_analysis_outliers",
+            "nbw_analysis_outliers_at", "nbw_analysis_latency", "nbw_gap_compute",
+            "nbw_kernel_compare", "nbw_headlines", "nbw_calib_from_results"]
+# (function, file): why that file may call it.
+ELSEWHERE = {
+    ("nbw_calib_from_results", "models/rinput.c"):
+        "the calibration is derived once per loaded results (nbw_rinput_calibrate)",
+    ("nbw_analysis_comparison_bytes", "fleet/compare_load.c"):
+        "a fleet node is reduced to its paths without deriving its whole analysis",
+    ("nbw_analysis_comparison_bytes", "analysis/verdicts.c"):
+        "the verdicts depend on the site's criteria (nbw_verdicts, once per document and "
+        "criteria) and judge at the comparison size",
+}
+# The analyses without _at derive the comparison size themselves, for callers with no
+# products (the unit tests); the products call the _at ones.
+for f in ("analysis/matrix.c", "analysis/concurrent.c", "analysis/outliers.c"):
+    ELSEWHERE[("nbw_analysis_comparison_bytes", f)] = "its analysis without _at"
+calls = re.compile(r"\b(" + "|".join(PRODUCTS) + r")\s*\(")
+stray, places = [], {}
+for f in files:
+    for i, line in enumerate(text[f].split("\n"), 1):
+        if line.lstrip().startswith(("*", "/*", "//")):
+            continue
+        for fn in calls.findall(line):
+            defined = re.match(r"^[a-z].*\b" + fn + r"\s*\(", line) is not None
+            if defined:
+                continue
+            places.setdefault(fn, []).append(f"{f}:{i}")
+            own = f.startswith("analysis/") and re.search(
+                r"^[a-z][^;]*\b" + fn + r"\s*\(", text[f], re.M) is not None
+            if f == "analysis/products.c" or own or (fn, f) in ELSEWHERE:
+                continue
+            stray.append(f"{f}:{i}: calls {fn} (take it from include/nodebw/products.h)")
+tap(not stray, "every derived product is computed in analysis/products.c (one place each)",
+    stray + [f"{fn}: {', '.join(places.get(fn, ['not called']))}" for fn in PRODUCTS])
+
+# 2. Results keys read outside the library.
+schema = json.load(open(os.path.join(root, "doc", "results.schema.json")))
+keys = set()
+
+
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k == "properties" and isinstance(v, dict):
+                keys.update(v.keys())
+            walk(v)
+    elif isinstance(o, list):
+        for x in o:
+            walk(x)
+
+
+walk(schema)
+read = re.compile(r"\b(?:json_object_get|jstr|jnum|jint|str|num)\s*\(\s*"
+                  r"(?:[^,()]|\([^()]*\))*,\s*\"([A-Za-z0-9_]+)\"")
+library = ("common/results", "analysis/")
+count = {}
+for f in files:
+    if f.startswith(library):
+        continue
+    k = sum(1 for key in read.findall(text[f]) if key in keys)
+    if k:
+        count[f] = k
+total = sum(count.values())
+if write:
+    with open(BASELINE, "w") as out:
+        out.write("# Results keys read outside the results library, per file (tests/lint/"
+                  "check-results-keys.py);\n# the count only goes down: lower it when a file "
+                  "reads fewer.\n")
+        for f in sorted(count):
+            out.write(f"{count[f]} {f}\n")
+base = {}
+for line in open(BASELINE):
+    if line.strip() and not line.startswith("#"):
+        c, f = line.split()
+        base[f] = int(c)
+over = [f"{f}: {count[f]} key reads, the baseline allows {base.get(f, 0)}"
+        for f in sorted(count) if count[f] > base.get(f, 0)]
+under = [f"{f}: {count.get(f, 0)} key reads, below its baseline {base[f]}: lower it"
+         for f in sorted(base) if count.get(f, 0) < base[f]]
+tap(not over and not under,
+    f"results keys read outside the results library: {total} in {len(count)} files "
+    f"(baseline {sum(base.values())}; target 0)",
+    over + under + [f"{count[f]:4d} {f}" for f in sorted(count, key=lambda x: -count[x])])
+print(f"1..{n}")
+sys.exit(1 if failed else 0)
