@@ -11,25 +11,23 @@
 
 #include "nodebw/sizes.h"
 
-#include "nodebw/jget.h"
 #include "nodebw/analysis.h"
+#include "nodebw/products.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"
 
-static void num_cell(struct nbw_rtable *t, json_t *o, const char *key, const char *fmt,
-		     double scale)
+static void num_cell(struct nbw_rtable *t, double v, const char *fmt, double scale)
 {
-	json_t *v = json_object_get(o, key);
-	if (json_is_number(v))
-		nbw_rtable_cell(t, fmt, json_number_value(v) * scale);
+	if (isfinite(v))
+		nbw_rtable_cell(t, fmt, v * scale);
 	else
 		nbw_rtable_cell(t, "-");
 }
 
-static void endpoint(char *buf, size_t len, json_t *v)
+static void endpoint(char *buf, size_t len, int id)
 {
-	if (json_is_integer(v))
-		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+	if (id >= 0)
+		snprintf(buf, len, "%d", id);
 	else
 		snprintf(buf, len, "host");
 }
@@ -64,39 +62,40 @@ void nbw_node_concurrent(struct nbw_rdoc *r, json_t *rows, const char *tag, int 
 	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
 	nbw_rtable_csv_names(t, csv);
 	size_t i;
-	json_t *o;
-	json_array_foreach(rows, i, o) {
-		nbw_rtable_cell(t, "%s", jstr(o, "pattern"));
-		nbw_rtable_cell(t, "%s", jstr(o, "api"));
-		nbw_rtable_cell(t, "%s", jstr(o, "mode"));
-		nbw_rtable_cell(t, "%s", jstr(o, "host_mem"));
-		nbw_rtable_cell(t, "%s", jstr(o, "peer_access"));
-		nbw_rtable_cell(t, "%zu", json_array_size(json_object_get(o, "devices")));
+	json_t *j;
+	json_array_foreach(rows, i, j) {
+		struct nbw_pv_conc o;
+		nbw_pv_conc(j, &o);
+		nbw_rtable_cell(t, "%s", o.pattern);
+		nbw_rtable_cell(t, "%s", o.api);
+		nbw_rtable_cell(t, "%s", o.mode);
+		nbw_rtable_cell(t, "%s", o.host_mem);
+		nbw_rtable_cell(t, "%s", o.peer_access);
+		nbw_rtable_cell(t, "%zu", o.ndevices);
 		char sz[32];
-		nbw_rtable_cellv(t, jnum(o, "bytes"), "%s",
-				 nbw_size_label((uint64_t)fmax(0.0, jnum(o, "bytes")), sz, sizeof(sz)));
-		num_cell(t, o, "aggregate_gbps", "%.2f", 1.0);
-		num_cell(t, o, "alone_sum_gbps", "%.2f", 1.0);
-		num_cell(t, o, "scaling", "%.2f", 1.0);
-		num_cell(t, o, "links_theoretical_gbps", "%.1f", 1.0);
-		num_cell(t, o, "fraction_of_links", "%.1f", 100.0);
-		num_cell(t, o, "host_memory_limit_gbps", "%.2f", 1.0);
-		num_cell(t, o, "fraction_of_host_limit", "%.1f", 100.0);
-		if (*jstr(o, "bound"))
-			nbw_rtable_cell(t, "%s", jstr(o, "bound"));
+		nbw_rtable_cellv(t, o.bytes >= 0 ? (double)o.bytes : NAN, "%s",
+				 nbw_size_label((uint64_t)fmax(0.0, (double)o.bytes), sz, sizeof(sz)));
+		num_cell(t, o.aggregate_gbps, "%.2f", 1.0);
+		num_cell(t, o.alone_sum_gbps, "%.2f", 1.0);
+		num_cell(t, o.scaling, "%.2f", 1.0);
+		num_cell(t, o.links_theoretical_gbps, "%.1f", 1.0);
+		num_cell(t, o.fraction_of_links, "%.1f", 100.0);
+		num_cell(t, o.host_memory_limit_gbps, "%.2f", 1.0);
+		num_cell(t, o.fraction_of_host_limit, "%.1f", 100.0);
+		if (*o.bound)
+			nbw_rtable_cell(t, "%s", o.bound);
 		else
 			nbw_rtable_cellc(t, "", "-"); /* empty in the CSV file */
-		nbw_rtable_cell(t, "%s", jstr(o, "verdict"));
-		json_t *sl = json_object_get(o, "slowest");
+		nbw_rtable_cell(t, "%s", o.verdict);
 		char a[16], b[16];
-		endpoint(a, sizeof(a), json_object_get(sl, "src"));
-		endpoint(b, sizeof(b), json_object_get(sl, "dst"));
+		endpoint(a, sizeof(a), o.slowest_src);
+		endpoint(b, sizeof(b), o.slowest_dst);
 		nbw_rtable_cell(t, "%s->%s", a, b);
-		num_cell(t, sl, "gbps", "%.2f", 1.0);
+		num_cell(t, o.slowest_gbps, "%.2f", 1.0);
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t,
-		       "Every device at once: GB/s = 1e9 B/s at the largest size; aggregate = all "
+		       "Every device at once: GB/s = 1e9 B/s at the comparison size; aggregate = all "
 		       "streams' bytes / wall time from the first start to the last end; sum "
 		       "alone = each stream timed alone, added; links = sum of the streams' links' "
 		       "theoretical figures (none for host memory); host memory alone = the "

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "nodebw/analysis.h"
-#include "nodebw/jget.h"
+#include "nodebw/products.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"
 
@@ -19,9 +19,8 @@ static void cell(struct nbw_rtable *t, double v, const char *fmt)
 		nbw_rtable_cell(t, "-");
 }
 
-static void where(char *buf, size_t len, json_t *r)
+static void where(char *buf, size_t len, int s, int d)
 {
-	int s = jint(r, "src", -1), d = jint(r, "dst", -1);
 	char a[16], b[16];
 	snprintf(a, sizeof(a), s < 0 ? "h" : "%d", s);
 	snprintf(b, sizeof(b), d < 0 ? "h" : "%d", d);
@@ -54,20 +53,22 @@ void nbw_node_latency(struct nbw_rdoc *r, json_t *rows, const char *tag, int lev
 	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
 	nbw_rtable_csv_names(t, csv);
 	size_t i;
-	json_t *row;
-	json_array_foreach(rows, i, row) {
-		nbw_rtable_cell(t, "%s", jstr(row, "api"));
-		nbw_rtable_cell(t, "%s", jstr(row, "direction"));
-		nbw_rtable_cell(t, "%s", jstr(row, "host_mem"));
-		where(w, sizeof(w), row);
+	json_t *j;
+	json_array_foreach(rows, i, j) {
+		struct nbw_pv_latency row;
+		nbw_pv_latency(j, &row);
+		nbw_rtable_cell(t, "%s", row.api);
+		nbw_rtable_cell(t, "%s", row.direction);
+		nbw_rtable_cell(t, "%s", row.host_mem);
+		where(w, sizeof(w), row.src, row.dst);
 		nbw_rtable_cell(t, "%s", w);
-		cell(t, jnum(row, "copy_us"), "%.2f");
-		cell(t, jnum(row, "copy_us_bytes"), "%.0f");
-		cell(t, jnum(row, "chase_small_ns"), "%.1f");
-		cell(t, jnum(row, "chase_small_ns_bytes"), "%.0f");
-		cell(t, jnum(row, "chase_large_ns"), "%.1f");
-		cell(t, jnum(row, "chase_large_ns_bytes"), "%.0f");
-		cell(t, jnum(row, "chase_large_touched_bytes"), "%.0f");
+		cell(t, row.copy_us, "%.2f");
+		cell(t, row.copy_us_bytes, "%.0f");
+		cell(t, row.chase_small_ns, "%.1f");
+		cell(t, row.chase_small_ns_bytes, "%.0f");
+		cell(t, row.chase_large_ns, "%.1f");
+		cell(t, row.chase_large_ns_bytes, "%.0f");
+		cell(t, row.chase_large_touched_bytes, "%.0f");
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "Latency per path: copy microseconds and chase nanoseconds per load");

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nodebw/jget.h"
 #include "nodebw/analysis.h"
+#include "nodebw/products.h"
 #include "nodebw/sizes.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"
@@ -39,33 +39,28 @@ static void outlier_table(struct nbw_rdoc *r, json_t *outliers, const char *tag)
 	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
 	nbw_rtable_csv_names(t, csv);
 	size_t i;
-	json_t *o;
-	json_array_foreach(outliers, i, o) {
-		nbw_rtable_cell(t, "%s", jstr(o, "what"));
-		nbw_rtable_cell(t, "%s", jstr(o, "where"));
-		nbw_rtable_cell(t, "%s", jstr(o, "api"));
-		nbw_rtable_cell(t, "%s", jstr(o, "direction"));
-		nbw_rtable_cell(t, "%s", jstr(o, "mode"));
-		nbw_rtable_cell(t, "%s", jstr(o, "host_mem"));
-		nbw_rtable_cell(t, "%s", jstr(o, "peer_access"));
-		nbw_rtable_cell(t, "%s", jstr(o, "link"));
-		num_cell(t, jnum(o, "gbps"), "%.2f", 1.0);
-		num_cell(t, jnum(o, "peer_median_gbps"), "%.2f", 1.0);
-		num_cell(t, jnum(o, "theoretical_gbps"), "%.1f", 1.0);
-		num_cell(t, jnum(o, "fraction"), "%.1f", 100.0);
-		char rules[64] = "";
-		size_t k;
-		json_t *rule;
-		json_array_foreach(json_object_get(o, "rules"), k, rule)
-			snprintf(rules + strlen(rules), sizeof(rules) - strlen(rules), "%s%s",
-				 k ? " + " : "", json_string_value(rule) ? json_string_value(rule)
-									 : "");
-		nbw_rtable_cell(t, "%s", rules);
-		nbw_rtable_cell(t, "%s", jstr(o, "reason"));
+	json_t *j;
+	json_array_foreach(outliers, i, j) {
+		struct nbw_pv_outlier o;
+		nbw_pv_outlier(j, &o);
+		nbw_rtable_cell(t, "%s", o.what);
+		nbw_rtable_cell(t, "%s", o.where);
+		nbw_rtable_cell(t, "%s", o.api);
+		nbw_rtable_cell(t, "%s", o.direction);
+		nbw_rtable_cell(t, "%s", o.mode);
+		nbw_rtable_cell(t, "%s", o.host_mem);
+		nbw_rtable_cell(t, "%s", o.peer_access);
+		nbw_rtable_cell(t, "%s", o.link);
+		num_cell(t, o.gbps, "%.2f", 1.0);
+		num_cell(t, o.peer_median_gbps, "%.2f", 1.0);
+		num_cell(t, o.theoretical_gbps, "%.1f", 1.0);
+		num_cell(t, o.fraction, "%.1f", 100.0);
+		nbw_rtable_cell(t, "%s", o.rules);
+		nbw_rtable_cell(t, "%s", o.reason);
 		nbw_rtable_end_row(t);
 	}
 	char cap[600];
-	snprintf(cap, sizeof(cap), "Outliers: GB/s = 1e9 B/s at the largest size of each series; "
+	snprintf(cap, sizeof(cap), "Outliers: GB/s = 1e9 B/s at the comparison size; "
 				   "where: a device, two devices at once (0+1), a pair one way "
 				   "(3->6) or both ways at once (3<->6); rule: %s", NBW_OUTLIER_RULE);
 	nbw_rdoc_table(r, t, cap);
@@ -74,9 +69,10 @@ static void outlier_table(struct nbw_rdoc *r, json_t *outliers, const char *tag)
 static void groups_table(struct nbw_rdoc *r, json_t *groups, const char *tag)
 {
 	size_t small = 0, i;
-	json_t *g;
-	json_array_foreach(groups, i, g)
-		small += !json_is_true(json_object_get(g, "median_rule"));
+	json_t *j;
+	struct nbw_pv_group g;
+	json_array_foreach(groups, i, j)
+		small += nbw_pv_group(j, &g) && !g.median_rule;
 	size_t n = json_array_size(groups);
 	if (small == 0) {
 		nbw_rdoc_para(r, "The median rule judged all %zu groups of like measurements.", n);
@@ -98,22 +94,23 @@ static void groups_table(struct nbw_rdoc *r, json_t *groups, const char *tag)
 	snprintf(name, sizeof(name), "%soutlier-groups-not-judged", tag);
 	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
 	nbw_rtable_csv_names(t, csv);
-	json_array_foreach(groups, i, g) {
-		if (json_is_true(json_object_get(g, "median_rule")))
+	json_array_foreach(groups, i, j) {
+		if (!nbw_pv_group(j, &g) || g.median_rule)
 			continue;
-		nbw_rtable_cell(t, "%s", jstr(g, "api"));
-		nbw_rtable_cell(t, "%s", jstr(g, "direction"));
-		nbw_rtable_cell(t, "%s", jstr(g, "mode"));
-		nbw_rtable_cell(t, "%s", jstr(g, "host_mem"));
-		nbw_rtable_cell(t, "%s", jstr(g, "concurrency"));
-		nbw_rtable_cell(t, "%s", jstr(g, "peer_access"));
+		nbw_rtable_cell(t, "%s", g.api);
+		nbw_rtable_cell(t, "%s", g.direction);
+		nbw_rtable_cell(t, "%s", g.mode);
+		nbw_rtable_cell(t, "%s", g.host_mem);
+		nbw_rtable_cell(t, "%s", g.concurrency);
+		nbw_rtable_cell(t, "%s", g.peer_access);
 		char sz[32];
-		nbw_rtable_cellv(t, jnum(g, "bytes"), "%s",
-				 nbw_size_label((uint64_t)fmax(0.0, jnum(g, "bytes")), sz, sizeof(sz)));
-		nbw_rtable_cell(t, "%s", jstr(g, "link"));
-		nbw_rtable_cell(t, "%d", jint(g, "members", 0));
-		num_cell(t, jnum(g, "median_gbps"), "%.2f", 1.0);
-		nbw_rtable_cell(t, "%s", jstr(g, "note"));
+		double b = g.bytes >= 0 ? (double)g.bytes : NAN;
+		nbw_rtable_cellv(t, b, "%s",
+				 nbw_size_label((uint64_t)fmax(0.0, (double)g.bytes), sz, sizeof(sz)));
+		nbw_rtable_cell(t, "%s", g.link);
+		nbw_rtable_cell(t, "%d", g.members);
+		num_cell(t, g.median_gbps, "%.2f", 1.0);
+		nbw_rtable_cell(t, "%s", g.note);
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "Groups of like measurements the median rule did not judge "

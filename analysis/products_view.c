@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Typed views of the products' elements (include/nodebw/products.h): the one place, with
+ * the analyses that build them, that names the products' keys. The renderers read fields.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nodebw/products.h"
+
+static const char *s_of(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static double n_of(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static long long i_of(json_t *o, const char *k, long long dflt)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_integer(v) ? (long long)json_integer_value(v)
+	       : json_is_number(v) ? (long long)json_number_value(v) : dflt;
+}
+
+/* An endpoint: a device id, or -1 for "host" (and anything else). */
+static int end_of(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
+static const char *str_at(json_t *a, size_t i)
+{
+	const char *s = json_string_value(json_array_get(a, i));
+	return s ? s : "";
+}
+
+/* ---- matrices -------------------------------------------------------------------- */
+
+bool nbw_pv_matrix(json_t *m, struct nbw_pv_matrix *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(m))
+		return false;
+	out->api = s_of(m, "api");
+	out->direction = s_of(m, "direction");
+	out->mode = s_of(m, "mode");
+	out->concurrency = s_of(m, "concurrency");
+	out->peer_access = s_of(m, "peer_access");
+	out->binding = s_of(m, "binding");
+	out->bandwidth_bytes = i_of(m, "bandwidth_bytes", -1);
+	out->latency_bytes = i_of(m, "latency_bytes", -1);
+	out->devices_ = json_object_get(m, "devices");
+	out->cells_ = json_object_get(m, "cells");
+	out->notes_ = json_object_get(m, "notes");
+	out->missing_ = json_object_get(m, "not_at_bandwidth_bytes");
+	out->n = json_array_size(out->devices_);
+	out->nnotes = json_array_size(out->notes_);
+	out->nmissing = json_array_size(out->missing_);
+	return true;
+}
+
+int nbw_pv_matrix_device(const struct nbw_pv_matrix *m, size_t i)
+{
+	json_t *v = json_array_get(m->devices_, i);
+	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
+bool nbw_pv_matrix_cell(const struct nbw_pv_matrix *m, size_t row, size_t col,
+			struct nbw_pv_cell *out)
+{
+	json_t *c = json_array_get(json_array_get(m->cells_, row), col);
+	memset(out, 0, sizeof(*out));
+	out->gbps = out->latency_us = out->theoretical_gbps = out->fraction = NAN;
+	out->link = "";
+	out->src = nbw_pv_matrix_device(m, row);
+	out->dst = nbw_pv_matrix_device(m, col);
+	if (!json_is_object(c))
+		return false;
+	out->measured = true;
+	out->src = (int)i_of(c, "src", out->src);
+	out->dst = (int)i_of(c, "dst", out->dst);
+	out->gbps = n_of(c, "gbps");
+	out->latency_us = n_of(c, "latency_us");
+	out->theoretical_gbps = n_of(c, "theoretical_gbps");
+	out->fraction = n_of(c, "fraction");
+	out->link = s_of(c, "link");
+	out->peer_link = json_is_true(json_object_get(c, "peer_link"));
+	return true;
+}
+
+const char *nbw_pv_matrix_note(const struct nbw_pv_matrix *m, size_t i)
+{
+	return str_at(m->notes_, i);
+}
+
+const char *nbw_pv_matrix_missing(const struct nbw_pv_matrix *m, size_t i)
+{
+	return str_at(m->missing_, i);
+}
+
+/* ---- per-device tables ------------------------------------------------------------ */
+
+bool nbw_pv_table(json_t *t, struct nbw_pv_table *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(t))
+		return false;
+	out->api = s_of(t, "api");
+	out->direction = s_of(t, "direction");
+	out->mode = s_of(t, "mode");
+	out->host_mem = s_of(t, "host_mem");
+	out->concurrency = s_of(t, "concurrency");
+	out->binding = s_of(t, "binding");
+	out->bytes = i_of(t, "bytes", -1);
+	out->rows_ = json_object_get(t, "rows");
+	out->notes_ = json_object_get(t, "notes");
+	out->missing_ = json_object_get(t, "not_at_bytes");
+	out->nrows = json_array_size(out->rows_);
+	out->nnotes = json_array_size(out->notes_);
+	out->nmissing = json_array_size(out->missing_);
+	return true;
+}
+
+bool nbw_pv_table_row(const struct nbw_pv_table *t, size_t i, struct nbw_pv_devrow *out)
+{
+	json_t *r = json_array_get(t->rows_, i);
+	memset(out, 0, sizeof(*out));
+	out->device = -1;
+	out->gbps = out->theoretical_gbps = out->fraction = out->ci_half_width_pct = NAN;
+	out->converged = -1;
+	out->link = "";
+	if (!json_is_object(r))
+		return false;
+	out->device = (int)i_of(r, "device", -1);
+	out->gbps = n_of(r, "gbps");
+	out->theoretical_gbps = n_of(r, "theoretical_gbps");
+	out->fraction = n_of(r, "fraction");
+	out->ci_half_width_pct = n_of(r, "ci_half_width_pct");
+	json_t *c = json_object_get(r, "converged");
+	out->converged = json_is_boolean(c) ? json_is_true(c) : -1;
+	out->link = s_of(r, "link");
+	out->host_memory = json_is_true(json_object_get(r, "host_memory"));
+	return true;
+}
+
+bool nbw_pv_table_find(const struct nbw_pv_table *t, int id, struct nbw_pv_devrow *out)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (nbw_pv_table_row(t, i, out) && out->device == id)
+			return true;
+	nbw_pv_table_row(t, t->nrows, out); /* the empty row */
+	return false;
+}
+
+const char *nbw_pv_table_note(const struct nbw_pv_table *t, size_t i)
+{
+	return str_at(t->notes_, i);
+}
+
+int nbw_pv_table_missing(const struct nbw_pv_table *t, size_t i)
+{
+	json_t *v = json_array_get(t->missing_, i);
+	return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
+/* ---- every device at once, outliers, groups, latency ------------------------------ */
+
+bool nbw_pv_conc(json_t *o, struct nbw_pv_conc *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(o))
+		return false;
+	out->pattern = s_of(o, "pattern");
+	out->api = s_of(o, "api");
+	out->direction = s_of(o, "direction");
+	out->mode = s_of(o, "mode");
+	out->host_mem = s_of(o, "host_mem");
+	out->concurrency = s_of(o, "concurrency");
+	out->peer_access = s_of(o, "peer_access");
+	out->binding = s_of(o, "binding");
+	out->link = s_of(o, "link");
+	out->bound = s_of(o, "bound");
+	out->verdict = s_of(o, "verdict");
+	out->host_limit_host_mem = s_of(o, "host_limit_host_mem");
+	out->bytes = i_of(o, "bytes", -1);
+	out->ndevices = json_array_size(json_object_get(o, "devices"));
+	out->aggregate_gbps = n_of(o, "aggregate_gbps");
+	out->alone_sum_gbps = n_of(o, "alone_sum_gbps");
+	out->scaling = n_of(o, "scaling");
+	out->links_theoretical_gbps = n_of(o, "links_theoretical_gbps");
+	out->fraction_of_links = n_of(o, "fraction_of_links");
+	out->host_memory_limit_gbps = n_of(o, "host_memory_limit_gbps");
+	out->fraction_of_host_limit = n_of(o, "fraction_of_host_limit");
+	json_t *sl = json_object_get(o, "slowest");
+	out->has_slowest = json_is_object(sl);
+	out->slowest_src = end_of(sl, "src");
+	out->slowest_dst = end_of(sl, "dst");
+	out->slowest_gbps = n_of(sl, "gbps");
+	return true;
+}
+
+bool nbw_pv_outlier(json_t *o, struct nbw_pv_outlier *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(o))
+		return false;
+	out->what = s_of(o, "what");
+	out->where = s_of(o, "where");
+	out->api = s_of(o, "api");
+	out->direction = s_of(o, "direction");
+	out->mode = s_of(o, "mode");
+	out->host_mem = s_of(o, "host_mem");
+	out->concurrency = s_of(o, "concurrency");
+	out->peer_access = s_of(o, "peer_access");
+	out->link = s_of(o, "link");
+	out->reason = s_of(o, "reason");
+	out->gbps = n_of(o, "gbps");
+	out->peer_median_gbps = n_of(o, "peer_median_gbps");
+	out->theoretical_gbps = n_of(o, "theoretical_gbps");
+	out->fraction = n_of(o, "fraction");
+	out->peers = (int)i_of(o, "peers", 0);
+	size_t k, w = 0;
+	json_t *rule;
+	json_array_foreach(json_object_get(o, "rules"), k, rule)
+		if (w < sizeof(out->rules))
+			w += (size_t)snprintf(out->rules + w, sizeof(out->rules) - w, "%s%s",
+					      k ? " + " : "",
+					      json_string_value(rule) ? json_string_value(rule) : "");
+	return true;
+}
+
+bool nbw_pv_group(json_t *g, struct nbw_pv_group *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(g))
+		return false;
+	out->api = s_of(g, "api");
+	out->direction = s_of(g, "direction");
+	out->mode = s_of(g, "mode");
+	out->host_mem = s_of(g, "host_mem");
+	out->concurrency = s_of(g, "concurrency");
+	out->peer_access = s_of(g, "peer_access");
+	out->link = s_of(g, "link");
+	out->note = s_of(g, "note");
+	out->bytes = i_of(g, "bytes", -1);
+	out->members = (int)i_of(g, "members", 0);
+	out->median_gbps = n_of(g, "median_gbps");
+	out->median_rule = json_is_true(json_object_get(g, "median_rule"));
+	return true;
+}
+
+bool nbw_pv_latency(json_t *r, struct nbw_pv_latency *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(r))
+		return false;
+	out->api = s_of(r, "api");
+	out->direction = s_of(r, "direction");
+	out->host_mem = s_of(r, "host_mem");
+	out->src = (int)i_of(r, "src", -1);
+	out->dst = (int)i_of(r, "dst", -1);
+	out->copy_us = n_of(r, "copy_us");
+	out->copy_us_bytes = n_of(r, "copy_us_bytes");
+	out->chase_small_ns = n_of(r, "chase_small_ns");
+	out->chase_small_ns_bytes = n_of(r, "chase_small_ns_bytes");
+	out->chase_large_ns = n_of(r, "chase_large_ns");
+	out->chase_large_ns_bytes = n_of(r, "chase_large_ns_bytes");
+	out->chase_large_touched_bytes = n_of(r, "chase_large_touched_bytes");
+	return true;
+}
