@@ -5,32 +5,30 @@
  * per api and direction into one bar chart (one bar per device and series, at most
  * NBW_NODE_BAR_SERIES_MAX series) and one table with every series; the theoretical GB/s of
  * the host links is drawn as a dashed reference line where it is known. Each series is read
- * at its size (the analysis's rule: the largest measured on every device), named in the
- * caption, in each series' title where the series differ, and in the CSV file's bytes
- * column of every series.
+ * at the run's comparison size, named in the caption and in the CSV file's bytes column of
+ * every series. The tables are read through their typed views (include/nodebw/products.h).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodebw/jget.h"
 #include "nodebw/analysis.h"
+#include "nodebw/products.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"
 
 #define MAX_HLINES 3
 
 /* The device ids of the tables \p idx[0..n), ascending, into \p ids (capacity \p cap). */
-static size_t device_ids(json_t *tables, const size_t *idx, size_t n, int *ids, size_t cap)
+static size_t device_ids(const struct nbw_pv_table *tables, const size_t *idx, size_t n,
+			 int *ids, size_t cap)
 {
 	size_t nid = 0;
 	for (size_t s = 0; s < n; s++) {
-		size_t k;
-		json_t *row;
-		json_array_foreach(json_object_get(json_array_get(tables, idx[s]), "rows"), k,
-				   row) {
-			int id = jint(row, "device", -1);
+		struct nbw_pv_devrow row;
+		for (size_t k = 0; nbw_pv_table_row(&tables[idx[s]], k, &row); k++) {
+			int id = row.device;
 			size_t p = 0;
 			while (p < nid && ids[p] < id)
 				p++;
@@ -42,16 +40,6 @@ static size_t device_ids(json_t *tables, const size_t *idx, size_t n, int *ids, 
 		}
 	}
 	return nid;
-}
-
-static json_t *row_of(json_t *table, int id)
-{
-	size_t k;
-	json_t *row;
-	json_array_foreach(json_object_get(table, "rows"), k, row)
-		if (jint(row, "device", -1) == id)
-			return row;
-	return NULL;
 }
 
 struct group {
@@ -66,19 +54,19 @@ struct group {
 };
 
 /* "sync, pinned host memory", and its size where the group's series differ in size. */
-static void series_title(json_t *t, bool mixed, char *out, size_t outlen)
+static void series_title(const struct nbw_pv_table *t, bool mixed, char *out, size_t outlen)
 {
-	int k = snprintf(out, outlen, "%s, %s host memory", jstr(t, "mode"), jstr(t, "host_mem"));
+	int k = snprintf(out, outlen, "%s, %s host memory", t->mode, t->host_mem);
 	if (mixed && k >= 0 && (size_t)k < outlen)
 	{
 		char sz[32];
-		nbw_human_bytes(jnum(t, "bytes"), sz, sizeof(sz));
+		nbw_human_bytes((double)t->bytes, sz, sizeof(sz));
 		snprintf(out + k, outlen - (size_t)k, ", %s", sz);
 	}
 }
 
-static void bars(struct nbw_rdoc *r, json_t *tables, const struct group *g, const char *tag,
-		 const char *what)
+static void bars(struct nbw_rdoc *r, const struct nbw_pv_table *tables, const struct group *g,
+		 const char *tag, const char *what)
 {
 	size_t ns = g->n < NBW_NODE_BAR_SERIES_MAX ? g->n : NBW_NODE_BAR_SERIES_MAX;
 	struct nbw_plot_series *ser = calloc(ns, sizeof(*ser));
@@ -95,20 +83,21 @@ static void bars(struct nbw_rdoc *r, json_t *tables, const struct group *g, cons
 	const char *hptr[MAX_HLINES];
 	size_t nh = 0;
 	for (size_t s = 0; s < ns; s++) {
-		json_t *t = json_array_get(tables, g->idx[s]);
+		const struct nbw_pv_table *t = &tables[g->idx[s]];
 		series_title(t, g->mixed, titles[s], sizeof(titles[s]));
 		for (size_t d = 0; d < g->nid; d++) {
-			json_t *row = row_of(t, g->ids[d]);
+			struct nbw_pv_devrow row;
+			nbw_pv_table_find(t, g->ids[d], &row);
 			x[s * g->nid + d] = (double)d - 0.4 + w * ((double)s + 0.5);
-			y[s * g->nid + d] = row ? jnum(row, "gbps") : NAN;
-			double th = row ? jnum(row, "theoretical_gbps") : NAN;
+			y[s * g->nid + d] = row.gbps;
+			double th = row.theoretical_gbps;
 			bool seen = !isfinite(th);
 			for (size_t h = 0; h < nh && !seen; h++)
 				seen = fabs(hline[h] - th) < 0.05;
 			if (!seen && nh < MAX_HLINES) {
 				hline[nh] = th;
 				snprintf(htitle[nh], sizeof(htitle[nh]), "theoretical %.1f GB/s (%s)",
-					 th, jstr(row, "link"));
+					 th, row.link);
 				hptr[nh] = htitle[nh];
 				nh++;
 			}
@@ -161,8 +150,8 @@ out:
 	free(titles);
 }
 
-static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, const char *tag,
-		  const char *what)
+static void table(struct nbw_rdoc *r, const struct nbw_pv_table *tables, const struct group *g,
+		  const char *tag, const char *what)
 {
 	size_t nc = 3 + g->n * (g->any_theory ? 2 : 1);
 	const char **hdr = calloc(nc, sizeof(*hdr)), **csv = calloc(nc, sizeof(*csv));
@@ -182,18 +171,17 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 	hdr[2] = "theoretical GB/s";
 	for (size_t s = 0; s < g->n; s++) {
 		char st[96];
-		series_title(json_array_get(tables, g->idx[s]), g->mixed, st, sizeof(st));
+		series_title(&tables[g->idx[s]], g->mixed, st, sizeof(st));
 		snprintf(names[2 * s], sizeof(names[0]), "%s: GB/s", st);
 		snprintf(names[2 * s + 1], sizeof(names[0]), "%s: %% of theoretical", st);
 		hdr[3 + s * (g->any_theory ? 2 : 1)] = names[2 * s];
 		if (g->any_theory)
 			hdr[4 + s * 2] = names[2 * s + 1];
-		json_t *ts = json_array_get(tables, g->idx[s]);
-		snprintf(cnames[2 * s], sizeof(cnames[0]), "%s_%s_gbps,%s_%s_bytes",
-			 jstr(ts, "mode"), jstr(ts, "host_mem"), jstr(ts, "mode"),
-			 jstr(ts, "host_mem"));
-		snprintf(cnames[2 * s + 1], sizeof(cnames[0]), "%s_%s_theoretical_pct",
-			 jstr(ts, "mode"), jstr(ts, "host_mem"));
+		const struct nbw_pv_table *ts = &tables[g->idx[s]];
+		snprintf(cnames[2 * s], sizeof(cnames[0]), "%s_%s_gbps,%s_%s_bytes", ts->mode,
+			 ts->host_mem, ts->mode, ts->host_mem);
+		snprintf(cnames[2 * s + 1], sizeof(cnames[0]), "%s_%s_theoretical_pct", ts->mode,
+			 ts->host_mem);
 		csv[3 + s * (g->any_theory ? 2 : 1)] = cnames[2 * s];
 		if (g->any_theory)
 			csv[4 + s * 2] = cnames[2 * s + 1];
@@ -203,22 +191,24 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 	struct nbw_rtable *t = nbw_rtable_new(name, nc, hdr);
 	nbw_rtable_csv_names(t, csv);
 	for (size_t d = 0; d < g->nid; d++) {
-		json_t *first = NULL;
-		for (size_t s = 0; s < g->n && !first; s++)
-			first = row_of(json_array_get(tables, g->idx[s]), g->ids[d]);
-		double th = jnum(first, "theoretical_gbps");
+		struct nbw_pv_devrow first;
+		bool found = false;
+		for (size_t s = 0; s < g->n && !found; s++)
+			found = nbw_pv_table_find(&tables[g->idx[s]], g->ids[d], &first);
+		double th = first.theoretical_gbps;
 		nbw_rtable_cell(t, "%d", g->ids[d]);
-		nbw_rtable_cell(t, "%s", jstr(first, "link"));
+		nbw_rtable_cell(t, "%s", first.link);
 		if (isfinite(th))
 			nbw_rtable_cell(t, "%.1f", th);
 		else
 			nbw_rtable_cell(t, "-");
 		for (size_t s = 0; s < g->n; s++) {
-			json_t *row = row_of(json_array_get(tables, g->idx[s]), g->ids[d]);
-			double v = jnum(row, "gbps"), f = jnum(row, "fraction");
+			struct nbw_pv_devrow row;
+			nbw_pv_table_find(&tables[g->idx[s]], g->ids[d], &row);
+			double v = row.gbps, f = row.fraction;
 			/* The CSV file: the GB/s and the series' size, the size it was read at. */
 			char csv_v[64];
-			double b = jnum(json_array_get(tables, g->idx[s]), "bytes");
+			double b = tables[g->idx[s]].bytes >= 0 ? (double)tables[g->idx[s]].bytes : NAN;
 			if (isfinite(v)) {
 				snprintf(csv_v, sizeof(csv_v), "%.2f,%.0f", v, b);
 				nbw_rtable_cellc(t, csv_v, "%.2f", v);
@@ -242,42 +232,43 @@ static void table(struct nbw_rdoc *r, json_t *tables, const struct group *g, con
 	free(names);
 }
 
-void nbw_node_devices(struct nbw_rdoc *r, json_t *tables, const char *tag, int level)
+void nbw_node_devices(struct nbw_rdoc *r, json_t *tables_json, const char *tag, int level)
 {
 	nbw_rdoc_heading(r, level, "Host and device, per device");
-	size_t nt = json_array_size(tables);
+	size_t nt = json_array_size(tables_json);
 	if (nt == 0) {
 		nbw_rdoc_para(r, "No verified single-stream host<->device (htod, dtoh) measurement.");
 		return;
 	}
 	bool *done = calloc(nt, sizeof(*done));
 	size_t *idx = calloc(nt, sizeof(*idx));
+	struct nbw_pv_table *tables = calloc(nt, sizeof(*tables));
 	size_t cap = 0;
-	for (size_t i = 0; i < nt; i++)
-		cap += json_array_size(json_object_get(json_array_get(tables, i), "rows"));
+	for (size_t i = 0; tables && i < nt; i++) {
+		nbw_pv_table(json_array_get(tables_json, i), &tables[i]);
+		cap += tables[i].nrows;
+	}
 	int *ids = calloc(cap ? cap : 1, sizeof(*ids));
-	if (!done || !idx || !ids)
+	if (!done || !idx || !ids || !tables)
 		goto out;
 	for (size_t i = 0; i < nt; i++) {
 		if (done[i])
 			continue;
-		json_t *ti = json_array_get(tables, i);
-		struct group g = { .api = jstr(ti, "api"), .dir = jstr(ti, "direction"),
-				   .idx = idx, .ids = ids, .bytes = jnum(ti, "bytes") };
+		const struct nbw_pv_table *ti = &tables[i];
+		struct group g = { .api = ti->api, .dir = ti->direction, .idx = idx, .ids = ids,
+				   .bytes = (double)ti->bytes };
 		for (size_t j = i; j < nt; j++) {
-			json_t *tj = json_array_get(tables, j);
-			if (done[j] || strcmp(jstr(tj, "api"), g.api) ||
-			    strcmp(jstr(tj, "direction"), g.dir))
+			const struct nbw_pv_table *tj = &tables[j];
+			if (done[j] || strcmp(tj->api, g.api) || strcmp(tj->direction, g.dir))
 				continue;
 			done[j] = true;
 			idx[g.n++] = j;
-			size_t k;
-			json_t *row;
-			json_array_foreach(json_object_get(tj, "rows"), k, row) {
-				g.host_memory |= json_is_true(json_object_get(row, "host_memory"));
-				g.any_theory |= isfinite(jnum(row, "theoretical_gbps")) != 0;
+			struct nbw_pv_devrow row;
+			for (size_t k = 0; nbw_pv_table_row(tj, k, &row); k++) {
+				g.host_memory |= row.host_memory;
+				g.any_theory |= isfinite(row.theoretical_gbps) != 0;
 			}
-			g.mixed |= jnum(tj, "bytes") != g.bytes;
+			g.mixed |= (double)tj->bytes != g.bytes;
 		}
 		g.nid = device_ids(tables, idx, g.n, ids, cap);
 		if (g.mixed)
@@ -300,4 +291,5 @@ out:
 	free(done);
 	free(idx);
 	free(ids);
+	free(tables);
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodebw/jget.h"
+#include "nodebw/products.h"
 #include "nodebw/analysis.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"
@@ -30,14 +30,14 @@ struct mx_info {
 	char links[400];       /* "NV18 (theoretical 450.0 GB/s)", ... */
 };
 
-static void add_link(struct mx_info *m, json_t *c)
+static void add_link(struct mx_info *m, const struct nbw_pv_cell *c)
 {
 	char one[120];
-	double th = jnum(c, "theoretical_gbps");
+	double th = c->theoretical_gbps;
 	if (isfinite(th))
-		snprintf(one, sizeof(one), "%s (theoretical %.1f GB/s)", jstr(c, "link"), th);
+		snprintf(one, sizeof(one), "%s (theoretical %.1f GB/s)", c->link, th);
 	else
-		snprintf(one, sizeof(one), "%s", jstr(c, "link"));
+		snprintf(one, sizeof(one), "%s", c->link);
 	if (strstr(m->links, one))
 		return;
 	size_t len = strlen(m->links);
@@ -52,13 +52,15 @@ static void add_link(struct mx_info *m, json_t *c)
 static int load(json_t *mx, struct mx_info *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->api = jstr(mx, "api");
-	m->mode = jstr(mx, "mode");
-	m->conc = jstr(mx, "concurrency");
-	m->peer = jstr(mx, "peer_access");
-	m->bytes = jnum(mx, "bandwidth_bytes");
-	json_t *devs = json_object_get(mx, "devices");
-	m->n = json_array_size(devs);
+	struct nbw_pv_matrix v;
+	if (!nbw_pv_matrix(mx, &v))
+		return 0;
+	m->api = v.api;
+	m->mode = v.mode;
+	m->conc = v.concurrency;
+	m->peer = v.peer_access;
+	m->bytes = v.bandwidth_bytes >= 0 ? (double)v.bandwidth_bytes : NAN;
+	m->n = v.n;
 	if (m->n == 0)
 		return 0;
 	m->ids = calloc(m->n, sizeof(*m->ids));
@@ -67,15 +69,14 @@ static int load(json_t *mx, struct mx_info *m)
 	if (!m->ids || !m->gbps || !m->frac)
 		return -1;
 	for (size_t i = 0; i < m->n; i++)
-		m->ids[i] = (int)json_integer_value(json_array_get(devs, i));
-	json_t *rows = json_object_get(mx, "cells");
+		m->ids[i] = nbw_pv_matrix_device(&v, i);
 	for (size_t i = 0; i < m->n; i++) {
-		json_t *row = json_array_get(rows, i);
 		for (size_t j = 0; j < m->n; j++) {
-			json_t *c = json_array_get(row, j);
-			m->gbps[i * m->n + j] = json_is_object(c) ? jnum(c, "gbps") : NAN;
-			m->frac[i * m->n + j] = json_is_object(c) ? jnum(c, "fraction") : NAN;
-			if (!json_is_object(c) || !isfinite(m->gbps[i * m->n + j]))
+			struct nbw_pv_cell c;
+			bool has = nbw_pv_matrix_cell(&v, i, j, &c);
+			m->gbps[i * m->n + j] = c.gbps;
+			m->frac[i * m->n + j] = c.fraction;
+			if (!has || !isfinite(m->gbps[i * m->n + j]))
 				continue;
 			if (i == j) {
 				m->diagonal++;
@@ -83,9 +84,9 @@ static int load(json_t *mx, struct mx_info *m)
 				continue;
 			}
 			m->measured++;
-			m->host_memory |= strcmp(jstr(c, "link"), NBW_HOST_MEMORY_LABEL) == 0;
+			m->host_memory |= strcmp(c.link, NBW_HOST_MEMORY_LABEL) == 0;
 			m->any_fraction |= isfinite(m->frac[i * m->n + j]) != 0;
-			add_link(m, c);
+			add_link(m, &c);
 		}
 	}
 	return 0;
