@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nodebw/products.h"
+#include "nodebw/verdict.h"
 
 static const char *s_of(json_t *o, const char *k)
 {
@@ -273,5 +274,67 @@ bool nbw_pv_latency(json_t *r, struct nbw_pv_latency *out)
 	out->chase_large_ns = n_of(r, "chase_large_ns");
 	out->chase_large_ns_bytes = n_of(r, "chase_large_ns_bytes");
 	out->chase_large_touched_bytes = n_of(r, "chase_large_touched_bytes");
+	return true;
+}
+
+/* ---- verdicts ------------------------------------------------------------------------ */
+
+bool nbw_pv_verdicts(json_t *v, struct nbw_pv_verdicts *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->rule = out->thresholds_file = out->references_file = "";
+	if (!json_is_object(v))
+		return false;
+	out->rule = s_of(v, "rule");
+	out->thresholds_file = s_of(v, "thresholds_file");
+	out->references_file = s_of(v, "references_file");
+	json_t *c = json_object_get(v, "counts");
+	out->pass = (int)i_of(c, "pass", 0);
+	out->below_threshold = (int)i_of(c, "below threshold", 0);
+	out->below_reference = (int)i_of(c, "below reference", 0);
+	out->not_judged = (int)i_of(c, "not judged", 0);
+	out->paths_ = json_object_get(v, "paths");
+	out->npaths = json_array_size(out->paths_);
+	return true;
+}
+
+bool nbw_pv_vpath(const struct nbw_pv_verdicts *v, size_t i, struct nbw_pv_vpath *out)
+{
+	json_t *p = json_array_get(v->paths_, i);
+	memset(out, 0, sizeof(*out));
+	out->api = out->direction = out->concurrency = out->where = out->device = "";
+	out->link = out->verdict = out->reason = "";
+	if (!json_is_object(p))
+		return false;
+	out->api = s_of(p, "api");
+	out->direction = s_of(p, "direction");
+	out->concurrency = s_of(p, "concurrency");
+	out->where = s_of(p, "where");
+	out->device = s_of(p, "device");
+	out->link = s_of(p, "link");
+	out->verdict = s_of(p, "verdict");
+	out->reason = s_of(p, "reason");
+	out->bytes = i_of(p, "bytes", -1);
+	out->judgements_ = json_object_get(p, "judgements");
+	out->njudgements = json_array_size(out->judgements_);
+	return true;
+}
+
+bool nbw_pv_judgement(const struct nbw_pv_vpath *p, size_t i, struct nbw_pv_judgement *out)
+{
+	json_t *j = json_array_get(p->judgements_, i);
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(j))
+		return false;
+	out->against = s_of(j, "against");
+	out->what = s_of(j, "what");
+	out->source = s_of(j, "source");
+	out->mode = s_of(j, "mode");
+	out->host_mem = s_of(j, "host_mem");
+	out->verdict = s_of(j, "verdict");
+	out->reason = s_of(j, "reason");
+	out->gbps = n_of(j, "gbps");
+	out->limit_gbps = n_of(j, "limit_gbps");
+	out->bytes = i_of(j, "bytes", -1);
 	return true;
 }

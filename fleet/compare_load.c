@@ -279,22 +279,23 @@ static json_t *node_verdicts(json_t *devices, json_t *measurements,
 	json_t *v = nbw_verdicts(devices, measurements, cr);
 	if (!v)
 		return json_null();
-	json_t *failing = json_array(), *p;
-	size_t i;
-	json_array_foreach(json_object_get(v, "paths"), i, p) {
-		const char *verdict = json_string_value(json_object_get(p, "verdict"));
-		if (!strcmp(verdict, "pass") || !strcmp(verdict, "not judged"))
+	json_t *failing = json_array();
+	struct nbw_pv_verdicts view;
+	struct nbw_pv_vpath p;
+	nbw_pv_verdicts(v, &view);
+	for (size_t i = 0; nbw_pv_vpath(&view, i, &p); i++) {
+		if (!strcmp(p.verdict, "pass") || !strcmp(p.verdict, "not judged"))
 			continue;
 		char line[900];
-		snprintf(line, sizeof(line), "%s %s %s %s: %s", json_string_value(json_object_get(p, "api")),
-			 json_string_value(json_object_get(p, "direction")),
-			 json_string_value(json_object_get(p, "concurrency")),
-			 json_string_value(json_object_get(p, "where")),
-			 json_string_value(json_object_get(p, "reason")));
+		snprintf(line, sizeof(line), "%s %s %s %s: %s", p.api, p.direction, p.concurrency,
+			 p.where, p.reason);
 		json_array_append_new(failing, json_string(line));
 	}
-	json_t *out = json_pack("{s:O, s:O, s:o}", "counts", json_object_get(v, "counts"),
-				"failed", json_object_get(v, "failed"), "failing", failing);
+	json_t *out = json_pack("{s:{s:i, s:i, s:i, s:i}, s:i, s:o}", "counts", "pass",
+				view.pass, "below threshold", view.below_threshold,
+				"below reference", view.below_reference, "not judged",
+				view.not_judged, "failed", nbw_verdicts_failed(v), "failing",
+				failing);
 	json_decref(v);
 	return out;
 }

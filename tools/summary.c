@@ -83,48 +83,48 @@ static bool item(struct out *o, const char *text, int limit)
 }
 
 /* Whether matrix \p m has a link to show: a cell whose link is not host memory. */
-static bool has_links(json_t *m)
+static bool has_links(const struct nbw_pv_matrix *m)
 {
-	size_t r, c;
-	json_t *row, *cell;
-	json_array_foreach(json_object_get(m, "cells"), r, row)
-		json_array_foreach(row, c, cell)
-			if (r != c && json_is_object(cell) && str(cell, "link")[0] &&
-			    strcmp(str(cell, "link"), NBW_HOST_MEMORY_LABEL) != 0)
+	struct nbw_pv_cell cell;
+	for (size_t r = 0; r < m->n; r++)
+		for (size_t c = 0; c < m->n; c++)
+			if (r != c && nbw_pv_matrix_cell(m, r, c, &cell) && cell.link[0] &&
+			    strcmp(cell.link, NBW_HOST_MEMORY_LABEL) != 0)
 				return true;
 	return false;
 }
 
 /* The bandwidth block of each single-stream P2P matrix with links to show (real GPU pairs;
- * host-plugin devices have none: their matrices stay with nodebw matrix). */
+ * host-plugin devices have none: their matrices stay with nodebw matrix). A cell measured
+ * only at the smallest size has no figure at the comparison size: "-". */
 static void p2p_matrices(struct out *o, json_t *mx)
 {
-	size_t i, r, c;
-	json_t *m, *row, *cell;
-	json_array_foreach(mx, i, m) {
-		if (strcmp(str(m, "concurrency"), "single") != 0 ||
-		    strcmp(str(m, "peer_access"), "disabled") == 0 || !has_links(m))
+	size_t i;
+	json_t *j;
+	json_array_foreach(mx, i, j) {
+		struct nbw_pv_matrix m;
+		if (!nbw_pv_matrix(j, &m) || strcmp(m.concurrency, "single") != 0 ||
+		    strcmp(m.peer_access, "disabled") == 0 || !has_links(&m))
 			continue;
-		json_t *devs = json_object_get(m, "devices");
 		char sz[32];
-		nbw_size_label((uint64_t)json_integer_value(json_object_get(m, "bandwidth_bytes")),
-			       sz, sizeof(sz));
+		nbw_size_label(m.bandwidth_bytes > 0 ? (uint64_t)m.bandwidth_bytes : 0, sz,
+			       sizeof(sz));
 		fprintf(o->f, "\n  %s p2p %s%s: GB/s at %s (rows = source, columns = "
-			      "destination; link in brackets)\n", str(m, "api"), str(m, "mode"),
-			strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access on" : "", sz);
+			      "destination; link in brackets)\n", m.api, m.mode,
+			strcmp(m.peer_access, "enabled") == 0 ? ", peer access on" : "", sz);
 		fprintf(o->f, "    %7s", "src\\dst");
-		json_array_foreach(devs, c, cell)
-			fprintf(o->f, " %16lld", (long long)json_integer_value(cell));
+		for (size_t c = 0; c < m.n; c++)
+			fprintf(o->f, " %16d", nbw_pv_matrix_device(&m, c));
 		fprintf(o->f, "\n");
 		o->lines += 3;
-		json_array_foreach(json_object_get(m, "cells"), r, row) {
-			fprintf(o->f, "    %7lld", (long long)json_integer_value(json_array_get(devs, r)));
-			json_array_foreach(row, c, cell) {
+		for (size_t r = 0; r < m.n; r++) {
+			fprintf(o->f, "    %7d", nbw_pv_matrix_device(&m, r));
+			for (size_t c = 0; c < m.n; c++) {
+				struct nbw_pv_cell cell;
 				char buf[40] = "-";
-				if (json_is_object(cell))
-					snprintf(buf, sizeof(buf), "%.2f [%.13s]",
-						 json_number_value(json_object_get(cell, "gbps")),
-						 str(cell, "link"));
+				if (nbw_pv_matrix_cell(&m, r, c, &cell) && isfinite(cell.gbps))
+					snprintf(buf, sizeof(buf), "%.2f [%.13s]", cell.gbps,
+						 cell.link);
 				fprintf(o->f, " %16s", buf);
 			}
 			fprintf(o->f, "\n");

@@ -58,6 +58,29 @@ void nbw_criteria_set_limits(struct nbw_criteria *c, double ref_tolerance,
 json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_criteria *c);
 /** Paths below a threshold or a reference. */
 int nbw_verdicts_failed(json_t *v);
+
+/* Typed views of the verdicts (analysis/products_view.c): renderers read these fields, not
+ * the keys. Strings borrowed ("" when absent), numbers NAN when absent. */
+struct nbw_pv_verdicts {
+	const char *rule, *thresholds_file, *references_file;
+	int pass, below_threshold, below_reference, not_judged;
+	size_t npaths;
+	json_t *paths_; /* private */
+};
+struct nbw_pv_vpath {
+	const char *api, *direction, *concurrency, *where, *device, *link, *verdict, *reason;
+	long long bytes;
+	size_t njudgements;
+	json_t *judgements_; /* private */
+};
+struct nbw_pv_judgement {
+	const char *against, *what, *source, *mode, *host_mem, *verdict, *reason;
+	double gbps, limit_gbps;
+	long long bytes;
+};
+bool nbw_pv_verdicts(json_t *v, struct nbw_pv_verdicts *out);
+bool nbw_pv_vpath(const struct nbw_pv_verdicts *v, size_t i, struct nbw_pv_vpath *out);
+bool nbw_pv_judgement(const struct nbw_pv_vpath *p, size_t i, struct nbw_pv_judgement *out);
 /** The verdicts as text: the counts, every path that did not pass (all of them with
  *  \p all), each with its reason; the units line first. */
 void nbw_verdicts_print(FILE *f, json_t *v, bool all);
