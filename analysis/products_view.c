@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/gap.h"
 #include "nodebw/products.h"
 #include "nodebw/verdict.h"
 
@@ -337,4 +338,49 @@ bool nbw_pv_judgement(const struct nbw_pv_vpath *p, size_t i, struct nbw_pv_judg
 	out->limit_gbps = n_of(j, "limit_gbps");
 	out->bytes = i_of(j, "bytes", -1);
 	return true;
+}
+
+/* ---- the gap table --------------------------------------------------------------------- */
+
+static void gap_band(json_t *b, bool small, struct nbw_pv_gap_band *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->sizes = (int)i_of(b, "sizes", 0);
+	out->present = json_is_object(b) && out->sizes > 0;
+	out->edge_bytes = i_of(b, small ? "max_bytes" : "min_bytes", -1);
+	out->unmeasurable_sizes = (int)i_of(b, "unmeasurable_sizes", 0);
+	out->median_relative_gap = n_of(b, "median_relative_gap");
+	out->median_extra_us = n_of(b, "median_extra_us");
+	out->median_gap_gbps = n_of(b, "median_gap_gbps");
+	out->verdict = json_is_object(b) ? nbw_gap_band_verdict(b) : "";
+	out->measurable = nbw_gap_measurable(b);
+}
+
+bool nbw_pv_gap(json_t *gaps, size_t i, struct nbw_pv_gap *out)
+{
+	json_t *s = json_array_get(json_object_get(gaps, "summary"), i);
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(s))
+		return false;
+	out->native_api = s_of(s, "native_api");
+	out->direction = s_of(s, "direction");
+	out->omp_mode = s_of(s, "omp_mode");
+	out->host_mem = s_of(s, "host_mem");
+	out->devices = (int)i_of(s, "devices", 0);
+	out->sizes = (int)i_of(s, "sizes", 0);
+	out->mean_abs_gap_gbps = n_of(s, "mean_abs_gap_gbps");
+	out->mean_abs_relative_gap = n_of(s, "mean_abs_relative_gap");
+	out->mean_extra_us = n_of(s, "mean_extra_us");
+	gap_band(json_object_get(s, "latency_band"), true, &out->small);
+	gap_band(json_object_get(s, "bandwidth_band"), false, &out->large);
+	out->row = s;
+	out->sign_changes_ = json_object_get(s, "sign_changes_at_bytes");
+	out->nsign_changes = json_array_size(out->sign_changes_);
+	return true;
+}
+
+long long nbw_pv_gap_sign_change(const struct nbw_pv_gap *g, size_t i)
+{
+	json_t *v = json_array_get(g->sign_changes_, i);
+	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
 }

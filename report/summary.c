@@ -218,43 +218,35 @@ json_t *nbw_report_doc_gaps(const struct nbw_rinput *in, size_t f)
 	return p ? p->gaps : NULL;
 }
 
-static double band(json_t *s, const char *b, const char *key)
+static void gap_meaning(const struct nbw_pv_gap *s, char *out, size_t len)
 {
-	return jnum(json_object_get(s, b), key);
-}
-
-static void gap_meaning(json_t *s, char *out, size_t len)
-{
-	json_t *lb = json_object_get(s, "latency_band"), *bb = json_object_get(s, "bandwidth_band");
-	double lr = band(s, "latency_band", "median_relative_gap");
-	double br = band(s, "bandwidth_band", "median_relative_gap");
+	const struct nbw_pv_gap_band *lb = &s->small, *bb = &s->large;
+	double lr = lb->median_relative_gap, br = bb->median_relative_gap;
 	size_t w = 0;
 	/* A band whose intervals overlap says so, without a signed figure. */
-	if (isfinite(lr) && !nbw_gap_measurable(lb))
+	if (isfinite(lr) && !lb->measurable)
 		w += (size_t)snprintf(out + w, len - w, "small sizes: %s", NBW_GAP_NOT_MEASURABLE);
 	else if (isfinite(lr)) {
 		/* The extra time only where its sign agrees with the verdict (gap_words.c). */
-		double us = band(s, "latency_band", "median_extra_us");
+		double us = lb->median_extra_us;
 		char t[48] = "";
 		if (nbw_gap_extra_agrees(lr, us))
 			snprintf(t, sizeof(t), ", %+.*f us per transfer", fabs(us) < 10 ? 2 : 0,
 				 us);
 		w += (size_t)snprintf(out + w, len - w, "small sizes: %s (%+.0f %%%s)",
-				      nbw_gap_band_verdict(lb), 100.0 * lr, t);
+				      lb->verdict, 100.0 * lr, t);
 	}
-	if (w < len && isfinite(br) && !nbw_gap_measurable(bb))
+	if (w < len && isfinite(br) && !bb->measurable)
 		w += (size_t)snprintf(out + w, len - w, "%slarge sizes: %s", w ? "; " : "",
 				      NBW_GAP_NOT_MEASURABLE);
 	else if (w < len && isfinite(br))
 		w += (size_t)snprintf(out + w, len - w, "%slarge sizes: %s (%+.2f GB/s, %+.0f %%)",
-				      w ? "; " : "", nbw_gap_band_verdict(bb),
-				      band(s, "bandwidth_band", "median_gap_gbps"), 100.0 * br);
-	json_t *sc = json_object_get(s, "sign_changes_at_bytes");
-	if (w < len && json_array_size(sc)) {
+				      w ? "; " : "", bb->verdict, bb->median_gap_gbps, 100.0 * br);
+	if (w < len && s->nsign_changes) {
 		char sz[32];
-		size_text(json_number_value(json_array_get(sc, 0)), sz, sizeof(sz));
+		size_text((double)nbw_pv_gap_sign_change(s, 0), sz, sizeof(sz));
 		w += (size_t)snprintf(out + w, len - w, "; the sign changes at %s%s", sz,
-				      json_array_size(sc) > 1 ? " and more" : "");
+				      s->nsign_changes > 1 ? " and more" : "");
 	}
 	if (!w)
 		snprintf(out, len, "not measured in both APIs");
@@ -266,14 +258,13 @@ static json_t *gaps_json(const struct nbw_rinput *in)
 	json_t *out = json_array();
 	for (size_t f = 0; f < in->nfiles; f++) {
 		json_t *g = nbw_report_doc_gaps(in, f);
-		size_t i;
-		json_t *s;
-		json_array_foreach(json_object_get(g, "summary"), i, s) {
-			if (strcmp(jstr(s, "direction"), "all") != 0)
+		struct nbw_pv_gap s;
+		for (size_t i = 0; nbw_pv_gap(g, i, &s); i++) {
+			if (strcmp(s.direction, "all") != 0)
 				continue;
-			json_t *o = json_deep_copy(s);
+			json_t *o = json_deep_copy(s.row);
 			char m[400];
-			gap_meaning(s, m, sizeof(m));
+			gap_meaning(&s, m, sizeof(m));
 			json_object_set_new(o, "file", json_integer((json_int_t)f));
 			json_object_set_new(o, "meaning", json_string(m));
 			json_array_append_new(out, o);
@@ -449,34 +440,44 @@ static void cells_text(const struct gap_cell *c, size_t nc, size_t n, char *out,
 				      c[i].devices, c[i].devices == 1 ? "" : "s");
 }
 
-/* Where OpenMP loses and wins against the native API: counts, then the largest gaps. */
-static void gap_sentences(json_t *sent, json_t *gaps)
+/* Where OpenMP loses and wins against the native API: counts, then the largest gaps; over
+ * the rows of every file that take a mode over every direction and host memory. */
+static void gap_sentences(json_t *sent, const struct nbw_rinput *in)
 {
-	size_t ng = json_array_size(gaps), i;
+	size_t ng = 0;
+	struct nbw_pv_gap s;
+	const char *native = "";
+	for (size_t f = 0; f < in->nfiles; f++)
+		for (size_t i = 0; nbw_pv_gap(nbw_report_doc_gaps(in, f), i, &s); i++)
+			if (!strcmp(s.direction, "all")) {
+				native = ng++ ? native : s.native_api;
+			}
 	if (!ng)
 		return;
 	struct gap_cell *slow = calloc(2 * ng, sizeof(*slow)), *fast = calloc(2 * ng, sizeof(*fast));
 	size_t ns = 0, nf = 0, cells = 0;
-	json_t *s;
-	json_array_foreach(gaps, i, s) {
-		static const char *const bands[] = {"latency_band", "bandwidth_band"};
-		static const char *const words[] = {"small", "large"};
-		for (int b = 0; slow && fast && b < 2; b++) {
-			double r = band(s, bands[b], "median_relative_gap");
-			if (!isfinite(r))
+	for (size_t f = 0; f < in->nfiles; f++) {
+		for (size_t i = 0; nbw_pv_gap(nbw_report_doc_gaps(in, f), i, &s); i++) {
+			if (strcmp(s.direction, "all"))
 				continue;
-			cells++;
-			if (fabs(r) <= NBW_GAP_CLEAR ||
-			    !nbw_gap_measurable(json_object_get(s, bands[b])))
-				continue;
-			struct gap_cell c = {jstr(s, "omp_mode"), words[b], jint(s, "devices", 1), r};
-			if (r > 0)
-				slow[ns++] = c;
-			else
-				fast[nf++] = c;
+			const struct nbw_pv_gap_band *bands[] = {&s.small, &s.large};
+			static const char *const words[] = {"small", "large"};
+			for (int b = 0; slow && fast && b < 2; b++) {
+				double r = bands[b]->median_relative_gap;
+				if (!isfinite(r))
+					continue;
+				cells++;
+				if (fabs(r) <= NBW_GAP_CLEAR || !bands[b]->measurable)
+					continue;
+				struct gap_cell c = {s.omp_mode, words[b], s.devices ? s.devices : 1,
+						     r};
+				if (r > 0)
+					slow[ns++] = c;
+				else
+					fast[nf++] = c;
+			}
 		}
 	}
-	const char *native = jstr(json_array_get(gaps, 0), "native_api");
 	char a[600], b[600];
 	if (slow && fast) {
 		qsort(slow, ns, sizeof(*slow), cmp_cell);
@@ -679,7 +680,7 @@ json_t *nbw_report_summary(const struct nbw_rinput *in)
 	json_t *outl = outliers_json(in);
 	json_t *sent = json_array();
 	fastest_sentences(sent, paths);
-	gap_sentences(sent, gaps);
+	gap_sentences(sent, in);
 	model_sentences(sent, model);
 	if (in->nfiles != 1) /* one file: the summary's items have the outliers */
 		outlier_sentences(sent, outl);

@@ -32,18 +32,6 @@ static const char *dir_words(const char *dir)
 	       : "device to device";
 }
 
-static const char *str(json_t *o, const char *key, const char *dflt)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : dflt;
-}
-
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static bool is_omp(const struct nbw_curve *c)
 {
 	return strcmp(c->key.api, "omp") == 0;
@@ -72,17 +60,17 @@ static bool host_memory(const struct nbw_rinput *in, const struct nbw_curve *c)
 
 /* One band of one row of the gap table in words: the row's own figures and verdict, never
  * a mean over rows, so that the caption reads as `nodebw gap` and the summary do. */
-static void band_words(json_t *row, bool small, char *out, size_t len)
+static void band_words(const struct nbw_pv_gap *row, bool small, char *out, size_t len)
 {
-	json_t *b = json_object_get(row, small ? "latency_band" : "bandwidth_band");
-	double rel = num(b, "median_relative_gap");
+	const struct nbw_pv_gap_band *b = small ? &row->small : &row->large;
+	double rel = b->median_relative_gap;
 	out[0] = '\0';
-	if (!(num(b, "sizes") > 0) || !isfinite(rel))
+	if (!b->present || !isfinite(rel))
 		return;
-	if (!nbw_gap_measurable(b))
+	if (!b->measurable)
 		snprintf(out, len, "%s sizes %s", small ? "small" : "large", NBW_GAP_NOT_MEASURABLE);
 	else if (small)
-		nbw_gap_small_words(rel, num(b, "median_extra_us"), out, len);
+		nbw_gap_small_words(rel, b->median_extra_us, out, len);
 	else
 		snprintf(out, len, "large sizes %+.0f %% (%s)", 100.0 * rel, nbw_gap_verdict(rel));
 }
@@ -96,27 +84,25 @@ static void gap_note(const struct nbw_rinput *in, json_t **gaps, const char *dir
 	size_t n = 0;
 	out[0] = '\0';
 	for (size_t f = 0; f < in->nfiles && n < outlen; f++) {
-		size_t i, rows = 0;
-		json_t *s;
-		json_array_foreach(json_object_get(gaps[f], "summary"), i, s) {
-			if (strcmp(str(s, "direction", ""), dir) != 0 ||
-			    strcmp(str(s, "omp_mode", ""), mode) != 0)
+		size_t rows = 0;
+		struct nbw_pv_gap s;
+		for (size_t i = 0; nbw_pv_gap(gaps[f], i, &s); i++) {
+			if (strcmp(s.direction, dir) != 0 || strcmp(s.omp_mode, mode) != 0)
 				continue;
 			char small[112], large[64], mem[32] = "";
-			band_words(s, true, small, sizeof(small));
-			band_words(s, false, large, sizeof(large));
+			band_words(&s, true, small, sizeof(small));
+			band_words(&s, false, large, sizeof(large));
 			if (!small[0] && !large[0])
 				continue;
-			if (strcmp(str(s, "host_mem", "none"), "none") != 0)
-				snprintf(mem, sizeof(mem), "%s, ", str(s, "host_mem", ""));
-			int dv = (int)num(s, "devices");
+			if (s.host_mem[0] && strcmp(s.host_mem, "none") != 0)
+				snprintf(mem, sizeof(mem), "%s, ", s.host_mem);
+			int dv = s.devices;
+			const char *native = s.native_api[0] ? s.native_api : "native";
 			char head[96] = "";
 			if (!rows)
-				snprintf(head, sizeof(head), "OpenMP vs %s: ",
-					 str(s, "native_api", "native"));
+				snprintf(head, sizeof(head), "OpenMP vs %s: ", native);
 			if (!rows && in->nfiles > 1)
-				snprintf(head, sizeof(head), "file %zu: OpenMP vs %s: ", f,
-					 str(s, "native_api", "native"));
+				snprintf(head, sizeof(head), "file %zu: OpenMP vs %s: ", f, native);
 			int wr = snprintf(out + n, outlen - n, "%s%s%s%d device%s: %s%s%s",
 					  n ? "; " : "", head, mem, dv, dv == 1 ? "" : "s", small,
 					  small[0] && large[0] ? ", " : "", large);
@@ -621,43 +607,38 @@ static void gap_rows(struct nbw_rtable *t, const struct nbw_rinput *in, json_t *
 		     bool all)
 {
 	for (size_t f = 0; f < in->nfiles; f++) {
-		size_t i;
-		json_t *s;
-		json_array_foreach(json_object_get(gaps[f], "summary"), i, s) {
-			if ((strcmp(str(s, "direction", ""), "all") == 0) != all)
+		struct nbw_pv_gap s;
+		for (size_t i = 0; nbw_pv_gap(gaps[f], i, &s); i++) {
+			if ((strcmp(s.direction, "all") == 0) != all)
 				continue;
-			json_t *lat = json_object_get(s, "latency_band");
-			json_t *bw = json_object_get(s, "bandwidth_band");
+			const struct nbw_pv_gap_band *lat = &s.small, *bw = &s.large;
 			nbw_rtable_cell(t, "%zu", f);
-			nbw_rtable_cell(t, "%s", str(s, "native_api", "?"));
-			nbw_rtable_cell(t, "%s", str(s, "direction", "?"));
-			nbw_rtable_cell(t, "%s", str(s, "omp_mode", "?"));
-			nbw_rtable_cell(t, "%s", str(s, "host_mem", "?"));
-			nbw_rtable_cell(t, "%.0f", num(s, "devices"));
-			nbw_rtable_cell(t, "%.0f", num(s, "sizes"));
-			double lr = num(lat, "median_relative_gap"), br = num(bw, "median_relative_gap");
+			nbw_rtable_cell(t, "%s", s.native_api[0] ? s.native_api : "?");
+			nbw_rtable_cell(t, "%s", s.direction[0] ? s.direction : "?");
+			nbw_rtable_cell(t, "%s", s.omp_mode[0] ? s.omp_mode : "?");
+			nbw_rtable_cell(t, "%s", s.host_mem[0] ? s.host_mem : "?");
+			nbw_rtable_cell(t, "%d", s.devices);
+			nbw_rtable_cell(t, "%d", s.sizes);
+			double lr = lat->median_relative_gap, br = bw->median_relative_gap;
 			/* No signed figure where the gap is within the medians' intervals. */
-			bool lm = nbw_gap_measurable(lat), bm = nbw_gap_measurable(bw);
+			bool lm = lat->measurable, bm = bw->measurable;
 			num_cell(t, "%+.1f", lm ? 100.0 * lr : NAN);
-			extra_cell(t, lm ? lr : NAN, num(lat, "median_extra_us"));
-			nbw_rtable_cell(t, "%s",
-					isfinite(lr) ? nbw_gap_band_verdict(lat) : "not measured");
-			num_cell(t, "%+.4g", bm ? num(bw, "median_gap_gbps") : NAN);
+			extra_cell(t, lm ? lr : NAN, lat->median_extra_us);
+			nbw_rtable_cell(t, "%s", isfinite(lr) ? lat->verdict : "not measured");
+			num_cell(t, "%+.4g", bm ? bw->median_gap_gbps : NAN);
 			num_cell(t, "%+.1f", bm ? 100.0 * br : NAN);
-			nbw_rtable_cell(t, "%s",
-					isfinite(br) ? nbw_gap_band_verdict(bw) : "not measured");
+			nbw_rtable_cell(t, "%s", isfinite(br) ? bw->verdict : "not measured");
 			char chg[160] = "";
-			size_t k, w = 0;
-			json_t *x;
-			json_array_foreach(json_object_get(s, "sign_changes_at_bytes"), k, x) {
+			size_t w = 0;
+			for (size_t k = 0; k < s.nsign_changes; k++) {
 				int l = snprintf(chg + w, sizeof(chg) - w, "%s%lld", k ? " " : "",
-						 (long long)json_integer_value(x));
+						 nbw_pv_gap_sign_change(&s, k));
 				if (l < 0 || (size_t)l >= sizeof(chg) - w)
 					break;
 				w += (size_t)l;
 			}
 			nbw_rtable_cell(t, "%s", chg);
-			nbw_rtable_cell(t, "%.4g", num(s, "mean_abs_gap_gbps"));
+			nbw_rtable_cell(t, "%.4g", s.mean_abs_gap_gbps);
 			nbw_rtable_end_row(t);
 		}
 	}
@@ -667,8 +648,10 @@ static void gap_table(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t **
 {
 	nbw_rdoc_heading(r, 3, "OpenMP versus native");
 	size_t rows = 0;
+	struct nbw_pv_gap g;
 	for (size_t f = 0; f < in->nfiles; f++)
-		rows += json_array_size(json_object_get(gaps[f], "summary"));
+		for (size_t i = 0; nbw_pv_gap(gaps[f], i, &g); i++)
+			rows++;
 	if (rows == 0) {
 		nbw_rdoc_para(r, "No OpenMP measurement has a native partner (same direction, "
 				 "host memory, device count, size and matched devices), so there is "

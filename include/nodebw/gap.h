@@ -50,6 +50,30 @@ const char *nbw_gap_band_verdict(json_t *band);
 /** False when the band's verdict is NBW_GAP_NOT_MEASURABLE. */
 bool nbw_gap_measurable(json_t *band);
 
+/* Typed views of the gap table's summary rows (analysis/products_view.c): renderers read
+ * these fields, not the keys. Strings borrowed ("" when absent), numbers NAN when absent. */
+struct nbw_pv_gap_band {
+	bool present;              /**< the band has sizes */
+	long long edge_bytes;      /**< the small band's largest size, the large band's smallest */
+	int sizes, unmeasurable_sizes;
+	double median_relative_gap, median_extra_us, median_gap_gbps;
+	const char *verdict;       /**< nbw_gap_band_verdict */
+	bool measurable;           /**< nbw_gap_measurable */
+};
+struct nbw_pv_gap {
+	const char *native_api, *direction, *omp_mode, *host_mem;
+	int devices, sizes;
+	double mean_abs_gap_gbps, mean_abs_relative_gap, mean_extra_us;
+	struct nbw_pv_gap_band small, large;
+	size_t nsign_changes;
+	json_t *sign_changes_; /* private */
+	json_t *row;           /**< the row itself, to copy whole into a document */
+};
+/** Row \p i of the summary of the gap table \p gaps (nbw_gap_compute); false past the end. */
+bool nbw_pv_gap(json_t *gaps, size_t i, struct nbw_pv_gap *out);
+/** The size in bytes of sign change \p i of \p g. */
+long long nbw_pv_gap_sign_change(const struct nbw_pv_gap *g, size_t i);
+
 /** Print the summary as a table (decimal GB/s). Returns the number of summary rows. */
 size_t nbw_gap_print(FILE *f, json_t *gaps);
 
