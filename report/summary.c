@@ -281,16 +281,20 @@ static json_t *outliers_json(const struct nbw_rinput *in)
 		const struct nbw_products *p = nbw_rinput_products(in, f);
 		if (!p)
 			continue;
-		json_t *o = p->outliers, *groups = p->outlier_groups;
 		size_t i;
 		json_t *x;
-		json_array_foreach(o, i, x) {
+		json_array_foreach(p->outliers, i, x) {
+			struct nbw_pv_outlier o;
+			nbw_pv_outlier(x, &o);
 			json_t *c = json_pack("{s:i, s:s, s:s, s:s}", "file", (int)f, "what",
-					      jstr(x, "what"), "where", jstr(x, "where"), "reason",
-					      jstr(x, "reason"));
+					      o.what, "where", o.where, "reason", o.reason);
 			json_array_append_new(items, c);
 		}
-		not_judged += json_array_size(groups);
+		/* The groups the median rule did not judge (fewer than its minimum). */
+		json_array_foreach(p->outlier_groups, i, x) {
+			struct nbw_pv_group g;
+			not_judged += nbw_pv_group(x, &g) && !g.median_rule;
+		}
 	}
 	return json_pack("{s:o, s:i}", "items", items, "groups_not_judged", (int)not_judged);
 }
@@ -570,8 +574,9 @@ static void outlier_sentences(json_t *sent, json_t *o)
 	json_t *items = json_object_get(o, "items");
 	size_t n = json_array_size(items);
 	if (!n) {
+		int nj = jint(o, "groups_not_judged", 0);
 		add(sent, "No outliers: no device or pair is more than 10 %% below its peers%s.",
-		    jint(o, "groups_not_judged", 0) ? " (host-memory groups are not judged)" : "");
+		    nj ? " (groups of fewer than 3 are not judged by the median rule)" : "");
 		return;
 	}
 	json_t *x = json_array_get(items, 0);
