@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/analysis.h"
 #include "nodebw/gap.h"
 #include "nodebw/products.h"
 #include "nodebw/verdict.h"
@@ -383,4 +384,20 @@ long long nbw_pv_gap_sign_change(const struct nbw_pv_gap *g, size_t i)
 {
 	json_t *v = json_array_get(g->sign_changes_, i);
 	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+/* ---- failures ------------------------------------------------------------------------ */
+
+bool nbw_pv_failure(json_t *failures, size_t i, struct nbw_pv_failure *out)
+{
+	json_t *x = json_array_get(failures, i);
+	memset(out, 0, sizeof(*out));
+	out->kind = out->what = out->reason = "";
+	if (!json_is_object(x))
+		return false;
+	out->kind = s_of(x, "kind");
+	out->what = s_of(x, "what");
+	out->reason = s_of(x, "reason");
+	out->skipped = strcmp(out->kind, "skipped") == 0;
+	return true;
 }

@@ -269,15 +269,14 @@ static void failures_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	size_t f;
 	json_t *all;
 	json_array_foreach(per_file, f, all) {
-		size_t i;
-		json_t *x;
-		json_array_foreach(all, i, x) {
-			if (strcmp(str(x, "kind", ""), "skipped") == 0)
+		struct nbw_pv_failure x;
+		for (size_t i = 0; nbw_pv_failure(all, i, &x); i++) {
+			if (x.skipped)
 				continue;
 			nbw_rtable_cell(t, "%zu", f);
-			nbw_rtable_cell(t, "%s", str(x, "kind", "?"));
-			nbw_rtable_cell(t, "%s", str(x, "what", "?"));
-			nbw_rtable_cell(t, "%s", str(x, "reason", ""));
+			nbw_rtable_cell(t, "%s", x.kind[0] ? x.kind : "?");
+			nbw_rtable_cell(t, "%s", x.what[0] ? x.what : "?");
+			nbw_rtable_cell(t, "%s", x.reason);
 			nbw_rtable_end_row(t);
 		}
 	}

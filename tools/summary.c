@@ -30,12 +30,6 @@ void nbw_summary_analyse(struct nbw_doc *doc, const struct nbw_products *p)
 	nbw_doc_set(doc, "device_tables", json_incref(p->device_tables));
 }
 
-static const char *str(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
-
 /* The summary's length on a node of host-plugin devices (links add their matrices). */
 #define NBW_SUMMARY_LINES 40
 #define NBW_SUMMARY_WIDTH 100
@@ -184,21 +178,21 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, const struct nbw_prod
 void nbw_print_failures(FILE *f, const struct nbw_doc *doc)
 {
 	json_t *all = nbw_analysis_failures(doc->root);
-	size_t n = nbw_analysis_failure_count(all), shown = 0, i;
-	json_t *x;
+	size_t n = nbw_analysis_failure_count(all), shown = 0;
+	struct nbw_pv_failure x;
 	if (n)
 		fprintf(f, "\nnodebw: %zu measurement%s or solver run%s failed or %s not verified "
 			   "(exit status %d; report.md lists them all):\n",
 			n, n == 1 ? "" : "s", n == 1 ? "" : "s", n == 1 ? "was" : "were",
 			NBW_EXIT_PARTIAL);
-	json_array_foreach(all, i, x) {
-		if (strcmp(str(x, "kind"), "skipped") == 0)
+	for (size_t i = 0; nbw_pv_failure(all, i, &x); i++) {
+		if (x.skipped)
 			continue;
 		if (shown++ == 20) {
 			fprintf(f, "  ... and %zu more\n", n - 20);
 			break;
 		}
-		fprintf(f, "  %s: %s: %s\n", str(x, "kind"), str(x, "what"), str(x, "reason"));
+		fprintf(f, "  %s: %s: %s\n", x.kind, x.what, x.reason);
 	}
 	json_decref(all);
 }

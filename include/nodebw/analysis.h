@@ -20,6 +20,7 @@
 #define NODEBW_ANALYSIS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define NBW_SAME_DEVICE_LABEL "same device (not a peer link)"
@@ -104,5 +105,11 @@ void nbw_analysis_print_outliers(FILE *f, json_t *outliers, json_t *groups);
 json_t *nbw_analysis_failures(json_t *root);
 /** The entries of \p failures that are not "skipped". */
 size_t nbw_analysis_failure_count(json_t *failures);
+/** Element \p i of \p failures as fields (borrowed, "" when absent); false past the end. */
+struct nbw_pv_failure {
+	const char *kind, *what, *reason;
+	bool skipped; /**< an entry of the skipped list, not a failure */
+};
+bool nbw_pv_failure(json_t *failures, size_t i, struct nbw_pv_failure *out);
 
 #endif
