@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The summary's picture: every path of the summary one row, a filled dot at its median
- * bandwidth at the largest size and an open one at the best median any size reached, on a
+ * bandwidth at the comparison size and an open one at the best median any size reached, on a
  * log scale, so that the fastest and the slowest paths and the drops at large sizes show at
  * a glance before the tables. Placed beside the summary's sentences (nbw_rdoc_figure_aside).
  */
@@ -10,18 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodebw/jget.h"
+#include "nodebw/report.h"
 #include "rdoc_priv.h"
 #include "summary_fig.h"
 
 /* "omp p2p sync, peer enabled" / "host htod async pinned": one path's row label. */
-static void path_label(json_t *p, char *out, size_t len)
+static void path_label(const struct nbw_rs_path *p, char *out, size_t len)
 {
-	const char *mem = jstr(p, "host_mem"), *peer = jstr(p, "peer_access");
+	const char *mem = p->host_mem, *peer = p->peer_access;
 	bool has_mem = mem[0] && strcmp(mem, "none") != 0;
 	bool has_peer = peer[0] && strcmp(peer, "n/a") != 0;
-	snprintf(out, len, "%s %s %s%s%s%s%s", jstr(p, "api"), jstr(p, "direction"),
-		 jstr(p, "mode"), has_mem ? " " : "", has_mem ? mem : "",
+	snprintf(out, len, "%s %s %s%s%s%s%s", p->api, p->direction, p->mode,
+		 has_mem ? " " : "", has_mem ? mem : "",
 		 has_peer ? ", peer " : "", has_peer ? peer : "");
 }
 
@@ -33,21 +33,20 @@ static void put_gbps(FILE *f, double v)
 		fputs(" NaN", f);
 }
 
-static char *data_text(json_t *paths, size_t *len, size_t *usable)
+static char *data_text(json_t *sum, size_t *len, size_t *usable)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
 	if (!f)
 		return NULL;
-	fputs("# row, GB/s at the largest size, best GB/s (NaN = none), \"path\"\n", f);
-	size_t i;
-	json_t *p;
+	fputs("# row, GB/s at the comparison size, best GB/s (NaN = none), \"path\"\n", f);
+	struct nbw_rs_path p;
 	*usable = 0;
-	json_array_foreach(paths, i, p) {
-		double large = jnum(p, "large_gbps"), best = jnum(p, "best_gbps");
+	for (size_t i = 0; nbw_rs_path(sum, i, &p); i++) {
+		double large = p.large_gbps, best = p.best_gbps;
 		*usable += (isfinite(large) && large > 0) || (isfinite(best) && best > 0);
 		char label[160];
-		path_label(p, label, sizeof(label));
+		path_label(&p, label, sizeof(label));
 		fprintf(f, "%zu", i);
 		put_gbps(f, large);
 		put_gbps(f, best);
@@ -66,7 +65,7 @@ static char *script_text(const char *stem, const char *title, size_t rows, size_
 	FILE *f = open_memstream(&buf, len);
 	if (!f)
 		return NULL;
-	nbw_gp_preamble(f, stem, title, "one line per path: row, GB/s at the largest size, "
+	nbw_gp_preamble(f, stem, title, "one line per path: row, GB/s at the comparison size, "
 			"best GB/s, \"path\"");
 	/* Taller with more paths; the row labels need room on the left. */
 	int h = 170 + 26 * (int)rows;
@@ -90,7 +89,7 @@ static char *script_text(const char *stem, const char *title, size_t rows, size_
 		   "set key below\nset offsets graph 0.05, graph 0.05, 0, 0\n",
 		(double)rows - 0.3);
 	fputs("plot datafile using 2:1:ytic(4) with points pt 7 ps 1.4 lc rgb '#0072b2' "
-	      "title 'at the largest size', \\\n"
+	      "title 'at the comparison size', \\\n"
 	      "\tdatafile using 3:1 with points pt 6 ps 1.8 lc rgb '#d55e00' "
 	      "title 'best size'\n", f);
 	fclose(f);
@@ -99,13 +98,15 @@ static char *script_text(const char *stem, const char *title, size_t rows, size_
 
 int nbw_report_summary_figure(struct nbw_rdoc *r, json_t *sum)
 {
-	json_t *paths = json_object_get(sum, "paths");
-	size_t rows = json_array_size(paths), usable = 0, dlen = 0, slen = 0;
+	size_t rows = 0, usable = 0, dlen = 0, slen = 0;
+	struct nbw_rs_path p;
+	while (nbw_rs_path(sum, rows, &p))
+		rows++;
 	if (rows == 0)
 		return -1;
 	char stem[160];
 	nbw_rdoc_claim_name(r, "plot", "summary-paths", stem, sizeof(stem));
-	char *data = data_text(paths, &dlen, &usable);
+	char *data = data_text(sum, &dlen, &usable);
 	if (data && usable == 0) {
 		free(data);
 		return -1;
@@ -113,7 +114,7 @@ int nbw_report_summary_figure(struct nbw_rdoc *r, json_t *sum)
 	char *script = script_text(stem, "Every path: median GB/s", rows, &slen);
 	nbw_rdoc_figure_aside(r);
 	static const char caption[] =
-		"Every path of the summary, one row each: the median bandwidth at the largest "
+		"Every path of the summary, one row each: the median bandwidth at the comparison "
 		"size (filled) and the best median at any size (open), GB/s = 1e9 B/s, log "
 		"scale; the table below has the figures";
 	int rc = nbw_rdoc_plot_files(r, stem, data, dlen, script, slen, caption);

@@ -10,7 +10,6 @@
 
 #include "nodebw/report.h"
 #include "nodebw/sizes.h"
-#include "nodebw/jget.h"
 #include "rdoc_priv.h"
 #include "summary_fig.h"
 
@@ -22,19 +21,7 @@ static void num(struct nbw_rtable *t, double v, const char *fmt, double scale)
 		nbw_rtable_cell(t, "-");
 }
 
-/* The accuracy entry of speedup entry \p s: the same G and version (NULL if none). */
-static json_t *accuracy_of(json_t *acc, json_t *s)
-{
-	size_t k;
-	json_t *a, *m = NULL;
-	json_array_foreach(acc, k, a)
-		if (jint(a, "G", 0) == jint(s, "G", -1) &&
-		    strcmp(jstr(a, "version"), jstr(s, "version")) == 0)
-			m = a;
-	return m;
-}
-
-static void paths_table(struct nbw_rdoc *r, json_t *paths)
+static void paths_table(struct nbw_rdoc *r, json_t *sum)
 {
 	static const char *const h[] = {
 		"api", "direction", "mode", "host memory", "peer access", "endpoints",
@@ -48,39 +35,36 @@ static void paths_table(struct nbw_rdoc *r, json_t *paths)
 	};
 	struct nbw_rtable *t = nbw_rtable_new("summary-paths", sizeof(h) / sizeof(h[0]), h);
 	nbw_rtable_csv_names(t, csv);
-	size_t i, k;
-	json_t *p, *e;
-	json_array_foreach(paths, i, p) {
-		nbw_rtable_cell(t, "%s", jstr(p, "api"));
-		nbw_rtable_cell(t, "%s", jstr(p, "direction"));
-		nbw_rtable_cell(t, "%s", jstr(p, "mode"));
-		nbw_rtable_cell(t, "%s", jstr(p, "host_mem"));
-		nbw_rtable_cell(t, "%s", jstr(p, "peer_access"));
+	struct nbw_rs_path p;
+	for (size_t i = 0; nbw_rs_path(sum, i, &p); i++) {
+		nbw_rtable_cell(t, "%s", p.api);
+		nbw_rtable_cell(t, "%s", p.direction);
+		nbw_rtable_cell(t, "%s", p.mode);
+		nbw_rtable_cell(t, "%s", p.host_mem);
+		nbw_rtable_cell(t, "%s", p.peer_access);
 		char ends[200] = "";
 		size_t w = 0;
-		json_array_foreach(json_object_get(p, "endpoints"), k, e)
-			if (w < sizeof(ends))
-				w += (size_t)snprintf(ends + w, sizeof(ends) - w, "%s%s", k ? " " : "",
-						      json_string_value(e));
+		for (size_t k = 0; k < p.nendpoints && w < sizeof(ends); k++)
+			w += (size_t)snprintf(ends + w, sizeof(ends) - w, "%s%s", k ? " " : "",
+					      nbw_rs_path_endpoint(&p, k));
 		/* The figure is every device's or pair's at the comparison size: say how many. */
-		int members = jint(p, "members", 0);
-		if (members > 0)
-			nbw_rtable_cell(t, "%d %s", members,
-					strcmp(jstr(p, "direction"), "p2p") == 0
-						? (members == 1 ? "pair" : "pairs")
-						: (members == 1 ? "device" : "devices"));
+		if (p.members > 0)
+			nbw_rtable_cell(t, "%d %s", p.members,
+					strcmp(p.direction, "p2p") == 0
+						? (p.members == 1 ? "pair" : "pairs")
+						: (p.members == 1 ? "device" : "devices"));
 		else
 			nbw_rtable_cell(t, "%s", ends);
-		nbw_rtable_cellv(t, jnum(p, "large_bytes"), "%s", jstr(p, "large_size"));
-		num(t, jnum(p, "large_gbps"), "%.2f", 1.0);
-		num(t, jnum(p, "best_gbps"), "%.2f", 1.0);
-		nbw_rtable_cellv(t, jnum(p, "best_bytes"), "%s", jstr(p, "best_size"));
-		num(t, jnum(p, "theoretical_gbps"), "%.1f", 1.0);
-		num(t, jnum(p, "fraction"), "%.0f", 100.0);
-		nbw_rtable_cell(t, "%s", jstr(p, "link"));
-		nbw_rtable_cellv(t, jnum(p, "small_bytes"), "%s", jstr(p, "small_size"));
-		num(t, jnum(p, "latency_us"), jnum(p, "latency_us") >= 100 ? "%.0f" : "%.3g", 1.0);
-		nbw_rtable_cell(t, "%s", jstr(p, "meaning"));
+		nbw_rtable_cellv(t, p.large_bytes, "%s", p.large_size);
+		num(t, p.large_gbps, "%.2f", 1.0);
+		num(t, p.best_gbps, "%.2f", 1.0);
+		nbw_rtable_cellv(t, p.best_bytes, "%s", p.best_size);
+		num(t, p.theoretical_gbps, "%.1f", 1.0);
+		num(t, p.fraction, "%.0f", 100.0);
+		nbw_rtable_cell(t, "%s", p.link);
+		nbw_rtable_cellv(t, p.small_bytes, "%s", p.small_size);
+		num(t, p.latency_us, p.latency_us >= 100 ? "%.0f" : "%.3g", 1.0);
+		nbw_rtable_cell(t, "%s", p.meaning);
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "Every measured path, one device or pair and one stream (GB/s = 1e9 "
@@ -89,19 +73,18 @@ static void paths_table(struct nbw_rdoc *r, json_t *paths)
 			     "size). The sections below have every size and every device.");
 }
 
-static void gaps_table(struct nbw_rdoc *r, json_t *gaps)
+static void gaps_table(struct nbw_rdoc *r, json_t *sum)
 {
 	static const char *const h[] = {"native api", "OpenMP mode", "devices", "what it means"};
 	static const char *const csv[] = {"native_api", "omp_mode", "devices", "meaning"};
 	struct nbw_rtable *t = nbw_rtable_new("summary-gap", 4, h);
 	nbw_rtable_csv_names(t, csv);
-	size_t i;
-	json_t *s;
-	json_array_foreach(gaps, i, s) {
-		nbw_rtable_cell(t, "%s", jstr(s, "native_api"));
-		nbw_rtable_cell(t, "%s", jstr(s, "omp_mode"));
-		nbw_rtable_cell(t, "%d", jint(s, "devices", 0));
-		nbw_rtable_cell(t, "%s", jstr(s, "meaning"));
+	struct nbw_rs_gap s;
+	for (size_t i = 0; nbw_rs_gap(sum, i, &s); i++) {
+		nbw_rtable_cell(t, "%s", s.native_api);
+		nbw_rtable_cell(t, "%s", s.omp_mode);
+		nbw_rtable_cell(t, "%d", s.devices);
+		nbw_rtable_cell(t, "%s", s.meaning);
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "OpenMP against the native API per mode, over directions and host "
@@ -110,9 +93,8 @@ static void gaps_table(struct nbw_rdoc *r, json_t *gaps)
 			     "transfers section has them per direction and memory.");
 }
 
-static void models_table(struct nbw_rdoc *r, json_t *solver)
+static void models_table(struct nbw_rdoc *r, json_t *sum)
 {
-	json_t *acc = json_object_get(solver, "accuracy");
 	static const char *const h[] = {"G", "version", "speedup at largest N", "largest N",
 					"best speedup", "at N", "one-device MAPE",
 					"comp.-cal. MAPE", "fitted MAPE", "paper MAPE",
@@ -125,24 +107,24 @@ static void models_table(struct nbw_rdoc *r, json_t *solver)
 					  "max_round_spread"};
 	struct nbw_rtable *t = nbw_rtable_new("summary-models", 14, h);
 	nbw_rtable_csv_names(t, csv);
-	size_t i;
-	json_t *s;
-	json_array_foreach(json_object_get(solver, "speedups"), i, s) {
-		json_t *m = accuracy_of(acc, s);
-		nbw_rtable_cell(t, "%d", jint(s, "G", 0));
-		nbw_rtable_cell(t, "%s", jstr(s, "version"));
-		num(t, jnum(s, "speedup_at_largest_n"), "%.2f", 1.0);
-		nbw_rtable_cell(t, "%d", jint(s, "largest_n", 0));
-		num(t, jnum(s, "best_speedup"), "%.2f", 1.0);
-		nbw_rtable_cell(t, "%d", jint(s, "best_n", 0));
-		num(t, jnum(m, "onedev_mape"), "%.1f", 100.0);
-		num(t, jnum(m, "compcal_mape"), "%.1f", 100.0);
-		num(t, jnum(m, "extended_mape"), "%.1f", 100.0);
-		num(t, jnum(m, "paper_mape"), "%.1f", 100.0);
-		num(t, jnum(m, "conly_mape"), "%.1f", 100.0);
-		nbw_rtable_cell(t, "%d", jint(m, "sizes", 0));
-		nbw_rtable_cell(t, "%d", jint(m, "unstable_sizes", 0));
-		num(t, jnum(m, "max_spread"), "%.2f", 1.0);
+	struct nbw_rs_speedup s;
+	for (size_t i = 0; nbw_rs_speedup(sum, i, &s); i++) {
+		struct nbw_rs_accuracy m;
+		nbw_rs_accuracy_of(sum, s.g, s.version, &m);
+		nbw_rtable_cell(t, "%d", s.g);
+		nbw_rtable_cell(t, "%s", s.version);
+		num(t, s.speedup_at_largest_n, "%.2f", 1.0);
+		nbw_rtable_cell(t, "%d", s.largest_n);
+		num(t, s.best_speedup, "%.2f", 1.0);
+		nbw_rtable_cell(t, "%d", s.best_n);
+		num(t, m.onedev_mape, "%.1f", 100.0);
+		num(t, m.compcal_mape, "%.1f", 100.0);
+		num(t, m.extended_mape, "%.1f", 100.0);
+		num(t, m.paper_mape, "%.1f", 100.0);
+		num(t, m.conly_mape, "%.1f", 100.0);
+		nbw_rtable_cell(t, "%d", m.sizes);
+		nbw_rtable_cell(t, "%d", m.unstable_sizes);
+		num(t, m.max_spread, "%.2f", 1.0);
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "The solver: measured speedup = T(baseline, 1 device) / "
@@ -164,20 +146,22 @@ void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)
 {
 	nbw_rdoc_heading(r, 2, "Summary");
 	nbw_report_summary_figure(r, sum); /* beside the sentences */
-	nbw_rdoc_para(r, "Units and rules: %s.", jstr(sum, "units"));
-	size_t i;
-	json_t *s;
+	nbw_rdoc_para(r, "Units and rules: %s.", nbw_rs_units(sum));
 	/* The items of the one summary, as the end of nodebw run printed them; merged files
 	 * (several runs) have the sentences only. */
-	json_t *items = json_object_get(sum, "items");
-	json_array_foreach(json_is_array(items) ? items : json_object_get(sum, "sentences"), i, s)
-		nbw_rdoc_item(r, "%s", json_string_value(s));
-	if (json_array_size(json_object_get(sum, "paths")))
-		paths_table(r, json_object_get(sum, "paths"));
-	if (json_array_size(json_object_get(sum, "gaps")))
-		gaps_table(r, json_object_get(sum, "gaps"));
-	if (json_array_size(json_object_get(json_object_get(sum, "solver"), "speedups")))
-		models_table(r, json_object_get(sum, "solver"));
+	bool items = nbw_rs_has_items(sum);
+	const char *text;
+	for (size_t i = 0; (text = items ? nbw_rs_item(sum, i) : nbw_rs_sentence(sum, i)); i++)
+		nbw_rdoc_item(r, "%s", text);
+	struct nbw_rs_path p;
+	struct nbw_rs_gap g;
+	struct nbw_rs_speedup sp;
+	if (nbw_rs_path(sum, 0, &p))
+		paths_table(r, sum);
+	if (nbw_rs_gap(sum, 0, &g))
+		gaps_table(r, sum);
+	if (nbw_rs_speedup(sum, 0, &sp))
+		models_table(r, sum);
 	nbw_rdoc_para(r, "The same summary is in summary.json beside this report; the detail "
 			 "follows.");
 }
@@ -192,36 +176,29 @@ static void fmt_num(char *out, size_t len, double v, const char *fmt, double sca
 
 void nbw_report_summary_solver(FILE *f, json_t *sum)
 {
-	json_t *solver = json_object_get(sum, "solver");
-	json_t *acc = json_object_get(solver, "accuracy");
-	size_t i;
-	json_t *s;
-	if (json_array_size(json_object_get(solver, "speedups"))) {
-		fprintf(f, "\n  MAPE against the measured runtimes: one-device (before porting), "
-			   "comp.-cal. (needs the versions without halo copies), fitted, paper; "
-			   "compute-only: the baseline to beat\n");
-		fprintf(f, "  %-4s %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n", "G",
-			"version", "speedup (at N)", "best (at N)", "one-device", "comp.-cal.",
-			"fitted", "paper", "compute-only", "unstable", "spread");
-		json_array_foreach(json_object_get(solver, "speedups"), i, s) {
-			json_t *m = accuracy_of(acc, s);
-			char sp[32], best[32], pm[16], am[16], em[16], om[16], cm[16], spr[16],
-				un[16];
-			snprintf(sp, sizeof(sp), "%.2fx (%d)", jnum(s, "speedup_at_largest_n"),
-				 jint(s, "largest_n", 0));
-			snprintf(best, sizeof(best), "%.2fx (%d)", jnum(s, "best_speedup"),
-				 jint(s, "best_n", 0));
-			fmt_num(pm, sizeof(pm), jnum(m, "paper_mape"), "%.1f %%", 100.0);
-			fmt_num(am, sizeof(am), jnum(m, "compcal_mape"), "%.1f %%", 100.0);
-			fmt_num(om, sizeof(om), jnum(m, "onedev_mape"), "%.1f %%", 100.0);
-			fmt_num(cm, sizeof(cm), jnum(m, "conly_mape"), "%.1f %%", 100.0);
-			fmt_num(em, sizeof(em), jnum(m, "extended_mape"), "%.1f %%", 100.0);
-			fmt_num(spr, sizeof(spr), jnum(m, "max_spread"), "%.2f", 1.0);
-			snprintf(un, sizeof(un), "%d of %d", jint(m, "unstable_sizes", 0),
-				 jint(m, "unstable_sizes", 0) + jint(m, "sizes", 0));
-			fprintf(f, "  %-4d %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n",
-				jint(s, "G", 0), jstr(s, "version"), sp, best, om, am, em, pm, cm,
-				un, spr);
-		}
+	struct nbw_rs_speedup s;
+	if (!nbw_rs_speedup(sum, 0, &s))
+		return;
+	fprintf(f, "\n  MAPE against the measured runtimes: one-device (before porting), "
+		   "comp.-cal. (needs the versions without halo copies), fitted, paper; "
+		   "compute-only: the baseline to beat\n");
+	fprintf(f, "  %-4s %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n", "G", "version",
+		"speedup (at N)", "best (at N)", "one-device", "comp.-cal.", "fitted", "paper",
+		"compute-only", "unstable", "spread");
+	for (size_t i = 0; nbw_rs_speedup(sum, i, &s); i++) {
+		struct nbw_rs_accuracy m;
+		nbw_rs_accuracy_of(sum, s.g, s.version, &m);
+		char sp[32], best[32], pm[16], am[16], em[16], om[16], cm[16], spr[16], un[16];
+		snprintf(sp, sizeof(sp), "%.2fx (%d)", s.speedup_at_largest_n, s.largest_n);
+		snprintf(best, sizeof(best), "%.2fx (%d)", s.best_speedup, s.best_n);
+		fmt_num(pm, sizeof(pm), m.paper_mape, "%.1f %%", 100.0);
+		fmt_num(am, sizeof(am), m.compcal_mape, "%.1f %%", 100.0);
+		fmt_num(om, sizeof(om), m.onedev_mape, "%.1f %%", 100.0);
+		fmt_num(cm, sizeof(cm), m.conly_mape, "%.1f %%", 100.0);
+		fmt_num(em, sizeof(em), m.extended_mape, "%.1f %%", 100.0);
+		fmt_num(spr, sizeof(spr), m.max_spread, "%.2f", 1.0);
+		snprintf(un, sizeof(un), "%d of %d", m.unstable_sizes, m.unstable_sizes + m.sizes);
+		fprintf(f, "  %-4d %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n", s.g,
+			s.version, sp, best, om, am, em, pm, cm, un, spr);
 	}
 }

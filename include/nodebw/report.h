@@ -176,4 +176,56 @@ int nbw_report_build(const struct nbw_rinput *in, json_t *summary, const char *d
 int nbw_report_write(const struct nbw_rinput *in, json_t *summary, const char *dir,
 		     int *no_image, char *why, size_t whylen, char *err, size_t errlen);
 
+/* ---- typed views of the report's summary (report/summary_view.c) -------------------- *
+ * The one reader of the summary object (summary.json): everything that renders it reads
+ * these fields. Strings borrowed ("" when absent), numbers NAN when absent. */
+
+/** One path of the summary's "paths" (its figure at the comparison size). */
+struct nbw_rs_path {
+	const char *api, *direction, *mode, *host_mem, *peer_access, *binding, *device_kind;
+	const char *large_size, *best_size, *small_size, *link, *drop_cause, *meaning;
+	int file, members;
+	double large_bytes, large_gbps, best_gbps, best_bytes, small_bytes;
+	double latency_us, theoretical_gbps, fraction;
+	size_t nendpoints;
+	json_t *endpoints_; /* private */
+};
+bool nbw_rs_path(json_t *summary, size_t i, struct nbw_rs_path *out);
+const char *nbw_rs_path_endpoint(const struct nbw_rs_path *p, size_t i);
+
+/** One row of the solver's speedups, and its models' accuracy. */
+struct nbw_rs_speedup {
+	int g, largest_n, best_n;
+	const char *version;
+	double speedup_at_largest_n, best_speedup;
+};
+struct nbw_rs_accuracy {
+	bool present;
+	int g, sizes, unstable_sizes;
+	const char *version, *measure;
+	double onedev_mape, compcal_mape, extended_mape, paper_mape, conly_mape, max_spread;
+};
+bool nbw_rs_speedup(json_t *summary, size_t i, struct nbw_rs_speedup *out);
+/** Accuracy entry \p i of the summary's solver; false past the end. */
+bool nbw_rs_accuracy(json_t *summary, size_t i, struct nbw_rs_accuracy *out);
+/** The accuracy of (\p g, \p version); out->present false when there is none. */
+void nbw_rs_accuracy_of(json_t *summary, int g, const char *version,
+			struct nbw_rs_accuracy *out);
+/** Why the summary has no model accuracy ("" when it has). */
+const char *nbw_rs_solver_why(json_t *summary);
+
+/** One row of the summary's gap per OpenMP mode (over directions and host memory). */
+struct nbw_rs_gap {
+	const char *native_api, *omp_mode, *meaning;
+	int devices;
+};
+bool nbw_rs_gap(json_t *summary, size_t i, struct nbw_rs_gap *out);
+
+/** The summary's item \p i (the one summary's items; NULL past the end or when the
+ *  summary has none: merged files), sentence \p i, and its units line. */
+const char *nbw_rs_item(json_t *summary, size_t i);
+bool nbw_rs_has_items(json_t *summary);
+const char *nbw_rs_sentence(json_t *summary, size_t i);
+const char *nbw_rs_units(json_t *summary);
+
 #endif

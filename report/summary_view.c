@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Typed views of the report's summary object (include/nodebw/report.h): with summary.c,
+ * which builds it, the one place that names its keys. The report's summary section, its
+ * figure, the end of `nodebw run` and `nodebw summary` read fields.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "nodebw/report.h"
+
+static const char *s_of(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static double n_of(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int i_of(json_t *o, const char *k, int dflt)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
+}
+
+static json_t *solver_list(json_t *summary, const char *which)
+{
+	return json_object_get(json_object_get(summary, "solver"), which);
+}
+
+bool nbw_rs_path(json_t *summary, size_t i, struct nbw_rs_path *out)
+{
+	json_t *p = json_array_get(json_object_get(summary, "paths"), i);
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(p))
+		return false;
+	out->api = s_of(p, "api");
+	out->direction = s_of(p, "direction");
+	out->mode = s_of(p, "mode");
+	out->host_mem = s_of(p, "host_mem");
+	out->peer_access = s_of(p, "peer_access");
+	out->binding = s_of(p, "binding");
+	out->device_kind = s_of(p, "device_kind");
+	out->large_size = s_of(p, "large_size");
+	out->best_size = s_of(p, "best_size");
+	out->small_size = s_of(p, "small_size");
+	out->link = s_of(p, "link");
+	out->drop_cause = s_of(p, "drop_cause");
+	out->meaning = s_of(p, "meaning");
+	out->file = i_of(p, "file", 0);
+	out->members = i_of(p, "members", 0);
+	out->large_bytes = n_of(p, "large_bytes");
+	out->large_gbps = n_of(p, "large_gbps");
+	out->best_gbps = n_of(p, "best_gbps");
+	out->best_bytes = n_of(p, "best_bytes");
+	out->small_bytes = n_of(p, "small_bytes");
+	out->latency_us = n_of(p, "latency_us");
+	out->theoretical_gbps = n_of(p, "theoretical_gbps");
+	out->fraction = n_of(p, "fraction");
+	out->endpoints_ = json_object_get(p, "endpoints");
+	out->nendpoints = json_array_size(out->endpoints_);
+	return true;
+}
+
+const char *nbw_rs_path_endpoint(const struct nbw_rs_path *p, size_t i)
+{
+	const char *s = json_string_value(json_array_get(p->endpoints_, i));
+	return s ? s : "";
+}
+
+bool nbw_rs_speedup(json_t *summary, size_t i, struct nbw_rs_speedup *out)
+{
+	json_t *s = json_array_get(solver_list(summary, "speedups"), i);
+	memset(out, 0, sizeof(*out));
+	out->version = "";
+	if (!json_is_object(s))
+		return false;
+	out->g = i_of(s, "G", 0);
+	out->version = s_of(s, "version");
+	out->largest_n = i_of(s, "largest_n", 0);
+	out->best_n = i_of(s, "best_n", 0);
+	out->speedup_at_largest_n = n_of(s, "speedup_at_largest_n");
+	out->best_speedup = n_of(s, "best_speedup");
+	return true;
+}
+
+static void accuracy(json_t *a, struct nbw_rs_accuracy *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->version = out->measure = "";
+	out->onedev_mape = out->compcal_mape = out->extended_mape = NAN;
+	out->paper_mape = out->conly_mape = out->max_spread = NAN;
+	if (!json_is_object(a))
+		return;
+	out->present = true;
+	out->g = i_of(a, "G", 0);
+	out->version = s_of(a, "version");
+	out->measure = s_of(a, "measure");
+	out->sizes = i_of(a, "sizes", 0);
+	out->unstable_sizes = i_of(a, "unstable_sizes", 0);
+	out->onedev_mape = n_of(a, "onedev_mape");
+	out->compcal_mape = n_of(a, "compcal_mape");
+	out->extended_mape = n_of(a, "extended_mape");
+	out->paper_mape = n_of(a, "paper_mape");
+	out->conly_mape = n_of(a, "conly_mape");
+	out->max_spread = n_of(a, "max_spread");
+}
+
+bool nbw_rs_accuracy(json_t *summary, size_t i, struct nbw_rs_accuracy *out)
+{
+	accuracy(json_array_get(solver_list(summary, "accuracy"), i), out);
+	return out->present;
+}
+
+void nbw_rs_accuracy_of(json_t *summary, int g, const char *version,
+			struct nbw_rs_accuracy *out)
+{
+	struct nbw_rs_accuracy a;
+	accuracy(NULL, out);
+	for (size_t i = 0; nbw_rs_accuracy(summary, i, &a); i++)
+		if (a.g == g && strcmp(a.version, version) == 0)
+			*out = a;
+}
+
+const char *nbw_rs_solver_why(json_t *summary)
+{
+	return s_of(json_object_get(summary, "solver"), "why");
+}
+
+bool nbw_rs_gap(json_t *summary, size_t i, struct nbw_rs_gap *out)
+{
+	json_t *s = json_array_get(json_object_get(summary, "gaps"), i);
+	memset(out, 0, sizeof(*out));
+	out->native_api = out->omp_mode = out->meaning = "";
+	if (!json_is_object(s))
+		return false;
+	out->native_api = s_of(s, "native_api");
+	out->omp_mode = s_of(s, "omp_mode");
+	out->meaning = s_of(s, "meaning");
+	out->devices = i_of(s, "devices", 0);
+	return true;
+}
+
+const char *nbw_rs_item(json_t *summary, size_t i)
+{
+	return json_string_value(json_array_get(json_object_get(summary, "items"), i));
+}
+
+bool nbw_rs_has_items(json_t *summary)
+{
+	return json_is_array(json_object_get(summary, "items"));
+}
+
+const char *nbw_rs_sentence(json_t *summary, size_t i)
+{
+	return json_string_value(json_array_get(json_object_get(summary, "sentences"), i));
+}
+
+const char *nbw_rs_units(json_t *summary)
+{
+	return s_of(summary, "units");
+}
