@@ -88,13 +88,13 @@ static void us_text(double us, char *out, size_t len)
 }
 
 /* "what it means" of one path; the sentences say once that host memory has no link. */
-static void path_meaning(json_t *p, char *out, size_t len)
+static void path_meaning(const struct nbw_rs_path *p, char *out, size_t len)
 {
-	double large = jnum(p, "large_gbps"), best = jnum(p, "best_gbps"), fr = jnum(p, "fraction");
+	double large = p->large_gbps, best = p->best_gbps, fr = p->fraction;
 	char lsz[32], bsz[32];
-	size_text(jnum(p, "large_bytes"), lsz, sizeof(lsz));
-	size_text(jnum(p, "best_bytes"), bsz, sizeof(bsz));
-	bool host = host_memory_kind(jstr(p, "device_kind"));
+	size_text(p->large_bytes, lsz, sizeof(lsz));
+	size_text(p->best_bytes, bsz, sizeof(bsz));
+	bool host = host_memory_kind(p->device_kind);
 	size_t w = 0;
 	if (!isfinite(large)) {
 		snprintf(out, len, "not measured at %s, the comparison size (its sweep is in the "
@@ -106,21 +106,21 @@ static void path_meaning(json_t *p, char *out, size_t len)
 				  : fr >= 0.5 ? "below its link"
 					      : "far below its link";
 		w += (size_t)snprintf(out + w, len - w, "%s (%.0f %% of %.1f GB/s at %s)", how,
-				      100.0 * fr, jnum(p, "theoretical_gbps"), lsz);
+				      100.0 * fr, p->theoretical_gbps, lsz);
 	} else {
 		w += (size_t)snprintf(out + w, len - w, "%s", host ? "host memory: no link"
 								   : "no theoretical figure");
 	}
 	/* A cause only where the measurements recorded one (drop_cause.c), never a guess. */
-	const char *cause = jstr(p, "drop_cause");
+	const char *cause = p->drop_cause;
 	if (w < len && isfinite(best) && best > 1.25 * large)
 		w += (size_t)snprintf(out + w, len - w,
 				      "; peaks at %s, %.1fx the comparison size%s%s%s", bsz,
 				      best / large, cause[0] ? " (" : "", cause, cause[0] ? ")" : "");
-	double lat = jnum(p, "latency_us");
+	double lat = p->latency_us;
 	if (w < len && isfinite(lat) && lat > 5.0)
 		snprintf(out + w, len - w, "; slow small transfers (%.0f us for %s)", lat,
-			 jstr(p, "small_size"));
+			 p->small_size);
 }
 
 static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *const *g, size_t n,
@@ -184,7 +184,9 @@ static json_t *path_json(const struct nbw_rinput *in, const struct nbw_curve *co
 	char cause[200], m[600];
 	nbw_report_drop_cause(g, n, lb, best_b, cause, sizeof(cause));
 	json_object_set_new(p, "drop_cause", cause[0] ? json_string(cause) : json_null());
-	path_meaning(p, m, sizeof(m));
+	struct nbw_rs_path pv;
+	nbw_rs_path_of(p, &pv);
+	path_meaning(&pv, m, sizeof(m));
 	json_object_set_new(p, "meaning", json_string(m));
 	return p;
 }
@@ -313,12 +315,11 @@ static const char *dir_words(const char *d)
 							  : "device-to-device";
 }
 
-static void path_name(json_t *p, char *out, size_t len)
+static void path_name(const struct nbw_rs_path *p, char *out, size_t len)
 {
-	bool mem = strcmp(jstr(p, "host_mem"), "none") != 0;
-	snprintf(out, len, "%s %s %s%s%s%s%s", jstr(p, "api"), jstr(p, "direction"), jstr(p, "mode"),
-		 mem ? " " : "", mem ? jstr(p, "host_mem") : "", strcmp(jstr(p, "peer_access"), "n/a") ? " peer " : "",
-		 strcmp(jstr(p, "peer_access"), "n/a") ? jstr(p, "peer_access") : "");
+	bool mem = strcmp(p->host_mem, "none") != 0, peer = strcmp(p->peer_access, "n/a") != 0;
+	snprintf(out, len, "%s %s %s%s%s%s%s", p->api, p->direction, p->mode, mem ? " " : "",
+		 mem ? p->host_mem : "", peer ? " peer " : "", peer ? p->peer_access : "");
 }
 
 static void add(json_t *sent, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -332,99 +333,115 @@ static void add(json_t *sent, const char *fmt, ...)
 	json_array_append_new(sent, json_string(buf));
 }
 
-/* Per direction, the fastest path of each API at the largest size. */
-static void fastest_sentences(json_t *sent, json_t *paths)
+/* Per direction, the fastest path of each API at the comparison size. */
+static void fastest_by_direction(json_t *sent, const struct nbw_rs_path *pv, size_t n)
 {
 	static const char *dirs[] = {"htod", "dtoh", "p2p"};
-	bool host_only = json_array_size(paths) > 0;
-	size_t i, k;
-	json_t *p;
-	json_array_foreach(paths, i, p)
-		host_only = host_only && host_memory_kind(jstr(p, "device_kind"));
-	if (host_only)
-		add(sent, "Every device measured is host memory (OpenMP host-plugin devices and "
-			  "the host reference): the figures are copies within the host's memory, "
-			  "with no link and no theoretical figure to hold them against; on a GPU "
-			  "node the same summary has the links.");
 	for (int d = 0; d < 3; d++) {
 		char buf[900];
 		size_t w = 0;
-		json_array_foreach(paths, i, p) {
-			if (strcmp(jstr(p, "direction"), dirs[d]) != 0)
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(pv[i].direction, dirs[d]) != 0)
 				continue;
 			/* The best path of this API in this direction, once. */
-			json_t *b = p, *q;
+			const struct nbw_rs_path *b = &pv[i];
 			bool first = true;
-			json_array_foreach(paths, k, q) {
-				if (strcmp(jstr(q, "direction"), dirs[d]) ||
-				    strcmp(jstr(q, "api"), jstr(p, "api")))
+			for (size_t k = 0; k < n; k++) {
+				const struct nbw_rs_path *q = &pv[k];
+				if (strcmp(q->direction, dirs[d]) || strcmp(q->api, pv[i].api))
 					continue;
 				if (k < i)
 					first = false;
-				if (jnum(q, "large_gbps") > jnum(b, "large_gbps"))
+				if (q->large_gbps > b->large_gbps)
 					b = q;
 			}
 			if (!first || w >= sizeof(buf))
 				continue;
-			double fr = jnum(b, "fraction");
 			char frs[160] = "";
-			if (isfinite(fr))
-				snprintf(frs, sizeof(frs), ", %.0f %% of %.1f GB/s (%s)", 100.0 * fr,
-					 jnum(b, "theoretical_gbps"), jstr(b, "link"));
-			bool mem = strcmp(jstr(b, "host_mem"), "none") != 0;
+			if (isfinite(b->fraction))
+				snprintf(frs, sizeof(frs), ", %.0f %% of %.1f GB/s (%s)",
+					 100.0 * b->fraction, b->theoretical_gbps, b->link);
+			bool mem = strcmp(b->host_mem, "none") != 0;
 			w += (size_t)snprintf(buf + w, sizeof(buf) - w, "%s%s %.2f GB/s (%s%s%s%s%s)",
-					      w ? "; " : "", jstr(b, "api"), jnum(b, "large_gbps"),
-					      jstr(b, "mode"), mem ? " " : "",
-					      mem ? jstr(b, "host_mem") : "", frs,
-					      jnum(b, "best_gbps") > 1.25 * jnum(b, "large_gbps")
+					      w ? "; " : "", b->api, b->large_gbps, b->mode,
+					      mem ? " " : "", mem ? b->host_mem : "", frs,
+					      b->best_gbps > 1.25 * b->large_gbps
 						      ? ", more at smaller sizes"
 						      : "");
 		}
 		if (w)
 			add(sent, "Fastest %s at %s, per API: %s.", dir_words(dirs[d]),
-			    jstr(json_array_get(paths, 0), "large_size"), buf);
+			    pv[0].large_size, buf);
 	}
-	json_t *lo = NULL, *hi = NULL;
-	json_array_foreach(paths, i, p) {
-		double fr = jnum(p, "fraction");
+}
+
+/* The paths closest to and furthest from their link's theoretical figure, and the fastest
+ * small transfer per API. */
+static void theory_and_latency(json_t *sent, const struct nbw_rs_path *pv, size_t n)
+{
+	const struct nbw_rs_path *lo = NULL, *hi = NULL;
+	for (size_t i = 0; i < n; i++) {
+		double fr = pv[i].fraction;
 		if (!isfinite(fr))
 			continue;
-		if (!lo || fr < jnum(lo, "fraction"))
-			lo = p;
-		if (!hi || fr > jnum(hi, "fraction"))
-			hi = p;
+		if (!lo || fr < lo->fraction)
+			lo = &pv[i];
+		if (!hi || fr > hi->fraction)
+			hi = &pv[i];
 	}
 	if (lo && hi) {
 		char a[96], b[96];
 		path_name(hi, a, sizeof(a));
 		path_name(lo, b, sizeof(b));
 		add(sent, "Against theoretical: closest %s at %.0f %% (%s), furthest %s at %.0f %% "
-			  "(%s).", a, 100.0 * jnum(hi, "fraction"), jstr(hi, "link"), b,
-		    100.0 * jnum(lo, "fraction"), jstr(lo, "link"));
+			  "(%s).", a, 100.0 * hi->fraction, hi->link, b, 100.0 * lo->fraction,
+		    lo->link);
 	}
 	char buf[600];
 	size_t w = 0;
-	json_array_foreach(paths, i, p) {
-		json_t *b = NULL, *q;
+	for (size_t i = 0; i < n; i++) {
+		const struct nbw_rs_path *b = NULL;
 		bool first = true;
-		json_array_foreach(paths, k, q) {
-			if (strcmp(jstr(q, "api"), jstr(p, "api")) || !isfinite(jnum(q, "latency_us")))
+		for (size_t k = 0; k < n; k++) {
+			const struct nbw_rs_path *q = &pv[k];
+			if (strcmp(q->api, pv[i].api) || !isfinite(q->latency_us))
 				continue;
 			if (k < i)
 				first = false;
-			if (!b || jnum(q, "latency_us") < jnum(b, "latency_us"))
+			if (!b || q->latency_us < b->latency_us)
 				b = q;
 		}
 		if (!first || !b || w >= sizeof(buf))
 			continue;
 		char us[16];
-		us_text(jnum(b, "latency_us"), us, sizeof(us));
+		us_text(b->latency_us, us, sizeof(us));
 		w += (size_t)snprintf(buf + w, sizeof(buf) - w, "%s%s %s us (%s %s %s, %s)",
-				      w ? "; " : "", jstr(b, "api"), us, jstr(b, "direction"),
-				      jstr(b, "mode"), jstr(b, "host_mem"), jstr(b, "small_size"));
+				      w ? "; " : "", b->api, us, b->direction, b->mode, b->host_mem,
+				      b->small_size);
 	}
 	if (w)
 		add(sent, "Smallest transfers, the fastest path per API: %s.", buf);
+}
+
+static void fastest_sentences(json_t *sent, json_t *paths)
+{
+	size_t n = json_array_size(paths);
+	struct nbw_rs_path *pv = calloc(n ? n : 1, sizeof(*pv));
+	if (!pv)
+		return;
+	bool host_only = n > 0;
+	for (size_t i = 0; i < n; i++) {
+		nbw_rs_path_of(json_array_get(paths, i), &pv[i]);
+		host_only = host_only && host_memory_kind(pv[i].device_kind);
+	}
+	if (host_only)
+		add(sent, "Every device measured is host memory (OpenMP host-plugin devices and "
+			  "the host reference): the figures are copies within the host's memory, "
+			  "with no link and no theoretical figure to hold them against; on a GPU "
+			  "node the same summary has the links.");
+	fastest_by_direction(sent, pv, n);
+	theory_and_latency(sent, pv, n);
+	free(pv);
 }
 
 struct gap_cell {
@@ -509,42 +526,50 @@ static void gap_sentences(json_t *sent, const struct nbw_rinput *in)
 	free(fast);
 }
 
-static void model_sentences(json_t *sent, json_t *model)
+/* One model's MAPE of \p a (0: one-device, 1: compute-calibrated, 2: fitted, 3: the
+ * paper's, 4: the compute-only baseline). */
+static double mape_of(const struct nbw_rs_accuracy *a, int m)
 {
-	json_t *acc = json_object_get(model, "accuracy");
-	if (!json_array_size(acc)) {
+	const double v[5] = {a->onedev_mape, a->compcal_mape, a->extended_mape, a->paper_mape,
+			     a->conly_mape};
+	return v[m];
+}
+
+/* The models' accuracy and the best speedup, from \p sum (a summary holding the solver). */
+static void model_sentences(json_t *sent, json_t *sum)
+{
+	struct nbw_rs_accuracy a;
+	if (!nbw_rs_accuracy(sum, 0, &a)) {
+		const char *why = nbw_rs_solver_why(sum);
 		add(sent, "Models: not validated (%s).",
-		    jstr(model, "why")[0] ? jstr(model, "why") : "no multi-device solver runs");
+		    why[0] ? why : "no multi-device solver runs");
 		return;
 	}
 	/* Per model: the range and median of its MAPE over the configurations it predicts
 	 * on stable grids. */
-	static const char *key[5] = {"onedev_mape", "compcal_mape", "extended_mape", "paper_mape",
-				     "conly_mape"};
 	static const char *label[5] = {
 		"one-device model (probes and one-device runs only, before porting)",
 		"compute-calibrated model (needs the versions run without their halo copies)",
 		"fitted model (also the versions' timed runs at the other N)", "the paper's",
 		"baseline 'step = measured compute-only half'"};
-	size_t i, n = json_array_size(acc), unstable = 0, grids = 0, matched = 0;
+	size_t n = 0, unstable = 0, grids = 0, matched = 0;
+	for (; nbw_rs_accuracy(sum, n, &a); n++) {
+		matched += strcmp(a.measure, "speed-matched") == 0;
+		unstable += (size_t)a.unstable_sizes;
+		grids += (size_t)a.unstable_sizes + (size_t)a.sizes;
+	}
 	double *x = calloc(n + 1, sizeof(double));
 	char part[5][160];
-	json_t *a;
-	json_array_foreach(acc, i, a) {
-		matched += strcmp(jstr(a, "measure"), "speed-matched") == 0;
-		unstable += (size_t)jint(a, "unstable_sizes", 0);
-		grids += (size_t)jint(a, "unstable_sizes", 0) + (size_t)jint(a, "sizes", 0);
-	}
 	for (int m = 0; m < 5; m++) {
 		size_t k = 0;
 		double lo = INFINITY, hi = 0.0;
-		json_array_foreach(acc, i, a) {
-			json_t *v = json_object_get(a, key[m]);
-			if (!json_is_number(v) || !x)
+		for (size_t i = 0; x && nbw_rs_accuracy(sum, i, &a); i++) {
+			double v = mape_of(&a, m);
+			if (!isfinite(v))
 				continue;
-			x[k++] = json_number_value(v);
-			lo = fmin(lo, json_number_value(v));
-			hi = fmax(hi, json_number_value(v));
+			x[k++] = v;
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
 		}
 		if (k)
 			snprintf(part[m], sizeof(part[m]), "%s MAPE %.1f-%.1f %% (median %.1f %%)",
@@ -565,29 +590,42 @@ static void model_sentences(json_t *sent, json_t *model)
 			  "between rounds, largest/smallest): left out of the MAPE, marked in the "
 			  "validation table.",
 		    unstable, grids);
-	json_t *best = NULL, *s;
-	json_array_foreach(json_object_get(model, "speedups"), i, s)
-		if (!best || jnum(s, "best_speedup") > jnum(best, "best_speedup"))
-			best = s;
-	if (best)
+	struct nbw_rs_speedup sp, best;
+	bool any = false;
+	for (size_t i = 0; nbw_rs_speedup(sum, i, &sp); i++)
+		if (!any || sp.best_speedup > best.best_speedup) {
+			best = sp;
+			any = true;
+		}
+	if (any)
 		add(sent, "Best measured solver speedup: %s on %d devices, %.2fx over one device at "
-			  "N = %d (ideal %d).", jstr(best, "version"), jint(best, "G", 0),
-		    jnum(best, "best_speedup"), jint(best, "best_n", 0), jint(best, "G", 0));
+			  "N = %d (ideal %d).", best.version, best.g, best.best_speedup, best.best_n,
+		    best.g);
 }
 
-static void outlier_sentences(json_t *sent, json_t *o)
+static void outlier_sentences(json_t *sent, const struct nbw_rinput *in)
 {
-	json_t *items = json_object_get(o, "items");
-	size_t n = json_array_size(items);
+	size_t n = 0, not_judged = 0;
+	struct nbw_pv_outlier first = { 0 };
+	for (size_t f = 0; f < in->nfiles; f++) {
+		const struct nbw_products *p = nbw_rinput_products(in, f);
+		size_t i;
+		json_t *x;
+		json_array_foreach(p ? p->outliers : NULL, i, x)
+			if (n++ == 0)
+				nbw_pv_outlier(x, &first);
+		json_array_foreach(p ? p->outlier_groups : NULL, i, x) {
+			struct nbw_pv_group g;
+			not_judged += nbw_pv_group(x, &g) && !g.median_rule;
+		}
+	}
 	if (!n) {
-		int nj = jint(o, "groups_not_judged", 0);
 		add(sent, "No outliers: no device or pair is more than 10 %% below its peers%s.",
-		    nj ? " (groups of fewer than 3 are not judged by the median rule)" : "");
+		    not_judged ? " (groups of fewer than 3 are not judged by the median rule)" : "");
 		return;
 	}
-	json_t *x = json_array_get(items, 0);
-	add(sent, "%zu outlier%s; the first: %s %s: %s.", n, n == 1 ? "" : "s", jstr(x, "what"),
-	    jstr(x, "where"), jstr(x, "reason"));
+	add(sent, "%zu outlier%s; the first: %s %s: %s.", n, n == 1 ? "" : "s", first.what,
+	    first.where, first.reason);
 }
 
 /* The stages measured under disturbance (results "disturbance", tools/run.c), per file:
@@ -692,9 +730,11 @@ json_t *nbw_report_summary(const struct nbw_rinput *in)
 	json_t *sent = json_array();
 	fastest_sentences(sent, paths);
 	gap_sentences(sent, in);
-	model_sentences(sent, model);
+	json_t *with_solver = json_pack("{s:O}", "solver", model); /* what the views read */
+	model_sentences(sent, with_solver);
+	json_decref(with_solver);
 	if (in->nfiles != 1) /* one file: the summary's items have the outliers */
-		outlier_sentences(sent, outl);
+		outlier_sentences(sent, in);
 	json_t *dist = disturbance_sentences(sent, in);
 	json_t *speed = speed_sentences(sent, in);
 	/* The one summary's items (analysis/summary_items.c): what the end of nodebw run

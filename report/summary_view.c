@@ -34,7 +34,11 @@ static json_t *solver_list(json_t *summary, const char *which)
 
 bool nbw_rs_path(json_t *summary, size_t i, struct nbw_rs_path *out)
 {
-	json_t *p = json_array_get(json_object_get(summary, "paths"), i);
+	return nbw_rs_path_of(json_array_get(json_object_get(summary, "paths"), i), out);
+}
+
+bool nbw_rs_path_of(json_t *p, struct nbw_rs_path *out)
+{
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(p))
 		return false;

@@ -191,6 +191,8 @@ struct nbw_rs_path {
 	json_t *endpoints_; /* private */
 };
 bool nbw_rs_path(json_t *summary, size_t i, struct nbw_rs_path *out);
+/** The same of one path object \p p (an element of the summary's "paths"). */
+bool nbw_rs_path_of(json_t *p, struct nbw_rs_path *out);
 const char *nbw_rs_path_endpoint(const struct nbw_rs_path *p, size_t i);
 
 /** One row of the solver's speedups, and its models' accuracy. */
