@@ -17,12 +17,6 @@
 
 #include "rdoc_priv.h"
 
-static const char *str(json_t *o, const char *key, const char *dflt)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-	return s ? s : dflt;
-}
-
 /* A view's string ("" when the document lacks it), or \p dflt. */
 static const char *nonempty(const char *s, const char *dflt)
 {
@@ -120,21 +114,19 @@ static void machine_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			continue;
 		char be[1024] = "";
 		size_t n = 0;
-		const char *api;
-		json_t *v;
-		json_object_foreach(json_object_get(sw, "backends"), api, v) {
-			const char *ver = str(v, "libomptarget_version",
-					      str(v, "cuda_runtime", str(v, "hip_runtime",
-					      str(v, "ze_headers_api", str(v, "copy", "")))));
+		const char *api, *ver;
+		for (size_t k = 0; nbw_rv_software_backend(sw, k, &api, &ver); k++) {
 			int w = snprintf(be + n, sizeof(be) - n, "%s%s%s%s%s", n ? ", " : "", api,
 					 *ver ? " (" : "", ver, *ver ? ")" : "");
 			if (w > 0 && (size_t)w < sizeof(be) - n)
 				n += (size_t)w;
 		}
+		struct nbw_rv_software so;
+		nbw_rv_software(sw, &so);
 		nbw_rdoc_item(r, "File %zu: built with %s (%s); OpenMP offload targets: %s; "
-				 "backends opened: %s", i, str(sw, "compiler", "unknown compiler"),
-			      str(sw, "build", "unknown build"), str(sw, "offload_targets", "none"),
-			      be[0] ? be : "none");
+				 "backends opened: %s", i, nonempty(so.compiler, "unknown compiler"),
+			      nonempty(so.build, "unknown build"),
+			      nonempty(so.offload_targets, "none"), be[0] ? be : "none");
 	}
 }
 
@@ -340,10 +332,10 @@ static void skipped_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	nbw_rdoc_table(r, t, "What was not measured, and why");
 }
 
-static void gbps_cell(struct nbw_rtable *t, json_t *v, const char *none)
+static void gbps_cell(struct nbw_rtable *t, double v, const char *none)
 {
-	if (json_is_number(v))
-		nbw_rtable_cell(t, "%.1f", json_number_value(v));
+	if (isfinite(v))
+		nbw_rtable_cell(t, "%.1f", v);
 	else
 		nbw_rtable_cell(t, "%s", none);
 }
@@ -359,65 +351,56 @@ static void topology_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		char head[64];
 		snprintf(head, sizeof(head), in->nfiles > 1 ? "Topology (file %zu)" : "Topology", f);
 		nbw_rdoc_heading(r, 3, head);
-		json_t *host = json_object_get(topo, "host");
+		struct nbw_rv_topo_host host;
+		nbw_rv_topo_host(topo, &host);
 		nbw_rdoc_para(r, "Host %s: %lld package(s), %lld NUMA node(s), %lld cores, %lld "
 				 "hardware threads (%s topology). Theoretical figures are GB/s = "
 				 "1e9 B/s per direction (doc/topology.md).",
-			      str(host, "hostname", "unknown"),
-			      (long long)json_integer_value(json_object_get(host, "packages")),
-			      (long long)json_integer_value(json_object_get(host, "numa_nodes")),
-			      (long long)json_integer_value(json_object_get(host, "cores")),
-			      (long long)json_integer_value(json_object_get(host, "pus")),
-			      str(topo, "origin", "live"));
-		size_t i;
-		json_t *s;
-		json_array_foreach(json_object_get(topo, "sources"), i, s)
-			nbw_rdoc_item(r, "source %s: %s; %s", str(s, "name", "?"),
-				      json_is_true(json_object_get(s, "ok")) ? "used" : "not available",
-				      str(s, "detail", ""));
-		json_t *devs = json_object_get(topo, "devices");
-		if (json_array_size(devs)) {
+			      nonempty(host.hostname, "unknown"), host.packages < 0 ? 0 : host.packages,
+			      host.numa_nodes < 0 ? 0 : host.numa_nodes, host.cores < 0 ? 0 : host.cores,
+			      host.pus < 0 ? 0 : host.pus, nonempty(host.origin, "live"));
+		struct nbw_rv_topo_source s;
+		for (size_t i = 0; nbw_rv_topo_source(topo, i, &s); i++)
+			nbw_rdoc_item(r, "source %s: %s; %s", nonempty(s.name, "?"),
+				      s.ok ? "used" : "not available", s.detail);
+		struct nbw_rv_topo_device d;
+		if (nbw_rv_topo_device(topo, 0, &d)) {
 			static const char *const h[] = { "id", "kind", "name", "host link",
 							  "theoretical GB/s", "NUMA node", "note" };
 			char name[32];
 			snprintf(name, sizeof(name), "topology-devices-%zu", f);
 			struct nbw_rtable *t = nbw_rtable_new(name, 7, h);
-			json_t *d;
-			json_array_foreach(devs, i, d) {
-				json_t *hl = json_object_get(d, "host_link");
-				json_t *node = json_object_get(hl, "numa_node");
-				nbw_rtable_cell(t, "%s", str(d, "id", "?"));
-				nbw_rtable_cell(t, "%s", str(d, "kind", "?"));
-				nbw_rtable_cell(t, "%s", str(d, "name", ""));
-				nbw_rtable_cell(t, "%s", str(hl, "type", "unknown"));
-				gbps_cell(t, json_object_get(hl, "theoretical_gbps"),
-					  strcmp(str(hl, "type", ""), "none") == 0 ? "no link"
-										  : "unknown");
-				if (json_is_integer(node))
-					nbw_rtable_cell(t, "%lld", (long long)json_integer_value(node));
+			for (size_t i = 0; nbw_rv_topo_device(topo, i, &d); i++) {
+				nbw_rtable_cell(t, "%s", nonempty(d.id, "?"));
+				nbw_rtable_cell(t, "%s", nonempty(d.kind, "?"));
+				nbw_rtable_cell(t, "%s", d.name);
+				nbw_rtable_cell(t, "%s", nonempty(d.link_type, "unknown"));
+				gbps_cell(t, d.link_gbps,
+					  strcmp(d.link_type, "none") == 0 ? "no link" : "unknown");
+				if (d.numa_node >= 0)
+					nbw_rtable_cell(t, "%d", d.numa_node);
 				else
 					nbw_rtable_cell(t, "%s", "");
-				nbw_rtable_cell(t, "%s", str(hl, "note", ""));
+				nbw_rtable_cell(t, "%s", d.link_note);
 				nbw_rtable_end_row(t);
 			}
 			nbw_rdoc_table(r, t, "Devices and their host links (theoretical GB/s = 1e9 "
 					     "B/s per direction)");
 		}
-		json_t *pairs = json_object_get(topo, "pairs");
-		if (json_array_size(pairs)) {
+		struct nbw_rv_topo_pair p;
+		if (nbw_rv_topo_pair(topo, 0, &p)) {
 			static const char *const h[] = { "a", "b", "link", "kind",
 							  "theoretical GB/s", "basis" };
 			char name[32];
 			snprintf(name, sizeof(name), "topology-pairs-%zu", f);
 			struct nbw_rtable *t = nbw_rtable_new(name, 6, h);
-			json_t *p;
-			json_array_foreach(pairs, i, p) {
-				nbw_rtable_cell(t, "%s", str(p, "a", "?"));
-				nbw_rtable_cell(t, "%s", str(p, "b", "?"));
-				nbw_rtable_cell(t, "%s", str(p, "label", "?"));
-				nbw_rtable_cell(t, "%s", str(p, "kind", ""));
-				gbps_cell(t, json_object_get(p, "theoretical_gbps"), "unknown");
-				nbw_rtable_cell(t, "%s", str(p, "basis", ""));
+			for (size_t i = 0; nbw_rv_topo_pair(topo, i, &p); i++) {
+				nbw_rtable_cell(t, "%s", nonempty(p.a, "?"));
+				nbw_rtable_cell(t, "%s", nonempty(p.b, "?"));
+				nbw_rtable_cell(t, "%s", nonempty(p.label, "?"));
+				nbw_rtable_cell(t, "%s", p.kind);
+				gbps_cell(t, p.gbps, "unknown");
+				nbw_rtable_cell(t, "%s", p.basis);
 				nbw_rtable_end_row(t);
 			}
 			nbw_rdoc_table(r, t, "Device-to-device links (theoretical GB/s = 1e9 B/s "

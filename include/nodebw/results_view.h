@@ -256,4 +256,35 @@ struct nbw_rv_child {
 };
 bool nbw_rv_child_read(json_t *c, struct nbw_rv_child *out);
 
+/* The document's topology block (topology/json.c writes it) and software block, as fields
+ * (common/results_view_topo.c). Strings borrowed ("" when absent), numbers NAN or -1. */
+struct nbw_rv_topo_host {
+	const char *hostname, *origin;
+	long long packages, numa_nodes, cores, pus;
+};
+struct nbw_rv_topo_source {
+	const char *name, *detail;
+	bool ok;
+};
+struct nbw_rv_topo_device {
+	const char *id, *kind, *name, *link_type, *link_note;
+	double link_gbps;      /**< the host link's theoretical GB/s */
+	int numa_node;         /**< -1: not known */
+};
+struct nbw_rv_topo_pair {
+	const char *a, *b, *label, *kind, *basis;
+	double gbps;
+};
+void nbw_rv_topo_host(json_t *topo, struct nbw_rv_topo_host *out);
+bool nbw_rv_topo_source(json_t *topo, size_t i, struct nbw_rv_topo_source *out);
+bool nbw_rv_topo_device(json_t *topo, size_t i, struct nbw_rv_topo_device *out);
+bool nbw_rv_topo_pair(json_t *topo, size_t i, struct nbw_rv_topo_pair *out);
+
+struct nbw_rv_software {
+	const char *compiler, *build, *offload_targets;
+};
+void nbw_rv_software(json_t *sw, struct nbw_rv_software *out);
+/** Backend \p i of the software block: its API and the version it reports ("" if none). */
+bool nbw_rv_software_backend(json_t *sw, size_t i, const char **api, const char **version);
+
 #endif
