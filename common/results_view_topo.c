@@ -5,6 +5,7 @@
  * their keys.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nodebw/results_view.h"
@@ -31,6 +32,7 @@ void nbw_rv_topo_host(json_t *topo, struct nbw_rv_topo_host *out)
 {
 	json_t *h = json_object_get(topo, "host");
 	out->hostname = s_of(h, "hostname");
+	out->cpu_model = s_of(h, "cpu_model");
 	out->origin = s_of(topo, "origin");
 	out->packages = i_of(h, "packages");
 	out->numa_nodes = i_of(h, "numa_nodes");
@@ -51,6 +53,16 @@ bool nbw_rv_topo_source(json_t *topo, size_t i, struct nbw_rv_topo_source *out)
 	return true;
 }
 
+static void pcie_text(json_t *l, char *out, size_t len)
+{
+	if (!json_is_object(l)) {
+		snprintf(out, len, "none");
+		return;
+	}
+	snprintf(out, len, "Gen%lld x%lld", (long long)json_integer_value(json_object_get(l, "gen")),
+		 (long long)json_integer_value(json_object_get(l, "width")));
+}
+
 bool nbw_rv_topo_device(json_t *topo, size_t i, struct nbw_rv_topo_device *out)
 {
 	json_t *d = json_array_get(json_object_get(topo, "devices"), i);
@@ -69,6 +81,9 @@ bool nbw_rv_topo_device(json_t *topo, size_t i, struct nbw_rv_topo_device *out)
 	out->link_gbps = n_of(hl, "theoretical_gbps");
 	long long node = i_of(hl, "numa_node");
 	out->numa_node = node >= 0 && node < 1 << 20 ? (int)node : -1;
+	out->link_has_current = json_is_object(hl) && json_object_get(hl, "current");
+	pcie_text(json_object_get(hl, "current"), out->link_current, sizeof(out->link_current));
+	pcie_text(json_object_get(hl, "max"), out->link_max, sizeof(out->link_max));
 	return true;
 }
 

@@ -153,74 +153,51 @@ static void topo_put(json_t *t, const char *key, const char *fmt, ...)
 	json_object_set_new(t, key, json_string(v));
 }
 
-static void link_text(json_t *l, char *out, size_t len)
-{
-	if (!json_is_object(l)) {
-		snprintf(out, len, "none");
-		return;
-	}
-	long long gen = json_integer_value(json_object_get(l, "gen"));
-	long long w = json_integer_value(json_object_get(l, "width"));
-	snprintf(out, len, "Gen%lld x%lld", gen, w);
-}
-
 /* The topology as "what" -> "value" strings; devices are numbered in the order the
  * topology lists them (PCI order), so that like nodes line up. */
 static json_t *flat_topology(json_t *topo)
 {
 	json_t *t = json_object();
-	json_t *host = json_object_get(topo, "host");
-	const char *cpu = json_string_value(json_object_get(host, "cpu_model"));
-	topo_put(t, "host CPU", "%s", cpu ? cpu : "unknown");
+	struct nbw_rv_topo_host host;
+	nbw_rv_topo_host(topo, &host);
+	topo_put(t, "host CPU", "%s", host.cpu_model[0] ? host.cpu_model : "unknown");
 	topo_put(t, "host packages, NUMA nodes, cores", "%lld, %lld, %lld",
-		 json_integer_value(json_object_get(host, "packages")),
-		 json_integer_value(json_object_get(host, "numa_nodes")),
-		 json_integer_value(json_object_get(host, "cores")));
-	json_t *devs = json_object_get(topo, "devices");
-	topo_put(t, "devices", "%zu", json_array_size(devs));
-	size_t i;
-	json_t *d;
-	json_array_foreach(devs, i, d) {
-		char key[96], cur[32], max[32];
-		const char *name = json_string_value(json_object_get(d, "name"));
+		 host.packages < 0 ? 0 : host.packages, host.numa_nodes < 0 ? 0 : host.numa_nodes,
+		 host.cores < 0 ? 0 : host.cores);
+	size_t ndev = 0;
+	struct nbw_rv_topo_device d;
+	while (nbw_rv_topo_device(topo, ndev, &d))
+		ndev++;
+	topo_put(t, "devices", "%zu", ndev);
+	for (size_t i = 0; nbw_rv_topo_device(topo, i, &d); i++) {
+		char key[96];
 		snprintf(key, sizeof(key), "device %zu model", i);
-		topo_put(t, key, "%s", name ? name : "unknown");
-		json_t *hl = json_object_get(d, "host_link");
-		if (json_is_object(hl) && json_object_get(hl, "current")) {
-			link_text(json_object_get(hl, "current"), cur, sizeof(cur));
-			link_text(json_object_get(hl, "max"), max, sizeof(max));
+		topo_put(t, key, "%s", d.name[0] ? d.name : "unknown");
+		if (d.link_has_current) {
 			snprintf(key, sizeof(key), "device %zu host link", i);
-			topo_put(t, key, "%s %s (device max %s)",
-				 json_string_value(json_object_get(hl, "type")) ?
-					 json_string_value(json_object_get(hl, "type")) : "link",
-				 cur, max);
+			topo_put(t, key, "%s %s (device max %s)", d.link_type[0] ? d.link_type : "link",
+				 d.link_current, d.link_max);
 		}
-		json_t *numa = json_object_get(hl, "numa_node");
-		if (json_is_integer(numa)) {
+		if (d.numa_node >= 0) {
 			snprintf(key, sizeof(key), "device %zu NUMA node", i);
-			topo_put(t, key, "%lld", json_integer_value(numa));
+			topo_put(t, key, "%d", d.numa_node);
 		}
 	}
-	json_t *p;
-	json_array_foreach(json_object_get(topo, "pairs"), i, p) {
+	struct nbw_rv_topo_pair p;
+	for (size_t i = 0; nbw_rv_topo_pair(topo, i, &p); i++) {
 		/* pairs name devices by id; their position is what lines up across nodes */
-		const char *a = json_string_value(json_object_get(p, "a"));
-		const char *b = json_string_value(json_object_get(p, "b"));
 		long ia = -1, ib = -1;
-		size_t k;
-		json_array_foreach(devs, k, d) {
-			const char *id = json_string_value(json_object_get(d, "id"));
-			if (id && a && strcmp(id, a) == 0)
+		for (size_t k = 0; nbw_rv_topo_device(topo, k, &d); k++) {
+			if (d.id[0] && p.a[0] && strcmp(d.id, p.a) == 0)
 				ia = (long)k;
-			if (id && b && strcmp(id, b) == 0)
+			if (d.id[0] && p.b[0] && strcmp(d.id, p.b) == 0)
 				ib = (long)k;
 		}
-		const char *label = json_string_value(json_object_get(p, "label"));
-		if (ia < 0 || ib < 0 || !label)
+		if (ia < 0 || ib < 0 || !p.label[0])
 			continue;
 		char key[96];
 		snprintf(key, sizeof(key), "link device %ld - device %ld", ia, ib);
-		topo_put(t, key, "%s", label);
+		topo_put(t, key, "%s", p.label);
 	}
 	return t;
 }

@@ -259,7 +259,7 @@ bool nbw_rv_child_read(json_t *c, struct nbw_rv_child *out);
 /* The document's topology block (topology/json.c writes it) and software block, as fields
  * (common/results_view_topo.c). Strings borrowed ("" when absent), numbers NAN or -1. */
 struct nbw_rv_topo_host {
-	const char *hostname, *origin;
+	const char *hostname, *origin, *cpu_model;
 	long long packages, numa_nodes, cores, pus;
 };
 struct nbw_rv_topo_source {
@@ -270,6 +270,8 @@ struct nbw_rv_topo_device {
 	const char *id, *kind, *name, *link_type, *link_note;
 	double link_gbps;      /**< the host link's theoretical GB/s */
 	int numa_node;         /**< -1: not known */
+	bool link_has_current; /**< the host link records its trained width and speed */
+	char link_current[32], link_max[32]; /**< "Gen5 x16", or "none" */
 };
 struct nbw_rv_topo_pair {
 	const char *a, *b, *label, *kind, *basis;
