@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What disturbs the machine during a stage of a run (include/nodebw/disturb.h). */
 #include "nodebw/disturb.h"
+#include "nodebw/results_view.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -371,5 +372,6 @@ json_t *nbw_disturb_stage_json(const struct nbw_disturb_snap *a,
 
 bool nbw_disturb_stage_disturbed(const json_t *stage)
 {
-	return json_is_true(json_object_get(stage, "disturbed"));
+	struct nbw_rv_stage s;
+	return nbw_rv_stage_read((json_t *)stage, &s) && s.disturbed;
 }

@@ -137,6 +137,58 @@ void nbw_doc_set(struct nbw_doc *d, const char *key, json_t *value)
 	json_object_set_new(d->root, key, value);
 }
 
+void nbw_doc_set_backend_software(struct nbw_doc *d, const char *api, json_t *value)
+{
+	json_t *be = json_object_get(json_object_get(d->root, "software"), "backends");
+	if (json_is_object(be))
+		json_object_set_new(be, api, value);
+	else
+		json_decref(value);
+}
+
+bool nbw_doc_records_disturbance(const struct nbw_doc *d)
+{
+	return json_is_object(json_object_get(d->root, "disturbance"));
+}
+
+void nbw_doc_add_disturb_stage(struct nbw_doc *d, json_t *value)
+{
+	json_t *list = json_object_get(json_object_get(d->root, "disturbance"), "stages");
+	if (json_is_array(list))
+		json_array_append_new(list, value);
+	else
+		json_decref(value);
+}
+
+void nbw_doc_add_speed_reference(struct nbw_doc *d, json_t *value, const char *method)
+{
+	json_t *all = json_object_get(d->root, "disturbance");
+	if (!json_is_object(all)) {
+		json_decref(value);
+		return;
+	}
+	json_t *list = json_object_get(all, "speed_reference");
+	if (!json_is_array(list)) {
+		list = json_array();
+		json_object_set_new(all, "speed_reference", list);
+		json_object_set_new(all, "speed_reference_method", json_string(method));
+	}
+	json_array_append_new(list, value);
+}
+
+json_t *nbw_doc_plane_sweep_children(struct nbw_doc *d, bool restart, int processes,
+				     int hidden_helpers)
+{
+	json_t *done = json_object_get(json_object_get(d->root, "plane_sweep"), "children");
+	if (restart || !json_is_array(done)) {
+		done = json_array();
+		nbw_doc_set(d, "plane_sweep",
+			    json_pack("{s:i, s:i, s:o}", "processes", processes, "hidden_helpers",
+				      hidden_helpers, "children", done));
+	}
+	return done;
+}
+
 const char *nbw_short_path(const char *path, char *buf, size_t len)
 {
 	size_t n = strlen(path);

@@ -18,6 +18,7 @@
 
 #include "nodebw/cli.h"
 #include "nodebw/results.h"
+#include "nodebw/results_view.h"
 
 static void add_what(char *what, size_t len, const char *fmt, const char *name)
 {
@@ -111,8 +112,9 @@ int nbw_rundir_recover(const char *dir, char *what, size_t len)
 				      : NULL;
 	free(results);
 	if (doc) {
-		const char *state = json_string_value(json_object_get(doc->root, "state"));
-		if (!state || strcmp(state, "running") == 0) {
+		struct nbw_rv_doc head;
+		nbw_rv_doc_read(doc->root, &head);
+		if (!head.state[0] || strcmp(head.state, "running") == 0) {
 			nbw_doc_set_state(doc, "killed",
 					  "the run's process ended without finishing (SIGKILL, a "
 					  "crash or a power loss); a later nodebw found its lock "

@@ -66,13 +66,7 @@ int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t 
 	}
 	for (size_t k = 0; k < nsizes; k++)
 		c.sizes.v[k].bytes = sizes[k];
-	json_t *done = json_object_get(json_object_get(doc->root, "plane_sweep"), "children");
-	if (first == 1 || !json_is_array(done)) {
-		done = json_array();
-		nbw_doc_set(doc, "plane_sweep",
-			    json_pack("{s:i, s:i, s:o}", "processes", processes, "hidden_helpers",
-				      hidden_helpers, "children", done));
-	}
+	json_t *done = nbw_doc_plane_sweep_children(doc, first == 1, processes, hidden_helpers);
 	int rc = 0;
 	for (int p = first; p < first + count && !nbw_stop_requested; p++) {
 		snprintf(c.output, sizeof(c.output), "%s/.planes-%d-XXXXXX", outdir, p);

@@ -166,8 +166,7 @@ static void add_versions(struct nbw_doc *doc, const struct nbw_backend_ops *ops,
 			json_object_set_new(o, line, json_string(eq + 1));
 		}
 	}
-	json_t *sw = json_object_get(doc->root, "software");
-	json_object_set_new(json_object_get(sw, "backends"), ops->name, o);
+	nbw_doc_set_backend_software(doc, ops->name, o);
 }
 
 /* Largest footprint of one size in the one- and two-stream series: two streams of source,

@@ -127,47 +127,62 @@ static int cmd_list(int argc, char **argv)
 				"--help')\n", argv[i]);
 		return NBW_EXIT_USAGE;
 	}
-	json_t *out = json_pack("{s:s, s:s, s:s, s:[], s:[], s:[]}", "version", NBW_VERSION,
-				"revision", NBW_REVISION, "offload_targets", NBW_OFFLOAD_TARGETS,
-				"devices", "skipped", "probes");
-	if (!out) {
-		fprintf(stderr, "nodebw: error: out of memory\n");
-		return 1;
-	}
-	json_t *devs = json_object_get(out, "devices"), *skips = json_object_get(out, "skipped");
+	/* What was found, in C; JSON only for --json. */
+	struct listed {
+		const char *api;
+		struct nbw_device dev;
+	} devs[256];
+	struct {
+		const char *api;
+		char why[NBW_REASON_LEN];
+	} skips[32];
+	size_t ndevs = 0, nskips = 0, n;
 #if !NBW_HAVE_OMP
-	json_array_append_new(skips, json_pack("{s:s, s:s}", "api", "omp", "reason",
-					       NBW_NO_OFFLOAD_REASON));
+	skips[nskips].api = "omp";
+	snprintf(skips[nskips++].why, sizeof(skips[0].why), "%s", NBW_NO_OFFLOAD_REASON);
 #endif
-	size_t n;
 	const struct nbw_backend_ops *const *all = nbw_backends(&n);
 	for (size_t i = 0; i < n; i++) {
 		struct nbw_backend *be = NULL;
 		char why[NBW_REASON_LEN] = "";
 		if (all[i]->open(&be, NULL, why, sizeof(why))) {
-			json_array_append_new(skips, json_pack("{s:s, s:s}", "api", all[i]->name,
-							       "reason", why));
+			if (nskips < sizeof(skips) / sizeof(skips[0])) {
+				skips[nskips].api = all[i]->name;
+				snprintf(skips[nskips++].why, sizeof(skips[0].why), "%s", why);
+			}
 			continue;
 		}
 		int nd = all[i]->device_count(be);
-		for (int d = 0; d < nd; d++) {
-			struct nbw_device dev;
-			if (all[i]->device_info(be, d, &dev) != 0)
-				continue;
-			json_array_append_new(devs, json_pack(
-				"{s:s, s:i, s:i, s:s, s:s, s:s, s:s}", "api", all[i]->name, "id", d,
-				"runtime_id", dev.runtime_id, "kind", dev.kind, "name", dev.name,
-				"memory", dev.memory, "pci_bus_id", dev.pci_bus_id));
-		}
+		for (int d = 0; d < nd && ndevs < sizeof(devs) / sizeof(devs[0]); d++)
+			if (all[i]->device_info(be, d, &devs[ndevs].dev) == 0)
+				devs[ndevs++].api = all[i]->name;
 		all[i]->close(be);
 	}
 	struct nbw_probe_info cat[64];
 	size_t nc = nbw_probe_catalogue(cat, 64);
-	for (size_t i = 0; i < nc; i++)
-		json_array_append_new(json_object_get(out, "probes"),
-				      json_pack("{s:s, s:s}", "name", cat[i].name, "description",
-						cat[i].description));
 	if (json) {
+		json_t *jd = json_array(), *js = json_array(), *jp = json_array();
+		for (size_t i = 0; i < ndevs; i++) {
+			const struct nbw_device *d = &devs[i].dev;
+			json_array_append_new(jd, json_pack(
+				"{s:s, s:i, s:i, s:s, s:s, s:s, s:s}", "api", devs[i].api, "id", d->id,
+				"runtime_id", d->runtime_id, "kind", d->kind, "name", d->name,
+				"memory", d->memory, "pci_bus_id", d->pci_bus_id));
+		}
+		for (size_t i = 0; i < nskips; i++)
+			json_array_append_new(js, json_pack("{s:s, s:s}", "api", skips[i].api,
+							    "reason", skips[i].why));
+		for (size_t i = 0; i < nc; i++)
+			json_array_append_new(jp, json_pack("{s:s, s:s}", "name", cat[i].name,
+							    "description", cat[i].description));
+		json_t *out = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "version", NBW_VERSION,
+					"revision", NBW_REVISION, "offload_targets",
+					NBW_OFFLOAD_TARGETS, "devices", jd, "skipped", js, "probes",
+					jp);
+		if (!out) {
+			fprintf(stderr, "nodebw: error: out of memory\n");
+			return 1;
+		}
 		json_dumpf(out, stdout, JSON_INDENT(1));
 		printf("\n");
 		json_decref(out);
@@ -175,27 +190,21 @@ static int cmd_list(int argc, char **argv)
 	}
 	printf("nodebw %s; offload targets: %s\n", NBW_VERSION, NBW_OFFLOAD_TARGETS);
 	printf("\nDevices:\n");
-	size_t k;
-	json_t *x;
-	json_array_foreach(skips, k, x)
-		printf("  %-6s skipped: %s\n", json_string_value(json_object_get(x, "api")),
-		       json_string_value(json_object_get(x, "reason")));
+	for (size_t i = 0; i < nskips; i++)
+		printf("  %-6s skipped: %s\n", skips[i].api, skips[i].why);
 	if (n == 0)
 		printf("  no backend was built\n");
-	json_array_foreach(devs, k, x) { /* devices as a results document lists them */
-		struct nbw_rv_device v;
-		nbw_rv_device_read(x, &v);
+	for (size_t i = 0; i < ndevs; i++) {
+		const struct nbw_device *d = &devs[i].dev;
 		char rt[48] = "";
-		if (v.runtime_id != v.id)
-			snprintf(rt, sizeof(rt), " (the runtime's device %d)", v.runtime_id);
-		printf("  %-6s %2d  %-12s %s; memory: %s%s%s%s\n", v.api, v.id, v.kind, v.name,
-		       v.memory, v.pci_bus_id[0] ? "; PCI " : "", v.pci_bus_id, rt);
+		if (d->runtime_id != d->id)
+			snprintf(rt, sizeof(rt), " (the runtime's device %d)", d->runtime_id);
+		printf("  %-6s %2d  %-12s %s; memory: %s%s%s%s\n", devs[i].api, d->id, d->kind,
+		       d->name, d->memory, d->pci_bus_id[0] ? "; PCI " : "", d->pci_bus_id, rt);
 	}
 	printf("\nProbes:\n");
-	json_array_foreach(json_object_get(out, "probes"), k, x)
-		printf("  %-10s %s\n", json_string_value(json_object_get(x, "name")),
-		       json_string_value(json_object_get(x, "description")));
-	json_decref(out);
+	for (size_t i = 0; i < nc; i++)
+		printf("  %-10s %s\n", cat[i].name, cat[i].description);
 	return 0;
 }
 

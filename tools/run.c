@@ -241,16 +241,8 @@ void nbw_run_disturb_start(struct nbw_run_disturb *d, struct nbw_doc *doc, bool 
 
 void nbw_run_speed_reference(struct nbw_doc *doc, const char *at)
 {
-	json_t *all = json_object_get(doc->root, "disturbance");
-	if (!json_is_object(all) || nbw_stop_requested)
+	if (!nbw_doc_records_disturbance(doc) || nbw_stop_requested)
 		return;
-	json_t *list = json_object_get(all, "speed_reference");
-	if (!json_is_array(list)) {
-		list = json_array();
-		json_object_set_new(all, "speed_reference", list);
-		json_object_set_new(all, "speed_reference_method",
-				    json_string(nbw_speedref_method()));
-	}
 	struct nbw_speedref s;
 	char err[200];
 	json_t *j = nbw_speedref_measure(&s, err, sizeof(err)) == 0
@@ -260,15 +252,14 @@ void nbw_run_speed_reference(struct nbw_doc *doc, const char *at)
 		return;
 	json_object_set_new(j, "at", json_string(at));
 	json_object_set_new(j, "elapsed_s", json_real(nbw_run_elapsed()));
-	json_array_append_new(list, j);
+	nbw_doc_add_speed_reference(doc, j, nbw_speedref_method());
 }
 
 void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const char *name)
 {
 	struct nbw_disturb_snap now;
 	char err[256];
-	json_t *all = json_object_get(doc->root, "disturbance");
-	if (!d->ok || !json_is_object(all) ||
+	if (!d->ok || !nbw_doc_records_disturbance(doc) ||
 	    nbw_disturb_snap_take(NULL, &now, err, sizeof(err)))
 		return;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -277,7 +268,7 @@ void nbw_run_disturb_stage(struct nbw_run_disturb *d, struct nbw_doc *doc, const
 	if (!st)
 		return;
 	json_object_set_new(st, "stage", json_string(name));
-	json_array_append_new(json_object_get(all, "stages"), st);
+	nbw_doc_add_disturb_stage(doc, st);
 	if (d->speedref) {
 		/* Timed after the snapshot: its 0.2 s count in the next stage's window, as
 		 * nodebw's own time (never as another process's). */

@@ -17,6 +17,7 @@
 #include "nodebw/model.h"
 #include "nodebw/results.h"
 #include "nodebw/runner.h"
+#include "nodebw/results_view.h"
 #include "nodebw/session.h"
 
 #define NBW_XSTR(x) #x
@@ -29,14 +30,11 @@ int nbw_solver_omp_devices(json_t *devices, char *kind, size_t kindlen)
 	json_t *d;
 	kind[0] = '\0';
 	json_array_foreach(devices, i, d) {
-		const char *api = json_string_value(json_object_get(d, "api"));
-		if (!api || strcmp(api, "omp") != 0)
+		struct nbw_rv_device v;
+		if (!nbw_rv_device_read(d, &v) || strcmp(v.api, "omp") != 0)
 			continue;
 		if (!n)
-			snprintf(kind, kindlen, "%s",
-				 json_string_value(json_object_get(d, "kind"))
-					 ? json_string_value(json_object_get(d, "kind"))
-					 : "");
+			snprintf(kind, kindlen, "%s", v.kind);
 		n++;
 	}
 	return n;

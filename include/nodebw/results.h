@@ -170,6 +170,18 @@ void nbw_doc_add_measurement(struct nbw_doc *d, const struct nbw_measurement *m)
 /** Add a measurement already in JSON form (e.g. a child process's), taking the reference. */
 void nbw_doc_add_measurement_json(struct nbw_doc *d, json_t *m);
 void nbw_doc_set(struct nbw_doc *d, const char *key, json_t *value);
+/** Records appended to the document's own blocks by their writers, so that no writer reads
+ *  the document's keys back: a backend's version information in "software"; a stage of
+ *  the "disturbance" record and a speed-reference point (the method named once); whether
+ *  the run records its disturbance at all; the plane-size sweep's list of children (a new
+ *  record with \p processes and \p hidden_helpers when \p restart or when there is none).
+ *  Each takes the reference to \p value. */
+void nbw_doc_set_backend_software(struct nbw_doc *d, const char *api, json_t *value);
+bool nbw_doc_records_disturbance(const struct nbw_doc *d);
+void nbw_doc_add_disturb_stage(struct nbw_doc *d, json_t *value);
+void nbw_doc_add_speed_reference(struct nbw_doc *d, json_t *value, const char *method);
+json_t *nbw_doc_plane_sweep_children(struct nbw_doc *d, bool restart, int processes,
+				     int hidden_helpers);
 /** The run's state, in the document from the first checkpoint on: "running", "complete",
  *  "interrupted" (by a signal, \p detail names it), "failed" (\p detail says why) or
  *  "killed" (set by a later nodebw, common/rundir.c). Also sets "interrupted". */
