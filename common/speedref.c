@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The machine speed reference (nodebw/speedref.h). */
 #include "nodebw/speedref.h"
+#include "nodebw/results_view.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -116,11 +117,14 @@ const char *nbw_speedref_method(void)
 	       "against their source after timing";
 }
 
-/* A record's positive number at \p key, or NAN. */
-static double figure(json_t *p, const char *key)
+/* A record's figures (results view), each positive or NAN. */
+static void figures(json_t *p, double *core, double *cache, double *memory)
 {
-	double x = json_number_value(json_object_get(p, key));
-	return x > 0.0 ? x : NAN;
+	struct nbw_rv_speedpoint v;
+	nbw_rv_speedpoint_read(p, &v);
+	*core = v.core_ns_per_step > 0.0 ? v.core_ns_per_step : NAN;
+	*cache = v.cache_gbps > 0.0 ? v.cache_gbps : NAN;
+	*memory = v.memory_gbps > 0.0 ? v.memory_gbps : NAN;
 }
 
 void nbw_speedref_best(json_t *list, struct nbw_speedref *best)
@@ -129,8 +133,8 @@ void nbw_speedref_best(json_t *list, struct nbw_speedref *best)
 	size_t i;
 	json_t *p;
 	json_array_foreach(list, i, p) {
-		double c = figure(p, "core_ns_per_step"), k = figure(p, "cache_gbps"),
-		       m = figure(p, "memory_gbps");
+		double c, k, m;
+		figures(p, &c, &k, &m);
 		/* fmin/fmax take the number where the other is NAN */
 		best->core_ns = fmin(best->core_ns, c);
 		best->cache_gbps = fmax(best->cache_gbps, k);
@@ -140,7 +144,9 @@ void nbw_speedref_best(json_t *list, struct nbw_speedref *best)
 
 void nbw_speedref_slower(json_t *p, const struct nbw_speedref *best, double slower[3])
 {
-	slower[0] = figure(p, "core_ns_per_step") / best->core_ns;
-	slower[1] = best->cache_gbps / figure(p, "cache_gbps");
-	slower[2] = best->memory_gbps / figure(p, "memory_gbps");
+	double c, k, m;
+	figures(p, &c, &k, &m);
+	slower[0] = c / best->core_ns;
+	slower[1] = best->cache_gbps / k;
+	slower[2] = best->memory_gbps / m;
 }

@@ -191,13 +191,19 @@ oom:
 	return NULL;
 }
 
-json_t *nbw_solver_unstable(json_t *runs)
+long nbw_solver_unstable(json_t *runs, struct nbw_unstable **out)
 {
 	size_t ng;
+	*out = NULL;
 	struct group *gs = group_runs(runs, &ng);
 	if (!gs)
-		return NULL;
-	json_t *out = json_array();
+		return ng ? -1 : 0;
+	struct nbw_unstable *u = calloc(ng ? ng : 1, sizeof(*u));
+	if (!u) {
+		free_groups(gs, ng);
+		return -1;
+	}
+	long n = 0;
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
 		double spread;
@@ -209,18 +215,25 @@ json_t *nbw_solver_unstable(json_t *runs)
 			nbw_rounds_time(g->sec, g->n, &spread);
 		if (strcmp(g->version, "serial") == 0 || !(spread > NBW_STABLE_SPREAD))
 			continue;
-		json_t *u = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:i, s:f}",
-				      "version", g->version, "G", g->g, "nx", g->nx, "ny", g->ny,
-				      "nz", g->nz, "steps", g->steps, "launch", g->launch,
-				      "exchange", g->no_exchange ? "none" : "halo", "rounds",
-				      (int)g->n, "spread", spread);
-		/* The co-run probe runs again for its slab's G (G is the devices at once). */
-		if (g->slab_g)
-			json_object_set_new(u, "corun_slab_of_G", json_integer(g->slab_g));
-		json_array_append_new(out, u);
+		struct nbw_unstable *x = &u[n++];
+		snprintf(x->version, sizeof(x->version), "%s", g->version);
+		snprintf(x->launch, sizeof(x->launch), "%s", g->launch);
+		x->g = g->g;
+		x->nx = g->nx;
+		x->ny = g->ny;
+		x->nz = g->nz;
+		x->steps = g->steps;
+		x->rounds = (int)g->n;
+		x->slab_g = g->slab_g; /* the co-run probe runs again for its slab's G */
+		x->no_exchange = g->no_exchange;
+		x->spread = spread;
 	}
 	free_groups(gs, ng);
-	return out;
+	if (n)
+		*out = u;
+	else
+		free(u);
+	return n;
 }
 
 int nbw_calib_add_k(struct nbw_ksample **arr, size_t *n, int nx, int planes, double k)

@@ -1095,8 +1095,14 @@ static json_t *accuracy_json(struct vrow *rows, size_t nr, const struct nbw_cali
  * both ran, and the best one over the grids. */
 static json_t *speedups_json(const struct vrow *rows, size_t nr)
 {
+	struct sp {
+		int g, best_n, largest_n;
+		const char *version;
+		double best, at_largest;
+	} *v = calloc(nr ? nr : 1, sizeof(*v));
+	size_t nv = 0;
 	json_t *out = json_array();
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; v && i < nr; i++) {
 		const struct vrow *w = &rows[i];
 		if (w->version[0] != 'v' || w->g < 2)
 			continue;
@@ -1104,24 +1110,27 @@ static json_t *speedups_json(const struct vrow *rows, size_t nr)
 		if (!b)
 			continue;
 		double s = b->seconds / w->seconds;
-		json_t *o = NULL, *x;
-		size_t k;
-		json_array_foreach(out, k, x)
-			if (jint(x, "G", 0) == w->g && strcmp(jstr(x, "version"), w->version) == 0)
-				o = x;
-		if (!o) {
-			o = json_pack("{s:i, s:s, s:f, s:i}", "G", w->g, "version", w->version,
-				      "best_speedup", s, "best_n", w->n);
-			json_array_append_new(out, o);
-		}
+		size_t k = 0;
+		while (k < nv && !(v[k].g == w->g && strcmp(v[k].version, w->version) == 0))
+			k++;
+		if (k == nv)
+			v[nv++] = (struct sp){ .g = w->g, .version = w->version, .best = s,
+					       .best_n = w->n };
 		/* Rows are sorted by N within (G, version): the last one is the largest. */
-		json_object_set_new(o, "largest_n", json_integer(w->n));
-		json_object_set_new(o, "speedup_at_largest_n", json_real(s));
-		if (s > jnum(o, "best_speedup")) {
-			json_object_set_new(o, "best_speedup", json_real(s));
-			json_object_set_new(o, "best_n", json_integer(w->n));
+		v[k].largest_n = w->n;
+		v[k].at_largest = s;
+		if (s > v[k].best) {
+			v[k].best = s;
+			v[k].best_n = w->n;
 		}
 	}
+	for (size_t k = 0; k < nv; k++)
+		json_array_append_new(out, json_pack("{s:i, s:s, s:f, s:i, s:i, s:f}", "G", v[k].g,
+						     "version", v[k].version, "best_speedup",
+						     v[k].best, "best_n", v[k].best_n, "largest_n",
+						     v[k].largest_n, "speedup_at_largest_n",
+						     v[k].at_largest));
+	free(v);
 	return out;
 }
 

@@ -168,3 +168,13 @@ const char *nbw_rs_units(json_t *summary)
 {
 	return s_of(summary, "units");
 }
+
+json_t *nbw_rs_items_json(json_t *summary)
+{
+	return json_object_get(summary, "items");
+}
+
+json_t *nbw_rs_solver_json(json_t *summary)
+{
+	return json_object_get(summary, "solver");
+}

@@ -63,10 +63,10 @@ static int print_json(const struct nbw_doc *doc, const struct nbw_products *p, j
 	long long cmp = p->comparison_bytes;
 	char csz[32];
 	nbw_size_label(cmp > 0 ? (uint64_t)cmp : 0, csz, sizeof(csz));
-	json_t *items = json_incref(json_object_get(report, "items"));
+	json_t *items = json_incref(nbw_rs_items_json(report));
 	if (!items)
 		items = nbw_summary_items(doc->root, p, NULL);
-	json_t *solver = json_object_get(report, "solver");
+	json_t *solver = nbw_rs_solver_json(report);
 	json_t *all = json_pack("{s:s, s:I, s:s, s:o, s:o, s:O?}", "units",
 				"GB/s = 1e9 bytes per second", "comparison_bytes", (json_int_t)cmp,
 				"comparison_size", csz, "headlines", heads, "items", items,

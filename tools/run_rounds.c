@@ -21,19 +21,15 @@ static bool solver_going(const struct nbw_solver_run *s, int rc)
 
 /* Whether an unstable configuration before \p i in \p bad is the same version, G and shape
  * (the other half of a paired configuration). */
-static bool paired_before(json_t *bad, size_t i)
+static bool paired_before(const struct nbw_unstable *bad, size_t i)
 {
-	json_t *u = json_array_get(bad, i);
-	/* The co-run probe's two forms run on different device counts of one slab's G. */
-	bool corun = json_object_get(u, "corun_slab_of_G") != NULL;
-	const char *const keys[] = {"version", corun ? "corun_slab_of_G" : "G", "nx", "ny", "nz",
-				    "steps"};
+	const struct nbw_unstable *u = &bad[i];
 	for (size_t j = 0; j < i; j++) {
-		json_t *w = json_array_get(bad, j);
-		bool same = true;
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && same; k++)
-			same = json_equal(json_object_get(u, keys[k]), json_object_get(w, keys[k]));
-		if (same)
+		const struct nbw_unstable *w = &bad[j];
+		/* The co-run probe's two forms run on different device counts of one slab's G. */
+		bool same_g = u->slab_g || w->slab_g ? u->slab_g == w->slab_g : u->g == w->g;
+		if (!strcmp(u->version, w->version) && same_g && u->nx == w->nx &&
+		    u->ny == w->ny && u->nz == w->nz && u->steps == w->steps)
 			return true;
 	}
 	return false;
@@ -184,27 +180,23 @@ int nbw_solver_planned_rounds(struct nbw_solver_run *s)
 }
 
 /* One unstable configuration \p u measured again as it was (round \p round). */
-static int extra_child(struct nbw_solver_run *s, json_t *u, int round)
+static int extra_child(struct nbw_solver_run *s, const struct nbw_unstable *u, int round)
 {
-	const char *v = json_string_value(json_object_get(u, "version"));
+	const char *v = u->version;
 	/* The co-run probe runs again with its slab's one-device run. */
 	bool corun = strcmp(v, "corun") == 0;
-	bool slab = corun || (strcmp(v, "baseline") == 0 &&
-			      strcmp(json_string_value(json_object_get(u, "launch")), "nowait") == 0);
+	bool slab = corun || (strcmp(v, "baseline") == 0 && strcmp(u->launch, "nowait") == 0);
 	bool multi = v[0] == 'v';
 	struct nbw_argbuf a = {.n = 0};
-	int g = (int)json_integer_value(json_object_get(u, "G"));
+	int g = u->g;
 	nbw_arg(&a, "nodebw");
 	nbw_arg(&a, "heat");
 	nbw_arg(&a, "--shapes");
-	nbw_arg(&a, "%dx%dx%d", (int)json_integer_value(json_object_get(u, "nx")),
-		(int)json_integer_value(json_object_get(u, "ny")),
-		(int)json_integer_value(json_object_get(u, "nz")));
+	nbw_arg(&a, "%dx%dx%d", u->nx, u->ny, u->nz);
 	nbw_arg(&a, "--versions");
 	nbw_arg(&a, "%s", corun ? "baseline" : v);
 	nbw_arg(&a, "--gpus");
-	nbw_arg(&a, corun ? "1,%d" : "%d",
-		corun ? (int)json_integer_value(json_object_get(u, "corun_slab_of_G")) : g);
+	nbw_arg(&a, corun ? "1,%d" : "%d", corun ? u->slab_g : g);
 	if (slab) {
 		nbw_arg(&a, "--baseline-launch");
 		nbw_arg(&a, "nowait");
@@ -220,19 +212,17 @@ static int extra_child(struct nbw_solver_run *s, json_t *u, int round)
 			nbw_arg(&a, "%d", NBW_RUN_BASELINE_BLOCKTIME_MS);
 		}
 	}
-	return nbw_solver_child(s, &a, (int)json_integer_value(json_object_get(u, "steps")),
-				NBW_RUN_REPS, round, slab ? "calibration" : "validation");
+	return nbw_solver_child(s, &a, u->steps, NBW_RUN_REPS, round,
+				slab ? "calibration" : "validation");
 }
 
 /* One extra round over the unstable configurations \p bad; \p longest: the longest extra
  * child so far; \p why_stop set when the run's limit comes near. */
-static int extra_round(struct nbw_solver_run *s, json_t *bad, int round, double budget,
-		       double *longest, const char **why_stop)
+static int extra_round(struct nbw_solver_run *s, const struct nbw_unstable *bad, size_t nbad,
+		       int round, double budget, double *longest, const char **why_stop)
 {
 	int rc = 0;
-	size_t i;
-	json_t *u;
-	json_array_foreach(bad, i, u) {
+	for (size_t i = 0; i < nbad; i++) {
 		if (!solver_going(s, rc) || nbw_now() - s->t_solver > budget)
 			break;
 		/* The longest extra child so far (at least 3 s) must still fit. */
@@ -243,11 +233,11 @@ static int extra_round(struct nbw_solver_run *s, json_t *bad, int round, double 
 		/* Versions 1-4 are measured again as they were, paired: both halves of a
 		 * configuration get one more round, once even when both are unstable; the
 		 * co-run probe's two forms likewise. */
-		const char *v = json_string_value(json_object_get(u, "version"));
+		const char *v = bad[i].version;
 		if ((v[0] == 'v' || strcmp(v, "corun") == 0) && paired_before(bad, i))
 			continue;
 		double t_child = nbw_now();
-		rc = extra_child(s, u, round);
+		rc = extra_child(s, &bad[i], round);
 		if (nbw_now() - t_child > *longest)
 			*longest = nbw_now() - t_child;
 	}
@@ -271,8 +261,9 @@ int nbw_solver_extra_rounds(struct nbw_solver_run *s)
 	for (int extra = 1; solver_going(s, rc) && extra <= NBW_RUN_EXTRA_ROUNDS; extra++) {
 		struct nbw_rv_doc head;
 		nbw_rv_doc_read(s->doc->root, &head);
-		json_t *bad = nbw_solver_unstable(head.solver_runs);
-		size_t nb = json_array_size(bad);
+		struct nbw_unstable *bad = NULL;
+		long found = nbw_solver_unstable(head.solver_runs, &bad);
+		size_t nb = found > 0 ? (size_t)found : 0;
 		double spent = nbw_now() - s->t_solver;
 		bool late = s->limited && nbw_run_elapsed() + longest > s->deadline;
 		if (late)
@@ -286,7 +277,7 @@ int nbw_solver_extra_rounds(struct nbw_solver_run *s)
 				json_object_set_new(s->info, "extra_rounds_stopped",
 						    json_string(why_stop));
 			}
-			json_decref(bad);
+			free(bad);
 			break;
 		}
 		nbw_run_progress(s->ro, "solver: %zu configuration%s with rounds more than %.1fx "
@@ -296,8 +287,8 @@ int nbw_solver_extra_rounds(struct nbw_solver_run *s)
 		char at[32];
 		snprintf(at, sizeof(at), "solver round %d", ran + extra);
 		nbw_run_speed_reference(s->doc, at);
-		rc = extra_round(s, bad, ran + extra, budget, &longest, &why_stop);
-		json_decref(bad);
+		rc = extra_round(s, bad, nb, ran + extra, budget, &longest, &why_stop);
+		free(bad);
 	}
 	return rc;
 }

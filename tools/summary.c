@@ -137,11 +137,14 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, const struct nbw_prod
 	fprintf(f, "\n==== Summary (GB/s = 1e9 B/s; latency in microseconds) ====\n");
 	/* The items of the one summary: the report's summary holds them for a run (its
 	 * summary section prints the same); a probe's are made here by the same function. */
-	json_t *items = json_incref(json_object_get(report, "items"));
+	json_t *items = json_incref(nbw_rs_items_json(report));
 	if (!items)
 		items = nbw_summary_items(doc->root, p, NULL);
-	json_t *speedups = json_object_get(json_object_get(report, "solver"), "speedups");
-	int reserve = 3 + (json_array_size(speedups) ? 2 + (int)json_array_size(speedups) : 0);
+	int nsp = 0;
+	struct nbw_rs_speedup sp;
+	while (nbw_rs_speedup(report, (size_t)nsp, &sp))
+		nsp++;
+	int reserve = 3 + (nsp ? 2 + nsp : 0);
 	size_t i, left = 0;
 	json_t *it;
 	json_array_foreach(items, i, it) {

@@ -329,10 +329,19 @@ int nbw_paired_add(struct nbw_paired *p, json_t *run);
  *  pairs. Sorts the ratios. */
 double nbw_paired_time(struct nbw_paired *p, double *spread);
 void nbw_paired_free(struct nbw_paired *p);
-/** The solver configurations of \p runs (nodebw run's solver_runs) whose rounds differ by
- *  more than NBW_STABLE_SPREAD: [{version, G, nx, ny, nz, steps, launch, exchange, rounds,
- *  spread}], for nodebw run to measure again. */
-json_t *nbw_solver_unstable(json_t *runs);
+/** One solver configuration whose rounds differ by more than NBW_STABLE_SPREAD. */
+struct nbw_unstable {
+	char version[12];       /**< "v1".."v4", "baseline", "corun" */
+	char launch[8];         /**< the baseline's launch: "nowait" for the slab runs */
+	int g, nx, ny, nz, steps, rounds;
+	int slab_g;             /**< the co-run probe's slab G; 0: not the co-run probe */
+	bool no_exchange;       /**< the compute-only half */
+	double spread;
+};
+/** The unstable configurations of \p runs (nodebw run's solver_runs), for nodebw run to
+ *  measure again: how many, into \p out (malloc'ed, NULL when none); -1 when out of
+ *  memory. */
+long nbw_solver_unstable(json_t *runs, struct nbw_unstable **out);
 /** Read a calibration file: file:line:col for malformed JSON, file: key for bad fields. */
 int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen);
 /** The same on a calibration already in memory (\p len bytes; \p path names it in errors):

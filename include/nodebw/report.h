@@ -229,5 +229,9 @@ const char *nbw_rs_item(json_t *summary, size_t i);
 bool nbw_rs_has_items(json_t *summary);
 const char *nbw_rs_sentence(json_t *summary, size_t i);
 const char *nbw_rs_units(json_t *summary);
+/** The summary's items and its solver part as they are, to write whole into another JSON
+ *  document (borrowed; NULL when absent). */
+json_t *nbw_rs_items_json(json_t *summary);
+json_t *nbw_rs_solver_json(json_t *summary);
 
 #endif
