@@ -31,10 +31,15 @@ static void topo_diffs(json_t *nodes, const size_t *idx, size_t n, const char *g
 		       json_t *out)
 {
 	json_t *keys = json_object(); /* every key any node has, in first-seen order */
+	struct nbw_fv_node *nv = calloc(n ? n : 1, sizeof(*nv));
+	if (!nv) {
+		json_decref(keys);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
+		nbw_fv_node(nodes, idx[i], &nv[i]);
 		const char *k;
-		json_t *v;
-		json_object_foreach(json_object_get(json_array_get(nodes, idx[i]), "topology"), k, v)
+		for (size_t q = 0; (k = nbw_fv_topo_key(&nv[i], q)); q++)
 			json_object_set_new(keys, k, json_true());
 	}
 	const char *key;
@@ -43,8 +48,7 @@ static void topo_diffs(json_t *nodes, const size_t *idx, size_t n, const char *g
 		/* the most common value (a missing item counts as "missing") */
 		const char *vals[n];
 		for (size_t i = 0; i < n; i++) {
-			json_t *t = json_object_get(json_array_get(nodes, idx[i]), "topology");
-			const char *s = json_string_value(json_object_get(t, key));
+			const char *s = nbw_fv_topo_value(&nv[i], key);
 			vals[i] = s ? s : "missing";
 		}
 		size_t best = 0, best_count = 0;
@@ -62,16 +66,16 @@ static void topo_diffs(json_t *nodes, const size_t *idx, size_t n, const char *g
 		for (size_t i = 0; i < n; i++) {
 			if (strcmp(vals[i], vals[best]) == 0)
 				continue;
-			json_t *node = json_array_get(nodes, idx[i]);
 			json_array_append_new(
 				out, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i}", "group", group,
-					       "node", json_string_value(json_object_get(node, "node")),
+					       "node", nv[i].node,
 					       "what", key, "value", vals[i], "fleet_value", vals[best],
 					       "nodes_with_fleet_value", (int)best_count, "nodes",
 					       (int)n));
 		}
 	}
 	json_decref(keys);
+	free(nv);
 }
 
 /* Compare one path over the nodes \p idx of a group. */
@@ -80,20 +84,23 @@ static void compare_path(json_t *nodes, const size_t *idx, size_t n, const char 
 {
 	double vals[n], sorted[n];
 	size_t have = 0;
-	json_t *proto = NULL;
+	struct nbw_fv_value proto, v;
+	bool any = false;
 	for (size_t i = 0; i < n; i++) {
-		json_t *v = json_object_get(json_object_get(json_array_get(nodes, idx[i]), "values"),
-					    path);
-		vals[i] = v ? json_number_value(json_object_get(v, "value")) : NAN;
-		if (v) {
+		struct nbw_fv_node node;
+		nbw_fv_node(nodes, idx[i], &node);
+		bool has = nbw_fv_value(&node, path, &v);
+		vals[i] = has ? v.value : NAN;
+		if (has) {
 			sorted[have++] = vals[i];
-			if (!proto)
+			if (!any)
 				proto = v;
+			any = true;
 		}
 	}
-	if (!proto)
+	if (!any)
 		return;
-	bool higher = strcmp(json_string_value(json_object_get(proto, "better")), "higher") == 0;
+	bool higher = strcmp(proto.better, "higher") == 0;
 	double med = median_of(sorted, have);
 	double dev[have > 0 ? have : 1];
 	for (size_t i = 0; i < have; i++)
@@ -105,15 +112,16 @@ static void compare_path(json_t *nodes, const size_t *idx, size_t n, const char 
 	/* Per-transfer times at the smallest size are shown, not judged: one run per node
 	 * cannot tell a node from the between-process scatter of sub-microsecond copies
 	 * (doc/fleet.md: 0.39 against 0.78 us for the same copy in two processes). */
-	bool latency = strcmp(json_string_value(json_object_get(proto, "kind")), "latency") == 0;
+	bool latency = strcmp(proto.kind, "latency") == 0;
 	bool judged = have >= NBW_FLEET_MIN_NODES && !latency;
 	json_t *ratios = json_object();
-	const char *unit = json_string_value(json_object_get(proto, "unit"));
+	const char *unit = proto.unit;
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(vals[i]))
 			continue;
-		json_t *node = json_array_get(nodes, idx[i]);
-		const char *name = json_string_value(json_object_get(node, "node"));
+		struct nbw_fv_node node;
+		nbw_fv_node(nodes, idx[i], &node);
+		const char *name = node.node;
 		json_object_set_new(ratios, name, json_real(vals[i] / med));
 		if (!judged)
 			continue;
@@ -122,9 +130,9 @@ static void compare_path(json_t *nodes, const size_t *idx, size_t n, const char 
 		double z = (vals[i] - med) / sigma;
 		if (!(worse > NBW_FLEET_OUTLIER_FRACTION && fabs(z) > NBW_FLEET_OUTLIER_SIGMAS))
 			continue;
-		json_t *v = json_object_get(json_object_get(node, "values"), path);
-		const char *link = json_string_value(json_object_get(v, "link"));
-		double theo = json_number_value(json_object_get(v, "theoretical_gbps"));
+		nbw_fv_value(&node, path, &v);
+		const char *link = v.link;
+		double theo = isfinite(v.theoretical_gbps) ? v.theoretical_gbps : 0.0;
 		char reason[640], theo_s[128] = "";
 		if (theo > 0 && strcmp(unit, "GB/s") == 0)
 			snprintf(theo_s, sizeof(theo_s), ", %.0f %% of the link's theoretical %.1f GB/s",
@@ -136,8 +144,8 @@ static void compare_path(json_t *nodes, const size_t *idx, size_t n, const char 
 			 sorted[0], sorted[have - 1],
 			 link ? "; link: " : "", link ? link : "", theo_s);
 		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:i, s:s}",
-				      "group", group, "node", name, "path", path, "kind",
-				      json_string_value(json_object_get(v, "kind")), "unit", unit,
+				      "group", group, "node", name, "path", path, "kind", v.kind,
+				      "unit", unit,
 				      "value", vals[i], "fleet_median", med, "robust_sd", sigma,
 				      "ratio", ratio, "robust_z", z,
 				      "nodes", (int)have, "reason", reason);
@@ -149,22 +157,22 @@ static void compare_path(json_t *nodes, const size_t *idx, size_t n, const char 
 	}
 	json_array_append_new(
 		paths, json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:i, s:b, s:o}",
-				 "group", group, "path", path, "kind",
-				 json_string_value(json_object_get(proto, "kind")), "unit", unit,
+				 "group", group, "path", path, "kind", proto.kind, "unit", unit,
 				 "better", higher ? "higher" : "lower", "median", med, "mad", mad,
 				 "min", sorted[0], "max", sorted[have - 1], "spread",
 				 sorted[0] > 0 ? sorted[have - 1] / sorted[0] : 0.0, "nodes",
 				 (int)have, "judged", judged, "ratios", ratios));
 }
 
+/* An outlier and how much worse than the median it is (a time above it, a rate below). */
+struct ranked {
+	double worse;
+	json_t *o;
+};
+
 static int outlier_order(const void *a, const void *b)
 {
-	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-	double rx = json_number_value(json_object_get(x, "ratio"));
-	double ry = json_number_value(json_object_get(y, "ratio"));
-	bool hx = strcmp(json_string_value(json_object_get(x, "unit")), "GB/s") == 0;
-	bool hy = strcmp(json_string_value(json_object_get(y, "unit")), "GB/s") == 0;
-	double wx = hx ? 1 - rx : rx - 1, wy = hy ? 1 - ry : ry - 1;
+	double wx = ((const struct ranked *)a)->worse, wy = ((const struct ranked *)b)->worse;
 	return wx > wy ? -1 : wx < wy;
 }
 
@@ -180,28 +188,29 @@ json_t *nbw_fleet_compare(const char *dir, const struct nbw_criteria *cr, char *
 	bool *done = calloc(nn ? nn : 1, sizeof(bool));
 	size_t *idx = calloc(nn ? nn : 1, sizeof(size_t));
 	for (size_t i = 0; i < nn && done && idx; i++) {
-		json_t *ni = json_array_get(nodes, i);
-		if (done[i] || !json_is_true(json_object_get(ni, "readable")))
+		struct nbw_fv_node ni;
+		nbw_fv_node(nodes, i, &ni);
+		if (done[i] || !ni.readable || !ni.group)
 			continue;
-		const char *g = json_string_value(json_object_get(ni, "group"));
+		const char *g = ni.group;
 		size_t n = 0;
 		json_t *members = json_array();
 		for (size_t j = i; j < nn; j++) {
-			json_t *nj = json_array_get(nodes, j);
-			const char *gj = json_string_value(json_object_get(nj, "group"));
-			if (!done[j] && json_is_true(json_object_get(nj, "readable")) && gj &&
-			    strcmp(gj, g) == 0) {
+			struct nbw_fv_node nj;
+			nbw_fv_node(nodes, j, &nj);
+			if (!done[j] && nj.readable && nj.group && strcmp(nj.group, g) == 0) {
 				done[j] = true;
 				idx[n++] = j;
-				json_array_append(members, json_object_get(nj, "node"));
+				json_array_append_new(members, json_string(nj.node));
 			}
 		}
 		topo_diffs(nodes, idx, n, g, tdiff);
 		json_t *allpaths = json_object();
 		for (size_t k = 0; k < n; k++) {
+			struct nbw_fv_node nk;
+			nbw_fv_node(nodes, idx[k], &nk);
 			const char *p;
-			json_t *v;
-			json_object_foreach(json_object_get(json_array_get(nodes, idx[k]), "values"), p, v)
+			for (size_t q = 0; (p = nbw_fv_value_path(&nk, q)); q++)
 				json_object_set_new(allpaths, p, json_true());
 		}
 		size_t before = json_array_size(paths);
@@ -210,8 +219,9 @@ json_t *nbw_fleet_compare(const char *dir, const struct nbw_criteria *cr, char *
 		json_object_foreach(allpaths, p, unused)
 			compare_path(nodes, idx, n, g, p, paths, outliers);
 		size_t judged = 0;
-		for (size_t k = before; k < json_array_size(paths); k++)
-			judged += json_is_true(json_object_get(json_array_get(paths, k), "judged"));
+		struct nbw_fv_path pk;
+		for (size_t k = before; nbw_fv_path(paths, k, &pk); k++)
+			judged += pk.judged;
 		json_decref(allpaths);
 		json_array_append_new(groups, json_pack("{s:s, s:o, s:i, s:i}", "group", g, "nodes",
 							members, "paths",
@@ -222,33 +232,35 @@ json_t *nbw_fleet_compare(const char *dir, const struct nbw_criteria *cr, char *
 	free(idx);
 	/* worst first */
 	size_t no = json_array_size(outliers);
-	json_t **v = calloc(no ? no : 1, sizeof(json_t *));
-	for (size_t i = 0; v && i < no; i++)
-		v[i] = json_incref(json_array_get(outliers, i));
+	struct ranked *v = calloc(no ? no : 1, sizeof(*v));
+	for (size_t i = 0; v && i < no; i++) {
+		struct nbw_fv_outlier x;
+		nbw_fv_outlier(outliers, i, &x);
+		v[i].worse = strcmp(x.unit, "GB/s") == 0 ? 1 - x.ratio : x.ratio - 1;
+		v[i].o = json_incref(json_array_get(outliers, i));
+	}
 	if (v) {
-		qsort(v, no, sizeof(json_t *), outlier_order);
+		qsort(v, no, sizeof(*v), outlier_order);
 		json_array_clear(outliers);
 		for (size_t i = 0; i < no; i++)
-			json_array_append_new(outliers, v[i]);
+			json_array_append_new(outliers, v[i].o);
 		free(v);
 	}
 	/* per node: counts, its worst ratio, and the values no longer needed */
-	size_t i;
-	json_t *node;
-	json_array_foreach(nodes, i, node) {
-		const char *name = json_string_value(json_object_get(node, "node"));
+	struct nbw_fv_node nv;
+	for (size_t i = 0; nbw_fv_node(nodes, i, &nv); i++) {
+		json_t *node = json_array_get(nodes, i);
 		int no_n = 0, td = 0;
-		size_t k;
-		json_t *o;
-		json_array_foreach(outliers, k, o)
-			no_n += strcmp(json_string_value(json_object_get(o, "node")), name) == 0;
-		json_array_foreach(tdiff, k, o)
-			td += strcmp(json_string_value(json_object_get(o, "node")), name) == 0;
+		struct nbw_fv_outlier o;
+		struct nbw_fv_tdiff d;
+		for (size_t k = 0; nbw_fv_outlier(outliers, k, &o); k++)
+			no_n += strcmp(o.node, nv.node) == 0;
+		for (size_t k = 0; nbw_fv_tdiff(tdiff, k, &d); k++)
+			td += strcmp(d.node, nv.node) == 0;
+		size_t npaths = nbw_fv_nvalues(&nv);
 		json_object_set_new(node, "outliers", json_integer(no_n));
 		json_object_set_new(node, "topology_differences", json_integer(td));
-		json_object_set_new(node, "paths",
-				    json_integer((json_int_t)json_object_size(
-					    json_object_get(node, "values"))));
+		json_object_set_new(node, "paths", json_integer((json_int_t)npaths));
 		json_object_del(node, "values");
 		json_object_del(node, "topology");
 	}

@@ -118,10 +118,9 @@ static void solver_values(json_t *values, json_t *runs)
 		else
 			snprintf(path, sizeof(path), "heat %s G=%d %dx%dx%d%s%s", r.version, r.g,
 				 r.nx, r.ny, r.nz, sp, r.purpose);
-		json_t *have = json_object_get(values, path);
 		double ms = r.seconds_per_step * 1e3;
-		if (have && json_number_value(json_object_get(have, "value")) <= ms)
-			continue; /* the fastest round */
+		if (nbw_fv_values_value(values, path) <= ms)
+			continue; /* the fastest round (NAN: the first) */
 		put_value(values, path, ms, "ms/step", "lower", "solver", NULL, -1);
 	}
 }
@@ -286,9 +285,8 @@ static json_t *load_node(const char *ndir, const char *folder, const struct nbw_
 	json_error_t je;
 	json_t *fn = json_load_file(path, 0, &je);
 	if (fn) {
-		const char *n = json_string_value(json_object_get(fn, "node"));
-		const char *s = json_string_value(json_object_get(fn, "status"));
-		const char *r = json_string_value(json_object_get(fn, "reason"));
+		const char *n, *s, *r;
+		nbw_fv_node_file(fn, &n, &s, &r);
 		if (n)
 			json_object_set_new(node, "node", json_string(n));
 		if (s)
@@ -301,7 +299,9 @@ static json_t *load_node(const char *ndir, const char *folder, const struct nbw_
 	struct nbw_doc *doc = nbw_doc_load(path, err, sizeof(err));
 	if (!doc) {
 		char why[900];
-		const char *r = json_string_value(json_object_get(node, "reason"));
+		struct nbw_fv_node said;
+		nbw_fv_node_of(node, &said);
+		const char *r = said.reason;
 		snprintf(why, sizeof(why), "unreadable: %s%s%s", err, r && *r ? "; the node said: " : "",
 			 r && *r ? r : "");
 		json_object_set_new(node, "reason", json_string(why));

@@ -14,58 +14,47 @@
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 
-#define S(o, k) json_string_value(json_object_get((o), (k)))
-#define N(o, k) json_number_value(json_object_get((o), (k)))
-#define I(o, k) ((int)json_integer_value(json_object_get((o), (k))))
-
 /** Columns of the heat map: the paths with an outlier, then the others, at most this many. */
 #define FLEET_MAP_PATHS 40
 
-/* Paths of the node below a threshold or a reference (nodebw check's verdicts). */
-static int failed_paths(json_t *node)
-{
-	return (int)json_integer_value(json_object_get(json_object_get(node, "verdicts"), "failed"));
-}
-
 void nbw_fleet_print(FILE *f, json_t *s)
 {
-	json_t *nodes = json_object_get(s, "nodes"), *td = json_object_get(s, "topology_differences");
-	json_t *out = json_object_get(s, "outliers"), *o;
-	size_t i;
-	fprintf(f, "Fleet %s: %zu nodes in %zu group%s (%s)\n", S(s, "fleet"), json_array_size(nodes),
-		json_array_size(json_object_get(s, "groups")),
-		json_array_size(json_object_get(s, "groups")) == 1 ? "" : "s", S(s, "units"));
-	if (json_array_size(td) == 0) {
+	struct nbw_fv_summary v;
+	nbw_fv_summary(s, &v);
+	fprintf(f, "Fleet %s: %zu nodes in %zu group%s (%s)\n", v.fleet, v.nnodes, v.ngroups,
+		v.ngroups == 1 ? "" : "s", v.units);
+	if (v.ntdiffs == 0) {
 		fprintf(f, "Topology: no differences between the nodes of a group.\n");
 	} else {
-		fprintf(f, "Topology differences (%zu):\n", json_array_size(td));
-		json_array_foreach(td, i, o)
-			fprintf(f, "  %s: %s is %s, %d of %d nodes have %s\n", S(o, "node"),
-				S(o, "what"), S(o, "value"), I(o, "nodes_with_fleet_value"),
-				I(o, "nodes"), S(o, "fleet_value"));
+		fprintf(f, "Topology differences (%zu):\n", v.ntdiffs);
+		struct nbw_fv_tdiff o;
+		for (size_t i = 0; nbw_fv_tdiff(v.tdiffs, i, &o); i++)
+			fprintf(f, "  %s: %s is %s, %d of %d nodes have %s\n", o.node, o.what,
+				o.value, o.nodes_with_fleet_value, o.nodes, o.fleet_value);
 	}
-	if (json_array_size(out) == 0) {
-		fprintf(f, "Outliers: none (%s).\n", S(s, "rule"));
+	if (v.noutliers == 0) {
+		fprintf(f, "Outliers: none (%s).\n", v.rule);
 	} else {
-		fprintf(f, "Outliers (%zu; %s):\n", json_array_size(out), S(s, "rule"));
-		json_array_foreach(out, i, o) {
+		fprintf(f, "Outliers (%zu; %s):\n", v.noutliers, v.rule);
+		struct nbw_fv_outlier o;
+		for (size_t i = 0; nbw_fv_outlier(v.outliers, i, &o); i++) {
 			if (i == 20) {
-				fprintf(f, "  ... %zu more in fleet-summary.json\n",
-					json_array_size(out) - 20);
+				fprintf(f, "  ... %zu more in fleet-summary.json\n", v.noutliers - 20);
 				break;
 			}
-			fprintf(f, "  %s: %s\n", S(o, "node"), S(o, "reason"));
+			fprintf(f, "  %s: %s\n", o.node, o.reason);
 		}
 	}
 	fprintf(f, "Nodes:\n");
-	json_array_foreach(nodes, i, o) {
-		if (!json_is_true(json_object_get(o, "readable")))
-			fprintf(f, "  %-20s %-10s %s\n", S(o, "node"), S(o, "status"), S(o, "reason"));
+	struct nbw_fv_node o;
+	for (size_t i = 0; nbw_fv_node(v.nodes, i, &o); i++) {
+		if (!o.readable)
+			fprintf(f, "  %-20s %-10s %s\n", o.node, o.status, o.reason);
 		else
 			fprintf(f, "  %-20s %-10s %s; %d paths, %d outliers, %d topology differences, "
-				   "%d paths failing nodebw check\n", S(o, "node"), S(o, "status"),
-				S(o, "group"), I(o, "paths"), I(o, "outliers"),
-				I(o, "topology_differences"), failed_paths(o));
+				   "%d paths failing nodebw check\n", o.node, o.status,
+				o.group ? o.group : "", o.paths, o.outliers, o.topology_differences,
+				o.failed);
 	}
 }
 
@@ -75,23 +64,21 @@ static void nodes_table(struct nbw_rdoc *r, json_t *nodes)
 					  "topology differences", "failing nodebw check",
 					  "reason" };
 	struct nbw_rtable *t = nbw_rtable_new("fleet-nodes", 8, h);
-	size_t i;
-	json_t *o;
-	json_array_foreach(nodes, i, o) {
-		nbw_rtable_cell(t, "%s", S(o, "node"));
-		nbw_rtable_cell(t, "%s", S(o, "status"));
-		nbw_rtable_cell(t, "%s", S(o, "group") ? S(o, "group") : "-");
-		bool ok = json_is_true(json_object_get(o, "readable"));
-		nbw_rtable_cell(t, ok ? "%d" : "-", I(o, "paths"));
-		nbw_rtable_cell(t, ok ? "%d" : "-", I(o, "outliers"));
-		nbw_rtable_cell(t, ok ? "%d" : "-", I(o, "topology_differences"));
-		json_t *fl = json_object_get(json_object_get(o, "verdicts"), "failing");
-		if (ok && json_array_size(fl))
-			nbw_rtable_cell(t, "%d: %s%s", failed_paths(o), json_string_value(json_array_get(fl, 0)),
-					json_array_size(fl) > 1 ? "; ..." : "");
+	struct nbw_fv_node o;
+	for (size_t i = 0; nbw_fv_node(nodes, i, &o); i++) {
+		nbw_rtable_cell(t, "%s", o.node);
+		nbw_rtable_cell(t, "%s", o.status);
+		nbw_rtable_cell(t, "%s", o.group ? o.group : "-");
+		bool ok = o.readable;
+		nbw_rtable_cell(t, ok ? "%d" : "-", o.paths);
+		nbw_rtable_cell(t, ok ? "%d" : "-", o.outliers);
+		nbw_rtable_cell(t, ok ? "%d" : "-", o.topology_differences);
+		if (ok && o.nfailing)
+			nbw_rtable_cell(t, "%d: %s%s", o.failed, nbw_fv_node_failing(&o, 0),
+					o.nfailing > 1 ? "; ..." : "");
 		else
-			nbw_rtable_cell(t, ok ? "%d" : "-", failed_paths(o));
-		nbw_rtable_cell(t, "%s", S(o, "reason") && *S(o, "reason") ? S(o, "reason") : "-");
+			nbw_rtable_cell(t, ok ? "%d" : "-", o.failed);
+		nbw_rtable_cell(t, "%s", *o.reason ? o.reason : "-");
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "The nodes: how each node's run ended (fleet-node.json) and what the "
@@ -100,7 +87,8 @@ static void nodes_table(struct nbw_rdoc *r, json_t *nodes)
 
 static void topo_table(struct nbw_rdoc *r, json_t *td)
 {
-	if (json_array_size(td) == 0) {
+	struct nbw_fv_tdiff o;
+	if (!nbw_fv_tdiff(td, 0, &o)) {
 		nbw_rdoc_para(r, "No topology differences: within each group every node has the same "
 				 "CPU, devices, host links (PCIe generation and width), NUMA placement "
 				 "and device-to-device links.");
@@ -109,14 +97,12 @@ static void topo_table(struct nbw_rdoc *r, json_t *td)
 	static const char *const h[] = { "node", "what", "this node", "the others",
 					  "nodes with it" };
 	struct nbw_rtable *t = nbw_rtable_new("fleet-topology-differences", 5, h);
-	size_t i;
-	json_t *o;
-	json_array_foreach(td, i, o) {
-		nbw_rtable_cell(t, "%s", S(o, "node"));
-		nbw_rtable_cell(t, "%s", S(o, "what"));
-		nbw_rtable_cell(t, "%s", S(o, "value"));
-		nbw_rtable_cell(t, "%s", S(o, "fleet_value"));
-		nbw_rtable_cell(t, "%d of %d", I(o, "nodes_with_fleet_value"), I(o, "nodes"));
+	for (size_t i = 0; nbw_fv_tdiff(td, i, &o); i++) {
+		nbw_rtable_cell(t, "%s", o.node);
+		nbw_rtable_cell(t, "%s", o.what);
+		nbw_rtable_cell(t, "%s", o.value);
+		nbw_rtable_cell(t, "%s", o.fleet_value);
+		nbw_rtable_cell(t, "%d of %d", o.nodes_with_fleet_value, o.nodes);
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "Topology differences, listed first: a node whose item differs from "
@@ -125,7 +111,8 @@ static void topo_table(struct nbw_rdoc *r, json_t *td)
 
 static void outlier_table(struct nbw_rdoc *r, json_t *out, const char *rule)
 {
-	if (json_array_size(out) == 0) {
+	struct nbw_fv_outlier o;
+	if (!nbw_fv_outlier(out, 0, &o)) {
 		nbw_rdoc_para(r, "No outliers by the rule: %s.", rule);
 		return;
 	}
@@ -136,19 +123,16 @@ static void outlier_table(struct nbw_rdoc *r, json_t *out, const char *rule)
 					   "robust_z", "nodes", "link", "reason" };
 	struct nbw_rtable *t = nbw_rtable_new("fleet-outliers", 9, h);
 	nbw_rtable_csv_names(t, csv);
-	size_t i;
-	json_t *o;
-	json_array_foreach(out, i, o) {
-		nbw_rtable_cell(t, "%s", S(o, "node"));
-		nbw_rtable_cell(t, "%s", S(o, "path"));
-		nbw_rtable_cellv(t, N(o, "value"), "%.4g %s", N(o, "value"), S(o, "unit"));
-		nbw_rtable_cellv(t, N(o, "fleet_median"), "%.4g %s", N(o, "fleet_median"),
-				 S(o, "unit"));
-		nbw_rtable_cellv(t, N(o, "ratio"), "%.3f", N(o, "ratio"));
-		nbw_rtable_cellv(t, N(o, "robust_z"), "%.1f", N(o, "robust_z"));
-		nbw_rtable_cell(t, "%d", I(o, "nodes"));
-		nbw_rtable_cell(t, "%s", S(o, "link") ? S(o, "link") : "-");
-		nbw_rtable_cell(t, "%s", S(o, "reason"));
+	for (size_t i = 0; nbw_fv_outlier(out, i, &o); i++) {
+		nbw_rtable_cell(t, "%s", o.node);
+		nbw_rtable_cell(t, "%s", o.path);
+		nbw_rtable_cellv(t, o.value, "%.4g %s", o.value, o.unit);
+		nbw_rtable_cellv(t, o.fleet_median, "%.4g %s", o.fleet_median, o.unit);
+		nbw_rtable_cellv(t, o.ratio, "%.3f", o.ratio);
+		nbw_rtable_cellv(t, o.robust_z, "%.1f", o.robust_z);
+		nbw_rtable_cell(t, "%d", o.nodes);
+		nbw_rtable_cell(t, "%s", o.link ? o.link : "-");
+		nbw_rtable_cell(t, "%s", o.reason);
 		nbw_rtable_end_row(t);
 	}
 	nbw_rdoc_table(r, t, "Outliers, worst first (value and median in the path's unit)");
@@ -174,7 +158,9 @@ static void paths_table(struct nbw_rdoc *r, json_t *paths, json_t *nodes)
 		csv[c] = fixed_csv[c];
 	}
 	for (size_t k = 0; k < nn; k++) {
-		const char *n = S(json_array_get(nodes, k), "node");
+		struct nbw_fv_node nd;
+		nbw_fv_node(nodes, k, &nd);
+		const char *n = nd.node;
 		snprintf(names[k], sizeof(names[k]), "ratio_");
 		size_t o = 6;
 		for (const char *p = n; *p && o + 1 < sizeof(names[k]); p++)
@@ -186,24 +172,23 @@ static void paths_table(struct nbw_rdoc *r, json_t *paths, json_t *nodes)
 	}
 	struct nbw_rtable *t = nbw_rtable_new("fleet-paths", nc, h);
 	nbw_rtable_csv_names(t, csv);
-	size_t i;
-	json_t *p;
-	json_array_foreach(paths, i, p) {
-		nbw_rtable_cell(t, "%s", S(p, "group"));
-		nbw_rtable_cell(t, "%s", S(p, "path"));
-		nbw_rtable_cell(t, "%s", S(p, "unit"));
-		nbw_rtable_cell(t, "%s", S(p, "better"));
-		nbw_rtable_cell(t, "%d", I(p, "nodes"));
-		nbw_rtable_cellv(t, N(p, "median"), "%.4g", N(p, "median"));
-		nbw_rtable_cellv(t, N(p, "mad"), "%.3g", N(p, "mad"));
-		nbw_rtable_cellv(t, N(p, "spread"), "%.3f", N(p, "spread"));
-		nbw_rtable_cell(t, "%s", json_is_true(json_object_get(p, "judged")) ? "yes" : "no");
-		json_t *ratios = json_object_get(p, "ratios");
+	struct nbw_fv_path p;
+	for (size_t i = 0; nbw_fv_path(paths, i, &p); i++) {
+		nbw_rtable_cell(t, "%s", p.group);
+		nbw_rtable_cell(t, "%s", p.path);
+		nbw_rtable_cell(t, "%s", p.unit);
+		nbw_rtable_cell(t, "%s", p.better);
+		nbw_rtable_cell(t, "%d", p.nodes);
+		nbw_rtable_cellv(t, p.median, "%.4g", p.median);
+		nbw_rtable_cellv(t, p.mad, "%.3g", p.mad);
+		nbw_rtable_cellv(t, p.spread, "%.3f", p.spread);
+		nbw_rtable_cell(t, "%s", p.judged ? "yes" : "no");
 		for (size_t k = 0; k < nn; k++) {
-			json_t *v = json_object_get(ratios, S(json_array_get(nodes, k), "node"));
-			if (v)
-				nbw_rtable_cellv(t, json_number_value(v), "%.3f",
-						 json_number_value(v));
+			struct nbw_fv_node nd;
+			nbw_fv_node(nodes, k, &nd);
+			double v = nbw_fv_path_ratio(&p, nd.node);
+			if (!isnan(v))
+				nbw_rtable_cellv(t, v, "%.3f", v);
 			else
 				nbw_rtable_cell(t, "-");
 		}
@@ -220,34 +205,31 @@ done:
 
 static bool path_has_outlier(json_t *out, const char *group, const char *path)
 {
-	size_t i;
-	json_t *o;
-	json_array_foreach(out, i, o)
-		if (strcmp(S(o, "group"), group) == 0 && strcmp(S(o, "path"), path) == 0)
+	struct nbw_fv_outlier o;
+	for (size_t i = 0; nbw_fv_outlier(out, i, &o); i++)
+		if (strcmp(o.group, group) == 0 && strcmp(o.path, path) == 0)
 			return true;
 	return false;
 }
 
 /* nodes x paths of one group: the ratio to the fleet median, oriented so that 1 is the
  * median and below 1 is worse (times are inverted), red to green. */
-static void heat_map(struct nbw_rdoc *r, json_t *s, json_t *group, int gi)
+static void heat_map(struct nbw_rdoc *r, const struct nbw_fv_summary *s,
+		     const struct nbw_fv_group *group, int gi)
 {
-	json_t *members = json_object_get(group, "nodes"), *paths = json_object_get(s, "paths");
-	json_t *out = json_object_get(s, "outliers");
-	const char *g = S(group, "group");
-	size_t nr = json_array_size(members);
-	json_t *cols[FLEET_MAP_PATHS];
+	const char *g = group->group;
+	size_t nr = group->nmembers;
+	struct nbw_fv_path cols[FLEET_MAP_PATHS];
 	size_t nc = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		size_t i;
-		json_t *p;
-		json_array_foreach(paths, i, p) {
+		struct nbw_fv_path p;
+		for (size_t i = 0; nbw_fv_path(s->paths, i, &p); i++) {
 			if (nc == FLEET_MAP_PATHS)
 				break;
-			if (strcmp(S(p, "group"), g) != 0 || !json_is_true(json_object_get(p, "judged")))
+			if (strcmp(p.group, g) != 0 || !p.judged)
 				continue;
-			bool flagged = path_has_outlier(out, g, S(p, "path"));
-			bool main_kind = strcmp(S(p, "kind"), "latency") != 0;
+			bool flagged = path_has_outlier(s->outliers, g, p.path);
+			bool main_kind = strcmp(p.kind, "latency") != 0;
 			if ((pass == 0 && flagged) || (pass == 1 && !flagged && main_kind))
 				cols[nc++] = p;
 		}
@@ -263,11 +245,10 @@ static void heat_map(struct nbw_rdoc *r, json_t *s, json_t *group, int gi)
 	const char **rl = calloc(nr, sizeof(char *)), **cl = calloc(nc, sizeof(char *));
 	if (val && txt && text && rl && cl) {
 		for (size_t a = 0; a < nr; a++) {
-			rl[a] = json_string_value(json_array_get(members, a));
+			rl[a] = nbw_fv_group_member(group, a);
 			for (size_t b = 0; b < nc; b++) {
-				json_t *v = json_object_get(json_object_get(cols[b], "ratios"), rl[a]);
-				double x = v ? json_number_value(v) : NAN;
-				if (isfinite(x) && strcmp(S(cols[b], "better"), "lower") == 0)
+				double x = nbw_fv_path_ratio(&cols[b], rl[a]);
+				if (isfinite(x) && strcmp(cols[b].better, "lower") == 0)
 					x = 1.0 / x;
 				val[a * nc + b] = x;
 				if (isfinite(x))
@@ -278,7 +259,7 @@ static void heat_map(struct nbw_rdoc *r, json_t *s, json_t *group, int gi)
 			}
 		}
 		for (size_t b = 0; b < nc; b++)
-			cl[b] = S(cols[b], "path");
+			cl[b] = cols[b].path;
 		char name[32], title[300];
 		snprintf(name, sizeof(name), "fleet-map-%d", gi + 1);
 		snprintf(title, sizeof(title), "%s: each node against the fleet median (1 = median, "
@@ -307,20 +288,21 @@ int nbw_fleet_report(json_t *s, const char *outdir, char *err, size_t errlen)
 	struct nbw_rdoc *r = nbw_rdoc_new(outdir, "nodebw fleet comparison", err, errlen);
 	if (!r)
 		return -1;
+	struct nbw_fv_summary v;
+	nbw_fv_summary(s, &v);
 	nbw_rdoc_para(r, "Fleet folder %s. %s. Nodes are compared only with the nodes of their "
-			 "group (the same device models).", S(s, "fleet"), S(s, "units"));
+			 "group (the same device models).", v.fleet, v.units);
 	nbw_rdoc_heading(r, 2, "Topology differences");
-	topo_table(r, json_object_get(s, "topology_differences"));
+	topo_table(r, v.tdiffs);
 	nbw_rdoc_heading(r, 2, "Outliers");
-	outlier_table(r, json_object_get(s, "outliers"), S(s, "rule"));
+	outlier_table(r, v.outliers, v.rule);
 	nbw_rdoc_heading(r, 2, "Nodes");
-	nodes_table(r, json_object_get(s, "nodes"));
+	nodes_table(r, v.nodes);
 	nbw_rdoc_heading(r, 2, "Every node against the fleet");
-	size_t i;
-	json_t *g;
-	json_array_foreach(json_object_get(s, "groups"), i, g)
-		heat_map(r, s, g, (int)i);
-	paths_table(r, json_object_get(s, "paths"), json_object_get(s, "nodes"));
+	struct nbw_fv_group g;
+	for (size_t i = 0; nbw_fv_group(v.groups, i, &g); i++)
+		heat_map(r, &v, &g, (int)i);
+	paths_table(r, v.paths, v.nodes);
 	int rc = nbw_rdoc_write(r, err, errlen);
 	nbw_rdoc_free(r);
 	if (rc != 0)

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compare_priv.h"
 #include "fleet_priv.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
@@ -279,8 +280,9 @@ static void arrived(struct fleet *f, const char *folder)
 		snprintf(path, sizeof(path), "%s/nodes/%s/fleet-node.json", f->output, folder);
 		json_error_t je;
 		json_t *j = json_load_file(path, 0, &je);
-		const char *st = j ? json_string_value(json_object_get(j, "status")) : NULL;
-		const char *why = j ? json_string_value(json_object_get(j, "reason")) : NULL;
+		const char *name = NULL, *st = NULL, *why = NULL;
+		if (j)
+			nbw_fv_node_file(j, &name, &st, &why);
 		snprintf(f->status[i], sizeof(f->status[i]), "%s", st ? st : "failed");
 		snprintf(f->reason[i], sizeof(f->reason[i]), "%s",
 			 st ? (why ? why : "") : "its fleet-node.json is missing or unreadable");

@@ -112,14 +112,27 @@ def walk(o):
 
 walk(schema)
 # A getter: json_object_get, the shared jstr/jnum/jint, and any function of the file that
-# takes (json_t *object, const char *key, ...) (a file's own str/num/s_of wrappers).
+# takes (json_t *object, const char *key, ...) and reads it (a file's own str/num/s_of
+# wrappers; a writer such as topo_put is not a read).
 GETTERS = ["json_object_get", "jstr", "jnum", "jint"]
 helper = re.compile(r"^[a-z][^;(]*?\b(\w+)\s*\(\s*(?:const\s+)?json_t\s*\*\s*\w+\s*,\s*"
                     r"const\s+char\s*\*\s*\w+", re.M)
+# ... and any macro of the file that reads an object's key: #define S(o, k) ...json_object_get
+macro = re.compile(r"^#define\s+(\w+)\(\w+,\s*\w+\)[^\n]*json_object_get", re.M)
+
+
+def readers(src):
+    """The file's (json_t *, const char *key) functions whose body reads the key."""
+    out = []
+    for m in helper.finditer(src):
+        end = src.find("\n}\n", m.end())
+        if "json_object_get" in src[m.end():end if end > 0 else len(src)]:
+            out.append(m.group(1))
+    return out
 
 
 def reads(src):
-    names = GETTERS + helper.findall(src)
+    names = GETTERS + readers(src) + macro.findall(src)
     pat = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\s*\(\s*"
                      r"(?:[^,()]|\([^()]*\))*,\s*\"([A-Za-z0-9_]+)\"")
     return pat.findall(src)
@@ -129,6 +142,10 @@ library = ("common/results", "analysis/")
 OTHER_READERS = {
     "report/summary_view.c": "the report's summary (summary.json), built by report/summary.c",
     "models/calib_read.c": "calibration.json, written by models/calib_write.c",
+    "fleet/compare_view.c": "the fleet's documents (a node's record, the comparison summary, "
+                            "fleet-node.json), built by fleet/compare_load.c and compare.c",
+    "topology/links.c": "links.json, the vendor sources' answers (a fixture or "
+                        "`nodebw topo --export`)",
 }
 count = {}
 for f in files:
