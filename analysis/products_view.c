@@ -8,21 +8,12 @@
 #include <string.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/jget.h"
 #include "nodebw/gap.h"
 #include "nodebw/products.h"
 #include "nodebw/verdict.h"
 
-static const char *s_of(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
-static double n_of(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static long long i_of(json_t *o, const char *k, long long dflt)
 {
@@ -51,12 +42,12 @@ bool nbw_pv_matrix(json_t *m, struct nbw_pv_matrix *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(m))
 		return false;
-	out->api = s_of(m, "api");
-	out->direction = s_of(m, "direction");
-	out->mode = s_of(m, "mode");
-	out->concurrency = s_of(m, "concurrency");
-	out->peer_access = s_of(m, "peer_access");
-	out->binding = s_of(m, "binding");
+	out->api = jstr(m, "api");
+	out->direction = jstr(m, "direction");
+	out->mode = jstr(m, "mode");
+	out->concurrency = jstr(m, "concurrency");
+	out->peer_access = jstr(m, "peer_access");
+	out->binding = jstr(m, "binding");
 	out->bandwidth_bytes = i_of(m, "bandwidth_bytes", -1);
 	out->latency_bytes = i_of(m, "latency_bytes", -1);
 	out->devices_ = json_object_get(m, "devices");
@@ -89,11 +80,11 @@ bool nbw_pv_matrix_cell(const struct nbw_pv_matrix *m, size_t row, size_t col,
 	out->measured = true;
 	out->src = (int)i_of(c, "src", out->src);
 	out->dst = (int)i_of(c, "dst", out->dst);
-	out->gbps = n_of(c, "gbps");
-	out->latency_us = n_of(c, "latency_us");
-	out->theoretical_gbps = n_of(c, "theoretical_gbps");
-	out->fraction = n_of(c, "fraction");
-	out->link = s_of(c, "link");
+	out->gbps = jnum(c, "gbps");
+	out->latency_us = jnum(c, "latency_us");
+	out->theoretical_gbps = jnum(c, "theoretical_gbps");
+	out->fraction = jnum(c, "fraction");
+	out->link = jstr(c, "link");
 	out->peer_link = json_is_true(json_object_get(c, "peer_link"));
 	return true;
 }
@@ -115,12 +106,12 @@ bool nbw_pv_table(json_t *t, struct nbw_pv_table *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(t))
 		return false;
-	out->api = s_of(t, "api");
-	out->direction = s_of(t, "direction");
-	out->mode = s_of(t, "mode");
-	out->host_mem = s_of(t, "host_mem");
-	out->concurrency = s_of(t, "concurrency");
-	out->binding = s_of(t, "binding");
+	out->api = jstr(t, "api");
+	out->direction = jstr(t, "direction");
+	out->mode = jstr(t, "mode");
+	out->host_mem = jstr(t, "host_mem");
+	out->concurrency = jstr(t, "concurrency");
+	out->binding = jstr(t, "binding");
 	out->bytes = i_of(t, "bytes", -1);
 	out->rows_ = json_object_get(t, "rows");
 	out->notes_ = json_object_get(t, "notes");
@@ -142,13 +133,13 @@ bool nbw_pv_table_row(const struct nbw_pv_table *t, size_t i, struct nbw_pv_devr
 	if (!json_is_object(r))
 		return false;
 	out->device = (int)i_of(r, "device", -1);
-	out->gbps = n_of(r, "gbps");
-	out->theoretical_gbps = n_of(r, "theoretical_gbps");
-	out->fraction = n_of(r, "fraction");
-	out->ci_half_width_pct = n_of(r, "ci_half_width_pct");
+	out->gbps = jnum(r, "gbps");
+	out->theoretical_gbps = jnum(r, "theoretical_gbps");
+	out->fraction = jnum(r, "fraction");
+	out->ci_half_width_pct = jnum(r, "ci_half_width_pct");
 	json_t *c = json_object_get(r, "converged");
 	out->converged = json_is_boolean(c) ? json_is_true(c) : -1;
-	out->link = s_of(r, "link");
+	out->link = jstr(r, "link");
 	out->host_memory = json_is_true(json_object_get(r, "host_memory"));
 	return true;
 }
@@ -180,32 +171,32 @@ bool nbw_pv_conc(json_t *o, struct nbw_pv_conc *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(o))
 		return false;
-	out->pattern = s_of(o, "pattern");
-	out->api = s_of(o, "api");
-	out->direction = s_of(o, "direction");
-	out->mode = s_of(o, "mode");
-	out->host_mem = s_of(o, "host_mem");
-	out->concurrency = s_of(o, "concurrency");
-	out->peer_access = s_of(o, "peer_access");
-	out->binding = s_of(o, "binding");
-	out->link = s_of(o, "link");
-	out->bound = s_of(o, "bound");
-	out->verdict = s_of(o, "verdict");
-	out->host_limit_host_mem = s_of(o, "host_limit_host_mem");
+	out->pattern = jstr(o, "pattern");
+	out->api = jstr(o, "api");
+	out->direction = jstr(o, "direction");
+	out->mode = jstr(o, "mode");
+	out->host_mem = jstr(o, "host_mem");
+	out->concurrency = jstr(o, "concurrency");
+	out->peer_access = jstr(o, "peer_access");
+	out->binding = jstr(o, "binding");
+	out->link = jstr(o, "link");
+	out->bound = jstr(o, "bound");
+	out->verdict = jstr(o, "verdict");
+	out->host_limit_host_mem = jstr(o, "host_limit_host_mem");
 	out->bytes = i_of(o, "bytes", -1);
 	out->ndevices = json_array_size(json_object_get(o, "devices"));
-	out->aggregate_gbps = n_of(o, "aggregate_gbps");
-	out->alone_sum_gbps = n_of(o, "alone_sum_gbps");
-	out->scaling = n_of(o, "scaling");
-	out->links_theoretical_gbps = n_of(o, "links_theoretical_gbps");
-	out->fraction_of_links = n_of(o, "fraction_of_links");
-	out->host_memory_limit_gbps = n_of(o, "host_memory_limit_gbps");
-	out->fraction_of_host_limit = n_of(o, "fraction_of_host_limit");
+	out->aggregate_gbps = jnum(o, "aggregate_gbps");
+	out->alone_sum_gbps = jnum(o, "alone_sum_gbps");
+	out->scaling = jnum(o, "scaling");
+	out->links_theoretical_gbps = jnum(o, "links_theoretical_gbps");
+	out->fraction_of_links = jnum(o, "fraction_of_links");
+	out->host_memory_limit_gbps = jnum(o, "host_memory_limit_gbps");
+	out->fraction_of_host_limit = jnum(o, "fraction_of_host_limit");
 	json_t *sl = json_object_get(o, "slowest");
 	out->has_slowest = json_is_object(sl);
 	out->slowest_src = end_of(sl, "src");
 	out->slowest_dst = end_of(sl, "dst");
-	out->slowest_gbps = n_of(sl, "gbps");
+	out->slowest_gbps = jnum(sl, "gbps");
 	return true;
 }
 
@@ -214,20 +205,20 @@ bool nbw_pv_outlier(json_t *o, struct nbw_pv_outlier *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(o))
 		return false;
-	out->what = s_of(o, "what");
-	out->where = s_of(o, "where");
-	out->api = s_of(o, "api");
-	out->direction = s_of(o, "direction");
-	out->mode = s_of(o, "mode");
-	out->host_mem = s_of(o, "host_mem");
-	out->concurrency = s_of(o, "concurrency");
-	out->peer_access = s_of(o, "peer_access");
-	out->link = s_of(o, "link");
-	out->reason = s_of(o, "reason");
-	out->gbps = n_of(o, "gbps");
-	out->peer_median_gbps = n_of(o, "peer_median_gbps");
-	out->theoretical_gbps = n_of(o, "theoretical_gbps");
-	out->fraction = n_of(o, "fraction");
+	out->what = jstr(o, "what");
+	out->where = jstr(o, "where");
+	out->api = jstr(o, "api");
+	out->direction = jstr(o, "direction");
+	out->mode = jstr(o, "mode");
+	out->host_mem = jstr(o, "host_mem");
+	out->concurrency = jstr(o, "concurrency");
+	out->peer_access = jstr(o, "peer_access");
+	out->link = jstr(o, "link");
+	out->reason = jstr(o, "reason");
+	out->gbps = jnum(o, "gbps");
+	out->peer_median_gbps = jnum(o, "peer_median_gbps");
+	out->theoretical_gbps = jnum(o, "theoretical_gbps");
+	out->fraction = jnum(o, "fraction");
 	out->peers = (int)i_of(o, "peers", 0);
 	size_t k, w = 0;
 	json_t *rule;
@@ -244,17 +235,17 @@ bool nbw_pv_group(json_t *g, struct nbw_pv_group *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(g))
 		return false;
-	out->api = s_of(g, "api");
-	out->direction = s_of(g, "direction");
-	out->mode = s_of(g, "mode");
-	out->host_mem = s_of(g, "host_mem");
-	out->concurrency = s_of(g, "concurrency");
-	out->peer_access = s_of(g, "peer_access");
-	out->link = s_of(g, "link");
-	out->note = s_of(g, "note");
+	out->api = jstr(g, "api");
+	out->direction = jstr(g, "direction");
+	out->mode = jstr(g, "mode");
+	out->host_mem = jstr(g, "host_mem");
+	out->concurrency = jstr(g, "concurrency");
+	out->peer_access = jstr(g, "peer_access");
+	out->link = jstr(g, "link");
+	out->note = jstr(g, "note");
 	out->bytes = i_of(g, "bytes", -1);
 	out->members = (int)i_of(g, "members", 0);
-	out->median_gbps = n_of(g, "median_gbps");
+	out->median_gbps = jnum(g, "median_gbps");
 	out->median_rule = json_is_true(json_object_get(g, "median_rule"));
 	return true;
 }
@@ -264,18 +255,18 @@ bool nbw_pv_latency(json_t *r, struct nbw_pv_latency *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(r))
 		return false;
-	out->api = s_of(r, "api");
-	out->direction = s_of(r, "direction");
-	out->host_mem = s_of(r, "host_mem");
+	out->api = jstr(r, "api");
+	out->direction = jstr(r, "direction");
+	out->host_mem = jstr(r, "host_mem");
 	out->src = (int)i_of(r, "src", -1);
 	out->dst = (int)i_of(r, "dst", -1);
-	out->copy_us = n_of(r, "copy_us");
-	out->copy_us_bytes = n_of(r, "copy_us_bytes");
-	out->chase_small_ns = n_of(r, "chase_small_ns");
-	out->chase_small_ns_bytes = n_of(r, "chase_small_ns_bytes");
-	out->chase_large_ns = n_of(r, "chase_large_ns");
-	out->chase_large_ns_bytes = n_of(r, "chase_large_ns_bytes");
-	out->chase_large_touched_bytes = n_of(r, "chase_large_touched_bytes");
+	out->copy_us = jnum(r, "copy_us");
+	out->copy_us_bytes = jnum(r, "copy_us_bytes");
+	out->chase_small_ns = jnum(r, "chase_small_ns");
+	out->chase_small_ns_bytes = jnum(r, "chase_small_ns_bytes");
+	out->chase_large_ns = jnum(r, "chase_large_ns");
+	out->chase_large_ns_bytes = jnum(r, "chase_large_ns_bytes");
+	out->chase_large_touched_bytes = jnum(r, "chase_large_touched_bytes");
 	return true;
 }
 
@@ -287,9 +278,9 @@ bool nbw_pv_verdicts(json_t *v, struct nbw_pv_verdicts *out)
 	out->rule = out->thresholds_file = out->references_file = "";
 	if (!json_is_object(v))
 		return false;
-	out->rule = s_of(v, "rule");
-	out->thresholds_file = s_of(v, "thresholds_file");
-	out->references_file = s_of(v, "references_file");
+	out->rule = jstr(v, "rule");
+	out->thresholds_file = jstr(v, "thresholds_file");
+	out->references_file = jstr(v, "references_file");
 	json_t *c = json_object_get(v, "counts");
 	out->pass = (int)i_of(c, "pass", 0);
 	out->below_threshold = (int)i_of(c, "below threshold", 0);
@@ -308,14 +299,14 @@ bool nbw_pv_vpath(const struct nbw_pv_verdicts *v, size_t i, struct nbw_pv_vpath
 	out->link = out->verdict = out->reason = "";
 	if (!json_is_object(p))
 		return false;
-	out->api = s_of(p, "api");
-	out->direction = s_of(p, "direction");
-	out->concurrency = s_of(p, "concurrency");
-	out->where = s_of(p, "where");
-	out->device = s_of(p, "device");
-	out->link = s_of(p, "link");
-	out->verdict = s_of(p, "verdict");
-	out->reason = s_of(p, "reason");
+	out->api = jstr(p, "api");
+	out->direction = jstr(p, "direction");
+	out->concurrency = jstr(p, "concurrency");
+	out->where = jstr(p, "where");
+	out->device = jstr(p, "device");
+	out->link = jstr(p, "link");
+	out->verdict = jstr(p, "verdict");
+	out->reason = jstr(p, "reason");
 	out->bytes = i_of(p, "bytes", -1);
 	out->judgements_ = json_object_get(p, "judgements");
 	out->njudgements = json_array_size(out->judgements_);
@@ -328,15 +319,15 @@ bool nbw_pv_judgement(const struct nbw_pv_vpath *p, size_t i, struct nbw_pv_judg
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(j))
 		return false;
-	out->against = s_of(j, "against");
-	out->what = s_of(j, "what");
-	out->source = s_of(j, "source");
-	out->mode = s_of(j, "mode");
-	out->host_mem = s_of(j, "host_mem");
-	out->verdict = s_of(j, "verdict");
-	out->reason = s_of(j, "reason");
-	out->gbps = n_of(j, "gbps");
-	out->limit_gbps = n_of(j, "limit_gbps");
+	out->against = jstr(j, "against");
+	out->what = jstr(j, "what");
+	out->source = jstr(j, "source");
+	out->mode = jstr(j, "mode");
+	out->host_mem = jstr(j, "host_mem");
+	out->verdict = jstr(j, "verdict");
+	out->reason = jstr(j, "reason");
+	out->gbps = jnum(j, "gbps");
+	out->limit_gbps = jnum(j, "limit_gbps");
 	out->bytes = i_of(j, "bytes", -1);
 	return true;
 }
@@ -350,9 +341,9 @@ static void gap_band(json_t *b, bool small, struct nbw_pv_gap_band *out)
 	out->present = json_is_object(b) && out->sizes > 0;
 	out->edge_bytes = i_of(b, small ? "max_bytes" : "min_bytes", -1);
 	out->unmeasurable_sizes = (int)i_of(b, "unmeasurable_sizes", 0);
-	out->median_relative_gap = n_of(b, "median_relative_gap");
-	out->median_extra_us = n_of(b, "median_extra_us");
-	out->median_gap_gbps = n_of(b, "median_gap_gbps");
+	out->median_relative_gap = jnum(b, "median_relative_gap");
+	out->median_extra_us = jnum(b, "median_extra_us");
+	out->median_gap_gbps = jnum(b, "median_gap_gbps");
 	out->verdict = json_is_object(b) ? nbw_gap_band_verdict(b) : "";
 	out->measurable = nbw_gap_measurable(b);
 }
@@ -363,15 +354,15 @@ bool nbw_pv_gap(json_t *gaps, size_t i, struct nbw_pv_gap *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(s))
 		return false;
-	out->native_api = s_of(s, "native_api");
-	out->direction = s_of(s, "direction");
-	out->omp_mode = s_of(s, "omp_mode");
-	out->host_mem = s_of(s, "host_mem");
+	out->native_api = jstr(s, "native_api");
+	out->direction = jstr(s, "direction");
+	out->omp_mode = jstr(s, "omp_mode");
+	out->host_mem = jstr(s, "host_mem");
 	out->devices = (int)i_of(s, "devices", 0);
 	out->sizes = (int)i_of(s, "sizes", 0);
-	out->mean_abs_gap_gbps = n_of(s, "mean_abs_gap_gbps");
-	out->mean_abs_relative_gap = n_of(s, "mean_abs_relative_gap");
-	out->mean_extra_us = n_of(s, "mean_extra_us");
+	out->mean_abs_gap_gbps = jnum(s, "mean_abs_gap_gbps");
+	out->mean_abs_relative_gap = jnum(s, "mean_abs_relative_gap");
+	out->mean_extra_us = jnum(s, "mean_extra_us");
 	gap_band(json_object_get(s, "latency_band"), true, &out->small);
 	gap_band(json_object_get(s, "bandwidth_band"), false, &out->large);
 	out->row = s;
@@ -395,9 +386,9 @@ bool nbw_pv_failure(json_t *failures, size_t i, struct nbw_pv_failure *out)
 	out->kind = out->what = out->reason = "";
 	if (!json_is_object(x))
 		return false;
-	out->kind = s_of(x, "kind");
-	out->what = s_of(x, "what");
-	out->reason = s_of(x, "reason");
+	out->kind = jstr(x, "kind");
+	out->what = jstr(x, "what");
+	out->reason = jstr(x, "reason");
 	out->skipped = strcmp(out->kind, "skipped") == 0;
 	return true;
 }

@@ -8,36 +8,22 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/jget.h"
 #include "nodebw/results_view.h"
 
-static const char *s_of(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
-static double n_of(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
-static long long i_of(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
-}
 
 void nbw_rv_topo_host(json_t *topo, struct nbw_rv_topo_host *out)
 {
 	json_t *h = json_object_get(topo, "host");
-	out->hostname = s_of(h, "hostname");
-	out->cpu_model = s_of(h, "cpu_model");
-	out->origin = s_of(topo, "origin");
-	out->packages = i_of(h, "packages");
-	out->numa_nodes = i_of(h, "numa_nodes");
-	out->cores = i_of(h, "cores");
-	out->pus = i_of(h, "pus");
+	out->hostname = jstr(h, "hostname");
+	out->cpu_model = jstr(h, "cpu_model");
+	out->origin = jstr(topo, "origin");
+	out->packages = jint(h, "packages", -1);
+	out->numa_nodes = jint(h, "numa_nodes", -1);
+	out->cores = jint(h, "cores", -1);
+	out->pus = jint(h, "pus", -1);
 }
 
 bool nbw_rv_topo_source(json_t *topo, size_t i, struct nbw_rv_topo_source *out)
@@ -47,8 +33,8 @@ bool nbw_rv_topo_source(json_t *topo, size_t i, struct nbw_rv_topo_source *out)
 	out->name = out->detail = "";
 	if (!json_is_object(s))
 		return false;
-	out->name = s_of(s, "name");
-	out->detail = s_of(s, "detail");
+	out->name = jstr(s, "name");
+	out->detail = jstr(s, "detail");
 	out->ok = json_is_true(json_object_get(s, "ok"));
 	return true;
 }
@@ -73,13 +59,13 @@ bool nbw_rv_topo_device(json_t *topo, size_t i, struct nbw_rv_topo_device *out)
 	if (!json_is_object(d))
 		return false;
 	json_t *hl = json_object_get(d, "host_link");
-	out->id = s_of(d, "id");
-	out->kind = s_of(d, "kind");
-	out->name = s_of(d, "name");
-	out->link_type = s_of(hl, "type");
-	out->link_note = s_of(hl, "note");
-	out->link_gbps = n_of(hl, "theoretical_gbps");
-	long long node = i_of(hl, "numa_node");
+	out->id = jstr(d, "id");
+	out->kind = jstr(d, "kind");
+	out->name = jstr(d, "name");
+	out->link_type = jstr(hl, "type");
+	out->link_note = jstr(hl, "note");
+	out->link_gbps = jnum(hl, "theoretical_gbps");
+	long long node = jint(hl, "numa_node", -1);
 	out->numa_node = node >= 0 && node < 1 << 20 ? (int)node : -1;
 	out->link_has_current = json_is_object(hl) && json_object_get(hl, "current");
 	pcie_text(json_object_get(hl, "current"), out->link_current, sizeof(out->link_current));
@@ -95,20 +81,20 @@ bool nbw_rv_topo_pair(json_t *topo, size_t i, struct nbw_rv_topo_pair *out)
 	out->gbps = NAN;
 	if (!json_is_object(p))
 		return false;
-	out->a = s_of(p, "a");
-	out->b = s_of(p, "b");
-	out->label = s_of(p, "label");
-	out->kind = s_of(p, "kind");
-	out->basis = s_of(p, "basis");
-	out->gbps = n_of(p, "theoretical_gbps");
+	out->a = jstr(p, "a");
+	out->b = jstr(p, "b");
+	out->label = jstr(p, "label");
+	out->kind = jstr(p, "kind");
+	out->basis = jstr(p, "basis");
+	out->gbps = jnum(p, "theoretical_gbps");
 	return true;
 }
 
 void nbw_rv_software(json_t *sw, struct nbw_rv_software *out)
 {
-	out->compiler = s_of(sw, "compiler");
-	out->build = s_of(sw, "build");
-	out->offload_targets = s_of(sw, "offload_targets");
+	out->compiler = jstr(sw, "compiler");
+	out->build = jstr(sw, "build");
+	out->offload_targets = jstr(sw, "offload_targets");
 }
 
 bool nbw_rv_software_backend(json_t *sw, size_t i, const char **api, const char **version)
@@ -125,6 +111,6 @@ bool nbw_rv_software_backend(json_t *sw, size_t i, const char **api, const char 
 					    "hip_runtime", "ze_headers_api", "copy" };
 	*version = "";
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]) && !**version; k++)
-		*version = s_of(v, keys[k]);
+		*version = jstr(v, keys[k]);
 	return true;
 }

@@ -7,23 +7,10 @@
 #include <string.h>
 
 #include "compare_priv.h"
+#include "nodebw/jget.h"
 
-static const char *s_of(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
-static double n_of(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
-static int i_of(json_t *o, const char *k)
-{
-	return (int)json_integer_value(json_object_get(o, k));
-}
 
 /* The key of member \p i of object \p o; NULL past the end. */
 static const char *key_at(json_t *o, size_t i)
@@ -46,16 +33,16 @@ bool nbw_fv_node_of(json_t *o, struct nbw_fv_node *out)
 	if (!json_is_object(o))
 		return false;
 	out->j = o;
-	out->node = s_of(o, "node");
-	out->status = s_of(o, "status");
-	out->reason = s_of(o, "reason");
+	out->node = jstr(o, "node");
+	out->status = jstr(o, "status");
+	out->reason = jstr(o, "reason");
 	out->group = json_string_value(json_object_get(o, "group"));
 	out->readable = json_is_true(json_object_get(o, "readable"));
-	out->paths = i_of(o, "paths");
-	out->outliers = i_of(o, "outliers");
-	out->topology_differences = i_of(o, "topology_differences");
+	out->paths = jint(o, "paths", 0);
+	out->outliers = jint(o, "outliers", 0);
+	out->topology_differences = jint(o, "topology_differences", 0);
 	json_t *v = json_object_get(o, "verdicts");
-	out->failed = i_of(v, "failed");
+	out->failed = jint(v, "failed", 0);
 	out->nfailing = json_array_size(json_object_get(v, "failing"));
 	return true;
 }
@@ -96,10 +83,10 @@ bool nbw_fv_value(const struct nbw_fv_node *n, const char *path, struct nbw_fv_v
 	if (!json_is_object(v))
 		return false;
 	out->value = json_number_value(json_object_get(v, "value"));
-	out->theoretical_gbps = n_of(v, "theoretical_gbps");
-	out->unit = s_of(v, "unit");
-	out->better = s_of(v, "better");
-	out->kind = s_of(v, "kind");
+	out->theoretical_gbps = jnum(v, "theoretical_gbps");
+	out->unit = jstr(v, "unit");
+	out->better = jstr(v, "better");
+	out->kind = jstr(v, "kind");
 	out->link = json_string_value(json_object_get(v, "link"));
 	return true;
 }
@@ -117,13 +104,13 @@ bool nbw_fv_tdiff(json_t *tdiffs, size_t i, struct nbw_fv_tdiff *out)
 	out->group = out->node = out->what = out->value = out->fleet_value = "";
 	if (!json_is_object(o))
 		return false;
-	out->group = s_of(o, "group");
-	out->node = s_of(o, "node");
-	out->what = s_of(o, "what");
-	out->value = s_of(o, "value");
-	out->fleet_value = s_of(o, "fleet_value");
-	out->nodes_with_fleet_value = i_of(o, "nodes_with_fleet_value");
-	out->nodes = i_of(o, "nodes");
+	out->group = jstr(o, "group");
+	out->node = jstr(o, "node");
+	out->what = jstr(o, "what");
+	out->value = jstr(o, "value");
+	out->fleet_value = jstr(o, "fleet_value");
+	out->nodes_with_fleet_value = jint(o, "nodes_with_fleet_value", 0);
+	out->nodes = jint(o, "nodes", 0);
 	return true;
 }
 
@@ -135,18 +122,18 @@ bool nbw_fv_outlier(json_t *outliers, size_t i, struct nbw_fv_outlier *out)
 	out->value = out->fleet_median = out->ratio = out->robust_z = NAN;
 	if (!json_is_object(o))
 		return false;
-	out->group = s_of(o, "group");
-	out->node = s_of(o, "node");
-	out->path = s_of(o, "path");
-	out->kind = s_of(o, "kind");
-	out->unit = s_of(o, "unit");
-	out->reason = s_of(o, "reason");
+	out->group = jstr(o, "group");
+	out->node = jstr(o, "node");
+	out->path = jstr(o, "path");
+	out->kind = jstr(o, "kind");
+	out->unit = jstr(o, "unit");
+	out->reason = jstr(o, "reason");
 	out->link = json_string_value(json_object_get(o, "link"));
-	out->value = n_of(o, "value");
-	out->fleet_median = n_of(o, "fleet_median");
-	out->ratio = n_of(o, "ratio");
-	out->robust_z = n_of(o, "robust_z");
-	out->nodes = i_of(o, "nodes");
+	out->value = jnum(o, "value");
+	out->fleet_median = jnum(o, "fleet_median");
+	out->ratio = jnum(o, "ratio");
+	out->robust_z = jnum(o, "robust_z");
+	out->nodes = jint(o, "nodes", 0);
 	return true;
 }
 
@@ -158,15 +145,15 @@ bool nbw_fv_path(json_t *paths, size_t i, struct nbw_fv_path *out)
 	out->median = out->mad = out->spread = NAN;
 	if (!json_is_object(p))
 		return false;
-	out->group = s_of(p, "group");
-	out->path = s_of(p, "path");
-	out->kind = s_of(p, "kind");
-	out->unit = s_of(p, "unit");
-	out->better = s_of(p, "better");
-	out->median = n_of(p, "median");
-	out->mad = n_of(p, "mad");
-	out->spread = n_of(p, "spread");
-	out->nodes = i_of(p, "nodes");
+	out->group = jstr(p, "group");
+	out->path = jstr(p, "path");
+	out->kind = jstr(p, "kind");
+	out->unit = jstr(p, "unit");
+	out->better = jstr(p, "better");
+	out->median = jnum(p, "median");
+	out->mad = jnum(p, "mad");
+	out->spread = jnum(p, "spread");
+	out->nodes = jint(p, "nodes", 0);
 	out->judged = json_is_true(json_object_get(p, "judged"));
 	out->ratios_ = json_object_get(p, "ratios");
 	return true;
@@ -185,7 +172,7 @@ bool nbw_fv_group(json_t *groups, size_t i, struct nbw_fv_group *out)
 	out->group = "";
 	if (!json_is_object(g))
 		return false;
-	out->group = s_of(g, "group");
+	out->group = jstr(g, "group");
 	out->members_ = json_object_get(g, "nodes");
 	out->nmembers = json_array_size(out->members_);
 	return true;
@@ -198,9 +185,9 @@ const char *nbw_fv_group_member(const struct nbw_fv_group *g, size_t i)
 
 void nbw_fv_summary(json_t *s, struct nbw_fv_summary *out)
 {
-	out->fleet = s_of(s, "fleet");
-	out->units = s_of(s, "units");
-	out->rule = s_of(s, "rule");
+	out->fleet = jstr(s, "fleet");
+	out->units = jstr(s, "units");
+	out->rule = jstr(s, "rule");
 	out->nodes = json_object_get(s, "nodes");
 	out->groups = json_object_get(s, "groups");
 	out->tdiffs = json_object_get(s, "topology_differences");

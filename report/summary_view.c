@@ -7,25 +7,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "nodebw/jget.h"
 #include "nodebw/report.h"
 
-static const char *s_of(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
-}
 
-static double n_of(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
-static int i_of(json_t *o, const char *k, int dflt)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_integer(v) ? (int)json_integer_value(v) : dflt;
-}
 
 static json_t *solver_list(json_t *summary, const char *which)
 {
@@ -42,29 +28,29 @@ bool nbw_rs_path_of(json_t *p, struct nbw_rs_path *out)
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(p))
 		return false;
-	out->api = s_of(p, "api");
-	out->direction = s_of(p, "direction");
-	out->mode = s_of(p, "mode");
-	out->host_mem = s_of(p, "host_mem");
-	out->peer_access = s_of(p, "peer_access");
-	out->binding = s_of(p, "binding");
-	out->device_kind = s_of(p, "device_kind");
-	out->large_size = s_of(p, "large_size");
-	out->best_size = s_of(p, "best_size");
-	out->small_size = s_of(p, "small_size");
-	out->link = s_of(p, "link");
-	out->drop_cause = s_of(p, "drop_cause");
-	out->meaning = s_of(p, "meaning");
-	out->file = i_of(p, "file", 0);
-	out->members = i_of(p, "members", 0);
-	out->large_bytes = n_of(p, "large_bytes");
-	out->large_gbps = n_of(p, "large_gbps");
-	out->best_gbps = n_of(p, "best_gbps");
-	out->best_bytes = n_of(p, "best_bytes");
-	out->small_bytes = n_of(p, "small_bytes");
-	out->latency_us = n_of(p, "latency_us");
-	out->theoretical_gbps = n_of(p, "theoretical_gbps");
-	out->fraction = n_of(p, "fraction");
+	out->api = jstr(p, "api");
+	out->direction = jstr(p, "direction");
+	out->mode = jstr(p, "mode");
+	out->host_mem = jstr(p, "host_mem");
+	out->peer_access = jstr(p, "peer_access");
+	out->binding = jstr(p, "binding");
+	out->device_kind = jstr(p, "device_kind");
+	out->large_size = jstr(p, "large_size");
+	out->best_size = jstr(p, "best_size");
+	out->small_size = jstr(p, "small_size");
+	out->link = jstr(p, "link");
+	out->drop_cause = jstr(p, "drop_cause");
+	out->meaning = jstr(p, "meaning");
+	out->file = jint(p, "file", 0);
+	out->members = jint(p, "members", 0);
+	out->large_bytes = jnum(p, "large_bytes");
+	out->large_gbps = jnum(p, "large_gbps");
+	out->best_gbps = jnum(p, "best_gbps");
+	out->best_bytes = jnum(p, "best_bytes");
+	out->small_bytes = jnum(p, "small_bytes");
+	out->latency_us = jnum(p, "latency_us");
+	out->theoretical_gbps = jnum(p, "theoretical_gbps");
+	out->fraction = jnum(p, "fraction");
 	out->endpoints_ = json_object_get(p, "endpoints");
 	out->nendpoints = json_array_size(out->endpoints_);
 	return true;
@@ -83,12 +69,12 @@ bool nbw_rs_speedup(json_t *summary, size_t i, struct nbw_rs_speedup *out)
 	out->version = "";
 	if (!json_is_object(s))
 		return false;
-	out->g = i_of(s, "G", 0);
-	out->version = s_of(s, "version");
-	out->largest_n = i_of(s, "largest_n", 0);
-	out->best_n = i_of(s, "best_n", 0);
-	out->speedup_at_largest_n = n_of(s, "speedup_at_largest_n");
-	out->best_speedup = n_of(s, "best_speedup");
+	out->g = jint(s, "G", 0);
+	out->version = jstr(s, "version");
+	out->largest_n = jint(s, "largest_n", 0);
+	out->best_n = jint(s, "best_n", 0);
+	out->speedup_at_largest_n = jnum(s, "speedup_at_largest_n");
+	out->best_speedup = jnum(s, "best_speedup");
 	return true;
 }
 
@@ -101,17 +87,17 @@ static void accuracy(json_t *a, struct nbw_rs_accuracy *out)
 	if (!json_is_object(a))
 		return;
 	out->present = true;
-	out->g = i_of(a, "G", 0);
-	out->version = s_of(a, "version");
-	out->measure = s_of(a, "measure");
-	out->sizes = i_of(a, "sizes", 0);
-	out->unstable_sizes = i_of(a, "unstable_sizes", 0);
-	out->onedev_mape = n_of(a, "onedev_mape");
-	out->compcal_mape = n_of(a, "compcal_mape");
-	out->extended_mape = n_of(a, "extended_mape");
-	out->paper_mape = n_of(a, "paper_mape");
-	out->conly_mape = n_of(a, "conly_mape");
-	out->max_spread = n_of(a, "max_spread");
+	out->g = jint(a, "G", 0);
+	out->version = jstr(a, "version");
+	out->measure = jstr(a, "measure");
+	out->sizes = jint(a, "sizes", 0);
+	out->unstable_sizes = jint(a, "unstable_sizes", 0);
+	out->onedev_mape = jnum(a, "onedev_mape");
+	out->compcal_mape = jnum(a, "compcal_mape");
+	out->extended_mape = jnum(a, "extended_mape");
+	out->paper_mape = jnum(a, "paper_mape");
+	out->conly_mape = jnum(a, "conly_mape");
+	out->max_spread = jnum(a, "max_spread");
 }
 
 bool nbw_rs_accuracy(json_t *summary, size_t i, struct nbw_rs_accuracy *out)
@@ -132,7 +118,7 @@ void nbw_rs_accuracy_of(json_t *summary, int g, const char *version,
 
 const char *nbw_rs_solver_why(json_t *summary)
 {
-	return s_of(json_object_get(summary, "solver"), "why");
+	return jstr(json_object_get(summary, "solver"), "why");
 }
 
 bool nbw_rs_gap(json_t *summary, size_t i, struct nbw_rs_gap *out)
@@ -142,10 +128,10 @@ bool nbw_rs_gap(json_t *summary, size_t i, struct nbw_rs_gap *out)
 	out->native_api = out->omp_mode = out->meaning = "";
 	if (!json_is_object(s))
 		return false;
-	out->native_api = s_of(s, "native_api");
-	out->omp_mode = s_of(s, "omp_mode");
-	out->meaning = s_of(s, "meaning");
-	out->devices = i_of(s, "devices", 0);
+	out->native_api = jstr(s, "native_api");
+	out->omp_mode = jstr(s, "omp_mode");
+	out->meaning = jstr(s, "meaning");
+	out->devices = jint(s, "devices", 0);
 	return true;
 }
 
@@ -166,7 +152,7 @@ const char *nbw_rs_sentence(json_t *summary, size_t i)
 
 const char *nbw_rs_units(json_t *summary)
 {
-	return s_of(summary, "units");
+	return jstr(summary, "units");
 }
 
 json_t *nbw_rs_items_json(json_t *summary)

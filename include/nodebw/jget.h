@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Reading fields with defaults of JSON that is not the results document (calibrations, the
- * analyses' output objects, the summary), private to models/ and report/; the results
- * document is read through its views (nodebw/results_view.h). */
+/* Reading fields with defaults: the getters of the typed views and readers (the results
+ * module's, the products', the report summary's, the fleet's documents', a calibration's).
+ * Everything else reads those views, never a key (tests/lint/check-results-keys.py). */
 #ifndef NODEBW_JGET_H
 #define NODEBW_JGET_H
 

@@ -17,36 +17,18 @@
 Usage: check-layout.py SOURCE_ROOT [MAX_LINES]"""
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lintlib  # noqa: E402
 
 root = sys.argv[1]
 max_lines = int(sys.argv[2]) if len(sys.argv) > 2 else 120
-n = 0
-failed = 0
-
-
-def tap(ok, desc, detail=()):
-    global n, failed
-    n += 1
-    print(("ok" if ok else "not ok") + f" {n} - {desc}")
-    if not ok:
-        failed += 1
-        for line in detail:
-            print("#   " + line)
+tap = lintlib.Tap()
 
 
 def sources():
-    try:
-        out = subprocess.run(["git", "-C", root, "ls-files", "*.c"], capture_output=True,
-                             text=True, check=True).stdout.split()
-    except (OSError, subprocess.CalledProcessError):
-        out = []
-        for d, _, files in os.walk(root):
-            if "/build" in d or "/." in d:
-                continue
-            out += [os.path.relpath(os.path.join(d, f), root) for f in files if f.endswith(".c")]
-    return sorted(out)
+    return lintlib.c_sources(root)
 
 
 def functions(path):
@@ -141,5 +123,5 @@ for i, line in enumerate(readme + [""]):
             paras.append(f"README.md:{start}: a paragraph of {cur} lines")
         cur = 0
 tap(not paras, "README.md: no paragraph longer than 8 lines", paras)
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+print(f"1..{tap.n}")
+sys.exit(1 if tap.failed else 0)

@@ -19,37 +19,20 @@ Usage: check-results-keys.py SOURCE_ROOT [--write-baseline]"""
 import json
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lintlib  # noqa: E402
 
 root = sys.argv[1]
 write = "--write-baseline" in sys.argv
 BASELINE = os.path.join(root, "tests", "lint", "results-keys.baseline")
-n = 0
-failed = 0
-
-
-def tap(ok, desc, detail=()):
-    global n, failed
-    n += 1
-    print(("ok" if ok else "not ok") + f" {n} - {desc}")
-    if not ok:
-        failed += 1
-    for line in detail:
-        print("#   " + line)
+tap = lintlib.Tap()
 
 
 def sources():
-    try:
-        out = subprocess.run(["git", "-C", root, "ls-files", "*.c"], capture_output=True,
-                             text=True, check=True).stdout.split()
-    except (OSError, subprocess.CalledProcessError):
-        out = []
-        for d, _, files in os.walk(root):
-            if "/build" in d or "/." in d:
-                continue
-            out += [os.path.relpath(os.path.join(d, f), root) for f in files if f.endswith(".c")]
-    return sorted(f for f in out if not f.startswith(("tests/", "bench/", "meson/")))
+    return sorted(f for f in lintlib.c_sources(root)
+                  if not f.startswith(("tests/", "bench/", "meson/")))
 
 
 files = sources()
@@ -92,7 +75,8 @@ for f in files:
                 continue
             stray.append(f"{f}:{i}: calls {fn} (take it from include/nodebw/products.h)")
 tap(not stray, "every derived product is computed in analysis/products.c (one place each)",
-    stray + [f"{fn}: {', '.join(places.get(fn, ['not called']))}" for fn in PRODUCTS])
+    stray + [f"{fn}: {', '.join(places.get(fn, ['not called']))}" for fn in PRODUCTS],
+    always=True)
 
 # 2. Results keys read outside the library.
 schema = json.load(open(os.path.join(root, "doc", "results.schema.json")))
@@ -175,6 +159,7 @@ tap(not over and not under,
     f"results keys read outside the results library: {total} in {len(count)} files "
     f"(baseline {sum(base.values())}; target 0)",
     over + under + [f"{count[f]:4d} {f}" for f in sorted(count, key=lambda x: -count[x])] +
-    [f"not counted: {f}, the one reader of {why}" for f, why in sorted(OTHER_READERS.items())])
-print(f"1..{n}")
-sys.exit(1 if failed else 0)
+    [f"not counted: {f}, the one reader of {why}" for f, why in sorted(OTHER_READERS.items())],
+    always=True)
+print(f"1..{tap.n}")
+sys.exit(1 if tap.failed else 0)
