@@ -20,6 +20,8 @@
 #define THREADS_PER_CPU 16
 #define THREADS_FLOOR 256
 #define HIDDEN_HELPERS_MAX 16
+/* libomp's hidden-helper count when LIBOMP_NUM_HIDDEN_HELPER_THREADS is unset. */
+#define HIDDEN_HELPERS_DEFAULT 8
 
 void nbw_ompenv_machine(struct nbw_ompenv_limits *l)
 {
@@ -27,6 +29,7 @@ void nbw_ompenv_machine(struct nbw_ompenv_limits *l)
 	long ps = sysconf(_SC_PAGESIZE);
 	l->cpus = c > 0 ? c : 1;
 	l->memory = p > 0 && ps > 0 ? (unsigned long long)p * (unsigned long long)ps : 0;
+	l->helpers_min = 0;
 }
 
 /* A decimal integer with an optional sign, nothing else: false when \p s is not one or is
@@ -188,10 +191,39 @@ int nbw_ompenv_check(const char *(*getenv_fn)(const char *), const struct nbw_om
 			      "not threads, cores, sockets, ll_caches or numa_domains (with an "
 			      "optional count in parentheses) or a list of places in braces",
 			      IGNORES);
+	/* libomp's other stack-size variables: the same syntax, the same limit (1T aborts). */
+	static const char *const stacks[] = {"KMP_STACKSIZE", "GOMP_STACKSIZE"};
+	snprintf(want, sizeof(want), "not a stack size from 1K to %lluM (a number with B, K, M or "
+				     "G; a quarter of the memory per CPU at most)", most >> 20);
+	for (size_t i = 0; i < 2; i++)
+		if ((v = getenv_fn(stacks[i])) &&
+		    (!stacksize(v, &bytes) || bytes < 1024 || (most && bytes > most)))
+			return refuse(err, errlen, stacks[i], v, want, ABORTS);
 	snprintf(want, sizeof(want), "not a count from 0 to %d", HIDDEN_HELPERS_MAX);
+	long long helpers = HIDDEN_HELPERS_DEFAULT;
 	if ((v = getenv_fn("LIBOMP_NUM_HIDDEN_HELPER_THREADS")) &&
-	    !decimal(v, 0, HIDDEN_HELPERS_MAX, &n))
+	    !decimal(v, 0, HIDDEN_HELPERS_MAX, &helpers))
 		return refuse(err, errlen, "LIBOMP_NUM_HIDDEN_HELPER_THREADS", v, want,
 			      "outside nodebw's --hidden-helpers range");
+	/* A limit on the process's threads below the hidden-helper team: libomp cannot form
+	 * the team and spins for ever ("Cannot form a team with 8 threads"). A command may
+	 * start more than the variable says (nodebw run's hidden-helper sweep: 8). */
+	if (helpers < l->helpers_min)
+		helpers = l->helpers_min;
+	static const char *const limits[] = {"OMP_THREAD_LIMIT", "KMP_DEVICE_THREAD_LIMIT",
+					     "KMP_ALL_THREADS"};
+	for (size_t i = 0; i < 3; i++) {
+		if (!(v = getenv_fn(limits[i])))
+			continue;
+		if (!decimal(v, 1, INT_MAX, &n))
+			return refuse(err, errlen, limits[i], v, "not a thread count from 1",
+				      IGNORES);
+		if (n < helpers) {
+			snprintf(want, sizeof(want), "below the %lld hidden helper threads libomp "
+				 "starts (set it to %lld or more)", helpers, helpers);
+			return refuse(err, errlen, limits[i], v, want,
+				      "libomp hangs forming their team");
+		}
+	}
 	return 0;
 }

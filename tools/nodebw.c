@@ -532,6 +532,8 @@ static bool omp_env_ok(const char *cmd)
 	struct nbw_ompenv_limits l;
 	char err[400];
 	nbw_ompenv_machine(&l);
+	/* run (and the fleet's runs) measure again with 8 hidden helpers. */
+	l.helpers_min = strcmp(cmd, "run") == 0 || strcmp(cmd, "fleet") == 0 ? 8 : 0;
 	if (!any || nbw_ompenv_check(env_of, &l, err, sizeof(err)) == 0)
 		return true;
 	fprintf(stderr, "nodebw: error: %s\n", err);

@@ -5,8 +5,10 @@
  * LLVM 19's libomptarget parses LIBOMPTARGET_DEBUG and LIBOMPTARGET_INFO with std::stoi and
  * ends the process (std::terminate) on a value that is not an integer; libomp aborts on
  * OMP_STACKSIZE or OMP_NUM_THREADS values it cannot create threads for, and hangs on some
- * it cannot parse. nodebw reads these variables first and refuses such a value with one line
- * naming it (doc/usage.md, "The OpenMP runtime's environment").
+ * it cannot parse (KMP_STACKSIZE and GOMP_STACKSIZE too), and spins for ever when
+ * OMP_THREAD_LIMIT, KMP_DEVICE_THREAD_LIMIT or KMP_ALL_THREADS is below its hidden-helper
+ * team. nodebw reads these variables first and refuses such a value with one line naming it
+ * (doc/usage.md, "The OpenMP runtime's environment").
  */
 #ifndef NODEBW_OMPENV_H
 #define NODEBW_OMPENV_H
@@ -17,6 +19,9 @@
 struct nbw_ompenv_limits {
 	long cpus;                  /**< CPUs online */
 	unsigned long long memory;  /**< physical memory, bytes */
+	/** The most hidden helpers the command starts whatever the variable says (nodebw run's
+	 *  hidden-helper sweep: 8); 0 for the others. */
+	long helpers_min;
 };
 
 /** The machine's limits (sysconf). */
