@@ -282,8 +282,7 @@ static json_t *load_node(const char *ndir, const char *folder, const struct nbw_
 				 "status", "unknown", "reason", "", "readable", 0);
 	char path[4400], err[600];
 	snprintf(path, sizeof(path), "%s/fleet-node.json", ndir);
-	json_error_t je;
-	json_t *fn = json_load_file(path, 0, &je);
+	json_t *fn = nbw_fv_node_file_load(path);
 	if (fn) {
 		const char *n, *s, *r;
 		nbw_fv_node_file(fn, &n, &s, &r);

@@ -89,6 +89,10 @@ struct nbw_fv_summary {
 	size_t nnodes, ngroups, ntdiffs, noutliers;
 };
 void nbw_fv_summary(json_t *s, struct nbw_fv_summary *out);
+/** Read a node's fleet-node.json \p path through the bounded reader (a FIFO or an
+ *  oversized file does not block or swallow the comparison); NULL when it cannot be read or
+ *  parsed. */
+json_t *nbw_fv_node_file_load(const char *path);
 /** A node's fleet-node.json: its name, status and reason (NULL when absent). */
 void nbw_fv_node_file(json_t *j, const char **node, const char **status, const char **reason);
 

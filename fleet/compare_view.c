@@ -4,10 +4,12 @@
  * comparison summary, a node's fleet-node.json.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare_priv.h"
 #include "nodebw/jget.h"
+#include "nodebw/readfile.h"
 
 
 
@@ -197,6 +199,18 @@ void nbw_fv_summary(json_t *s, struct nbw_fv_summary *out)
 	out->ngroups = json_array_size(out->groups);
 	out->ntdiffs = json_array_size(out->tdiffs);
 	out->noutliers = json_array_size(out->outliers);
+}
+
+json_t *nbw_fv_node_file_load(const char *path)
+{
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	/* A fleet-node.json is a few hundred bytes: 1 MiB is far above any real one. */
+	if (nbw_readfile(path, (size_t)1 << 20, &buf, &len, err, sizeof(err)))
+		return NULL;
+	json_t *j = json_loadb(buf, len, 0, NULL);
+	free(buf);
+	return j;
 }
 
 void nbw_fv_node_file(json_t *j, const char **node, const char **status, const char **reason)

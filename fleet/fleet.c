@@ -278,8 +278,7 @@ static void arrived(struct fleet *f, const char *folder)
 			continue;
 		char path[4400];
 		snprintf(path, sizeof(path), "%s/nodes/%s/fleet-node.json", f->output, folder);
-		json_error_t je;
-		json_t *j = json_load_file(path, 0, &je);
+		json_t *j = nbw_fv_node_file_load(path);
 		const char *name = NULL, *st = NULL, *why = NULL;
 		if (j)
 			nbw_fv_node_file(j, &name, &st, &why);

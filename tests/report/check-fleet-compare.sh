@@ -198,4 +198,15 @@ check "fleet: nothing was created for the refused launch" test ! -e "$tmp/never"
 "$NODEBW" fleet --print-sbatch --nodes 4 -- --full >"$tmp/job.sh"
 check "fleet --print-sbatch: a bash script for 4 nodes, one task each" sh -c \
 	"bash -n '$tmp/job.sh' && grep -qx '#SBATCH --nodes=4' '$tmp/job.sh' && grep -q 'fleet --output .* -- --full\$' '$tmp/job.sh'"
+# A FIFO where a node's fleet-node.json should be: read without blocking (the bounded
+# reader refuses what is not a regular file), the node compared from its results.json.
+mkdir -p "$tmp/fifo/nodes"
+cp -r "$fix/nodes/node-a" "$fix/nodes/node-b" "$tmp/fifo/nodes/"
+rm -f "$tmp/fifo/nodes/node-a/fleet-node.json"
+mkfifo "$tmp/fifo/nodes/node-a/fleet-node.json"
+timeout 60 "$NODEBW" compare --quiet "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+st=$?
+check "a FIFO as fleet-node.json: compare ends by itself, exit 0 (status $st)" test "$st" -eq 0
+check "a FIFO as fleet-node.json: the node is compared from its results" summary_is \
+	"$tmp/fifo/report/fleet-summary.json" "nodes['node-a']['status'] == 'ok'"
 done_testing
