@@ -150,12 +150,14 @@ static const char *const concs[] = { "single", "bidir", NULL };
 static const char *const engines[] = { "copy", "kernel", "any", NULL };
 static const char *const mems[] = { "pageable", "pinned", "registered", "hugepage", "none", NULL };
 static const char *const modes[] = { "sync", "async", "nowait", "parallel", "kernel", NULL };
+static const char *const apis[] = { "omp", "cuda", "hip", "ze", "host", NULL };
 
 /* What thresholds and published rows share: the path they select. */
 static int read_path(json_t *o, const char *where, struct nbw_crit *r, char *err, size_t errlen)
 {
 	double mb = 0;
 	if (get_str(o, where, "api", false, r->api, sizeof(r->api), err, errlen) ||
+	    one_of(r->api, apis, where, "api", err, errlen) ||
 	    get_str(o, where, "direction", true, r->direction, sizeof(r->direction), err, errlen) ||
 	    one_of(r->direction, dirs, where, "direction", err, errlen) ||
 	    get_str(o, where, "concurrency", false, r->concurrency, sizeof(r->concurrency), err,
@@ -176,6 +178,15 @@ static int read_path(json_t *o, const char *where, struct nbw_crit *r, char *err
 	if (strcmp(r->concurrency, "bidir") == 0 && strcmp(r->direction, "p2p"))
 		return bad(err, errlen, where, "concurrency",
 			   "bidir (both directions at once) is a P2P concurrency");
+	/* A rule that can match no path of its kind would judge nothing and let the node pass:
+	 * a copy between devices touches no host memory, a copy to or from the host does. */
+	bool p2p = strcmp(r->direction, "p2p") == 0;
+	if (r->host_mem[0] && p2p && strcmp(r->host_mem, "none"))
+		return bad(err, errlen, where, "host_mem",
+			   "a device-to-device (p2p) copy has no host memory: only \"none\" matches");
+	if (!p2p && strcmp(r->host_mem, "none") == 0)
+		return bad(err, errlen, where, "host_mem",
+			   "\"none\" is the host memory of device-to-device copies only");
 	if (r->mode[0] && (strcmp(r->mode, "kernel") == 0) != (strcmp(r->engine, "kernel") == 0) &&
 	    strcmp(r->engine, "any"))
 		return bad(err, errlen, where, "mode", "contradicts engine");
@@ -279,6 +290,26 @@ static int read_doc(struct nbw_criteria *c, json_t *j, bool thresholds, char *er
 	if (json_integer_value(json_object_get(j, "version")) != 1) {
 		snprintf(err, errlen, "version: only version 1 is known");
 		return -1;
+	}
+	/* Every top-level key is known and of its type: a misspelt one is refused, not
+	 * ignored (doc/check.md). */
+	static const char *const thr_keys[] = { "schema", "version", "site", "note", "rules", NULL };
+	static const char *const ref_keys[] = { "schema", "version", "note", "rows", NULL };
+	const char *k;
+	json_t *v;
+	json_object_foreach(j, k, v) {
+		const char *const *keys = thresholds ? thr_keys : ref_keys;
+		size_t i = 0;
+		while (keys[i] && strcmp(keys[i], k))
+			i++;
+		if (!keys[i]) {
+			snprintf(err, errlen, "%s: unknown key (doc/check.md lists them)", k);
+			return -1;
+		}
+		if ((!strcmp(k, "site") || !strcmp(k, "note")) && !json_is_string(v)) {
+			snprintf(err, errlen, "%s: must be a string", k);
+			return -1;
+		}
 	}
 	json_t *a = json_object_get(j, list);
 	if (!json_is_array(a)) {

@@ -28,6 +28,16 @@ edit cal-alpha-big "d['transfers']['p2p']['alpha_s'] = 1e6" "$cal"
 edit cal-corun-form "d['corun'] = [{'form': 'two-threads', 'G': 2, 'at_once': 2, 'n': 512, 'step_s': 1e-3}]" "$cal"
 edit cal-corun-once "d['corun'] = [{'form': 'per-device', 'G': 2, 'at_once': 3, 'n': 512, 'step_s': 1e-3}]" "$cal"
 edit cal-corun-step "d['corun'] = [{'form': 'one-thread', 'G': 2, 'at_once': 2, 'n': 512, 'step_s': 1e9}]" "$cal"
+# Hand-made thresholds files, named in the cases as $tmp/NAME.json.
+thr() { # thr NAME HEAD RULE: a thresholds file with HEAD's extra keys and one rule
+	printf '{"schema": "nodebw-thresholds", "version": 1, %s"rules": [%s]}\n' "$2" "$3" \
+		>"$tmp/$1.json"
+}
+thr thr-sites '"sites": "x", ' '{"gpu": "*", "direction": "htod", "min_gbps": 1}'
+thr thr-site-num '"site": 5, ' '{"gpu": "*", "direction": "htod", "min_gbps": 1}'
+thr thr-api-case '' '{"gpu": "*", "api": "CUDA", "direction": "htod", "min_gbps": 1}'
+thr thr-p2p-pinned '' '{"gpu": "*", "direction": "p2p", "host_mem": "pinned", "min_gbps": 999999}'
+thr thr-htod-none '' '{"gpu": "*", "direction": "htod", "host_mem": "none", "min_gbps": 1}'
 trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
 
 run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
