@@ -105,9 +105,19 @@ static void read_outcome(json_t *m, struct nbw_rv_meas *out)
 		out->error = "error (not a string)";
 	out->verify_status = jstr(ver, "status");
 	out->verify_detail = jstr(ver, "detail");
+	/* "passed" with no byte checked verified nothing. */
+	json_t *cb = json_object_get(ver, "checked_bytes");
+	if (!strcmp(out->verify_status, "passed") && cb &&
+	    !(json_is_number(cb) && json_number_value(cb) >= 1.0))
+		out->verify_status = "not-run";
 	out->stop = jstr(m, "stop");
+	/* A bandwidth or time that no transfer can have (negative, zero, NaN) is no figure. */
 	out->gbps = rv_median(m, "gbps");
 	out->seconds = rv_median(m, "seconds");
+	if (!(out->gbps > 0.0))
+		out->gbps = NAN;
+	if (!(out->seconds > 0.0))
+		out->seconds = NAN;
 	json_t *g = json_object_get(m, "gbps");
 	out->gbps_min = jnum(g, "min");
 	out->gbps_max = jnum(g, "max");

@@ -97,6 +97,29 @@ static void test_measurements(void **state)
 	assert_int_equal(planes, 360);
 }
 
+/* Numbers no transfer can have are no figure, and "passed" with no byte checked verified
+ * nothing (hand-edited copies of a recorded measurement). */
+static void test_measurement_impossible(void **state)
+{
+	struct nbw_doc *d = *state;
+	json_t *m = json_deep_copy(json_array_get(d->measurements, 0));
+	struct nbw_rv_meas x;
+	json_object_set_new(json_object_get(m, "gbps"), "median", json_real(-5.0));
+	json_object_set_new(json_object_get(m, "verification"), "checked_bytes",
+			    json_integer(0));
+	assert_true(nbw_rv_meas_read(d->devices, m, &x));
+	assert_true(isnan(x.gbps));
+	assert_string_equal(x.verify_status, "not-run");
+	assert_false(nbw_rv_meas_verified(&x));
+	json_object_set_new(json_object_get(m, "gbps"), "median", json_real(12.5));
+	json_object_set_new(json_object_get(m, "verification"), "checked_bytes",
+			    json_integer(8));
+	assert_true(nbw_rv_meas_read(d->devices, m, &x));
+	assert_true(x.gbps == 12.5);
+	assert_true(nbw_rv_meas_verified(&x) == !x.error);
+	json_decref(m);
+}
+
 static void check_run(const struct nbw_rv_solver_run *r, size_t *paired, size_t *partners)
 {
 	assert_true(nbw_rv_solver_ok(r));
@@ -175,6 +198,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_doc_head, load, unload),
 		cmocka_unit_test_setup_teardown(test_devices, load, unload),
 		cmocka_unit_test_setup_teardown(test_measurements, load, unload),
+		cmocka_unit_test_setup_teardown(test_measurement_impossible, load, unload),
 		cmocka_unit_test_setup_teardown(test_solver_runs, load, unload),
 		cmocka_unit_test(test_solver_run_not_ok),
 	};
