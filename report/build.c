@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The whole report of merged results files: the summary, overview, whole-node, transfers
- * and model sections into one document, and summary.json beside report.md.
+ * The whole report of merged results files: a main page that asks one question per section
+ * (the verdict and summary, the bandwidth of every device and pair, OpenMP against the native
+ * API, the topology, the models), each answered by a picture and a short table and linked to
+ * a page with its detail (the whole node, every transfer, the models, the run), and
+ * summary.json beside report.md.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nodebw/products.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
@@ -34,6 +38,105 @@ static int write_summary(const char *dir, json_t *sum, char *err, size_t errlen)
 	return rc;
 }
 
+/* Place again, side by side, the heat maps and per-device bars the node page drew for file
+ * \p f: per API its first device-to-device map (GB/s) and its HtoD and DtoH bars. */
+static size_t bandwidth_figures(struct nbw_rdoc *r, const struct nbw_rinput *in, size_t f)
+{
+	static const char *const apis[] = { "omp", "cuda", "hip", "ze", "host" };
+	char tag[32] = "", prefix[96];
+	if (in->nfiles > 1)
+		snprintf(tag, sizeof(tag), "f%zu-", f);
+	size_t placed = 0;
+	nbw_rdoc_grid_begin(r);
+	for (size_t a = 0; a < sizeof(apis) / sizeof(*apis); a++) {
+		snprintf(prefix, sizeof(prefix), "%sp2p-%s-", tag, apis[a]);
+		const char *stem = nbw_rdoc_find_figure(r, prefix, "-gbps");
+		placed += stem && nbw_rdoc_figure_again(r, stem);
+		static const char *const dirs[] = { "htod", "dtoh" };
+		for (size_t d = 0; d < 2; d++) {
+			snprintf(prefix, sizeof(prefix), "%sdevices-%s-%s", tag, apis[a], dirs[d]);
+			stem = nbw_rdoc_find_figure(r, prefix, NULL);
+			placed += stem && strcmp(stem, prefix) == 0 && nbw_rdoc_figure_again(r, stem);
+		}
+	}
+	nbw_rdoc_grid_end(r);
+	return placed;
+}
+
+/* The main page: one question per section, each answered by a picture and a short table,
+ * each linking to the page with its detail. */
+static void main_page(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t *sum)
+{
+	nbw_rdoc_heading(r, 2, "Summary");
+	nbw_report_verdict(r, in);
+	nbw_report_summary_section(r, sum);
+	nbw_rdoc_link_page(r, "node", "Every path, one row each,",
+			   "with its best size, its theoretical figure and its latency.");
+
+	char size[32] = "", head[96];
+	const struct nbw_products *p0 = nbw_rinput_products(in, 0);
+	if (p0 && p0->comparison_bytes > 0)
+		nbw_human_bytes((double)p0->comparison_bytes, size, sizeof(size));
+	snprintf(head, sizeof(head), "Bandwidth of every device and pair%s%s",
+		 size[0] ? " at " : "", size);
+	nbw_rdoc_heading(r, 2, head);
+	size_t placed = 0;
+	for (size_t f = 0; f < in->nfiles; f++) {
+		if (in->nfiles > 1) {
+			char h[4200];
+			snprintf(h, sizeof(h), "File %zu: %s", f, in->paths[f]);
+			nbw_rdoc_heading(r, 3, h);
+		}
+		placed += bandwidth_figures(r, in, f);
+	}
+	if (!placed)
+		nbw_rdoc_para(r, "No device-to-device map and no per-device bars: these results "
+				 "hold no verified measurement of one device or pair at a time.");
+	nbw_rdoc_link_page(r, "node", "The whole node in detail:",
+			   "every matrix as a table, per-device tables, every device at once, "
+			   "the outliers, latency and each verdict.");
+
+	nbw_rdoc_heading(r, 2, "OpenMP against the native API");
+	struct nbw_rs_gap g;
+	if (nbw_rs_gap(sum, 0, &g))
+		nbw_report_summary_gaps(r, sum);
+	else
+		nbw_rdoc_para(r, "No gap: these results hold no native API's measurement of the "
+				 "same devices beside OpenMP's.");
+	const char *stem = nbw_rdoc_find_figure(r, "bw-htod-sync", NULL);
+	if (stem && strcmp(stem, "bw-htod-sync") == 0)
+		nbw_rdoc_figure_again(r, stem);
+	nbw_rdoc_link_page(r, "transfers", "Every transfer against its size,",
+			   "per direction and mode, the alpha-beta fits and the gap per direction, "
+			   "host memory and device count.");
+
+	nbw_rdoc_heading(r, 2, "Topology");
+	nbw_report_topology(r, in, 3);
+	nbw_rdoc_link_page(r, "run", "The run:", "its files, machine and software, devices, "
+			   "what failed or was skipped and why, units, disturbance and the "
+			   "machine's own speed.");
+
+	nbw_rdoc_heading(r, 2, "Models");
+	struct nbw_rs_speedup sp;
+	if (nbw_rs_speedup(sum, 0, &sp))
+		nbw_report_summary_models(r, sum);
+	else
+		nbw_rdoc_para(r, "No solver runs: the models are neither calibrated nor validated "
+				 "here ('nodebw run' runs the solver).");
+	for (int gc = 64; gc >= 2; gc--) {
+		char name[64];
+		snprintf(name, sizeof(name), "fig6-speedup-model-g%d", gc);
+		if ((stem = nbw_rdoc_find_figure(r, name, NULL)) && strcmp(stem, name) == 0) {
+			nbw_rdoc_figure_again(r, stem);
+			break;
+		}
+	}
+	nbw_rdoc_link_page(r, "models", "The models in detail:",
+			   "the paper's model, the one-device, compute-calibrated and fitted "
+			   "models with their calibrated terms, what the paper's model leaves out, "
+			   "and every validated configuration with its plots.");
+}
+
 static int write_report(const struct nbw_rinput *in, json_t *summary, const char *dir,
 			int *no_image, char *why, size_t whylen, char *err, size_t errlen)
 {
@@ -52,11 +155,20 @@ static int write_report(const struct nbw_rinput *in, json_t *summary, const char
 		nbw_rdoc_free(r);
 		return -1;
 	}
-	nbw_report_summary_section(r, sum);
-	nbw_report_overview(r, in);
-	nbw_report_whole_node(r, in);
-	nbw_report_transfers(r, in);
-	nbw_report_model(r, in);
+	/* The detail pages first: the main page places again the figures they drew. */
+	if (nbw_rdoc_page(r, "node", "The whole node in detail")) {
+		nbw_rdoc_heading(r, 2, "Every path");
+		nbw_report_summary_paths(r, sum);
+		nbw_report_whole_node(r, in);
+	}
+	if (nbw_rdoc_page(r, "transfers", "Every transfer in detail"))
+		nbw_report_transfers(r, in);
+	if (nbw_rdoc_page(r, "models", "The models in detail"))
+		nbw_report_model(r, in);
+	if (nbw_rdoc_page(r, "run", "The run: files, machine, devices, what was skipped"))
+		nbw_report_overview(r, in);
+	nbw_rdoc_page(r, NULL, NULL);
+	main_page(r, in, sum);
 	if (no_image)
 		*no_image = nbw_rdoc_plot_failures(r, why, whylen);
 	int rc = write_summary(dir, sum, err, errlen);

@@ -149,7 +149,7 @@ static char *script_text(const struct nbw_heatmap *h, const char *stem, size_t *
 	      "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind "
 	      "fillcolor rgb '#e8e8e8' fillstyle solid noborder\n", f);
 	size_t big = nrows(h) > ncols(h) ? nrows(h) : ncols(h);
-	int font = big <= 8 ? 11 : big <= 12 ? 9 : big <= 16 ? 7 : 5;
+	int font = big <= 8 ? 12 : big <= 12 ? 9 : big <= 16 ? 7 : 5;
 	fprintf(f, "\nplot datafile using 1:2:3 with image, \\\n"
 		   "\tdatafile using 1:2:4 with labels font ',%d'\n", font);
 	fclose(f);

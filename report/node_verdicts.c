@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/results_view.h"
 #include "nodebw/verdict.h"
 #include "node_priv.h"
 #include "rdoc_priv.h"
@@ -67,5 +68,43 @@ void nbw_node_verdicts(struct nbw_rdoc *r, json_t *vj, const char *tag, int leve
 		nbw_rdoc_item(r, "not judged, e.g. %s %s %s: %s", p.api, p.direction, p.where,
 			      p.reason);
 		break;
+	}
+}
+
+void nbw_report_verdict(struct nbw_rdoc *r, const struct nbw_rinput *in)
+{
+	for (size_t f = 0; f < in->nfiles; f++) {
+		struct nbw_rv_doc doc;
+		nbw_rv_doc_read(in->docs[f], &doc);
+		json_t *vj = nbw_verdicts(doc.devices, doc.measurements, in->criteria);
+		if (!vj)
+			continue;
+		struct nbw_pv_verdicts v;
+		nbw_pv_verdicts(vj, &v);
+		char who[4200] = "", text[6000];
+		if (in->nfiles > 1)
+			snprintf(who, sizeof(who), " (%s)", in->paths[f]);
+		int judged = v.pass + v.below_threshold + v.below_reference;
+		int failed = v.below_threshold + v.below_reference;
+		int kind;
+		if (judged == 0) {
+			kind = -1;
+			snprintf(text, sizeof(text), "Verdict%s: nothing judged, so no pass. None "
+				 "of the %zu paths has a limit to be held against (why: the node's detail, "
+				 "under Verdicts).", who, v.npaths);
+		} else if (failed) {
+			kind = 0;
+			snprintf(text, sizeof(text), "Verdict%s: does not pass. %d of the %d judged "
+				 "paths fall short (%d below a site threshold, %d below a published "
+				 "or theoretical figure); %d not judged. Each failed judgement is in "
+				 "the node's detail, under Verdicts.", who, failed, judged,
+				 v.below_threshold, v.below_reference, v.not_judged);
+		} else {
+			kind = 1;
+			snprintf(text, sizeof(text), "Verdict%s: passes. All %d judged paths reach "
+				 "their limits; %d not judged.", who, judged, v.not_judged);
+		}
+		nbw_rdoc_verdict(r, kind, text);
+		json_decref(vj);
 	}
 }

@@ -340,7 +340,7 @@ static void gbps_cell(struct nbw_rtable *t, double v, const char *none)
 		nbw_rtable_cell(t, "%s", none);
 }
 
-static void topology_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
+void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int level)
 {
 	for (size_t f = 0; f < in->nfiles; f++) {
 		struct nbw_rv_doc doc;
@@ -350,7 +350,8 @@ static void topology_section(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			continue;
 		char head[64];
 		snprintf(head, sizeof(head), in->nfiles > 1 ? "Topology (file %zu)" : "Topology", f);
-		nbw_rdoc_heading(r, 3, head);
+		if (in->nfiles > 1)
+			nbw_rdoc_heading(r, level, head);
 		struct nbw_rv_topo_host host;
 		nbw_rv_topo_host(topo, &host);
 		nbw_rdoc_para(r, "Host %s: %lld package(s), %lld NUMA node(s), %lld cores, %lld "
@@ -439,7 +440,6 @@ void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	devices_section(r, in);
 	failures_section(r, in);
 	skipped_section(r, in);
-	topology_section(r, in);
 	units_section(r, in);
 	nbw_report_disturbance(r, in);
 	nbw_report_speed_reference(r, in);

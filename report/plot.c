@@ -105,20 +105,25 @@ void nbw_gp_preamble(FILE *f, const char *stem, const char *title, const char *d
 	fprintf(f, ".\n# Restyle freely, then run in this folder:\n"
 		   "#   gnuplot -e \"fmt='png'\" %s.gp    (writes %s.png)\n"
 		   "#   gnuplot -e \"fmt='svg'\" %s.gp    (writes %s.svg)\n"
+		   "#   gnuplot -e \"fmt='phone'\" %s.gp  (writes %s.phone.svg, drawn for a "
+		   "phone's width)\n"
 		   "# out='file' sets another output file.\n\n",
-		stem, stem, stem, stem);
+		stem, stem, stem, stem, stem, stem);
 	fprintf(f, "if (!exists(\"fmt\")) fmt = 'png'\n"
-		   "if (!exists(\"out\")) out = '%s.' . fmt\n"
+		   "if (!exists(\"out\")) out = '%s.' . (fmt eq 'phone' ? 'phone.svg' : fmt)\n"
 		   "datafile = '%s.dat'\n\n", stem, stem);
-	fputs("if (fmt eq 'svg') {\n"
-	      "\tset terminal svg size 1000,760 dynamic font 'Sans,12' background rgb 'white'\n"
+	fputs("if (fmt eq 'phone') {\n"
+	      "\tset terminal svg size " NBW_PHONE_SVG_SIZE " dynamic font 'Sans,12' "
+	      "background rgb 'white'\n"
+	      "} else { if (fmt eq 'svg') {\n"
+	      "\tset terminal svg size 720,540 dynamic font 'Sans,12' background rgb 'white'\n"
 	      "} else {\n"
 	      "\tif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
 	      "\t\tset terminal pngcairo size 1000,760 font 'Sans,11' background rgb 'white'\n"
 	      "\t} else {\n"
 	      "\t\tset terminal png size 1000,760 background rgb 'white'\n"
 	      "\t}\n"
-	      "}\n"
+	      "} }\n"
 	      "set output out\n"
 	      "set termoption noenhanced\n\n", f);
 }
@@ -440,7 +445,8 @@ static int run_gnuplot(const char *prog, const char *plots, const char *stem, co
 		       double limit_s, char *why, size_t whylen)
 {
 	char vars[320], script[200], log[200];
-	snprintf(vars, sizeof(vars), "fmt='%s'; out='%s.%s.part'", fmt, stem, fmt);
+	const char *ext = strcmp(fmt, "phone") == 0 ? "phone.svg" : fmt;
+	snprintf(vars, sizeof(vars), "fmt='%s'; out='%s.%s.part'", fmt, stem, ext);
 	snprintf(script, sizeof(script), "%s.gp", stem);
 	snprintf(log, sizeof(log), "%s.log", stem);
 	char *const argv[] = { (char *)prog, "-e", vars, script, NULL };
@@ -506,8 +512,8 @@ static int run_gnuplot(const char *prog, const char *plots, const char *stem, co
 		return -1;
 	}
 	char part[4096], final[4096];
-	snprintf(part, sizeof(part), "%s/%s.%s.part", plots, stem, fmt);
-	snprintf(final, sizeof(final), "%s/%s.%s", plots, stem, fmt);
+	snprintf(part, sizeof(part), "%s/%s.%s.part", plots, stem, ext);
+	snprintf(final, sizeof(final), "%s/%s.%s", plots, stem, ext);
 	struct stat st;
 	if (stat(part, &st) != 0 || st.st_size == 0) {
 		nbw_last_line(logpath, "^", msg, sizeof(msg));
@@ -569,6 +575,15 @@ int nbw_rdoc_plot_files(struct nbw_rdoc *r, const char *stem, const char *data, 
 		}
 		rc = run_gnuplot(prog, plots, stem, fmts[i],
 				 left < GNUPLOT_TIMEOUT_S ? left : GNUPLOT_TIMEOUT_S, why, sizeof(why));
+	}
+	/* The phone's drawing is a nicety: without it a phone shows the SVG, smaller. */
+	double left = nbw_rdoc_plot_time_left(r);
+	snprintf(path, sizeof(path), "%s/%s.phone.svg", plots, stem);
+	unlink(path); /* never an earlier report's */
+	if (rc == 0 && left > 0.0) {
+		char pwhy[600];
+		run_gnuplot(prog, plots, stem, "phone",
+			    left < GNUPLOT_TIMEOUT_S ? left : GNUPLOT_TIMEOUT_S, pwhy, sizeof(pwhy));
 	}
 	free(prog);
 	if (rc == 0) {

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "nodebw/results.h"
 #include "nodebw/version.h"
@@ -33,14 +34,31 @@ struct heading {
 	char *text, *id;
 };
 
-struct nbw_rdoc {
-	char *dir, *title;
-	char *md, *html;       /* the bodies, growing in memory streams */
+/* One page of the report: report.md/.html (the main page) or an appendix page <stem>.md/.html
+ * beside it, its body growing in memory streams. */
+struct page {
+	char *stem, *title;
+	char *md, *html;
 	size_t md_len, html_len;
 	FILE *mdf, *htmlf;
 	bool in_list;
 	struct heading *heads;
 	size_t nheads;
+};
+
+/* A figure placed with its image: what nbw_rdoc_figure_again places once more. */
+struct placed {
+	char *stem, *caption;
+};
+
+struct nbw_rdoc {
+	char *dir, *title;
+	struct page **pages;   /* pages[0] is the main page */
+	size_t npages;
+	struct page *pg;       /* the page being written */
+	struct placed *figs;
+	size_t nfigs;
+	bool grid;             /* figures side by side until nbw_rdoc_grid_end */
 	char **names;          /* claimed "kind/stem" names */
 	size_t nnames;
 	char err[512];         /* the first failure (a table's CSV), reported by write */
@@ -135,6 +153,44 @@ static int make_dir(const char *path, char *err, size_t errlen)
 	return -1;
 }
 
+static void page_free(struct page *pg)
+{
+	if (!pg)
+		return;
+	if (pg->mdf)
+		fclose(pg->mdf);
+	if (pg->htmlf)
+		fclose(pg->htmlf);
+	free(pg->md);
+	free(pg->html);
+	for (size_t i = 0; i < pg->nheads; i++) {
+		free(pg->heads[i].text);
+		free(pg->heads[i].id);
+	}
+	free(pg->heads);
+	free(pg->stem);
+	free(pg->title);
+	free(pg);
+}
+
+/* A new page of \p r named \p stem (its files <stem>.md and <stem>.html). NULL: memory. */
+static struct page *page_new(struct nbw_rdoc *r, const char *stem, const char *title)
+{
+	struct page **pp = realloc(r->pages, (r->npages + 1) * sizeof(*pp));
+	if (!pp)
+		return NULL;
+	r->pages = pp;
+	struct page *pg = calloc(1, sizeof(*pg));
+	if (!pg || !(pg->stem = strdup(stem)) || !(pg->title = strdup(title)) ||
+	    !(pg->mdf = open_memstream(&pg->md, &pg->md_len)) ||
+	    !(pg->htmlf = open_memstream(&pg->html, &pg->html_len))) {
+		page_free(pg);
+		return NULL;
+	}
+	pp[r->npages++] = pg;
+	return pg;
+}
+
 struct nbw_rdoc *nbw_rdoc_new(const char *dir, const char *title, char *err, size_t errlen)
 {
 	if (make_dir(dir, err, errlen))
@@ -148,8 +204,7 @@ struct nbw_rdoc *nbw_rdoc_new(const char *dir, const char *title, char *err, siz
 		return NULL;
 	struct nbw_rdoc *r = calloc(1, sizeof(*r));
 	if (!r || !(r->dir = strdup(dir)) || !(r->title = strdup(title ? title : "nodebw report")) ||
-	    !(r->mdf = open_memstream(&r->md, &r->md_len)) ||
-	    !(r->htmlf = open_memstream(&r->html, &r->html_len))) {
+	    !(r->pg = page_new(r, "report", r->title))) {
 		snprintf(err, errlen, "out of memory");
 		nbw_rdoc_free(r);
 		return NULL;
@@ -166,6 +221,92 @@ struct nbw_rdoc *nbw_rdoc_new(const char *dir, const char *title, char *err, siz
 	return r;
 }
 
+static void end_list(struct nbw_rdoc *r);
+
+bool nbw_rdoc_page(struct nbw_rdoc *r, const char *stem, const char *title)
+{
+	end_list(r);
+	if (!stem) {
+		r->pg = r->pages[0];
+		return true;
+	}
+	for (size_t i = 0; i < r->npages; i++)
+		if (strcmp(r->pages[i]->stem, stem) == 0) {
+			r->pg = r->pages[i];
+			return true;
+		}
+	struct page *pg = page_new(r, stem, title ? title : stem);
+	if (!pg)
+		return false;
+	r->pg = pg;
+	return true;
+}
+
+void nbw_rdoc_link_page(struct nbw_rdoc *r, const char *stem, const char *text,
+			const char *after)
+{
+	end_list(r);
+	fputs("[", r->pg->mdf);
+	md_text(r->pg->mdf, text, true);
+	fprintf(r->pg->mdf, "](%s.md)", stem);
+	if (after && *after) {
+		fputc(' ', r->pg->mdf);
+		md_text(r->pg->mdf, after, false);
+	}
+	fputs("\n\n", r->pg->mdf);
+	fprintf(r->pg->htmlf, "<p class=\"more\"><a href=\"%s.html\">", stem);
+	html_text(r->pg->htmlf, text);
+	fputs("</a>", r->pg->htmlf);
+	if (after && *after) {
+		fputc(' ', r->pg->htmlf);
+		html_text(r->pg->htmlf, after);
+	}
+	fputs("</p>\n", r->pg->htmlf);
+}
+
+void nbw_rdoc_grid_begin(struct nbw_rdoc *r)
+{
+	end_list(r);
+	if (!r->grid)
+		fputs("<div class=\"grid\">\n", r->pg->htmlf);
+	r->grid = true;
+}
+
+void nbw_rdoc_grid_end(struct nbw_rdoc *r)
+{
+	if (r->grid)
+		fputs("</div>\n", r->pg->htmlf);
+	r->grid = false;
+}
+
+const char *nbw_rdoc_find_figure(const struct nbw_rdoc *r, const char *prefix,
+				 const char *suffix)
+{
+	size_t np = strlen(prefix), ns = suffix ? strlen(suffix) : 0;
+	for (size_t i = 0; i < r->nfigs; i++) {
+		const char *s = r->figs[i].stem;
+		size_t n = strlen(s);
+		if (n >= np + ns && strncmp(s, prefix, np) == 0 &&
+		    (!ns || strcmp(s + n - ns, suffix) == 0))
+			return s;
+	}
+	return NULL;
+}
+
+bool nbw_rdoc_figure_again(struct nbw_rdoc *r, const char *stem)
+{
+	for (size_t i = 0; i < r->nfigs; i++)
+		if (strcmp(r->figs[i].stem, stem) == 0) {
+			char *st = strdup(stem), *cap = strdup(r->figs[i].caption);
+			if (st && cap)
+				nbw_rdoc_figure(r, st, cap, NULL, true);
+			free(st);
+			free(cap);
+			return st && cap;
+		}
+	return false;
+}
+
 double nbw_rdoc_plot_time_left(const struct nbw_rdoc *r)
 {
 	return r->plot_deadline - nbw_now();
@@ -178,11 +319,11 @@ const char *nbw_rdoc_dir(const struct nbw_rdoc *r)
 
 static void end_list(struct nbw_rdoc *r)
 {
-	if (!r->in_list)
+	if (!r->pg->in_list)
 		return;
-	fputs("\n", r->mdf);
-	fputs("</ul>\n", r->htmlf);
-	r->in_list = false;
+	fputs("\n", r->pg->mdf);
+	fputs("</ul>\n", r->pg->htmlf);
+	r->pg->in_list = false;
 }
 
 void nbw_rdoc_claim_name(struct nbw_rdoc *r, const char *kind, const char *want, char *out,
@@ -245,25 +386,25 @@ void nbw_rdoc_heading(struct nbw_rdoc *r, int level, const char *text)
 	slug[n] = '\0';
 	nbw_rdoc_claim_name(r, "heading", n ? slug : "section", id, sizeof(id));
 
-	fprintf(r->mdf, "%.*s ", level, "######");
-	md_text(r->mdf, text, true);
-	fputs("\n\n", r->mdf);
-	fprintf(r->htmlf, "<h%d id=\"%s\">", level, id);
-	html_text(r->htmlf, text);
-	fprintf(r->htmlf, "</h%d>\n", level);
+	fprintf(r->pg->mdf, "%.*s ", level, "######");
+	md_text(r->pg->mdf, text, true);
+	fputs("\n\n", r->pg->mdf);
+	fprintf(r->pg->htmlf, "<h%d id=\"%s\">", level, id);
+	html_text(r->pg->htmlf, text);
+	fprintf(r->pg->htmlf, "</h%d>\n", level);
 
-	struct heading *h = realloc(r->heads, (r->nheads + 1) * sizeof(*h));
+	struct heading *h = realloc(r->pg->heads, (r->pg->nheads + 1) * sizeof(*h));
 	if (!h)
 		return;
-	r->heads = h;
-	h[r->nheads].level = level;
-	h[r->nheads].text = strdup(text);
-	h[r->nheads].id = strdup(id);
-	if (h[r->nheads].text && h[r->nheads].id) {
-		r->nheads++;
+	r->pg->heads = h;
+	h[r->pg->nheads].level = level;
+	h[r->pg->nheads].text = strdup(text);
+	h[r->pg->nheads].id = strdup(id);
+	if (h[r->pg->nheads].text && h[r->pg->nheads].id) {
+		r->pg->nheads++;
 	} else {
-		free(h[r->nheads].text);
-		free(h[r->nheads].id);
+		free(h[r->pg->nheads].text);
+		free(h[r->pg->nheads].id);
 	}
 }
 
@@ -276,12 +417,24 @@ void nbw_rdoc_para(struct nbw_rdoc *r, const char *fmt, ...)
 	if (!s)
 		return;
 	end_list(r);
-	md_text(r->mdf, s, false);
-	fputs("\n\n", r->mdf);
-	fputs("<p>", r->htmlf);
-	html_text(r->htmlf, s);
-	fputs("</p>\n", r->htmlf);
+	md_text(r->pg->mdf, s, false);
+	fputs("\n\n", r->pg->mdf);
+	fputs("<p>", r->pg->htmlf);
+	html_text(r->pg->htmlf, s);
+	fputs("</p>\n", r->pg->htmlf);
 	free(s);
+}
+
+void nbw_rdoc_verdict(struct nbw_rdoc *r, int kind, const char *text)
+{
+	end_list(r);
+	fputs("**", r->pg->mdf);
+	md_text(r->pg->mdf, text, true);
+	fputs("**\n\n", r->pg->mdf);
+	fprintf(r->pg->htmlf, "<p class=\"verdict %s\">",
+		kind > 0 ? "pass" : kind == 0 ? "fail" : "none");
+	html_text(r->pg->htmlf, text);
+	fputs("</p>\n", r->pg->htmlf);
 }
 
 void nbw_rdoc_item(struct nbw_rdoc *r, const char *fmt, ...)
@@ -292,16 +445,16 @@ void nbw_rdoc_item(struct nbw_rdoc *r, const char *fmt, ...)
 	va_end(ap);
 	if (!s)
 		return;
-	if (!r->in_list) {
-		fputs("<ul>\n", r->htmlf);
-		r->in_list = true;
+	if (!r->pg->in_list) {
+		fputs("<ul>\n", r->pg->htmlf);
+		r->pg->in_list = true;
 	}
-	fputs("- ", r->mdf);
-	md_text(r->mdf, s, true);
-	fputs("\n", r->mdf);
-	fputs("<li>", r->htmlf);
-	html_text(r->htmlf, s);
-	fputs("</li>\n", r->htmlf);
+	fputs("- ", r->pg->mdf);
+	md_text(r->pg->mdf, s, true);
+	fputs("\n", r->pg->mdf);
+	fputs("<li>", r->pg->htmlf);
+	html_text(r->pg->htmlf, s);
+	fputs("</li>\n", r->pg->htmlf);
 	free(s);
 }
 
@@ -326,31 +479,55 @@ void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
 				 : asprintf(&s, "Figure \"%s\": no image (%s).", caption, no_image);
 		if (rc < 0)
 			return;
-		md_text(r->mdf, s, false);
-		fputs("\n\n", r->mdf);
-		fputs("<p class=\"noimage\">", r->htmlf);
-		html_text(r->htmlf, s);
-		fputs("</p>\n", r->htmlf);
+		md_text(r->pg->mdf, s, false);
+		fputs("\n\n", r->pg->mdf);
+		fputs("<p class=\"noimage\">", r->pg->htmlf);
+		html_text(r->pg->htmlf, s);
+		fputs("</p>\n", r->pg->htmlf);
 		free(s);
 		r->aside = false;
 		return;
 	}
-	fputs("![", r->mdf);
-	md_text(r->mdf, caption, true);
-	fprintf(r->mdf, "](plots/%s.svg)\n\n*Figure:* ", stem);
-	md_text(r->mdf, caption, true);
-	fprintf(r->mdf, " ([PNG](plots/%s.png), [data](plots/%s.dat), "
+	fputs("![", r->pg->mdf);
+	md_text(r->pg->mdf, caption, true);
+	fprintf(r->pg->mdf, "](plots/%s.svg)\n\n*Figure:* ", stem);
+	md_text(r->pg->mdf, caption, true);
+	fprintf(r->pg->mdf, " ([PNG](plots/%s.png), [data](plots/%s.dat), "
 			"[gnuplot script](plots/%s.gp))\n\n", stem, stem, stem);
 
-	fprintf(r->htmlf, "<figure%s><a href=\"plots/%s.png\"><img src=\"plots/%s.svg\" alt=\"",
-		r->aside ? " class=\"aside\"" : "", stem, stem);
+	/* A phone gets the figure drawn for its width where there is one (report/plot.c): its
+	 * labels keep their size instead of shrinking with the picture. */
+	char phone[4400];
+	snprintf(phone, sizeof(phone), "%s/plots/%s.phone.svg", r->dir, stem);
+	bool has_phone = access(phone, R_OK) == 0;
+	fprintf(r->pg->htmlf, "<figure%s><a href=\"plots/%s.png\"><picture>",
+		r->aside ? " class=\"aside\"" : "", stem);
+	if (has_phone)
+		fprintf(r->pg->htmlf, "<source media=\"(max-width: 40em)\" "
+				      "srcset=\"plots/%s.phone.svg\">", stem);
+	fprintf(r->pg->htmlf, "<img src=\"plots/%s.svg\" alt=\"", stem);
 	r->aside = false;
-	html_text(r->htmlf, caption);
-	fputs("\"></a><figcaption>", r->htmlf);
-	html_text(r->htmlf, caption);
-	fprintf(r->htmlf, " (<a href=\"plots/%s.png\">PNG</a>, <a href=\"plots/%s.dat\">data</a>,"
+	html_text(r->pg->htmlf, caption);
+	fputs("\"></picture></a><figcaption>", r->pg->htmlf);
+	html_text(r->pg->htmlf, caption);
+	fprintf(r->pg->htmlf, " (<a href=\"plots/%s.png\">PNG</a>, <a href=\"plots/%s.dat\">data</a>,"
 			  " <a href=\"plots/%s.gp\">gnuplot script</a>)</figcaption></figure>\n",
 		stem, stem, stem);
+	for (size_t i = 0; i < r->nfigs; i++)
+		if (strcmp(r->figs[i].stem, stem) == 0)
+			return;
+	struct placed *pl = realloc(r->figs, (r->nfigs + 1) * sizeof(*pl));
+	if (!pl)
+		return;
+	r->figs = pl;
+	pl[r->nfigs].stem = strdup(stem);
+	pl[r->nfigs].caption = strdup(caption);
+	if (pl[r->nfigs].stem && pl[r->nfigs].caption) {
+		r->nfigs++;
+	} else {
+		free(pl[r->nfigs].stem);
+		free(pl[r->nfigs].caption);
+	}
 }
 
 int nbw_rdoc_plot_failures(const struct nbw_rdoc *r, char *why, size_t whylen)
@@ -900,9 +1077,9 @@ static size_t text_width(const char *s)
 static void table_html(struct nbw_rdoc *r, const struct nbw_rtable *t, const char *stem,
 		       const char *caption, const bool *num)
 {
-	fputs("<div class=\"wide\"><table>\n<caption>", r->htmlf);
-	html_text(r->htmlf, caption ? caption : t->name);
-	fprintf(r->htmlf, " (<a href=\"tables/%s.csv\">CSV</a>)</caption>\n<thead><tr>", stem);
+	fputs("<div class=\"wide\"><table>\n<caption>", r->pg->htmlf);
+	html_text(r->pg->htmlf, caption ? caption : t->name);
+	fprintf(r->pg->htmlf, " (<a href=\"tables/%s.csv\">CSV</a>)</caption>\n<thead><tr>", stem);
 	bool *long_text = calloc(t->ncols ? t->ncols : 1, sizeof(*long_text));
 	for (size_t c = 0; c < t->ncols; c++) {
 		size_t most = 0;
@@ -915,27 +1092,27 @@ static void table_html(struct nbw_rdoc *r, const struct nbw_rtable *t, const cha
 			 * and capitals. */
 			size_t em = 2 * most / (3 * NBW_RDOC_ROW_LINES) + 2;
 			long_text[c] = true;
-			fprintf(r->htmlf, "<th class=\"long\" style=\"min-width:%zuem\">",
+			fprintf(r->pg->htmlf, "<th class=\"long\" style=\"min-width:%zuem\">",
 				em < 14 ? 14 : em > 60 ? 60 : em);
 		} else {
-			fputs("<th>", r->htmlf);
+			fputs("<th>", r->pg->htmlf);
 		}
-		html_text(r->htmlf, t->headers[c] ? t->headers[c] : "");
-		fputs("</th>", r->htmlf);
+		html_text(r->pg->htmlf, t->headers[c] ? t->headers[c] : "");
+		fputs("</th>", r->pg->htmlf);
 	}
-	fputs("</tr></thead>\n<tbody>\n", r->htmlf);
+	fputs("</tr></thead>\n<tbody>\n", r->pg->htmlf);
 	for (size_t i = 0; i < t->nrows; i++) {
-		fputs("<tr>", r->htmlf);
+		fputs("<tr>", r->pg->htmlf);
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *td = num && num[c] ? "<td class=\"num\">"
 					 : long_text && long_text[c] ? "<td class=\"long\">" : "<td>";
-			fputs(td, r->htmlf);
-			html_text(r->htmlf, cell(t, i, c));
-			fputs("</td>", r->htmlf);
+			fputs(td, r->pg->htmlf);
+			html_text(r->pg->htmlf, cell(t, i, c));
+			fputs("</td>", r->pg->htmlf);
 		}
-		fputs("</tr>\n", r->htmlf);
+		fputs("</tr>\n", r->pg->htmlf);
 	}
-	fputs("</tbody>\n</table></div>\n", r->htmlf);
+	fputs("</tbody>\n</table></div>\n", r->pg->htmlf);
 	free(long_text);
 }
 
@@ -964,28 +1141,28 @@ void nbw_rdoc_table(struct nbw_rdoc *r, struct nbw_rtable *t, const char *captio
 	}
 
 	/* Markdown: caption line, then a pipe table. */
-	fputs("**Table:** ", r->mdf);
-	md_text(r->mdf, caption ? caption : t->name, true);
-	fprintf(r->mdf, " ([CSV](tables/%s.csv))\n\n|", stem);
+	fputs("**Table:** ", r->pg->mdf);
+	md_text(r->pg->mdf, caption ? caption : t->name, true);
+	fprintf(r->pg->mdf, " ([CSV](tables/%s.csv))\n\n|", stem);
 	for (size_t c = 0; c < t->ncols; c++) {
-		fputc(' ', r->mdf);
-		md_text(r->mdf, t->headers[c] ? t->headers[c] : "", true);
-		fputs(" |", r->mdf);
+		fputc(' ', r->pg->mdf);
+		md_text(r->pg->mdf, t->headers[c] ? t->headers[c] : "", true);
+		fputs(" |", r->pg->mdf);
 	}
-	fputs("\n|", r->mdf);
+	fputs("\n|", r->pg->mdf);
 	for (size_t c = 0; c < t->ncols; c++)
-		fputs(num && num[c] ? "---:|" : "---|", r->mdf);
-	fputc('\n', r->mdf);
+		fputs(num && num[c] ? "---:|" : "---|", r->pg->mdf);
+	fputc('\n', r->pg->mdf);
 	for (size_t i = 0; i < t->nrows; i++) {
-		fputc('|', r->mdf);
+		fputc('|', r->pg->mdf);
 		for (size_t c = 0; c < t->ncols; c++) {
-			fputc(' ', r->mdf);
-			md_text(r->mdf, cell(t, i, c), true);
-			fputs(" |", r->mdf);
+			fputc(' ', r->pg->mdf);
+			md_text(r->pg->mdf, cell(t, i, c), true);
+			fputs(" |", r->pg->mdf);
 		}
-		fputc('\n', r->mdf);
+		fputc('\n', r->pg->mdf);
 	}
-	fputc('\n', r->mdf);
+	fputc('\n', r->pg->mdf);
 
 	table_html(r, t, stem, caption, num);
 	free(num);
@@ -1010,26 +1187,61 @@ static const char css[] =
 	"td{white-space:nowrap}td.long{white-space:normal}\n"
 	"th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"tbody tr:nth-child(even){background:#fafafa}\n"
-	"figure{margin:1.5em 0}figure img{max-width:100%;height:auto;border:1px solid #eee}\n"
+	"figure{margin:1.5em 0}figure img{max-width:min(100%,56em);height:auto;border:1px solid #eee}\n"
+	"div.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,30em),1fr));"
+	"gap:0 1.5em}div.grid figure{margin:.5em 0}\n"
+	"div.wide th:first-child,div.wide td:first-child{position:sticky;left:0;z-index:1;"
+	"background:#fff;box-shadow:1px 0 0 #ccc}\n"
+	"div.wide th:first-child{background:#f2f2f2}\n"
+	"div.wide tbody tr:nth-child(even) td:first-child{background:#fafafa}\n"
+	"p.more{font-style:italic}p.back{margin:.2em 0}\n"
+	"p.verdict{font-weight:600;padding:.5em .8em;border-left:6px solid #888;"
+	"background:#f4f4f4}p.verdict.pass{border-color:#1a7f37;background:#e9f6ec}"
+	"p.verdict.fail{border-color:#c62828;background:#fdecea}\n"
+	"@media (max-width:40em){body{margin:.5em auto;padding:0 .5em}"
+	"h1{font-size:1.5em}figure{margin:1em 0}h2{margin-top:1.2em}}\n"
 	"figure.aside{float:right;width:44%;margin:0 0 1em 1.5em}\n"
 	"@media (max-width:70em){figure.aside{float:none;width:auto;margin:1em 0}}\n"
 	"figcaption{font-size:.92em;color:#444}\n"
 	"p.noimage{background:#fff6e0;border-left:4px solid #e0a000;padding:.4em .8em}\n"
 	"nav ul{display:flex;flex-wrap:wrap;gap:.2em 1.5em;list-style:none;padding:0;"
 	"margin:.3em 0}\n"
-	"footer{margin-top:3em;font-size:.85em;color:#666;clear:both}\n";
+	"footer{margin-top:3em;font-size:.85em;color:#666;clear:both}\n"
+	"@media (max-width:40em){nav ul{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap;"
+	"padding-bottom:.3em}}\n";
 
-int nbw_rdoc_write(struct nbw_rdoc *r, char *err, size_t errlen)
+/* The page's contents: its level-2 headings (the main page also names the appendix
+ * pages); on an appendix page, the way back to the main page. */
+static void page_nav(const struct nbw_rdoc *r, const struct page *pg, FILE *f)
 {
-	end_list(r);
-	if (fflush(r->mdf) || fflush(r->htmlf) || !r->md || !r->html) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+	bool main_page = pg == r->pages[0];
+	if (!main_page) {
+		fputs("<p class=\"back\"><a href=\"report.html\">&larr; the report</a></p>\n", f);
 	}
-	if (r->err[0]) {
-		snprintf(err, errlen, "%s", r->err);
-		return -1;
+	size_t n2 = 0;
+	for (size_t i = 0; i < pg->nheads; i++)
+		n2 += pg->heads[i].level == 2;
+	if (n2 + (main_page ? r->npages - 1 : 0) <= 1)
+		return;
+	fputs("<nav><strong>Contents</strong>\n<ul>\n", f);
+	for (size_t i = 0; i < pg->nheads; i++) {
+		if (pg->heads[i].level != 2)
+			continue;
+		fprintf(f, "<li><a href=\"#%s\">", pg->heads[i].id);
+		html_text(f, pg->heads[i].text);
+		fputs("</a></li>\n", f);
 	}
+	for (size_t i = 1; main_page && i < r->npages; i++) {
+		fprintf(f, "<li class=\"page\"><a href=\"%s.html\">", r->pages[i]->stem);
+		html_text(f, r->pages[i]->title);
+		fputs("</a></li>\n", f);
+	}
+	fputs("</ul>\n</nav>\n", f);
+}
+
+static int write_page(const struct nbw_rdoc *r, struct page *pg, char *err, size_t errlen)
+{
+	bool main_page = pg == r->pages[0];
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -1038,14 +1250,21 @@ int nbw_rdoc_write(struct nbw_rdoc *r, char *err, size_t errlen)
 		return -1;
 	}
 	fputs("# ", f);
-	md_text(f, r->title, true);
+	md_text(f, pg->title, true);
 	fputs("\n\n", f);
-	fwrite(r->md, 1, r->md_len, f);
+	if (!main_page)
+		fputs("[Back to the report](report.md)\n\n", f);
+	for (size_t i = 1; main_page && i < r->npages; i++) {
+		fprintf(f, "%s[", i == 1 ? "In detail: " : ", ");
+		md_text(f, r->pages[i]->title, true);
+		fprintf(f, "](%s.md)%s", r->pages[i]->stem, i + 1 == r->npages ? "\n\n" : "");
+	}
+	fwrite(pg->md, 1, pg->md_len, f);
 	fprintf(f, "---\n\nWritten by nodebw %s. Bandwidth in GB/s = 1e9 bytes per second; "
 		   "sizes in bytes (kB, MB, GB are powers of 1000).\n", NBW_VERSION);
 	fclose(f);
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/report.md", r->dir);
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s.md", r->dir, pg->stem);
 	int rc = nbw_write_atomic(path, buf, len, err, errlen);
 	free(buf);
 	if (rc)
@@ -1060,50 +1279,57 @@ int nbw_rdoc_write(struct nbw_rdoc *r, char *err, size_t errlen)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>", f);
-	html_text(f, r->title);
+	html_text(f, pg->title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
-	html_text(f, r->title);
+	html_text(f, pg->title);
 	fputs("</h1>\n", f);
-	size_t n2 = 0;
-	for (size_t i = 0; i < r->nheads; i++)
-		n2 += r->heads[i].level == 2;
-	if (n2 > 1) {
-		fputs("<nav><strong>Contents</strong>\n<ul>\n", f);
-		for (size_t i = 0; i < r->nheads; i++) {
-			if (r->heads[i].level != 2)
-				continue;
-			fprintf(f, "<li><a href=\"#%s\">", r->heads[i].id);
-			html_text(f, r->heads[i].text);
-			fputs("</a></li>\n", f);
-		}
-		fputs("</ul>\n</nav>\n", f);
-	}
-	fwrite(r->html, 1, r->html_len, f);
+	page_nav(r, pg, f);
+	fwrite(pg->html, 1, pg->html_len, f);
 	fprintf(f, "<footer>Written by nodebw %s. Bandwidth in GB/s = 1e9 bytes per second; "
 		   "sizes in bytes (kB, MB, GB are powers of 1000).</footer>\n</body>\n</html>\n",
 		NBW_VERSION);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/report.html", r->dir);
+	snprintf(path, sizeof(path), "%s/%s.html", r->dir, pg->stem);
 	rc = nbw_write_atomic(path, buf, len, err, errlen);
 	free(buf);
 	return rc;
+}
+
+int nbw_rdoc_write(struct nbw_rdoc *r, char *err, size_t errlen)
+{
+	nbw_rdoc_grid_end(r);
+	for (size_t i = 0; i < r->npages; i++) {
+		r->pg = r->pages[i];
+		end_list(r);
+		if (fflush(r->pg->mdf) || fflush(r->pg->htmlf) || !r->pg->md || !r->pg->html) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	if (r->err[0]) {
+		snprintf(err, errlen, "%s", r->err);
+		return -1;
+	}
+	/* The appendix pages first: report.html, written last, never links to a page that
+	 * is not there. */
+	for (size_t i = r->npages; i-- > 0;)
+		if (write_page(r, r->pages[i], err, errlen))
+			return -1;
+	return 0;
 }
 
 void nbw_rdoc_free(struct nbw_rdoc *r)
 {
 	if (!r)
 		return;
-	if (r->mdf)
-		fclose(r->mdf);
-	if (r->htmlf)
-		fclose(r->htmlf);
-	free(r->md);
-	free(r->html);
-	for (size_t i = 0; i < r->nheads; i++) {
-		free(r->heads[i].text);
-		free(r->heads[i].id);
+	for (size_t i = 0; i < r->npages; i++)
+		page_free(r->pages[i]);
+	free(r->pages);
+	for (size_t i = 0; i < r->nfigs; i++) {
+		free(r->figs[i].stem);
+		free(r->figs[i].caption);
 	}
-	free(r->heads);
+	free(r->figs);
 	for (size_t i = 0; i < r->nnames; i++)
 		free(r->names[i]);
 	free(r->names);

@@ -32,8 +32,20 @@ void nbw_rdoc_figure_aside(struct nbw_rdoc *r);
 /** Seconds left of it (<= 0: spent). */
 double nbw_rdoc_plot_time_left(const struct nbw_rdoc *r);
 
+/** The stem of the first figure placed with an image whose stem starts with \p prefix and
+ *  ends with \p suffix (NULL: any end); NULL when none. Borrowed. */
+const char *nbw_rdoc_find_figure(const struct nbw_rdoc *r, const char *prefix,
+				 const char *suffix);
+/** Place figure \p stem (placed before, with an image) once more, on the current page, with
+ *  its caption: the same picture where a question is asked and where its detail is. */
+bool nbw_rdoc_figure_again(struct nbw_rdoc *r, const char *stem);
+
 /** How many figures have no image; \p why gets the first reason. */
 int nbw_rdoc_plot_failures(const struct nbw_rdoc *r, char *why, size_t whylen);
+
+/** The size of the SVG drawn for a phone (<stem>.phone.svg): a 390 CSS px wide screen shows
+ *  it at about 370 px, so its 12 px labels stay above 10 px. */
+#define NBW_PHONE_SVG_SIZE "440,340"
 
 /** \p s as a gnuplot single-quoted string (a quote doubled, line breaks as spaces). */
 void nbw_gp_quote(FILE *f, const char *s);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The summary of summary.c written out: as the report's first section (sentences, then
- * the paths, the gap and the solver tables, each also a CSV under tables/); the solver's
+ * The summary of summary.c written out: the report's first section (the picture and the
+ * sentences), and the paths, the gap and the solver tables (each also a CSV under tables/)
+ * for the sections that ask those questions (report/build.c); the solver's
  * table also on a terminal, in the summary at the end of `nodebw run` (tools/summary.c).
  */
 #include <math.h>
@@ -21,7 +22,7 @@ static void num(struct nbw_rtable *t, double v, const char *fmt, double scale)
 		nbw_rtable_cell(t, "-");
 }
 
-static void paths_table(struct nbw_rdoc *r, json_t *sum)
+void nbw_report_summary_paths(struct nbw_rdoc *r, json_t *sum)
 {
 	static const char *const h[] = {
 		"api", "direction", "mode", "host memory", "peer access", "endpoints",
@@ -69,12 +70,15 @@ static void paths_table(struct nbw_rdoc *r, json_t *sum)
 	}
 	nbw_rdoc_table(r, t, "Every measured path, one device or pair and one stream (GB/s = 1e9 "
 			     "B/s; the median of the repetitions, and over the path's devices or "
-			     "pairs at the comparison size; best = the sweep's best; latency = the median time of one transfer at the smallest "
-			     "size). The sections below have every size and every device.");
+			     "pairs at the comparison size; best = the sweep's best; latency = the median "
+			     "time of one transfer at the smallest size).");
 }
 
-static void gaps_table(struct nbw_rdoc *r, json_t *sum)
+void nbw_report_summary_gaps(struct nbw_rdoc *r, json_t *sum)
 {
+	struct nbw_rs_gap g0;
+	if (!nbw_rs_gap(sum, 0, &g0))
+		return;
 	static const char *const h[] = {"native api", "OpenMP mode", "devices", "what it means"};
 	static const char *const csv[] = {"native_api", "omp_mode", "devices", "meaning"};
 	struct nbw_rtable *t = nbw_rtable_new("summary-gap", 4, h);
@@ -89,12 +93,14 @@ static void gaps_table(struct nbw_rdoc *r, json_t *sum)
 	}
 	nbw_rdoc_table(r, t, "OpenMP against the native API per mode, over directions and host "
 			     "memory: gap = native - OpenMP, + = OpenMP slower; medians over the "
-			     "small sizes (up to 64 KiB) and the large ones (from 1 MiB). The "
-			     "transfers section has them per direction and memory.");
+			     "small sizes (up to 64 KiB) and the large ones (from 1 MiB).");
 }
 
-static void models_table(struct nbw_rdoc *r, json_t *sum)
+void nbw_report_summary_models(struct nbw_rdoc *r, json_t *sum)
 {
+	struct nbw_rs_speedup s0;
+	if (!nbw_rs_speedup(sum, 0, &s0))
+		return;
 	static const char *const h[] = {"G", "version", "speedup at largest N", "largest N",
 					"best speedup", "at N", "one-device MAPE",
 					"comp.-cal. MAPE", "fitted MAPE", "paper MAPE",
@@ -137,14 +143,11 @@ static void models_table(struct nbw_rdoc *r, json_t *sum)
 			     "run without their halo copies; fitted: also their timed runs, each "
 			     "grid predicted without its own runs; compute-only: the baseline "
 			     "step = the measured compute-only half; largest spread: of one grid's measure over "
-			     "its rounds (above 1.2: unstable, left out of the MAPE). The "
-			     "model sections below have every grid and the fastest-round "
-			     "accuracy beside it.");
+			     "its rounds (above 1.2: unstable, left out of the MAPE).");
 }
 
 void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)
 {
-	nbw_rdoc_heading(r, 2, "Summary");
 	nbw_report_summary_figure(r, sum); /* beside the sentences */
 	nbw_rdoc_para(r, "Units and rules: %s.", nbw_rs_units(sum));
 	/* The items of the one summary, as the end of nodebw run printed them; merged files
@@ -153,17 +156,6 @@ void nbw_report_summary_section(struct nbw_rdoc *r, json_t *sum)
 	const char *text;
 	for (size_t i = 0; (text = items ? nbw_rs_item(sum, i) : nbw_rs_sentence(sum, i)); i++)
 		nbw_rdoc_item(r, "%s", text);
-	struct nbw_rs_path p;
-	struct nbw_rs_gap g;
-	struct nbw_rs_speedup sp;
-	if (nbw_rs_path(sum, 0, &p))
-		paths_table(r, sum);
-	if (nbw_rs_gap(sum, 0, &g))
-		gaps_table(r, sum);
-	if (nbw_rs_speedup(sum, 0, &sp))
-		models_table(r, sum);
-	nbw_rdoc_para(r, "The same summary is in summary.json beside this report; the detail "
-			 "follows.");
 }
 
 static void fmt_num(char *out, size_t len, double v, const char *fmt, double scale)

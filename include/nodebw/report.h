@@ -30,6 +30,19 @@ struct nbw_rtable;
 struct nbw_rdoc *nbw_rdoc_new(const char *dir, const char *title, char *err, size_t errlen);
 const char *nbw_rdoc_dir(const struct nbw_rdoc *r);
 void nbw_rdoc_heading(struct nbw_rdoc *r, int level, const char *text);
+/** Pages: what follows goes to page \p stem (\p stem.md and \p stem.html beside report.md,
+ *  titled \p title, made on first use; the main page's contents name every page), or back to
+ *  the main page (report.md, report.html) when \p stem is NULL. false: out of memory. */
+bool nbw_rdoc_page(struct nbw_rdoc *r, const char *stem, const char *title);
+/** A paragraph that is a link \p text to page \p stem, then the plain \p after (may be NULL). */
+void nbw_rdoc_link_page(struct nbw_rdoc *r, const char *stem, const char *text,
+			const char *after);
+/** The figures placed between these stand side by side where the window is wide enough. */
+void nbw_rdoc_grid_begin(struct nbw_rdoc *r);
+void nbw_rdoc_grid_end(struct nbw_rdoc *r);
+/** The report's verdict paragraph (plain text): \p kind 1 = pass, 0 = does not pass, -1 =
+ *  nothing judged; shown as a coloured box in HTML, a bold line in Markdown. */
+void nbw_rdoc_verdict(struct nbw_rdoc *r, int kind, const char *text);
 /** A paragraph (plain text; escaped for HTML). */
 void nbw_rdoc_para(struct nbw_rdoc *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -161,8 +174,21 @@ json_t *nbw_model_summary(const struct nbw_rinput *in);
  *  and the sentences that say what they mean. A new object (documented in
  *  doc/report.md), never NULL but for memory. */
 json_t *nbw_report_summary(const struct nbw_rinput *in);
-/** The summary as the report's first section. */
+/** The summary's picture and sentences: the report's first section (its heading is the
+ *  caller's). */
 void nbw_report_summary_section(struct nbw_rdoc *r, json_t *summary);
+/** The summary's tables, each where its question is asked: every path, OpenMP against the
+ *  native API per mode (nothing without a gap), the solver's speedups and the models'
+ *  accuracy (nothing without solver runs). */
+void nbw_report_summary_paths(struct nbw_rdoc *r, json_t *summary);
+void nbw_report_summary_gaps(struct nbw_rdoc *r, json_t *summary);
+void nbw_report_summary_models(struct nbw_rdoc *r, json_t *summary);
+/** The verdict of `nodebw check` in one paragraph per results file (pass, does not pass, or
+ *  nothing judged: never a pass), for the report's opening (report/node_verdicts.c). */
+void nbw_report_verdict(struct nbw_rdoc *r, const struct nbw_rinput *in);
+/** The topology of every results file: host, sources, devices and their links, and a map of
+ *  the links between devices, under headings of \p level (report/overview.c). */
+void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int level);
 /** The summary's solver table on a terminal (a line per G and version; nothing without
  *  solver runs): part of the one summary at the end of `nodebw run` (tools/summary.c). */
 void nbw_report_summary_solver(FILE *f, json_t *summary);

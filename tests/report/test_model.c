@@ -326,7 +326,7 @@ static void test_abfit_range(void **state)
 
 static char *write_tmp(const char *text);
 
-/* ---- per device and per pair (issue 12, item 6) ------------------------------------ */
+/* ---- per device and per pair ------------------------------------------------------ */
 
 static struct nbw_xset ratio_set(const char *path, int src, int dst, double b0, double r0,
 				 double b1, double r1)
