@@ -158,7 +158,7 @@ static int write_report(const struct nbw_rinput *in, json_t *summary, const char
 	/* The detail pages first: the main page places again the figures they drew. */
 	if (nbw_rdoc_page(r, "node", "The whole node in detail")) {
 		nbw_rdoc_heading(r, 2, "Every path");
-		nbw_report_summary_paths(r, sum);
+		nbw_report_summary_paths(r, sum, (const char *const *)in->paths, in->nfiles);
 		nbw_report_whole_node(r, in);
 	}
 	if (nbw_rdoc_page(r, "transfers", "Every transfer in detail"))

@@ -72,13 +72,20 @@ static char *data_text(json_t *sum, const bool *keep, size_t *len, size_t *usabl
 	struct nbw_rs_path p;
 	*usable = 0;
 	size_t row = 0;
+	bool many = false; /* several results files: each label names its file */
+	for (size_t i = 0; nbw_rs_path(sum, i, &p); i++)
+		many |= p.file != 0;
 	for (size_t i = 0; nbw_rs_path(sum, i, &p); i++) {
 		if (!keep[i])
 			continue;
 		double large = p.large_gbps, best = p.best_gbps;
 		*usable += (isfinite(large) && large > 0) || (isfinite(best) && best > 0);
-		char label[160];
-		path_label(&p, label, sizeof(label));
+		char label[160], one[150];
+		path_label(&p, one, sizeof(one));
+		if (many)
+			snprintf(label, sizeof(label), "file %d: %s", p.file, one);
+		else
+			snprintf(label, sizeof(label), "%s", one);
 		fprintf(f, "%zu", row++);
 		put_gbps(f, large);
 		put_gbps(f, best);

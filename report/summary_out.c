@@ -22,22 +22,30 @@ static void num(struct nbw_rtable *t, double v, const char *fmt, double scale)
 		nbw_rtable_cell(t, "-");
 }
 
-void nbw_report_summary_paths(struct nbw_rdoc *r, json_t *sum)
+void nbw_report_summary_paths(struct nbw_rdoc *r, json_t *sum, const char *const *files,
+			      size_t nfiles)
 {
 	static const char *const h[] = {
-		"api", "direction", "mode", "host memory", "peer access", "endpoints",
+		"file", "api", "direction", "mode", "host memory", "peer access", "endpoints",
 		"comparison size", "GB/s at comparison size", "best GB/s", "best at", "theoretical GB/s",
 		"% of theoretical", "link", "smallest size", "latency (us)", "what it means",
 	};
 	static const char *const csv[] = {
-		"api", "direction", "mode", "host_mem", "peer_access", "endpoints",
+		"file", "api", "direction", "mode", "host_mem", "peer_access", "endpoints",
 		"comparison_bytes", "comparison_gbps", "best_gbps", "best_bytes", "theoretical_gbps",
 		"theoretical_pct", "link", "smallest_bytes", "latency_us", "meaning",
 	};
-	struct nbw_rtable *t = nbw_rtable_new("summary-paths", sizeof(h) / sizeof(h[0]), h);
-	nbw_rtable_csv_names(t, csv);
+	/* Several results files: each row names its file. */
+	bool many = nfiles > 1;
+	size_t skip = many ? 0 : 1;
+	struct nbw_rtable *t = nbw_rtable_new("summary-paths", sizeof(h) / sizeof(h[0]) - skip,
+					      h + skip);
+	nbw_rtable_csv_names(t, csv + skip);
 	struct nbw_rs_path p;
 	for (size_t i = 0; nbw_rs_path(sum, i, &p); i++) {
+		if (many)
+			nbw_rtable_cell(t, "%s", p.file >= 0 && (size_t)p.file < nfiles
+							 ? files[p.file] : "?");
 		nbw_rtable_cell(t, "%s", p.api);
 		nbw_rtable_cell(t, "%s", p.direction);
 		nbw_rtable_cell(t, "%s", p.mode);

@@ -180,7 +180,8 @@ void nbw_report_summary_section(struct nbw_rdoc *r, json_t *summary);
 /** The summary's tables, each where its question is asked: every path, OpenMP against the
  *  native API per mode (nothing without a gap), the solver's speedups and the models'
  *  accuracy (nothing without solver runs). */
-void nbw_report_summary_paths(struct nbw_rdoc *r, json_t *summary);
+void nbw_report_summary_paths(struct nbw_rdoc *r, json_t *summary, const char *const *files,
+			      size_t nfiles); /* several files: a column names each row's */
 void nbw_report_summary_gaps(struct nbw_rdoc *r, json_t *summary);
 void nbw_report_summary_models(struct nbw_rdoc *r, json_t *summary);
 /** The verdict of `nodebw check` in one paragraph per results file (pass, does not pass, or
