@@ -111,10 +111,10 @@ static void main_page(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t *s
 			   "host memory and device count.");
 
 	nbw_rdoc_heading(r, 2, "Topology");
-	nbw_report_topology(r, in, 3);
+	nbw_report_topology(r, in, 3, false);
 	nbw_rdoc_link_page(r, "run", "The run:", "its files, machine and software, devices, "
-			   "what failed or was skipped and why, units, disturbance and the "
-			   "machine's own speed.");
+			   "what failed or was skipped and why, where the topology came from and "
+			   "every pair's link, units, disturbance and the machine's own speed.");
 
 	nbw_rdoc_heading(r, 2, "Models");
 	struct nbw_rs_speedup sp;

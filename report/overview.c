@@ -340,7 +340,88 @@ static void gbps_cell(struct nbw_rtable *t, double v, const char *none)
 		nbw_rtable_cell(t, "%s", none);
 }
 
-void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int level)
+/* The links between devices as a picture: a heat map of the theoretical GB/s of each pair's
+ * link, labelled with the link ("NV18", "PIX"), devices numbered in the order of the device
+ * table (nothing with fewer than two devices in the pairs). */
+static void links_map(struct nbw_rdoc *r, json_t *topo, size_t f)
+{
+	enum { MAXD = 64 };
+	const char *ids[MAXD];
+	size_t n = 0;
+	struct nbw_rv_topo_device d;
+	for (size_t i = 0; nbw_rv_topo_device(topo, i, &d) && n < MAXD; i++)
+		ids[n++] = d.id;
+	struct nbw_rv_topo_pair p;
+	int idx[MAXD];
+	double *v = calloc(n * n + 1, sizeof(*v));
+	const char **text = calloc(n * n + 1, sizeof(*text));
+	size_t found = 0;
+	for (size_t i = 0; v && text && i < n * n; i++) {
+		v[i] = NAN;
+		text[i] = i / n == i % n ? "X" : "-";
+	}
+	for (size_t k = 0; v && text && nbw_rv_topo_pair(topo, k, &p); k++) {
+		size_t a = n, b = n;
+		for (size_t i = 0; i < n; i++) {
+			a = strcmp(ids[i], p.a) == 0 ? i : a;
+			b = strcmp(ids[i], p.b) == 0 ? i : b;
+		}
+		if (a == n || b == n || a == b)
+			continue;
+		v[a * n + b] = v[b * n + a] = p.gbps;
+		text[a * n + b] = text[b * n + a] = p.label[0] ? p.label : "?";
+		found++;
+	}
+	if (found && n >= 2 && n <= 16) {
+		for (size_t i = 0; i < n; i++)
+			idx[i] = (int)i;
+		char name[48];
+		snprintf(name, sizeof(name), "topology-links-%zu", f);
+		struct nbw_heatmap h = {
+			.name = name, .title = "Links between devices: theoretical GB/s",
+			.xlabel = "device (row of the device table)", .ylabel = "device",
+			.cblabel = "theoretical GB/s (1e9 B/s) per direction", .n = n, .ids = idx,
+			.value = v, .text = text, .cbmin = 0, .cbmax = NAN,
+		};
+		nbw_rdoc_heatmap(r, &h, "The links between devices: each pair's link as the "
+					"topology names it, coloured by its theoretical GB/s (1e9 B/s) "
+					"per direction; devices numbered 0, 1, ... in the order of the "
+					"device table; X = the same device, - = no link recorded");
+	}
+	free(v);
+	free(text);
+}
+
+/* The topology's detail (the run page): where it came from, and every pair's link. */
+static void detail_tables(struct nbw_rdoc *r, json_t *topo, size_t f)
+{
+	struct nbw_rv_topo_source s;
+	for (size_t i = 0; nbw_rv_topo_source(topo, i, &s); i++)
+		nbw_rdoc_item(r, "source %s: %s; %s", nonempty(s.name, "?"),
+			      s.ok ? "used" : "not available", s.detail);
+	struct nbw_rv_topo_pair p;
+	if (nbw_rv_topo_pair(topo, 0, &p)) {
+		static const char *const h[] = { "a", "b", "link", "kind",
+						  "theoretical GB/s", "basis" };
+		char name[32];
+		snprintf(name, sizeof(name), "topology-pairs-%zu", f);
+		struct nbw_rtable *t = nbw_rtable_new(name, 6, h);
+		for (size_t i = 0; nbw_rv_topo_pair(topo, i, &p); i++) {
+			nbw_rtable_cell(t, "%s", nonempty(p.a, "?"));
+			nbw_rtable_cell(t, "%s", nonempty(p.b, "?"));
+			nbw_rtable_cell(t, "%s", nonempty(p.label, "?"));
+			nbw_rtable_cell(t, "%s", p.kind);
+			gbps_cell(t, p.gbps, "unknown");
+			nbw_rtable_cell(t, "%s", p.basis);
+			nbw_rtable_end_row(t);
+		}
+		nbw_rdoc_table(r, t, "Device-to-device links (theoretical GB/s = 1e9 B/s "
+				     "per direction)");
+	}
+}
+
+void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int level,
+			 bool detail)
 {
 	for (size_t f = 0; f < in->nfiles; f++) {
 		struct nbw_rv_doc doc;
@@ -354,16 +435,17 @@ void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int le
 			nbw_rdoc_heading(r, level, head);
 		struct nbw_rv_topo_host host;
 		nbw_rv_topo_host(topo, &host);
+		if (detail) {
+			detail_tables(r, topo, f);
+			continue;
+		}
 		nbw_rdoc_para(r, "Host %s: %lld package(s), %lld NUMA node(s), %lld cores, %lld "
 				 "hardware threads (%s topology). Theoretical figures are GB/s = "
 				 "1e9 B/s per direction (doc/topology.md).",
 			      nonempty(host.hostname, "unknown"), host.packages < 0 ? 0 : host.packages,
 			      host.numa_nodes < 0 ? 0 : host.numa_nodes, host.cores < 0 ? 0 : host.cores,
 			      host.pus < 0 ? 0 : host.pus, nonempty(host.origin, "live"));
-		struct nbw_rv_topo_source s;
-		for (size_t i = 0; nbw_rv_topo_source(topo, i, &s); i++)
-			nbw_rdoc_item(r, "source %s: %s; %s", nonempty(s.name, "?"),
-				      s.ok ? "used" : "not available", s.detail);
+		links_map(r, topo, f);
 		struct nbw_rv_topo_device d;
 		if (nbw_rv_topo_device(topo, 0, &d)) {
 			static const char *const h[] = { "id", "kind", "name", "host link",
@@ -387,25 +469,6 @@ void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int le
 			}
 			nbw_rdoc_table(r, t, "Devices and their host links (theoretical GB/s = 1e9 "
 					     "B/s per direction)");
-		}
-		struct nbw_rv_topo_pair p;
-		if (nbw_rv_topo_pair(topo, 0, &p)) {
-			static const char *const h[] = { "a", "b", "link", "kind",
-							  "theoretical GB/s", "basis" };
-			char name[32];
-			snprintf(name, sizeof(name), "topology-pairs-%zu", f);
-			struct nbw_rtable *t = nbw_rtable_new(name, 6, h);
-			for (size_t i = 0; nbw_rv_topo_pair(topo, i, &p); i++) {
-				nbw_rtable_cell(t, "%s", nonempty(p.a, "?"));
-				nbw_rtable_cell(t, "%s", nonempty(p.b, "?"));
-				nbw_rtable_cell(t, "%s", nonempty(p.label, "?"));
-				nbw_rtable_cell(t, "%s", p.kind);
-				gbps_cell(t, p.gbps, "unknown");
-				nbw_rtable_cell(t, "%s", p.basis);
-				nbw_rtable_end_row(t);
-			}
-			nbw_rdoc_table(r, t, "Device-to-device links (theoretical GB/s = 1e9 B/s "
-					     "per direction)");
 		}
 	}
 }
@@ -440,6 +503,8 @@ void nbw_report_overview(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	devices_section(r, in);
 	failures_section(r, in);
 	skipped_section(r, in);
+	nbw_rdoc_heading(r, 3, "Topology: sources and every pair's link");
+	nbw_report_topology(r, in, 4, true);
 	units_section(r, in);
 	nbw_report_disturbance(r, in);
 	nbw_report_speed_reference(r, in);

@@ -187,9 +187,11 @@ void nbw_report_summary_models(struct nbw_rdoc *r, json_t *summary);
 /** The verdict of `nodebw check` in one paragraph per results file (pass, does not pass, or
  *  nothing judged: never a pass), for the report's opening (report/node_verdicts.c). */
 void nbw_report_verdict(struct nbw_rdoc *r, const struct nbw_rinput *in);
-/** The topology of every results file: host, sources, devices and their links, and a map of
- *  the links between devices, under headings of \p level (report/overview.c). */
-void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int level);
+/** The topology of every results file (several files: each under a heading of \p level):
+ *  the host, a map of the links between devices and the devices with their host links; with
+ *  \p detail instead the sources it came from and every pair's link (report/overview.c). */
+void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int level,
+			 bool detail);
 /** The summary's solver table on a terminal (a line per G and version; nothing without
  *  solver runs): part of the one summary at the end of `nodebw run` (tools/summary.c). */
 void nbw_report_summary_solver(FILE *f, json_t *summary);
