@@ -15,6 +15,7 @@
 #include "nodebw/limits.h"
 #include "nodebw/readfile.h"
 #include "nodebw/model.h"
+#include "nodebw/advice.h"
 #include "calib_priv.h"
 #include "nodebw/jget.h"
 
@@ -91,6 +92,35 @@ static int read_ks(json_t *a, const char *where, struct nbw_ksample **out, size_
 static int read_points(struct nbw_xpath *p, json_t *o, const char *at, char *err,
 		       size_t errlen);
 
+/* "plane_sweep": [{bytes, processes, fastest_s, slowest_s[, main_run_s]}] of a path (the
+ * halo-plane sizes measured again in separate processes; calib_write.c). */
+static int read_plane_sweep(struct nbw_xpath *p, json_t *a, const char *at, char *err,
+			    size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || json_array_size(a) > NBW_CALIB_MAX_PLANES)
+		return bad(err, errlen, at, "\"plane_sweep\" must be an array of at most %d "
+					    "sizes", NBW_CALIB_MAX_PLANES);
+	size_t i;
+	json_t *q;
+	json_array_foreach(a, i, q) {
+		struct nbw_xplane x = {0};
+		json_t *pr = json_object_get(q, "processes"), *m = json_object_get(q, "main_run_s");
+		if (!json_is_object(q) || within(json_object_get(q, "bytes"), 1.0, BYTES_HI, &x.bytes) ||
+		    seconds(json_object_get(q, "fastest_s"), &x.fastest_s) ||
+		    seconds(json_object_get(q, "slowest_s"), &x.slowest_s) ||
+		    x.slowest_s < x.fastest_s || !json_is_integer(pr) ||
+		    json_integer_value(pr) < 1 || json_integer_value(pr) > 1 << 20 ||
+		    (m && seconds(m, &x.main_s)))
+			return bad(err, errlen, at, "plane_sweep[%zu] must be {bytes, processes, "
+				   "fastest_s <= slowest_s[, main_run_s]}", i);
+		x.processes = (int)json_integer_value(pr);
+		p->planes[p->nplanes++] = x;
+	}
+	return 0;
+}
+
 static int read_path(struct nbw_calib *c, const char *name, json_t *o, char *err,
 		     size_t errlen)
 {
@@ -122,7 +152,9 @@ static int read_path(struct nbw_calib *c, const char *name, json_t *o, char *err
 						    "device id");
 		p->ends_known = true;
 	}
-	return read_points(p, o, at, err, errlen);
+	if (read_points(p, o, at, err, errlen))
+		return -1;
+	return read_plane_sweep(p, json_object_get(o, "plane_sweep"), at, err, errlen);
 }
 
 /* alpha_s, beta_gbps and points of a path or set object into \p p. */
@@ -508,6 +540,14 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	    read_launch(c, json_object_get(j, "launch"), err, errlen) ||
 	    read_corun(c, json_object_get(j, "corun"), err, errlen))
 		return -1;
+	json_t *val = json_object_get(j, "validation");
+	if (val) {
+		c->valid = calloc(1, sizeof(*c->valid));
+		if (!c->valid)
+			return bad(err, errlen, "validation", "out of memory");
+		if (nbw_validation_read(val, c->valid, err, errlen))
+			return -1;
+	}
 	return read_versions(c, json_object_get(j, "versions"), err, errlen);
 }
 
