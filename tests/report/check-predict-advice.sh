@@ -126,6 +126,12 @@ c["validation"] = {"accuracy": [
     for a in json.load(open(sys.argv[2]))["solver"]["accuracy"]]}
 json.dump(c, open(sys.argv[3], "w"), indent=1)
 PY
+python3 -c "
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
+	"$tmp/stored.json" "$NODEBW_SOURCE/doc/calibration.schema.json" 2>"$tmp/schema"
+check "a calibration with its validation follows doc/calibration.schema.json" test $? -eq 0
+sed 's/^/#   /' "$tmp/schema" | tail -3
 "$NODEBW" predict --calibration "$tmp/stored.json" --n 64 --gpus 2,4 --version all --json \
 	>"$tmp/stored.out" 2>"$tmp/err"
 check "stored validation: exit 0" test $? -eq 0
