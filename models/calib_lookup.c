@@ -13,6 +13,7 @@
 #include "nodebw/limits.h"
 #include "nodebw/model.h"
 #include "nodebw/stats.h"
+#include "nodebw/advice.h"
 
 void nbw_calib_free(struct nbw_calib *c)
 {
@@ -32,6 +33,10 @@ void nbw_calib_free(struct nbw_calib *c)
 	free(c->launch);
 	free(c->cs);
 	free(c->corun);
+	if (c->valid) {
+		nbw_validation_free(c->valid);
+		free(c->valid);
+	}
 	memset(c, 0, sizeof(*c));
 }
 

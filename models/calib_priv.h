@@ -27,5 +27,8 @@ int nbw_calib_add_k(struct nbw_ksample **arr, size_t *n, int nx, int planes, dou
  *  staged-copy, direct-copy), and whether it is one of the copy forms (calib_solver.c). */
 bool nbw_calib_launch_form_known(const char *form);
 bool nbw_calib_launch_form_copies(const char *form);
+/** The models' names in a calibration's "validation", by enum nbw_model_id
+ *  (include/nodebw/advice.h; calib_valid.c). */
+extern const char *const nbw_model_names[];
 
 #endif

@@ -15,6 +15,7 @@
 #include "nodebw/limits.h"
 #include "nodebw/readfile.h"
 #include "nodebw/model.h"
+#include "nodebw/advice.h"
 #include "calib_priv.h"
 #include "nodebw/jget.h"
 
@@ -91,6 +92,35 @@ static int read_ks(json_t *a, const char *where, struct nbw_ksample **out, size_
 static int read_points(struct nbw_xpath *p, json_t *o, const char *at, char *err,
 		       size_t errlen);
 
+/* "plane_sweep": [{bytes, processes, fastest_s, slowest_s[, main_run_s]}] of a path (the
+ * halo-plane sizes measured again in separate processes; calib_write.c). */
+static int read_plane_sweep(struct nbw_xpath *p, json_t *a, const char *at, char *err,
+			    size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || json_array_size(a) > NBW_CALIB_MAX_PLANES)
+		return bad(err, errlen, at, "\"plane_sweep\" must be an array of at most %d "
+					    "sizes", NBW_CALIB_MAX_PLANES);
+	size_t i;
+	json_t *q;
+	json_array_foreach(a, i, q) {
+		struct nbw_xplane x = {0};
+		json_t *pr = json_object_get(q, "processes"), *m = json_object_get(q, "main_run_s");
+		if (!json_is_object(q) || within(json_object_get(q, "bytes"), 1.0, BYTES_HI, &x.bytes) ||
+		    seconds(json_object_get(q, "fastest_s"), &x.fastest_s) ||
+		    seconds(json_object_get(q, "slowest_s"), &x.slowest_s) ||
+		    x.slowest_s < x.fastest_s || !json_is_integer(pr) ||
+		    json_integer_value(pr) < 1 || json_integer_value(pr) > 1 << 20 ||
+		    (m && seconds(m, &x.main_s)))
+			return bad(err, errlen, at, "plane_sweep[%zu] must be {bytes, processes, "
+				   "fastest_s <= slowest_s[, main_run_s]}", i);
+		x.processes = (int)json_integer_value(pr);
+		p->planes[p->nplanes++] = x;
+	}
+	return 0;
+}
+
 static int read_path(struct nbw_calib *c, const char *name, json_t *o, char *err,
 		     size_t errlen)
 {
@@ -122,7 +152,9 @@ static int read_path(struct nbw_calib *c, const char *name, json_t *o, char *err
 						    "device id");
 		p->ends_known = true;
 	}
-	return read_points(p, o, at, err, errlen);
+	if (read_points(p, o, at, err, errlen))
+		return -1;
+	return read_plane_sweep(p, json_object_get(o, "plane_sweep"), at, err, errlen);
 }
 
 /* alpha_s, beta_gbps and points of a path or set object into \p p. */
@@ -444,6 +476,119 @@ static int read_corun(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* ---- "validation": what the run validated (models/calib_valid.c writes it) ---------- */
+
+static int vbad(char *err, size_t errlen, const char *at, const char *what)
+{
+	snprintf(err, errlen, "%s: %s", at, what);
+	return -1;
+}
+
+/* A MAPE: a fraction >= 0 (a model may miss by more than 100 %), or absent (NAN). */
+static int mape_of(json_t *m, const char *key, double *out, const char *at, char *err,
+		   size_t errlen)
+{
+	json_t *x = json_object_get(m, key);
+	*out = NAN;
+	if (!x)
+		return 0;
+	if (!json_is_number(x) || !isfinite(json_number_value(x)) || json_number_value(x) < 0.0 ||
+	    json_number_value(x) > 1e6) {
+		char where[160];
+		snprintf(where, sizeof(where), "%s.mape.%s", at, key);
+		return vbad(err, errlen, where, "must be a fraction >= 0 (0.05 = 5 %)");
+	}
+	*out = json_number_value(x);
+	return 0;
+}
+
+static int read_entry(json_t *o, const char *at, struct nbw_valid_entry *e, char *err,
+		      size_t errlen)
+{
+	memset(e, 0, sizeof(*e));
+	if (!json_is_object(o))
+		return vbad(err, errlen, at, "must be an object");
+	json_t *g = json_object_get(o, "G"), *ns = json_object_get(o, "n");
+	json_t *u = json_object_get(o, "unstable_sizes"), *m = json_object_get(o, "mape");
+	const char *v = json_string_value(json_object_get(o, "version"));
+	const char *meas = json_string_value(json_object_get(o, "measure"));
+	if (!json_is_integer(g) || json_integer_value(g) < 2 ||
+	    json_integer_value(g) > NBW_MAX_DEVICES)
+		return vbad(err, errlen, at, "\"G\" must be an integer 2 to 64");
+	if (!v || strlen(v) != 2 || v[0] != 'v' || v[1] < '1' || v[1] > '4')
+		return vbad(err, errlen, at, "\"version\" must be \"v1\" to \"v4\"");
+	if (!json_is_array(ns) || json_array_size(ns) < 1 ||
+	    json_array_size(ns) > NBW_VALID_MAX_N)
+		return vbad(err, errlen, at, "\"n\" must be an array of 1 to 32 grid sizes");
+	if (u && (!json_is_integer(u) || json_integer_value(u) < 0 ||
+		  json_integer_value(u) > NBW_GRID_MAX_SIDE))
+		return vbad(err, errlen, at, "\"unstable_sizes\" must be an integer >= 0");
+	if (!json_is_object(m))
+		return vbad(err, errlen, at, "\"mape\" must be an object of the models' MAPEs");
+	e->g = (int)json_integer_value(g);
+	snprintf(e->version, sizeof(e->version), "%s", v);
+	snprintf(e->measure, sizeof(e->measure), "%s", meas ? meas : "");
+	e->unstable = u ? (int)json_integer_value(u) : 0;
+	size_t i;
+	json_t *x;
+	json_array_foreach(ns, i, x) {
+		if (!json_is_integer(x) || json_integer_value(x) < 3 ||
+		    json_integer_value(x) > NBW_GRID_MAX_SIDE ||
+		    (i && json_integer_value(x) <= e->n[i - 1]))
+			return vbad(err, errlen, at, "\"n\" must hold grid sizes 3 to 100000, "
+						     "ascending");
+		e->n[e->nn++] = (int)json_integer_value(x);
+	}
+	bool any = false;
+	for (int k = 0; k < NBW_MODEL_COUNT; k++) {
+		if (mape_of(m, nbw_model_names[k], &e->mape[k], at, err, errlen))
+			return -1;
+		any |= !isnan(e->mape[k]);
+	}
+	if (mape_of(m, "compute-only", &e->conly_mape, at, err, errlen))
+		return -1;
+	if (!any)
+		return vbad(err, errlen, at, "\"mape\" holds no model's MAPE");
+	return 0;
+}
+
+int nbw_validation_read(json_t *j, struct nbw_validation *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	if (!j)
+		return 0;
+	if (!json_is_object(j))
+		return vbad(err, errlen, "validation", "must be an object (\"accuracy\" or \"why\")");
+	json_t *why = json_object_get(j, "why"), *acc = json_object_get(j, "accuracy");
+	if (why && !json_is_string(why))
+		return vbad(err, errlen, "validation.why", "must be a string");
+	if (acc && !json_is_array(acc))
+		return vbad(err, errlen, "validation.accuracy", "must be an array");
+	snprintf(out->why, sizeof(out->why), "%s", why ? json_string_value(why) : "");
+	size_t n = json_array_size(acc);
+	if (n > (size_t)4 * NBW_MAX_DEVICES)
+		return vbad(err, errlen, "validation.accuracy", "more entries than (G, version) "
+								"pairs");
+	if (n == 0)
+		return 0;
+	out->e = calloc(n, sizeof(*out->e));
+	if (!out->e)
+		return vbad(err, errlen, "validation", "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		char at[64];
+		snprintf(at, sizeof(at), "validation.accuracy[%zu]", i);
+		if (read_entry(json_array_get(acc, i), at, &out->e[i], err, errlen))
+			return -1;
+		for (size_t k = 0; k < i; k++)
+			if (out->e[k].g == out->e[i].g &&
+			    strcmp(out->e[k].version, out->e[i].version) == 0)
+				return vbad(err, errlen, at, "a second entry of the same G and "
+							     "version");
+		out->n = i + 1;
+	}
+	return 0;
+}
+
 static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t errlen)
 {
 	if (!json_is_object(j) || strcmp(jstr(j, "schema"), NBW_CALIB_SCHEMA) != 0)
@@ -508,6 +653,14 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	    read_launch(c, json_object_get(j, "launch"), err, errlen) ||
 	    read_corun(c, json_object_get(j, "corun"), err, errlen))
 		return -1;
+	json_t *val = json_object_get(j, "validation");
+	if (val) {
+		c->valid = calloc(1, sizeof(*c->valid));
+		if (!c->valid)
+			return bad(err, errlen, "validation", "out of memory");
+		if (nbw_validation_read(val, c->valid, err, errlen))
+			return -1;
+	}
 	return read_versions(c, json_object_get(j, "versions"), err, errlen);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nodebw/model.h"
+#include "nodebw/advice.h"
 #include "calib_priv.h"
 
 static json_t *ks_json(const struct nbw_ksample *k, size_t n)
@@ -216,6 +217,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 		}
 		json_object_set_new(j, "corun", a);
 	}
+	if (c->valid)
+		json_object_set_new(j, "validation", nbw_validation_json(c->valid));
 	json_object_set_new(j, "models", models_json(c));
 	return j;
 }

@@ -555,6 +555,8 @@ struct acc {
 	int unstable;       /* grids whose rounds differ by more than NBW_STABLE_SPREAD */
 	double max_spread;
 	bool matched;       /* against the speed-matched time of paired runs (every grid) */
+	int ns[MAXN];       /* the stable grids' N, ascending */
+	int nns;
 };
 
 /* A percentage of a fraction, "-" when there is none. */
@@ -601,6 +603,8 @@ static struct acc accuracy_of(const struct vrow *rows, size_t nr, const char *v,
 		}
 		double t = truth(w, raw);
 		a.n++;
+		if (a.nns < MAXN)
+			a.ns[a.nns++] = w->n;
 		err_add(&a.paper, true, w->paper.total_s, t);
 		err_add(&a.ext, true, w->ext.total_s, t);
 		err_add(&a.compcal, w->has_compcal, w->compcal.total_s, t);
@@ -1066,6 +1070,10 @@ static json_t *accuracy_obj(const struct acc *a)
 		}
 	if (a->nhalo)
 		json_object_set_new(o, "halo_share", json_real(a->halo_share));
+	json_t *ns = json_array();
+	for (int i = 0; i < a->nns; i++)
+		json_array_append_new(ns, json_integer(a->ns[i]));
+	json_object_set_new(o, "n_values", ns);
 	return o;
 }
 

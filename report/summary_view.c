@@ -98,6 +98,13 @@ static void accuracy(json_t *a, struct nbw_rs_accuracy *out)
 	out->paper_mape = jnum(a, "paper_mape");
 	out->conly_mape = jnum(a, "conly_mape");
 	out->max_spread = jnum(a, "max_spread");
+	out->n_values_ = json_object_get(a, "n_values");
+	out->nn = json_array_size(out->n_values_);
+}
+
+int nbw_rs_accuracy_n(const struct nbw_rs_accuracy *a, size_t i)
+{
+	return (int)json_integer_value(json_array_get(a->n_values_, i));
 }
 
 bool nbw_rs_accuracy(json_t *summary, size_t i, struct nbw_rs_accuracy *out)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd-predict.h"
+#include "predict_advice.h"
 #include "nodebw/cli.h"
 #include "nodebw/model.h"
 
@@ -35,6 +36,9 @@ static void usage(FILE *f)
 		"  --steps N           time steps (default: the calibration's \"steps\")\n"
 		"  --kbar-rule RULE    all (mean over every size, Eq. 8; default) or top3 (the\n"
 		"                      three largest sizes, as the paper's artifact scripts)\n"
+		"  --results FILE      the results.json of the run that wrote the calibration:\n"
+		"                      its validation (calibrations from 'nodebw run' hold it;\n"
+		"                      older ones do not)\n"
 		"  --json              print JSON instead of a table\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -42,7 +46,20 @@ static void usage(FILE *f)
 		"beta is that of the slowest neighbour pair i <-> i+1 (Version 4) or of the\n"
 		"slowest device's own HtoD/DtoH (Versions 1-3) among the G devices, where the\n"
 		"calibration has per-pair or per-device measurements; a line under each row\n"
-		"names it and where its times came from (own sweep, or a matrix estimate).\n");
+		"names it and where its times came from (own sweep, or a matrix estimate).\n"
+		"\n"
+		"Which model to trust: under each row, the model whose validation against the\n"
+		"run's measured solver runtimes had the lowest MAPE for that version and G (the\n"
+		"report's accuracy table; the nearest validated G when G was not validated),\n"
+		"with its MAPE and the grid sizes it was validated on; without a validation, the\n"
+		"model that takes the most of the node's own measurements, and why. The reasons\n"
+		"follow the table (\"recommended\" in each JSON row).\n"
+		"\n"
+		"Outside the calibration: N beyond the calibrated grid sizes, a G the versions\n"
+		"were not run on, or a halo plane (8 N^2 bytes) beyond the sizes the version's\n"
+		"transfer paths were measured at is a WARNING under the table, with how far and\n"
+		"the nodebw command that would measure it (\"outside_calibration\" in JSON). It is\n"
+		"a prediction still: the exit status stays 0.\n");
 }
 
 static int one_version(const char *t, void *ctx, char *err, size_t errlen)
@@ -63,7 +80,7 @@ static int one_version(const char *t, void *ctx, char *err, size_t errlen)
 
 /* What the command line asks for. */
 struct predict_opts {
-	const char *file;
+	const char *file, *results;
 	int ns[MAX_LIST], gs[MAX_LIST], nn, ng, steps;
 	bool vers[5], json;
 	enum nbw_kbar_rule rule;
@@ -106,6 +123,9 @@ static int parse_option(int ch, char **argv, struct predict_opts *o, bool *any_v
 	case 'j':
 		o->json = true;
 		return 0;
+	case 'R':
+		o->results = optarg;
+		return 0;
 	case ':':
 		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 		return -1;
@@ -124,6 +144,7 @@ static int parse_args(int argc, char **argv, struct predict_opts *o, char *err, 
 		{"gpus", required_argument, NULL, 'g'},    {"version", required_argument, NULL, 'v'},
 		{"steps", required_argument, NULL, 's'},   {"kbar-rule", required_argument, NULL, 'r'},
 		{"json", no_argument, NULL, 'j'},          {"help", no_argument, NULL, 'h'},
+		{"results", required_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0}};
 	memset(o, 0, sizeof(*o));
 	o->rule = NBW_KBAR_ALL;
@@ -333,8 +354,25 @@ static bool row_finite(const struct predict_row *r, char *err, size_t errlen)
 	return true;
 }
 
-static int predict_all(const struct predict_opts *o, const struct nbw_calib *c, FILE *tf,
-		       json_t *out, char *err, size_t errlen)
+/* The model to trust for \p r and the range warnings of its (N, G, version). */
+static void advise(const struct nbw_calib *c, const char *val_from, const struct predict_row *r,
+		   struct predict_advice *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->n = r->n;
+	a->g = r->g;
+	snprintf(a->v, sizeof(a->v), "%s", r->vn);
+	const bool can[NBW_MODEL_COUNT] = {true, r->orc == 0, r->arc == 0, r->erc == 0};
+	nbw_recommend(c->valid, val_from, r->g, r->vn, can, &a->adv);
+	const double t[NBW_MODEL_COUNT] = {r->p.total_s, r->od.total_s, r->ap.total_s,
+					   r->e.total_s};
+	a->total_s = t[a->adv.model];
+	a->nwarn = nbw_range_check(c, r->n, r->g, r->vn, a->warn);
+}
+
+static int predict_all(const struct predict_opts *o, const struct nbw_calib *c,
+		       const char *val_from, FILE *tf, json_t *out, struct predict_advice *adv,
+		       size_t *nadv, char *err, size_t errlen)
 {
 	for (int i = 0; i < o->nn; i++)
 		for (int j = 0; j < o->ng; j++)
@@ -358,10 +396,16 @@ static int predict_all(const struct predict_opts *o, const struct nbw_calib *c, 
 							   sizeof(r.owhy));
 				if (!row_finite(&r, err, errlen))
 					return 2;
-				if (o->json)
-					json_array_append_new(out, row_json(&r));
-				else
+				struct predict_advice *a = &adv[(*nadv)++];
+				advise(c, val_from, &r, a);
+				if (o->json) {
+					json_t *row = row_json(&r);
+					nbw_predict_advice_json(row, a, val_from);
+					json_array_append_new(out, row);
+				} else {
 					row_text(tf, &r, c->nsets > 0);
+					nbw_predict_advice_row(tf, a);
+				}
 			}
 	return 0;
 }
@@ -385,6 +429,20 @@ int nbw_predict_main(int argc, char **argv)
 		nbw_calib_free(&c);
 		goto usage_error;
 	}
+	/* The validation to recommend by: the calibration's own, or --results'. */
+	char val_from[1200];
+	snprintf(val_from, sizeof(val_from), "stored in %s", o.file);
+	if (o.results && nbw_predict_validation_from_results(o.results, &c, val_from,
+							     sizeof(val_from), err, sizeof(err))) {
+		nbw_calib_free(&c);
+		goto usage_error;
+	}
+	size_t nrows = (size_t)o.nn * (size_t)o.ng * 4, nadv = 0;
+	struct predict_advice *adv = calloc(nrows, sizeof(*adv));
+	if (!adv) {
+		nbw_calib_free(&c);
+		return 1;
+	}
 	json_t *out = json_array();
 	/* The table goes to a buffer first: on an error nothing but the message is printed. */
 	char *table = NULL;
@@ -392,13 +450,17 @@ int nbw_predict_main(int argc, char **argv)
 	FILE *tf = open_memstream(&table, &table_len);
 	if (!tf) {
 		json_decref(out);
+		free(adv);
 		nbw_calib_free(&c);
 		return 1;
 	}
 	if (!o.json)
 		table_head(tf, &o, &c);
-	int rc = predict_all(&o, &c, tf, out, err, sizeof(err));
+	int rc = predict_all(&o, &c, val_from, tf, out, adv, &nadv, err, sizeof(err));
+	if (rc == 0 && !o.json)
+		nbw_predict_advice_block(tf, adv, nadv);
 	fclose(tf);
+	free(adv);
 	if (o.json && rc == 0) {
 		json_dumpf(out, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 		printf("\n");

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nodebw/advice.h"
 #include "nodebw/backends.h"
 #include "nodebw/cli.h"
 #include "nodebw/config.h"
@@ -188,6 +189,18 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir,
 	/* The calibration derived as the results were loaded: written here, and the same one
 	 * feeds the summary and the report. */
 	int rc = 0;
+	/* The summary first: its accuracy per (G, version) is the run's validation, which the
+	 * calibration keeps for 'nodebw predict' (one computation, nbw_model_summary). */
+	json_t *sum = in.calib ? nbw_report_summary(&in) : NULL;
+	if (in.calib && sum) {
+		struct nbw_validation *val = calloc(1, sizeof(*val));
+		if (val && nbw_model_validation(sum, val) == 0) {
+			in.calib->valid = val;
+		} else if (val) {
+			nbw_validation_free(val);
+			free(val);
+		}
+	}
 	if (in.calib) {
 		json_t *j = nbw_calib_to_json(in.calib);
 		char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
@@ -198,7 +211,10 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir,
 		snprintf(err, errlen, "%s", in.calib_err);
 		rc = -1;
 	}
-	json_t *sum = rc == 0 ? nbw_report_summary(&in) : NULL;
+	if (rc) {
+		json_decref(sum);
+		sum = NULL;
+	}
 	if (rc == 0 && ro->report) {
 		nbw_run_progress(ro, "report: %s/report.md and report.html", rdir);
 		rc = nbw_report_build(&in, sum, rdir, err, errlen);

@@ -178,6 +178,9 @@ struct nbw_calib {
 	size_t nlaunch;
 	struct nbw_corun *corun;  /**< the co-run probe (may be none) */
 	size_t ncorun;
+	/** What the run validated: each model's MAPE against the measured solver runtimes
+	 *  (include/nodebw/advice.h); NULL when the file does not say. */
+	struct nbw_validation *valid;
 };
 
 void nbw_calib_free(struct nbw_calib *c);

@@ -163,10 +163,15 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in);
 
 /** The solver's measured speedups and both models' accuracy per (G, version), for the
  *  summary (model_report.c): {"speedups": [{G, version, largest_n, speedup_at_largest_n,
- *  best_speedup, best_n}], "accuracy": [{G, version, sizes, paper_mape, paper_bias,
+ *  best_speedup, best_n}], "accuracy": [{G, version, sizes, n_values, paper_mape, paper_bias,
  *  extended_mape, extended_bias, max_spread}]} (fractions, not per cent), or {"why": ...}
  *  when there is nothing to show. */
 json_t *nbw_model_summary(const struct nbw_rinput *in);
+struct nbw_validation;
+/** The run's validation (include/nodebw/advice.h) from \p summary, an object whose "solver"
+ *  is nbw_model_summary's (the whole summary, or {"solver": that}): each model's MAPE per
+ *  (G, version) as the accuracy table computed it. 0, or -1 out of memory. */
+int nbw_model_validation(json_t *summary, struct nbw_validation *out);
 
 /** The summary that opens the report and ends `nodebw run` (summary.c): per path the
  *  large-size and best bandwidth, the fraction of theoretical and the small-size latency;
@@ -235,7 +240,11 @@ struct nbw_rs_accuracy {
 	int g, sizes, unstable_sizes;
 	const char *version, *measure;
 	double onedev_mape, compcal_mape, extended_mape, paper_mape, conly_mape, max_spread;
+	size_t nn;                 /**< the grid sizes N the MAPEs are over */
+	json_t *n_values_;         /* private */
 };
+/** The grid size \p i of \p a's MAPEs (0 past the end). */
+int nbw_rs_accuracy_n(const struct nbw_rs_accuracy *a, size_t i);
 bool nbw_rs_speedup(json_t *summary, size_t i, struct nbw_rs_speedup *out);
 /** Accuracy entry \p i of the summary's solver; false past the end. */
 bool nbw_rs_accuracy(json_t *summary, size_t i, struct nbw_rs_accuracy *out);

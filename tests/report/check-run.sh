@@ -281,6 +281,25 @@ assert 'k_slab / k(N) = ' in rows[0]['evidence'], rows[0]"
 check "predict from the run's calibration: exit 0" test $? -eq 0
 check "predict: 8 rows, extended model available for each" \
 	sh -c "[ \$(grep -c '^   32 ' '$tmp/pred') -eq 8 ] && ! grep -q 'n/a' '$tmp/pred'"
+# The run's validation is in the calibration, as the report's summary.json has it, and
+# predict recommends by it (a G the run validated, an N it calibrated: no warning).
+python3 - "$out/calibration.json" "$out/report/summary.json" >"$tmp/val" 2>&1 <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))["validation"]["accuracy"]
+acc = json.load(open(sys.argv[2]))["solver"]["accuracy"]
+keys = {"paper": "paper_mape", "one-device": "onedev_mape",
+        "compute-calibrated": "compcal_mape", "fitted": "extended_mape",
+        "compute-only": "conly_mape"}
+want = sorted((a["G"], a["version"], a["n_values"], {m: a[k] for m, k in keys.items() if k in a})
+              for a in acc if a["sizes"])
+got = sorted((e["G"], e["version"], e["n"], e["mape"]) for e in v)
+assert got == want and got, (got, want)
+PY
+check "calibration.json holds the report's validation" test $? -eq 0
+sed 's/^/#   /' "$tmp/val" | head -5
+check "predict recommends by the run's validation" \
+	sh -c "[ \$(grep -c '^  recommended: [a-z-]*, ' '$tmp/pred') -eq 8 ] && grep -q '^  recommended: [a-z-]*, .* (MAPE [0-9.]* % on G=[24] v[1-4], N=' '$tmp/pred' && ! grep -q 'holds no validation' '$tmp/pred'"
+check "predict inside the calibrated range: no warning" sh -c "! grep -q WARNING '$tmp/pred'"
 
 "$NODEBW" report --output "$tmp/again" "$out/results.json" >"$tmp/out2" 2>&1
 check "the report regenerates from the saved results" test $? -eq 0 -a -s "$tmp/again/report.md"
