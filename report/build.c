@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nodebw/advice.h"
 #include "nodebw/products.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
@@ -61,6 +62,33 @@ static size_t bandwidth_figures(struct nbw_rdoc *r, const struct nbw_rinput *in,
 	}
 	nbw_rdoc_grid_end(r);
 	return placed;
+}
+
+/* Which model to trust, per version at the largest validated device count: the model
+ * `nodebw predict` recommends for it (the lowest MAPE of this run's validation). */
+static void trust_items(struct nbw_rdoc *r, json_t *sum)
+{
+	struct nbw_validation val;
+	if (nbw_model_validation(sum, &val) != 0)
+		return;
+	int g = 0;
+	for (size_t i = 0; i < val.n; i++)
+		g = val.e[i].g > g ? val.e[i].g : g;
+	bool can[NBW_MODEL_COUNT];
+	for (int m = 0; m < NBW_MODEL_COUNT; m++)
+		can[m] = true;
+	for (size_t i = 0; i < val.n; i++) {
+		const struct nbw_valid_entry *e = &val.e[i];
+		struct nbw_advice adv;
+		if (e->g != g || nbw_recommend(&val, "this run", g, e->version, can, &adv) ||
+		    !adv.validated)
+			continue;
+		nbw_rdoc_item(r, "To predict %s on %d devices, trust the %s model: MAPE %.1f %% "
+				 "against this run's measured runtimes (%s, N = %d to %d).",
+			      e->version, g, nbw_model_name(adv.model), 100.0 * adv.mape,
+			      e->measure, e->nn ? e->n[0] : 0, e->nn ? e->n[e->nn - 1] : 0);
+	}
+	nbw_validation_free(&val);
 }
 
 /* The main page: one question per section, each answered by a picture and a short table,
@@ -123,6 +151,7 @@ static void main_page(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t *s
 	else
 		nbw_rdoc_para(r, "No solver runs: the models are neither calibrated nor validated "
 				 "here ('nodebw run' runs the solver).");
+	trust_items(r, sum);
 	for (int gc = 64; gc >= 2; gc--) {
 		char name[64];
 		snprintf(name, sizeof(name), "fig6-speedup-model-g%d", gc);
