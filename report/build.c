@@ -53,6 +53,7 @@ static int write_report(const struct nbw_rinput *in, json_t *summary, const char
 		return -1;
 	}
 	nbw_report_summary_section(r, sum);
+	nbw_report_run_compare(r, in);
 	nbw_report_overview(r, in);
 	nbw_report_whole_node(r, in);
 	nbw_report_transfers(r, in);

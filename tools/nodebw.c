@@ -277,6 +277,10 @@ static int probe_options(int argc, char **argv, bool is_run, struct nbw_probe_op
 static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv)
 {
 	c->doc = nbw_doc_new(full_argc, full_argv);
+	/* The git revision of this build, beside the version: what nodebw compare names. */
+	if (c->doc)
+		json_object_set_new(json_object_get(c->doc->root, "tool"), "revision",
+				    json_string(NBW_REVISION));
 	c->pctx = nbw_probe_ctx_new();
 	/* Progress goes with the tables on a terminal, to stderr when stdout is a file. */
 	struct nbw_term_opts to = { .no_offload = !NBW_HAVE_OMP, .verbose = c->o->verbose,

@@ -163,6 +163,10 @@ json_t *nbw_model_summary(const struct nbw_rinput *in);
 json_t *nbw_report_summary(const struct nbw_rinput *in);
 /** The summary as the report's first section. */
 void nbw_report_summary_section(struct nbw_rdoc *r, json_t *summary);
+/** With exactly two results files: the second run against the first, path by path
+ *  (include/nodebw/runcmp.h), one table with its CSV (report/run_compare.c); nothing
+ *  otherwise. */
+void nbw_report_run_compare(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** The summary's solver table on a terminal (a line per G and version; nothing without
  *  solver runs): part of the one summary at the end of `nodebw run` (tools/summary.c). */
 void nbw_report_summary_solver(FILE *f, json_t *summary);
