@@ -5,10 +5,12 @@
  * folder (nbw_fleet_report) and print the summary. Two runs (`nodebw compare A B`) go to
  * tools/cmd-runcmp.c.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd-compare.h"
 #include "check.h"
@@ -75,6 +77,11 @@ static int compare_mode(int argc, char **argv)
 		return 2;
 	if (n == 2) {
 		const char *bad = nbw_run_compare_is_run(pos[0]) ? pos[1] : pos[0];
+		struct stat st;
+		if (stat(bad, &st) != 0) {
+			fprintf(stderr, "nodebw: error: %s: %s\n", bad, strerror(errno));
+			return 0;
+		}
 		fprintf(stderr, "nodebw: error: %s is not a results file or a run folder: "
 				"'nodebw compare A B' compares two runs, 'nodebw compare FLEET_DIR' "
 				"one fleet folder\n", bad);
