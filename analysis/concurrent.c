@@ -152,6 +152,11 @@ static json_t *one(json_t *devices, json_t *ms, const struct nbw_rv_meas *x)
 		nbw_an_num(ref, true), "fraction_of_host_limit",
 		nbw_an_num(x->gbps / ref, true), "bound",
 		bound ? json_string(bound) : json_null(), "verdict", said);
+	double ci_lo, ci_hi;
+	if (nbw_rv_meas_ci_gbps(x, &ci_lo, &ci_hi)) {
+		json_object_set_new(o, "aggregate_ci_lo_gbps", json_real(ci_lo));
+		json_object_set_new(o, "aggregate_ci_hi_gbps", json_real(ci_hi));
+	}
 	json_object_set_new(o, "host_limit_host_mem",
 			    isfinite(ref) ? json_string(mem_used) : json_null());
 	json_object_set_new(o, "slowest",

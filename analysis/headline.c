@@ -34,56 +34,91 @@ static struct nbw_headline *put(struct nbw_headline *out, size_t max, size_t *n,
 	memset(h, 0, sizeof(*h));
 	snprintf(h->api, sizeof(h->api), "%s", api);
 	snprintf(h->what, sizeof(h->what), "%s", what);
-	h->gbps = NAN;
+	h->gbps = h->lo_gbps = h->hi_gbps = NAN;
 	h->bytes = -1;
 	return h;
 }
 
-/* The median over the devices of one device table (its rows, at the comparison size). */
-static double table_median(json_t *t, int *members)
+/* The median over the members (a device table's rows or a matrix's off-diagonal cells, at
+ * the comparison size) and the medians of their intervals' ends: the range the median
+ * takes when each member moves within its own interval (NaN when one has none). */
+struct members {
+	double *v, *lo, *hi;
+	size_t n, cap;
+	bool all_ci;
+};
+
+static bool members_init(struct members *m, size_t cap)
 {
-	size_t cap = json_array_size(json_object_get(t, "rows")), n = 0, j;
+	memset(m, 0, sizeof(*m));
+	m->cap = cap ? cap : 1;
+	m->all_ci = true;
+	m->v = calloc(m->cap, sizeof(double));
+	m->lo = calloc(m->cap, sizeof(double));
+	m->hi = calloc(m->cap, sizeof(double));
+	return m->v && m->lo && m->hi;
+}
+
+static void members_add(struct members *m, json_t *o)
+{
+	double g = num(o, "gbps"), lo = num(o, "ci_lo_gbps"), hi = num(o, "ci_hi_gbps");
+	if (!isfinite(g) || m->n >= m->cap)
+		return;
+	m->all_ci = m->all_ci && isfinite(lo) && isfinite(hi);
+	m->v[m->n] = g;
+	m->lo[m->n] = lo;
+	m->hi[m->n++] = hi;
+}
+
+static double members_done(struct members *m, struct nbw_path_fig *f)
+{
+	f->gbps = m->v ? nbw_an_median(m->v, m->n) : NAN;
+	bool ci = m->v && m->all_ci && m->n;
+	f->lo_gbps = ci ? nbw_an_median(m->lo, m->n) : NAN;
+	f->hi_gbps = ci ? nbw_an_median(m->hi, m->n) : NAN;
+	f->members = (int)m->n;
+	free(m->v);
+	free(m->lo);
+	free(m->hi);
+	return f->gbps;
+}
+
+/* The median over the devices of one device table (its rows, at the comparison size). */
+static double table_median(json_t *t, struct nbw_path_fig *f)
+{
+	size_t j;
 	json_t *r;
-	double *v = calloc(cap ? cap : 1, sizeof(*v));
-	if (!v)
-		return NAN;
-	json_array_foreach(json_object_get(t, "rows"), j, r)
-		if (isfinite(num(r, "gbps")))
-			v[n++] = num(r, "gbps");
-	double med = nbw_an_median(v, n);
-	free(v);
-	*members = (int)n;
-	return med;
+	struct members m;
+	if (members_init(&m, json_array_size(json_object_get(t, "rows"))))
+		json_array_foreach(json_object_get(t, "rows"), j, r)
+			members_add(&m, r);
+	f->bytes = (long long)json_integer_value(json_object_get(t, "bytes"));
+	return members_done(&m, f);
 }
 
 /* The median over the ordered pairs of one P2P matrix (not the diagonal). */
-static double matrix_median(json_t *m, int *members)
+static double matrix_median(json_t *m, struct nbw_path_fig *f)
 {
-	size_t nd = json_array_size(json_object_get(m, "devices")), n = 0, r, c;
+	size_t nd = json_array_size(json_object_get(m, "devices")), r, c;
 	json_t *row, *cell;
-	double *v = calloc(nd * nd + 1, sizeof(*v));
-	if (!v)
-		return NAN;
-	json_array_foreach(json_object_get(m, "cells"), r, row)
-		json_array_foreach(row, c, cell)
-			if (r != c && json_is_object(cell) && n < nd * nd &&
-			    isfinite(num(cell, "gbps")))
-				v[n++] = num(cell, "gbps");
-	double med = nbw_an_median(v, n);
-	free(v);
-	*members = (int)n;
-	return med;
+	struct members v;
+	if (members_init(&v, nd * nd))
+		json_array_foreach(json_object_get(m, "cells"), r, row)
+			json_array_foreach(row, c, cell)
+				if (r != c && json_is_object(cell))
+					members_add(&v, cell);
+	f->bytes = (long long)json_integer_value(json_object_get(m, "bandwidth_bytes"));
+	return members_done(&v, f);
 }
 
-double nbw_path_at_comparison(json_t *tables, json_t *matrices, const char *api,
-			      const char *dir, const char *mode, const char *host_mem,
-			      const char *peer, const char *bind, int *members, long long *bytes)
+bool nbw_path_figure(json_t *tables, json_t *matrices, const char *api, const char *dir,
+		     const char *mode, const char *host_mem, const char *peer, const char *bind,
+		     struct nbw_path_fig *out)
 {
 	size_t i;
 	json_t *t;
 	bool p2p = strcmp(dir, "p2p") == 0;
-	*members = 0;
-	*bytes = -1;
+	*out = (struct nbw_path_fig){ NAN, NAN, NAN, 0, -1 };
 	json_array_foreach(p2p ? matrices : tables, i, t) {
 		if (strcmp(str(t, "api"), api) || strcmp(str(t, "mode"), mode) ||
 		    (bind && bind[0] && strcmp(str(t, "binding"), bind)))
@@ -92,11 +127,24 @@ double nbw_path_at_comparison(json_t *tables, json_t *matrices, const char *api,
 				  strcmp(str(t, "peer_access"), peer)
 			: strcmp(str(t, "direction"), dir) || strcmp(str(t, "host_mem"), host_mem))
 			continue;
-		*bytes = (long long)json_integer_value(
-			json_object_get(t, p2p ? "bandwidth_bytes" : "bytes"));
-		return p2p ? matrix_median(t, members) : table_median(t, members);
+		if (p2p)
+			matrix_median(t, out);
+		else
+			table_median(t, out);
+		return isfinite(out->gbps);
 	}
-	return NAN;
+	return false;
+}
+
+double nbw_path_at_comparison(json_t *tables, json_t *matrices, const char *api,
+			      const char *dir, const char *mode, const char *host_mem,
+			      const char *peer, const char *bind, int *members, long long *bytes)
+{
+	struct nbw_path_fig f;
+	nbw_path_figure(tables, matrices, api, dir, mode, host_mem, peer, bind, &f);
+	*members = f.members;
+	*bytes = f.bytes;
+	return f.gbps;
 }
 
 /* The best (mode and memory) of the per-device medians of one direction. */
@@ -107,12 +155,14 @@ static void transfers(json_t *tables, const char *api, const char *dir, struct n
 	json_array_foreach(tables, i, t) {
 		if (strcmp(str(t, "api"), api) || strcmp(str(t, "direction"), dir))
 			continue;
-		int n;
-		double med = table_median(t, &n);
+		struct nbw_path_fig f;
+		double med = table_median(t, &f);
 		if (isfinite(med) && !(med <= h->gbps)) {
 			h->gbps = med;
-			h->bytes = (long long)json_integer_value(json_object_get(t, "bytes"));
-			h->members = (int)n;
+			h->bytes = f.bytes;
+			h->members = f.members;
+			h->lo_gbps = f.lo_gbps;
+			h->hi_gbps = f.hi_gbps;
 			snprintf(h->how, sizeof(h->how), "%s %s", str(t, "mode"), str(t, "host_mem"));
 		}
 	}
@@ -127,12 +177,14 @@ static void p2p(json_t *mx, const char *api, struct nbw_headline *h)
 	json_array_foreach(mx, i, m) {
 		if (strcmp(str(m, "api"), api) || strcmp(str(m, "concurrency"), "single"))
 			continue;
-		int n;
-		double med = matrix_median(m, &n);
+		struct nbw_path_fig f;
+		double med = matrix_median(m, &f);
 		if (isfinite(med) && !(med <= h->gbps)) {
 			h->gbps = med;
-			h->bytes = (long long)json_integer_value(json_object_get(m, "bandwidth_bytes"));
-			h->members = (int)n;
+			h->bytes = f.bytes;
+			h->members = f.members;
+			h->lo_gbps = f.lo_gbps;
+			h->hi_gbps = f.hi_gbps;
 			snprintf(h->how, sizeof(h->how), "%s%s", str(m, "mode"),
 				 strcmp(str(m, "peer_access"), "enabled") == 0 ? ", peer access" : "");
 		}
@@ -151,6 +203,8 @@ static void at_once(json_t *rows, const char *api, struct nbw_headline *h)
 		h->gbps = g;
 		h->bytes = (long long)json_integer_value(json_object_get(r, "bytes"));
 		h->members = (int)json_array_size(json_object_get(r, "devices"));
+		h->lo_gbps = num(r, "aggregate_ci_lo_gbps");
+		h->hi_gbps = num(r, "aggregate_ci_hi_gbps");
 		snprintf(h->how, sizeof(h->how), "%s %s", str(r, "pattern"), str(r, "mode"));
 	}
 }
@@ -188,6 +242,8 @@ size_t nbw_headlines(json_t *devices, json_t *tables, json_t *matrices, json_t *
 				o->gbps = h.gbps;
 				o->bytes = h.bytes;
 				o->members = h.members;
+				o->lo_gbps = h.lo_gbps;
+				o->hi_gbps = h.hi_gbps;
 				snprintf(o->how, sizeof(o->how), "%s", h.how);
 			}
 		}

@@ -164,6 +164,16 @@ static int index_of(const int *ids, size_t n, int id)
 	return -1;
 }
 
+/* The interval of the median GB/s (nbw_rv_meas_ci_gbps), where there is one. */
+static void set_interval(json_t *o, const struct nbw_rv_meas *x)
+{
+	double lo, hi;
+	if (!nbw_rv_meas_ci_gbps(x, &lo, &hi))
+		return;
+	json_object_set_new(o, "ci_lo_gbps", json_real(lo));
+	json_object_set_new(o, "ci_hi_gbps", json_real(hi));
+}
+
 static json_t *new_cell(const struct nbw_rv_meas *x)
 {
 	return json_pack("{s:i, s:i, s:n, s:n, s:s, s:o, s:n, s:b}", "src", x->src, "dst", x->dst,
@@ -231,6 +241,7 @@ json_t *nbw_analysis_matrices_at(json_t *devices, json_t *measurements, long lon
 			}
 			if (x.bytes == s[k].big && json_is_null(json_object_get(cell, "gbps"))) {
 				json_object_set_new(cell, "gbps", nbw_an_num(x.gbps, false));
+				set_interval(cell, &x);
 				json_object_set_new(cell, "fraction",
 						    x.theoretical > 0.0
 							    ? nbw_an_num(x.gbps / x.theoretical, false)
@@ -309,6 +320,7 @@ json_t *nbw_analysis_device_tables_at(json_t *devices, json_t *measurements, lon
 					x.theoretical > 0.0 ? nbw_an_num(x.gbps / x.theoretical, false)
 							    : json_null(),
 					"host_memory", x.host_memory);
+				set_interval(found, &x);
 				/* The median's 95 % interval (+- % of it), where the document has
 				 * one. */
 				if (isfinite(x.ci_half_width_pct))

@@ -29,12 +29,19 @@ static json_t *gaps_of(json_t *devices, json_t *measurements)
 
 int nbw_products_derive(json_t *root, struct nbw_products *out)
 {
+	struct nbw_rv_doc d;
+	nbw_rv_doc_read(root, &d);
+	return nbw_products_derive_at(root, nbw_analysis_comparison_bytes(d.devices,
+									   d.measurements), out);
+}
+
+int nbw_products_derive_at(json_t *root, long long cmp, struct nbw_products *out)
+{
 	memset(out, 0, sizeof(*out));
 	struct nbw_rv_doc d;
 	nbw_rv_doc_read(root, &d);
 	json_t *devs = d.devices, *ms = d.measurements;
-	out->comparison_bytes = nbw_analysis_comparison_bytes(devs, ms);
-	long long cmp = out->comparison_bytes;
+	out->comparison_bytes = cmp;
 	out->matrices = nbw_analysis_matrices_at(devs, ms, cmp);
 	out->device_tables = nbw_analysis_device_tables_at(devs, ms, cmp);
 	out->all_at_once = nbw_analysis_concurrent_at(devs, ms, cmp);

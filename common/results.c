@@ -74,6 +74,12 @@ void nbw_doc_set_state(struct nbw_doc *d, const char *state, const char *detail)
 					 strcmp(state, "killed") == 0));
 }
 
+void nbw_doc_set_revision(struct nbw_doc *d, const char *revision)
+{
+	json_object_set_new(json_object_get(d->root, "tool"), "revision",
+			    json_string(revision ? revision : ""));
+}
+
 void nbw_doc_free(struct nbw_doc *d)
 {
 	if (!d)

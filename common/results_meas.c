@@ -83,15 +83,15 @@ static json_t *summary_json(const struct nbw_summary *s)
 static json_t *median_ci_json(const struct nbw_measurement *m)
 {
 	const struct nbw_median_ci *c = &m->ci;
-	double total = (double)m->bytes * (m->nstreams ? m->nstreams : 1);
-	if (!c->n || !(c->lo > 0.0) || !isfinite(c->half_width))
+	double total = (double)m->bytes * (m->nstreams ? m->nstreams : 1), lo_gbps, hi_gbps;
+	if (!nbw_median_ci_gbps(c, total, &lo_gbps, &hi_gbps))
 		return json_null();
 	char method[96];
 	snprintf(method, sizeof(method), "order statistics (binomial ranks %zu,%zu of %zu)", c->j,
 		 c->k, c->n);
 	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:[I, I], s:s}", "level", c->level,
 			 "coverage", c->coverage, "lo_s", c->lo, "hi_s", c->hi, "lo_gbps",
-			 total / c->hi / 1e9, "hi_gbps", total / c->lo / 1e9, "half_width_pct",
+			 lo_gbps, "hi_gbps", hi_gbps, "half_width_pct",
 			 100.0 * c->half_width, "ranks", (json_int_t)c->j, (json_int_t)c->k, "method",
 			 method);
 }

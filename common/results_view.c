@@ -7,9 +7,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nodebw/analysis.h"
+#include "nodebw/stats.h"
 #include "results_priv.h"
 
 /* ---- devices ----------------------------------------------------------------------- */
@@ -208,6 +210,37 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 	return true;
 }
 
+/* The interval of the median GB/s: the document's (median_ci), or for a document written
+ * before measurements kept one, the same order statistics of its samples at NBW_CI_LEVEL
+ * (nbw_median_ci_of and nbw_median_ci_gbps, as the writer computes it). */
+bool nbw_rv_meas_ci_gbps(const struct nbw_rv_meas *x, double *lo, double *hi)
+{
+	*lo = x->ci_lo_gbps;
+	*hi = x->ci_hi_gbps;
+	if (isfinite(*lo) && isfinite(*hi) && *lo <= *hi)
+		return true;
+	*lo = *hi = NAN;
+	json_t *samples = json_object_get(x->j, "samples_s"), *v;
+	size_t n = json_array_size(samples), i, k = 0;
+	json_t *stored = json_object_get(x->j, "median_ci");
+	if (n == 0 || x->bytes <= 0 || (stored && !json_is_null(stored)))
+		return false; /* none to compute, or the document's own says there is none */
+	double *t = malloc(n * sizeof(*t));
+	if (!t)
+		return false;
+	json_array_foreach(samples, i, v)
+		if (json_is_number(v) && json_number_value(v) > 0.0)
+			t[k++] = json_number_value(v);
+	struct nbw_median_ci c;
+	double total = (double)x->bytes * (x->nstreams > 0 ? x->nstreams : 1);
+	bool ok = k == n && nbw_median_ci_of(t, n, NBW_CI_LEVEL, &c) == 0 &&
+		  nbw_median_ci_gbps(&c, total, lo, hi) && *lo <= *hi;
+	free(t);
+	if (!ok)
+		*lo = *hi = NAN;
+	return ok;
+}
+
 bool nbw_rv_meas_verified(const struct nbw_rv_meas *x)
 {
 	return x->j && !x->error && strcmp(x->verify_status, "passed") == 0;
@@ -258,6 +291,7 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->state = out->state_detail = out->created = out->tool_version = "";
+	out->tool_revision = "";
 	out->hostname = out->cpu_model = out->kernel = out->arch = "";
 	out->speed_reference_method = "";
 	out->schema_version = out->cpus_online = out->cpus_allowed = out->rounds_run = -1;
@@ -269,6 +303,7 @@ bool nbw_rv_doc_read(json_t *root, struct nbw_rv_doc *out)
 	out->state_detail = jstr(root, "state_detail");
 	out->created = jstr(root, "created");
 	out->tool_version = jstr(json_object_get(root, "tool"), "version");
+	out->tool_revision = jstr(json_object_get(root, "tool"), "revision");
 	out->schema_version = jint(root, "schema_version", -1);
 	out->interrupted = json_is_true(json_object_get(root, "interrupted"));
 	out->plane_sweep = json_object_get(root, "plane_sweep") != NULL;

@@ -131,6 +131,17 @@ int nbw_median_ci_of(const double *x, size_t n, double level, struct nbw_median_
 	return rc;
 }
 
+bool nbw_median_ci_gbps(const struct nbw_median_ci *c, double total_bytes, double *lo_gbps,
+			double *hi_gbps)
+{
+	*lo_gbps = *hi_gbps = NAN;
+	if (!c->n || !(c->lo > 0.0) || !isfinite(c->half_width))
+		return false;
+	*lo_gbps = total_bytes / c->hi / 1e9;
+	*hi_gbps = total_bytes / c->lo / 1e9;
+	return true;
+}
+
 double nbw_ci_half_width(double median, double lo, double hi)
 {
 	if (!(median > 0.0) || !isfinite(lo) || !isfinite(hi))

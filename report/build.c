@@ -100,6 +100,7 @@ static void main_page(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t *s
 	nbw_report_summary_section(r, sum);
 	nbw_rdoc_link_page(r, "node", "Every path, one row each,",
 			   "with its best size, its theoretical figure and its latency.");
+	nbw_report_run_compare(r, in); /* two results files: B against A */
 
 	char size[32] = "", head[96];
 	const struct nbw_products *p0 = nbw_rinput_products(in, 0);

@@ -2,12 +2,15 @@
 /*
  * `nodebw compare [--output DIR] [--json] [--quiet] FLEET_DIR` (also `nodebw report
  * --fleet`): compare the nodes of a fleet folder (nbw_fleet_compare), write the report
- * folder (nbw_fleet_report) and print the summary.
+ * folder (nbw_fleet_report) and print the summary. Two runs (`nodebw compare A B`) go to
+ * tools/cmd-runcmp.c.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd-compare.h"
 #include "check.h"
@@ -18,7 +21,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: nodebw compare [--output DIR] [--json] [--quiet] FLEET_DIR\n"
+		"       nodebw compare [--json] A B\n"
 		"       nodebw report --fleet FLEET_DIR [--output DIR]\n"
+		"\n"
+		"Two runs A and B (results files or run folders): run B compared with run A,\n"
+		"path by path, beyond noise or not ('nodebw compare --help A B' says more).\n"
 		"\n"
 		"Compare the nodes of a fleet folder (written by 'nodebw fleet': FLEET_DIR/nodes/\n"
 		"<node>/results.json, or any folder of node folders with results.json): nodes\n"
@@ -46,8 +53,63 @@ static void usage(FILE *f)
 
 static int compare_fleet(int argc, char **argv, const struct nbw_criteria *cr);
 
+/* The mode from the arguments: 2 for two runs (A B), 1 for a fleet folder; 0 after one line
+ * on stderr when they fit neither. An option's value is no argument. */
+static int compare_mode(int argc, char **argv)
+{
+	const char *pos[3];
+	int n = 0;
+	bool help = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			help = true;
+		else if (!strcmp(a, "--fleet"))
+			return 1;
+		if (!strcmp(a, "--output") || !strcmp(a, "--check") || !strcmp(a, "--references"))
+			i++;
+		else if (a[0] != '-' || !a[1])
+			pos[n < 3 ? n : 2] = a, n++;
+	}
+	if (help) /* the help of the form the arguments have */
+		return n == 2 ? 2 : 1;
+	if (n == 2 && nbw_run_compare_is_run(pos[0]) && nbw_run_compare_is_run(pos[1]))
+		return 2;
+	if (n == 2) {
+		const char *bad = nbw_run_compare_is_run(pos[0]) ? pos[1] : pos[0];
+		struct stat st;
+		if (stat(bad, &st) != 0) {
+			fprintf(stderr, "nodebw: error: %s: %s\n", bad, strerror(errno));
+			return 0;
+		}
+		fprintf(stderr, "nodebw: error: %s is not a results file or a run folder: "
+				"'nodebw compare A B' compares two runs, 'nodebw compare FLEET_DIR' "
+				"one fleet folder\n", bad);
+		return 0;
+	}
+	if (n > 2) {
+		fprintf(stderr, "nodebw: error: compare takes two runs (A B) or one fleet folder, "
+				"not %d arguments (see 'nodebw compare --help')\n", n);
+		return 0;
+	}
+	if (n == 1 && nbw_run_compare_is_run(pos[0])) {
+		fprintf(stderr, "nodebw: error: %s is one run: name the run to compare it with "
+				"('nodebw compare A B'), or a fleet folder\n", pos[0]);
+		return 0;
+	}
+	return 1;
+}
+
 int nbw_fleet_compare_main(int argc, char **argv)
 {
+	/* nodebw compare A B (two runs) or FLEET_DIR; nodebw report --fleet is a fleet. */
+	if (strcmp(argv[0], "compare") == 0) {
+		int mode = compare_mode(argc, argv);
+		if (mode == 0)
+			return NBW_EXIT_USAGE;
+		if (mode == 2)
+			return nbw_run_compare_main(argc, argv);
+	}
 	/* --check FILE, --references FILE|none, ...: the criteria of the verdicts. */
 	char **av;
 	struct nbw_criteria *cr;

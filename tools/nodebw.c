@@ -86,8 +86,9 @@ static void usage(FILE *f)
 		"           Versions 1-4 on G devices, verified (see 'nodebw heat --help')\n"
 		"  fleet    the node characterisation on every node of an allocation at once,\n"
 		"           under srun or mpirun, gathered and compared (see 'nodebw fleet --help')\n"
-		"  compare  the nodes of a fleet folder side by side: topology differences,\n"
-		"           per-path fleet medians, outliers (see 'nodebw compare --help')\n"
+		"  compare  two runs (A B): this run against the last one, path by path, worse\n"
+		"           or better beyond noise; or the nodes of a fleet folder side by side\n"
+		"           (see 'nodebw compare --help')\n"
 		"\n"
 		"Exit status: 0 everything asked for was measured and verified; 1 an error that\n"
 		"stopped the command; 2 bad input; 3 the command ran to its end but some\n"
@@ -277,6 +278,9 @@ static int probe_options(int argc, char **argv, bool is_run, struct nbw_probe_op
 static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv)
 {
 	c->doc = nbw_doc_new(full_argc, full_argv);
+	/* The git revision of this build, beside the version: what nodebw compare names. */
+	if (c->doc)
+		nbw_doc_set_revision(c->doc, NBW_REVISION);
 	c->pctx = nbw_probe_ctx_new();
 	/* Progress goes with the tables on a terminal, to stderr when stdout is a file. */
 	struct nbw_term_opts to = { .no_offload = !NBW_HAVE_OMP, .verbose = c->o->verbose,

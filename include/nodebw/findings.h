@@ -30,6 +30,18 @@ struct nbw_headline {
 	long long bytes;        /**< the comparison size */
 	char how[64];           /**< "sync pinned", "kernel", "host-to-all sync", ... */
 	int members;            /**< devices or pairs in the median; streams of the aggregate */
+	/** The range of the figure when each member's median moves within its own 95 %
+	 *  interval (the medians over the members of their intervals' ends; the aggregate's
+	 *  own interval); NaN when a member has no interval. */
+	double lo_gbps, hi_gbps;
+};
+
+/** One path's figure at the comparison size with its interval (nbw_path_figure). */
+struct nbw_path_fig {
+	double gbps;            /**< the median over the members; NaN: no figure there */
+	double lo_gbps, hi_gbps; /**< as struct nbw_headline's */
+	int members;
+	long long bytes;        /**< -1: no figure */
 };
 
 /** One path's figure at the comparison size: the median over its devices (HtoD, DtoH:
@@ -38,6 +50,10 @@ struct nbw_headline {
  *  \p matrices (nbw_analysis_device_tables, _matrices); \p bind "" or NULL: any binding.
  *  NaN when the path has no figure there; \p members and \p bytes say how many and at
  *  what size. The headlines and the report's path table both read paths here. */
+/** nbw_path_at_comparison with the figure's interval: false when the path has no figure. */
+bool nbw_path_figure(json_t *tables, json_t *matrices, const char *api, const char *dir,
+		     const char *mode, const char *host_mem, const char *peer, const char *bind,
+		     struct nbw_path_fig *out);
 double nbw_path_at_comparison(json_t *tables, json_t *matrices, const char *api,
 			      const char *dir, const char *mode, const char *host_mem,
 			      const char *peer, const char *bind, int *members, long long *bytes);

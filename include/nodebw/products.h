@@ -131,6 +131,10 @@ bool nbw_pv_latency(json_t *row, struct nbw_pv_latency *out);
 /** Derive every product of the results document \p root into \p out (zeroed first). 0, or
  *  -1 when out of memory (then \p out holds nothing). */
 int nbw_products_derive(json_t *root, struct nbw_products *out);
+/** The same at the size \p cmp instead of the document's own comparison size: what a
+ *  comparison of two runs reads the second at (the first run's size), so that no figure is
+ *  taken from another size. */
+int nbw_products_derive_at(json_t *root, long long cmp, struct nbw_products *out);
 /** A new struct nbw_products derived from \p root, or NULL when out of memory. */
 struct nbw_products *nbw_products_new(json_t *root);
 /** Release what \p p holds (not \p p itself); \p p may be zeroed or NULL. */

@@ -197,6 +197,10 @@ void nbw_report_verdict(struct nbw_rdoc *r, const struct nbw_rinput *in);
  *  \p detail instead the sources it came from and every pair's link (report/overview.c). */
 void nbw_report_topology(struct nbw_rdoc *r, const struct nbw_rinput *in, int level,
 			 bool detail);
+/** With exactly two results files: the second run against the first, path by path
+ *  (include/nodebw/runcmp.h), one table with its CSV (report/run_compare.c); nothing
+ *  otherwise. */
+void nbw_report_run_compare(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** The summary's solver table on a terminal (a line per G and version; nothing without
  *  solver runs): part of the one summary at the end of `nodebw run` (tools/summary.c). */
 void nbw_report_summary_solver(FILE *f, json_t *summary);

@@ -161,6 +161,8 @@ struct nbw_doc {
  *  and environment. */
 struct nbw_doc *nbw_doc_new(int argc, char **argv);
 void nbw_doc_free(struct nbw_doc *d);
+/** Record the git revision of the build that writes \p d (tool.revision). */
+void nbw_doc_set_revision(struct nbw_doc *d, const char *revision);
 void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev);
 /** How many of the document's devices are the API \p api's. */
 int nbw_doc_api_devices(const struct nbw_doc *d, const char *api);

@@ -121,6 +121,10 @@ bool nbw_rv_meas_usable(const struct nbw_rv_meas *x);
  *  point of the hidden-helper sweep. (nbw_rv_meas_usable is false for every chase: the
  *  bandwidth readers never see one.) */
 bool nbw_rv_meas_chase_usable(const struct nbw_rv_meas *x);
+/** The interval of the median GB/s (\p lo, \p hi): the document's median_ci, or for a
+ *  document written before measurements kept one, the same order statistics of its samples
+ *  (samples_s) at NBW_CI_LEVEL; false, both NaN, when there is neither. */
+bool nbw_rv_meas_ci_gbps(const struct nbw_rv_meas *x, double *lo, double *hi);
 /** Stream \p i's ends as "0->1", "h->2" (host = h) joined by commas into \p buf. */
 void nbw_rv_meas_ends(const struct nbw_rv_meas *x, char *buf, size_t len);
 
@@ -181,6 +185,7 @@ struct nbw_rv_doc {
 	const char *state_detail;
 	const char *created;    /**< UTC, ISO 8601; "" */
 	const char *tool_version, *hostname, *cpu_model;
+	const char *tool_revision; /**< the git revision of the nodebw that wrote it; "" */
 	int schema_version;     /**< -1 */
 	/* The machine (its "machine" object). */
 	const char *kernel, *arch;

@@ -71,6 +71,12 @@ struct nbw_median_ci {
  *  when n == 0). 0 or -1. */
 int nbw_median_ci_of(const double *x, size_t n, double level, struct nbw_median_ci *out);
 
+/** A time interval \p c (seconds) as the interval of the rate in GB/s of \p total_bytes
+ *  moved per sample: [total / hi / 1e9, total / lo / 1e9] (the slowest time is the lowest
+ *  rate). False, both NaN, when \p c holds no interval (n == 0, lo not > 0, no width). */
+bool nbw_median_ci_gbps(const struct nbw_median_ci *c, double total_bytes, double *lo_gbps,
+			double *hi_gbps);
+
 /** The interval's relative half-width: max(median - lo, hi - median) / median; +inf when
  *  the median is not > 0. */
 double nbw_ci_half_width(double median, double lo, double hi);
