@@ -46,9 +46,12 @@ struct page {
 	size_t nheads;
 };
 
-/* A figure placed with its image: what nbw_rdoc_figure_again places once more. */
+/* A figure placed (with its image or with why it has none): what nbw_rdoc_figure_again
+ * places once more. */
 struct placed {
 	char *stem, *caption;
+	char *no_image;        /* NULL: it has its image; else why not */
+	bool have_script;
 };
 
 struct nbw_rdoc {
@@ -222,6 +225,8 @@ struct nbw_rdoc *nbw_rdoc_new(const char *dir, const char *title, char *err, siz
 }
 
 static void end_list(struct nbw_rdoc *r);
+static void place(struct nbw_rdoc *r, const char *stem, const char *caption,
+		  const char *no_image, bool have_script, bool again);
 
 bool nbw_rdoc_page(struct nbw_rdoc *r, const char *stem, const char *title)
 {
@@ -297,12 +302,9 @@ bool nbw_rdoc_figure_again(struct nbw_rdoc *r, const char *stem)
 {
 	for (size_t i = 0; i < r->nfigs; i++)
 		if (strcmp(r->figs[i].stem, stem) == 0) {
-			char *st = strdup(stem), *cap = strdup(r->figs[i].caption);
-			if (st && cap)
-				nbw_rdoc_figure(r, st, cap, NULL, true);
-			free(st);
-			free(cap);
-			return st && cap;
+			const struct placed *pl = &r->figs[i];
+			place(r, pl->stem, pl->caption, pl->no_image, pl->have_script, true);
+			return true;
 		}
 	return false;
 }
@@ -463,12 +465,38 @@ void nbw_rdoc_figure_aside(struct nbw_rdoc *r)
 	r->aside = true;
 }
 
-void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
-		     const char *no_image, bool have_script)
+static void record(struct nbw_rdoc *r, const char *stem, const char *caption,
+		   const char *no_image, bool have_script)
+{
+	for (size_t i = 0; i < r->nfigs; i++)
+		if (strcmp(r->figs[i].stem, stem) == 0)
+			return;
+	struct placed *pl = realloc(r->figs, (r->nfigs + 1) * sizeof(*pl));
+	if (!pl)
+		return;
+	r->figs = pl;
+	pl[r->nfigs].stem = strdup(stem);
+	pl[r->nfigs].caption = strdup(caption);
+	pl[r->nfigs].no_image = no_image ? strdup(no_image) : NULL;
+	pl[r->nfigs].have_script = have_script;
+	if (pl[r->nfigs].stem && pl[r->nfigs].caption && (!no_image || pl[r->nfigs].no_image)) {
+		r->nfigs++;
+	} else {
+		free(pl[r->nfigs].stem);
+		free(pl[r->nfigs].caption);
+		free(pl[r->nfigs].no_image);
+	}
+}
+
+/* Figure \p stem on the current page; \p again: placed before (not counted twice). */
+static void place(struct nbw_rdoc *r, const char *stem, const char *caption,
+		  const char *no_image, bool have_script, bool again)
 {
 	end_list(r);
+	if (!again)
+		record(r, stem, caption, no_image, have_script);
 	if (no_image) {
-		if (r->no_image++ == 0)
+		if (!again && r->no_image++ == 0)
 			snprintf(r->no_image_why, sizeof(r->no_image_why), "%s", no_image);
 		char *s = NULL;
 		int rc = have_script
@@ -513,21 +541,12 @@ void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
 	fprintf(r->pg->htmlf, " (<a href=\"plots/%s.png\">PNG</a>, <a href=\"plots/%s.dat\">data</a>,"
 			  " <a href=\"plots/%s.gp\">gnuplot script</a>)</figcaption></figure>\n",
 		stem, stem, stem);
-	for (size_t i = 0; i < r->nfigs; i++)
-		if (strcmp(r->figs[i].stem, stem) == 0)
-			return;
-	struct placed *pl = realloc(r->figs, (r->nfigs + 1) * sizeof(*pl));
-	if (!pl)
-		return;
-	r->figs = pl;
-	pl[r->nfigs].stem = strdup(stem);
-	pl[r->nfigs].caption = strdup(caption);
-	if (pl[r->nfigs].stem && pl[r->nfigs].caption) {
-		r->nfigs++;
-	} else {
-		free(pl[r->nfigs].stem);
-		free(pl[r->nfigs].caption);
-	}
+}
+
+void nbw_rdoc_figure(struct nbw_rdoc *r, const char *stem, const char *caption,
+		     const char *no_image, bool have_script)
+{
+	place(r, stem, caption, no_image, have_script, false);
 }
 
 int nbw_rdoc_plot_failures(const struct nbw_rdoc *r, char *why, size_t whylen)
@@ -1328,6 +1347,7 @@ void nbw_rdoc_free(struct nbw_rdoc *r)
 	for (size_t i = 0; i < r->nfigs; i++) {
 		free(r->figs[i].stem);
 		free(r->figs[i].caption);
+		free(r->figs[i].no_image);
 	}
 	free(r->figs);
 	for (size_t i = 0; i < r->nnames; i++)

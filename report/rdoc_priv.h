@@ -32,12 +32,13 @@ void nbw_rdoc_figure_aside(struct nbw_rdoc *r);
 /** Seconds left of it (<= 0: spent). */
 double nbw_rdoc_plot_time_left(const struct nbw_rdoc *r);
 
-/** The stem of the first figure placed with an image whose stem starts with \p prefix and
- *  ends with \p suffix (NULL: any end); NULL when none. Borrowed. */
+/** The stem of the first figure placed (with its image or without) whose stem starts with
+ *  \p prefix and ends with \p suffix (NULL: any end); NULL when none. Borrowed. */
 const char *nbw_rdoc_find_figure(const struct nbw_rdoc *r, const char *prefix,
 				 const char *suffix);
-/** Place figure \p stem (placed before, with an image) once more, on the current page, with
- *  its caption: the same picture where a question is asked and where its detail is. */
+/** Place figure \p stem (placed before) once more, on the current page, with its caption
+ *  (or, without an image, the same note of why): the same picture where a question is asked
+ *  and where its detail is. */
 bool nbw_rdoc_figure_again(struct nbw_rdoc *r, const char *stem);
 
 /** How many figures have no image; \p why gets the first reason. */

@@ -8,7 +8,7 @@ printing precision) in every place a user reads them:
   `nodebw matrix --json`                    -> matrices, device tables, every device at once
   `nodebw matrix` (text)                    -> the same, printed
   the probe's terminal (series lines; the summary's blocks where it prints them)
-  `nodebw report` (tables/*.csv, report.md) -> the matrix and per-device tables, all at once
+  `nodebw report` (tables/*.csv, node.md)   -> the matrix and per-device tables, all at once
 
 The size rule: every series is read at the run's comparison size, the large size of the
 plan's matrix cells (size set "matrix"), which every device and pair has; sizes are printed
@@ -214,6 +214,9 @@ def run_checks(tmp):
           f"{len(mats)} matrices, {len(tables)} tables")
     with open(os.path.join(rdir, "report.md")) as f:
         md = f.read()
+    # The matrices and per-device tables are on the page of the whole node.
+    with open(os.path.join(rdir, "node.md")) as f:
+        node_md = f.read()
 
     # 1. The size: the comparison size, from results.csv alone, for every matrix and table.
     bad = []
@@ -297,7 +300,7 @@ def run_checks(tmp):
           seen == len(mats) + len(tables) and not bad, "\n".join(bad))
 
     # 4. The report: its CSV files name the size on every row, with the same values, and
-    # the captions of report.md name the same size.
+    # the captions of node.md (the whole node's page) name the same size.
     bad = []
     for m in mats:
         name = f"p2p-{m['api']}-{m['mode']}-single-gbps.csv"
@@ -315,8 +318,8 @@ def run_checks(tmp):
         grid = {(r["src_device"], k[4:-5]): fnum(v) for r in rr for k, v in r.items()
                 if k.startswith("dst_")}
         compare_grid(name, grid, m, bad)
-        if f"at {label(m['bandwidth_bytes'])}" not in caption_of(md, name):
-            bad.append(f"report.md: the caption of {name} does not say "
+        if f"at {label(m['bandwidth_bytes'])}" not in caption_of(node_md, name):
+            bad.append(f"node.md: the caption of {name} does not say "
                        f"'at {label(m['bandwidth_bytes'])}'")
     for t in tables:
         name = f"devices-{t['api']}-{t['direction']}.csv"
@@ -337,9 +340,9 @@ def run_checks(tmp):
             if f"{col}_bytes" in r and int(r[f"{col}_bytes"]) != t["bytes"]:
                 bad.append(f"{name} device {r['device']}: {r[col + '_bytes']} B vs "
                            f"{t['bytes']} B")
-        if label(t["bytes"]) not in caption_of(md, name):
-            bad.append(f"report.md: the caption of {name} does not name {label(t['bytes'])}")
-    check("the report's tables/*.csv and report.md: same sizes (bytes columns) and values",
+        if label(t["bytes"]) not in caption_of(node_md, name):
+            bad.append(f"node.md: the caption of {name} does not name {label(t['bytes'])}")
+    check("the report's tables/*.csv and node.md: same sizes (bytes columns) and values",
           not bad, "\n".join(bad))
 
     # 5. The probe's terminal: each one-stream series line's largest size and GB/s, and the
@@ -466,8 +469,8 @@ def run_checks(tmp):
           "\n".join(bad))
 
     # 9. One summary, one set of headlines: the probe's terminal summary, `nodebw summary`,
-    # `nodebw summary --json`, `nodebw matrix --json`, report.md (its summary items and
-    # path table) and results.csv give each API's HtoD, DtoH, P2P and all-at-once figure,
+    # `nodebw summary --json`, `nodebw matrix --json`, report.md (its summary items), node.md
+    # (the path table) and results.csv give each API's HtoD, DtoH, P2P and all-at-once figure,
     # one device's HtoD and one pair's P2P with the same value, size and mode.
     bad = []
     sj = nodebw(["summary", "--json", os.path.join(out, "results.json")], 120)
@@ -535,7 +538,7 @@ def run_checks(tmp):
                    (vals[len(vals) // 2 - 1] + vals[len(vals) // 2]) / 2) if vals else None
             if med is None or not math.isclose(med, h["gbps"], rel_tol=1e-6):
                 bad.append(f"{h['api']} {h['what']}: headline {h['gbps']}, nodebw matrix {med}")
-            # report.md's path table (tables/summary-paths.csv): the same figure and size.
+            # node.md's path table (tables/summary-paths.csv): the same figure and size.
             if h["what"] != "all":
                 mode = h["how"].split()[0].rstrip(",")
                 mem = h["how"].split()[1] if h["what"] != "p2p" else "none"

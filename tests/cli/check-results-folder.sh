@@ -93,14 +93,14 @@ check "file-size limit: results.json says it failed, and why" /usr/bin/python3 -
 # folder is not left half-written.
 fx="$NODEBW_SOURCE/tests/fixtures"
 "$NODEBW" report "$fx/results-omp-host-2cpu-vm.json" --output "$tmp/rep" >/dev/null 2>&1
-sum_before=$(cat "$tmp/rep/report.md" "$tmp/rep/summary.json" | cksum)
+sum_before=$(cat "$tmp/rep"/*.md "$tmp/rep"/*.html "$tmp/rep/summary.json" | cksum)
 ( ulimit -f 40; "$NODEBW" report "$fx/results-run-paired-2cpu-vm.json" --output "$tmp/rep" \
 	>/dev/null 2>"$tmp/rep.err" )
 st=$?
 check "report past a file-size limit: exit 1 (got $st), one line" sh -c \
 	"test $st -eq 1 && test \$(wc -l <'$tmp/rep.err') -eq 1 && grep -q 'File too large' '$tmp/rep.err'"
 check "report past a file-size limit: the earlier report is untouched" \
-	test "$(cat "$tmp/rep/report.md" "$tmp/rep/summary.json" | cksum)" = "$sum_before"
+	test "$(cat "$tmp/rep"/*.md "$tmp/rep"/*.html "$tmp/rep/summary.json" | cksum)" = "$sum_before"
 check "report past a file-size limit: no staging folder left" \
 	test -z "$(ls -d "$tmp"/rep.tmp* 2>/dev/null)"
 ( ulimit -f 40; "$NODEBW" report "$fx/results-run-paired-2cpu-vm.json" --output "$tmp/rep2" \

@@ -128,9 +128,11 @@ judge heat "$work/heat/results.json"
 # 4. The paper's model from both.
 step report 60 "$out/report.txt" "$exe" report --output "$work/report" \
 	"$work/probe/results.json" "$work/heat/results.json"
+# The main page (report.md) and the models' page beside it, which has the paper's model.
 if [ -f "$work/report/report.md" ]; then
 	cp "$work/report/report.md" "$out/report.md"
-	grep -A12 "paper's model" "$work/report/report.md" | head -n 12 | tee -a "$summary"
+	cp "$work/report/models.md" "$out/models.md" 2>/dev/null
+	grep -A12 "paper's model" "$work/report/models.md" | head -n 12 | tee -a "$summary"
 fi
 
 # 5. CUDA's copy kernel and pointer chase (embedded PTX, cuLaunchKernel): HtoD/DtoH over

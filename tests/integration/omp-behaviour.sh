@@ -92,7 +92,7 @@ if [ -z "$NODEBW_SANITIZE" ]; then
 	check "it names the failed measurement on stderr" grep -q "error: omp htod sync pageable, all, host->0+host->1+host->2+host->3, 64 MiB: not run: .*RLIMIT_AS (ulimit -v)" "$tmp/oom.err"
 	check "results say complete" q "$tmp/oom/results.json" "d['state'] == 'complete'"
 	"$NODEBW" report --output "$tmp/oom/rep" "$tmp/oom/results.json" >/dev/null 2>&1
-	check "the report lists it with its reason" grep -q "| error | omp htod sync pageable, all, host-.*64 MiB | .*RLIMIT_AS" "$tmp/oom/rep/report.md"
+	check "the report lists it with its reason (run.md, the run's failures)" grep -q "| error | omp htod sync pageable, all, host-.*64 MiB | .*RLIMIT_AS" "$tmp/oom/rep/run.md"
 	check "only the four devices at once at 64 MiB failed" q "$tmp/oom/results.json" \
 		"[(x['concurrency'], x['bytes']) for x in m if x['error']] == [('all', 1 << 26)]"
 	check "the other measurements are verified" q "$tmp/oom/results.json" \

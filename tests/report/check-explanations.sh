@@ -40,7 +40,7 @@ report plain "$fix/results-run-2cpu-vm.json"
 meaning plain omp p2p sync >"$tmp/m"
 check "a drop is reported (omp p2p sync peaks at 256 KiB)" grep -q 'peaks at 256 KiB' "$tmp/m"
 check "no cause without a measurement: no guessed cause beside any drop" \
-	sh -c "! grep -h 'peaks at' '$tmp/plain/summary.json' '$tmp/plain/report.md' |
+	sh -c "! grep -h 'peaks at' '$tmp/plain/summary.json' '$tmp/plain'/*.md |
 		grep -qiE 'cache|page fault|\\(in the'"
 check "summary.json: drop_cause is null without fault counts" \
 	test "$(tail -1 "$tmp/m")" = None
@@ -54,8 +54,9 @@ check "recorded faults: the drop is explained by them" grep -qF \
 	"(16384 page faults per copy at 64 MiB against 0 at 256 KiB: fresh host pages on every call)" \
 	"$tmp/m"
 diag "$(head -1 "$tmp/m")"
-check "recorded faults: the paths without them get no cause (one row explained)" \
-	test "$(grep -c 'fresh host pages' "$tmp/faults/report.md")" -eq 1
+check "recorded faults: the paths without them get no cause (one row of node.md's table of every path explained, in all pages)" \
+	test "$(cat "$tmp/faults"/*.md | grep -c 'fresh host pages')" -eq 1 -a \
+	     "$(grep -c 'fresh host pages' "$tmp/faults/node.md")" -eq 1
 # Faults that do not explain the drop: few at the largest size, or as many per page at the
 # best size too.
 faults "$tmp/few.json" 100 0
@@ -75,14 +76,15 @@ check "the best size faulted as much per page: no cause" test "$(tail -1 "$tmp/m
 report host "$fix/results-omp-host-2cpu-vm.json"
 h="$tmp/host"
 grep -hoE ".{0,30}(OpenMP slower, -|OpenMP faster, \+|slower \(\+[0-9]+ %, -|faster \(-[0-9]+ %, \+)[^)]*\)" \
-	"$h"/plots/*.gp "$h/report.md" "$h/report.html" "$h/summary.json" >"$tmp/bad"
+	"$h"/plots/*.gp "$h"/*.md "$h"/*.html "$h/summary.json" >"$tmp/bad"
 check "gap: no caption, table or summary sentence contradicts its sign" test ! -s "$tmp/bad"
 sed 's/^/#   /' "$tmp/bad" | head -4
-check "gap: an extra time that agrees is still printed (the plots' captions)" \
-	grep -qE "small sizes \+[0-9]+ % \(OpenMP slower, \+[0-9.]+ us per transfer\)" "$h/report.md"
+check "gap: an extra time that agrees is still printed (the plots' captions, transfers.md)" \
+	grep -qE "small sizes \+[0-9]+ % \(OpenMP slower, \+[0-9.]+ us per transfer\)" "$h/transfers.md"
 check "gap: nowait on 2 devices reads OpenMP faster (-4 %) without its +1.06 us" \
 	grep -qF "small sizes: OpenMP faster (-4 %); large sizes" "$h/summary.json"
-"$py" - "$h/report.md" >"$tmp/out" 2>&1 <<'PY'
+# The gap table with its figures is on transfers.md (OpenMP versus native).
+"$py" - "$h/transfers.md" >"$tmp/out" 2>&1 <<'PY'
 import sys
 bad = rows = 0
 for line in open(sys.argv[1]):
@@ -108,5 +110,5 @@ check "gap.csv keeps every median extra time (the contradicting +1.06 us include
 # table its run stored; the report derives the gap from the measurements and has none.
 report apriori "$fix/results-run-apriori-2cpu-vm.json"
 check "apriori (no native series): no gap table from the copy the run stored" \
-	sh -c "! grep -q 'OpenMP vs host' '$tmp/apriori/report.md'"
+	sh -c "test -s '$tmp/apriori/transfers.md' && ! cat '$tmp/apriori'/*.md | grep -q 'OpenMP vs host'"
 done_testing

@@ -59,8 +59,10 @@ done
 # Two results files with solver runs: each is calibrated and validated on its own.
 "$NODEBW" report --output "$tmp/two" "$fixture" "$fixture" >"$tmp/out" 2>"$tmp/err"
 check "two files: exit 0" test $? -eq 0
-check "two files: a model section per file" \
-	test "$(grep -c "^## Models of .*results-run-2cpu-vm.json" "$tmp/two/report.md")" -eq 2
+check "two files: a model section per file (models.md)" \
+	test "$(grep -c "^## Models of .*results-run-2cpu-vm.json" "$tmp/two/models.md")" -eq 2
+check "two files: the main page has one Models section, the detail on models.md" \
+	test "$(grep -c "^## Models" "$tmp/two/report.md")" -eq 1
 check "two files: each reproduces the recorded accuracy (not a pooled one)" \
 	sh -c "cmp -s '$tmp/two/tables/accuracy.csv' '$tmp/want' && cmp -s '$tmp/two/tables/accuracy-2.csv' '$tmp/want'"
 # A recording with the compute-calibrated model's runs (v1-v4 without the halo exchange), 120

@@ -42,7 +42,7 @@ check "fit-htod.csv: 'N (concurrency)' split into two columns" \
 	grep -q "^file,api,mode,host_mem,streams,concurrency,peer_access," "$run/tables/fit-htod.csv"
 check "validation.csv: signed percentages as plain numbers" \
 	sh -c "! cut -d, -f10- '$run/tables/validation.csv' | grep -q '[%+]'"
-check "report.md keeps the display text" grep -qF '| mean \|gap\| (GB/s) |' "$host/report.md"
+check "transfers.md keeps the display text" grep -qF '| mean \|gap\| (GB/s) |' "$host/transfers.md"
 
 # The checkers fail on bad input. Plots: the old styles (one colour and point type for two
 # series, two guides in one style, a reference line with no y range, the key inside).

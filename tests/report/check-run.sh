@@ -5,6 +5,7 @@
 # with the model sections; regenerating the report; Ctrl-C during the solver keeps what was
 # measured and still writes the report; bad run-only options.
 . "$NODEBW_SOURCE/tests/tap.sh"
+. "$NODEBW_SOURCE/tests/report/pages.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 small="--api omp,host --sizes 8,32KiB,1MiB --reps 2 --max-reps 3 --min-time 0.001
@@ -47,7 +48,8 @@ check "the terminal ends with the summary" sh -c \
 check "one summary of at most 40 lines, with a line per API and the models" sh -c \
 	"test \$(grep -c '^==== Summary' '$tmp/out') -eq 1 && test \$(sed -n '/^==== Summary/,\$p' '$tmp/out' | wc -l) -le 40 && grep -q '^  \* omp at [0-9.]* [KMG]*i*B (median' '$tmp/out' && grep -q '^  2    v1 ' '$tmp/out'"
 check "report.md opens with the summary" sh -c \
-	"sed -n 3p '$out/report/report.md' | grep -qx '## Summary' && grep -q '^- Models against the solver' '$out/report/report.md'"
+	"grep '^##* ' '$out/report/report.md' | sed -n 2p | grep -qx '## Summary' && grep -q '^- Models against the solver' '$out/report/report.md'"
+check_pages "$out/report" "run's report"
 check "summary.json beside the report" python3 -c "
 import json; s = json.load(open('$out/report/summary.json'))
 assert s['paths'] and s['sentences'] and s['solver']['accuracy'], s.keys()
@@ -229,7 +231,11 @@ print("ok")
 PY
 check "results and calibration hold what the models need" grep -q "^ok" "$tmp/py"
 sed 's/^/#   /' "$tmp/py"
-md="$out/report/report.md"
+# The model sections are on models.md; the main page keeps one Models section.
+md="$out/report/models.md"
+check "the main page: one Models section, none of the model sections" sh -c \
+	"test \$(grep -c '^## Model' '$out/report/report.md') -eq 1 &&
+	 ! grep -q '^## \(The paper.s model\|Validation\)' '$out/report/report.md'"
 for h in "## The paper's model (Eq. 7-12)" "## The compute-calibrated and fitted models: calibrated terms" \
 	 "## Validation: measured against both models"; do
 	check "report section: $h" grep -qF "$h" "$md"

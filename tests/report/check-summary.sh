@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The report's summary (report/summary.c) against its own results, recomputed here from the
 # recorded fixtures: every path's figures, the fastest path per direction and API, the gap
-# counts, the models' MAPE range, and where the summary stands in report.md. The fixtures:
+# counts, the models' MAPE range, and where the summary stands in report.md (the table of
+# every path on node.md). The fixtures:
 # results-run-2cpu-vm.json (a real `nodebw run` on the 2-vCPU reference VM, host-plugin
 # devices) and results-dgx-h100-handmade.json (hand-made, GPU links; tests/fixtures/README.md).
 . "$NODEBW_SOURCE/tests/tap.sh"
@@ -13,8 +14,14 @@ for name in results-run-2cpu-vm results-dgx-h100-handmade; do
 	NODEBW_GNUPLOT=/nonexistent "$NODEBW" report --output "$tmp/$name" "$fx/$name.json" \
 		>"$tmp/$name.out" 2>&1
 	check "$name: report exits 0" test $? -eq 0
-	check "$name: report.md opens with the summary" sh -c \
-		"sed -n 3p '$tmp/$name/report.md' | grep -qx '## Summary'"
+	check "$name: report.md opens with the summary (its first section, after the title and the links to its pages)" sh -c \
+		"grep '^##* ' '$tmp/$name/report.md' | sed -n 2p | grep -qx '## Summary' &&
+		 sed -n 3p '$tmp/$name/report.md' | grep -q '^In detail: \\[' &&
+		 sed -n 5p '$tmp/$name/report.md' | grep -qx '## Summary'"
+	check "$name: the table of every path is on node.md (its first section)" sh -c \
+		"grep '^## ' '$tmp/$name/node.md' | head -1 | grep -qx '## Every path' &&
+		 grep -qF '](tables/summary-paths.csv)' '$tmp/$name/node.md' &&
+		 ! grep -qF '](tables/summary-paths.csv)' '$tmp/$name/report.md'"
 	python3 - "$fx/$name.json" "$tmp/$name/summary.json" >"$tmp/$name.py" 2>&1 <<'PY'
 import json, statistics, sys
 d = json.load(open(sys.argv[1]))

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# The "Whole node" section of 'nodebw report': on the hand-made DGX-H100 document (pair
+# The "Whole node" section of 'nodebw report' (on node.md, after the table of every path): on the hand-made DGX-H100 document (pair
 # 3<->6 and device 5 degraded) the heat maps, the per-device bars and exactly those
 # outliers; on the recorded host-plugin run host memory is never shown as peer links and
 # has no fraction map; a document with only device 0 and pair 0-1.
 . "$NODEBW_SOURCE/tests/tap.sh"
+. "$NODEBW_SOURCE/tests/report/pages.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dgx="$NODEBW_SOURCE/tests/fixtures/results-dgx-h100-handmade.json"
@@ -12,20 +13,33 @@ hostplugin="$NODEBW_SOURCE/tests/fixtures/results-omp-host-2cpu-vm.json"
 have_gnuplot() {
 	if [ -n "${NODEBW_GNUPLOT:-}" ]; then [ -x "$NODEBW_GNUPLOT" ]; else command -v gnuplot >/dev/null; fi
 }
-# section FILE: the Whole node section of a report.md
-section() { sed -n '/^## Whole node/,/^## Transfers/p' "$1"; }
+# section FILE: the Whole node section of a node.md (the page's last section, up to the
+# closing note)
+section() { page_body "$1" | sed -n '/^## Whole node/,/^## /{/^## /!p;/^## Whole node$/p}'; }
 
 out="$tmp/dgx"
 "$NODEBW" report -o "$out" "$dgx" >"$tmp/out" 2>"$tmp/err"
 check "DGX: report exits 0" test $? -eq 0
 check "DGX: nothing on stderr" test ! -s "$tmp/err"
-md="$out/report.md"
-check "DGX: report.md has the Whole node section" grep -qx "## Whole node" "$md"
-wn=$(grep -n "^## Whole node" "$md" | cut -d: -f1)
-ov=$(grep -n "^## Overview" "$md" | cut -d: -f1)
-tr=$(grep -n "^## Transfers" "$md" | cut -d: -f1)
-check "DGX: Whole node comes after the overview and before the transfers" \
-	test "$ov" -lt "$wn" -a "$wn" -lt "$tr"
+md="$out/node.md"
+check "DGX: node.md has the Whole node section" grep -qx "## Whole node" "$md"
+check "DGX: node.md: the table of every path, then the whole node" \
+	test "$(heading_order "$md")" = "Every path|Whole node|"
+check "DGX: the Whole node section is on node.md only" sh -c \
+	"! grep -qx '## Whole node' '$out/report.md' '$out/transfers.md' '$out/models.md' '$out/run.md'"
+check_pages "$out" "DGX"
+# The topology: host, link map and devices on the main page; where it came from and every
+# pair's link on the run's page.
+sed -n '/^## Topology$/,/^## Models$/p' "$out/report.md" >"$tmp/topo"
+check "DGX: the main page's topology names the host" grep -q "^Host dgx-h100-like: 2 package(s)" "$tmp/topo"
+check "DGX: the main page's topology has the devices with their host links" \
+	grep -qF "](tables/topology-devices-0.csv)" "$tmp/topo"
+check "DGX: the main page's topology has the map of the links between devices" \
+	sh -c "grep -qF 'The links between devices' '$tmp/topo' && test -s '$out/plots/topology-links-0.gp'"
+check "DGX: every pair's link is on run.md, not on the main page" sh -c \
+	"grep -qx \"### Topology: sources and every pair's link\" '$out/run.md' &&
+	 grep -qF '](tables/topology-pairs-0.csv)' '$out/run.md' &&
+	 ! grep -qF 'tables/topology-pairs-0.csv' '$out/report.md'"
 section "$md" >"$tmp/wn"
 for s in "### Device-to-device matrices" "#### cuda P2P async, one stream, peer access enabled" \
 	 "#### cuda P2P async, both directions at once (aggregate), peer access enabled" \
@@ -86,15 +100,15 @@ check "DGX: the rule is stated" grep -qF "below 70 % of its theoretical figure" 
 check "DGX: no 'No outliers'" sh -c "! grep -q 'No outliers' '$tmp/wn'"
 check "DGX: the median rule judged every group" \
 	grep -qF "The median rule judged all 4 groups" "$tmp/wn"
-check "DGX: report.html has the section" grep -qF ">Whole node</h2>" "$out/report.html"
-check "DGX: report.html links the outlier CSV" grep -qF 'href="tables/outliers.csv"' \
-	"$out/report.html"
+check "DGX: node.html has the section" grep -qF ">Whole node</h2>" "$out/node.html"
+check "DGX: node.html links the outlier CSV" grep -qF 'href="tables/outliers.csv"' \
+	"$out/node.html"
 
 # The recorded host-plugin run: host memory, not peer links, no fraction map.
 out="$tmp/host"
 "$NODEBW" report -o "$out" "$hostplugin" >"$tmp/out" 2>"$tmp/err"
 check "host-plugin: report exits 0" test $? -eq 0
-section "$out/report.md" >"$tmp/wn"
+section "$out/node.md" >"$tmp/wn"
 check "host-plugin: the section is there" grep -qx "## Whole node" "$tmp/wn"
 check "host-plugin: no heading calls host memory P2P" sh -c "! grep -q '^#.*P2P' '$tmp/wn'"
 check "host-plugin: headings say copies within host memory, not peer links" \
@@ -108,14 +122,14 @@ nmaps=$(ls "$out"/plots/p2p-*.gp | wc -l)
 check "host-plugin: maps only for single-stream sync/async (4 of 8 matrices: $nmaps)" \
 	test "$nmaps" -eq 4
 check "host-plugin: every matrix is a table (8)" test "$(ls "$out"/tables/p2p-*.csv | wc -l)" -eq 8
-check "host-plugin: unmeasured pairs are '-', the diagonal X (report.md)" \
-	grep -qF "| 1 | - | X | - | - |" "$out/report.md"
+check "host-plugin: unmeasured pairs are '-', the diagonal X (node.md)" \
+	grep -qF "| 1 | - | X | - | - |" "$tmp/wn"
 check "host-plugin: the CSV has machine names, the matrix's size and empty cells for them" \
 	test "$(sed -n '1p;3p' "$out/tables/p2p-omp-sync-single-gbps.csv" | cut -d, -f1,3-)" = \
 	"$(printf 'src_device,dst_0_gbps,dst_1_gbps,dst_2_gbps,dst_3_gbps\n1,,,,')"
 check "host-plugin: the matrix CSV's bytes column is the size its caption names" sh -c \
 	"b=\$(sed -n 2p '$out/tables/p2p-omp-sync-single-gbps.csv' | cut -d, -f2); \
-	 [ -n \"\$b\" ] && grep -qF \"at \$((b / 1048576)) MiB, the comparison size\" '$out/report.md' && \
+	 [ -n \"\$b\" ] && grep -qF \"at \$((b / 1048576)) MiB, the comparison size\" '$tmp/wn' && \
 	 [ \$(cut -d, -f2 '$out/tables/p2p-omp-sync-single-gbps.csv' | sort -u | wc -l) -eq 2 ]"
 check "host-plugin: device bars say host memory, not GPUs" \
 	grep -qF "device (host memory, not a GPU)" "$out/plots/devices-omp-htod.gp"
@@ -141,7 +155,7 @@ then
 	out="$tmp/pair01"
 	"$NODEBW" report -o "$out" "$tmp/pair01.json" >"$tmp/out" 2>"$tmp/err"
 	check "pair 0-1: report exits 0" test $? -eq 0
-	section "$out/report.md" >"$tmp/wn"
+	section "$out/node.md" >"$tmp/wn"
 	check "pair 0-1: a 2x2 matrix" \
 		test "$(cat "$out/tables/p2p-cuda-async-single-peer-enabled-gbps.csv")" = \
 		"$(printf 'src_device,bytes,dst_0_gbps,dst_1_gbps\n0,268435456,,384.95\n1,268435456,384.19,')"
