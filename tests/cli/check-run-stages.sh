@@ -85,7 +85,7 @@ check "the summary: one block, at most 40 lines" sh -c "
 test \$(wc -l <'$tmp/sum') -le 40 && test \$(grep -c '^==== Summary' '$tmp/sum') -eq 1"
 check "no matrix of host-plugin devices in the summary" sh -c "! grep -q 'src.dst' '$tmp/sum'"
 check "the summary has the solver's table and a line per API" sh -c "
-grep -q '^  2    v1 ' '$tmp/sum' && grep -q '^  \* omp at [0-9.]* [KMG]*i*B (median over' '$tmp/sum'"
+grep -q '^  2  *v1 ' '$tmp/sum' && grep -q '^  \* omp at [0-9.]* [KMG]*i*B (median over' '$tmp/sum'"
 check "the hidden-helper finding, from the data" $py -c "
 import json, re
 d = json.load(open('$fx/results-run-2cpu-vm.json'))
