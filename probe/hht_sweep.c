@@ -141,10 +141,8 @@ size_t nbw_hht_sweep_count(const struct nbw_probe_opts *o, int omp_devices)
 		if (!setting_runs(o, &plan[k]) || already_measured(&plan[k]))
 			continue;
 		struct nbw_probe_opts c;
-		struct nbw_probe_count pc;
 		child_opts(o, &plan[k], omp_devices, &c);
-		if (nbw_probe_plan_count(&c, &pc) == 0)
-			n += pc.measurements;
+		n += nbw_probe_child_count(&c);
 	}
 	return n;
 }

@@ -59,13 +59,12 @@ size_t nbw_plane_sweep_count(const struct nbw_probe_opts *o, const size_t *sizes
 			     size_t nsizes, int omp_devices)
 {
 	struct nbw_probe_opts c;
-	struct nbw_probe_count pc;
 	if (!nsizes || omp_devices < 1 || !nbw_backend_find("omp") ||
 	    plane_opts(o, sizes, nsizes, -1, omp_devices, &c))
 		return 0;
-	int rc = nbw_probe_plan_count(&c, &pc);
+	size_t n = nbw_probe_child_count(&c);
 	free(c.sizes.v);
-	return rc == 0 ? pc.measurements : 0;
+	return n;
 }
 
 int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t nsizes,

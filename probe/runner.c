@@ -650,3 +650,30 @@ int nbw_probe_plan_count(const struct nbw_probe_opts *o, struct nbw_probe_count 
 		nbw_topo_free(r.topo);
 	return 0;
 }
+
+size_t nbw_probe_child_count(const struct nbw_probe_opts *c)
+{
+	/* The child parses the options from its command line (a sweep's sizes become named
+	 * ones, for one): counted as it will see them. */
+	char **argv = nbw_cli_probe_argv(c, "nodebw");
+	if (!argv)
+		return 0;
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	char **copy = calloc((size_t)argc + 1, sizeof(char *));
+	size_t n = 0;
+	if (copy && argc > 1) {
+		memcpy(copy, argv, (size_t)argc * sizeof(char *));
+		struct nbw_probe_opts po;
+		struct nbw_probe_count pc;
+		char err[NBW_REASON_LEN * 2];
+		if (nbw_cli_parse_probe(argc - 1, copy + 1, &po, err, sizeof(err)) == 0 &&
+		    nbw_probe_plan_count(&po, &pc) == 0)
+			n = pc.measurements;
+		nbw_cli_opts_free(&po);
+	}
+	free(copy);
+	nbw_cli_argv_free(argv);
+	return n;
+}

@@ -66,6 +66,10 @@ struct nbw_probe_count {
  *  (bad sizes for the memory there: the run says why). */
 int nbw_probe_plan_count(const struct nbw_probe_opts *o, struct nbw_probe_count *c);
 
+/** The measurements a child process `nodebw probe` with options \p c records, counted
+ *  from the options as the child parses them from its command line (nbw_cli_probe_argv). */
+size_t nbw_probe_child_count(const struct nbw_probe_opts *c);
+
 /** The measurements nbw_hht_sweep will merge under \p o on a node with \p omp_devices
  *  OpenMP devices (its children's plans, counted with nbw_probe_plan_count). */
 size_t nbw_hht_sweep_count(const struct nbw_probe_opts *o, int omp_devices);
