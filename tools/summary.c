@@ -181,8 +181,8 @@ void nbw_print_failures(FILE *f, const struct nbw_doc *doc)
 			fprintf(f, "  ... and %zu more\n", n - 20);
 			break;
 		}
-		nbw_term_wrapf(f, "  ", "    ", NBW_TERM_COLUMNS, "%s: %s: %s", x.kind, x.what,
-			       x.reason);
+		/* One line each, whole: scripts grep them (kind: what: reason). */
+		fprintf(f, "  %s: %s: %s\n", x.kind, x.what, x.reason);
 	}
 	json_decref(all);
 }
