@@ -165,6 +165,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 			  "  --list-stages        print the stages these options run, each with what it\n"
 			  "                       runs and writes and its time estimate; run nothing\n"
 			  "                       (doc/run.md)\n"
+			  "  -v, --verbose        (run) the per-series lines on the terminal too (run.log)\n"
 			: "",
 		cmd, cmd, cmd);
 }

@@ -768,11 +768,11 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 	s->gated = NSTREAMS(s) > 1 && s->plan->mode == NBW_MODE_ASYNC && ops->submit &&
 		   ops->release && ops->complete;
 	size_t nsz = s->o->sizes.n, lo, hi;
-	bool matrix = s->plan->set.matrix_only, chase = s->plan->mode == NBW_MODE_CHASE;
+	bool chase = s->plan->mode == NBW_MODE_CHASE;
 	nbw_plan_matrix_sizes_upto(&s->o->sizes, nbw_plan_matrix_max_bytes(s->o), &lo, &hi);
 	size_t largest = 0;
 	for (size_t k = 0; k < nsz; k++)
-		if ((!matrix || k == lo || k == hi) && (NSTREAMS(s) == 1 || s->o->sizes_given || k <= hi))
+		if (nbw_plan_runs_size(s->plan, s->o, k))
 			largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
 	if (chase && nsz) {
 		nbw_exec_chase_series(s, lo, hi, emit, ctx);
@@ -786,9 +786,8 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 	/* Several streams at once stop where the matrix cells do, unless the sizes were
 	 * named: overlap and contention are settled long before, and n streams of 1 GiB cost
 	 * n times the memory and time (the run's skipped list says so). */
-	bool capped = NSTREAMS(s) > 1 && !s->o->sizes_given;
 	for (size_t k = 0; k < nsz && !*s->stop; k++) {
-		if ((matrix && k != lo && k != hi) || (capped && k > hi))
+		if (!nbw_plan_runs_size(s->plan, s->o, k))
 			continue;
 		run_point(s, &s->o->sizes.v[k], avail, limit, emit, ctx);
 	}

@@ -69,7 +69,7 @@ static const struct hht_setting plan[] = {
 
 /* The options of the child that measures setting \p k. */
 static void child_opts(const struct nbw_probe_opts *o, const struct hht_setting *k,
-		       struct nbw_doc *doc, struct nbw_probe_opts *c)
+		       int omp_devices, struct nbw_probe_opts *c)
 {
 	*c = *o;
 	c->napis = 1;
@@ -98,7 +98,7 @@ static void child_opts(const struct nbw_probe_opts *o, const struct hht_setting 
 	 * whole-node matrices: unless the user named devices, only those two, each with
 	 * the whole sweep. */
 	if (c->ndevices == 0) {
-		c->ndevices = nbw_doc_api_devices(doc, "omp") >= 2 ? 2 : 1;
+		c->ndevices = omp_devices >= 2 ? 2 : 1;
 		c->devices[0] = 0;
 		c->devices[1] = 1;
 	}
@@ -114,6 +114,37 @@ static void skip_measured(struct nbw_doc *doc, int hh, struct nbw_run_status *st
 		 hh);
 	nbw_doc_add_skip(doc, "omp", "*", what, why);
 	st->skipped++;
+}
+
+/* Whether setting \p k is one the sweep measures under \p o (its thread count selected; the
+ * quick profile: 0 helpers only). */
+static bool setting_runs(const struct nbw_probe_opts *o, const struct hht_setting *k)
+{
+	if (k->threads && !o->threads[k->threads - 1])
+		return false;
+	return !(o->profile == NBW_PROFILE_QUICK && k->hh != 0);
+}
+
+/* The main series ran with this count already. */
+static bool already_measured(const struct hht_setting *k)
+{
+	return k->hh == nbw_effective_hidden_helpers() && k->threads == 0;
+}
+
+size_t nbw_hht_sweep_count(const struct nbw_probe_opts *o, int omp_devices)
+{
+	if ((!o->modes[NBW_MODE_ASYNC] && !o->modes[NBW_MODE_NOWAIT]) || omp_devices < 1 ||
+	    !nbw_backend_find("omp"))
+		return 0;
+	size_t n = 0;
+	for (size_t k = 0; k < sizeof(plan) / sizeof(plan[0]); k++) {
+		if (!setting_runs(o, &plan[k]) || already_measured(&plan[k]))
+			continue;
+		struct nbw_probe_opts c;
+		child_opts(o, &plan[k], omp_devices, &c);
+		n += nbw_probe_child_count(&c);
+	}
+	return n;
 }
 
 static void announce(FILE *progress, const struct hht_setting *k)
@@ -154,24 +185,21 @@ int nbw_hht_sweep(const struct nbw_probe_opts *o, struct nbw_doc *doc, const cha
 	/* The quick profile measures the 0 setting only (the one 'nodebw run' gives the
 	 * solver on host-plugin devices); the main series already ran with the runtime's own
 	 * count. */
-	bool quick = o->profile == NBW_PROFILE_QUICK;
-	if (quick)
+	if (o->profile == NBW_PROFILE_QUICK)
 		nbw_doc_set(doc, "hht_sweep_note",
 			    json_string("quick profile: the sweep re-ran the async modes with 0 "
 					"hidden helpers only; the main series ran with the runtime's "
 					"count; --full (or --default) adds one per device and 8"));
 	for (size_t k = 0; k < sizeof(plan) / sizeof(plan[0]) && !nbw_stop_requested; k++) {
-		if (plan[k].threads && !o->threads[plan[k].threads - 1])
-			continue;
-		if (quick && plan[k].hh != 0)
+		if (!setting_runs(o, &plan[k]))
 			continue;
 		/* The main series ran with 8 helpers already (libomp's default): no second run. */
-		if (plan[k].hh == nbw_effective_hidden_helpers() && plan[k].threads == 0) {
+		if (already_measured(&plan[k])) {
 			skip_measured(doc, plan[k].hh, st);
 			continue;
 		}
 		struct nbw_probe_opts c;
-		child_opts(o, &plan[k], doc, &c);
+		child_opts(o, &plan[k], nbw_doc_api_devices(doc, "omp"), &c);
 		snprintf(c.output, sizeof(c.output), "%s/.hht-%d-XXXXXX", outdir, plan[k].hh);
 		if (!mkdtemp(c.output)) {
 			snprintf(err, errlen, "cannot create a folder in %s: %s", outdir,

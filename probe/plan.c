@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The planner (include/nodebw/plan.h): pure data, no backend. */
 #include "nodebw/plan.h"
+#include "nodebw/chase.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,5 +269,38 @@ size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes)
 	for (size_t i = 0; i < p->n; i++)
 		if (!p->v[i].skip[0])
 			n += p->v[i].set.matrix_only && nsizes > 2 ? 2 : nsizes;
+	return n;
+}
+
+bool nbw_plan_runs_size(const struct nbw_series_plan *p, const struct nbw_probe_opts *o,
+			size_t k)
+{
+	size_t lo, hi;
+	nbw_plan_matrix_sizes_upto(&o->sizes, nbw_plan_matrix_max_bytes(o), &lo, &hi);
+	/* Several streams at once stop where the matrix cells do, unless the sizes were
+	 * named. */
+	bool capped = p->set.nstreams > 1 && !o->sizes_given;
+	return !((p->set.matrix_only && k != lo && k != hi) || (capped && k > hi));
+}
+
+size_t nbw_plan_points(const struct nbw_series_plan *p, const struct nbw_probe_opts *o)
+{
+	if (p->skip[0] || o->sizes.n == 0)
+		return 0;
+	if (p->mode == NBW_MODE_CHASE) {
+		/* Two working sets (one when they round to the same); a chase of several
+		 * streams records the one error that says it cannot be. */
+		size_t lo, hi;
+		nbw_plan_matrix_sizes_upto(&o->sizes, nbw_plan_matrix_max_bytes(o), &lo, &hi);
+		if (p->set.nstreams != 1)
+			return 1;
+		return nbw_chase_working_set(o->sizes.v[hi].bytes) >
+				       nbw_chase_working_set(o->sizes.v[lo].bytes)
+			       ? 2
+			       : 1;
+	}
+	size_t n = 0;
+	for (size_t k = 0; k < o->sizes.n; k++)
+		n += nbw_plan_runs_size(p, o, k);
 	return n;
 }

@@ -20,24 +20,11 @@
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 
-int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t nsizes,
-		    int hidden_helpers, int first, int count, int processes, struct nbw_doc *doc,
-		    const char *outdir, FILE *progress, struct nbw_run_status *st, char *err,
-		    size_t errlen)
+/* The options of one process of the sweep (\p c->sizes.v allocated: free it): the paths the
+ * models read at the plane sizes. 0, or -1 when out of memory. */
+static int plane_opts(const struct nbw_probe_opts *o, const size_t *sizes, size_t nsizes,
+		      int hidden_helpers, int nomp, struct nbw_probe_opts *out)
 {
-	const char *what = "plane-size sweep";
-	if (!nsizes || processes < 1 || first < 1 || count < 1 || first > processes)
-		return 0;
-	if (first + count - 1 > processes)
-		count = processes - first + 1;
-	if (!nbw_backend_find("omp")) {
-		nbw_doc_add_skip(doc, "omp", "*", what, "no OpenMP backend");
-		st->skipped++;
-		return 0;
-	}
-	int nomp = nbw_doc_api_devices(doc, "omp");
-	if (nomp == 0)
-		return 0;
 	struct nbw_probe_opts c = *o;
 	c.napis = 1;
 	snprintf(c.apis[0], sizeof(c.apis[0]), "omp");
@@ -60,14 +47,50 @@ int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t 
 	c.sizes_given = true;
 	c.sizes.n = nsizes;
 	c.sizes.v = calloc(nsizes, sizeof(*c.sizes.v));
-	if (!c.sizes.v) {
+	if (!c.sizes.v)
+		return -1;
+	for (size_t k = 0; k < nsizes; k++)
+		c.sizes.v[k].bytes = sizes[k];
+	*out = c;
+	return 0;
+}
+
+size_t nbw_plane_sweep_count(const struct nbw_probe_opts *o, const size_t *sizes,
+			     size_t nsizes, int omp_devices)
+{
+	struct nbw_probe_opts c;
+	if (!nsizes || omp_devices < 1 || !nbw_backend_find("omp") ||
+	    plane_opts(o, sizes, nsizes, -1, omp_devices, &c))
+		return 0;
+	size_t n = nbw_probe_child_count(&c);
+	free(c.sizes.v);
+	return n;
+}
+
+int nbw_plane_sweep(const struct nbw_probe_opts *o, const size_t *sizes, size_t nsizes,
+		    int hidden_helpers, int first, int count, int processes, struct nbw_doc *doc,
+		    const char *outdir, FILE *progress, struct nbw_run_status *st, char *err,
+		    size_t errlen)
+{
+	const char *what = "plane-size sweep";
+	if (!nsizes || processes < 1 || first < 1 || count < 1 || first > processes)
+		return 0;
+	if (first + count - 1 > processes)
+		count = processes - first + 1;
+	if (!nbw_backend_find("omp")) {
+		nbw_doc_add_skip(doc, "omp", "*", what, "no OpenMP backend");
+		st->skipped++;
+		return 0;
+	}
+	int nomp = nbw_doc_api_devices(doc, "omp");
+	if (nomp == 0)
+		return 0;
+	struct nbw_probe_opts c;
+	if (plane_opts(o, sizes, nsizes, hidden_helpers, nomp, &c)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t k = 0; k < nsizes; k++)
-		c.sizes.v[k].bytes = sizes[k];
-	json_t *done = nbw_doc_plane_sweep_children(doc, first == 1, processes, hidden_helpers);
-	int rc = 0;
+	json_t *done = nbw_doc_plane_sweep_children(doc, first == 1, processes, hidden_helpers);	int rc = 0;
 	for (int p = first; p < first + count && !nbw_stop_requested; p++) {
 		snprintf(c.output, sizeof(c.output), "%s/.planes-%d-XXXXXX", outdir, p);
 		if (!mkdtemp(c.output)) {

@@ -73,13 +73,23 @@ int nbw_probe_ctx_add_sink(struct nbw_probe_ctx *c, struct nbw_sink *s)
 
 #define EACH_SINK(r, k) for (size_t k = 0; k < (r)->ctx->nsinks; k++)
 
-static void skip(struct run *r, const char *api, const char *probe, const char *what,
-		 const char *reason)
+/* Something not measured: \p by_design when the plan leaves it out on purpose (a mode the
+ * API does not have, a size several streams stop short of), else something that went
+ * wrong or is missing here. */
+static void skip_as(struct run *r, const char *api, const char *probe, const char *what,
+		    const char *reason, bool by_design)
 {
 	r->st->skipped++;
 	EACH_SINK(r, k)
 		if (r->ctx->sinks[k]->skip)
-			r->ctx->sinks[k]->skip(r->ctx->sinks[k], api, probe, what, reason);
+			r->ctx->sinks[k]->skip(r->ctx->sinks[k], api, probe, what, reason,
+					       by_design);
+}
+
+static void skip(struct run *r, const char *api, const char *probe, const char *what,
+		 const char *reason)
+{
+	skip_as(r, api, probe, what, reason, false);
 }
 
 static void checkpoint(struct run *r)
@@ -286,7 +296,7 @@ static void run_planned(struct backend_run *b, const struct nbw_series_plan *p,
 	struct run *r = b->r;
 	char why[NBW_REASON_LEN] = "", what[160];
 	if (p->skip[0]) {
-		skip(r, b->ops->name, probe, p->what, p->skip);
+		skip_as(r, b->ops->name, probe, p->what, p->skip, true);
 		return;
 	}
 	if (set_peer_access(b, p, why, sizeof(why))) {
@@ -346,6 +356,33 @@ static int device_list(struct backend_run *b, int *devs, int *nd, char *err, siz
 	return 0;
 }
 
+/* Every selected direction of backend \p b planned on devices \p devs into \p plans
+ * (\p planned: which could be); the series that run, and with \p points the measurements
+ * they record (nbw_plan_points). */
+static unsigned plan_backend(struct backend_run *b, const int *devs, int nd,
+			     struct nbw_plan *plans, bool *planned, size_t *points)
+{
+	const struct nbw_probe_opts *o = b->r->o;
+	const struct nbw_backend_ops *ops = b->ops;
+	struct nbw_plan_caps caps = { .interface = ops->interface, .supports = supports, .ctx = b,
+				      .peer_control = ops->peer_access != NULL };
+	struct nbw_plan_devices pd = { .devs = devs, .nd = nd, .named = o->ndevices > 0,
+				       .pair_class = pair_class, .ctx = b };
+	unsigned total = 0;
+	for (int dir = 0; dir < NBW_DIR_COUNT; dir++) {
+		if (!probe_selected(o, ops->name, (enum nbw_dir)dir))
+			continue;
+		planned[dir] = nbw_plan_series(o, (enum nbw_dir)dir, &caps, &pd, &plans[dir]) == 0;
+		if (planned[dir])
+			for (size_t i = 0; i < plans[dir].n; i++) {
+				total += !plans[dir].v[i].skip[0];
+				if (points)
+					*points += nbw_plan_points(&plans[dir].v[i], o);
+			}
+	}
+	return total;
+}
+
 static int run_backend(struct run *r, const struct nbw_backend_ops *ops, struct nbw_doc *doc,
 		       char *err, size_t errlen)
 {
@@ -386,23 +423,13 @@ static int run_backend(struct run *r, const struct nbw_backend_ops *ops, struct 
 	EACH_SINK(r, k)
 		if (rc == 0 && r->ctx->sinks[k]->backend)
 			r->ctx->sinks[k]->backend(r->ctx->sinks[k], ops->name, b->ndev, b->devinfo);
-	struct nbw_plan_caps caps = { .interface = ops->interface, .supports = supports, .ctx = b,
-				      .peer_control = ops->peer_access != NULL };
-	struct nbw_plan_devices pd = { .devs = devs, .nd = nd, .named = o->ndevices > 0,
-				       .pair_class = pair_class, .ctx = b };
 	/* Every direction is planned before the first series runs: the series are numbered
 	 * "i of n" for the API (progress and its estimate of the time left). */
 	struct nbw_plan plans[NBW_DIR_COUNT] = { 0 };
 	bool planned[NBW_DIR_COUNT] = { false };
 	unsigned total = 0, index = 0;
-	for (int dir = 0; rc == 0 && dir < NBW_DIR_COUNT; dir++) {
-		if (!probe_selected(o, ops->name, (enum nbw_dir)dir))
-			continue;
-		planned[dir] = nbw_plan_series(o, (enum nbw_dir)dir, &caps, &pd, &plans[dir]) == 0;
-		if (planned[dir])
-			for (size_t i = 0; i < plans[dir].n; i++)
-				total += !plans[dir].v[i].skip[0];
-	}
+	if (rc == 0)
+		total = plan_backend(b, devs, nd, plans, planned, NULL);
 	for (int dir = 0; rc == 0 && dir < NBW_DIR_COUNT && !nbw_stop_requested; dir++) {
 		if (!probe_selected(o, ops->name, (enum nbw_dir)dir))
 			continue;
@@ -486,7 +513,8 @@ static void matrix_size_skips(struct run *r, const struct nbw_probe_opts *o)
 			 "below, and the larger sizes run for one stream only (name them with "
 			 "--sizes to measure them at once)",
 			 a);
-		skip(r, "*", "*", "sizes above the matrix size with several streams", why);
+		skip_as(r, "*", "*", "sizes above the matrix size with several streams", why,
+			true);
 	}
 }
 
@@ -544,4 +572,108 @@ out:
 	nbw_sink_doc_free(docsink);
 	ctx->nsinks = ctx->ncaller;
 	return rc;
+}
+
+/* ---- the plan's count ---------------------------------------------------------------- */
+
+/* Backend \p ops opened, its devices listed, its series planned as run_backend plans them,
+ * closed: its series and measurements added to \p c. */
+static void count_backend(struct run *r, const struct nbw_backend_ops *ops,
+			  struct nbw_probe_count *c)
+{
+	const struct nbw_probe_opts *o = r->o;
+	char why[NBW_REASON_LEN] = "";
+	struct nbw_backend *be = NULL;
+	struct nbw_backend_opts bo = { .cuda_sched = o->cuda_sched };
+	int rc = ops->open(&be, &bo, why, sizeof(why));
+	nbw_unlink_plugin_images();
+	if (rc)
+		return;
+	struct backend_run *b = calloc(1, sizeof(*b));
+	if (!b) {
+		ops->close(be);
+		return;
+	}
+	b->r = r;
+	b->ops = ops;
+	b->be = be;
+	b->ndev = ops->device_count(be);
+	b->ndev = b->ndev < 0 ? 0 : b->ndev > NBW_MAX_DEVICES ? NBW_MAX_DEVICES : b->ndev;
+	for (int d = 0; d < b->ndev; d++) {
+		ops->device_info(be, d, &b->devinfo[d]);
+		if (r->topo)
+			nbw_topo_add_api_device(r->topo, ops->name, &b->devinfo[d]);
+	}
+	if (strcmp(ops->name, "omp") == 0) {
+		c->omp_devices = b->ndev;
+		if (b->ndev)
+			snprintf(c->omp_kind, sizeof(c->omp_kind), "%s", b->devinfo[0].kind);
+	}
+	int devs[NBW_MAX_DEVICES], nd = 0;
+	char err[NBW_REASON_LEN];
+	if (device_list(b, devs, &nd, err, sizeof(err)) == 0) {
+		struct nbw_plan plans[NBW_DIR_COUNT] = { 0 };
+		bool planned[NBW_DIR_COUNT] = { false };
+		size_t points = 0;
+		c->series += plan_backend(b, devs, nd, plans, planned, &points);
+		c->measurements += points;
+		for (int dir = 0; dir < NBW_DIR_COUNT; dir++)
+			nbw_plan_free(&plans[dir]);
+	}
+	free(b);
+	ops->close(be);
+}
+
+int nbw_probe_plan_count(const struct nbw_probe_opts *o, struct nbw_probe_count *c)
+{
+	memset(c, 0, sizeof(*c));
+	struct nbw_probe_ctx none = { 0 };
+	struct nbw_run_status st;
+	memset(&st, 0, sizeof(st));
+	struct run r = { .ctx = &none, .o = o, .st = &st };
+	size_t nsizes;
+	char err[NBW_REASON_LEN];
+	if (check_memory(&r, &nsizes, err, sizeof(err)))
+		return -1;
+	struct nbw_probe_opts local = *o;
+	local.sizes.n = nsizes;
+	r.o = &local;
+	char terr[NBW_REASON_LEN];
+	if (nbw_topo_load(&r.topo, NULL, terr, sizeof(terr)))
+		r.topo = NULL;
+	size_t n;
+	const struct nbw_backend_ops *const *all = nbw_backends(&n);
+	for (size_t i = 0; i < n; i++)
+		if (api_selected(o, all[i]->name))
+			count_backend(&r, all[i], c);
+	if (r.topo)
+		nbw_topo_free(r.topo);
+	return 0;
+}
+
+size_t nbw_probe_child_count(const struct nbw_probe_opts *c)
+{
+	/* The child parses the options from its command line (a sweep's sizes become named
+	 * ones, for one): counted as it will see them. */
+	char **argv = nbw_cli_probe_argv(c, "nodebw");
+	if (!argv)
+		return 0;
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	char **copy = calloc((size_t)argc + 1, sizeof(char *));
+	size_t n = 0;
+	if (copy && argc > 1) {
+		memcpy(copy, argv, (size_t)argc * sizeof(char *));
+		struct nbw_probe_opts po;
+		struct nbw_probe_count pc;
+		char err[NBW_REASON_LEN * 2];
+		if (nbw_cli_parse_probe(argc - 1, copy + 1, &po, err, sizeof(err)) == 0 &&
+		    nbw_probe_plan_count(&po, &pc) == 0)
+			n = pc.measurements;
+		nbw_cli_opts_free(&po);
+	}
+	free(copy);
+	nbw_cli_argv_free(argv);
+	return n;
 }

@@ -11,6 +11,7 @@
 
 #include "nodebw/report.h"
 #include "nodebw/sizes.h"
+#include "nodebw/termtext.h"
 #include "rdoc_priv.h"
 #include "summary_fig.h"
 
@@ -179,12 +180,16 @@ void nbw_report_summary_solver(FILE *f, json_t *sum)
 	struct nbw_rs_speedup s;
 	if (!nbw_rs_speedup(sum, 0, &s))
 		return;
-	fprintf(f, "\n  MAPE against the measured runtimes: one-device (before porting), "
-		   "comp.-cal. (needs the versions without halo copies), fitted, paper; "
-		   "compute-only: the baseline to beat\n");
-	fprintf(f, "  %-4s %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n", "G", "version",
-		"speedup (at N)", "best (at N)", "one-device", "comp.-cal.", "fitted", "paper",
-		"compute-only", "unstable", "spread");
+	/* A terminal's table: every line within NBW_TERM_COLUMNS. */
+	fprintf(f, "\n");
+	nbw_term_wrap(f, "  ", "  ",
+		      "MAPE against the measured runtimes: one-dev (before porting), comp-cal "
+		      "(compute-calibrated: needs the versions without halo copies), fitted, "
+		      "paper; c-only = compute-only, the baseline to beat",
+		      NBW_TERM_COLUMNS);
+	fprintf(f, "  %-2s %-7s %12s %12s %7s %8s %7s %7s %7s %8s %6s\n", "G", "version",
+		"speedup (N)", "best (N)", "one-dev", "comp-cal", "fitted", "paper", "c-only",
+		"unstable", "spread");
 	for (size_t i = 0; nbw_rs_speedup(sum, i, &s); i++) {
 		struct nbw_rs_accuracy m;
 		nbw_rs_accuracy_of(sum, s.g, s.version, &m);
@@ -198,7 +203,7 @@ void nbw_report_summary_solver(FILE *f, json_t *sum)
 		fmt_num(em, sizeof(em), m.extended_mape, "%.1f %%", 100.0);
 		fmt_num(spr, sizeof(spr), m.max_spread, "%.2f", 1.0);
 		snprintf(un, sizeof(un), "%d of %d", m.unstable_sizes, m.unstable_sizes + m.sizes);
-		fprintf(f, "  %-4d %-8s %16s %12s %11s %11s %8s %8s %13s %9s %7s\n", s.g,
-			s.version, sp, best, om, am, em, pm, cm, un, spr);
+		fprintf(f, "  %-2d %-7s %12s %12s %7s %8s %7s %7s %7s %8s %6s\n", s.g, s.version,
+			sp, best, om, am, em, pm, cm, un, spr);
 	}
 }

@@ -37,7 +37,8 @@ libhwloc-dev libnuma-dev libxml2-dev gnuplot-nox openmpi-bin libopenmpi-dev"
 # The fleet's tests run a real one-node Slurm (munged, slurmctld, slurmd on localhost); the
 # portable bundle is made with patchelf, xz and binutils and tried in a debootstrap root;
 # llvm-19 has the symbolizer the sanitizer builds' reports use (tests/meson.build).
-test_packages="slurmctld slurmd slurm-client munge patchelf xz-utils binutils debootstrap llvm-19 chromium chromium-driver python3-selenium"
+# bsdutils gives script(1), the terminal of tests/cli/check-run-terminal.sh.
+test_packages="bsdutils slurmctld slurmd slurm-client munge patchelf xz-utils binutils debootstrap llvm-19 chromium chromium-driver python3-selenium"
 
 install_missing() { # install_missing [extra packages]
 	missing=""

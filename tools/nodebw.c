@@ -45,6 +45,7 @@
 #include "cmd-summary.h"
 #include "run.h"
 #include "run_stages.h"
+#include "runterm.h"
 #include "fleet.h"
 #include "nodebw/fleet.h"
 
@@ -275,7 +276,8 @@ static int probe_options(int argc, char **argv, bool is_run, struct nbw_probe_op
 }
 
 /* The document, the probes' context and the terminal sink of \p c; 0 or -1. */
-static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv)
+static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv,
+		       struct nbw_sink **status)
 {
 	c->doc = nbw_doc_new(full_argc, full_argv);
 	/* The git revision of this build, beside the version: what nodebw compare names. */
@@ -283,10 +285,17 @@ static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv)
 		nbw_doc_set_revision(c->doc, NBW_REVISION);
 	c->pctx = nbw_probe_ctx_new();
 	/* Progress goes with the tables on a terminal, to stderr when stdout is a file. */
+	struct nbw_runterm *rt = c->is_run ? c->ro->term : NULL;
 	struct nbw_term_opts to = { .no_offload = !NBW_HAVE_OMP, .verbose = c->o->verbose,
 				    .progress = isatty(STDOUT_FILENO) ? NULL : stderr,
 				    .t0 = c->t0,
 				    .label = c->is_run ? "nodebw run" : "nodebw probe" };
+	/* A run: one line per series into run.log (and on the terminal when shown), the
+	 * time so far at its start; the status line has the progress. */
+	if (rt) {
+		to.verbose = false;
+		to.progress = rt->live || c->o->quiet ? NULL : stderr;
+	}
 	/* The comparison size the plan gives (include/nodebw/analysis.h): its matrix cells'
 	 * large size; with devices named every set sweeps, and the largest size not above
 	 * the cells' cap is the one every set has. */
@@ -295,11 +304,20 @@ static int stages_open(struct nbw_stage_ctx *c, int full_argc, char **full_argv)
 								  : nbw_plan_matrix_max_bytes(c->o),
 				   &lo, &hi);
 	to.cmp_bytes = c->o->sizes.n ? c->o->sizes.v[hi].bytes : 0;
-	c->term = c->o->quiet ? NULL : nbw_sink_terminal(stdout, &to);
-	if (!c->doc || !c->pctx || (!c->o->quiet && !c->term))
+	if (rt)
+		c->term = nbw_sink_terminal(rt->detail, &to);
+	else
+		c->term = c->o->quiet ? NULL : nbw_sink_terminal(stdout, &to);
+	if (!c->doc || !c->pctx || ((rt || !c->o->quiet) && !c->term))
 		return -1;
 	if (c->term)
 		nbw_probe_ctx_add_sink(c->pctx, c->term);
+	if (rt) {
+		*status = nbw_runterm_sink(rt);
+		if (!*status)
+			return -1;
+		nbw_probe_ctx_add_sink(c->pctx, *status);
+	}
 	return 0;
 }
 
@@ -399,17 +417,38 @@ int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,
 	c.t0 = nbw_now();
 	if (is_run) /* the probes' own first line comes first (e.g. a build without offload) */
 		nbw_run_clock_start();
-	if (stages_open(&c, full_argc, full_argv)) {
+	struct nbw_runterm rt;
+	struct nbw_sink *status = NULL;
+	bool tty = isatty(STDOUT_FILENO);
+	if (is_run && nbw_runterm_open(&rt, c.dir, tty, o.verbose, ro.json, ro.quiet && !ro.json,
+				       c.t0, nbw_run_time_limit(&ro), c.err, sizeof(c.err))) {
+		fprintf(stderr, "nodebw: error: %s\n", c.err);
+		nbw_rundir_close(&rd, false);
+		nbw_criteria_free(cr);
+		nbw_cli_opts_free(&o);
+		return 1;
+	}
+	if (is_run)
+		ro.term = &rt;
+	if (stages_open(&c, full_argc, full_argv, &status)) {
 		fprintf(stderr, "nodebw: error: out of memory\n");
+		if (is_run)
+			nbw_runterm_close(&rt);
+		free(status);
 		nbw_rundir_close(&rd, false);
 		nbw_criteria_free(cr);
 		return 1;
 	}
-	/* The plan for a person at a terminal (a log has --list-stages): elsewhere bad input
-	 * that the probes find stays the one line on stderr. */
-	if (is_run && isatty(STDOUT_FILENO))
+	/* The plan's count: the measurements the stages will make, known before they start. */
+	if (is_run)
+		nbw_stages_count(&c);
+	/* The plan for a person at a terminal (and in run.log): elsewhere bad input that the
+	 * probes find stays the one line on stderr. */
+	if (is_run && tty)
 		nbw_stages_plan_line(&c);
 	nbw_stages_walk(&c);
+	if (is_run)
+		nbw_runterm_close(&rt);
 	rc = stages_exit(&c);
 	json_decref(c.summary);
 	nbw_products_free(c.products);
@@ -424,6 +463,7 @@ int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,
 	nbw_criteria_free(cr);
 	nbw_probe_ctx_free(c.pctx);
 	nbw_sink_terminal_free(c.term);
+	free(status);
 	nbw_rundir_close(&rd, c.usage_error);
 	nbw_doc_free(c.doc);
 	nbw_cli_opts_free(&o);

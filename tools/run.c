@@ -7,6 +7,7 @@
 #include "run.h"
 #include "check.h"
 #include "run_solver.h"
+#include "runterm.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -30,6 +31,7 @@
 #include "nodebw/runner.h"
 #include "nodebw/session.h"
 #include "nodebw/speedref.h"
+#include "nodebw/termtext.h"
 
 /* The quick profile's promise: the whole run, report included, in 5 minutes. */
 #define NBW_RUN_QUICK_LIMIT 300.0
@@ -54,21 +56,46 @@ double nbw_run_elapsed(void)
 	return t_start > 0.0 ? nbw_now() - t_start : 0.0;
 }
 
-void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
+static void progress(const struct nbw_run_opts *ro, bool doing, const char *fmt, va_list ap)
 {
-	if (ro->quiet && !ro->json)
-		return;
-	/* With --json, stdout holds the results document alone; progress is for a person:
-	 * on stdout when it is a terminal, else on stderr. */
-	FILE *f = ro->json || !isatty(STDOUT_FILENO) ? stderr : stdout;
-	va_list ap;
-	va_start(ap, fmt);
 	if (t_start == 0.0)
 		t_start = nbw_now();
-	fprintf(f, "\n[nodebw run %6.1f s] ", nbw_now() - t_start);
-	vfprintf(f, fmt, ap);
-	fprintf(f, "\n");
-	fflush(f);
+	char stamp[48], *text = NULL;
+	snprintf(stamp, sizeof(stamp), "[nodebw run %6.1f s] ", nbw_now() - t_start);
+	if (vasprintf(&text, fmt, ap) < 0)
+		return;
+	if (ro->term) {
+		if (doing) {
+			nbw_runterm_doing(ro->term, stamp, text);
+		} else {
+			char *line = NULL;
+			if (asprintf(&line, "%s%s", stamp, text) >= 0)
+				nbw_runterm_say(ro->term, line);
+			free(line);
+		}
+	} else if (!ro->quiet || ro->json) {
+		/* With --json, stdout holds the results document alone; progress is for a
+		 * person: on stdout when it is a terminal, else on stderr. */
+		FILE *f = ro->json || !isatty(STDOUT_FILENO) ? stderr : stdout;
+		nbw_term_wrapf(f, stamp, "    ", NBW_TERM_COLUMNS, "%s", text);
+		fflush(f);
+	}
+	free(text);
+}
+
+void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	progress(ro, false, fmt, ap);
+	va_end(ap);
+}
+
+void nbw_run_doing(const struct nbw_run_opts *ro, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	progress(ro, true, fmt, ap);
 	va_end(ap);
 }
 

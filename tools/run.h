@@ -29,6 +29,8 @@ struct nbw_run_opts {
 	/** What the report's verdicts judge by (tools/check.h): --check's thresholds and the
 	 *  published figures; NULL: the theoretical figures only. */
 	const struct nbw_criteria *criteria;
+	/** The terminal and run.log (tools/runterm.h); NULL: progress lines as plain lines. */
+	struct nbw_runterm *term;
 };
 
 struct nbw_run_solver_status {
@@ -51,8 +53,13 @@ double nbw_run_time_limit(const struct nbw_run_opts *ro);
 /** Start the clock of the progress lines: `nodebw run` does at its start, so the elapsed
  *  time counts the topology and the probes too. */
 void nbw_run_clock_start(void);
-/** A progress line with the elapsed time since nbw_run_clock_start (unless quiet). */
+/** A stage line or a finding with the elapsed time since nbw_run_clock_start (unless
+ *  quiet): above the status line on a terminal, and in run.log. */
 void nbw_run_progress(const struct nbw_run_opts *ro, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/** What a stage does now: the status line on a terminal, else a progress line as
+ *  nbw_run_progress; in run.log either way. */
+void nbw_run_doing(const struct nbw_run_opts *ro, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /** The plane-size sweep (nbw_plane_sweep) at the solver's halo planes 8 N^2: its first
  *  processes, before the solver (nbw_run_solver runs one more as each round starts);

@@ -5,6 +5,7 @@
  * rounds disagree, while the stage's budget and the run's time limit allow.
  */
 #include "run_solver.h"
+#include "runterm.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static int launch_probe(struct nbw_solver_run *s, int r)
 	nbw_arg(&a, "%s", p->glist + 2);
 	nbw_arg(&a, "--n");
 	nbw_arg(&a, "%s", p->nlist);
-	nbw_run_progress(s->ro, "solver round %d/%d: launch probe (empty target regions launched "
+	nbw_run_doing(s->ro, "solver round %d/%d: launch probe (empty target regions launched "
 				"as v1-v4 launch, G = %s; v3 and v4 halo copies, N = %s)",
 			 r, p->rounds, p->glist + 2, p->nlist);
 	return nbw_solver_heat_child(s, &a, r, "calibration");
@@ -97,7 +98,7 @@ static int round_part(struct nbw_solver_run *s, int r, int part, const char *lef
 	}
 	const char *purpose = part == 0 ? "validation" : "calibration";
 	int reps = part == 0 && !core ? NBW_RUN_LATE_REPS : NBW_RUN_REPS;
-	nbw_run_progress(s->ro, "solver round %d/%d: %s (%s; %d steps, %d repetitions)%s", r,
+	nbw_run_doing(s->ro, "solver round %d/%d: %s (%s; %d steps, %d repetitions)%s", r,
 			 p->rounds,
 			 part == 1 ? (p->ng ? "one-device runs of the slab shapes, and G of them "
 					      "at once (co-run probe)"
@@ -135,6 +136,8 @@ static bool round_too_late(struct nbw_solver_run *s, int r)
 static int solver_round(struct nbw_solver_run *s, int r)
 {
 	const struct nbw_solver_plan *p = &s->p;
+	if (s->ro->term)
+		nbw_runterm_fraction(s->ro->term, (double)(r - 1) / (double)p->rounds);
 	/* The machine's speed as the round starts (the drift table's companion). */
 	char at[32];
 	snprintf(at, sizeof(at), "solver round %d", r);

@@ -6,6 +6,7 @@
  * doc/model.md for what the runs feed and doc/run.md for the stages.
  */
 #include "run_solver.h"
+#include "runterm.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -91,16 +92,23 @@ int nbw_run_plane_processes(const struct nbw_run_opts *ro, const struct nbw_prob
 	char which[32];
 	snprintf(which, sizeof(which), count > 1 ? "processes %d-%d" : "process %d", first,
 		 first + count - 1);
-	nbw_run_progress(ro, "plane-size sweep: the models' OpenMP paths at the %d halo-plane "
-			     "sizes, %s of %d", nn, which, planned);
+	nbw_run_doing(ro, "plane-size sweep: the models' OpenMP paths at the %d halo-plane "
+			  "sizes, %s of %d", nn, which, planned);
 	/* The solver's hidden-helper count (nbw_run_solver). */
 	int rc = nbw_plane_sweep(o, sizes, (size_t)nn, host ? 0 : -1, first, count, planned, doc,
 				 dir, NULL, &st, err, errlen);
+	if (ro->term) {
+		struct nbw_rv_doc h;
+		nbw_rv_doc_read(doc->root, &h);
+		nbw_runterm_measured(ro->term, json_array_size(h.measurements));
+	}
+	/* The stage's own result is a line; a process in a solver round is progress, unless
+	 * something failed. */
+	bool failed = st.verify_failed || st.errors;
 	if (rc == 0)
-		nbw_run_progress(ro, "plane-size sweep: %u measurements in %.1f s%s",
-				 st.measurements, nbw_now() - t0,
-				 st.verify_failed || st.errors ? " (some failed: see the results)"
-							       : "");
+		(first == 1 || failed ? nbw_run_progress : nbw_run_doing)(
+			ro, "plane-size sweep: %u measurements in %.1f s%s", st.measurements,
+			nbw_now() - t0, failed ? " (some failed: see the results)" : "");
 	return rc;
 }
 

@@ -9,8 +9,10 @@
 
 #include <string.h>
 
+#include "runterm.h"
 #include "nodebw/backends.h"
 #include "nodebw/plan.h"
+#include "nodebw/results_view.h"
 
 /* Seconds the timed repetitions of one size may take (--max-time; 0 = no cap: 0.1 s). */
 static double per_size(const struct nbw_probe_opts *o)
@@ -175,11 +177,70 @@ void nbw_stages_list(FILE *f, const struct nbw_stage_ctx *c)
 	fprintf(f, "\nabout %.0f s in all\n", total);
 }
 
+void nbw_stages_count(struct nbw_stage_ctx *c)
+{
+	struct nbw_stage_plan *p = &c->plan;
+	struct nbw_probe_count pc;
+	memset(p, 0, sizeof(*p));
+	if (nbw_probe_plan_count(c->o, &pc))
+		return;
+	p->known = true;
+	p->probes = pc.measurements;
+	p->series = pc.series;
+	p->hht = c->o->hht_sweep ? nbw_hht_sweep_count(c->o, pc.omp_devices) : 0;
+	if (c->is_run && c->ro->solver && pc.omp_devices >= 1) {
+		bool host = strcmp(pc.omp_kind, "host-plugin") == 0;
+		int n[NBW_RUN_MAX_N], nn = nbw_solver_grids(c->ro, host, n);
+		size_t sizes[NBW_RUN_MAX_N];
+		for (int i = 0; i < nn; i++)
+			sizes[i] = (size_t)8 * (size_t)n[i] * (size_t)n[i];
+		p->rounds = nbw_solver_rounds(c->ro, host);
+		p->plane_processes = NBW_RUN_PLANE_BEFORE + p->rounds;
+		p->plane_process = nbw_plane_sweep_count(c->o, sizes, (size_t)nn, pc.omp_devices);
+	}
+	p->total = p->probes + p->hht + p->plane_process * (size_t)p->plane_processes;
+}
+
+size_t nbw_stages_measured(const struct nbw_stage_ctx *c)
+{
+	struct nbw_rv_doc h;
+	if (!c->doc)
+		return 0;
+	nbw_rv_doc_read(c->doc->root, &h);
+	return json_array_size(h.measurements);
+}
+
+void nbw_stages_count_line(const struct nbw_stage_ctx *c)
+{
+	if (!c->plan.known)
+		return;
+	size_t done = nbw_stages_measured(c);
+	nbw_run_progress(c->ro, "%zu measurements of %zu planned%s", done, c->plan.total,
+			 done < c->plan.total   ? " (the run stopped short of its plan)"
+			 : done > c->plan.total ? " (more than the plan counted)"
+						: "");
+}
+
+/* The measurements each stage should record. */
+static size_t stage_planned(const struct nbw_stage_ctx *c, const char *name)
+{
+	const struct nbw_stage_plan *p = &c->plan;
+	if (strcmp(name, "probes") == 0)
+		return p->probes;
+	if (strcmp(name, "hidden-helper sweep") == 0)
+		return p->hht;
+	if (strcmp(name, "plane-size sweep") == 0)
+		return p->plane_process * NBW_RUN_PLANE_BEFORE;
+	if (strcmp(name, "solver") == 0)
+		return p->plane_process * (size_t)p->rounds;
+	return 0;
+}
+
 void nbw_stages_plan_line(const struct nbw_stage_ctx *c)
 {
 	size_t n, w = 0;
 	const struct nbw_stage *t = nbw_stages(&n);
-	char line[512];
+	char line[512], counts[256] = "";
 	double total = 0.0;
 	line[0] = '\0';
 	for (size_t i = 0; i < n && w < sizeof(line); i++) {
@@ -189,8 +250,25 @@ void nbw_stages_plan_line(const struct nbw_stage_ctx *c)
 		w += (size_t)snprintf(line + w, sizeof(line) - w, "%s%s ~%.0f s", w ? ", " : "",
 				      t[i].name, t[i].estimate(c));
 	}
-	nbw_run_progress(c->ro, "plan: %s; about %.0f s in all (nodebw run --list-stages)", line,
-			 total);
+	const struct nbw_stage_plan *p = &c->plan;
+	if (p->known) {
+		size_t k = (size_t)snprintf(counts, sizeof(counts), "; %zu measurements (probes %zu",
+					    p->total, p->probes);
+		if (p->hht && k < sizeof(counts))
+			k += (size_t)snprintf(counts + k, sizeof(counts) - k,
+					      ", hidden-helper sweep %zu", p->hht);
+		if (p->plane_processes && k < sizeof(counts))
+			k += (size_t)snprintf(counts + k, sizeof(counts) - k,
+					      ", plane-size sweep %d x %zu", p->plane_processes,
+					      p->plane_process);
+		if (k < sizeof(counts))
+			snprintf(counts + k, sizeof(counts) - k, ")");
+		k = strlen(counts);
+		if (p->rounds)
+			snprintf(counts + k, sizeof(counts) - k, " and %d solver rounds", p->rounds);
+	}
+	nbw_run_progress(c->ro, "plan: %s; about %.0f s in all%s (nodebw run --list-stages)", line,
+			 total, counts);
 }
 
 void nbw_stages_walk(struct nbw_stage_ctx *c)
@@ -198,9 +276,18 @@ void nbw_stages_walk(struct nbw_stage_ctx *c)
 	size_t n;
 	const struct nbw_stage *t = nbw_stages(&n);
 	bool closing = false;
+	struct nbw_runterm *rt = c->is_run ? c->ro->term : NULL;
+	if (rt) {
+		for (size_t i = 0; i < n; i++)
+			if (nbw_stage_wanted(&t[i], c))
+				nbw_runterm_plan_stage(rt, t[i].name, t[i].estimate(c));
+		nbw_runterm_plan_counts(rt, c->plan.total, c->plan.series);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (!nbw_stage_wanted(&t[i], c) || (closing && !t[i].closing))
 			continue;
+		if (rt)
+			nbw_runterm_stage(rt, t[i].name, stage_planned(c, t[i].name));
 		enum nbw_stage_next r = t[i].run(c);
 		if (r == NBW_STAGE_ABORT)
 			return;

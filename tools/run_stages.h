@@ -17,6 +17,17 @@
 /** What the stages share while the command runs. */
 struct nbw_products;
 
+/** What the run will measure, counted before it starts (nbw_stages_count). */
+struct nbw_stage_plan {
+	bool known;              /**< counted */
+	size_t probes, series;   /**< the probes' measurements and series */
+	size_t hht;              /**< the hidden-helper sweep's measurements */
+	size_t plane_process;    /**< one process of the plane-size sweep */
+	int plane_processes;     /**< its processes (2 before the solver, 1 per round) */
+	int rounds;              /**< the solver's planned rounds (0: no solver) */
+	size_t total;            /**< every measurement planned */
+};
+
 struct nbw_stage_ctx {
 	bool is_run;                       /**< nodebw run (else nodebw probe) */
 	const struct nbw_run_opts *ro;     /**< run's own options (probe: all off) */
@@ -34,6 +45,7 @@ struct nbw_stage_ctx {
 	int after_rc;     /**< the run's stages after the probes: 0, 1 or NBW_EXIT_PARTIAL */
 	bool usage_error; /**< bad input found by the probes: exit 2, the folder removed */
 	bool measured;    /**< the probes and their analyses ended (with or without data) */
+	struct nbw_stage_plan plan;
 	char err[1400];
 };
 
@@ -60,6 +72,13 @@ bool nbw_stage_wanted(const struct nbw_stage *s, const struct nbw_stage_ctx *c);
 /** The stages this command runs, with their estimates and what they write, as a table on
  *  \p f (nodebw run --list-stages). */
 void nbw_stages_list(FILE *f, const struct nbw_stage_ctx *c);
+/** Count what the stages will measure into \p c->plan (the backends opened for their
+ *  devices, nothing measured). */
+void nbw_stages_count(struct nbw_stage_ctx *c);
+/** The measurements the document holds now. */
+size_t nbw_stages_measured(const struct nbw_stage_ctx *c);
+/** One line: the measurements made of those planned, honestly when they differ. */
+void nbw_stages_count_line(const struct nbw_stage_ctx *c);
 /** One progress line with the plan (each stage's estimate) before the run (run, on a
  *  terminal). */
 void nbw_stages_plan_line(const struct nbw_stage_ctx *c);

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "runterm.h"
 #include "summary.h"
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
@@ -69,12 +70,10 @@ enum nbw_stage_next nbw_stage_report(struct nbw_stage_ctx *c)
 		c->after_rc = 1;
 		return NBW_STAGE_CLOSE;
 	}
-	if (!ro->quiet || ro->json)
-		fprintf(ro->json ? stderr : stdout,
-			"\nnodebw run: results %s/results.json, calibration %s/calibration.json%s%s%s\n"
-			"regenerate the report with: nodebw report %s/results.json\n",
-			dir, dir, ro->report ? ", report " : "", ro->report ? dir : "",
-			ro->report ? "/report/report.html" : "", dir);
+	nbw_run_progress(ro, "results %s/results.json, calibration %s/calibration.json%s%s%s, "
+			     "run.log; regenerate the report with: nodebw report %s/results.json",
+			 dir, dir, ro->report ? ", report " : "", ro->report ? dir : "",
+			 ro->report ? "/report/report.html" : "", dir);
 	return NBW_STAGE_NEXT;
 }
 
@@ -93,6 +92,12 @@ enum nbw_stage_next nbw_stage_summary(struct nbw_stage_ctx *c)
 	nbw_rv_doc_read(c->doc->root, &h);
 	if (json_array_size(h.measurements) == 0 && json_array_size(h.solver_runs) == 0)
 		return NBW_STAGE_NEXT;
+	/* The measurements made of those planned; then the status line gives way to the
+	 * summary. */
+	if (c->is_run && c->ro->term) {
+		nbw_stages_count_line(c);
+		nbw_runterm_finish(c->ro->term);
+	}
 	/* With --json (run), stdout holds the results document: the summary goes to stderr. */
 	if (c->products && (!c->o->quiet || (c->o->json && c->is_run))) {
 		char results[4200];

@@ -8,8 +8,10 @@
 #include "stages.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "runterm.h"
 #include "summary.h"
 #include "nodebw/cli.h"
 #include "nodebw/gap.h"
@@ -59,9 +61,19 @@ enum nbw_stage_next nbw_stage_probes(struct nbw_stage_ctx *c)
 	nbw_run_disturb_stage(&c->dist, c->doc, "probes");
 	if (rc)
 		return probes_failed(c, rc);
-	if (c->is_run)
-		nbw_run_progress(c->ro, "probes: %u measurements, %u skipped", c->st.measurements,
-				 c->st.skipped);
+	if (c->is_run) {
+		struct nbw_runterm *rt = c->ro->term;
+		char planned[64] = "", design[96] = "";
+		if (c->plan.known)
+			snprintf(planned, sizeof(planned), " of %zu planned", c->plan.probes);
+		/* The series the plan leaves out on purpose are no finding: counted here, each
+		 * with its reason in run.log and the results. */
+		if (rt && rt->design_skips)
+			snprintf(design, sizeof(design), " (%u by design: see run.log)",
+				 rt->design_skips);
+		nbw_run_progress(c->ro, "probes: %u measurements%s, %u skipped%s",
+				 c->st.measurements, planned, c->st.skipped, design);
+	}
 	return NBW_STAGE_NEXT;
 }
 
@@ -74,8 +86,14 @@ enum nbw_stage_next nbw_stage_hht(struct nbw_stage_ctx *c)
 {
 	if (nbw_stop_requested)
 		return NBW_STAGE_NEXT;
-	int rc = nbw_hht_sweep(c->o, c->doc, c->dir, c->o->quiet ? NULL : stdout, &c->st, c->err,
+	struct nbw_runterm *rt = c->is_run ? c->ro->term : NULL;
+	if (rt && c->plan.hht)
+		nbw_run_doing(c->ro, "the async modes again in a child process");
+	int rc = nbw_hht_sweep(c->o, c->doc, c->dir,
+			       rt ? rt->detail : c->o->quiet ? NULL : stdout, &c->st, c->err,
 			       sizeof(c->err));
+	if (rt)
+		nbw_runterm_measured(rt, nbw_stages_measured(c));
 	nbw_run_disturb_stage(&c->dist, c->doc, "hidden-helper sweep");
 	if (rc)
 		return probes_failed(c, rc);
@@ -88,11 +106,11 @@ enum nbw_stage_next nbw_stage_hht(struct nbw_stage_ctx *c)
 /* The OpenMP-vs-native gap table of what was measured (the products'): printed, and kept
  * in the results. */
 static void gap_table(struct nbw_doc *doc, const struct nbw_products *p,
-		      const struct nbw_probe_opts *o)
+		      const struct nbw_probe_opts *o, FILE *f)
 {
 	/* The summary has the gap per mode; the whole table with --verbose (or nodebw gap). */
 	if (!o->quiet && o->verbose)
-		nbw_gap_print(stdout, p->gaps);
+		nbw_gap_print(f, p->gaps);
 	nbw_doc_set(doc, "gaps", json_incref(p->gaps));
 }
 
@@ -155,7 +173,8 @@ enum nbw_stage_next nbw_stage_analyses(struct nbw_stage_ctx *c)
 		c->probe_rc = 1;
 		return NBW_STAGE_ABORT;
 	}
-	gap_table(c->doc, c->products, c->o);
+	struct nbw_runterm *rt = c->is_run ? c->ro->term : NULL;
+	gap_table(c->doc, c->products, c->o, rt ? rt->detail : stdout);
 	if (c->st.checkpoint_errors)
 		fprintf(stderr, "nodebw: %u checkpoint write%s of the results failed: %s\n",
 			c->st.checkpoint_errors, c->st.checkpoint_errors == 1 ? "" : "s",
@@ -170,7 +189,18 @@ enum nbw_stage_next nbw_stage_analyses(struct nbw_stage_ctx *c)
 		return NBW_STAGE_ABORT;
 	}
 	const struct nbw_run_status *st = &c->st;
-	if (!c->o->quiet || c->o->json || st->verify_failed || st->errors)
+	if (rt) {
+		char *line = NULL;
+		if (asprintf(&line, "%u measurements: %u verified, %u failed verification, %u with "
+				    "an error; %u skipped%s; results: %s/results.json and "
+				    "results.csv",
+			     st->measurements, st->measurements - st->verify_failed - st->errors,
+			     st->verify_failed, st->errors, st->skipped,
+			     st->interrupted ? "; interrupted, partial results kept" : "",
+			     c->dir) >= 0)
+			nbw_runterm_say(rt, line);
+		free(line);
+	} else if (!c->o->quiet || c->o->json || st->verify_failed || st->errors)
 		fprintf(c->o->json ? stderr : stdout,
 			"\n%u measurements: %u verified, %u failed verification, %u with an "
 			"error; %u skipped%s\nresults: %s/results.json and results.csv\n",

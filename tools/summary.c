@@ -20,6 +20,7 @@
 #include "nodebw/products.h"
 #include "nodebw/report.h"
 #include "nodebw/results_view.h"
+#include "nodebw/termtext.h"
 
 void nbw_summary_analyse(struct nbw_doc *doc, const struct nbw_products *p)
 {
@@ -32,7 +33,6 @@ void nbw_summary_analyse(struct nbw_doc *doc, const struct nbw_products *p)
 
 /* The summary's length on a node of host-plugin devices (links add their matrices). */
 #define NBW_SUMMARY_LINES 40
-#define NBW_SUMMARY_WIDTH 100
 
 /* The summary being written: its stream and the lines so far. */
 struct out {
@@ -40,30 +40,11 @@ struct out {
 	int lines;
 };
 
-/* The lines \p text takes wrapped to NBW_SUMMARY_WIDTH after a lead of \p lead columns;
+/* The lines \p text takes wrapped to NBW_TERM_COLUMNS after a lead of \p lead columns;
  * with \p f, written (the first line after \p first, the rest after \p rest). */
 static int wrap(FILE *f, const char *first, const char *rest, const char *text)
 {
-	const char *lead = first;
-	int lines = 0;
-	while (*text) {
-		size_t room = NBW_SUMMARY_WIDTH - strlen(lead), n = strlen(text);
-		if (n > room) {
-			n = room;
-			while (n > 0 && text[n] != ' ')
-				n--;
-			if (n == 0)
-				n = room;
-		}
-		if (f)
-			fprintf(f, "%s%.*s\n", lead, (int)n, text);
-		lines++;
-		text += n;
-		while (*text == ' ')
-			text++;
-		lead = rest;
-	}
-	return lines;
+	return nbw_term_wrap(f, first, rest, text, NBW_TERM_COLUMNS);
 }
 
 /* One item ("  * text", wrapped); false when it would pass \p limit lines. */
@@ -144,7 +125,8 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, const struct nbw_prod
 	struct nbw_rs_speedup sp;
 	while (nbw_rs_speedup(report, (size_t)nsp, &sp))
 		nsp++;
-	int reserve = 3 + (nsp ? 2 + nsp : 0);
+	/* The solver's table: a blank line, two of explanation, its header and a row each. */
+	int reserve = 3 + (nsp ? 3 + nsp : 0);
 	size_t i, left = 0;
 	json_t *it;
 	json_array_foreach(items, i, it) {
@@ -164,17 +146,20 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, const struct nbw_prod
 	if (seconds >= 0.0)
 		snprintf(took, sizeof(took), "; run time %.1f s", seconds);
 	if (results) {
-		fprintf(f, "  results: %s (every matrix, device and outlier: nodebw matrix %s)%s\n",
-			results, results, took);
+		nbw_term_wrapf(f, "  ", "    ", NBW_TERM_COLUMNS,
+			       "results: %s (every matrix, device and outlier: nodebw matrix %s)%s",
+			       results, results, took);
 		/* The report beside it, when the run wrote one. */
 		char html[4200];
 		const char *slash = strrchr(results, '/');
 		int dl = slash ? (int)(slash - results) : 1;
 		snprintf(html, sizeof(html), "%.*s/report/report.html", dl, slash ? results : ".");
 		if (report && access(html, R_OK) == 0)
-			fprintf(f, "  report: %s (and report.md beside it)\n", html);
+			nbw_term_wrapf(f, "  ", "    ", NBW_TERM_COLUMNS,
+				       "report: %s (and report.md beside it)", html);
 	} else {
-		fprintf(f, "  every matrix, device and outlier: nodebw matrix FILE%s\n", took);
+		nbw_term_wrapf(f, "  ", "    ", NBW_TERM_COLUMNS,
+			       "every matrix, device and outlier: nodebw matrix FILE%s", took);
 	}
 }
 
@@ -184,10 +169,11 @@ void nbw_print_failures(FILE *f, const struct nbw_doc *doc)
 	size_t n = nbw_analysis_failure_count(all), shown = 0;
 	struct nbw_pv_failure x;
 	if (n)
-		fprintf(f, "\nnodebw: %zu measurement%s or solver run%s failed or %s not verified "
-			   "(exit status %d; report.md lists them all):\n",
-			n, n == 1 ? "" : "s", n == 1 ? "" : "s", n == 1 ? "was" : "were",
-			NBW_EXIT_PARTIAL);
+		nbw_term_wrapf(f, "nodebw: ", "  ", NBW_TERM_COLUMNS,
+			       "%zu measurement%s or solver run%s failed or %s not verified (exit "
+			       "status %d; report.md lists them all):",
+			       n, n == 1 ? "" : "s", n == 1 ? "" : "s", n == 1 ? "was" : "were",
+			       NBW_EXIT_PARTIAL);
 	for (size_t i = 0; nbw_pv_failure(all, i, &x); i++) {
 		if (x.skipped)
 			continue;
@@ -195,6 +181,7 @@ void nbw_print_failures(FILE *f, const struct nbw_doc *doc)
 			fprintf(f, "  ... and %zu more\n", n - 20);
 			break;
 		}
+		/* One line each, whole: scripts grep them (kind: what: reason). */
 		fprintf(f, "  %s: %s: %s\n", x.kind, x.what, x.reason);
 	}
 	json_decref(all);

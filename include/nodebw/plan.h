@@ -118,5 +118,11 @@ int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
 void nbw_plan_free(struct nbw_plan *p);
 /** Measurements the plan will record with \p nsizes sizes in the sweep. */
 size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes);
+/** Whether series \p p runs size \p k of \p o's sweep (the executor asks the same). */
+bool nbw_plan_runs_size(const struct nbw_series_plan *p, const struct nbw_probe_opts *o,
+			size_t k);
+/** The measurements series \p p records under \p o when it runs to its end: the sizes it
+ *  runs (a chase: its one or two working sets); 0 for a skipped series. */
+size_t nbw_plan_points(const struct nbw_series_plan *p, const struct nbw_probe_opts *o);
 
 #endif

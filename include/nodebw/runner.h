@@ -53,6 +53,32 @@ int nbw_probe_run(struct nbw_probe_ctx *ctx, const struct nbw_probe_opts *o,
 		  struct nbw_doc *doc, const char *outdir, struct nbw_run_status *st, char *err,
 		  size_t errlen);
 
+/** What a run of the probes will do, known before it starts (the plan's count). */
+struct nbw_probe_count {
+	size_t series;            /**< series that run (not the skipped ones) */
+	size_t measurements;      /**< measurements they record, each to its end */
+	int omp_devices;          /**< devices of the OpenMP backend (0: none or not selected) */
+	char omp_kind[32];        /**< their kind ("host-plugin", "gpu", ...), "" when none */
+};
+
+/** Count what nbw_probe_run would measure under \p o: every selected backend is opened for
+ *  its devices, planned as the run plans it, and closed; nothing is measured. 0, or -1
+ *  (bad sizes for the memory there: the run says why). */
+int nbw_probe_plan_count(const struct nbw_probe_opts *o, struct nbw_probe_count *c);
+
+/** The measurements a child process `nodebw probe` with options \p c records, counted
+ *  from the options as the child parses them from its command line (nbw_cli_probe_argv). */
+size_t nbw_probe_child_count(const struct nbw_probe_opts *c);
+
+/** The measurements nbw_hht_sweep will merge under \p o on a node with \p omp_devices
+ *  OpenMP devices (its children's plans, counted with nbw_probe_plan_count). */
+size_t nbw_hht_sweep_count(const struct nbw_probe_opts *o, int omp_devices);
+
+/** The measurements one process of nbw_plane_sweep records at the \p nsizes plane sizes
+ *  \p sizes on a node with \p omp_devices OpenMP devices. */
+size_t nbw_plane_sweep_count(const struct nbw_probe_opts *o, const size_t *sizes,
+			     size_t nsizes, int omp_devices);
+
 /** The hidden-helper sweep: re-runs the async modes in child processes with
  *  LIBOMP_NUM_HIDDEN_HELPER_THREADS = 0, one per device, and 8, merging their measurements;
  *  a line per child on \p progress (NULL: none). */

@@ -37,9 +37,11 @@ struct nbw_sink {
 			    const struct nbw_measurement *m);
 	/** The series' last size was measured (or it stopped). */
 	void (*series_end)(struct nbw_sink *s, const struct nbw_series_info *si);
-	/** Something not measured, and why (\p probe "*" = the whole API). */
+	/** Something not measured, and why (\p probe "*" = the whole API); \p by_design: the
+	 *  plan leaves it out on purpose (a mode the API does not have, a pointer chase of
+	 *  several streams), else it went wrong or is missing here (a backend, memory). */
 	void (*skip)(struct nbw_sink *s, const char *api, const char *probe, const char *what,
-		     const char *reason);
+		     const char *reason, bool by_design);
 	/** A series ended: a good moment to save what there is. */
 	void (*checkpoint)(struct nbw_sink *s);
 };

@@ -46,7 +46,7 @@ check "progress clock starts with the run" sh -c \
 check "the terminal ends with the summary" sh -c \
 	"sed -n '/^==== Summary (GB\/s = 1e9 B\/s; latency/,\$p' '$tmp/out' | grep -q '^  \* Smallest transfers, the fastest path per API'"
 check "one summary of at most 40 lines, with a line per API and the models" sh -c \
-	"test \$(grep -c '^==== Summary' '$tmp/out') -eq 1 && test \$(sed -n '/^==== Summary/,\$p' '$tmp/out' | wc -l) -le 40 && grep -q '^  \* omp at [0-9.]* [KMG]*i*B (median' '$tmp/out' && grep -q '^  2    v1 ' '$tmp/out'"
+	"test \$(grep -c '^==== Summary' '$tmp/out') -eq 1 && test \$(sed -n '/^==== Summary/,\$p' '$tmp/out' | wc -l) -le 40 && grep -q '^  \* omp at [0-9.]* [KMG]*i*B (median' '$tmp/out' && grep -q '^  2  *v1 ' '$tmp/out'"
 check "report.md opens with the summary" sh -c \
 	"grep '^##* ' '$out/report/report.md' | sed -n 2p | grep -qx '## Summary' && grep -q '^- Models against the solver' '$out/report/report.md'"
 check_pages "$out/report" "run's report"
