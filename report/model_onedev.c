@@ -27,7 +27,7 @@ static const struct nbw_corun *corun_of(const struct nbw_calib *c, bool per_devi
 
 void nbw_report_model_onedev(struct nbw_rdoc *r, const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "The one-device model: its measured terms");
+	nbw_rdoc_heading(r, 3, "The one-device model: its measured terms");
 	if (!c->ncorun) {
 		nbw_rdoc_para(r, "No co-run probe in these results (nodebw heat --corun; nodebw run "
 				 "runs it with the slab shapes): the one-device model takes the "

@@ -332,7 +332,7 @@ static void physics_overlap(struct nbw_rtable *t, const struct nbw_calib *c)
 
 void nbw_report_model_physics(struct nbw_rdoc *r, const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "What the paper's model leaves out: evidence");
+	nbw_rdoc_heading(r, 3, "What the paper's model leaves out: evidence");
 	const char *h[] = {"term", "measured here", "carried by"};
 	struct nbw_rtable *t = nbw_rtable_new("model-physics", 3, h);
 	nbw_rtable_csv_names(t, (const char *const[]){"term", "evidence", "carried_by"});

@@ -186,7 +186,7 @@ static void section_paper(struct nbw_rdoc *r, const struct nbw_calib *c, const i
 			  int nn, const int *gl, int ngl)
 {
 	int gmax = ngl ? gl[ngl - 1] : 0;
-	nbw_rdoc_heading(r, 2, "The paper's model (Eq. 7-12)");
+	nbw_rdoc_heading(r, 3, "The paper's model (Eq. 7-12)");
 	nbw_rdoc_para(r, "k(N) = T / (n_steps (N-2)^3) from one-device (baseline) runs of N^3 "
 			 "grids (Eq. 7-8); one halo plane is 8 N^2 bytes; beta is the bandwidth "
 			 "the OpenMP probes measured at that size on the path each version uses "
@@ -491,7 +491,7 @@ static void ext_sets_table(struct nbw_rdoc *r, const struct nbw_calib *c)
 
 static void section_ext_terms(struct nbw_rdoc *r, const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "The compute-calibrated and fitted models: calibrated terms");
+	nbw_rdoc_heading(r, 3, "The compute-calibrated and fitted models: calibrated terms");
 	nbw_rdoc_para(r, "Per step, for the host thread with the most work (doc/model.md). "
 			 "compute-calibrated: compute = the runs of the version's form without the halo "
 			 "copies on G devices at once (v2 for Versions 1-2, v3 for 3-4; at another "
@@ -877,7 +877,7 @@ static void model_cells(struct nbw_rtable *t, bool have, double model, double tm
 static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 			       const struct nbw_calib *c)
 {
-	nbw_rdoc_heading(r, 2, "Validation: measured against both models");
+	nbw_rdoc_heading(r, 3, "Validation: measured against both models");
 	size_t npred = predict_rows(rows, nr, c);
 	if (npred == 0) {
 		nbw_rdoc_para(r, "No multi-device solver run could be predicted%s%s.",
@@ -952,7 +952,7 @@ static void section_validation(struct nbw_rdoc *r, struct vrow *rows, size_t nr,
 		plot_speedups(r, rows, nr, gl[gi]);
 }
 
-static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in);
+static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in, bool head);
 
 /* The results file a merged solver run came from (nbw_rinput_load tags every run). */
 static int run_file(json_t *run)
@@ -977,7 +977,7 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			}
 	}
 	if (nsolver <= 1) {
-		model_sections(r, in);
+		model_sections(r, in, true);
 		return;
 	}
 	for (size_t f = 0; f < in->nfiles; f++) {
@@ -1007,7 +1007,7 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			nbw_rdoc_para(r, "The solver runs of each results file are calibrated and "
 					 "validated on their own (with that file's transfer "
 					 "measurements): files are never pooled.");
-			model_sections(r, &one);
+			model_sections(r, &one, false);
 		}
 		nbw_rinput_uncalibrate(&one);
 		json_decref(one.solver_runs);
@@ -1015,7 +1015,7 @@ void nbw_report_model(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	}
 }
 
-static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in)
+static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in, bool head)
 {
 	struct vrow *rows = NULL;
 	size_t nr = collect_rows(in->solver_runs, &rows);
@@ -1039,6 +1039,9 @@ static void model_sections(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				 "calibrated or validated ('nodebw run' runs the solver; 'nodebw "
 				 "predict' predicts from a calibration file).");
 	} else {
+		/* One section: the models, their terms and their validation beneath it. */
+		if (head)
+			nbw_rdoc_heading(r, 2, "Models");
 		section_paper(r, cal, ns, nn, gl, ngl);
 		nbw_report_model_onedev(r, cal);
 		section_ext_terms(r, cal);

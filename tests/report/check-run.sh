@@ -236,8 +236,12 @@ md="$out/report/models.md"
 check "the main page: one Models section, none of the model sections" sh -c \
 	"test \$(grep -c '^## Model' '$out/report/report.md') -eq 1 &&
 	 ! grep -q '^## \(The paper.s model\|Validation\)' '$out/report/report.md'"
-for h in "## The paper's model (Eq. 7-12)" "## The compute-calibrated and fitted models: calibrated terms" \
-	 "## Validation: measured against both models"; do
+check "models.md: one Models section holds the model sections" \
+	test "$(grep -c '^## ' "$md")" -eq 1 -a "$(grep -c '^## Models$' "$md")" -eq 1
+for h in "### The paper's model (Eq. 7-12)" "### The compute-calibrated and fitted models: calibrated terms" \
+	 "### The one-device model: its measured terms" \
+	 "### What the paper's model leaves out: evidence" \
+	 "### Validation: measured against both models"; do
 	check "report section: $h" grep -qF "$h" "$md"
 done
 check "k-bar given by both rules" sh -c "grep -q 'mean over all 2 sizes' '$md' && grep -q 'three largest sizes' '$md'"
