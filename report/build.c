@@ -149,6 +149,9 @@ static void main_page(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t *s
 	struct nbw_rs_speedup sp;
 	if (nbw_rs_speedup(sum, 0, &sp))
 		nbw_report_summary_models(r, sum);
+	else if (nbw_rs_solver_why(sum) && nbw_rs_solver_why(sum)[0])
+		nbw_rdoc_para(r, "No solver table here: %s.",
+			      nbw_rs_solver_why(sum));
 	else
 		nbw_rdoc_para(r, "No solver runs: the models are neither calibrated nor validated "
 				 "here ('nodebw run' runs the solver).");
