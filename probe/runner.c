@@ -383,17 +383,25 @@ static unsigned plan_backend(struct backend_run *b, const int *devs, int nd,
 	return total;
 }
 
+/* Backend \p ops opened with the run's options; 0 or -errno with \p why. Opening the OpenMP
+ * backend loads the image on every device: with the host plugin, its files in /tmp can go
+ * now (include/nodebw/plugin_images.h). */
+static int open_backend(const struct nbw_probe_opts *o, const struct nbw_backend_ops *ops,
+			struct nbw_backend **be, char *why, size_t whylen)
+{
+	struct nbw_backend_opts bo = { .cuda_sched = o->cuda_sched };
+	int rc = ops->open(be, &bo, why, whylen);
+	nbw_unlink_plugin_images();
+	return rc;
+}
+
 static int run_backend(struct run *r, const struct nbw_backend_ops *ops, struct nbw_doc *doc,
 		       char *err, size_t errlen)
 {
 	const struct nbw_probe_opts *o = r->o;
 	char why[NBW_REASON_LEN] = "";
 	struct nbw_backend *be = NULL;
-	struct nbw_backend_opts bo = { .cuda_sched = o->cuda_sched };
-	int rc = ops->open(&be, &bo, why, sizeof(why));
-	/* Opening the OpenMP backend loads the image on every device: with the host plugin,
-	 * its files in /tmp can go now (include/nodebw/plugin_images.h). */
-	nbw_unlink_plugin_images();
+	int rc = open_backend(o, ops, &be, why, sizeof(why));
 	if (rc) {
 		/* -ENODEV: no driver or device, a skip; anything else: the API is there but
 		 * cannot be used (e.g. a driver older than the runtime), an error. */
@@ -584,10 +592,7 @@ static void count_backend(struct run *r, const struct nbw_backend_ops *ops,
 	const struct nbw_probe_opts *o = r->o;
 	char why[NBW_REASON_LEN] = "";
 	struct nbw_backend *be = NULL;
-	struct nbw_backend_opts bo = { .cuda_sched = o->cuda_sched };
-	int rc = ops->open(&be, &bo, why, sizeof(why));
-	nbw_unlink_plugin_images();
-	if (rc)
+	if (open_backend(o, ops, &be, why, sizeof(why)))
 		return;
 	struct backend_run *b = calloc(1, sizeof(*b));
 	if (!b) {

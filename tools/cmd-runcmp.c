@@ -14,6 +14,7 @@
 #include "nodebw/cli.h"
 #include "nodebw/results.h"
 #include "nodebw/runcmp.h"
+#include "nodebw/termtext.h"
 #include "nodebw/sizes.h"
 
 bool nbw_run_compare_is_run(const char *path)
@@ -101,26 +102,27 @@ static void print_cmp(const struct nbw_runcmp *c)
 		       "measure at %s says so, never a figure from another size.\n", sa, sb, sa);
 	else
 		printf("Compared at %s, the comparison size of both runs.\n", sa);
-	printf("Bandwidth in GB/s = 1e9 bytes per second, [range]; %s.\n", NBW_RC_RULE);
+	nbw_term_wrapf(stdout, "", "  ", 100, "Bandwidth in GB/s = 1e9 bytes per second at %s, "
+		       "[range]; %s.", sa, NBW_RC_RULE);
 	for (int v = 0; v < NBW_RC_NVERDICTS; v++) {
 		if (!c->counts[v])
 			continue;
 		printf("\n%s: %zu\n", nbw_rc_verdict_heading((enum nbw_rc_verdict)v), c->counts[v]);
-		printf("  %-46s %-8s %-24s %-24s %s\n", "path", "size", "A GB/s [range]",
-		       "B GB/s [range]", "B/A");
+		/* Every path is at the one size named above: the rows stay within 100 columns. */
+		printf("  %-45s %-21s %-21s %s\n", "path", "A GB/s [range]", "B GB/s [range]",
+		       "B/A");
 		for (size_t i = 0; i < c->npaths; i++) {
 			const struct nbw_rc_path *p = &c->paths[i];
 			if ((int)p->verdict != v)
 				continue;
-			char a[64], b[64], sz[32], r[16] = "-";
+			char a[64], b[64], r[16] = "-";
 			side_text(p, &p->a, false, a, sizeof(a));
 			side_text(p, &p->b, true, b, sizeof(b));
-			size_text(p->bytes, sz, sizeof(sz));
 			if (isfinite(p->ratio))
 				snprintf(r, sizeof(r), "%.2f", p->ratio);
-			printf("  %-46s %-8s %-24s %-24s %s\n", p->name, sz, a, b, r);
+			printf("  %-45s %-21s %-21s %s\n", p->name, a, b, r);
 			if (p->headline && p->a.present && p->b.present && strcmp(p->a.how, p->b.how))
-				printf("  %-46s (A: %s; B: %s)\n", "", p->a.how, p->b.how);
+				printf("  %-45s (A: %s; B: %s)\n", "", p->a.how, p->b.how);
 		}
 	}
 	if (!c->npaths)
