@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include "nodebw/jclean.h"
 #include "nodebw/results.h"
 
 #include "nodebw/jints.h"
@@ -280,7 +281,7 @@ static void mark_failed(struct nbw_doc *d, const char *path, const char *why)
 	char *text = NULL, e[256];
 	size_t len = 0, total = json_array_size(d->measurements);
 	json_t *old = nbw_readfile(path, 0, &text, &len, e, sizeof(e)) == 0
-			      ? json_loadb(text, len, 0, NULL)
+			      ? nbw_json_loadb(text, len, 0, NULL)
 			      : NULL;
 	free(text);
 	int rc = json_is_object(old) ? write_failed(old, path, why, total) : -1;
@@ -404,7 +405,7 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 				    size_t errlen)
 {
 	json_error_t je;
-	json_t *root = json_loadb(text, len, 0, &je);
+	json_t *root = nbw_json_loadb(text, len, 0, &je);
 	if (!root) {
 		nbw_json_parse_error(path, &je, len, err, errlen);
 		return NULL;

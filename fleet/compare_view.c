@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare_priv.h"
+#include "nodebw/jclean.h"
 #include "nodebw/jget.h"
 #include "nodebw/readfile.h"
 
@@ -208,7 +209,7 @@ json_t *nbw_fv_node_file_load(const char *path)
 	/* A fleet-node.json is a few hundred bytes: 1 MiB is far above any real one. */
 	if (nbw_readfile(path, (size_t)1 << 20, &buf, &len, err, sizeof(err)))
 		return NULL;
-	json_t *j = json_loadb(buf, len, 0, NULL);
+	json_t *j = nbw_json_loadb(buf, len, 0, NULL);
 	free(buf);
 	return j;
 }
