@@ -14,7 +14,7 @@
 enum {
 	OPT_API = 256, OPT_MAXTIME, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
-	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
+	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_REPLACE, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
 	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON,
 };
 
@@ -42,6 +42,7 @@ static const struct option probe_options[] = {
 	{ "hht-sweep", no_argument, NULL, OPT_HHT_SWEEP },
 	{ "no-hht-sweep", no_argument, NULL, OPT_NO_HHT_SWEEP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -118,7 +119,9 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       CUDA measurements record the setting in force ('sched')\n"
 		"Output:\n"
 		"  --output DIR         results folder (default nodebw-results/<date-time>):\n"
-		"                       results.json (every sample) and results.csv (summaries)\n"
+		"                       results.json (every sample) and results.csv (summaries);\n"
+		"                       a folder that holds results already is refused\n"
+		"  --replace            replace the results a --output folder already holds\n"
 		"  --quiet              no tables on stdout\n"
 		"  -v, --verbose        a table per series with a row per size (default: one\n"
 		"                       line per series; the files have every size)\n"
@@ -484,6 +487,7 @@ static int probe_option(int c, int argc, char **argv, struct probe_args *ps,
 		}
 		snprintf(o->output, sizeof(o->output), "%s", optarg);
 		break;
+	case OPT_REPLACE: o->replace = true; break;
 	case OPT_QUIET: o->quiet = true; break;
 	case 'v':
 	case OPT_VERBOSE: o->verbose = true; break;

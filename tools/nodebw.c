@@ -402,7 +402,7 @@ int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,
 	ro.criteria = cr;
 	reexec_for_hidden_helpers(&o, full_argv);
 	struct nbw_rundir rd;
-	rc = nbw_rundir_open(o.output, &rd, c.err, sizeof(c.err));
+	rc = nbw_rundir_open(o.output, o.replace, &rd, c.err, sizeof(c.err));
 	if (rc) {
 		fprintf(stderr, "nodebw: error: %s\n", c.err);
 		nbw_cli_opts_free(&o);
