@@ -220,3 +220,14 @@ void nbw_fv_node_file(json_t *j, const char **node, const char **status, const c
 	*status = json_string_value(json_object_get(j, "status"));
 	*reason = json_string_value(json_object_get(j, "reason"));
 }
+
+size_t nbw_fleet_readable_nodes(json_t *summary)
+{
+	struct nbw_fv_summary v;
+	struct nbw_fv_node n;
+	size_t k = 0;
+	nbw_fv_summary(summary, &v);
+	for (size_t i = 0; nbw_fv_node(v.nodes, i, &n); i++)
+		k += n.readable;
+	return k;
+}

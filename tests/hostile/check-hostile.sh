@@ -50,6 +50,18 @@ cp "$tmp/esc.json" "$tmp/fleet-esc/b/results.json"
 # A control character (C0 but LF, DEL, C1 as UTF-8) in FILE; a CSV cell starting a formula.
 controls() { LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]\|\302[\200-\237]')" "$1"; }
 formula() { case $1 in *.csv) grep -Eq '(^|,)"?(=|@|\+[^0-9.])' "$1" ;; *) false ;; esac; }
+# Folders of node folders: one named "report" (in nodes/ and bare); none readable.
+mkdir -p "$tmp/fleet-rep/nodes/report" "$tmp/fleet-rep/nodes/b" "$tmp/bare-rep/report" \
+	"$tmp/fleet-bad/a" "$tmp/fleet-bad/b"
+for f in fleet-rep/nodes/report fleet-rep/nodes/b bare-rep/report; do
+	cp "$fx/results-omp-host-2cpu-vm.json" "$tmp/$f/results.json"
+done
+echo '{' >"$tmp/fleet-bad/a/results.json"
+echo '{"schema": "other"}' >"$tmp/fleet-bad/b/results.json"
+# Results folders that hold results already: a solver run's, and a results.json not nodebw's.
+"$NODEBW" heat --n 16 --steps 2 --quiet --output "$tmp/heat-o" >/dev/null 2>&1
+mkdir -p "$tmp/foreign"
+echo '{"mine": true}' >"$tmp/foreign/results.json"
 trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
 
 run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
@@ -59,7 +71,10 @@ run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
 	: >"$tmp/stamp"
 	eval "set -- $args"
 	# shellcheck disable=SC2086 # the environment words are split on purpose
-	(cd "$tmp" && timeout 30 env $envs "$NODEBW" "$@") >"$out" 2>"$tmp/err" </dev/null
+	# NODEBW_TEST_ULIMIT_F=BLOCKS in ENVIRONMENT: a file-size limit, as a full disk.
+	fsize=$(printf '%s\n' $envs | sed -n 's/^NODEBW_TEST_ULIMIT_F=//p')
+	(ulimit -f "${fsize:-unlimited}" && cd "$tmp" && timeout 30 env $envs "$NODEBW" "$@") \
+		>"$out" 2>"$tmp/err" </dev/null
 	st=$?
 	lines=$(wc -l <"$tmp/err")
 	what="${envs:+$envs }nodebw $args"
