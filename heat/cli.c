@@ -57,7 +57,7 @@ void nbw_heat_usage(FILE *f)
 		"The seed paper's 3D heat solver (7-point stencil, variable kappa, split along z):\n"
 		"a serial CPU reference, the OpenMP offload 1-device baseline and Versions 1-4 on\n"
 		"G >= 2 devices. Every variant is verified against the serial reference\n"
-		"(|u - u_ref| <= 1e-6 + 1e-5 |u_ref|, no NaN/Inf); a failure exits with status 1.\n"
+		"(|u - u_ref| <= 1e-6 + 1e-5 |u_ref|, no NaN/Inf); a failure exits with status 3.\n"
 		"\n"
 		"Problem:\n"
 		"  --n LIST             cubic grids of N^3 points, e.g. 64,96 (default 64)\n"
