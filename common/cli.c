@@ -50,6 +50,28 @@ static const struct option probe_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* run's own options (nbw_cli_usage_probe). */
+static const char run_usage[] =
+	"Solver and report (run only; doc/model.md):\n"
+	"  --solver-n LIST      grid sizes N of the solver runs (default 40,52,64,76 on\n"
+	"                       host-plugin devices, 256-640 on GPUs, --full 512-1280)\n"
+	"  --solver-steps N     time steps per run (default 120 host plugin, 100 GPU,\n"
+	"                       --full 500)\n"
+	"  --solver-rounds N    rounds of every solver configuration (default 10 on\n"
+	"                       host-plugin devices, 3 on GPUs (5 with --full)); the\n"
+	"                       models take each configuration's fastest round\n"
+	"  --time-limit SECONDS the whole run's limit (default 300 with the quick\n"
+	"                       profile, none with --default or --full; 0 = none):\n"
+	"                       solver rounds past the third, and the extra rounds\n"
+	"                       of unstable configurations, start only when they can\n"
+	"                       end 15 s before it (the report's time)\n"
+	"  --no-solver          probes only (no calibration or validation runs)\n"
+	"  --no-report          no report folder (nodebw report makes it later)\n"
+	"  --list-stages        print the stages these options run, each with what it\n"
+	"                       runs and writes and its time estimate; run nothing\n"
+	"                       (doc/run.md)\n"
+	"  -v, --verbose        (run) the per-series lines on the terminal too (run.log)\n";
+
 void nbw_cli_usage_probe(FILE *f, const char *cmd)
 {
 	fprintf(f,
@@ -119,9 +141,8 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       CUDA measurements record the setting in force ('sched')\n"
 		"Output:\n"
 		"  --output DIR         results folder (default nodebw-results/<date-time>):\n"
-		"                       results.json (every sample) and results.csv (summaries);\n"
-		"                       a folder that holds results already is refused\n"
-		"  --replace            replace the results a --output folder already holds\n"
+		"                       results.json (every sample) and results.csv (summaries)\n"
+		"  --replace            replace the results --output holds (refused without it)\n"
 		"  --quiet              no tables on stdout\n"
 		"  -v, --verbose        a table per series with a row per size (default: one\n"
 		"                       line per series; the files have every size)\n"
@@ -150,25 +171,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 			  "a size sweep. Every transfer is verified outside the timed region.\n",
 		strcmp(cmd, "run") == 0 ? " (on by default for run)" : "", cmd,
 		strcmp(cmd, "run") == 0
-			? "Solver and report (run only; doc/model.md):\n"
-			  "  --solver-n LIST      grid sizes N of the solver runs (default 40,52,64,76 on\n"
-			  "                       host-plugin devices, 256-640 on GPUs, --full 512-1280)\n"
-			  "  --solver-steps N     time steps per run (default 120 host plugin, 100 GPU,\n"
-			  "                       --full 500)\n"
-			  "  --solver-rounds N    rounds of every solver configuration (default 10 on\n"
-			  "                       host-plugin devices, 3 on GPUs (5 with --full)); the\n"
-			  "                       models take each configuration's fastest round\n"
-			  "  --time-limit SECONDS the whole run's limit (default 300 with the quick\n"
-			  "                       profile, none with --default or --full; 0 = none):\n"
-			  "                       solver rounds past the third, and the extra rounds\n"
-			  "                       of unstable configurations, start only when they can\n"
-			  "                       end 15 s before it (the report's time)\n"
-			  "  --no-solver          probes only (no calibration or validation runs)\n"
-			  "  --no-report          no report folder (nodebw report makes it later)\n"
-			  "  --list-stages        print the stages these options run, each with what it\n"
-			  "                       runs and writes and its time estimate; run nothing\n"
-			  "                       (doc/run.md)\n"
-			  "  -v, --verbose        (run) the per-series lines on the terminal too (run.log)\n"
+			? run_usage
 			: "",
 		cmd, cmd, cmd);
 }

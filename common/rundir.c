@@ -18,7 +18,6 @@
 
 #include "nodebw/cli.h"
 #include "nodebw/jclean.h"
-#include "nodebw/jget.h"
 #include "nodebw/readfile.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
@@ -421,7 +420,9 @@ static bool still_running(const char *dir)
 	json_t *j = path && nbw_readfile(path, 0, &text, &len, e, sizeof(e)) == 0
 			    ? nbw_json_loadb(text, len, 0, NULL)
 			    : NULL;
-	bool running = strcmp(jstr(j, "state"), "running") == 0;
+	struct nbw_rv_doc head;
+	nbw_rv_doc_read(j, &head);
+	bool running = j && strcmp(head.state, "running") == 0;
 	json_decref(j);
 	free(text);
 	free(path);
