@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/jclean.h"
 #include "nodebw/jsonpos.h"
 #include "nodebw/readfile.h"
 
@@ -334,7 +335,7 @@ static int add_buffer(struct nbw_criteria *c, const char *path, const char *text
 		      bool thresholds, char *err, size_t errlen)
 {
 	json_error_t je;
-	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	json_t *j = nbw_json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!j) {
 		nbw_json_parse_error(path, &je, len, err, errlen);
 		return -1;

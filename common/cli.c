@@ -14,7 +14,7 @@
 enum {
 	OPT_API = 256, OPT_MAXTIME, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
-	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
+	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_REPLACE, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
 	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON,
 };
 
@@ -42,12 +42,35 @@ static const struct option probe_options[] = {
 	{ "hht-sweep", no_argument, NULL, OPT_HHT_SWEEP },
 	{ "no-hht-sweep", no_argument, NULL, OPT_NO_HHT_SWEEP },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* run's own options (nbw_cli_usage_probe). */
+static const char run_usage[] =
+	"Solver and report (run only; doc/model.md):\n"
+	"  --solver-n LIST      grid sizes N of the solver runs (default 40,52,64,76 on\n"
+	"                       host-plugin devices, 256-640 on GPUs, --full 512-1280)\n"
+	"  --solver-steps N     time steps per run (default 120 host plugin, 100 GPU,\n"
+	"                       --full 500)\n"
+	"  --solver-rounds N    rounds of every solver configuration (default 10 on\n"
+	"                       host-plugin devices, 3 on GPUs (5 with --full)); the\n"
+	"                       models take each configuration's fastest round\n"
+	"  --time-limit SECONDS the whole run's limit (default 300 with the quick\n"
+	"                       profile, none with --default or --full; 0 = none):\n"
+	"                       solver rounds past the third, and the extra rounds\n"
+	"                       of unstable configurations, start only when they can\n"
+	"                       end 15 s before it (the report's time)\n"
+	"  --no-solver          probes only (no calibration or validation runs)\n"
+	"  --no-report          no report folder (nodebw report makes it later)\n"
+	"  --list-stages        print the stages these options run, each with what it\n"
+	"                       runs and writes and its time estimate; run nothing\n"
+	"                       (doc/run.md)\n"
+	"  -v, --verbose        (run) the per-series lines on the terminal too (run.log)\n";
 
 void nbw_cli_usage_probe(FILE *f, const char *cmd)
 {
@@ -119,6 +142,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"Output:\n"
 		"  --output DIR         results folder (default nodebw-results/<date-time>):\n"
 		"                       results.json (every sample) and results.csv (summaries)\n"
+		"  --replace            replace the results --output holds (refused without it)\n"
 		"  --quiet              no tables on stdout\n"
 		"  -v, --verbose        a table per series with a row per size (default: one\n"
 		"                       line per series; the files have every size)\n"
@@ -147,25 +171,7 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 			  "a size sweep. Every transfer is verified outside the timed region.\n",
 		strcmp(cmd, "run") == 0 ? " (on by default for run)" : "", cmd,
 		strcmp(cmd, "run") == 0
-			? "Solver and report (run only; doc/model.md):\n"
-			  "  --solver-n LIST      grid sizes N of the solver runs (default 40,52,64,76 on\n"
-			  "                       host-plugin devices, 256-640 on GPUs, --full 512-1280)\n"
-			  "  --solver-steps N     time steps per run (default 120 host plugin, 100 GPU,\n"
-			  "                       --full 500)\n"
-			  "  --solver-rounds N    rounds of every solver configuration (default 10 on\n"
-			  "                       host-plugin devices, 3 on GPUs (5 with --full)); the\n"
-			  "                       models take each configuration's fastest round\n"
-			  "  --time-limit SECONDS the whole run's limit (default 300 with the quick\n"
-			  "                       profile, none with --default or --full; 0 = none):\n"
-			  "                       solver rounds past the third, and the extra rounds\n"
-			  "                       of unstable configurations, start only when they can\n"
-			  "                       end 15 s before it (the report's time)\n"
-			  "  --no-solver          probes only (no calibration or validation runs)\n"
-			  "  --no-report          no report folder (nodebw report makes it later)\n"
-			  "  --list-stages        print the stages these options run, each with what it\n"
-			  "                       runs and writes and its time estimate; run nothing\n"
-			  "                       (doc/run.md)\n"
-			  "  -v, --verbose        (run) the per-series lines on the terminal too (run.log)\n"
+			? run_usage
 			: "",
 		cmd, cmd, cmd);
 }
@@ -484,6 +490,7 @@ static int probe_option(int c, int argc, char **argv, struct probe_args *ps,
 		}
 		snprintf(o->output, sizeof(o->output), "%s", optarg);
 		break;
+	case OPT_REPLACE: o->replace = true; break;
 	case OPT_QUIET: o->quiet = true; break;
 	case 'v':
 	case OPT_VERBOSE: o->verbose = true; break;

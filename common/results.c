@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include "nodebw/jclean.h"
 #include "nodebw/results.h"
 
 #include "nodebw/jints.h"
@@ -274,18 +275,23 @@ static int write_failed(json_t *doc, const char *path, const char *why, size_t t
 
 /* The final results could not be written (a full disk): what is on disk must not keep
  * saying "running". The last checkpoint there is written again saying "failed" and why;
- * where even that does not fit, the document's head without its measurements. */
+ * where even that does not fit and there is no checkpoint with measurements, the document's
+ * head without its measurements. */
 static void mark_failed(struct nbw_doc *d, const char *path, const char *why)
 {
 	char *text = NULL, e[256];
 	size_t len = 0, total = json_array_size(d->measurements);
 	json_t *old = nbw_readfile(path, 0, &text, &len, e, sizeof(e)) == 0
-			      ? json_loadb(text, len, 0, NULL)
+			      ? nbw_json_loadb(text, len, 0, NULL)
 			      : NULL;
 	free(text);
 	int rc = json_is_object(old) ? write_failed(old, path, why, total) : -1;
+	/* A checkpoint holding measurements is never replaced by a document holding fewer: where
+	 * it cannot be rewritten it stays as it is, "running", and the lock file stays with it
+	 * (nbw_rundir_close), so that readers and the next nodebw know its writer is gone. */
+	bool keep = rc && json_array_size(json_object_get(old, "measurements")) > 0;
 	json_decref(old);
-	json_t *head = rc ? json_copy(d->root) : NULL; /* shallow: only its own keys change */
+	json_t *head = rc && !keep ? json_copy(d->root) : NULL; /* shallow: own keys change */
 	if (head) {
 		json_object_set_new(head, "measurements", json_array());
 		json_object_del(head, "solver_runs");
@@ -404,7 +410,7 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 				    size_t errlen)
 {
 	json_error_t je;
-	json_t *root = json_loadb(text, len, 0, &je);
+	json_t *root = nbw_json_loadb(text, len, 0, &je);
 	if (!root) {
 		nbw_json_parse_error(path, &je, len, err, errlen);
 		return NULL;

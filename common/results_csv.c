@@ -9,18 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/csvcell.h"
 #include "nodebw/results_view.h"
 #include "results_priv.h"
 
 static void csv_field(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	nbw_csv_cell(f, s, true);
 }
 
 /* results.csv: one row per measurement, a header of machine names with their units

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "nodebw/cli.h"
+#include "nodebw/jclean.h"
+#include "nodebw/readfile.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
 
@@ -298,7 +300,56 @@ int nbw_mkdir_p(const char *path)
 	return rc;
 }
 
-int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t errlen)
+/* The results a folder holds already: refused (1, \p err says whose and how to replace them)
+ * unless \p replace, which removes them (0; -1 when they cannot be removed). */
+static int prior_results(const char *dir, bool replace, char *err, size_t errlen)
+{
+	static const char *const names[] = {"results.json", "results.csv", "calibration.json",
+					    "run.log", "report"};
+	char sp[112];
+	char *results = join(dir, "results.json");
+	if (!results)
+		return -1;
+	struct stat st;
+	if (lstat(results, &st) != 0) {
+		free(results);
+		return 0;
+	}
+	if (!replace) {
+		char whose[96] = "results that are not nodebw's", e[NBW_REASON_LEN];
+		struct nbw_doc *doc = nbw_doc_load(results, e, sizeof(e));
+		if (doc) {
+			struct nbw_rv_doc head;
+			nbw_rv_doc_read(doc->root, &head);
+			const char *cmd = json_string_value(json_array_get(head.command, 1));
+			snprintf(whose, sizeof(whose), "the results of 'nodebw %s'%s%s",
+				 cmd && strlen(cmd) < 24 ? cmd : "?", head.state[0] ? ", " : "",
+				 head.state);
+			nbw_doc_free(doc);
+		}
+		snprintf(err, errlen, "results folder %s already holds %s (results.json); give "
+			 "another --output, or add --replace to replace them",
+			 nbw_short_path(dir, sp, sizeof(sp)), whose);
+		free(results);
+		return 1;
+	}
+	free(results);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *p = join(dir, names[i]);
+		int rc = p ? nbw_remove_tree(p) : -1;
+		if (rc) {
+			snprintf(err, errlen, "--replace: cannot remove %s: %s",
+				 p ? nbw_short_path(p, sp, sizeof(sp)) : names[i], strerror(errno));
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
+	return 0;
+}
+
+int nbw_rundir_open(const char *output, bool replace, struct nbw_rundir *rd, char *err,
+		    size_t errlen)
 {
 	char sp[112];
 	memset(rd, 0, sizeof(*rd));
@@ -351,16 +402,43 @@ int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t
 		rd->path = NULL;
 		return rc == 1 ? NBW_EXIT_USAGE : -1;
 	}
+	rc = prior_results(rd->path, replace, err, errlen);
+	if (rc) {
+		nbw_rundir_close(rd, false);
+		return rc == 1 ? NBW_EXIT_USAGE : -1;
+	}
 	recover_siblings(rd->path);
 	return 0;
+}
+
+/* The folder's results.json says "running": its final write failed (a full disk) and even
+ * marking it "failed" did not fit. */
+static bool still_running(const char *dir)
+{
+	char *path = join(dir, "results.json"), *text = NULL, e[256];
+	size_t len = 0;
+	json_t *j = path && nbw_readfile(path, 0, &text, &len, e, sizeof(e)) == 0
+			    ? nbw_json_loadb(text, len, 0, NULL)
+			    : NULL;
+	struct nbw_rv_doc head;
+	nbw_rv_doc_read(j, &head);
+	bool running = j && strcmp(head.state, "running") == 0;
+	json_decref(j);
+	free(text);
+	free(path);
+	return running;
 }
 
 void nbw_rundir_close(struct nbw_rundir *rd, bool remove_if_empty)
 {
 	if (rd->lock_fd >= 0 && rd->path) {
 		char *lock = join(rd->path, NBW_LOCK_NAME);
-		if (lock)
-			unlink(lock); /* while still holding it: nobody can take a lock being removed */
+		/* Removed while still held: nobody can take a lock being removed. Kept when the
+		 * results still say "running", so that "running" never outlives its writer: the
+		 * lock names this process, which is gone when a reader looks (it says so), and the
+		 * next nodebw into the folder marks the results "killed". */
+		if (lock && !still_running(rd->path))
+			unlink(lock);
 		free(lock);
 		close(rd->lock_fd);
 		if (remove_if_empty)

@@ -354,7 +354,10 @@ json_t *nbw_fleet_load_nodes(const char *dir, const struct nbw_criteria *cr, cha
 	size_t n = 0;
 	struct dirent *e;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "report") == 0)
+		/* A node folder is known by what it holds (results.json or fleet-node.json), never
+		 * by its name: a node may be called "report". The comparison's report folder holds
+		 * neither. */
+		if (e->d_name[0] == '.')
 			continue;
 		char sub[4600], f1[4700], f2[4700];
 		snprintf(sub, sizeof(sub), "%s/%s", base, e->d_name);
@@ -386,4 +389,13 @@ json_t *nbw_fleet_load_nodes(const char *dir, const struct nbw_criteria *cr, cha
 	}
 	free(names);
 	return nodes;
+}
+
+const char *nbw_fleet_default_report(const char *dir, char *buf, size_t len)
+{
+	char f1[4300], f2[4300];
+	snprintf(buf, len, "%s/report", dir);
+	snprintf(f1, sizeof(f1), "%s/results.json", buf);
+	snprintf(f2, sizeof(f2), "%s/fleet-node.json", buf);
+	return access(f1, F_OK) == 0 || access(f2, F_OK) == 0 ? NULL : buf;
 }

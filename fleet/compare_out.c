@@ -11,6 +11,7 @@
 
 #include "compare_priv.h"
 #include "nodebw/fleet.h"
+#include "nodebw/cli.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
 
@@ -287,7 +288,7 @@ int nbw_fleet_report(json_t *s, const char *outdir, char *err, size_t errlen)
 {
 	struct nbw_rdoc *r = nbw_rdoc_new(outdir, "nodebw fleet comparison", err, errlen);
 	if (!r)
-		return -1;
+		return NBW_EXIT_USAGE;
 	struct nbw_fv_summary v;
 	nbw_fv_summary(s, &v);
 	nbw_rdoc_para(r, "Fleet folder %s. %s. Nodes are compared only with the nodes of their "

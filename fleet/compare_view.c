@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare_priv.h"
+#include "nodebw/jclean.h"
 #include "nodebw/jget.h"
 #include "nodebw/readfile.h"
 
@@ -208,7 +209,7 @@ json_t *nbw_fv_node_file_load(const char *path)
 	/* A fleet-node.json is a few hundred bytes: 1 MiB is far above any real one. */
 	if (nbw_readfile(path, (size_t)1 << 20, &buf, &len, err, sizeof(err)))
 		return NULL;
-	json_t *j = json_loadb(buf, len, 0, NULL);
+	json_t *j = nbw_json_loadb(buf, len, 0, NULL);
 	free(buf);
 	return j;
 }
@@ -218,4 +219,15 @@ void nbw_fv_node_file(json_t *j, const char **node, const char **status, const c
 	*node = json_string_value(json_object_get(j, "node"));
 	*status = json_string_value(json_object_get(j, "status"));
 	*reason = json_string_value(json_object_get(j, "reason"));
+}
+
+size_t nbw_fleet_readable_nodes(json_t *summary)
+{
+	struct nbw_fv_summary v;
+	struct nbw_fv_node n;
+	size_t k = 0;
+	nbw_fv_summary(summary, &v);
+	for (size_t i = 0; nbw_fv_node(v.nodes, i, &n); i++)
+		k += n.readable;
+	return k;
 }

@@ -17,7 +17,7 @@
 
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
-	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_PAIRED, OPT_LAUNCH_PROBE, OPT_CORUN, OPT_BASELINE_LAUNCH, OPT_BASELINE_BLOCKTIME, OPT_ROOFLINE, OPT_OUTPUT, OPT_QUIET, OPT_HELP,
+	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_PAIRED, OPT_LAUNCH_PROBE, OPT_CORUN, OPT_BASELINE_LAUNCH, OPT_BASELINE_BLOCKTIME, OPT_ROOFLINE, OPT_OUTPUT, OPT_REPLACE, OPT_QUIET, OPT_HELP,
 };
 
 static const struct option heat_options[] = {
@@ -43,6 +43,7 @@ static const struct option heat_options[] = {
 	{ "baseline-blocktime", required_argument, NULL, OPT_BASELINE_BLOCKTIME },
 	{ "roofline-gbs", required_argument, NULL, OPT_ROOFLINE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -56,7 +57,7 @@ void nbw_heat_usage(FILE *f)
 		"The seed paper's 3D heat solver (7-point stencil, variable kappa, split along z):\n"
 		"a serial CPU reference, the OpenMP offload 1-device baseline and Versions 1-4 on\n"
 		"G >= 2 devices. Every variant is verified against the serial reference\n"
-		"(|u - u_ref| <= 1e-6 + 1e-5 |u_ref|, no NaN/Inf); a failure exits with status 1.\n"
+		"(|u - u_ref| <= 1e-6 + 1e-5 |u_ref|, no NaN/Inf); a failure exits with status 3.\n"
 		"\n"
 		"Problem:\n"
 		"  --n LIST             cubic grids of N^3 points, e.g. 64,96 (default 64)\n"
@@ -128,7 +129,9 @@ void nbw_heat_usage(FILE *f)
 		"                       on device 0 of the list for GPUs)\n"
 		"Output:\n"
 		"  --output DIR         results folder (default nodebw-results/<date-time>); the\n"
-		"                       runs are the array \"solver_runs\" of results.json\n"
+		"                       runs are the array \"solver_runs\" of results.json; a\n"
+		"                       folder that holds results already is refused\n"
+		"  --replace            replace the results a --output folder already holds\n"
 		"  --quiet              no table on stdout\n"
 		"  -h, --help           this text\n"
 		"\n"
@@ -378,6 +381,7 @@ static int parse_output_option(int c, char **argv, struct nbw_heat_opts *o, char
 		}
 		snprintf(o->output, sizeof(o->output), "%s", optarg);
 		return 0;
+	case OPT_REPLACE: o->replace = true; return 0;
 	case OPT_QUIET: o->quiet = true; return 0;
 	case ':':
 		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);

@@ -569,7 +569,7 @@ int nbw_heat_main(int argc, char **argv)
 	struct nbw_rundir rd = { .path = NULL, .lock_fd = -1 };
 	rc = open_devices(&hs, err, sizeof(err)) || check_memory(&o, err, sizeof(err))
 		     ? NBW_EXIT_USAGE
-		     : nbw_rundir_open(o.output, &rd, err, sizeof(err));
+		     : nbw_rundir_open(o.output, o.replace, &rd, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		if (hs.be)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/jclean.h"
 #include "nodebw/jints.h"
 #include "nodebw/jsonpos.h"
 #include "nodebw/limits.h"
@@ -681,7 +682,7 @@ int nbw_calib_load_buffer(const char *path, const char *text, size_t len, struct
 {
 	memset(c, 0, sizeof(*c));
 	json_error_t je;
-	json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	json_t *j = nbw_json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!j) {
 		nbw_json_parse_error(path, &je, len, err, errlen);
 		return -1;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nodebw/csvcell.h"
 #include "nodebw/results.h"
 #include "nodebw/version.h"
 #include "nodebw/runner.h"
@@ -725,23 +726,11 @@ static const char *cell(const struct nbw_rtable *t, size_t row, size_t col)
 	return s ? s : "";
 }
 
-/* RFC 4180: quoted when the field holds a comma, a quote, a line break or outer spaces;
- * a quote inside is written twice. */
+/* RFC 4180, control characters removed and formula-like text made inert
+ * (include/nodebw/csvcell.h). */
 static void csv_field(FILE *f, const char *s)
 {
-	size_t n = strlen(s);
-	bool quote = strpbrk(s, ",\"\r\n") || (n && (s[0] == ' ' || s[n - 1] == ' '));
-	if (!quote) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	nbw_csv_cell(f, s, false);
 }
 
 static bool numeric(const char *s)

@@ -162,15 +162,19 @@ static int compare_fleet(int argc, char **argv, const struct nbw_criteria *cr)
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		return NBW_EXIT_USAGE;
 	}
-	if (!out) {
-		snprintf(def, sizeof(def), "%s/report", dir);
-		out = def;
-	}
-	if (nbw_fleet_report(s, out, err, sizeof(err)) != 0) {
-		/* as nodebw report: an output folder that cannot be made is bad input */
-		fprintf(stderr, "nodebw: error: %s\n", err);
+	if (!out && !(out = nbw_fleet_default_report(dir, def, sizeof(def)))) {
+		fprintf(stderr, "nodebw: error: %s/report is a node's folder; give --output for the "
+				"comparison's report\n", dir);
 		json_decref(s);
 		return NBW_EXIT_USAGE;
+	}
+	int rc = nbw_fleet_report(s, out, err, sizeof(err));
+	if (rc != 0) {
+		/* as nodebw report: an output folder that cannot be made is bad input (2); one
+		 * that could not be written (a full disk) is a failure (1) */
+		fprintf(stderr, "nodebw: error: %s\n", err);
+		json_decref(s);
+		return rc == NBW_EXIT_USAGE ? NBW_EXIT_USAGE : 1;
 	}
 	if (json) {
 		char *text = json_dumps(s, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
@@ -181,6 +185,14 @@ static int compare_fleet(int argc, char **argv, const struct nbw_criteria *cr)
 		nbw_fleet_print(stdout, s);
 		printf("Report: %s/report.html, summary %s/fleet-summary.json\n", out, out);
 	}
+	/* No node readable: nothing was compared. 3, as nodebw fleet ends when a node is not
+	 * ok: the report lists each node's reason, and a script sees that it compares nothing. */
+	bool none = nbw_fleet_readable_nodes(s) == 0;
 	json_decref(s);
+	if (none) {
+		fprintf(stderr, "nodebw: error: no node's results could be read: nothing was "
+				"compared (each node's reason is above and in the report)\n");
+		return NBW_EXIT_PARTIAL;
+	}
 	return 0;
 }

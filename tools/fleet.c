@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fleet.h"
@@ -89,6 +90,20 @@ int nbw_fleet_main(int argc, char **argv)
 		nbw_fleet_print_sbatch(stdout, n > 0 ? exe : "nodebw", nodes, o.node_limit_s,
 				       o.output, o.run_argv, o.run_argc);
 		return 0;
+	}
+	/* Each node measures into --local-dir: one that is not a writable folder here fails
+	 * every node, so it is bad input now, not a node that never answers. */
+	struct stat st;
+	const char *bad = NULL;
+	if (o.local_dir && stat(o.local_dir, &st) != 0)
+		bad = strerror(errno);
+	else if (o.local_dir && !S_ISDIR(st.st_mode))
+		bad = "not a folder";
+	else if (o.local_dir && access(o.local_dir, W_OK | X_OK) != 0)
+		bad = strerror(errno);
+	if (bad) {
+		fprintf(stderr, "nodebw: error: --local-dir %s: %s\n", o.local_dir, bad);
+		return NBW_EXIT_USAGE;
 	}
 	nbw_handle_stop_signals();
 	char err[1024] = "";

@@ -238,8 +238,9 @@ static int print_results_file(const char *dir, char *err, size_t errlen)
 
 /* The options of probe or run into \p o and \p ro: 0 to go on, else the exit status
  * (--help: 0 through \p done). */
-static int probe_options(int argc, char **argv, bool is_run, struct nbw_probe_opts *o,
-			 struct nbw_run_opts *ro, struct nbw_check_opts *co, bool *done)
+static int probe_options(int argc, char **argv, bool is_run, bool for_check,
+			 struct nbw_probe_opts *o, struct nbw_run_opts *ro,
+			 struct nbw_check_opts *co, bool *done)
 {
 	char err[NBW_REASON_LEN * 2];
 	*done = false;
@@ -259,6 +260,9 @@ static int probe_options(int argc, char **argv, bool is_run, struct nbw_probe_op
 		*done = true;
 		return NBW_EXIT_USAGE;
 	}
+	/* nodebw check measuring (no results file named): its errors point to its own help. */
+	if (for_check)
+		pargv[0] = "check";
 	int rc = nbw_cli_parse_probe(argc, pargv, o, err, sizeof(err));
 	if (rc == 1)
 		nbw_cli_usage_probe(stdout, pargv[0]);
@@ -378,7 +382,7 @@ int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,
 	struct nbw_run_opts ro;
 	struct nbw_check_opts co;
 	bool is_run = strcmp(argv[0], "run") == 0, done;
-	int rc = probe_options(argc, argv, is_run, &o, &ro, &co, &done);
+	int rc = probe_options(argc, argv, is_run, check != NULL, &o, &ro, &co, &done);
 	if (done)
 		return rc;
 	if (check && !co.on)
@@ -402,7 +406,7 @@ int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,
 	ro.criteria = cr;
 	reexec_for_hidden_helpers(&o, full_argv);
 	struct nbw_rundir rd;
-	rc = nbw_rundir_open(o.output, &rd, c.err, sizeof(c.err));
+	rc = nbw_rundir_open(o.output, o.replace, &rd, c.err, sizeof(c.err));
 	if (rc) {
 		fprintf(stderr, "nodebw: error: %s\n", c.err);
 		nbw_cli_opts_free(&o);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nodebw/jclean.h"
 #include "nodebw/jsonpos.h"
 #include "nodebw/config.h"
 #include "nodebw/readfile.h"
@@ -78,7 +79,7 @@ int topo_links_from_buffer(struct nbw_topo *t, const char *file, const char *tex
 			   char *err, size_t errlen)
 {
 	json_error_t je;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	json_t *root = nbw_json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
 		nbw_json_parse_error(file, &je, len, err, errlen);
 		return -1;

@@ -57,6 +57,7 @@ struct nbw_probe_opts {
 	char cuda_sched[16];
 	bool hht_sweep;
 	char output[PATH_MAX];            /**< results folder; empty = nodebw-results/<time> */
+	bool replace; /**< --replace: results already in --output may be replaced */
 	bool quiet;
 	bool verbose; /**< --verbose: the terminal's table per series */
 	bool json; /**< --json: the results document on stdout (implies quiet) */

@@ -130,7 +130,14 @@ json_t *nbw_fleet_compare(const char *dir, const struct nbw_criteria *cr, char *
 /** The summary on a terminal: topology differences first, then outliers, then the nodes. */
 void nbw_fleet_print(FILE *f, json_t *summary);
 /** The comparison as a report folder \p outdir (report.md, report.html, tables/ as CSV,
- *  the nodes x paths heat map) and fleet-summary.json in it. 0, or -1 with \p err. */
+ *  the nodes x paths heat map) and fleet-summary.json in it. 0; NBW_EXIT_USAGE (2) with
+ *  \p err when the folder cannot be made (bad input); -1 with \p err when writing into it
+ *  failed (a full disk). */
 int nbw_fleet_report(json_t *summary, const char *outdir, char *err, size_t errlen);
+/** The nodes of \p summary whose results could be read. */
+size_t nbw_fleet_readable_nodes(json_t *summary);
+/** The folder a fleet folder's comparison goes to by default: \p dir/report, unless that is
+ *  a node's folder (a node named "report" in a folder of node folders): then NULL. */
+const char *nbw_fleet_default_report(const char *dir, char *buf, size_t len);
 
 #endif

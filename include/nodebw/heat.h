@@ -158,6 +158,7 @@ struct nbw_heat_opts {
 					  *   a G of --gpus's slab of a cubic N */
 	double roofline_gbs;             /**< 0 = measure */
 	char output[PATH_MAX];
+	bool replace;                    /**< --replace: results already in --output go */
 	bool quiet;
 };
 

@@ -27,10 +27,13 @@ struct nbw_rundir {
 };
 
 /** Open \p output (NULL or "" = nodebw-results/<date-time>) for writing, lock it and recover
- *  what a killed run left in it and in its sibling folders. 0; NBW_EXIT_USAGE (2) when the
- *  path is not a folder or another process holds it; -1 when it cannot be created. One line
- *  in \p err either way. */
-int nbw_rundir_open(const char *output, struct nbw_rundir *rd, char *err, size_t errlen);
+ *  what a killed run left in it and in its sibling folders. A folder that holds results
+ *  already (a results.json, nodebw's or not) is refused unless \p replace, which removes
+ *  them (results.json, results.csv, calibration.json, run.log, report/) first. 0;
+ *  NBW_EXIT_USAGE (2) when the path is not a folder, holds results or another process holds
+ *  it; -1 when it cannot be created. One line in \p err either way. */
+int nbw_rundir_open(const char *output, bool replace, struct nbw_rundir *rd, char *err,
+		    size_t errlen);
 
 /** Remove the lock and free the path. The folder and its results stay; with
  *  \p remove_if_empty a folder nothing was written into goes too (a usage error). */

@@ -38,25 +38,73 @@ thr thr-site-num '"site": 5, ' '{"gpu": "*", "direction": "htod", "min_gbps": 1}
 thr thr-api-case '' '{"gpu": "*", "api": "CUDA", "direction": "htod", "min_gbps": 1}'
 thr thr-p2p-pinned '' '{"gpu": "*", "direction": "p2p", "host_mem": "pinned", "min_gbps": 999999}'
 thr thr-htod-none '' '{"gpu": "*", "direction": "htod", "host_mem": "none", "min_gbps": 1}'
+# Strings with terminal escapes and spreadsheet formulas in every string field a reader shows.
+esc="'\\x1b]0;PWNED\\x07\\x1b[31m=cmd|x \\u009b2J\\x7f'"
+edit esc "d['devices'][0]['kind'] = $esc + 'kind'
+d['devices'][0]['name'] = $esc + 'name'
+for k in ('hostname', 'cpu_model', 'kernel'): d['machine'][k] = $esc + k
+for m in d['measurements']: m['path'] = $esc + m['path']"
+mkdir -p "$tmp/fleet-esc/a" "$tmp/fleet-esc/b"
+cp "$fx/results-omp-host-2cpu-vm.json" "$tmp/fleet-esc/a/results.json"
+cp "$tmp/esc.json" "$tmp/fleet-esc/b/results.json"
+# A control character (C0 but LF, DEL, C1 as UTF-8) in FILE; a CSV cell starting a formula.
+controls() { LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]\|\302[\200-\237]')" "$1"; }
+formula() { case $1 in *.csv) grep -Eq '(^|,)"?(=|@|\+[^0-9.])' "$1" ;; *) false ;; esac; }
+# Folders of node folders: one named "report" (in nodes/ and bare); none readable.
+mkdir -p "$tmp/fleet-rep/nodes/report" "$tmp/fleet-rep/nodes/b" "$tmp/bare-rep/report" \
+	"$tmp/fleet-bad/a" "$tmp/fleet-bad/b"
+for f in fleet-rep/nodes/report fleet-rep/nodes/b bare-rep/report; do
+	cp "$fx/results-omp-host-2cpu-vm.json" "$tmp/$f/results.json"
+done
+echo '{' >"$tmp/fleet-bad/a/results.json"
+echo '{"schema": "other"}' >"$tmp/fleet-bad/b/results.json"
+# Results folders that hold results already: a solver run's, and a results.json not nodebw's.
+"$NODEBW" heat --n 16 --steps 2 --quiet --output "$tmp/heat-o" >/dev/null 2>&1
+mkdir -p "$tmp/foreign"
+echo '{"mine": true}' >"$tmp/foreign/results.json"
 trim() { printf '%s' "$1" | sed 's/^ *//; s/ *$//'; }
 
 run_case() { # STATUS PATTERN ENVIRONMENT ARGUMENTS
 	want_st=$1 want=$2 envs=$3 args=$4 out="$tmp/out"
 	case $args in *' >/dev/full') args=${args% >/dev/full} out=/dev/full ;; esac
 	: >"$tmp/out"
+	: >"$tmp/stamp"
 	eval "set -- $args"
 	# shellcheck disable=SC2086 # the environment words are split on purpose
-	(cd "$tmp" && timeout 30 env $envs "$NODEBW" "$@") >"$out" 2>"$tmp/err" </dev/null
+	# NODEBW_TEST_ULIMIT_F=BLOCKS in ENVIRONMENT: a file-size limit, as a full disk.
+	fsize=$(printf '%s\n' $envs | sed -n 's/^NODEBW_TEST_ULIMIT_F=//p')
+	(ulimit -f "${fsize:-unlimited}" && cd "$tmp" && timeout 30 env $envs "$NODEBW" "$@") \
+		>"$out" 2>"$tmp/err" </dev/null
 	st=$?
 	lines=$(wc -l <"$tmp/err")
 	what="${envs:+$envs }nodebw $args"
 	[ "$out" = /dev/full ] && what="$what >/dev/full"
+	if [ "$want_st" -eq 0 ]; then
+		clean_case
+		return
+	fi
 	if [ "$st" -eq "$want_st" ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
 	   grep -q "^nodebw: error: .*$want" "$tmp/err"; then
 		ok "$what: exit $st, one line ($(cat "$tmp/err"))"
 	else
 		not_ok "$what: status $st (wanted $want_st; 124 = hung, 134 = abort), $lines stderr lines, wanted '$want'"
 		sed 's/^/#   /' "$tmp/err" "$tmp/out" | head -5 | tee /dev/stderr
+	fi
+}
+
+clean_case() { # status 0: PATTERN on stdout's first line, no control byte in what it wrote
+	# (stdout, stderr and the text files: pages, tables, documents)
+	dirty=""
+	for f in "$tmp/out" "$tmp/err" $(find "$tmp" -type f -newer "$tmp/stamp" \( -name '*.md' \
+	    -o -name '*.html' -o -name '*.csv' -o -name '*.txt' -o -name '*.json' \)); do
+		if controls "$f" || formula "$f"; then dirty="$dirty ${f#"$tmp/"}"; fi
+	done
+	first=$(grep -m 1 . "$tmp/out")
+	if [ "$st" -eq 0 ] && [ -z "$dirty" ] && printf '%s\n' "$first" | grep -q "$want"; then
+		ok "$what: exit 0, clean ($first)"
+	else
+		not_ok "$what: status $st (wanted 0), first line '$first' (wanted '$want'), control characters or formulas in:${dirty:- none}"
+		sed 's/^/#   /' "$tmp/err" | head -5 | tee /dev/stderr
 	fi
 }
 

@@ -129,7 +129,7 @@ static void test_table_csv_quoting(void **state)
 	assert_non_null(csv);
 	assert_string_equal(csv, "name,value_gbps,note\n"
 				 "plain,12.50,\"a, b\"\n"
-				 "\"say \"\"hi\"\"\",7,\"two\nlines | <x>\"\n"
+				 "\"say \"\"hi\"\"\",7,two lines | <x>\n"
 				 "\" padded \",,\n");
 	char *md = slurp(dir, "report.md", NULL), *html = slurp(dir, "report.html", NULL);
 	assert_non_null(strstr(md, "**Table:** Numbers & \\<things\\> ([CSV](tables/numbers.csv))"));

@@ -60,7 +60,7 @@ static void test_open_nested_and_lock(void **state)
 	(void)state;
 	struct nbw_rundir rd;
 	char err[512];
-	assert_int_equal(nbw_rundir_open(path("%s", "a/b/c"), &rd, err, sizeof(err)), 0);
+	assert_int_equal(nbw_rundir_open(path("%s", "a/b/c"), false, &rd, err, sizeof(err)), 0);
 	char *lock = path("%s", "a/b/c/" NBW_LOCK_NAME);
 	FILE *f = fopen(lock, "r");
 	assert_non_null(f);
@@ -72,14 +72,14 @@ static void test_open_nested_and_lock(void **state)
 	assert_non_null(strstr(line, want));
 	/* A second writer, even in this process (another open file), is refused. */
 	struct nbw_rundir rd2;
-	assert_int_equal(nbw_rundir_open(path("%s", "a/b/c/"), &rd2, err, sizeof(err)),
+	assert_int_equal(nbw_rundir_open(path("%s", "a/b/c/"), false, &rd2, err, sizeof(err)),
 			 NBW_EXIT_USAGE);
 	assert_non_null(strstr(err, "in use by another nodebw"));
 	assert_non_null(strstr(err, want));
 	nbw_rundir_close(&rd, false);
 	assert_int_equal(access(lock, F_OK), -1);
 	/* Free again: the next one gets it, and finds nothing to recover. */
-	assert_int_equal(nbw_rundir_open(path("%s", "a/b/c"), &rd2, err, sizeof(err)), 0);
+	assert_int_equal(nbw_rundir_open(path("%s", "a/b/c"), false, &rd2, err, sizeof(err)), 0);
 	assert_string_equal(rd2.recovered, "");
 	nbw_rundir_close(&rd2, true);
 	assert_int_equal(access(path("%s", "a/b/c"), F_OK), -1); /* empty: removed */
@@ -91,10 +91,10 @@ static void test_not_a_folder(void **state)
 	struct nbw_rundir rd;
 	char err[512];
 	touch(path("%s", "file"), "x");
-	assert_int_equal(nbw_rundir_open(path("%s", "file"), &rd, err, sizeof(err)), NBW_EXIT_USAGE);
+	assert_int_equal(nbw_rundir_open(path("%s", "file"), false, &rd, err, sizeof(err)), NBW_EXIT_USAGE);
 	assert_non_null(strstr(err, "is not a folder"));
-	assert_int_equal(nbw_rundir_open("/dev/null", &rd, err, sizeof(err)), NBW_EXIT_USAGE);
-	assert_int_equal(nbw_rundir_open(path("%s", "file/sub"), &rd, err, sizeof(err)),
+	assert_int_equal(nbw_rundir_open("/dev/null", false, &rd, err, sizeof(err)), NBW_EXIT_USAGE);
+	assert_int_equal(nbw_rundir_open(path("%s", "file/sub"), false, &rd, err, sizeof(err)),
 			 NBW_EXIT_USAGE);
 	assert_non_null(strstr(err, "Not a directory"));
 }
@@ -161,11 +161,40 @@ static void test_recover_own_folder(void **state)
 	killed_run(dir);
 	struct nbw_rundir rd;
 	char err[512];
-	assert_int_equal(nbw_rundir_open(dir, &rd, err, sizeof(err)), 0);
-	assert_non_null(strstr(rd.recovered, "marked results.json \"killed\""));
-	assert_non_null(strstr(rd.recovered, "removed child folder .hht-0-XyZ987"));
-	nbw_rundir_close(&rd, false);
+	/* Recovered, and then refused: the killed run's results are not lost to the next one. */
+	assert_int_equal(nbw_rundir_open(dir, false, &rd, err, sizeof(err)), NBW_EXIT_USAGE);
+	assert_non_null(strstr(err, "already holds the results of 'nodebw probe', killed"));
+	assert_non_null(strstr(err, "add --replace to replace them"));
 	check_recovered(dir);
+	/* Asked to, the next run replaces them. */
+	assert_int_equal(nbw_rundir_open(dir, true, &rd, err, sizeof(err)), 0);
+	char p[600];
+	snprintf(p, sizeof(p), "%s/results.json", dir);
+	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof(p), "%s/results.csv", dir);
+	assert_int_equal(access(p, F_OK), -1);
+	nbw_rundir_close(&rd, false);
+}
+
+/* A folder that holds another command's results, or a results.json that is not nodebw's:
+ * refused, nothing in it touched. */
+static void test_refuse_results(void **state)
+{
+	(void)state;
+	const char *dir = path("%s", "foreign");
+	char p[600], err[512];
+	assert_int_equal(nbw_mkdir_p(dir), 0);
+	snprintf(p, sizeof(p), "%s/results.json", dir);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("{\"mine\": 1}\n", f);
+	fclose(f);
+	struct nbw_rundir rd;
+	assert_int_equal(nbw_rundir_open(dir, false, &rd, err, sizeof(err)), NBW_EXIT_USAGE);
+	assert_non_null(strstr(err, "already holds results that are not nodebw's (results.json)"));
+	assert_int_equal(access(p, F_OK), 0);
+	snprintf(p, sizeof(p), "%s/%s", dir, NBW_LOCK_NAME);
+	assert_int_equal(access(p, F_OK), -1);
 }
 
 static void test_recover_sibling(void **state)
@@ -175,7 +204,7 @@ static void test_recover_sibling(void **state)
 	killed_run(dir);
 	struct nbw_rundir rd;
 	char err[512];
-	assert_int_equal(nbw_rundir_open(path("%s", "new"), &rd, err, sizeof(err)), 0);
+	assert_int_equal(nbw_rundir_open(path("%s", "new"), false, &rd, err, sizeof(err)), 0);
 	assert_string_equal(rd.recovered, "");
 	/* A sibling whose owner is alive is left alone: this process holds "new". */
 	nbw_rundir_close(&rd, false);
@@ -196,11 +225,11 @@ static void test_long_path_message(void **state)
 	/* Refused for a parent that is a file: the message ends with the reason. */
 	char bad[3100];
 	snprintf(bad, sizeof(bad), "%s/x/%s", base, longp + strlen(base) + 1);
-	assert_int_equal(nbw_rundir_open(bad, &rd, err, sizeof(err)), NBW_EXIT_USAGE);
+	assert_int_equal(nbw_rundir_open(bad, false, &rd, err, sizeof(err)), NBW_EXIT_USAGE);
 	assert_true(strlen(err) < sizeof(err) - 1);
 	assert_non_null(strstr(err, "Not a directory"));
 	/* A long path that works. */
-	assert_int_equal(nbw_rundir_open(longp, &rd, err, sizeof(err)), 0);
+	assert_int_equal(nbw_rundir_open(longp, false, &rd, err, sizeof(err)), 0);
 	nbw_rundir_close(&rd, false);
 }
 
