@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /** \file
  * \brief One CSV cell, safe to open in a spreadsheet: the writer of every CSV file nodebw
- *  writes (results.csv, the report's tables/*.csv).
+ *  writes (results.csv, the report's CSV tables).
  */
 #ifndef NODEBW_CSVCELL_H
 #define NODEBW_CSVCELL_H
