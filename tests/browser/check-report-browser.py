@@ -292,13 +292,14 @@ def check_phone(drv, name, main):
           f"(smallest {f:g} px)", where)
     px, svg = o["svg_min"]
     check(px >= MIN_FONT_PX, f"{name} at {PHONE} px: no picture's label below "
-          f"{MIN_FONT_PX:g} px as shown (smallest {min(px, 999):.1f} px)", svg)
+          f"{MIN_FONT_PX:g} px as shown", f"smallest {px:.1f} px: {svg}")
     check(not o["unboxed"], f"{name} at {PHONE} px: every table wider than the screen "
           f"scrolls in its own box ({o['nwide']} wide)", "\n".join(o["unboxed"][:5]))
     check(not o["loose"], f"{name} at {PHONE} px: a wide table keeps its first column in view",
           "\n".join(o["loose"][:5]))
+    label = f"{px:.1f} px" if px < 1e9 else "none (no picture)"
     print(f"# {name} at {PHONE}x{o['ih']}: {o['height'] / o['ih']:.1f} screens, smallest "
-          f"text {f:g} px, smallest label {min(px, 999):.1f} px, {o['nwide']} tables wider "
+          f"text {f:g} px, smallest label {label}, {o['nwide']} tables wider "
           f"than the screen, {len(o['unboxed'])} of them without their own scroll box")
     if main:
         vb = o["verdict_bottom"]
