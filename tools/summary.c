@@ -125,8 +125,28 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, const struct nbw_prod
 	struct nbw_rs_speedup sp;
 	while (nbw_rs_speedup(report, (size_t)nsp, &sp))
 		nsp++;
-	/* The solver's table: a blank line, two of explanation, its header and a row each. */
-	int reserve = 3 + (nsp ? 3 + nsp : 0);
+	/* What follows the items: the solver's table (a blank line, two of explanation, its
+	 * header and a row each), the line of findings left out, and the results and report
+	 * lines as they wrap. */
+	char took[48] = "", html[4200] = "";
+	if (seconds >= 0.0)
+		snprintf(took, sizeof(took), "; run time %.1f s", seconds);
+	if (results) {
+		/* The report beside it, when the run wrote one. */
+		const char *slash = strrchr(results, '/');
+		int dl = slash ? (int)(slash - results) : 1;
+		snprintf(html, sizeof(html), "%.*s/report/report.html", dl, slash ? results : ".");
+		if (!report || access(html, R_OK) != 0)
+			html[0] = '\0';
+	}
+	int tail = 1 + (results ? nbw_term_wrapf(NULL, "  ", "    ", NBW_TERM_COLUMNS,
+						 "results: %s (every matrix, device and outlier: "
+						 "nodebw matrix %s)%s", results, results, took)
+				: 1);
+	if (html[0])
+		tail += nbw_term_wrapf(NULL, "  ", "    ", NBW_TERM_COLUMNS,
+				       "report: %s (and report.md beside it)", html);
+	int reserve = tail + (nsp ? 3 + nsp : 0);
 	size_t i, left = 0;
 	json_t *it;
 	json_array_foreach(items, i, it) {
@@ -142,19 +162,11 @@ void nbw_summary_print(FILE *f, const struct nbw_doc *doc, const struct nbw_prod
 	if (left)
 		fprintf(f, "  (%zu more finding%s in the report's summary)\n", left,
 			left == 1 ? "" : "s");
-	char took[48] = "";
-	if (seconds >= 0.0)
-		snprintf(took, sizeof(took), "; run time %.1f s", seconds);
 	if (results) {
 		nbw_term_wrapf(f, "  ", "    ", NBW_TERM_COLUMNS,
 			       "results: %s (every matrix, device and outlier: nodebw matrix %s)%s",
 			       results, results, took);
-		/* The report beside it, when the run wrote one. */
-		char html[4200];
-		const char *slash = strrchr(results, '/');
-		int dl = slash ? (int)(slash - results) : 1;
-		snprintf(html, sizeof(html), "%.*s/report/report.html", dl, slash ? results : ".");
-		if (report && access(html, R_OK) == 0)
+		if (html[0])
 			nbw_term_wrapf(f, "  ", "    ", NBW_TERM_COLUMNS,
 				       "report: %s (and report.md beside it)", html);
 	} else {

@@ -27,13 +27,18 @@ comm -13 "$tmp/tmp-before" "$tmp/tmp-after" | grep -v '^tmp\.[A-Za-z0-9]\{10\}$'
 check "no new entry in /tmp after the run ($(wc -l <"$tmp/tmp-new") new)" test ! -s "$tmp/tmp-new"
 sed 's/^/#   new in \/tmp: /' "$tmp/tmp-new" | head -5
 sed 's/^/#   /' "$tmp/err"
+# A progress line longer than 100 columns is wrapped, its continuation indented: joined again
+# here to be read as one line.
+joined() { awk 'NR > 1 && /^    / { sub(/^ +/, " "); printf "%s", $0; next }
+		NR > 1 { print "" } { printf "%s", $0 } END { print "" }' "$1"; }
+joined "$tmp/err" >"$tmp/errj"
 # stdout is a file here: the progress lines go to stderr, each with the time since the start
 # and, where a stage has several steps, an estimate of the time left.
 for stage in "omp probes: [0-9]*/[0-9]* series" "host probes: [0-9]*/[0-9]* series" \
 	     "probes: [0-9]* measurements" "hidden-helper sweep:" \
 	     "solver round 1/2" "solver round 2/2.*about [0-9]* s left in the solver" \
 	     "calibration:" "report:"; do
-	check "progress line on stderr: $stage" grep -q "^\[nodebw run .*\] $stage" "$tmp/err"
+	check "progress line on stderr: $stage" grep -q "^\[nodebw run .*\] $stage" "$tmp/errj"
 done
 check "probe progress estimates the time left" \
 	grep -q "^\[nodebw run [0-9.]* s, \(about \)\?[0-9]* s left\] omp probes" "$tmp/err"
@@ -43,8 +48,12 @@ check "progress clock starts with the run" sh -c \
 	"grep '^\[nodebw run .*\] probes:' '$tmp/err' | grep -qv '^\[nodebw run  *0\.0 s\]'"
 # The run ends with its one summary: the answers first (a line per API, the report's
 # sentences), then the models.
+# (The later findings give way to the solver's table within the summary's 40 lines: then a
+# line says how many are left out.)
 check "the terminal ends with the summary" sh -c \
-	"sed -n '/^==== Summary (GB\/s = 1e9 B\/s; latency/,\$p' '$tmp/out' | grep -q '^  \* Smallest transfers, the fastest path per API'"
+	"sed -n '/^==== Summary (GB\/s = 1e9 B\/s; latency/,\$p' '$tmp/out' >'$tmp/sum' &&
+	 tail -1 '$tmp/sum' | grep -q '^  report: .*report.html' &&
+	 grep -q '^  \* Smallest transfers, the fastest path per API\|^  ([0-9]* more findings\? in the report.s summary)' '$tmp/sum'"
 check "one summary of at most 40 lines, with a line per API and the models" sh -c \
 	"test \$(grep -c '^==== Summary' '$tmp/out') -eq 1 && test \$(sed -n '/^==== Summary/,\$p' '$tmp/out' | wc -l) -le 40 && grep -q '^  \* omp at [0-9.]* [KMG]*i*B (median' '$tmp/out' && grep -q '^  2  *v1 ' '$tmp/out'"
 check "report.md opens with the summary" sh -c \
@@ -368,7 +377,8 @@ r4 = [r for r in d['solver_runs'] if r['round'] == 4 and r['purpose'] == 'valida
 assert r4 and all(len(r['samples_s']) == 5 and not r.get('instrumented') for r in r4), r4
 r1 = [r for r in d['solver_runs'] if r['round'] == 1 and r['purpose'] == 'validation' and r.get('exchange') != 'none']
 assert r1 and all(r.get('instrumented') for r in r1), r1"
-check "four rounds: the progress line says so" grep -q "solver round 4/4: cubic grids, baseline and v1-v4, timed with and without the halo copies (24,32; 6 steps, 5 repetitions)" "$tmp/r4err"
+joined "$tmp/r4err" >"$tmp/r4errj"
+check "four rounds: the progress line says so" grep -q "solver round 4/4: cubic grids, baseline and v1-v4, timed with and without the halo copies (24,32; 6 steps, 5 repetitions)" "$tmp/r4errj"
 
 bad() { # bad "description" expected args...
 	desc=$1; want=$2; shift 2
