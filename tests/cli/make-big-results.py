@@ -18,7 +18,7 @@ def rescale_summary(s, f):
     if isinstance(s, dict):
         for key in ("median", "mean", "sd", "min", "max"):
             if isinstance(s.get(key), (int, float)):
-                s[key] = s[key] * f
+                s[key] = float("%.10g" % (s[key] * f))  # the writer's 10 digits
 
 
 def rescale(m, f):
@@ -32,7 +32,7 @@ def rescale(m, f):
     if isinstance(ci, dict):
         for key in ("lo_gbps", "hi_gbps"):
             if isinstance(ci.get(key), (int, float)):
-                ci[key] = ci[key] * f
+                ci[key] = float("%.10g" % (ci[key] * f))
 
 
 def main():
