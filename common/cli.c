@@ -526,6 +526,7 @@ static int probe_selection(const struct probe_args *ps, struct nbw_probe_opts *o
 	if (!ps->any_bind)
 		o->bind[NBW_BIND_LOCAL] = true;
 	if (!ps->any_mode) set_all(o->modes, NBW_MODE_COUNT, true);
+	o->modes_given = ps->any_mode;
 	if (!ps->any_mem) {
 		/* The quick profile leaves registered memory out unless asked for by name;
 		 * huge pages only when asked for by name (they need a reserved pool). */

@@ -473,21 +473,41 @@ struct nbw_doc *nbw_doc_load_buffer(const char *path, const char *text, size_t l
 		nbw_doc_free(d);
 		return NULL;
 	}
+	char tp[160];
+	if (nbw_results_check_topology(json_object_get(root, "topology"), tp, sizeof(tp), de,
+				       sizeof(de))) {
+		int line = 1, col = 1;
+		nbw_json_locate(text, len, tp, &line, &col);
+		snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, de);
+		nbw_doc_free(d);
+		return NULL;
+	}
 	size_t i;
 	json_t *m;
 	json_array_foreach(d->measurements, i, m) {
 		struct nbw_measurement x;
-		char e[NBW_REASON_LEN];
-		if (nbw_measurement_from_json(m, &x, e, sizeof(e))) {
-			char at[48];
+		char e[NBW_REASON_LEN], field[96] = "";
+		int bad = nbw_measurement_from_json(m, &x, e, sizeof(e));
+		/* What the file states beside the samples: the samples' figures, listed devices,
+		 * link figures in range (results_check.c). */
+		if (!bad) {
+			bad = nbw_results_check_measurement(d->devices, m, &x, field, sizeof(field), e,
+							    sizeof(e));
+			nbw_measurement_free(&x);
+		}
+		if (bad) {
+			char at[160];
 			int line = 1, col = 1;
-			snprintf(at, sizeof(at), "measurements[%zu]", i);
-			nbw_json_locate(text, len, at, &line, &col);
+			snprintf(at, sizeof(at), "measurements[%zu]%s%s", i, field[0] ? "." : "",
+				 field);
+			if (nbw_json_locate(text, len, at, &line, &col)) {
+				snprintf(at, sizeof(at), "measurements[%zu]", i);
+				nbw_json_locate(text, len, at, &line, &col);
+			}
 			snprintf(err, errlen, "%s:%d:%d: measurements[%zu]: %s", path, line, col, i, e);
 			nbw_doc_free(d);
 			return NULL;
 		}
-		nbw_measurement_free(&x);
 	}
 	return d;
 }

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "nodebw/jget.h"
@@ -20,6 +21,20 @@ static inline double rv_median(json_t *o, const char *key)
 
 struct nbw_doc;
 struct nbw_measurement;
+
+/* results_check.c: what a loaded file states beside its samples (doc/results-schema.md,
+ * "What a reader checks"). A stored figure may differ from the one its samples give by this
+ * much, relative (the writer keeps 10 significant digits). */
+#define NBW_STORED_REL_TOL 1e-6
+/* A theoretical link figure, GB/s: from a slow serial link to far beyond any fabric. */
+#define NBW_THEORY_MIN_GBPS 1e-3
+#define NBW_THEORY_MAX_GBPS 1e6
+bool nbw_theory_gbps_ok(double gbps);
+/* 0, or -1 with \p path the JSON path of the bad value below the measurement (or the root)
+ * and \p e "PATH: what is wrong". */
+int nbw_results_check_measurement(json_t *devices, json_t *m, const struct nbw_measurement *x,
+				  char *path, size_t plen, char *e, size_t elen);
+int nbw_results_check_topology(json_t *topo, char *path, size_t plen, char *e, size_t elen);
 
 /* results.csv (results_csv.c): its rows made from the JSON once (a loaded document); one row
  * per measurement as it is added, from the struct or from its JSON. */

@@ -148,7 +148,9 @@ static void read_link(json_t *m, struct nbw_rv_meas *out)
 	json_t *th = json_object_get(m, "theoretical");
 	double g = jnum(th, "gbps");
 	const char *link = jstr(th, "link");
-	out->theoretical = g > 0.0 ? g : -1.0;
+	/* Out of range is refused where the file is loaded (results_check.c); a document made
+	 * in memory gets no figure from one. */
+	out->theoretical = nbw_theory_gbps_ok(g) ? g : -1.0;
 	out->theoretical_recorded = g;
 	out->link_recorded = link;
 	if (out->same_device) {

@@ -10,6 +10,7 @@
 
 #include "nodebw/jget.h"
 #include "nodebw/results_view.h"
+#include "results_priv.h"
 
 
 
@@ -65,6 +66,8 @@ bool nbw_rv_topo_device(json_t *topo, size_t i, struct nbw_rv_topo_device *out)
 	out->link_type = jstr(hl, "type");
 	out->link_note = jstr(hl, "note");
 	out->link_gbps = jnum(hl, "theoretical_gbps");
+	if (!nbw_theory_gbps_ok(out->link_gbps))
+		out->link_gbps = NAN; /* refused where loaded (results_check.c) */
 	long long node = jint(hl, "numa_node", -1);
 	out->numa_node = node >= 0 && node < 1 << 20 ? (int)node : -1;
 	out->link_has_current = json_is_object(hl) && json_object_get(hl, "current");
@@ -87,6 +90,8 @@ bool nbw_rv_topo_pair(json_t *topo, size_t i, struct nbw_rv_topo_pair *out)
 	out->kind = jstr(p, "kind");
 	out->basis = jstr(p, "basis");
 	out->gbps = jnum(p, "theoretical_gbps");
+	if (!nbw_theory_gbps_ok(out->gbps))
+		out->gbps = NAN;
 	return true;
 }
 

@@ -348,6 +348,47 @@ static int prior_results(const char *dir, bool replace, char *err, size_t errlen
 	return 0;
 }
 
+int nbw_rundir_check(const char *output, bool replace, char *err, size_t errlen)
+{
+	char sp[112];
+	if (!output || !output[0])
+		return 0; /* a new dated folder */
+	char *path = strdup(output);
+	if (!path) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	size_t l = strlen(path);
+	while (l > 1 && path[l - 1] == '/')
+		path[--l] = '\0';
+	struct stat st;
+	int rc = 0;
+	if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--output %s exists and is not a folder",
+			 nbw_short_path(path, sp, sizeof(sp)));
+		rc = NBW_EXIT_USAGE;
+	}
+	/* Each folder above it that exists must be one (make_path would stop at ENOTDIR). */
+	for (char *p = path + 1; rc == 0 && *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			*p = '/';
+			snprintf(err, errlen, "cannot create results folder %s: %s",
+				 nbw_short_path(path, sp, sizeof(sp)), strerror(ENOTDIR));
+			rc = NBW_EXIT_USAGE;
+			break;
+		}
+		*p = '/';
+	}
+	if (rc == 0 && !replace && stat(path, &st) == 0 &&
+	    prior_results(path, false, err, errlen) == 1)
+		rc = NBW_EXIT_USAGE;
+	free(path);
+	return rc;
+}
+
 int nbw_rundir_open(const char *output, bool replace, struct nbw_rundir *rd, char *err,
 		    size_t errlen)
 {

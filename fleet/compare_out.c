@@ -4,16 +4,20 @@
  * tables/ as CSV, the nodes x paths heat map, fleet-summary.json); the command is
  * tools/cmd-compare.c.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "compare_priv.h"
 #include "nodebw/fleet.h"
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
+#include "nodebw/rundir.h"
 
 /** Columns of the heat map: the paths with an outlier, then the others, at most this many. */
 #define FLEET_MAP_PATHS 40
@@ -284,7 +288,36 @@ static void heat_map(struct nbw_rdoc *r, const struct nbw_fv_summary *s,
 	free(cl);
 }
 
+static int fleet_report_in(json_t *s, const char *outdir, char *err, size_t errlen);
+
+/* Written beside, then put in place (report/stage.c): an interrupted or failed comparison
+ * leaves the earlier report, or none, never plots/NAME.png.part in the final folder. */
 int nbw_fleet_report(json_t *s, const char *outdir, char *err, size_t errlen)
+{
+	char stage[4200];
+	struct stat sb;
+	if ((mkdir(outdir, 0755) != 0 && errno != EEXIST) || stat(outdir, &sb) != 0 ||
+	    !S_ISDIR(sb.st_mode)) { /* the folder a report in place would make */
+		snprintf(err, errlen, "cannot create folder %s: %s", outdir,
+			 errno == EEXIST ? "a file of that name exists" : strerror(errno));
+		return NBW_EXIT_USAGE;
+	}
+	int st = nbw_report_stage_open(outdir, stage, sizeof(stage), err, errlen);
+	if (st < 0) {
+		rmdir(outdir);
+		return -1;
+	}
+	if (st == 0)
+		return fleet_report_in(s, outdir, err, errlen);
+	int rc = fleet_report_in(s, stage, err, errlen);
+	/* The bad-input status of a folder that cannot be made stays the caller's to see. */
+	int closed = nbw_report_stage_close(stage, outdir, rc, err, errlen);
+	if (rc || closed)
+		rmdir(outdir); /* the folder made for it, when nothing else is there */
+	return rc ? rc : closed;
+}
+
+static int fleet_report_in(json_t *s, const char *outdir, char *err, size_t errlen)
 {
 	struct nbw_rdoc *r = nbw_rdoc_new(outdir, "nodebw fleet comparison", err, errlen);
 	if (!r)

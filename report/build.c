@@ -6,7 +6,6 @@
  * a page with its detail (the whole node, every transfer, the models, the run), and
  * summary.json beside report.md.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -212,79 +211,20 @@ static int write_report(const struct nbw_rinput *in, json_t *summary, const char
 	return rc;
 }
 
-/* A folder the report may replace whole: absent, empty, or an earlier report (report.md
- * in it). A folder holding anything else is written into in place, as before. */
-static bool replaceable(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return errno == ENOENT;
-	bool empty = true, report = false;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		empty = false;
-		report |= strcmp(e->d_name, "report.md") == 0;
-	}
-	closedir(d);
-	return empty || report;
-}
-
-/* The staged report \p stage in \p dir's place; the earlier one (if any) goes. */
-static int swap_in(const char *stage, const char *dir, char *err, size_t errlen)
-{
-	struct stat st;
-	if (stat(dir, &st) != 0) {
-		if (rename(stage, dir) == 0)
-			return 0;
-	} else if (renameat2(AT_FDCWD, stage, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
-		nbw_remove_tree(stage); /* now the earlier report */
-		return 0;
-	} else {
-		char old[4200];
-		snprintf(old, sizeof(old), "%s.old", stage);
-		if (rename(dir, old) == 0) {
-			if (rename(stage, dir) == 0) {
-				nbw_remove_tree(old);
-				return 0;
-			}
-			rename(old, dir); /* put the earlier report back */
-		}
-	}
-	snprintf(err, errlen, "cannot put the report in place at %s: %s", dir, strerror(errno));
-	return -1;
-}
-
 int nbw_report_write(const struct nbw_rinput *in, json_t *summary, const char *dir,
 		     int *no_image, char *why, size_t whylen, char *err, size_t errlen)
 {
-	if (!replaceable(dir))
-		return write_report(in, summary, dir, no_image, why, whylen, err, errlen);
-	/* Written beside, then put in place: a report that fails midway (a full disk) leaves
-	 * the earlier report, or none, never a partial folder. The staging folder's name is
-	 * one that the results folder's recovery removes after a kill (common/rundir.c). */
+	/* Written beside, then put in place (report/stage.c): a report that fails midway (a
+	 * full disk) or is interrupted leaves the earlier report, or none, never a partial
+	 * folder. */
 	char stage[4200];
-	snprintf(stage, sizeof(stage), "%s.tmpXXXXXX", dir);
-	if (!mkdtemp(stage)) {
-		snprintf(err, errlen, "cannot create a folder beside %s: %s", dir, strerror(errno));
+	int st = nbw_report_stage_open(dir, stage, sizeof(stage), err, errlen);
+	if (st < 0)
 		return -1;
-	}
-	chmod(stage, 0755);
+	if (st == 0)
+		return write_report(in, summary, dir, no_image, why, whylen, err, errlen);
 	int rc = write_report(in, summary, stage, no_image, why, whylen, err, errlen);
-	if (rc == 0)
-		rc = swap_in(stage, dir, err, errlen);
-	if (rc) {
-		nbw_remove_tree(stage);
-		/* The message names the report folder, not the staging one. */
-		char *at = strstr(err, stage), msg[1024];
-		if (at) {
-			snprintf(msg, sizeof(msg), "%.*s%s%s", (int)(at - err), err, dir,
-				 at + strlen(stage));
-			snprintf(err, errlen, "%s", msg);
-		}
-	}
-	return rc;
+	return nbw_report_stage_close(stage, dir, rc, err, errlen);
 }
 
 int nbw_report_build(const struct nbw_rinput *in, json_t *summary, const char *dir, char *err,

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cmd-compare.h"
+#include "staging_signals.h"
 #include "check.h"
 #include "nodebw/cli.h"
 #include "nodebw/fleet.h"
@@ -168,6 +169,7 @@ static int compare_fleet(int argc, char **argv, const struct nbw_criteria *cr)
 		json_decref(s);
 		return NBW_EXIT_USAGE;
 	}
+	nbw_clean_staging_on_signals(out);
 	int rc = nbw_fleet_report(s, out, err, sizeof(err));
 	if (rc != 0) {
 		/* as nodebw report: an output folder that cannot be made is bad input (2); one

@@ -15,6 +15,7 @@
 #include "cmd-compare.h"
 #include "cmd-args.h"
 #include "cmd-report.h"
+#include "staging_signals.h"
 #include "check.h"
 #include "nodebw/cli.h"
 #include "nodebw/report.h"
@@ -185,6 +186,7 @@ static int report_files(int argc, char **argv, const char *output,
 	}
 	int no_image = 0;
 	char why[600] = "";
+	nbw_clean_staging_on_signals(dir);
 	int rc = nbw_report_write(&in, NULL, dir, &no_image, why, sizeof(why), err, sizeof(err));
 	nbw_rinput_free(&in);
 	if (rc) {

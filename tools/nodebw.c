@@ -393,13 +393,21 @@ int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,
 		return NBW_EXIT_USAGE;
 	}
 	struct nbw_stage_ctx c = { .is_run = is_run, .ro = &ro, .o = &o };
-	if (ro.list_stages) {
-		nbw_stages_list(stdout, &c);
-		nbw_cli_opts_free(&o);
-		return 0;
-	}
 	struct nbw_criteria *cr = probe_criteria(&co, is_run, &rc);
 	if (rc) {
+		nbw_cli_opts_free(&o);
+		return rc;
+	}
+	char note[512];
+	if (nbw_plan_chase_note(&o, note, sizeof(note)))
+		fprintf(stderr, "nodebw: note: %s\n", note);
+	if (ro.list_stages) { /* the plan of a run that would start: its input checked as one */
+		rc = nbw_rundir_check(o.output, o.replace, c.err, sizeof(c.err));
+		if (rc)
+			fprintf(stderr, "nodebw: error: %s\n", c.err);
+		else
+			nbw_stages_list(stdout, &c);
+		nbw_criteria_free(cr);
 		nbw_cli_opts_free(&o);
 		return rc;
 	}

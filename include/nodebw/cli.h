@@ -35,6 +35,7 @@ struct nbw_probe_opts {
 	char probes[NBW_MAX_LIST][48];    /**< "htod", "omp-p2p", ...; empty = all */
 	int nprobes;
 	bool modes[NBW_MODE_COUNT];
+	bool modes_given;                 /**< --mode named (else every mode) */
 	bool hostmem[NBW_HOSTMEM_NONE];   /**< pageable, pinned, registered */
 	bool peer[2];                     /**< P2P with peer access enabled, disabled */
 	bool bind[3];                     /**< NUMA binding: none, local, remote (enum

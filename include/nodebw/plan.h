@@ -55,6 +55,12 @@ void nbw_plan_matrix_sizes_upto(const struct nbw_sizes *v, uint64_t max_bytes, s
  *  when no sizes were named, else NBW_MATRIX_MAX_BYTES. */
 uint64_t nbw_plan_matrix_max_bytes(const struct nbw_probe_opts *o);
 
+/** With --mode chase named among \p o's modes and --sizes named, what a chase will walk when that is not each size
+ *  named: true with \p buf "--mode chase walks one working set, 4 KiB, not 1 B and 7 B: ..."
+ *  (the working sets nbw_exec walks: the sweep's smallest size and the matrix cells' large
+ *  size, each rounded up to whole NBW_CHASE_GRAIN pages). */
+bool nbw_plan_chase_note(const struct nbw_probe_opts *o, char *buf, size_t len);
+
 /** One device set of a series: its streams' endpoints (-1 = host memory). */
 struct nbw_plan_set {
 	unsigned nstreams;

@@ -205,6 +205,17 @@ void nbw_report_run_compare(struct nbw_rdoc *r, const struct nbw_rinput *in);
  *  solver runs): part of the one summary at the end of `nodebw run` (tools/summary.c). */
 void nbw_report_summary_solver(FILE *f, json_t *summary);
 
+/** A report folder \p dir written beside its place (report/stage.c): stale staging folders
+ *  of \p dir whose writer is gone are removed; when \p dir may be replaced whole (absent,
+ *  empty or an earlier report) a staging folder \p stage (dir.tmpXXXXXX, marked with this
+ *  process: include/nodebw/staging.h) is made and 1 returned; 0 when the report is to be
+ *  written in place; -1 with \p err. */
+int nbw_report_stage_open(const char *dir, char *stage, size_t len, char *err, size_t errlen);
+/** After writing into \p stage with status \p rc: on 0 the staged report takes \p dir's
+ *  place (the earlier one goes), else (or when that fails) the staging folder is removed and
+ *  \p err names \p dir. Returns the status. */
+int nbw_report_stage_close(const char *stage, const char *dir, int rc, char *err, size_t errlen);
+
 /** The whole report of \p in into \p dir, opening with \p summary (NULL: made here) and
  *  with summary.json beside report.md. 0, or -1 with \p err. */
 int nbw_report_build(const struct nbw_rinput *in, json_t *summary, const char *dir, char *err,

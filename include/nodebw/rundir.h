@@ -35,6 +35,12 @@ struct nbw_rundir {
 int nbw_rundir_open(const char *output, bool replace, struct nbw_rundir *rd, char *err,
 		    size_t errlen);
 
+/** What nbw_rundir_open would refuse, found without creating or changing anything (e.g.
+ *  `run --list-stages`): a path naming a file, a file where a folder above it should be,
+ *  results already there without \p replace. 0, or NBW_EXIT_USAGE (2) with one line in
+ *  \p err as nbw_rundir_open words it. */
+int nbw_rundir_check(const char *output, bool replace, char *err, size_t errlen);
+
 /** Remove the lock and free the path. The folder and its results stay; with
  *  \p remove_if_empty a folder nothing was written into goes too (a usage error). */
 void nbw_rundir_close(struct nbw_rundir *rd, bool remove_if_empty);

@@ -19,8 +19,6 @@ def scale_summary(s, f, rate):
     for key in ("median", "mean", "sd", "min", "max"):
         if isinstance(s.get(key), (int, float)):
             s[key] = s[key] * k
-    if rate and "min" in s and "max" in s:
-        s["min"], s["max"] = s["max"], s["min"]
 
 
 def scale(m, f):

@@ -20,6 +20,27 @@ edit dev-twice "d['devices'].append(dict(d['devices'][0]))"
 edit dev-noapi "del d['devices'][1]['api']"
 edit sample-neg "d['measurements'][0]['samples_s'][0] = -1.0"
 edit sample-huge "d['measurements'][0]['samples_s'][1] = 1e308"
+# Stored figures that disagree with the samples, numbers out of range, unlisted endpoints.
+htod="for m in d['measurements']:
+    if m['direction'] == 'htod' and m['concurrency'] == 'single':"
+edit med-huge "$htod m['gbps']['median'] = 1e308"
+edit med-neg "$htod m['gbps']['median'] = -5"
+edit med-null "$htod m['gbps']['median'] = None"
+edit stream-med "$htod m['streams'][0]['gbps']['median'] = 1e308"
+edit red-med-huge "$htod m['gbps']['median'] = 1e308" "$fx/results-run-paired-2cpu-vm.json"
+edit red-scaled "$htod
+        for k in ('median', 'min', 'max'): m['gbps'][k] *= 1000" "$fx/results-run-paired-2cpu-vm.json"
+th="for m in d['measurements']:
+    if (m.get('theoretical') or {}).get('gbps'):"
+edit th-tiny "$th m['theoretical']['gbps'] = 5e-324" "$fx/results-dgx-h100-handmade.json"
+edit th-neg "$th m['theoretical']['gbps'] = -1" "$fx/results-dgx-h100-handmade.json"
+edit th-huge "$th m['theoretical']['gbps'] = 1e300" "$fx/results-dgx-h100-handmade.json"
+edit th-pair "d['topology']['pairs'][0]['theoretical_gbps'] = 5e-324" "$fx/results-dgx-h100-handmade.json"
+edit th-link "d['topology']['devices'][0]['host_link']['theoretical_gbps'] = 1e9" \
+	"$fx/results-dgx-h100-handmade.json"
+edit end-unlisted "d['measurements'][0]['streams'][0]['dst'] = 9"
+edit bytes-zero "d['measurements'][0]['bytes'] = 0"
+edit count-neg "d['measurements'][0]['gbps']['n'] = -3; d['measurements'][0]['samples_s'] = []"
 edit run-sec-huge "d['solver_runs'][0]['seconds'] = 1e308" "$fx/results-run-2cpu-vm.json"
 edit run-sample-neg "d['solver_runs'][0]['samples_s'][0] = -0.5" "$fx/results-run-2cpu-vm.json"
 edit cal-kbar-huge "d['k']['kbar'] = 1e308" "$cal"
@@ -37,6 +58,7 @@ thr thr-sites '"sites": "x", ' '{"gpu": "*", "direction": "htod", "min_gbps": 1}
 thr thr-site-num '"site": 5, ' '{"gpu": "*", "direction": "htod", "min_gbps": 1}'
 thr thr-api-case '' '{"gpu": "*", "api": "CUDA", "direction": "htod", "min_gbps": 1}'
 thr thr-p2p-pinned '' '{"gpu": "*", "direction": "p2p", "host_mem": "pinned", "min_gbps": 999999}'
+thr thr-site-huge '"site": "x", ' '{"gpu": "*", "direction": "htod", "min_gbps": 10000}'
 thr thr-htod-none '' '{"gpu": "*", "direction": "htod", "host_mem": "none", "min_gbps": 1}'
 # Strings with terminal escapes and spreadsheet formulas in every string field a reader shows.
 esc="'\\x1b]0;PWNED\\x07\\x1b[31m=cmd|x \\u009b2J\\x7f'"

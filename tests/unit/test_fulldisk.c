@@ -46,6 +46,15 @@ static void add(struct nbw_doc *d, int n)
 		nbw_doc_add_measurement_json(d, json_deep_copy(m));
 }
 
+/* The device the recorded measurement's stream ends on (a reader checks it is listed). */
+static void add_device(struct nbw_doc *d)
+{
+	struct nbw_device dev = { .id = 0, .is_gpu = false };
+	snprintf(dev.kind, sizeof(dev.kind), "host-plugin");
+	snprintf(dev.name, sizeof(dev.name), "x86_64 host offload device");
+	nbw_doc_add_device(d, "omp", &dev);
+}
+
 static void test_checkpoint_kept(void **state)
 {
 	(void)state;
@@ -56,6 +65,7 @@ static void test_checkpoint_kept(void **state)
 	char *argv[] = { "nodebw", "probe" };
 	struct nbw_doc *d = nbw_doc_new(2, argv);
 	assert_non_null(d);
+	add_device(d);
 	nbw_doc_set_state(d, "running", NULL);
 	add(d, 3);
 	assert_int_equal(nbw_doc_write(d, dir, err, sizeof(err)), 0); /* the checkpoint */
@@ -101,6 +111,7 @@ static void test_head_when_nothing_kept(void **state)
 	char *argv[] = { "nodebw", "probe" };
 	struct nbw_doc *d = nbw_doc_new(2, argv);
 	assert_non_null(d);
+	add_device(d);
 	nbw_doc_set_state(d, "running", NULL);
 	assert_int_equal(nbw_doc_write(d, dir, err, sizeof(err)), 0);
 	add(d, 40);
