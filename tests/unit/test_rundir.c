@@ -240,6 +240,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_a_folder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recover_own_folder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recover_sibling, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refuse_results, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_path_message, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
