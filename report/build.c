@@ -55,8 +55,7 @@ static size_t bandwidth_figures(struct nbw_rdoc *r, const struct nbw_rinput *in,
 		static const char *const dirs[] = { "htod", "dtoh" };
 		for (size_t d = 0; d < 2; d++) {
 			snprintf(prefix, sizeof(prefix), "%sdevices-%s-%s", tag, apis[a], dirs[d]);
-			stem = nbw_rdoc_find_figure(r, prefix, NULL);
-			placed += stem && strcmp(stem, prefix) == 0 && nbw_rdoc_figure_again(r, stem);
+			placed += nbw_rdoc_figure_again(r, prefix);
 		}
 	}
 	nbw_rdoc_grid_end(r);
@@ -131,9 +130,7 @@ static void main_page(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t *s
 	else
 		nbw_rdoc_para(r, "No gap: these results hold no native API's measurement of the "
 				 "same devices beside OpenMP's.");
-	const char *stem = nbw_rdoc_find_figure(r, "bw-htod-sync", NULL);
-	if (stem && strcmp(stem, "bw-htod-sync") == 0)
-		nbw_rdoc_figure_again(r, stem);
+	nbw_rdoc_figure_again(r, "bw-htod-sync");
 	nbw_rdoc_link_page(r, "transfers", "Every transfer against its size,",
 			   "per direction and mode, the alpha-beta fits and the gap per direction, "
 			   "host memory and device count.");
@@ -158,10 +155,8 @@ static void main_page(struct nbw_rdoc *r, const struct nbw_rinput *in, json_t *s
 	for (int gc = 64; gc >= 2; gc--) {
 		char name[64];
 		snprintf(name, sizeof(name), "fig6-speedup-model-g%d", gc);
-		if ((stem = nbw_rdoc_find_figure(r, name, NULL)) && strcmp(stem, name) == 0) {
-			nbw_rdoc_figure_again(r, stem);
+		if (nbw_rdoc_figure_again(r, name))
 			break;
-		}
 	}
 	nbw_rdoc_link_page(r, "models", "The models in detail:",
 			   "the paper's model, the one-device, compute-calibrated and fitted "
