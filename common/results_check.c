@@ -11,6 +11,8 @@
  *   whose figures are ordered and, for the measurement's gbps, the rates its seconds give.
  * - theoretical.gbps, where a number, is GB/s from NBW_THEORY_MIN_GBPS to
  *   NBW_THEORY_MAX_GBPS; so are the topology's host-link and pair figures.
+ * - No repetition (nor a stream's) is faster than NBW_THEORY_MAX_GBPS: a sample such as
+ *   1e-300 s is positive but no clock gave it.
  * - A stream's src and dst name a device the document lists for the measurement's API (or
  *   "host").
  */
@@ -127,9 +129,33 @@ static int rates_of_times(json_t *m, const struct nbw_measurement *x, char *path
 	return fail(path, plen, e, elen, bad, w);
 }
 
+/* A repetition whose rate no link reaches (its time absurdly short for its bytes): the
+ * fastest repetition's GB/s at most NBW_THEORY_MAX_GBPS. */
+static int rate_possible(const char *at, double fastest_gbps, char *path, size_t plen,
+			 char *e, size_t elen)
+{
+	if (!(fastest_gbps > NBW_THEORY_MAX_GBPS))
+		return 0;
+	char w[200];
+	snprintf(w, sizeof(w), "%s: a repetition at %.6g GB/s, beyond any link (at most %g GB/s): "
+		 "its time is too short for its bytes", at, fastest_gbps, NBW_THEORY_MAX_GBPS);
+	return fail(path, plen, e, elen, at, w);
+}
+
 static int summaries(json_t *m, const struct nbw_measurement *x, char *path, size_t plen,
 		     char *e, size_t elen)
 {
+	if (x->n && rate_possible("samples_s", x->gbps.max, path, plen, e, elen))
+		return -1;
+	for (unsigned i = 0; i < x->nstreams; i++) {
+		const struct nbw_stream *s = &x->streams[i];
+		char at[64];
+		snprintf(at, sizeof(at), "streams[%u].samples_s", i);
+		if ((s->n && rate_possible(at, s->gbps.max, path, plen, e, elen)) ||
+		    (s->n_alone && rate_possible(at, s->alone_gbps.max, path, plen, e, elen)) ||
+		    (s->n_device && rate_possible(at, s->device_gbps.max, path, plen, e, elen)))
+			return -1;
+	}
 	if (x->n) {
 		if (summary_with_samples(json_object_get(m, "gbps"), "gbps", &x->gbps, "GB/s", path,
 					 plen, e, elen) ||

@@ -20,6 +20,7 @@ edit dev-twice "d['devices'].append(dict(d['devices'][0]))"
 edit dev-noapi "del d['devices'][1]['api']"
 edit sample-neg "d['measurements'][0]['samples_s'][0] = -1.0"
 edit sample-huge "d['measurements'][0]['samples_s'][1] = 1e308"
+edit sample-tiny "d['measurements'][0]['samples_s'][0] = 1e-300"
 # Stored figures that disagree with the samples, numbers out of range, unlisted endpoints.
 htod="for m in d['measurements']:
     if m['direction'] == 'htod' and m['concurrency'] == 'single':"
