@@ -37,8 +37,10 @@ static bool same_series(const struct series *s, const struct nbw_rv_meas *x, boo
 
 static bool wanted(const struct nbw_rv_meas *x, bool p2p)
 {
-	if (p2p) /* the ring is every pair at once: its own table (nbw_analysis_concurrent) */
-		return strcmp(x->direction, "p2p") == 0 && strcmp(x->concurrency, "ring") != 0;
+	if (p2p) /* the ring and all-to-all are many pairs at once: their own table
+		  * (nbw_analysis_concurrent) */
+		return strcmp(x->direction, "p2p") == 0 && strcmp(x->concurrency, "ring") != 0 &&
+		       strcmp(x->concurrency, "a2a") != 0;
 	return (strcmp(x->direction, "htod") == 0 || strcmp(x->direction, "dtoh") == 0) &&
 	       strcmp(x->concurrency, "single") == 0;
 }
