@@ -37,8 +37,18 @@ static bool same_bus(const char *a, const char *b)
 	       strtoul(b, NULL, 16);
 }
 
-/* Append to \p buf what is wrong with the links of \p bus that \p p2p speaks of. */
-static void explain(json_t *lh, const char *bus, bool p2p, char *buf, size_t len)
+/* Whether a path's link label is a PCIe path (PIX, PXB, PHB, NODE, SYS, "PCIe Gen5 x16"),
+ * not a fabric (NV#, XGMI#, XL#, MDF). */
+static bool pcie_label(const char *l)
+{
+	return !strncmp(l, "PCIe", 4) || !strcmp(l, "PIX") || !strcmp(l, "PXB") ||
+	       !strcmp(l, "PHB") || !strcmp(l, "NODE") || !strcmp(l, "SYS");
+}
+
+/* Append to \p buf what is wrong with the links of \p bus that a path speaks of: its
+ * PCIe link (HtoD, DtoH, P2P over PCIe) or its fabric (P2P over NVLink, xGMI, Xe Link). */
+static void explain(json_t *lh, const char *bus, bool p2p, bool over_pcie, char *buf,
+		    size_t len)
 {
 	size_t i;
 	json_t *e;
@@ -49,8 +59,8 @@ static void explain(json_t *lh, const char *bus, bool p2p, char *buf, size_t len
 			continue;
 		bool pcie = !strcmp(aspect, "training") || !strcmp(aspect, "aer") ||
 			    !strcmp(aspect, "replays");
-		if (pcie == p2p && strcmp(aspect, "training"))
-			continue; /* P2P: the fabric and the PCIe training; HtoD/DtoH: PCIe */
+		if (pcie != over_pcie)
+			continue;
 		size_t n = strlen(buf);
 		const char *link = s(e, "link");
 		if (!strcmp(aspect, "training") && strstr(link, "(device)"))
@@ -71,13 +81,14 @@ static void name_link_health(json_t *paths, json_t *lh, json_t *devices)
 		if (strcmp(v, "below threshold") && strcmp(v, "below reference"))
 			continue;
 		bool p2p = !strcmp(s(p, "direction"), "p2p");
+		bool over_pcie = !p2p || pcie_label(s(p, "link"));
 		int src = (int)json_integer_value(json_object_get(p, "src"));
 		int dst = (int)json_integer_value(json_object_get(p, "dst"));
 		char why[600] = "";
 		if (p2p) {
 			char a[280] = "", b[280] = "";
-			explain(lh, bus_of(devices, api, src), true, a, sizeof(a));
-			explain(lh, bus_of(devices, api, dst), true, b, sizeof(b));
+			explain(lh, bus_of(devices, api, src), true, over_pcie, a, sizeof(a));
+			explain(lh, bus_of(devices, api, dst), true, over_pcie, b, sizeof(b));
 			size_t n = 0;
 			if (a[0])
 				n = (size_t)snprintf(why, sizeof(why), "device %d's %s", src, a);
@@ -85,7 +96,7 @@ static void name_link_health(json_t *paths, json_t *lh, json_t *devices)
 				snprintf(why + n, sizeof(why) - n, "%sdevice %d's %s", n ? "; " : "",
 					 dst, b);
 		} else {
-			explain(lh, bus_of(devices, api, src >= 0 ? src : dst), false, why,
+			explain(lh, bus_of(devices, api, src >= 0 ? src : dst), false, true, why,
 				sizeof(why));
 		}
 		if (!why[0])
@@ -163,7 +174,7 @@ void nbw_link_health_print(FILE *f, json_t *verdicts, bool all)
 		fprintf(f, "  %-11s %-14s %-13s %-30s %s\n", v, s(e, "device"), s(e, "aspect"),
 			s(e, "link"), s(e, "reason"));
 		if (!strcmp(v, "fail") || !strcmp(v, "warning"))
-			fprintf(f, "  %-11s rule: %s (%s)\n", "", s(e, "rule"), s(e, "source"));
+			fprintf(f, "  %-11s rule: %s; source: %s\n", "", s(e, "rule"), s(e, "source"));
 	}
 	if (!all && nj) {
 		/* the first reason stands for all: one line, not one per device */
