@@ -61,7 +61,8 @@ bool nbw_rv_topo_health(json_t *topo, size_t i, const char **id, const char **na
 	snprintf(out->replay_source, sizeof(out->replay_source), "%s",
 		 jstr(lh, "pcie_replays_source"));
 	json_t *nv = json_object_get(lh, "nvlink");
-	if (json_is_object(nv) && count(nv, "present") >= 0 && count(nv, "present") <= 64) {
+	if (json_is_object(nv) && count(nv, "present") >= 0 && count(nv, "present") <= 64 &&
+	    count(nv, "up") >= 0 && count(nv, "up") <= count(nv, "present")) {
 		json_t *v;
 		out->nvlink_present = (int)count(nv, "present");
 		out->nvlink_up = (int)count(nv, "up");
@@ -79,11 +80,14 @@ bool nbw_rv_topo_health(json_t *topo, size_t i, const char **id, const char **na
 	out->xgmi_error_status = count(lh, "xgmi_error_status");
 	json_t *xe = json_object_get(lh, "xe_link");
 	if (json_is_object(xe) && count(xe, "ports") >= 0 && count(xe, "ports") <= 4096) {
+		int *dst[] = { &out->xe_healthy, &out->xe_degraded, &out->xe_failed,
+			       &out->xe_disabled };
+		static const char *const keys[] = { "healthy", "degraded", "failed", "disabled" };
 		out->xe_ports = (int)count(xe, "ports");
-		out->xe_healthy = (int)count(xe, "healthy");
-		out->xe_degraded = (int)count(xe, "degraded");
-		out->xe_failed = (int)count(xe, "failed");
-		out->xe_disabled = (int)count(xe, "disabled");
+		for (int m = 0; m < 4; m++) {
+			long long v = count(xe, keys[m]);
+			*dst[m] = v > 0 && v <= out->xe_ports ? (int)v : 0;
+		}
 	}
 	return true;
 }
