@@ -226,6 +226,8 @@ int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		    const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
 		    struct nbw_plan *out)
 {
+	if (o->nfaces) /* --faces: the face series in place of the size sweep */
+		return nbw_plan_faces(o, dir, caps, d, out);
 	size_t nk;
 	const struct nbw_series_kind *kinds = nbw_series_kinds(&nk);
 	for (int mode = 0; mode < NBW_MODE_COUNT; mode++) {
@@ -247,7 +249,8 @@ int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
 			enum nbw_hostmem hm = dir == NBW_P2P ? NBW_HOSTMEM_NONE : (enum nbw_hostmem)mem;
 			for (size_t i = 0; i < nk; i++) {
 				const struct nbw_series_kind *k = &kinds[i];
-				if (k->dir != dir || !o->threads[k->threads])
+				if (k->dir != dir || !o->threads[k->threads] ||
+				    nbw_conc_is_face(k->conc))
 					continue;
 				if (plan_kind(o, k, (enum nbw_mode)mode, hm, iface, caps, d, out))
 					return -1;
@@ -285,7 +288,11 @@ bool nbw_plan_runs_size(const struct nbw_series_plan *p, const struct nbw_probe_
 
 size_t nbw_plan_points(const struct nbw_series_plan *p, const struct nbw_probe_opts *o)
 {
-	if (p->skip[0] || o->sizes.n == 0)
+	if (p->skip[0])
+		return 0;
+	if (p->face.on)
+		return 1; /* one box */
+	if (o->sizes.n == 0)
 		return 0;
 	if (p->mode == NBW_MODE_CHASE) {
 		/* Two working sets (one when they round to the same); a chase of several
