@@ -618,6 +618,11 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		rc = -1;
 	}
+	if (rc == 0 && is_run && o->nfaces) {
+		snprintf(err, errlen, "--faces is an option of 'nodebw probe' (the face probes "
+				      "replace its size sweep)");
+		rc = -1;
+	}
 	if (rc)
 		return -1;
 
