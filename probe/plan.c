@@ -270,7 +270,9 @@ size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < p->n; i++)
-		if (!p->v[i].skip[0])
+		if (p->v[i].face.on && !p->v[i].skip[0])
+			n += 1; /* one box */
+		else if (!p->v[i].skip[0])
 			n += p->v[i].set.matrix_only && nsizes > 2 ? 2 : nsizes;
 	return n;
 }

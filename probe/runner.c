@@ -519,7 +519,8 @@ static void matrix_size_skips(struct run *r, const struct nbw_probe_opts *o)
 {
 	size_t lo, hi;
 	nbw_plan_matrix_sizes_upto(&o->sizes, nbw_plan_matrix_max_bytes(o), &lo, &hi);
-	if (!o->sizes_given && hi + 1 < o->sizes.n &&
+	/* The face probes run boxes, not the sweep. */
+	if (!o->nfaces && !o->sizes_given && hi + 1 < o->sizes.n &&
 	    (o->threads[NBW_THREADS_2] || o->threads[NBW_THREADS_ALL])) {
 		char a[32], why[NBW_REASON_LEN];
 		nbw_size_label(o->sizes.v[hi].bytes, a, sizeof(a));

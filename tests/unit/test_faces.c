@@ -199,6 +199,7 @@ static void test_plan_faces(void **state)
 	assert_int_equal(nbw_plan_series(&o, NBW_HTOD, &caps, &d, &p), 0);
 	assert_int_equal(count(&p, false, NBW_CONC_FACE), 3 * 2 * 3);
 	assert_int_equal(count(&p, true, 0), 1);
+	assert_int_equal(nbw_plan_measurements(&p, 30), 3 * 2 * 3); /* one box per series */
 	for (size_t i = 0; i < p.n; i++) {
 		const struct nbw_series_plan *e = &p.v[i];
 		if (e->skip[0]) {
