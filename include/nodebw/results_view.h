@@ -107,7 +107,28 @@ struct nbw_rv_meas {
 	double chase_latency_ns; /**< ns per dependent load; NaN */
 	double chase_overhead_us; /**< launch and wait of one transfer; NaN */
 	long long chase_loads;  /**< loads of the short chain; -1 */
+	/** A face probe (`--faces`: a "shape"); nbw_rv_meas_usable is false for every one,
+	 *  they are read through nbw_rv_face_read. */
+	bool face;
 };
+
+/** A face probe's shape (`nodebw probe --faces`; doc/results-schema.md "shape"). */
+struct nbw_rv_face {
+	unsigned box[3];        /**< nx, ny, nz */
+	unsigned depth;         /**< R */
+	unsigned element_bytes; /**< E */
+	const char *face;       /**< "z", "y", "x": the (first) message's face */
+	const char *method;     /**< "rect", "pack" */
+	const char *kind;       /**< "face", "exchange-line", "exchange-grid" (concurrency) */
+	const char *exchange;   /**< "host-staged" (HtoD, DtoH) or "device" (P2P) */
+	long long face_bytes;   /**< one message: the face's elements x E */
+	long long step_bytes;   /**< every message of the measurement */
+	int messages;           /**< streams: 1, or the exchange's messages */
+	double seconds;         /**< median time of one copy or one exchange step; NaN */
+	double gbps;            /**< step_bytes / seconds / 1e9, the median; NaN */
+};
+/** The shape of \p x when it is a face probe (false otherwise, \p out zeroed). */
+bool nbw_rv_face_read(const struct nbw_rv_meas *x, struct nbw_rv_face *out);
 
 /** Fill \p out from \p m, with \p devices (the document's "devices", may be NULL) telling
  *  which ends are host memory; false when \p m is not an object. */
