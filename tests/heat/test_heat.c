@@ -228,7 +228,7 @@ static void plain_reference(const struct nbw_heat_grid *g, const struct nbw_heat
 	double *lv[2] = { u, other };
 	for (int s = 0; s < steps; s++)
 		nbw_heat_planes(lv[(s + 1) & 1], lv[s & 1], f->kappa, f->rhs, g->nx, g->ny, 1,
-				g->nz - 2, g->factor);
+				g->nz - 2, g->factor, 1);
 	if (steps & 1)
 		memcpy(u, other, n * sizeof(double));
 }
