@@ -537,7 +537,7 @@ static int resolve_grids(struct nbw_heat_opts *o, const struct heat_parse_state 
 		for (int i = 0; i < NBW_HEAT_GENERAL; i++)
 			o->versions[i] = true;
 	}
-	if (heat_resolve_general(o, err, errlen))
+	if (heat_resolve_general(o, err, errlen) || heat_check_general(o, err, errlen))
 		return -1;
 	if (o->ngpus && (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen) ||
 			 check_corun(o, err, errlen)))

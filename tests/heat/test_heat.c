@@ -375,8 +375,11 @@ static void test_options(void **state)
 	assert_int_equal(o.reps, 1);
 	assert_int_equal(o.hidden_helpers, -1);
 	assert_true(o.versions_all);
+	/* "all" is the paper's variants; general is run when named */
 	for (int v = 0; v < NBW_HEAT_VERSION_COUNT; v++)
-		assert_true(o.versions[v]);
+		assert_true(o.versions[v] == (v != NBW_HEAT_GENERAL));
+	assert_int_equal(o.radius, 1);
+	assert_int_equal(o.fields, 1);
 	assert_int_equal(o.ndevices, 0);
 	assert_int_equal(o.ngpus, 0);
 	assert_false(o.instrument);
