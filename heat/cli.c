@@ -299,7 +299,7 @@ static int check_versions_fit(const struct nbw_heat_opts *o, char *err, size_t e
 			continue;
 		bool fits = false;
 		for (int k = 0; k < o->ngpus; k++)
-			fits |= nbw_heat_version_fits((enum nbw_heat_version)v, o->gpus[k]);
+			fits |= heat_opts_fit(o, (enum nbw_heat_version)v, o->gpus[k]);
 		if (!fits) {
 			if (v == NBW_HEAT_GENERAL && o->decomp[0])
 				snprintf(err, errlen,

@@ -200,6 +200,27 @@ static int save(struct heat_session *hs, const struct nbw_heat_record *r)
 	return 0;
 }
 
+/* --app: what the solver runs of the application, and in what precision. */
+static void print_app(const struct nbw_heat_opts *o)
+{
+	char decomp[48] = "1x1xG (left open)";
+	if (o->decomp[0])
+		snprintf(decomp, sizeof(decomp), "%dx%dx%d", o->decomp[0], o->decomp[1],
+			 o->decomp[2]);
+	printf("nodebw heat: application %s%s%s(%s): grid %dx%dx%d, decomposition %s, radius %d, "
+	       "%d field%s, exchange %s, copy %s, overlap %s, %d steps\n",
+	       o->app_name[0] ? "'" : "", o->app_name, o->app_name[0] ? "' " : "", o->app,
+	       o->shapes[0][0], o->shapes[0][1], o->shapes[0][2], decomp, o->radius, o->fields,
+	       o->fields == 1 ? "" : "s", nbw_app_exchange_name(o->exchange),
+	       nbw_app_copy_name(o->copy), o->overlap ? "on" : "off", o->steps);
+	if (o->app_element_bytes != (int)sizeof(double))
+		printf("nodebw heat: the application asks for %d-byte elements; the solver computes "
+		       "in 8-byte doubles (its records say both)\n",
+		       o->app_element_bytes);
+	else
+		printf("nodebw heat: 8-byte elements, as the solver computes\n");
+}
+
 /* ---- one run ------------------------------------------------------------------------------ */
 
 /* The configuration a record carries: what the general version was asked for, and what the
@@ -658,6 +679,8 @@ int nbw_heat_main(int argc, char **argv)
 	}
 	hs.runs = json_array();
 	nbw_doc_set(hs.doc, "solver_runs", json_incref(hs.runs));
+	if (o.app[0] && !o.quiet)
+		print_app(&o);
 	rc = 0;
 	for (int s = 0; s < o.nshapes && rc == 0 && !nbw_stop_requested; s++) {
 		rc = run_grid(&hs, o.shapes[s][0], o.shapes[s][1], o.shapes[s][2]);
