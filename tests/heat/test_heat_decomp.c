@@ -20,6 +20,7 @@
 #include "cli_general.h"
 #include "nodebw/app.h"
 #include "nodebw/heat.h"
+#include "nodebw/results_view.h"
 #include "stencil.h"
 
 static void grid(struct nbw_heat_grid *g, int nx, int ny, int nz, int R)
@@ -330,6 +331,61 @@ static void test_app(void **state)
 	assert_non_null(strstr(err, "--app"));
 }
 
+/* A general record as written, read back through the typed views; an older record without
+ * "config" reads as radius 1, one field, its slabs as the subdomains. */
+static void test_record_views(void **state)
+{
+	(void)state;
+	struct nbw_heat_record r;
+	memset(&r, 0, sizeof(r));
+	char err[256];
+	double samples[1] = { 0.5 };
+	r.version = NBW_HEAT_GENERAL;
+	grid(&r.grid, 12, 10, 8, 1);
+	r.ndev = 4;
+	r.fields = 3;
+	r.decomp[0] = r.decomp[1] = 2;
+	r.decomp[2] = 1;
+	r.exchange_how = "device";
+	r.copy_how = "pack";
+	r.overlap = true;
+	r.steps = 2;
+	r.reps = 1;
+	r.samples_s = samples;
+	r.seconds = 0.5;
+	for (int d = 0; d < 4; d++)
+		r.devices[d] = 3 - d;
+	assert_int_equal(nbw_heat_decompose(&r.grid, r.decomp, r.subs, err, sizeof(err)), 0);
+	json_t *j = nbw_heat_record_to_json(&r);
+	assert_int_equal(json_array_size(json_object_get(j, "slabs")), 0);
+	struct nbw_rv_solver_run v;
+	assert_true(nbw_rv_solver_read(j, &v));
+	struct nbw_rv_solver_config c;
+	assert_true(nbw_rv_solver_config(&v, &c));
+	assert_true(c.radius == 1 && c.fields == 3 && c.decomp[0] == 2 && c.decomp[1] == 2 &&
+		    c.decomp[2] == 1 && c.overlap);
+	assert_string_equal(c.exchange, "device");
+	assert_string_equal(c.copy, "pack");
+	assert_int_equal(c.halo_bytes_per_step, 3 * 4 * (24 + 30) * 8);
+	struct nbw_rv_subdomain sd[8];
+	assert_int_equal(nbw_rv_solver_subdomains(&v, sd, 8), 4);
+	assert_int_equal(sd[3].device, 0);
+	assert_true(sd[3].index[0] == 1 && sd[3].index[1] == 1 && sd[3].begin[0] == 6);
+	assert_true(sd[3].interior[0] == 5 && sd[3].local_shape[0] == 7 && sd[3].local_shape[2] == 8);
+	json_decref(j);
+	/* an older record */
+	json_t *old = json_pack("{s:s, s:i, s:[{s:i, s:i, s:i, s:i, s:[i, i, i]}]}", "version", "v2",
+				"G", 1, "slabs", "device", 2, "k_begin", 1, "k_end", 4, "planes", 3,
+				"local_shape", 10, 9, 5);
+	assert_true(nbw_rv_solver_read(old, &v));
+	assert_false(nbw_rv_solver_config(&v, &c));
+	assert_true(c.radius == 1 && c.fields == 1 && c.decomp[2] == 1 && c.halo_bytes_per_step == -1);
+	assert_int_equal(nbw_rv_solver_subdomains(&v, sd, 8), 1);
+	assert_true(sd[0].device == 2 && sd[0].interior[0] == 8 && sd[0].interior[2] == 3 &&
+		    sd[0].begin[2] == 1);
+	json_decref(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_fields),		 cmocka_unit_test(test_decompose),
 		cmocka_unit_test(test_decompose_uneven), cmocka_unit_test(test_halo_bytes),
 		cmocka_unit_test(test_options),		 cmocka_unit_test(test_app),
+		cmocka_unit_test(test_record_views),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
