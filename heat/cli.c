@@ -94,17 +94,9 @@ void nbw_heat_usage(FILE *f)
 		"                         v2        one host thread, host-staged, async + depobj\n"
 		"                         v3        a host thread per device, host-staged, async\n"
 		"                         v4        a host thread per device, device to device\n"
-		"                         general   a host thread per device, devices in a grid\n"
-		"  --decomp PXxPYxPZ    general: the devices' grid, x fastest (default 1x1xG:\n"
-		"                       z-slabs as Versions 1-4); its product is the G it runs on\n"
-		"  --copy rect|pack     general: faces by omp_target_memcpy_rect_async (default)\n"
-		"                       or packed by a kernel, one contiguous copy, unpacked\n"
-		"  --exchange host|device\n"
-		"                       general: faces staged through host buffers (default) or\n"
-		"                       copied device to device\n"
-		"  --overlap on|off     general: compute the layers the neighbours need first and\n"
-		"                       the rest while the faces travel (default on), or compute\n"
-		"                       everything, then exchange\n"
+		"                         general   a host thread per device, devices in a grid\n");
+	heat_usage_general(f);
+	fprintf(f,
 		"  --devices LIST       OpenMP device ids to use, in order (default: every device)\n"
 		"  --gpus LIST          device counts G: each run uses the first G of --devices\n"
 		"                       (default 1 and the whole list); baseline runs for G = 1,\n"
@@ -177,7 +169,7 @@ void nbw_heat_usage(FILE *f)
 		"  nodebw heat --version v4 --devices 0,1,2 --nx 96 --ny 96 --nz 34 --instrument\n"
 		"  nodebw heat --version v2 --gpus 4 --hidden-helpers 0\n"
 		"  nodebw heat --version general --decomp 2x2x1 --radius 2 --fields 3 --copy pack\n"
-		"  nodebw heat --app doc/examples/app-25pt-2x2x1.json\n");
+		"  nodebw heat --app app.json --gpus 4\n");
 }
 
 static int one_version(const char *t, void *ctx, char *err, size_t errlen)

@@ -172,3 +172,18 @@ int heat_apply_app(struct nbw_heat_opts *o, bool set_versions, bool set_steps, c
 	}
 	return 0;
 }
+
+void heat_usage_general(FILE *f)
+{
+	fprintf(f,
+		"  --decomp PXxPYxPZ    general: the devices' grid, x fastest (default 1x1xG:\n"
+		"                       z-slabs as Versions 1-4); its product is the G it runs on\n"
+		"  --copy rect|pack     general: faces by omp_target_memcpy_rect_async (default)\n"
+		"                       or packed by a kernel, one contiguous copy, unpacked\n"
+		"  --exchange host|device\n"
+		"                       general: faces staged through host buffers (default) or\n"
+		"                       copied device to device\n"
+		"  --overlap on|off     general: compute the layers the neighbours need first and\n"
+		"                       the rest while the faces travel (default on), or compute\n"
+		"                       everything, then exchange\n");
+}

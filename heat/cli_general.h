@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "nodebw/heat.h"
 
@@ -29,5 +30,8 @@ void heat_decomp_for(const struct nbw_heat_opts *o, int g, int decomp[3]);
  *  \p set_versions). 0 or -1 with err (the file's error, or what the solver cannot run). */
 int heat_apply_app(struct nbw_heat_opts *o, bool set_versions, bool set_steps, char *err,
 		   size_t errlen);
+
+/** The general version's lines of `nodebw heat --help`. */
+void heat_usage_general(FILE *f);
 
 #endif

@@ -87,6 +87,20 @@ static json_t *num_or_null(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* The halo traffic of one step: in Versions 1-4 every interface moves R planes of each
+ * field each way; general moves face boxes (bytes_per_step). */
+static json_t *halo_json(const struct nbw_heat_record *r)
+{
+	const struct nbw_heat_grid *g = &r->grid;
+	bool planes = r->ndev > 1 && !r->corun && r->version != NBW_HEAT_GENERAL;
+	return json_pack("{s:i, s:I, s:I}", "planes_per_step",
+			 planes ? 2 * (r->ndev - 1) * g->radius * (r->fields > 0 ? r->fields : 1)
+				: 0,
+			 "bytes_per_plane",
+			 (json_int_t)((size_t)g->nx * (size_t)g->ny * sizeof(double)),
+			 "bytes_per_step", (json_int_t)nbw_heat_record_halo_bytes(r));
+}
+
 /* --paired: the other half's samples, repetition by repetition. */
 static void add_paired(json_t *j, const struct nbw_heat_record *r)
 {
@@ -159,18 +173,7 @@ json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r)
 	json_object_set_new(j, "halo_path", json_string(r->halo_path));
 	json_object_set_new(j, "exchange", json_string(r->no_exchange ? "none" : "halo"));
 	add_paired(j, r);
-	/* The halo traffic of one step: in Versions 1-4 every interface moves R planes of each
-	 * field each way; general moves face boxes (bytes_per_step). */
-	bool planes = r->ndev > 1 && !r->corun && r->version != NBW_HEAT_GENERAL;
-	json_object_set_new(j, "halo",
-			    json_pack("{s:i, s:I, s:I}", "planes_per_step",
-				      planes ? 2 * (r->ndev - 1) * g->radius *
-						       (r->fields > 0 ? r->fields : 1)
-					     : 0,
-				      "bytes_per_plane",
-				      (json_int_t)((size_t)g->nx * (size_t)g->ny * sizeof(double)),
-				      "bytes_per_step",
-				      (json_int_t)nbw_heat_record_halo_bytes(r)));
+	json_object_set_new(j, "halo", halo_json(r));
 	bool ok = r->error[0] == '\0' && r->seconds > 0.0;
 	json_object_set_new(j, "seconds", ok ? json_real(r->seconds) : json_null());
 	json_object_set_new(j, "seconds_per_step",
