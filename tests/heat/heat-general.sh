@@ -110,6 +110,12 @@ check "the general records are valid" valid "$tmp/g9/results.json"
 check "2x2x1 (run 9): four subdomains, faces' bytes per step counted" q "$tmp/g9/results.json" \
 	"[s['index'] for s in r[0]['subdomains']] == [[0,0,0],[1,0,0],[0,1,0],[1,1,0]] and [s['interior'] for s in r[0]['subdomains']] == [[5,4,8],[4,4,8],[5,3,8],[4,3,8]] and r[0]['halo']['bytes_per_step'] == 2 * 2 * 8 * sum(s['interior'][1] * 8 + s['interior'][0] * 8 for s in r[0]['subdomains']) and r[0]['host_threads'] == 4 and r[0]['slabs'] == []"
 
+"$NODEBW" heat --versions general --decomp 1x2x2 --overlap off --nx 14 --ny 13 --nz 10 \
+	--radius 2 --steps 3 --instrument --roofline-gbs 10 --output "$tmp/ins" --quiet
+check "general --instrument exits 0" test $? -eq 0
+check "its phases are recorded, the exchange among them" q "$tmp/ins/results.json" \
+	"r[0]['instrumented'] and r[0]['phases_s']['halo_exchange'] > 0 and r[0]['phases_s']['interior'] > 0 and r[0]['phases_s']['total'] > 0"
+
 # 4. A subdomain's local box on one device updates exactly that device's points.
 "$NODEBW" heat --version baseline --radius 2 --fields 2 --nx 9 --ny 8 --nz 12 --steps 3 \
 	--roofline-gbs 10 --output "$tmp/box" --quiet
