@@ -492,17 +492,14 @@ static void gen_describe(const struct gen_run *r, struct nbw_heat_omp_result *re
 	snprintf(res->kernels, sizeof(res->kernels), "%s%s", heat_kernel_forms(gpu, true),
 		 rq->copy == NBW_APP_PACK ? "; pack and unpack kernels of the same form" : "");
 	const char *how = rq->copy == NBW_APP_RECT
-				  ? "omp_target_memcpy_rect_async of each face box"
-				  : "pack kernel, omp_target_memcpy_async of the packed face, "
-				    "unpack kernel on the neighbour";
+				  ? "omp_target_memcpy_rect_async per face box"
+				  : "pack kernel, omp_target_memcpy_async, unpack kernel on the neighbour";
 	const char *path = rq->exchange == NBW_APP_HOST_STAGED
-				   ? "device -> host -> device (host buffers from "
-				     "llvm_omp_target_alloc_host)"
+				   ? "device -> host -> device (llvm_omp_target_alloc_host buffers)"
 			   : gpu ? "device -> device (peer copy where the plugin supports it)"
-				 : "device -> device; libomptarget stages host-plugin copies "
-				   "through a malloc buffer (not a peer link)";
-	snprintf(res->halo_path, sizeof(res->halo_path), "%s, %s; chained on a depobj per field",
-		 how, path);
+				 : "device -> device (libomptarget stages host-plugin copies through "
+				   "a malloc buffer: not a peer link)";
+	snprintf(res->halo_path, sizeof(res->halo_path), "%s; %s; chained per field", how, path);
 	res->host_threads = r->ndev;
 }
 

@@ -96,7 +96,7 @@ for D in 1x1x4 2x2x1 2x1x2 4x1x1 1x2x2; do
 					>"$tmp/g.out" 2>&1
 				st=$?
 				if [ $st -eq 0 ] && q "$tmp/g$gen/results.json" \
-					"len(r) == 1 and r[0]['version'] == 'general' and r[0]['verification']['status'] == 'passed' and r[0]['verification']['max_abs_diff'] == 0 and r[0]['config'] == {'radius': 2, 'fields': 2, 'decomp': [int(c) for c in '$D'.split('x')], 'exchange': {'host': 'host-staged'}.get('$E', '$E'), 'copy': '$C', 'overlap': '$O' == 'on'}"; then
+					"len(r) == 1 and r[0]['version'] == 'general' and r[0]['halo_path'].endswith('; chained per field') and r[0]['verification']['status'] == 'passed' and r[0]['verification']['max_abs_diff'] == 0 and r[0]['config'] == {'radius': 2, 'fields': 2, 'decomp': [int(c) for c in '$D'.split('x')], 'exchange': {'host': 'host-staged'}.get('$E', '$E'), 'copy': '$C', 'overlap': '$O' == 'on'}"; then
 					ok "general $D $C $E overlap $O: verified and recorded"
 				else
 					not_ok "general $D $C $E overlap $O: status $st"
