@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nodebw/link_health.h"
 #include "nodebw/verdict.h"
 
 #define NBW_CRIT_MATCHES 8
@@ -27,6 +28,8 @@ struct nbw_crit {
 	long long min_bytes;             /* 0: the largest size measured */
 	bool spec_only;                  /* a datasheet's link rate */
 	bool floor;                      /* a published health check's pass threshold */
+	bool aggregate;                  /* judges every stream of a concurrent set together */
+	bool bidir_per_direction;        /* bidir: the figure is each direction's, not the sum */
 	char source[1200], url[256];
 };
 
@@ -35,6 +38,7 @@ struct nbw_criteria {
 	size_t n, cap;
 	char thr_file[512], ref_file[512];
 	double ref_tolerance, theoretical_fraction;
+	struct nbw_lh_limits lh;         /* the thresholds file's "link_health" (or defaults) */
 };
 
 #endif
