@@ -197,6 +197,27 @@ bool nbw_rv_solver_ok(const struct nbw_rv_solver_run *r);
  *  that repetition i of a run and of its partner stay side by side. */
 size_t nbw_rv_solver_samples(const struct nbw_rv_solver_run *r, bool partner, double **out);
 
+/** A solver run's configuration ("config"; common/results_view_solver_config.c). */
+struct nbw_rv_solver_config {
+	int radius, fields;     /**< stencil radius and fields; 1 in older files */
+	int decomp[3];          /**< the devices' grid; [1, 1, G] in older files */
+	const char *exchange;   /**< "host-staged", "device", "none"; "" in older files */
+	const char *copy;       /**< "rect", "pack", "none"; "" in older files */
+	bool overlap;
+	long long halo_bytes_per_step; /**< every field's face copies per step; -1 absent */
+	int app_element_bytes;  /**< nodebw heat --app: the app's element bytes; 0 */
+};
+/** Fill \p out; false when the record has no "config" (an older file: the defaults). */
+bool nbw_rv_solver_config(const struct nbw_rv_solver_run *r, struct nbw_rv_solver_config *out);
+
+/** One device's box of a solver run ("subdomains"; the slabs of older files). */
+struct nbw_rv_subdomain {
+	int device, index[3], begin[3], interior[3], local_shape[3];
+};
+/** Up to \p max subdomains into \p out; how many. */
+size_t nbw_rv_solver_subdomains(const struct nbw_rv_solver_run *r, struct nbw_rv_subdomain *out,
+				size_t max);
+
 /* ---- the document's head ----------------------------------------------------------- */
 
 /** What a results document says about itself and the node. */
