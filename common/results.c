@@ -109,12 +109,12 @@ int nbw_doc_api_devices(const struct nbw_doc *d, const char *api)
 
 void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev)
 {
-	json_array_append_new(d->devices,
-			      json_pack("{s:s, s:i, s:i, s:s, s:s, s:s, s:b, s:o}", "api", api, "id",
-					dev->id, "runtime_id", dev->runtime_id, "kind", dev->kind, "name", dev->name, "memory",
-					dev->memory, "is_gpu", dev->is_gpu, "pci_bus_id",
-					dev->pci_bus_id[0] ? json_string(dev->pci_bus_id)
-							   : json_null()));
+	json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:s, s:s, s:b, s:o}", "api", api, "id",
+			      dev->id, "runtime_id", dev->runtime_id, "kind", dev->kind, "name", dev->name, "memory",
+			      dev->memory, "is_gpu", dev->is_gpu, "pci_bus_id",
+			      dev->pci_bus_id[0] ? json_string(dev->pci_bus_id) : json_null());
+	nbw_results_device_set_pci_id(o, "/sys");
+	json_array_append_new(d->devices, o);
 }
 
 void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,

@@ -29,6 +29,15 @@
 #define NBW_REF_TOLERANCE_DEFAULT 0.10
 /** A measured figure passes the link's theoretical (or a spec-only row) at >= this x. */
 #define NBW_THEORETICAL_FRACTION_DEFAULT 0.70
+/** A published minimum's warning band: a figure from the minimum up to (not including) this
+ *  x the minimum passes with the verdict "warning" (Azure's health checks' band). */
+#define NBW_WARN_BAND 1.05
+#define NBW_VERDICT_WARNING "warning"
+/* The outcome of the whole node (nbw_pv_verdicts.outcome). */
+#define NBW_OUTCOME_PASS "pass"
+#define NBW_OUTCOME_WARNING "warning"
+#define NBW_OUTCOME_FAIL "fail"
+#define NBW_OUTCOME_NOT_JUDGED "not judged"
 
 struct nbw_criteria;
 
@@ -63,7 +72,11 @@ int nbw_verdicts_failed(json_t *v);
  * the keys. Strings borrowed ("" when absent), numbers NAN when absent. */
 struct nbw_pv_verdicts {
 	const char *rule, *thresholds_file, *references_file;
-	int pass, below_threshold, below_reference, not_judged;
+	/** "pass", "warning", "fail", "not judged" (nothing judged, or a site rule judged no
+	 *  path and nothing failed); "" when absent. */
+	const char *outcome, *outcome_reason;
+	int pass, warning, below_threshold, below_reference, not_judged;
+	size_t nrules_not_judged;
 	size_t npaths;
 	json_t *paths_; /* private */
 };
