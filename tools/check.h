@@ -44,6 +44,15 @@ struct nbw_criteria *nbw_check_criteria(const struct nbw_check_opts *co, char *n
 /** Judge \p root (a results document), print the verdicts to \p f (or as JSON when
  *  \p json), and save them as \p dir/check.json when \p dir is not NULL. Returns the exit
  *  status of the outcome (nbw_check_status), or -1 (with \p err) on an error. */
+/** The one size check's default plan measures: the smallest a published figure is judged
+ *  at (min(its min_bytes, 64 MiB), doc/check.md). */
+#define NBW_CHECK_PLAN_SIZE "64MiB"
+/** argv (argv[0] the command) with check's default plan for the probes put after argv[0]:
+ *  --quick, --sizes 64MiB, --mode async, --host-mem pinned, --no-hht-sweep, each unless the
+ *  command line names that option, none with --default or --full (tools/check_plan.c).
+ *  The new array (free it; its strings are argv's or static) and \p argc updated; NULL
+ *  when out of memory. */
+char **nbw_check_plan_args(int *argc, char **argv);
 /** The exit status of verdicts \p v: 1 fail, NBW_CHECK_EXIT_NOT_JUDGED not judged, 0 pass
  *  or warning (1 with \p strict). */
 int nbw_check_status(json_t *v, bool strict);

@@ -128,7 +128,14 @@ int nbw_check_main(int argc, char **argv)
 		if (json) /* stdout is the verdicts' */
 			av[argc++] = "--quiet";
 		av[argc] = NULL;
-		rc = nbw_cmd_probe(argc, av, av, argc, &co, json);
+		char **pv = nbw_check_plan_args(&argc, av);
+		if (!pv) {
+			fprintf(stderr, "nodebw: error: out of memory\n");
+			free(av);
+			return 1;
+		}
+		rc = nbw_cmd_probe(argc, pv, pv, argc, &co, json);
+		free(pv);
 	}
 	free(av);
 	return rc;
