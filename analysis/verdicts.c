@@ -48,10 +48,14 @@ static int cmp_pmeas(const void *a, const void *b)
 static const char *dev_name(json_t *devices, const char *api, int id, char *pci, size_t len)
 {
 	struct nbw_rv_device d;
+	struct nbw_rv_device nat;
 	pci[0] = '\0';
 	if (id < 0 || !nbw_rv_device_find(devices, api, id, &d))
 		return "";
-	nbw_rv_device_pci_id(&d, pci, len);
+	/* An OpenMP device has the PCI IDs of the native device that is the same hardware. */
+	if (!nbw_rv_device_pci_id(&d, pci, len) && d.native_api[0] &&
+	    nbw_rv_device_find(devices, d.native_api, d.native_id, &nat))
+		nbw_rv_device_pci_id(&nat, pci, len);
 	return d.name;
 }
 
@@ -372,8 +376,9 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 	char rule[600];
 	snprintf(rule, sizeof(rule), "each path at %s, the comparison size (every device and "
 		 "pair has it), the best of the measurements a criterion selects: site threshold (>= min_gbps), published "
-		 "figure (>= %.0f %% of its low end; spec-only rows and the link's theoretical "
-		 "figure: >= %.0f %%)", csz,
+		 "figure (>= the row's minimum, a warning below %.2f x it; a row without one: >= "
+		 "%.0f %% of its low end; spec-only rows and the link's theoretical figure: >= "
+		 "%.0f %%)", csz, NBW_WARN_BAND,
 		 100.0 * (1.0 - (c ? c->ref_tolerance : NBW_REF_TOLERANCE_DEFAULT)),
 		 100.0 * (c ? c->theoretical_fraction : NBW_THEORETICAL_FRACTION_DEFAULT));
 	json_t *v = json_pack("{s:s, s:s, s:s?, s:s?, s:o, s:I, s:o, s:o, s:o}", "units",

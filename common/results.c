@@ -364,6 +364,11 @@ static int check_devices(json_t *devices, char *e, size_t elen)
 				 "to %d", i, NBW_MAX_DEVICES - 1);
 			return -1;
 		}
+		char pe[160];
+		if (nbw_results_check_pci_id(d, pe, sizeof(pe))) {
+			snprintf(e, elen, "devices[%zu]: %s", i, pe);
+			return -1;
+		}
 		for (j = 0; j < i; j++)
 			if (nbw_rv_device_read(json_array_get(devices, j), &w) && w.id == v.id &&
 			    strcmp(w.api, v.api) == 0) {

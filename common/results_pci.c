@@ -14,6 +14,16 @@
 static const char *const pci_files[4] = { "vendor", "device", "subsystem_vendor",
 					  "subsystem_device" };
 
+static bool hex4(const char *s)
+{
+	if (!s || strlen(s) != 4)
+		return false;
+	for (int i = 0; i < 4; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
 /* One sysfs ID file ("0x10de\n") as four lower-case hex digits; false when unreadable. */
 static bool read_id(const char *sysroot, const char *bus, const char *name, char out[5])
 {
@@ -69,14 +79,25 @@ void nbw_results_device_set_pci_id(json_t *dev, const char *sysroot)
 		json_object_set_new(dev, "pci_id", id);
 }
 
-static bool hex4(const char *s)
+int nbw_results_check_pci_id(json_t *dev, char *e, size_t elen)
 {
-	if (!s || strlen(s) != 4)
-		return false;
-	for (int i = 0; i < 4; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return false;
-	return true;
+	json_t *p = json_object_get(dev, "pci_id");
+	if (!p)
+		return 0;
+	const char *k;
+	json_t *v;
+	bool ok = json_is_object(p) && json_object_get(p, "vendor") &&
+		  json_object_get(p, "device");
+	json_object_foreach(p, k, v) {
+		bool known = false;
+		for (int i = 0; i < 4; i++)
+			known |= strcmp(k, pci_files[i]) == 0;
+		ok = ok && known && hex4(json_string_value(v));
+	}
+	if (!ok)
+		snprintf(e, elen, "pci_id: not {\"vendor\", \"device\"[, \"subsystem_vendor\", "
+			 "\"subsystem_device\"]} of four hex digits each");
+	return ok ? 0 : -1;
 }
 
 bool nbw_rv_device_pci_id(const struct nbw_rv_device *d, char *out, size_t len)

@@ -173,6 +173,9 @@ json_t *nbw_results_pci_id(const char *sysroot, const char *bus);
 /** Set a device object's "pci_id" from its "pci_bus_id" (nbw_results_pci_id); nothing when
  *  there is none. nbw_doc_add_device calls it with "/sys". */
 void nbw_results_device_set_pci_id(json_t *dev, const char *sysroot);
+/** A loaded device's "pci_id", when present, is {"vendor", "device"[, "subsystem_vendor",
+ *  "subsystem_device"]} of four hex digits each: 0, or -1 with \p e ("pci_id: ..."). */
+int nbw_results_check_pci_id(json_t *dev, char *e, size_t elen);
 /** How many of the document's devices are the API \p api's. */
 int nbw_doc_api_devices(const struct nbw_doc *d, const char *api);
 void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,
