@@ -77,6 +77,46 @@ d = json.load(open(sys.argv[1]))
 assert not [j for p in d["paths"] for j in p["judgements"] if j["against"] == "published"]
 ' "$tmp/pcie-v.json"
 
+# OpenMP devices record no PCI IDs (their bus id is matched afterwards): their native
+# device's apply.
+edit omp "
+import copy
+for x in list(d['devices']):
+    o = dict(x, api='omp', name='NVIDIA Graphics Device')
+    del o['pci_id']
+    o['native'] = {'api': 'cuda', 'id': x['id'], 'by': 'PCI bus id'}
+    d['devices'].append(o)
+for m in list(d['measurements']):
+    d['measurements'].append(dict(copy.deepcopy(m), api='omp', probe='omp-' + m['direction']))"
+"$NODEBW" check --json "$tmp/omp.json" >"$tmp/omp-v.json"
+check "OpenMP devices renamed, without IDs: judged by their native device's PCI ID, as CUDA's" \
+	/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {}
+for p in d["paths"]:
+    v.setdefault(p["api"], {})[(p["direction"], p["concurrency"], p["where"])] = p["verdict"]
+assert v["omp"] == v["cuda"] and len(v["omp"]) == 128, len(v.get("omp", ()))
+pub = [j["matched_by"] for p in d["paths"] if p["api"] == "omp" for j in p["judgements"]
+       if j["against"] == "published"]
+assert pub and set(pub) == {"PCI ID 10de:2330"}, set(pub)
+' "$tmp/omp-v.json"
+
+cat >"$tmp/byid.json" <<'J'
+{"schema": "nodebw-thresholds", "version": 1, "rules": [
+ {"name": "H100 HtoD by ID", "gpu": "no such name", "pci_ids": ["10DE:2330"], "direction": "htod", "min_gbps": 20}]}
+J
+"$NODEBW" check --json --thresholds "$tmp/byid.json" "$tmp/renamed.json" >"$tmp/byid-v.json"
+check "a site rule with pci_ids judges the renamed GPUs by ID (every HtoD path, device 5 too)" \
+	/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+thr = [(p["where"], j) for p in d["paths"] for j in p["judgements"] if j["against"] == "threshold"]
+assert len(thr) == 8 and all(j["verdict"] == "pass" and j["matched_by"] == "PCI ID 10de:2330"
+                             for _, j in thr), thr
+assert d["rules_not_judged"] == []
+' "$tmp/byid-v.json"
+
 # Device 2's HtoD at ~49 GB/s: above the published minimum 48, below 1.05 x 48 = 50.4.
 edit warn "
 for m in d['measurements']:
