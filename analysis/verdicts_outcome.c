@@ -53,8 +53,9 @@ void nbw_verdicts_set_outcome(json_t *v)
 			snprintf(why, sizeof(why), "no path was measured");
 		else
 			snprintf(why, sizeof(why), "none of the %zu measured path%s was judged: no "
-				 "site threshold, published figure or theoretical figure applies",
-				 npaths, npaths == 1 ? "" : "s");
+				 "site threshold, published figure or theoretical figure applies%s",
+				 npaths, npaths == 1 ? "" : "s",
+				 nrules ? " (the site rules that judged no path are listed)" : "");
 	} else if (nrules > 0) {
 		o = NBW_OUTCOME_NOT_JUDGED;
 		snprintf(why, sizeof(why), "%zu site rule%s judged no path (%lld path%s judged "
