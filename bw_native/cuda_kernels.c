@@ -14,6 +14,7 @@
 
 #include "cuda_kernels.h"
 #include "cuda_kernels_ptx.h"
+#include "pack_args.h"
 
 CUresult cuk_load(const struct cuk_entries *e, struct cuk_module *m, const char **call,
 		  char *log, size_t loglen)
@@ -89,33 +90,17 @@ CUresult cuk_chase(const struct cuk_entries *e, const struct cuk_module *m, CUst
 	return e->launch(m->chase, 1, 1, 1, 1, 1, 1, 0, s, params, NULL);
 }
 
-unsigned cuk_pack_shift(size_t elem, const void *box, const void *lin)
-{
-	uintptr_t addr = (uintptr_t)box | (uintptr_t)lin;
-	for (unsigned shift = 4; shift >= 2; shift--) {
-		size_t w = (size_t)1 << shift;
-		if (elem % w == 0 && addr % w == 0)
-			return shift;
-	}
-	return 0;
-}
-
 CUresult cuk_pack(const struct cuk_entries *e, const struct cuk_module *m, CUstream s,
 		  void *box, const struct nbw_region *r, const size_t at[3], void *lin,
 		  bool unpack, int sms)
 {
-	unsigned shift = cuk_pack_shift(r->elem, box, lin);
-	size_t wpe = r->elem >> shift; /* words per element */
-	uint64_t box_words = (uint64_t)r->dims[0] * r->dims[1] * r->dims[2] * wpe;
-	if (!wpe || box_words >= (1ull << 31))
+	struct nbw_pack_args a;
+	if (nbw_pack_args(r, at, box, lin, &a))
 		return CUDA_ERROR_INVALID_VALUE;
-	uint32_t ex = (uint32_t)(r->extent[0] * wpe), ey = (uint32_t)r->extent[1];
-	uint32_t n = (uint32_t)((uint64_t)ex * ey * r->extent[2]);
-	uint32_t nx = (uint32_t)(r->dims[0] * wpe), ny = (uint32_t)r->dims[1];
-	uint32_t ax = (uint32_t)(at[0] * wpe), ay = (uint32_t)at[1], az = (uint32_t)at[2];
-	if (!n)
+	if (!a.n)
 		return CUDA_SUCCESS;
-	void *params[11] = { &box, &lin, &n, &ex, &ey, &nx, &ny, &ax, &ay, &az, &shift };
-	return e->launch(unpack ? m->unpack : m->pack, cuk_copy_blocks(n, false, sms), 1, 1,
+	void *params[11] = { &box, &lin, &a.n, &a.ex, &a.ey, &a.nx, &a.ny, &a.ax, &a.ay, &a.az,
+			     &a.shift };
+	return e->launch(unpack ? m->unpack : m->pack, cuk_copy_blocks(a.n, false, sms), 1, 1,
 			 CUK_COPY_THREADS, 1, 1, 0, s, params, NULL);
 }

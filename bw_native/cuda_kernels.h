@@ -58,14 +58,11 @@ CUresult cuk_chase(const struct cuk_entries *e, const struct cuk_module *m, CUst
 		   const void *chain, uint64_t nelem, uint64_t loads, void *out);
 /* The face probes' gather (\p unpack false: the region r->extent at \p at of \p box into the
  * contiguous \p lin) or scatter (lin into the box), device addresses of one device, on stream
- * s: words of 16, 8 or 4 bytes where the element size and both addresses allow, else bytes;
- * CUDA_ERROR_INVALID_VALUE for a box of 2^31 words or more (the kernels index in 32 bits). */
+ * s: words of 16, 8 or 4 bytes where the element size and both addresses allow, else bytes
+ * (pack_args.h); CUDA_ERROR_INVALID_VALUE for a box of 2^31 words or more. */
 CUresult cuk_pack(const struct cuk_entries *e, const struct cuk_module *m, CUstream s,
 		  void *box, const struct nbw_region *r, const size_t at[3], void *lin,
 		  bool unpack, int sms);
-/* The word of a gather or scatter, log2 of its bytes (4, 3, 2 or 0): the largest of 16, 8
- * and 4 bytes that divides the element and aligns both addresses, else 1 byte. */
-unsigned cuk_pack_shift(size_t elem, const void *box, const void *lin);
 /* The copy grid for n bytes: enough blocks for every word once, at most sms * 4, at least 1. */
 unsigned cuk_copy_blocks(size_t n, bool words16, int sms);
 

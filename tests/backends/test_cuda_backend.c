@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "calllog.h"
-#include "cuda_kernels.h"
+#include "pack_args.h"
 #include "fake_cuda.h"
 #include "nodebw/face.h"
 #include "nodebw/hugepage.h"
@@ -815,18 +815,18 @@ static void test_pack_shift(void **state)
 {
 	(void)state;
 	_Alignas(16) static char buf[64];
-	assert_int_equal(cuk_pack_shift(16, buf, buf + 32), 4);
-	assert_int_equal(cuk_pack_shift(32, buf, buf + 16), 4);
-	assert_int_equal(cuk_pack_shift(16, buf, buf + 8), 3);
-	assert_int_equal(cuk_pack_shift(8, buf, buf + 16), 3);
-	assert_int_equal(cuk_pack_shift(24, buf, buf + 16), 3);
-	assert_int_equal(cuk_pack_shift(12, buf, buf + 16), 2);
-	assert_int_equal(cuk_pack_shift(8, buf + 4, buf), 2);
-	assert_int_equal(cuk_pack_shift(4, buf, buf), 2);
-	assert_int_equal(cuk_pack_shift(2, buf, buf), 0);
-	assert_int_equal(cuk_pack_shift(3, buf, buf), 0);
-	assert_int_equal(cuk_pack_shift(4, buf + 1, buf), 0);
-	assert_int_equal(cuk_pack_shift(1, buf, buf), 0);
+	assert_int_equal(nbw_pack_shift(16, buf, buf + 32), 4);
+	assert_int_equal(nbw_pack_shift(32, buf, buf + 16), 4);
+	assert_int_equal(nbw_pack_shift(16, buf, buf + 8), 3);
+	assert_int_equal(nbw_pack_shift(8, buf, buf + 16), 3);
+	assert_int_equal(nbw_pack_shift(24, buf, buf + 16), 3);
+	assert_int_equal(nbw_pack_shift(12, buf, buf + 16), 2);
+	assert_int_equal(nbw_pack_shift(8, buf + 4, buf), 2);
+	assert_int_equal(nbw_pack_shift(4, buf, buf), 2);
+	assert_int_equal(nbw_pack_shift(2, buf, buf), 0);
+	assert_int_equal(nbw_pack_shift(3, buf, buf), 0);
+	assert_int_equal(nbw_pack_shift(4, buf + 1, buf), 0);
+	assert_int_equal(nbw_pack_shift(1, buf, buf), 0);
 }
 
 int main(void)
