@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "nodebw/link_health.h"
+#include "nodebw/verdict.h"
 #include "nodebw/results_view.h"
 #include "verdicts_priv.h"
 
@@ -186,4 +187,39 @@ void nbw_link_health_print(FILE *f, json_t *verdicts, bool all)
 		fprintf(f, "  not judged: %zu (first %s %s: %s; --all lists each)\n", nj,
 			s(e, "device"), s(e, "aspect"), s(e, "reason"));
 	}
+}
+
+json_t *nbw_verdicts_node(json_t *root, const struct nbw_criteria *c)
+{
+	struct nbw_rv_doc h;
+	nbw_rv_doc_read(root, &h);
+	json_t *v = nbw_verdicts(h.devices, h.measurements, c);
+	if (v && nbw_link_health_apply(v, h.topology, h.devices, nbw_criteria_link_health(c))) {
+		json_decref(v);
+		v = NULL;
+	}
+	return v;
+}
+
+bool nbw_pv_link_health(json_t *verdicts, size_t i, struct nbw_pv_lh *out)
+{
+	json_t *e = json_array_get(json_object_get(verdicts, "link_health"), i);
+	if (!json_is_object(e))
+		return false;
+	*out = (struct nbw_pv_lh){ .device = s(e, "device"), .name = s(e, "name"),
+				   .link = s(e, "link"), .aspect = s(e, "aspect"),
+				   .rule = s(e, "rule"), .source = s(e, "source"),
+				   .verdict = s(e, "verdict"), .reason = s(e, "reason") };
+	return true;
+}
+
+void nbw_pv_link_health_counts(json_t *verdicts, struct nbw_pv_lh_counts *out)
+{
+	json_t *c = json_object_get(verdicts, "link_health_counts");
+	out->present = json_is_object(c);
+	out->pass = (int)json_integer_value(json_object_get(c, "pass"));
+	out->fail = (int)json_integer_value(json_object_get(c, "fail"));
+	out->warning = (int)json_integer_value(json_object_get(c, "warning"));
+	out->not_judged = (int)json_integer_value(json_object_get(c, "not judged"));
+	out->limits = s(verdicts, "link_health_limits");
 }

@@ -26,6 +26,7 @@
 
 #include "compare_priv.h"
 #include "nodebw/analysis.h"
+#include "nodebw/link_health.h"
 #include "nodebw/verdict.h"
 #include "nodebw/report.h"
 #include "nodebw/results.h"
@@ -249,10 +250,9 @@ static void group_key(json_t *devices, char *out, size_t len)
 
 /* The node's verdicts (nodebw check's, include/nodebw/verdict.h): counts and the paths
  * that failed, each "api direction concurrency where: reason". */
-static json_t *node_verdicts(json_t *devices, json_t *measurements,
-			     const struct nbw_criteria *cr)
+static json_t *node_verdicts(json_t *root, const struct nbw_criteria *cr)
 {
-	json_t *v = nbw_verdicts(devices, measurements, cr);
+	json_t *v = nbw_verdicts_node(root, cr);
 	if (!v)
 		return json_null();
 	json_t *failing = json_array();
@@ -267,7 +267,17 @@ static json_t *node_verdicts(json_t *devices, json_t *measurements,
 			 p.where, p.reason);
 		json_array_append_new(failing, json_string(line));
 	}
-	json_t *out = json_pack("{s:{s:i, s:i, s:i, s:i}, s:i, s:o}", "counts", "pass",
+	struct nbw_pv_lh e;
+	for (size_t i = 0; nbw_pv_link_health(v, i, &e); i++) {
+		if (strcmp(e.verdict, "fail"))
+			continue;
+		char line[900];
+		snprintf(line, sizeof(line), "link health %s %s %s: %s", e.device, e.aspect, e.link,
+			 e.reason);
+		json_array_append_new(failing, json_string(line));
+	}
+	json_t *out = json_pack("{s:s, s:{s:i, s:i, s:i, s:i}, s:i, s:o}", "outcome",
+				view.outcome, "counts", "pass",
 				view.pass, "below threshold", view.below_threshold,
 				"below reference", view.below_reference, "not judged",
 				view.not_judged, "failed", nbw_verdicts_failed(v), "failing",
@@ -323,7 +333,7 @@ static json_t *load_node(const char *ndir, const char *folder, const struct nbw_
 	solver_values(values, h.solver_runs);
 	speedref_values(values, h.speed_reference);
 	json_object_set_new(node, "values", values);
-	json_object_set_new(node, "verdicts", node_verdicts(h.devices, h.measurements, cr));
+	json_object_set_new(node, "verdicts", node_verdicts(h.j, cr));
 	json_object_set_new(node, "topology", h.topology ? flat_topology(h.topology) : json_object());
 	if (h.hostname[0])
 		json_object_set_new(node, "host", json_string(h.hostname));

@@ -27,9 +27,6 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 			 "verdicts of `nodebw check`. The same "
 			 "figures as `nodebw matrix RESULTS.json`; doc/analysis.md describes them.");
 	for (size_t i = 0; i < in->nfiles; i++) {
-		struct nbw_rv_doc doc;
-		nbw_rv_doc_read(in->docs[i], &doc);
-		json_t *devices = doc.devices, *ms = doc.measurements;
 		char tag[32] = "", head[4200];
 		if (in->nfiles > 1) {
 			snprintf(tag, sizeof(tag), "f%zu-", i);
@@ -47,7 +44,7 @@ void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		nbw_node_concurrent(r, p->all_at_once, tag, level);
 		nbw_node_outliers(r, p->outliers, p->outlier_groups, tag, level);
 		nbw_node_latency(r, p->latency, tag, level);
-		json_t *v = nbw_verdicts(devices, ms, in->criteria);
+		json_t *v = nbw_verdicts_node(in->docs[i], in->criteria);
 		if (v)
 			nbw_node_verdicts(r, v, tag, level);
 		json_decref(v);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/link_health.h"
 #include "nodebw/results_view.h"
 #include "nodebw/verdict.h"
 #include "node_priv.h"
@@ -37,6 +38,42 @@ static void verdict_rows(struct nbw_rtable *t, const struct nbw_pv_vpath *p)
 		nbw_rtable_cell(t, "%s", j.source);
 		nbw_rtable_end_row(t);
 	}
+}
+
+/* The links' health beside the bandwidth (analysis/link_health.c): the counts, then every
+ * entry that did not pass. */
+static void link_health_table(struct nbw_rdoc *r, json_t *vj, const char *tag)
+{
+	static const char *const hdr[] = { "verdict", "device", "aspect", "link", "reason",
+					   "rule", "source" };
+	struct nbw_pv_lh_counts c;
+	nbw_pv_link_health_counts(vj, &c);
+	if (!c.present)
+		return;
+	nbw_rdoc_para(r, "Link health (what each GPU's links report about themselves, read when "
+			 "the results were taken): %d pass, %d fail, %d warning, %d not judged; "
+			 "limits: %s. A failing entry fails the node.",
+		      c.pass, c.fail, c.warning, c.not_judged, c.limits);
+	if (c.fail + c.warning == 0)
+		return;
+	char name[64];
+	snprintf(name, sizeof(name), "%slink-health", tag);
+	struct nbw_rtable *t = nbw_rtable_new(name, sizeof(hdr) / sizeof(hdr[0]), hdr);
+	struct nbw_pv_lh e;
+	for (size_t i = 0; nbw_pv_link_health(vj, i, &e); i++) {
+		if (strcmp(e.verdict, "fail") && strcmp(e.verdict, "warning"))
+			continue;
+		nbw_rtable_cell(t, "%s", e.verdict);
+		nbw_rtable_cell(t, "%s", e.device);
+		nbw_rtable_cell(t, "%s", e.aspect);
+		nbw_rtable_cell(t, "%s", e.link);
+		nbw_rtable_cell(t, "%s", e.reason);
+		nbw_rtable_cell(t, "%s", e.rule);
+		nbw_rtable_cell(t, "%s", e.source);
+		nbw_rtable_end_row(t);
+	}
+	nbw_rdoc_table(r, t, "Every link-health entry that failed or warned, with its rule and "
+			     "the source of its limit.");
 }
 
 void nbw_node_verdicts(struct nbw_rdoc *r, json_t *vj, const char *tag, int level)
@@ -78,6 +115,7 @@ void nbw_node_verdicts(struct nbw_rdoc *r, json_t *vj, const char *tag, int leve
 			      p.reason);
 		break;
 	}
+	link_health_table(r, vj, tag);
 }
 
 void nbw_report_verdict(struct nbw_rdoc *r, const struct nbw_rinput *in)
@@ -85,7 +123,7 @@ void nbw_report_verdict(struct nbw_rdoc *r, const struct nbw_rinput *in)
 	for (size_t f = 0; f < in->nfiles; f++) {
 		struct nbw_rv_doc doc;
 		nbw_rv_doc_read(in->docs[f], &doc);
-		json_t *vj = nbw_verdicts(doc.devices, doc.measurements, in->criteria);
+		json_t *vj = nbw_verdicts_node(in->docs[f], in->criteria);
 		if (!vj)
 			continue;
 		struct nbw_pv_verdicts v;
@@ -93,26 +131,27 @@ void nbw_report_verdict(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		char who[4200] = "", text[6000];
 		if (in->nfiles > 1)
 			snprintf(who, sizeof(who), " (%s)", in->paths[f]);
-		int judged = v.pass + v.below_threshold + v.below_reference;
-		int failed = v.below_threshold + v.below_reference;
+		/* The outcome `nodebw check` gives (analysis/verdicts_outcome.c), never derived
+		 * again here. */
+		int judged = v.pass + v.warning + v.below_threshold + v.below_reference;
 		int kind;
-		if (judged == 0) {
-			kind = -1;
-			snprintf(text, sizeof(text), "Verdict%s: nothing judged, so no pass. None "
-				 "of the %zu paths has a limit to be held against (why: the node's detail, "
-				 "under Verdicts).", who, v.npaths);
-		} else if (failed) {
+		const char *word;
+		if (!strcmp(v.outcome, "fail")) {
 			kind = 0;
-			snprintf(text, sizeof(text), "Verdict%s: does not pass. %d of the %d judged "
-				 "paths fall short (%d below a site threshold, %d below a published "
-				 "or theoretical figure); %d not judged. Each failed judgement is in "
-				 "the node's detail, under Verdicts.", who, failed, judged,
-				 v.below_threshold, v.below_reference, v.not_judged);
-		} else {
+			word = "does not pass";
+		} else if (!strcmp(v.outcome, "pass")) {
 			kind = 1;
-			snprintf(text, sizeof(text), "Verdict%s: passes. All %d judged paths reach "
-				 "their limits; %d not judged.", who, judged, v.not_judged);
+			word = "passes";
+		} else if (!strcmp(v.outcome, "warning")) {
+			kind = 1;
+			word = "passes with a warning";
+		} else {
+			kind = -1;
+			word = "NOT JUDGED, so no pass";
 		}
+		snprintf(text, sizeof(text), "Verdict%s: %s: %s (%d of %zu paths judged; "
+			 "detail: the node's Verdicts).", who, word, v.outcome_reason, judged,
+			 v.npaths);
 		nbw_rdoc_verdict(r, kind, text);
 		json_decref(vj);
 	}

@@ -164,13 +164,7 @@ int nbw_check_results(json_t *root, const struct nbw_criteria *cr,
 		      const struct nbw_check_opts *co, bool json, FILE *f, const char *dir,
 		      char *err, size_t errlen)
 {
-	struct nbw_rv_doc h;
-	nbw_rv_doc_read(root, &h);
-	json_t *v = nbw_verdicts(h.devices, h.measurements, cr);
-	if (v && nbw_link_health_apply(v, h.topology, h.devices, nbw_criteria_link_health(cr))) {
-		json_decref(v);
-		v = NULL;
-	}
+	json_t *v = nbw_verdicts_node(root, cr);
 	if (!v) {
 		snprintf(err, errlen, "out of memory judging the results");
 		return -1;

@@ -107,6 +107,19 @@ json_t *nbw_link_health_judge(json_t *topology, const struct nbw_lh_limits *l);
  *  document's devices (api id -> PCI bus id). 0, or -1 out of memory. */
 int nbw_link_health_apply(json_t *verdicts, json_t *topology, json_t *devices,
 			  const struct nbw_lh_limits *l);
+/* Typed views of the attached link-health verdicts (renderers read these, not the keys).
+ * Strings borrowed, "" when absent. */
+struct nbw_pv_lh {
+	const char *device, *name, *link, *aspect, *rule, *source, *verdict, *reason;
+};
+struct nbw_pv_lh_counts {
+	bool present; /**< link-health verdicts were attached */
+	int pass, fail, warning, not_judged;
+	const char *limits; /**< where the limits came from */
+};
+/** Entry \p i of the link-health verdicts; false past the end. */
+bool nbw_pv_link_health(json_t *verdicts, size_t i, struct nbw_pv_lh *out);
+void nbw_pv_link_health_counts(json_t *verdicts, struct nbw_pv_lh_counts *out);
 /** Link-health failures attached to \p verdicts (0 when none were attached). */
 int nbw_link_health_failed(json_t *verdicts);
 /** The link-health lines of `nodebw check`: counts, then every entry that did not pass

@@ -70,6 +70,12 @@ void nbw_criteria_set_limits(struct nbw_criteria *c, double ref_tolerance,
  *  first, their names second (analysis/crit_match.c). \p c may be NULL (the theoretical
  *  figures only). New reference, never NULL unless out of memory. */
 json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_criteria *c);
+/** The node's verdicts, the one function every output calls (`nodebw check`, `probe|run
+ *  --check`, the report, the fleet's comparison): nbw_verdicts of the document \p root's
+ *  devices and measurements, with the link-health verdicts of its topology attached
+ *  (nbw_link_health_apply, include/nodebw/link_health.h) and the outcome computed with
+ *  them. New reference; NULL only when out of memory. */
+json_t *nbw_verdicts_node(json_t *root, const struct nbw_criteria *c);
 /** Paths below a threshold or a reference. */
 int nbw_verdicts_failed(json_t *v);
 
