@@ -385,13 +385,24 @@ bool nbw_calib_launch_form_copies(const char *form)
 /* The launch probe's records of every file: per (form, G >= 2[, N]), the fastest round's median
  * step (the rounds' rule of the solver runs: background load only adds time). Records with
  * an error or a failed counter check are left out. */
+static int launch_doc(struct nbw_calib *c, json_t *doc);
+
 static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 {
-	for (size_t f = 0; in->docs && f < in->nfiles; f++) {
+	for (size_t f = 0; in->docs && f < in->nfiles; f++)
+		if (launch_doc(c, in->docs[f]))
+			return -1;
+	return 0;
+}
+
+/* The launch probe's records of one results document into \p c (launch_terms). */
+static int launch_doc(struct nbw_calib *c, json_t *doc)
+{
+	{
 		size_t i;
 		json_t *r;
 		struct nbw_rv_doc d;
-		nbw_rv_doc_read(in->docs[f], &d);
+		nbw_rv_doc_read(doc, &d);
 		json_array_foreach(d.launch_probe, i, r) {
 			struct nbw_rv_launch lp;
 			nbw_rv_launch_read(r, &lp);
@@ -429,6 +440,31 @@ static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 		}
 	}
 	return 0;
+}
+
+int nbw_calib_add_solver_docs(struct nbw_calib *c, json_t *const *docs, size_t ndocs)
+{
+	/* The calibration's own settings stay: the added runs only add samples. */
+	char kind[sizeof(c->device_kind)];
+	int hh = c->hidden_helpers, steps = c->steps, rc = -1;
+	memcpy(kind, c->device_kind, sizeof(kind));
+	/* Every document's runs at once: a configuration takes its fastest round. */
+	json_t *runs = json_array();
+	for (size_t f = 0; runs && f < ndocs; f++) {
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(docs[f], &d);
+		if (d.solver_runs && json_array_extend(runs, d.solver_runs))
+			goto out;
+		if (launch_doc(c, docs[f]))
+			goto out;
+	}
+	rc = runs ? solver_terms(c, runs) : -1;
+out:
+	json_decref(runs);
+	memcpy(c->device_kind, kind, sizeof(kind));
+	c->hidden_helpers = hh;
+	c->steps = steps;
+	return rc;
 }
 
 int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, char *err,

@@ -21,6 +21,7 @@
 
 #include "nodebw/stats.h"
 #include "model_priv.h"
+#include "nodebw/app_model.h"
 
 /* The co-run's step of (form, g) at N = n: the exact grid, else the median over the
  * measured N' of K(N') / S(N') times S(n), with S the one-device slab step; \p at_once gets
@@ -66,7 +67,8 @@ int nbw_predict_onedev(const struct nbw_calib *c, int n, int g, const char *v, i
 		return -1;
 	bool per_device = vn >= 3;
 	bool host = strcmp(c->device_kind, "host-plugin") == 0;
-	double s = out->k_slab * (double)(n - 2) * (n - 2) * planes, k;
+	/* The one-device run of the slab: the application model's local box of z-slabs. */
+	double s = nbw_app_box_compute_s(out->k_slab, (const long[3]){n, n, planes + 2}, 1), k;
 	double l = nbw_calib_launch_step(c, per_device, g);
 	int at_once = g, carried;
 	const char *form = per_device ? "a thread per device" : "one host thread";

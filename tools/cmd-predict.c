@@ -8,6 +8,9 @@
 
 #include "cmd-predict.h"
 #include "predict_advice.h"
+#include "predict_app.h"
+#include "predict_measure.h"
+#include "nodebw/app.h"
 #include "nodebw/cli.h"
 #include "nodebw/model.h"
 
@@ -17,6 +20,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: nodebw predict --calibration FILE --n LIST --gpus LIST [OPTIONS]\n"
+		"       nodebw predict --calibration FILE --app APP.json [--gpus LIST] [--json]\n"
 		"\n"
 		"Predict the heat solver's runtime with the paper's model (Eq. 9 for the\n"
 		"host-staged Versions 1-3, Eq. 10 for the P2P Version 4, and Eq. 11/12 for full\n"
@@ -40,6 +44,20 @@ static void usage(FILE *f)
 		"                      its validation (calibrations from 'nodebw run' hold it;\n"
 		"                      older ones do not)\n"
 		"  --json              print JSON instead of a table\n"
+		"  --measure           first run the one-device runs the calibration lacks for\n"
+		"                      these N and G on this node's devices (the slab\n"
+		"                      N x N x (ceil((N-2)/G)+2) launched as v1-v4 launch, G of\n"
+		"                      them at once, and the launch probe's halo copies at N;\n"
+		"                      seconds to minutes, no run of v1-v4), add them to the\n"
+		"                      calibration, write it beside FILE as NAME-measured.json,\n"
+		"                      then predict from it\n"
+		"  --measure-output F  --measure, writing the new calibration to F\n"
+		"  --app APP.json      predict an application described by APP.json (schema\n"
+		"                      nodebw-app, doc/app.schema.json, doc/model.md): per G\n"
+		"                      (default 2,4) and decomposition, the step's compute,\n"
+		"                      exchange and launch, the recommended decomposition and\n"
+		"                      method, and the commands that measure what the\n"
+		"                      calibration lacks\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n"
@@ -80,7 +98,8 @@ static int one_version(const char *t, void *ctx, char *err, size_t errlen)
 
 /* What the command line asks for. */
 struct predict_opts {
-	const char *file, *results;
+	const char *file, *results, *measure_out, *app;
+	bool measure, gpus_default;
 	int ns[MAX_LIST], gs[MAX_LIST], nn, ng, steps;
 	bool vers[5], json;
 	enum nbw_kbar_rule rule;
@@ -126,6 +145,16 @@ static int parse_option(int ch, char **argv, struct predict_opts *o, bool *any_v
 	case 'R':
 		o->results = optarg;
 		return 0;
+	case 'M':
+		o->measure = true;
+		return 0;
+	case 'A':
+		o->app = optarg;
+		return 0;
+	case 'O':
+		o->measure = true;
+		o->measure_out = optarg;
+		return 0;
 	case ':':
 		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 		return -1;
@@ -144,7 +173,8 @@ static int parse_args(int argc, char **argv, struct predict_opts *o, char *err, 
 		{"gpus", required_argument, NULL, 'g'},    {"version", required_argument, NULL, 'v'},
 		{"steps", required_argument, NULL, 's'},   {"kbar-rule", required_argument, NULL, 'r'},
 		{"json", no_argument, NULL, 'j'},          {"help", no_argument, NULL, 'h'},
-		{"results", required_argument, NULL, 'R'},
+		{"results", required_argument, NULL, 'R'}, {"measure", no_argument, NULL, 'M'},
+		{"measure-output", required_argument, NULL, 'O'}, {"app", required_argument, NULL, 'A'},
 		{NULL, 0, NULL, 0}};
 	memset(o, 0, sizeof(*o));
 	o->rule = NBW_KBAR_ALL;
@@ -162,6 +192,20 @@ static int parse_args(int argc, char **argv, struct predict_opts *o, char *err, 
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (o->app && o->file && !o->nn && !o->measure) {
+		if (!o->ng) { /* G = 2 and 4, or the app's own decomposition's */
+			o->gs[o->ng++] = 2;
+			o->gs[o->ng++] = 4;
+			o->gpus_default = true;
+		}
+		return 0;
+	}
+	if (o->app) {
+		snprintf(err, errlen, "--app takes --calibration FILE and --gpus LIST (not --n, "
+				      "nor --measure: the local boxes of other radii need the "
+				      "solver's one-device runs of them; see 'nodebw predict --help')");
 		return -1;
 	}
 	if (!o->file || !o->nn || !o->ng) {
@@ -422,12 +466,40 @@ int nbw_predict_main(int argc, char **argv)
 	struct nbw_calib c;
 	if (nbw_calib_load(o.file, &c, err, sizeof(err)))
 		goto usage_error;
+	if (o.app) {
+		struct nbw_app app;
+		int arc = nbw_app_load(o.app, &app, err, sizeof(err));
+		if (arc == 0 && !nbw_app_decomp_open(&app) && o.gpus_default) {
+			/* the default G: the app's own */
+			o.gs[0] = app.decomp[0] * app.decomp[1] * app.decomp[2];
+			o.ng = 1;
+		}
+		if (arc == 0)
+			arc = nbw_predict_app(&c, &app, o.app, o.file, o.gs, o.ng, o.json, stdout, err,
+					      sizeof(err));
+		nbw_calib_free(&c);
+		if (arc)
+			goto usage_error;
+		return 0;
+	}
 	if (!o.steps)
 		o.steps = c.steps;
 	if (!o.steps) {
 		snprintf(err, sizeof(err), "%s has no \"steps\": give --steps", o.file);
 		nbw_calib_free(&c);
 		goto usage_error;
+	}
+	if (o.measure) {
+		struct nbw_measure_req mr = {.calib_path = o.file, .out_path = o.measure_out,
+					     .ns = o.ns, .nn = o.nn, .gs = o.gs, .ng = o.ng,
+					     .steps = c.steps ? c.steps : o.steps, .log = stderr};
+		memcpy(mr.vers, o.vers, sizeof(mr.vers));
+		char written[4096];
+		if (nbw_predict_measure(&c, &mr, written, sizeof(written), err, sizeof(err))) {
+			nbw_calib_free(&c);
+			fprintf(stderr, "nodebw: error: %s\n", err);
+			return 1;
+		}
 	}
 	/* The validation to recommend by: the calibration's own, or --results'. */
 	char val_from[1200];

@@ -345,6 +345,11 @@ struct nbw_unstable {
  *  measure again: how many, into \p out (malloc'ed, NULL when none); -1 when out of
  *  memory. */
 long nbw_solver_unstable(json_t *runs, struct nbw_unstable **out);
+/** Add the one-device runs, co-run probes and launch probes of results documents \p docs
+ *  (`nodebw heat`'s results.json, one per round) to \p c as nbw_calib_from_results reads
+ *  them (a configuration: its fastest round); the calibration's device kind, hidden helpers
+ *  and steps stay. 0, or -1 out of memory (nodebw predict --measure). */
+int nbw_calib_add_solver_docs(struct nbw_calib *c, json_t *const *docs, size_t ndocs);
 /** Read a calibration file: file:line:col for malformed JSON, file: key for bad fields. */
 int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen);
 /** The same on a calibration already in memory (\p len bytes; \p path names it in errors):
