@@ -116,6 +116,32 @@ static int kernel_k(const struct nbw_calib *c, const struct nbw_app *a, const lo
 		    double *k, bool *exact, char *from, size_t fromlen)
 {
 	*exact = false;
+	/* The generalised solver's one-device runs of this radius and field count: the box
+	 * itself, else the nearest by points. */
+	const struct nbw_boxrun *best = NULL;
+	double pts = nbw_app_box_points(box, a->radius), bestd = INFINITY;
+	for (size_t i = 0; i < c->nboxes; i++) {
+		const struct nbw_boxrun *b = &c->boxes[i];
+		if (b->radius != a->radius || b->fields != a->fields)
+			continue;
+		double d = fabs(log(nbw_app_box_points(b->box, b->radius) / pts));
+		if (d < bestd) {
+			bestd = d;
+			best = b;
+		}
+	}
+	if (best) {
+		*k = best->step_s / nbw_app_box_points(best->box, best->radius);
+		*exact = bestd == 0.0 && !memcmp(best->box, box, sizeof(best->box));
+		if (*exact)
+			say(from, fromlen, "the one-device run of this box (radius %d, %d field%s)",
+			    a->radius, a->fields, a->fields == 1 ? "" : "s");
+		else
+			say(from, fromlen, "the nearest one-device run by points (%ldx%ldx%ld, "
+			    "radius %d, %d field%s), scaled by points", best->box[0], best->box[1],
+			    best->box[2], a->radius, a->fields, a->fields == 1 ? "" : "s");
+		return 0;
+	}
 	bool slab = box[0] == box[1];
 	if (slab)
 		for (size_t i = 0; i < c->nslab; i++)
@@ -125,10 +151,11 @@ static int kernel_k(const struct nbw_calib *c, const struct nbw_app *a, const lo
 	double side = sqrt((double)(box[0] - 2) * (double)(box[1] - 2)) + 2.0;
 	if (nbw_mdl_slab_k(c, slab ? (int)box[0] : (int)lround(side), planes, k, NULL, 0))
 		return -1;
-	say(from, fromlen, "%s, radius 1 (nodebw-heat)%s",
+	bool other = a->radius > 1 || a->fields > 1;
+	say(from, fromlen, "%s, radius 1, one field (nodebw-heat)%s",
 	    *exact ? "the one-device run of this box" : "the nearest one-device run by points",
-	    a->radius > 1 ? ", standing in for this radius (not measured)" : "");
-	if (a->radius > 1)
+	    other ? ", standing in for this radius and field count (not measured)" : "");
+	if (other)
 		*exact = false;
 	return 0;
 }

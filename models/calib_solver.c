@@ -13,6 +13,7 @@
 #include "nodebw/curves.h"
 #include "nodebw/stats.h"
 #include "nodebw/results_view.h"
+#include "nodebw/results_view_app.h"
 #include "calib_priv.h"
 #include "nodebw/jget.h"
 
@@ -24,6 +25,9 @@ struct group {
 	char corun[12];         /* the co-run probe's form; "" */
 	int slab_g;             /* the co-run probe: the G whose slab it ran */
 	bool no_exchange;
+	bool app;               /* a run of another radius or field count, or the general
+				   solver's: "local_boxes", not the paper's k */
+	int radius, fields;
 	bool paired;            /* some of its runs were timed beside their partner (--paired) */
 	int g, nx, ny, nz, steps;
 	double *sec, *interior, *bnd_sync;
@@ -156,13 +160,20 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 		key.no_exchange = v.no_exchange;
 		snprintf(key.corun, sizeof(key.corun), "%s", v.corun);
 		key.slab_g = v.corun_slab_g;
+		key.app = nbw_calib_is_app_run(r);
+		struct nbw_rv_solver_app ap;
+		nbw_rv_solver_app_read(r, &ap);
+		key.radius = ap.radius;
+		key.fields = ap.fields;
 		struct group *gp = NULL;
 		for (size_t j = 0; j < n && !gp; j++)
 			if (strcmp(gs[j].version, key.version) == 0 && gs[j].g == key.g &&
 			    gs[j].nx == key.nx && gs[j].ny == key.ny && gs[j].nz == key.nz &&
 			    gs[j].steps == key.steps && strcmp(gs[j].launch, key.launch) == 0 &&
 			    gs[j].no_exchange == key.no_exchange &&
-			    strcmp(gs[j].corun, key.corun) == 0 && gs[j].slab_g == key.slab_g)
+			    strcmp(gs[j].corun, key.corun) == 0 && gs[j].slab_g == key.slab_g &&
+			    gs[j].app == key.app && gs[j].radius == key.radius &&
+			    gs[j].fields == key.fields)
 				gp = &gs[j];
 		if (!gp) {
 			struct group *more = realloc(gs, (n + 1) * sizeof(*gs));
@@ -281,10 +292,20 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 		c->steps = v.steps;
 		break;
 	}
+	/* One-device runs of application local boxes (another radius or field count). */
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		if (!g->app || strcmp(g->version, "baseline") || g->steps < 1 || g->g > 1)
+			continue;
+		const long box[3] = {g->nx, g->ny, g->nz};
+		if (nbw_calib_add_box(c, g->radius, g->fields, box,
+				      nbw_rounds_time(g->sec, g->n, NULL) / g->steps))
+			goto out;
+	}
 	/* One-device runs: k per interior point and step. */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (strcmp(g->version, "baseline") || g->nx != g->ny || g->steps < 1)
+		if (g->app || strcmp(g->version, "baseline") || g->nx != g->ny || g->steps < 1)
 			continue;
 		double pts = (double)(g->nx - 2) * (g->ny - 2) * (g->nz - 2);
 		double k = nbw_rounds_time(g->sec, g->n, NULL) / (g->steps * pts);
@@ -298,7 +319,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 	/* The one-device model's co-run probe: G's slab on several devices at once. */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (strcmp(g->version, "corun") || g->slab_g < 2 || g->nx != g->ny || g->steps < 1)
+		if (g->app || strcmp(g->version, "corun") || g->slab_g < 2 || g->nx != g->ny || g->steps < 1)
 			continue;
 		struct nbw_corun *k = realloc(c->corun, (c->ncorun + 1) * sizeof(*k));
 		if (!k)
@@ -315,7 +336,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
 		if (!g->no_exchange || g->g < 2 || g->nx != g->ny || g->nx != g->nz ||
-		    g->version[0] != 'v' || g->version[1] < '1' || g->version[1] > '4' ||
+		    g->app || g->version[0] != 'v' || g->version[1] < '1' || g->version[1] > '4' ||
 		    (!g->paired && strcmp(g->version, "v2") != 0 && strcmp(g->version, "v3") != 0))
 			continue;
 		struct nbw_csample *s = realloc(c->cs, (c->ncs + 1) * sizeof(*s));
@@ -332,7 +353,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 	/* Instrumented multi-device runs: busy factor and overhead per step. */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (g->version[0] != 'v' || g->no_exchange || g->nph == 0 || g->g < 2 ||
+		if (g->app || g->version[0] != 'v' || g->no_exchange || g->nph == 0 || g->g < 2 ||
 		    g->nx != g->ny || g->nx != g->nz)
 			continue;
 		int n = g->nx, planes = (n - 2 + g->g - 1) / g->g;

@@ -18,6 +18,7 @@
 
 #include "nodebw/results.h"
 #include "nodebw/session.h"
+#include "nodebw/termtext.h"
 
 #define MAX_ARGS 32
 
@@ -185,9 +186,10 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 						"baseline", "--baseline-launch", "nowait", "--gpus",
 						gl, "--corun", "--steps", steps, "--reps", reps};
 			if (r->log)
-				fprintf(r->log, "nodebw: predict --measure: round %d/%d: one-device "
-						"runs of %s, and G of them at once (co-run)\n",
-					round, NBW_MEASURE_ROUNDS, m.shapes);
+				nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+					       "predict --measure: round %d/%d: one-device runs "
+					       "of %s, and G of them at once (co-run)", round,
+					       NBW_MEASURE_ROUNDS, m.shapes);
 			rc = heat_child(argv, 15, dir, &docs[nd], err, errlen);
 			nd += rc == 0;
 		}
@@ -195,9 +197,10 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 			char *argv[MAX_ARGS] = {"nodebw", "heat", "--launch-probe", "--gpus", m.gpus,
 						"--n", m.ns};
 			if (r->log)
-				fprintf(r->log, "nodebw: predict --measure: round %d/%d: launch probe "
-						"with the halo copies of N = %s\n",
-					round, NBW_MEASURE_ROUNDS, m.ns);
+				nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+					       "predict --measure: round %d/%d: launch probe with "
+					       "the halo copies of N = %s", round,
+					       NBW_MEASURE_ROUNDS, m.ns);
 			rc = heat_child(argv, 7, dir, &docs[nd], err, errlen);
 			nd += rc == 0;
 		}
@@ -230,6 +233,7 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 		return -1;
 	snprintf(written, writtenlen, "%s", path);
 	if (r->log)
-		fprintf(r->log, "nodebw: predict --measure: the measured runs are in %s\n", path);
+		nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+			       "predict --measure: the calibration with the measured runs: %s", path);
 	return 0;
 }

@@ -154,6 +154,15 @@ struct nbw_lsample {
 	int rounds;               /**< rounds it is the fastest of */
 };
 
+/** A one-device run of an application's local box (nodebw heat --radius R --fields F
+ *  --nx --ny --nz, the generalised solver's one-device baseline; "local_boxes" in the
+ *  calibration): the fastest round's time per step. */
+struct nbw_boxrun {
+	int radius, fields;
+	long box[3];            /**< nx, ny, nz, ghosts included */
+	double step_s;
+};
+
 struct nbw_calib {
 	char source[512];
 	char device_kind[32];     /**< of the solver's devices ("host-plugin", "cuda", ...) */
@@ -178,6 +187,8 @@ struct nbw_calib {
 	size_t nlaunch;
 	struct nbw_corun *corun;  /**< the co-run probe (may be none) */
 	size_t ncorun;
+	struct nbw_boxrun *boxes; /**< one-device runs of local boxes (may be none) */
+	size_t nboxes;
 	/** What the run validated: each model's MAPE against the measured solver runtimes
 	 *  (include/nodebw/advice.h); NULL when the file does not say. */
 	struct nbw_validation *valid;
