@@ -96,3 +96,15 @@ json_t *nbw_calib_boxes_json(const struct nbw_calib *c)
 	}
 	return a;
 }
+
+void nbw_calib_app_validation_json(json_t *j, json_t *doc)
+{
+	json_t *v = nbw_rv_appval_json(doc), *val = json_object_get(j, "validation");
+	if (!v)
+		return;
+	if (!val) {
+		val = json_object();
+		json_object_set_new(j, "validation", val);
+	}
+	json_object_set_new(val, "applications", json_deep_copy(v));
+}

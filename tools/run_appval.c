@@ -120,6 +120,8 @@ static int conf_round(struct nbw_solver_run *s, const struct nbw_app *a, const c
 	nbw_arg(&b, "baseline");
 	nbw_arg(&b, "--gpus");
 	nbw_arg(&b, "1");
+	nbw_arg(&b, "--baseline-launch");
+	nbw_arg(&b, "nowait");
 	nbw_arg(&b, "--radius");
 	nbw_arg(&b, "%d", a->radius);
 	nbw_arg(&b, "--fields");
@@ -142,6 +144,8 @@ static int conf_round(struct nbw_solver_run *s, const struct nbw_app *a, const c
 	nbw_arg(&c, "heat");
 	nbw_arg(&c, "--app");
 	nbw_arg(&c, "%s", path);
+	nbw_arg(&c, "--versions");
+	nbw_arg(&c, "general");
 	*from = runs_now(s);
 	int rc = nbw_solver_child(s, &c, (int)a->steps, APPVAL_REPS, r, "app-validation");
 	*to = runs_now(s);

@@ -361,6 +361,9 @@ long nbw_solver_unstable(json_t *runs, struct nbw_unstable **out);
  *  them (a configuration: its fastest round); the calibration's device kind, hidden helpers
  *  and steps stay. 0, or -1 out of memory (nodebw predict --measure). */
 int nbw_calib_add_solver_docs(struct nbw_calib *c, json_t *const *docs, size_t ndocs);
+/** The run's application-model validation (results \p doc's "app_validation") copied into
+ *  calibration document \p j's "validation" as "applications" (nothing when none). */
+void nbw_calib_app_validation_json(json_t *j, json_t *doc);
 /** Read a calibration file: file:line:col for malformed JSON, file: key for bad fields. */
 int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen);
 /** The same on a calibration already in memory (\p len bytes; \p path names it in errors):
