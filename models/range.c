@@ -335,9 +335,9 @@ static void check_slab(const struct nbw_calib *c, int n, int g, int vn,
 	if ((slab && corun) || (c->nslab == 0 && c->ncorun == 0))
 		return;
 	struct nbw_range_warning *w = next(out, k, "slab");
-	snprintf(w->text, sizeof(w->text), "N=%d G=%d: the calibration has no %s%s%s of the slab "
-		 "%dx%dx%d: the one-device model carries its compute over from other shapes",
-		 n, g, slab ? "" : "one-device run", slab || corun ? "" : " and no ",
+	snprintf(w->text, sizeof(w->text), "the slab of G=%d at N=%d: the calibration has no %s%s%s "
+		 "of the slab %dx%dx%d: the one-device model carries its compute over from other "
+		 "shapes", g, n, slab ? "" : "one-device run", slab || corun ? "" : " and no ",
 		 corun ? "" : "co-run", n, n, planes + 2);
 	snprintf(w->run, sizeof(w->run), "nodebw predict --measure with the same options (it "
 		 "runs the one-device slab and co-run, about seconds, and predicts)");
