@@ -217,6 +217,15 @@ static int skip(struct nbw_solver_run *s, const char *why)
 	return nbw_doc_write(s->doc, s->dir, s->err, s->errlen);
 }
 
+/* Two rounds of four configurations, each two children of about a second and a half on the
+ * 2-core VM (process start, the serial reference, a few hundred milliseconds of steps). */
+#define APPVAL_RESERVE_S 30.0
+
+double nbw_run_appval_reserve(const struct nbw_solver_run *s)
+{
+	return s->p.ndev >= 4 && solver_general() ? APPVAL_RESERVE_S : 0.0;
+}
+
 int nbw_run_app_validation(struct nbw_solver_run *s)
 {
 	if (s->p.ndev < 4)

@@ -126,6 +126,7 @@ library = ("common/results", "analysis/")
 OTHER_READERS = {
     "report/summary_view.c": "the report's summary (summary.json), built by report/summary.c",
     "models/calib_read.c": "calibration.json, written by models/calib_write.c",
+    "common/app.c": "the application description (nodebw-app, doc/app.schema.json)",
     "fleet/compare_view.c": "the fleet's documents (a node's record, the comparison summary, "
                             "fleet-node.json), built by fleet/compare_load.c and compare.c",
     "topology/links.c": "links.json, the vendor sources' answers (a fixture or "
