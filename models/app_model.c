@@ -194,13 +194,13 @@ static double concurrency(const struct nbw_calib *c, int g, char *how, size_t ho
 }
 
 /* One message of \p bytes on the exchange's path; \p hops the path names. */
-static int message_s(const struct nbw_calib *c, enum nbw_app_exchange e, double bytes,
-		     double *t, char *why, size_t whylen)
+static int message_s(const struct nbw_calib *c, enum nbw_app_exchange e, const char *mode,
+		     double bytes, double *t, char *why, size_t whylen)
 {
-	const char *hops[2] = {"dtoh/async", "htod/async"};
+	char hops[2][24];
+	snprintf(hops[0], sizeof(hops[0]), "%s/%s", e == NBW_APP_DEVICE ? "p2p" : "dtoh", mode);
+	snprintf(hops[1], sizeof(hops[1]), "htod/%s", mode);
 	int n = e == NBW_APP_HOST_STAGED ? 2 : 1;
-	if (e == NBW_APP_DEVICE)
-		hops[0] = "p2p/async";
 	*t = 0.0;
 	for (int h = 0; h < n; h++) {
 		double x;
@@ -213,6 +213,25 @@ static int message_s(const struct nbw_calib *c, enum nbw_app_exchange e, double 
 		*t += x;
 	}
 	return 0;
+}
+
+/* The contiguous runs of the face normal to axis \p i of \p box, every field: the x-face is
+ * radius elements per (y, z) row, the y-face radius rows of the box's x extent per z, the
+ * z-face radius planes at once (x is contiguous, then y, then z). */
+static void face_runs(const struct nbw_app *a, const long box[3], int i, double *runs,
+		      double *run_bytes)
+{
+	double r = a->radius, eb = a->element_bytes, f = a->fields;
+	if (i == 0) {
+		*runs = f * (double)box[1] * box[2];
+		*run_bytes = r * eb;
+	} else if (i == 1) {
+		*runs = f * (double)box[2];
+		*run_bytes = r * eb * box[0];
+	} else {
+		*runs = f;
+		*run_bytes = r * eb * box[0] * box[1];
+	}
 }
 
 /* Whether the devices run asynchronous work beside the host thread (model_ext.c). */
@@ -318,11 +337,22 @@ int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const in
 		double elems = (double)out->box[(i + 1) % 3] * out->box[(i + 2) % 3];
 		out->face_bytes[i] = nbw_app_face_bytes(elems, a->radius, a->fields,
 							 a->element_bytes);
-		double t;
-		if (message_s(c, exchange, out->face_bytes[i], &t, why, whylen))
-			return -1;
-		if (copy == NBW_APP_PACK) /* a pack and an unpack kernel per message */
-			t += 2.0 * launch1 + 2.0 * k * elems * a->radius * a->fields;
+		double t, runs, run_bytes;
+		face_runs(a, out->box, i, &runs, &run_bytes);
+		if (copy == NBW_APP_PACK || runs <= a->fields) {
+			/* One contiguous copy of the message (pack: after a pack kernel, before
+			 * an unpack kernel; each one point's compute per element). */
+			if (message_s(c, exchange, "async", out->face_bytes[i], &t, why, whylen))
+				return -1;
+			if (copy == NBW_APP_PACK)
+				t += 2.0 * launch1 + 2.0 * k * elems * a->radius * a->fields;
+		} else {
+			/* The rectangular copy: one copy per contiguous run, as the API's
+			 * rectangular copy issues them, each at the blocking curve's time. */
+			if (message_s(c, exchange, "sync", run_bytes, &t, why, whylen))
+				return -1;
+			t *= runs;
+		}
 		ex += faces * t;
 		if (i < 2)
 			out->strided_unmeasured = true;
@@ -333,8 +363,9 @@ int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const in
 			 : 1.0;
 	out->exchange_s = ex * oversub;
 	say(out->exchange_from, sizeof(out->exchange_from), "the contiguous transfer curves "
-		"(%s) at each message's bytes%s%s", exchange == NBW_APP_HOST_STAGED
-			? "DtoH + HtoD" : "P2P",
+		"(%s) %s%s%s", exchange == NBW_APP_HOST_STAGED ? "DtoH + HtoD" : "P2P",
+	    copy == NBW_APP_PACK ? "at each packed message's bytes"
+				 : "per contiguous run of the rectangular copy (blocking)",
 	    out->strided_unmeasured ? "; strided faces not measured" : "",
 	    oversub > 1.0 ? "; host threads share the CPUs" : "");
 	out->launch_s = lstep;

@@ -292,10 +292,12 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 		c->steps = v.steps;
 		break;
 	}
-	/* One-device runs of application local boxes (another radius or field count). */
+	/* One-device runs of application local boxes: another radius or field count, or a box
+	 * that is no slab of an N^3 grid (nx = ny, at most nx - 2 interior planes). */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (!g->app || strcmp(g->version, "baseline") || g->steps < 1 || g->g > 1)
+		bool other = g->app || g->nx != g->ny || g->nz > g->nx;
+		if (!other || strcmp(g->version, "baseline") || g->steps < 1 || g->g > 1)
 			continue;
 		const long box[3] = {g->nx, g->ny, g->nz};
 		if (nbw_calib_add_box(c, g->radius, g->fields, box,
@@ -305,7 +307,8 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 	/* One-device runs: k per interior point and step. */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (g->app || strcmp(g->version, "baseline") || g->nx != g->ny || g->steps < 1)
+		if (g->app || strcmp(g->version, "baseline") || g->nx != g->ny || g->nz > g->nx ||
+		    g->steps < 1)
 			continue;
 		double pts = (double)(g->nx - 2) * (g->ny - 2) * (g->nz - 2);
 		double k = nbw_rounds_time(g->sec, g->n, NULL) / (g->steps * pts);

@@ -250,7 +250,7 @@ static void test_refused(void **state)
 	c.npaths = 0;
 	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, a.copy, &p, why,
 					 sizeof(why)), -1);
-	assert_non_null(strstr(why, "p2p/async"));
+	assert_non_null(strstr(why, "p2p/sync"));
 }
 
 int main(void)
