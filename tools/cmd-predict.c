@@ -11,6 +11,7 @@
 #include "predict_app.h"
 #include "predict_measure.h"
 #include "nodebw/app.h"
+#include "nodebw/app_model.h"
 #include "nodebw/cli.h"
 #include "nodebw/model.h"
 
@@ -57,7 +58,8 @@ static void usage(FILE *f)
 		"                      (default 2,4) and decomposition, the step's compute,\n"
 		"                      exchange and launch, the recommended decomposition and\n"
 		"                      method, and the commands that measure what the\n"
-		"                      calibration lacks\n"
+		"                      calibration lacks; with --measure, first the one-device\n"
+		"                      runs of its local boxes (nodebw heat --radius --fields)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n"
@@ -194,7 +196,7 @@ static int parse_args(int argc, char **argv, struct predict_opts *o, char *err, 
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
-	if (o->app && o->file && !o->nn && !o->measure) {
+	if (o->app && o->file && !o->nn) {
 		if (!o->ng) { /* G = 2 and 4, or the app's own decomposition's */
 			o->gs[o->ng++] = 2;
 			o->gs[o->ng++] = 4;
@@ -203,9 +205,8 @@ static int parse_args(int argc, char **argv, struct predict_opts *o, char *err, 
 		return 0;
 	}
 	if (o->app) {
-		snprintf(err, errlen, "--app takes --calibration FILE and --gpus LIST (not --n, "
-				      "nor --measure: the local boxes of other radii need the "
-				      "solver's one-device runs of them; see 'nodebw predict --help')");
+		snprintf(err, errlen, "--app takes --calibration FILE and --gpus LIST (not --n; "
+				      "see 'nodebw predict --help')");
 		return -1;
 	}
 	if (!o->file || !o->nn || !o->ng) {
@@ -454,6 +455,32 @@ static int predict_all(const struct predict_opts *o, const struct nbw_calib *c,
 	return 0;
 }
 
+/* predict --measure --app: the one-device runs of the busiest local box of every
+ * decomposition asked for (nodebw-heat as the compute), measured and added. */
+static int measure_app(struct nbw_calib *c, const struct nbw_app *a, const struct predict_opts *o,
+		       char *err, size_t errlen)
+{
+	struct nbw_measure_box boxes[MAX_LIST * 4];
+	int nb = 0;
+	for (int j = 0; j < o->ng && a->compute == NBW_APP_COMPUTE_KERNEL; j++) {
+		int d[NBW_APP_MAX_DECOMPS][3];
+		int nd = nbw_app_decomps(a, o->gs[j], d, NBW_APP_MAX_DECOMPS);
+		for (int i = 0; i < nd && nb < (int)(sizeof(boxes) / sizeof(boxes[0])); i++) {
+			long in[3];
+			struct nbw_measure_box *b = &boxes[nb++];
+			b->radius = a->radius;
+			b->fields = a->fields;
+			nbw_app_local_box(a, d[i], (const int[3]){0, 0, 0}, in, b->box);
+		}
+	}
+	struct nbw_measure_req mr = {.calib_path = o->file, .out_path = o->measure_out,
+				     .boxes = boxes, .nboxes = nb,
+				     .steps = c->steps ? c->steps : (int)fmin(a->steps, 100.0),
+				     .log = stderr};
+	char written[4096];
+	return nbw_predict_measure(c, &mr, written, sizeof(written), err, errlen);
+}
+
 int nbw_predict_main(int argc, char **argv)
 {
 	struct predict_opts o;
@@ -473,6 +500,11 @@ int nbw_predict_main(int argc, char **argv)
 			/* the default G: the app's own */
 			o.gs[0] = app.decomp[0] * app.decomp[1] * app.decomp[2];
 			o.ng = 1;
+		}
+		if (arc == 0 && o.measure && measure_app(&c, &app, &o, err, sizeof(err))) {
+			nbw_calib_free(&c);
+			fprintf(stderr, "nodebw: error: %s\n", err);
+			return 1;
 		}
 		if (arc == 0)
 			arc = nbw_predict_app(&c, &app, o.app, o.file, o.gs, o.ng, o.json, stdout, err,

@@ -23,11 +23,26 @@
 #define MAX_ARGS 32
 
 /* What the calibration lacks for the request. */
+static bool has_slab(const struct nbw_calib *c, int n, int planes);
+
 struct missing {
 	char shapes[2048], gpus[64], ns[512];
 	int nshapes, ncopy;
 	bool corun;
+	const struct nbw_measure_box *boxes[64]; /* the app's local boxes not yet measured */
+	int nboxes;
 };
+
+static bool has_box(const struct nbw_calib *c, const struct nbw_measure_box *b)
+{
+	for (size_t i = 0; i < c->nboxes; i++)
+		if (c->boxes[i].radius == b->radius && c->boxes[i].fields == b->fields &&
+		    !memcmp(c->boxes[i].box, b->box, sizeof(b->box)))
+			return true;
+	/* A radius-1, one-field slab of an N^3 grid is a one-device slab run. */
+	return b->radius == 1 && b->fields == 1 && b->box[0] == b->box[1] &&
+	       b->box[2] <= b->box[0] && has_slab(c, (int)b->box[0], (int)b->box[2] - 2);
+}
 
 static bool has_slab(const struct nbw_calib *c, int n, int planes)
 {
@@ -70,6 +85,13 @@ static void find_missing(const struct nbw_calib *c, const struct nbw_measure_req
 			 struct missing *m)
 {
 	memset(m, 0, sizeof(*m));
+	for (int i = 0; i < r->nboxes && m->nboxes < 64; i++) {
+		bool dup = false;
+		for (int k = 0; k < m->nboxes; k++)
+			dup |= !memcmp(m->boxes[k], &r->boxes[i], sizeof(r->boxes[i]));
+		if (!dup && !has_box(c, &r->boxes[i]))
+			m->boxes[m->nboxes++] = &r->boxes[i];
+	}
 	bool one = r->vers[1] || r->vers[2], per = r->vers[3] || r->vers[4];
 	bool copies = r->vers[3] || r->vers[4];
 	for (int j = 0; j < r->ng; j++)
@@ -134,7 +156,11 @@ static int heat_child(char **argv, int argc, const char *dir, json_t **doc, char
 	*doc = rc == 0 ? json_load_file(path, 0, &je) : NULL;
 	nbw_remove_results_dir(cdir);
 	if (!*doc) {
-		snprintf(err, errlen, "nodebw %s %s exited with status %d%s", argv[1], argv[2], rc,
+		snprintf(err, errlen, "nodebw %s %s exited with status %d%s", argv[1],
+			 argv[2][0] == '-' && argv[2][1] == '-' && strcmp(argv[2], "--launch-probe")
+				 ? "(one-device run)"
+				 : argv[2],
+			 rc,
 			 rc == 0 ? " and wrote no readable results" : "");
 		return -1;
 	}
@@ -162,7 +188,7 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 	struct missing m;
 	written[0] = '\0';
 	find_missing(c, r, &m);
-	if (!m.nshapes && !m.ncopy) {
+	if (!m.nshapes && !m.ncopy && !m.nboxes) {
 		if (r->log)
 			fprintf(r->log, "nodebw: predict --measure: the calibration has every "
 					"one-device run asked for; nothing measured\n");
@@ -175,7 +201,7 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 	snprintf(steps, sizeof(steps), "%d", r->steps);
 	snprintf(reps, sizeof(reps), "%d", NBW_MEASURE_REPS);
 	child_environment(c);
-	json_t *docs[2 * NBW_MEASURE_ROUNDS];
+	json_t *docs[(2 + 64) * NBW_MEASURE_ROUNDS];
 	size_t nd = 0;
 	int rc = 0;
 	for (int round = 1; round <= NBW_MEASURE_ROUNDS && rc == 0 && !nbw_stop_requested; round++) {
@@ -191,6 +217,35 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 					       "of %s, and G of them at once (co-run)", round,
 					       NBW_MEASURE_ROUNDS, m.shapes);
 			rc = heat_child(argv, 15, dir, &docs[nd], err, errlen);
+			nd += rc == 0;
+		}
+		for (int b = 0; b < m.nboxes && rc == 0; b++) {
+			const struct nbw_measure_box *x = m.boxes[b];
+			char rs[8], fs[8], nx[24], ny[24], nz[24];
+			snprintf(rs, sizeof(rs), "%d", x->radius);
+			snprintf(fs, sizeof(fs), "%d", x->fields);
+			snprintf(nx, sizeof(nx), "%ld", x->box[0]);
+			snprintf(ny, sizeof(ny), "%ld", x->box[1]);
+			snprintf(nz, sizeof(nz), "%ld", x->box[2]);
+			/* Radius 1 and one field: the solver's own stencil, any nodebw heat. */
+			bool plain = x->radius == 1 && x->fields == 1;
+			char *argv[MAX_ARGS] = {"nodebw", "heat", "--versions", "baseline",
+						"--baseline-launch", "nowait", "--gpus", "1",
+						"--nx", nx, "--ny", ny, "--nz", nz, "--steps", steps,
+						"--reps", reps, "--radius", rs, "--fields", fs};
+			if (r->log)
+				nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+					       "predict --measure: round %d/%d: the one-device run "
+					       "of the local box %ldx%ldx%ld (radius %d, %d "
+					       "field%s)", round, NBW_MEASURE_ROUNDS, x->box[0],
+					       x->box[1], x->box[2], x->radius, x->fields,
+					       x->fields == 1 ? "" : "s");
+			rc = heat_child(argv, plain ? 18 : 22, dir, &docs[nd], err, errlen);
+			if (rc && (x->radius > 1 || x->fields > 1))
+				snprintf(err + strlen(err), errlen - strlen(err), " (the one-device "
+					 "run of a local box of radius %d with %d field%s needs "
+					 "nodebw heat --radius and --fields)", x->radius, x->fields,
+					 x->fields == 1 ? "" : "s");
 			nd += rc == 0;
 		}
 		if (m.ncopy && rc == 0) {

@@ -16,8 +16,15 @@
 
 /** What to measure: the slabs of every (N, G) asked for with the versions' co-runs, and
  *  extra shapes (the local boxes of an application; may be none). */
+struct nbw_measure_box {
+	int radius, fields;
+	long box[3];
+};
+
 struct nbw_measure_req {
 	const char *calib_path;   /**< the calibration read (the new file goes beside it) */
+	const struct nbw_measure_box *boxes; /**< local boxes of an application (may be none) */
+	int nboxes;
 	const char *out_path;     /**< the new calibration's path; NULL: beside calib_path */
 	const int *ns, *gs;
 	int nn, ng;

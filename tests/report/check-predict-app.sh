@@ -131,6 +131,22 @@ sys.exit(not (slab and co == ['one-thread', 'per-device'] and
 	"$NODEBW" predict --calibration "$m" --n 20 --gpus 2 --version v3,v4 --measure \
 		>/dev/null 2>"$tmp/err2"
 	check "--measure again: nothing left to measure" grep -q "nothing measured" "$tmp/err2"
+	# --measure --app: the one-device run of the local box 12x12x22 of a 2x2x1 split of
+	# 22^3 (radius 1, one field: any nodebw heat), into local_boxes.
+	cat >"$tmp/app22.json" <<'J'
+{"schema": "nodebw-app", "version": 1, "grid": [22, 22, 22], "decomp": [2, 2, 1],
+ "radius": 1, "fields": 1, "element_bytes": 8, "exchange": "device", "copy": "rect",
+ "overlap": false, "steps": 5, "compute": {"kernel": "nodebw-heat"}}
+J
+	"$NODEBW" predict --calibration "$m" --app "$tmp/app22.json" --measure \
+		--measure-output "$tmp/app-m.json" --json >"$tmp/appj" 2>"$tmp/err3"
+	check "--measure --app: exit 0" test $? -eq 0
+	check "--measure --app: the local box's one-device run in local_boxes" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))
+sys.exit(not [b for b in c.get('local_boxes', []) if b['box'] == [12, 12, 22]])" "$tmp/app-m.json"
+	check "--measure --app: its compute is that run" \
+		grep -q "the one-device run of this box (radius 1, 1 field)" "$tmp/appj"
 else
 	ok "# SKIP no two OpenMP offload devices: predict --measure not run"
 fi

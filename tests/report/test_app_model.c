@@ -104,6 +104,18 @@ static void test_rect_device(void **state)
 	assert_string_equal(p.dominant, "compute");
 	assert_true(p.strided_unmeasured);
 	assert_true(p.box_measured);
+	/* A blocking P2P curve with a latency: the rectangular copy is one copy per contiguous
+	 * run: the x-face 3 fields x 12 x 22 rows of 4 B, the y-face 3 x 22 runs of 48 B:
+	 * 792 x (1e-6 + 4e-10) + 66 x (1e-6 + 4.8e-9) = 8.586336e-4 s. */
+	struct nbw_xpath more[4] = {paths[0], paths[1], paths[2], path("p2p/sync", 10.0)};
+	more[3].alpha_s = 1e-6;
+	c.paths = more;
+	c.npaths = 4;
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, a.copy, &p, why,
+					 sizeof(why)), 0);
+	assert_true(REL(p.exchange_s, 8.586336e-4) < 1e-9);
+	c.paths = paths;
+	c.npaths = 3;
 	/* Host-staged: DtoH + HtoD per message: 3168 / 5e9 + 3168 / 4e9 = 1.4256e-6 s. */
 	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, NBW_APP_HOST_STAGED, a.copy, &p, why,
 					 sizeof(why)), 0);
