@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Every device at once (host-to-all, all-to-host) and the P2P ring: at the run's comparison
+ * Every device at once (host-to-all, all-to-host), the P2P ring and all-to-all: at the run's comparison
  * size (nbw_analysis_comparison_bytes), the aggregate against three references: the sum of each stream timed alone
  * (how well the copies scale), the sum of the links' theoretical figures (what the wires
  * could carry) and the host memory measured alone, which the host backend measures with one
@@ -20,7 +20,8 @@
 
 static bool concurrent(const struct nbw_rv_meas *x)
 {
-	return !strcmp(x->concurrency, "all") || !strcmp(x->concurrency, "ring");
+	return !strcmp(x->concurrency, "all") || !strcmp(x->concurrency, "ring") ||
+	       !strcmp(x->concurrency, "a2a");
 }
 
 static bool same_series(const struct nbw_rv_meas *a, const struct nbw_rv_meas *b)
@@ -113,7 +114,13 @@ static json_t *one(json_t *devices, json_t *ms, const struct nbw_rv_meas *x)
 	for (int i = 0; i < x->nstreams; i++) {
 		const struct nbw_rv_stream *s = &x->streams[i];
 		double g = s->gbps, a = s->alone_gbps;
-		json_array_append_new(devs, end_json(s->dst >= 0 ? s->dst : s->src));
+		/* Each device once (all-to-all names every device n - 1 times). */
+		int dev = s->dst >= 0 ? s->dst : s->src;
+		bool seen = false;
+		for (int k = 0; k < i && !seen; k++)
+			seen = (x->streams[k].dst >= 0 ? x->streams[k].dst : x->streams[k].src) == dev;
+		if (!seen)
+			json_array_append_new(devs, end_json(dev));
 		json_array_append_new(out, json_pack("{s:o, s:o, s:o, s:o}", "src",
 						     end_json(s->src), "dst", end_json(s->dst),
 						     "gbps", nbw_an_num(g, true), "alone_gbps",
@@ -136,8 +143,9 @@ static json_t *one(json_t *devices, json_t *ms, const struct nbw_rv_meas *x)
 	double links = x->theoretical > 0.0 ? x->theoretical : NAN;
 	char said[200];
 	const char *bound = verdict(x->gbps, links, ref, said, sizeof(said));
-	const char *pattern = p2p ? "ring" : !strcmp(x->direction, "htod") ? "host-to-all"
-									   : "all-to-host";
+	const char *pattern = p2p ? (!strcmp(x->concurrency, "a2a") ? "all-to-all" : "ring")
+			      : !strcmp(x->direction, "htod") ? "host-to-all"
+							      : "all-to-host";
 	json_t *o = json_pack(
 		"{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:o, "
 		"s:o, s:o, s:o, s:o, s:s}",

@@ -147,11 +147,50 @@ static int get_match(json_t *o, const char *where, const char *key, struct nbw_c
 }
 
 static const char *const dirs[] = { "htod", "dtoh", "p2p", NULL };
-static const char *const concs[] = { "single", "bidir", NULL };
+static const char *const concs[] = { "single", "bidir", "a2a", "all", NULL };
+static const char *const bidir_figures[] = { "sum", "per_direction", NULL };
 static const char *const engines[] = { "copy", "kernel", "any", NULL };
 static const char *const mems[] = { "pageable", "pinned", "registered", "hugepage", "none", NULL };
 static const char *const modes[] = { "sync", "async", "nowait", "parallel", "kernel", NULL };
 static const char *const apis[] = { "omp", "cuda", "hip", "ze", "host", NULL };
+
+/* Copies at the same time: "a2a" (P2P, each pair during all-to-all, or with "aggregate"
+ * true all of them together), "all" (host-to-all, all-to-host: the aggregate); and which
+ * figure of a bidirectional pair a rule gives, "bidir_figure": "sum" (the default) or
+ * "per_direction" (include/nodebw/bidir.h). */
+static int read_concurrent(json_t *o, const char *where, struct nbw_crit *r, char *err,
+			   size_t errlen)
+{
+	char conc[16], fig[16];
+	json_t *ag = json_object_get(o, "aggregate");
+	if (ag && !json_is_boolean(ag))
+		return bad(err, errlen, where, "aggregate", "must be true or false");
+	if (get_str(o, where, "concurrency", false, conc, sizeof(conc), err, errlen) ||
+	    get_str(o, where, "bidir_figure", false, fig, sizeof(fig), err, errlen) ||
+	    one_of(fig, bidir_figures, where, "bidir_figure", err, errlen))
+		return -1;
+	bool p2p = json_is_string(json_object_get(o, "direction")) &&
+		   strcmp(json_string_value(json_object_get(o, "direction")), "p2p") == 0;
+	r->aggregate = json_is_true(ag) || strcmp(conc, "all") == 0;
+	r->bidir_per_direction = strcmp(fig, "per_direction") == 0;
+	if (strcmp(conc, "a2a") == 0 && !p2p)
+		return bad(err, errlen, where, "concurrency",
+			   "a2a (every ordered pair at once) is a P2P concurrency");
+	if (strcmp(conc, "all") == 0 && p2p)
+		return bad(err, errlen, where, "concurrency",
+			   "all (every device at once) is a host-to-device or device-to-host "
+			   "concurrency; P2P has a2a");
+	if (strcmp(conc, "all") == 0 && json_is_false(ag))
+		return bad(err, errlen, where, "aggregate",
+			   "every device at once (all) is judged as its aggregate");
+	if (ag && strcmp(conc, "a2a") && strcmp(conc, "all"))
+		return bad(err, errlen, where, "aggregate",
+			   "only copies at the same time (a2a, all) have an aggregate");
+	if (fig[0] && strcmp(conc, "bidir"))
+		return bad(err, errlen, where, "bidir_figure",
+			   "only a bidirectional (bidir) rule says which of its figures it gives");
+	return 0;
+}
 
 /* What thresholds and published rows share: the path they select. */
 static int read_path(json_t *o, const char *where, struct nbw_crit *r, char *err, size_t errlen)
@@ -170,7 +209,8 @@ static int read_path(json_t *o, const char *where, struct nbw_crit *r, char *err
 	    one_of(r->host_mem, mems, where, "host_mem", err, errlen) ||
 	    get_str(o, where, "mode", false, r->mode, sizeof(r->mode), err, errlen) ||
 	    one_of(r->mode, modes, where, "mode", err, errlen) ||
-	    get_num(o, where, "min_bytes", false, 0, 1e15, &mb, err, errlen))
+	    get_num(o, where, "min_bytes", false, 0, 1e15, &mb, err, errlen) ||
+	    read_concurrent(o, where, r, err, errlen))
 		return -1;
 	if (!r->concurrency[0])
 		snprintf(r->concurrency, sizeof(r->concurrency), "single");
@@ -215,7 +255,8 @@ static int read_threshold(json_t *o, const char *where, struct nbw_crit *r, char
 			  size_t errlen)
 {
 	static const char *const keys[] = { "name", "gpu", "api", "direction", "concurrency",
-		"engine", "host_mem", "mode", "min_bytes", "min_gbps", "note", NULL };
+		"aggregate", "bidir_figure", "engine", "host_mem", "mode", "min_bytes", "min_gbps",
+		"note", NULL };
 	memset(r, 0, sizeof(*r));
 	r->kind = NBW_CRIT_THRESHOLD;
 	if (!json_is_object(o)) {
@@ -241,8 +282,8 @@ static int read_reference(json_t *o, const char *where, struct nbw_crit *r, char
 			  size_t errlen)
 {
 	static const char *const keys[] = { "gpu", "match", "api", "direction", "concurrency",
-		"engine", "link", "link_match", "host_mem", "mode", "gbps_low", "gbps_high",
-		"min_bytes", "basis", "source", "url", "note", NULL };
+		"aggregate", "bidir_figure", "engine", "link", "link_match", "host_mem", "mode",
+		"gbps_low", "gbps_high", "min_bytes", "basis", "source", "url", "note", NULL };
 	static const char *const bases[] = { "measured", "floor", "spec-only", NULL };
 	char basis[16];
 	memset(r, 0, sizeof(*r));
@@ -268,6 +309,11 @@ static int read_reference(json_t *o, const char *where, struct nbw_crit *r, char
 	snprintf(r->link_match, sizeof(r->link_match), "%s", lm ? json_string_value(lm) : "");
 	if (r->hi < r->lo)
 		return bad(err, errlen, where, "gbps_high", "is below gbps_low");
+	/* Every published bidirectional figure says which it is (include/nodebw/bidir.h). */
+	if (strcmp(r->concurrency, "bidir") == 0 && !json_object_get(o, "bidir_figure"))
+		return bad(err, errlen, where, "bidir_figure",
+			   "missing: a bidirectional row gives the sum or each direction's figure "
+			   "(\"sum\" or \"per_direction\")");
 	r->spec_only = strcmp(basis, "spec-only") == 0;
 	r->floor = strcmp(basis, "floor") == 0;
 	snprintf(r->name, sizeof(r->name), "%s %s %s%s", r->gpu, r->link[0] ? r->link : r->direction,

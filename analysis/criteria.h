@@ -27,6 +27,8 @@ struct nbw_crit {
 	long long min_bytes;             /* 0: the largest size measured */
 	bool spec_only;                  /* a datasheet's link rate */
 	bool floor;                      /* a published health check's pass threshold */
+	bool aggregate;                  /* judges every stream of a concurrent set together */
+	bool bidir_per_direction;        /* bidir: the figure is each direction's, not the sum */
 	char source[1200], url[256];
 };
 

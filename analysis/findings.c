@@ -26,6 +26,8 @@ static const char *conc_words(const char *c)
 		return "both directions at once, ";
 	if (strcmp(c, "ring") == 0)
 		return "ring, ";
+	if (strcmp(c, "a2a") == 0)
+		return "all-to-all, ";
 	return "";
 }
 

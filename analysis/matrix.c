@@ -16,6 +16,7 @@
 
 #include "measure.h"
 #include "nodebw/analysis.h"
+#include "nodebw/bidir.h"
 
 struct series {
 	const char *api, *direction, *mode, *host_mem, *concurrency, *peer_access, *bind;
@@ -37,8 +38,10 @@ static bool same_series(const struct series *s, const struct nbw_rv_meas *x, boo
 
 static bool wanted(const struct nbw_rv_meas *x, bool p2p)
 {
-	if (p2p) /* the ring is every pair at once: its own table (nbw_analysis_concurrent) */
-		return strcmp(x->direction, "p2p") == 0 && strcmp(x->concurrency, "ring") != 0;
+	if (p2p) /* the ring and all-to-all are many pairs at once: their own table
+		  * (nbw_analysis_concurrent) */
+		return strcmp(x->direction, "p2p") == 0 && strcmp(x->concurrency, "ring") != 0 &&
+		       strcmp(x->concurrency, "a2a") != 0;
 	return (strcmp(x->direction, "htod") == 0 || strcmp(x->direction, "dtoh") == 0) &&
 	       strcmp(x->concurrency, "single") == 0;
 }
@@ -191,8 +194,8 @@ static json_t *matrix_notes(const struct series *s)
 		"microseconds"));
 	if (strcmp(s->concurrency, "bidir") == 0)
 		json_array_append_new(notes, json_string(
-			"bidirectional: aggregate of both directions at once (2 x bytes / wall "
-			"time); cell (a, b) is the run whose first stream goes a -> b; its latency "
+			NBW_BIDIR_DEFINITION "; gbps is the sum, bidir.directions each direction's "
+			"own; cell (a, b) is the run whose first stream goes a -> b; its latency "
 			"is the wall time of both transfers"));
 	json_array_append_new(notes, json_string(
 		"a diagonal cell is a copy within one device: " NBW_SAME_DEVICE_LABEL));
@@ -241,6 +244,7 @@ json_t *nbw_analysis_matrices_at(json_t *devices, json_t *measurements, long lon
 			}
 			if (x.bytes == s[k].big && json_is_null(json_object_get(cell, "gbps"))) {
 				json_object_set_new(cell, "gbps", nbw_an_num(x.gbps, false));
+				nbw_bidir_json(cell, &x); /* both figures of both at once */
 				set_interval(cell, &x);
 				json_object_set_new(cell, "fraction",
 						    x.theoretical > 0.0

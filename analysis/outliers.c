@@ -201,7 +201,7 @@ json_t *nbw_analysis_outliers_at(json_t *devices, json_t *measurements, long lon
 		 * memory (nbw_analysis_concurrent), not as one device among peers. */
 		if (!nbw_rv_meas_read(devices, m, &k->x) || !nbw_rv_meas_usable(&k->x) ||
 		    k->x.same_device || !isfinite(k->x.gbps) || !strcmp(k->x.concurrency, "all") ||
-		    !strcmp(k->x.concurrency, "ring"))
+		    !strcmp(k->x.concurrency, "ring") || !strcmp(k->x.concurrency, "a2a"))
 			continue;
 		snprintf(k->series, sizeof(k->series), "%s|%s|%s|%s|%s|%s|%s", k->x.api,
 			 k->x.direction, k->x.mode, k->x.host_mem, k->x.concurrency,

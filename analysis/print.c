@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "measure.h"
+#include "nodebw/bidir.h"
 #include "nodebw/analysis.h"
 #include "nodebw/sizes.h"
 
@@ -57,7 +58,7 @@ static void series_title(FILE *f, json_t *mx)
 		fprintf(f, ", bind %s", bind);
 }
 
-enum what { BANDWIDTH, FRACTION, LATENCY, LINK };
+enum what { BANDWIDTH, DIRECTION, FRACTION, LATENCY, LINK };
 
 static void cell_text(json_t *cell, enum what w, char *buf, size_t len)
 {
@@ -70,6 +71,12 @@ static void cell_text(json_t *cell, enum what w, char *buf, size_t len)
 	switch (w) {
 	case BANDWIDTH:
 		fmt_num(buf, len, num(cell, "gbps"), "%.2f");
+		break;
+	case DIRECTION: /* cell (a, b) of both directions at once: a -> b's own figure */
+		fmt_num(buf, len,
+			num(json_array_get(json_object_get(json_object_get(cell, "bidir"),
+							   "directions"), 0), "gbps"),
+			"%.2f");
 		break;
 	case FRACTION:
 		fmt_pct(buf, len, num(cell, "fraction"));
@@ -87,6 +94,22 @@ static void cell_text(json_t *cell, enum what w, char *buf, size_t len)
 		strcat(buf, "*");
 }
 
+/* Cell (r, c); each direction's own figure of a pair measured once as (c, r) is that
+ * run's second direction. */
+static void grid_text(json_t *cells, size_t r, size_t c, enum what w, char *buf, size_t len)
+{
+	json_t *cell = json_array_get(json_array_get(cells, r), c);
+	json_t *t = json_array_get(json_array_get(cells, c), r);
+	if (w == DIRECTION && !json_object_get(cell, "bidir") && json_object_get(t, "bidir")) {
+		fmt_num(buf, len,
+			num(json_array_get(json_object_get(json_object_get(t, "bidir"),
+							   "directions"), 1), "gbps"),
+			"%.2f");
+		return;
+	}
+	cell_text(cell, w, buf, len);
+}
+
 static void print_grid(FILE *f, json_t *mx, enum what w)
 {
 	json_t *ids = json_object_get(mx, "devices"), *cells = json_object_get(mx, "cells");
@@ -95,7 +118,7 @@ static void print_grid(FILE *f, json_t *mx, enum what w)
 	char buf[NBW_RV_LINK_LEN];
 	for (size_t r = 0; r < n; r++)
 		for (size_t c = 0; c < n; c++) {
-			cell_text(json_array_get(json_array_get(cells, r), c), w, buf, sizeof(buf));
+			grid_text(cells, r, c, w, buf, sizeof(buf));
 			if ((int)strlen(buf) + 1 > width)
 				width = (int)strlen(buf) + 1;
 		}
@@ -106,7 +129,7 @@ static void print_grid(FILE *f, json_t *mx, enum what w)
 	for (size_t r = 0; r < n; r++) {
 		fprintf(f, "  %7lld", (long long)json_integer_value(json_array_get(ids, r)));
 		for (size_t c = 0; c < n; c++) {
-			cell_text(json_array_get(json_array_get(cells, r), c), w, buf, sizeof(buf));
+			grid_text(cells, r, c, w, buf, sizeof(buf));
 			fprintf(f, " %*s", width, buf);
 		}
 		fprintf(f, "\n");
@@ -170,8 +193,13 @@ void nbw_analysis_print_matrices(FILE *f, json_t *matrices)
 			       lsz, sizeof(lsz));
 		fprintf(f, ": bandwidth at %s, %s (median; %s; rows = source, columns = "
 			   "destination)\n",
-			bsz, bidir ? "aggregate of both directions" : "one direction", UNITS);
+			bsz, bidir ? "the sum of both directions" : "one direction", UNITS);
 		print_grid(f, mx, BANDWIDTH);
+		if (bidir) {
+			fprintf(f, "  each direction at %s (cell a, b: a -> b's own figure while b -> a "
+				   "copies; %s)\n", bsz, NBW_BIDIR_DEFINITION);
+			print_grid(f, mx, DIRECTION);
+		}
 		if (has_fraction(mx)) {
 			fprintf(f, "  fraction of theoretical (%s; '-' = not known)\n", UNITS);
 			print_grid(f, mx, FRACTION);

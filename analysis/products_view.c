@@ -308,6 +308,15 @@ bool nbw_pv_vpath(const struct nbw_pv_verdicts *v, size_t i, struct nbw_pv_vpath
 	out->verdict = jstr(p, "verdict");
 	out->reason = jstr(p, "reason");
 	out->bytes = i_of(p, "bytes", -1);
+	out->aggregate = json_is_true(json_object_get(p, "aggregate"));
+	json_t *b = json_object_get(p, "bidir"), *d = json_object_get(b, "directions");
+	out->bidir_sum_gbps = jnum(b, "sum_gbps");
+	for (size_t k = 0; k < 2; k++) {
+		json_t *e = json_array_get(d, k);
+		out->bidir_dir_gbps[k] = jnum(e, "gbps");
+		out->bidir_src[k] = (int)i_of(e, "src", -1);
+		out->bidir_dst[k] = (int)i_of(e, "dst", -1);
+	}
 	out->judgements_ = json_object_get(p, "judgements");
 	out->njudgements = json_array_size(out->judgements_);
 	return true;

@@ -13,6 +13,9 @@
  * judged on the best copy at the comparison size. The path's verdict is the worst of its judgements: below a
  * threshold, below a reference, pass; "not judged" when nothing applied or a site threshold
  * could not be evaluated (no measurement of the kind it names) and nothing failed.
+ * Copies made at the same time (each pair during all-to-all, and the aggregates) are paths
+ * too: analysis/verdicts_conc.c. A bidirectional path shows both of its figures
+ * (include/nodebw/bidir.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +26,8 @@
 #include "criteria.h"
 #include "measure.h"
 #include "nodebw/analysis.h"
+#include "nodebw/bidir.h"
+#include "verdicts_conc.h"
 #include "nodebw/sizes.h"
 
 #define V_PASS "pass"
@@ -34,6 +39,8 @@ struct pmeas {
 	struct nbw_rv_meas x;
 	char key[96];
 	const char *name_src, *name_dst; /* device names ("" for the host) */
+	bool aggregate;                  /* every stream of a concurrent set together */
+	char where[24];                  /* set for concurrent paths (nbw_vc_where) */
 };
 
 static int cmp_pmeas(const void *a, const void *b)
@@ -69,6 +76,19 @@ static bool take(json_t *devices, json_t *m, struct pmeas *p)
 	return true;
 }
 
+/* A path of copies made at the same time (analysis/verdicts_conc.c). */
+static void take_conc(json_t *devices, const struct nbw_vc_path *v, struct pmeas *p)
+{
+	p->x = v->x;
+	p->aggregate = v->aggregate;
+	nbw_vc_where(v, p->where, sizeof(p->where));
+	snprintf(p->key, sizeof(p->key), "%s|%s|%s%s|%04d|%04d", p->x.api, p->x.direction,
+		 p->x.concurrency, v->aggregate ? "+" : "", v->aggregate ? 0 : p->x.src + 1,
+		 v->aggregate ? 0 : p->x.dst + 1);
+	p->name_src = dev_name(devices, p->x.api, p->x.src);
+	p->name_dst = dev_name(devices, p->x.api, p->x.dst);
+}
+
 static bool name_matches(const struct nbw_crit *r, const char *name)
 {
 	for (size_t i = 0; i < r->nmatch; i++) {
@@ -86,7 +106,7 @@ static bool name_matches(const struct nbw_crit *r, const char *name)
 static bool names_path(const struct nbw_crit *r, const struct pmeas *p)
 {
 	if ((r->api[0] && strcmp(r->api, p->x.api)) || strcmp(r->direction, p->x.direction) ||
-	    strcmp(r->concurrency, p->x.concurrency))
+	    strcmp(r->concurrency, p->x.concurrency) || r->aggregate != p->aggregate)
 		return false;
 	if (p->x.src >= 0 && !name_matches(r, p->name_src))
 		return false;
@@ -171,6 +191,16 @@ static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r
 				 selection_words(r, sel, sizeof(sel)));
 		return judgement(against, r->name, src, r->lo, NULL, V_NJ, reason);
 	}
+	/* A per-direction figure is met by the slower direction of a bidirectional pair
+	 * (include/nodebw/bidir.h); the sum by the measurement's own figure. */
+	struct pmeas slower;
+	struct nbw_bidir bd;
+	bool per_dir = r->bidir_per_direction && nbw_bidir_figures(&b->x, &bd);
+	if (per_dir) {
+		slower = *b;
+		slower.x.gbps = nbw_bidir_slower(&bd);
+		b = &slower;
+	}
 	long long need = r->min_bytes;
 	if (!thr && need > NBW_CRIT_SATURATED_BYTES)
 		need = NBW_CRIT_SATURATED_BYTES;
@@ -185,17 +215,18 @@ static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r
 				      : (1.0 - c->ref_tolerance) * r->lo;
 	bool ok = b->x.gbps >= limit;
 	if (thr)
-		snprintf(reason, sizeof(reason), "%.2f GB/s at %s (%s %s) %s the site threshold "
-			 "%.2f GB/s", b->x.gbps, csz, b->x.mode, b->x.host_mem, ok ? ">=" : "<",
-			 limit);
+		snprintf(reason, sizeof(reason), "%.2f GB/s%s at %s (%s %s) %s the site threshold "
+			 "%.2f GB/s", b->x.gbps, per_dir ? " (the slower direction)" : "", csz,
+			 b->x.mode, b->x.host_mem, ok ? ">=" : "<", limit);
 	else {
 		char range[64];
 		if (r->hi > r->lo)
 			snprintf(range, sizeof(range), "%g-%g", r->lo, r->hi);
 		else
 			snprintf(range, sizeof(range), "%g", r->lo);
-		snprintf(reason, sizeof(reason), "%.2f GB/s at %s (%s %s) %s %.2f GB/s = %.0f %% of "
-			 "the %s %s GB/s", b->x.gbps, csz, b->x.mode, b->x.host_mem, ok ? ">=" : "<",
+		snprintf(reason, sizeof(reason), "%.2f GB/s%s at %s (%s %s) %s %.2f GB/s = %.0f %% of "
+			 "the %s %s GB/s", b->x.gbps, per_dir ? " (the slower direction)" : "", csz,
+			 b->x.mode, b->x.host_mem, ok ? ">=" : "<",
 			 limit, 100.0 * limit / r->lo,
 			 r->spec_only ? "datasheet's" : r->floor ? "published floor" : "published",
 			 range);
@@ -289,7 +320,9 @@ static json_t *judge_path(const struct nbw_criteria *c, const struct pmeas *p, s
 		b = p;
 	char where[32];
 	bool p2p = strcmp(p->x.direction, "p2p") == 0;
-	if (p2p)
+	if (p->where[0])
+		snprintf(where, sizeof(where), "%s", p->where);
+	else if (p2p)
 		snprintf(where, sizeof(where), "%d%s%d", p->x.src,
 			 strcmp(p->x.concurrency, "bidir") ? "->" : "<->", p->x.dst);
 	else
@@ -299,6 +332,8 @@ static json_t *judge_path(const struct nbw_criteria *c, const struct pmeas *p, s
 				 p->x.concurrency, "src", p->x.src, "dst", p->x.dst, "where", where,
 				 "device", p->name_src[0] ? p->name_src : p->name_dst, "link",
 				 b->x.link, "bytes", (json_int_t)cmp, "judgements", js);
+	json_object_set_new(path, "aggregate", json_boolean(p->aggregate));
+	nbw_bidir_json(path, &b->x);
 	settle(path, js, p);
 	return path;
 }
@@ -319,6 +354,15 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 	}
 	for (size_t i = 0; i < nm; i++)
 		n += take(devices, json_array_get(measurements, i), &p[n]);
+	struct nbw_vc_path *cv = NULL;
+	size_t ncv = nbw_vc_paths(devices, measurements, &cv);
+	struct pmeas *grown = ncv ? realloc(p, (n + ncv) * sizeof(*p)) : p;
+	for (size_t i = 0; grown && i < ncv; i++) {
+		p = grown;
+		memset(&p[n], 0, sizeof(p[n]));
+		take_conc(devices, &cv[i], &p[n++]);
+	}
+	free(cv);
 	long long cmp = nbw_analysis_comparison_bytes(devices, measurements);
 	char csz[32];
 	nbw_size_label(cmp > 0 ? (uint64_t)cmp : 0, csz, sizeof(csz));
@@ -344,7 +388,9 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 			    json_integer_value(json_object_get(counts, V_REF));
 	char rule[600];
 	snprintf(rule, sizeof(rule), "each path at %s, the comparison size (every device and "
-		 "pair has it), the best of the measurements a criterion selects: site threshold (>= min_gbps), published "
+		 "pair has it), the best of the measurements a criterion selects (each pair during "
+		 "all-to-all by its own stream, the aggregates by all streams' bytes / wall time): "
+		 "site threshold (>= min_gbps), published "
 		 "figure (>= %.0f %% of its low end; spec-only rows and the link's theoretical "
 		 "figure: >= %.0f %%)", csz,
 		 100.0 * (1.0 - (c ? c->ref_tolerance : NBW_REF_TOLERANCE_DEFAULT)),
@@ -364,13 +410,17 @@ int nbw_verdicts_failed(json_t *v)
 static void print_path(FILE *f, json_t *p)
 {
 	const char *dir = json_string_value(json_object_get(p, "direction"));
-	fprintf(f, "  %-15s %-5s %s %-6s %-8s %-22.22s %s\n",
+	fprintf(f, "  %-15s %-5s %s %-6s %-9s %-22.22s %s\n",
 		json_string_value(json_object_get(p, "verdict")),
 		json_string_value(json_object_get(p, "api")), dir,
 		json_string_value(json_object_get(p, "concurrency")),
 		json_string_value(json_object_get(p, "where")),
 		json_string_value(json_object_get(p, "link")),
 		json_string_value(json_object_get(p, "reason")));
+	char both[160];
+	nbw_bidir_words(json_object_get(p, "bidir"), both, sizeof(both));
+	if (both[0])
+		fprintf(f, "  %-15s both directions at once: %s\n", "", both);
 }
 
 /* The paths not judged, one line per reason (with --all each is listed instead). */
@@ -423,7 +473,7 @@ void nbw_verdicts_print(FILE *f, json_t *v, bool all)
 		if (!all && r < 2)
 			continue;
 		if (!shown++)
-			fprintf(f, "  %-15s %-5s %s %-6s %-8s %-22s %s\n", "verdict", "api", "dir",
+			fprintf(f, "  %-15s %-5s %s %-6s %-9s %-22s %s\n", "verdict", "api", "dir",
 				"conc.", "path", "link", "reason");
 		print_path(f, p);
 	}

@@ -6,7 +6,7 @@
 static const char *const dirs[] = { "htod", "dtoh", "p2p" };
 static const char *const modes[] = { "sync", "async", "nowait", "parallel", "kernel", "chase" };
 static const char *const mems[] = { "pageable", "pinned", "registered", "hugepage", "none" };
-static const char *const concs[] = { "single", "dual", "bidir", "all", "ring" };
+static const char *const concs[] = { "single", "dual", "bidir", "all", "ring", "a2a" };
 static const char *const peers[] = { "n/a", "enabled", "disabled" };
 
 #define NAME_OF(tab, v) ((unsigned)(v) < sizeof(tab) / sizeof(tab[0]) ? tab[v] : "?")

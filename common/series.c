@@ -46,6 +46,12 @@ static const struct nbw_series_kind kinds[] = {
 	  "per device",
 	  "aggregate GB/s = number of devices x size / wall time from the earliest start to the "
 	  "latest end of all transfers; per pair = size / that thread's time" },
+	{ NBW_P2P, NBW_CONC_A2A, NBW_THREADS_ALL, 2, "all-to-all",
+	  "every ordered pair of devices at once (n(n-1) copies, each from its own host "
+	  "thread; the first " NBW_A2A_MAX_DEVICES_STR " devices)",
+	  "aggregate GB/s = n(n-1) x size (every ordered pair's copy counted once) / wall time "
+	  "from the earliest start to the latest end of all transfers; per pair = size / that "
+	  "thread's time" },
 };
 
 static const char *const thread_words[NBW_THREADS_COUNT] = { "1", "2", "all" };

@@ -173,7 +173,10 @@ int nbw_staging_sweep(const char *out, long only_pid)
 			struct dent64 *e = (struct dent64 *)(buf + off);
 			off += e->reclen;
 			size_t el = strlen(e->name);
-			if (el == bl + 10 && strncmp(e->name, prefix, bl + 4) == 0) {
+			/* OUT.tmpXXXXXX, and OUT.tmpXXXXXX.old: the earlier output a writer
+			 * moved aside where the folders could not be exchanged */
+			if ((el == bl + 10 || (el == bl + 14 && !strcmp(e->name + bl + 10, ".old"))) &&
+			    strncmp(e->name, prefix, bl + 4) == 0) {
 				memcpy(names[nn], e->name, el + 1);
 				nn++;
 			}

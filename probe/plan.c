@@ -74,6 +74,21 @@ size_t nbw_plan_sets(const struct nbw_series_kind *k, const struct nbw_plan_devi
 			}
 		return n;
 	}
+	if (k->conc == NBW_CONC_A2A) {
+		/* Every ordered pair at once, in the order 0->1, 0->2, ..., 1->0, ...; one set
+		 * (the matrix sizes unless devices were named), at most NBW_A2A_MAX_DEVICES. */
+		int na = nd > NBW_A2A_MAX_DEVICES ? NBW_A2A_MAX_DEVICES : nd;
+		if ((s = put(out, max, &n, (unsigned)(na * (na - 1)), k->conc, !d->named))) {
+			unsigned i = 0;
+			for (int a = 0; a < na; a++)
+				for (int b = 0; b < na; b++)
+					if (a != b) {
+						s->src[i] = devs[a];
+						s->dst[i++] = devs[b];
+					}
+		}
+		return n;
+	}
 	if (nd == 1) { /* a same-device copy, labelled so (never a peer link) */
 		if (k->conc == NBW_CONC_SINGLE && (s = put(out, max, &n, 1, k->conc, false)))
 			s->src[0] = s->dst[0] = devs[0];
@@ -162,7 +177,8 @@ static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kin
 		 k->pattern);
 	if (caps->supports && caps->supports(caps->ctx, k->dir, mode, mem, why, sizeof(why)))
 		return add_skip(out, k, mode, mem, what, why);
-	if (mode == NBW_MODE_PARALLEL && (k->conc == NBW_CONC_ALL || k->conc == NBW_CONC_RING))
+	if (mode == NBW_MODE_PARALLEL && (k->conc == NBW_CONC_ALL || k->conc == NBW_CONC_RING ||
+					  k->conc == NBW_CONC_A2A))
 		return add_skip(out, k, mode, mem, what,
 				"the parallel mode spreads one copy over every host core already; "
 				"several at once would only share the same cores");

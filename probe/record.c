@@ -38,6 +38,7 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 	const char *more = conc == NBW_CONC_DUAL    ? " (and the same for the second device)"
 			   : conc == NBW_CONC_ALL   ? " (and the same for every other device at once)"
 			   : conc == NBW_CONC_RING  ? " (and every device to its ring neighbour at once)"
+			   : conc == NBW_CONC_A2A   ? " (and every other ordered pair at once)"
 			   : conc == NBW_CONC_BIDIR ? " (and the reverse direction at once)"
 						    : "";
 	if (DIR(s) == NBW_P2P && s->plan->mode == NBW_MODE_KERNEL)

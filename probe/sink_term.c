@@ -78,7 +78,8 @@ static void endpoints(const int *dev, unsigned n, char *buf, size_t len)
  * All-at-once and ring sets are one per series: always shown. */
 static bool quiet_set(const struct nbw_plan_set *set)
 {
-	return set->matrix_only && set->conc != NBW_CONC_ALL && set->conc != NBW_CONC_RING;
+	return set->matrix_only && set->conc != NBW_CONC_ALL && set->conc != NBW_CONC_RING &&
+	       set->conc != NBW_CONC_A2A;
 }
 
 /* "omp-htod sync pageable, two devices, two host threads at once (host -> 0+1)" */
@@ -93,6 +94,20 @@ static void series_name(const struct nbw_series_info *si, bool wide, char *out, 
 		  sizeof(a));
 	endpoints(p->set.dst, p->kind->dir == NBW_DTOH && one_host ? 1 : p->set.nstreams, b,
 		  sizeof(b));
+	if (p->set.conc == NBW_CONC_A2A) {
+		/* Every ordered pair: the devices once each, "0+1+2+3->each other". */
+		int d[NBW_MAX_STREAMS];
+		unsigned nd = 0;
+		for (unsigned i = 0; i < p->set.nstreams; i++) {
+			unsigned k = 0;
+			while (k < nd && d[k] != p->set.src[i])
+				k++;
+			if (k == nd)
+				d[nd++] = p->set.src[i];
+		}
+		endpoints(d, nd, a, sizeof(a));
+		snprintf(b, sizeof(b), "each other (all-to-all)");
+	}
 	bool peer = p->peer != NBW_PEER_NA;
 	if (wide)
 		snprintf(out, len, "%s-%s  mode %s  host memory %s%s%s  %s  (%s -> %s)", si->api,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Whole node, part 3: every device at once (host-to-all, all-to-host) and the P2P ring, as
- * nbw_analysis_concurrent gives them: the aggregate against the sum of each stream alone,
+ * Whole node, part 3: every device at once (host-to-all, all-to-host), the P2P ring and
+ * all-to-all, as nbw_analysis_concurrent gives them: the aggregate against the sum of each stream alone,
  * the sum of the links' theoretical figures and the host memory measured alone, the bound
  * those support (none where the aggregate exceeds them) and what was measured, in words.
  */
@@ -37,9 +37,10 @@ void nbw_node_concurrent(struct nbw_rdoc *r, json_t *rows, const char *tag, int 
 	if (json_array_size(rows) == 0)
 		return;
 	nbw_rdoc_heading(r, level, "Every device at once");
-	nbw_rdoc_para(r, "Host to every device at once, every device to the host at once, and "
+	nbw_rdoc_para(r, "Host to every device at once, every device to the host at once, "
 			 "the ring in which every device sends to the next (the halo exchange of "
-			 "the solver's Version 4 in one direction), one host thread per device. "
+			 "the solver's Version 4 in one direction), one host thread per device, and "
+			 "all-to-all, every ordered pair at once from one host thread each. "
 			 "Scaling below 1 means the copies slow each other down. The references are "
 			 "the links' theoretical sum and the host memory measured alone (the host "
 			 "backend's one copy over every core); the lower one the aggregate stays "

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/bidir.h"
 #include "nodebw/products.h"
 #include "nodebw/analysis.h"
 #include "node_priv.h"
@@ -104,7 +105,7 @@ static void describe(const struct mx_info *m, char *out, size_t outlen)
 {
 	bool bidir = strcmp(m->conc, "bidir") == 0;
 	snprintf(out, outlen, "%s %s%s, %s%s%s%s", m->api, m->host_memory ? "" : "P2P ",
-		 m->mode, bidir ? "both directions at once (aggregate)" : "one stream",
+		 m->mode, bidir ? "both directions at once (the sum)" : "one stream",
 		 strcmp(m->peer, "n/a") ? ", peer access " : "",
 		 strcmp(m->peer, "n/a") ? m->peer : "",
 		 m->host_memory ? ": copies within host memory, not peer links" : "");
@@ -139,7 +140,8 @@ static void context(const struct mx_info *m, char *out, size_t outlen)
 		return;
 	if (strcmp(m->conc, "bidir") == 0)
 		k += snprintf(out + k, outlen - (size_t)k, " Cell (a, b): both directions at once "
-			      "(the run whose first stream goes a -> b), their aggregate GB/s.");
+			      "(the run whose first stream goes a -> b), the sum of both ("
+			      NBW_BIDIR_DEFINITION "; nodebw matrix shows each direction too).");
 	if (k >= 0 && (size_t)k < outlen && m->host_memory)
 		k += snprintf(out + k, outlen - (size_t)k, " These devices are host memory "
 			      "(host-plugin devices or host memory regions): the cells are copies "

@@ -5,6 +5,7 @@
  * pass, each judgement that failed with its limit and source; the paths not judged by
  * reason.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,7 +21,15 @@ static void verdict_rows(struct nbw_rtable *t, const struct nbw_pv_vpath *p)
 		if (!strcmp(j.verdict, "pass") || !strcmp(j.verdict, "not judged"))
 			continue;
 		nbw_rtable_cell(t, "%s", j.verdict);
-		nbw_rtable_cell(t, "%s %s %s %s", p->api, p->direction, p->concurrency, p->where);
+		if (isfinite(p->bidir_sum_gbps)) /* both figures of both directions at once */
+			nbw_rtable_cell(t, "%s %s %s %s (sum %.2f GB/s; %d->%d %.2f, %d->%d %.2f "
+					"GB/s)", p->api, p->direction, p->concurrency, p->where,
+					p->bidir_sum_gbps, p->bidir_src[0], p->bidir_dst[0],
+					p->bidir_dir_gbps[0], p->bidir_src[1], p->bidir_dst[1],
+					p->bidir_dir_gbps[1]);
+		else
+			nbw_rtable_cell(t, "%s %s %s %s", p->api, p->direction, p->concurrency,
+					p->where);
 		nbw_rtable_cell(t, "%s", p->link);
 		nbw_rtable_cellv(t, j.gbps, "%.2f", j.gbps);
 		nbw_rtable_cellv(t, j.limit_gbps, "%.2f", j.limit_gbps);

@@ -66,15 +66,26 @@ static int swap_in(const char *stage, const char *dir, char *err, size_t errlen)
 		nbw_remove_tree(stage); /* now the earlier report */
 		return 0;
 	} else {
-		char old[4200];
+		/* The earlier report is moved aside as STAGE.old, marked first, so that a writer
+		 * killed before it removes it leaves a folder the next start sweeps. */
+		char old[4200], marker[4400], e2[256];
 		snprintf(old, sizeof(old), "%s.old", stage);
-		if (rename(dir, old) == 0) {
-			if (rename(stage, dir) == 0) {
-				nbw_remove_tree(old);
-				return 0;
+		snprintf(marker, sizeof(marker), "%s/%s", dir, NBW_STAGING_MARKER);
+		int saved = errno;
+		if (nbw_staging_mark(dir, e2, sizeof(e2)) == 0) {
+			if (rename(dir, old) == 0) {
+				if (rename(stage, dir) == 0) {
+					nbw_remove_tree(old);
+					return 0;
+				}
+				saved = errno;
+				rename(old, dir); /* put the earlier report back */
+			} else {
+				saved = errno;
 			}
-			rename(old, dir); /* put the earlier report back */
+			unlink(marker);
 		}
+		errno = saved;
 	}
 	snprintf(err, errlen, "cannot put the report in place at %s: %s", dir, strerror(errno));
 	return -1;

@@ -47,7 +47,7 @@ enum nbw_peer { NBW_PEER_NA, NBW_PEER_ON, NBW_PEER_OFF, NBW_PEER_COUNT };
  *  device sending to its ring neighbour (i -> i+1 mod n) at once, one host thread per pair.
  *  include/nodebw/series.h describes each kind. */
 enum nbw_conc { NBW_CONC_SINGLE, NBW_CONC_DUAL, NBW_CONC_BIDIR, NBW_CONC_ALL, NBW_CONC_RING,
-		NBW_CONC_COUNT };
+		NBW_CONC_A2A, NBW_CONC_COUNT };
 
 /** Where a buffer lives. HOST_HUGEPAGE: huge-page host memory (include/nodebw/hugepage.h:
  *  MAP_HUGETLB or THP-advised), page-locked for \p device where the API can register

@@ -5,7 +5,9 @@
  *  table and how bytes are counted.
  *
  * A series is (API, direction, mode, host memory, kind, peer access, binding, device set);
- * its kind says how many devices move data at once and from how many host threads.
+ * its kind says how many devices move data at once and from how many host threads. The P2P
+ * kinds: single (one ordered pair), bidir (both directions of a pair), ring (device i to
+ * i+1) and all-to-all (every ordered pair at once).
  */
 #ifndef NODEBW_SERIES_H
 #define NODEBW_SERIES_H
@@ -13,6 +15,11 @@
 #include <stddef.h>
 
 #include "nodebw/probe.h"
+
+/** All-to-all runs n(n-1) streams at once, at most NBW_MAX_STREAMS: on more devices, the
+ *  first this many (8 x 7 = 56 streams). */
+#define NBW_A2A_MAX_DEVICES 8
+#define NBW_A2A_MAX_DEVICES_STR "8"
 
 /** --threads words, in the order of nbw_probe_opts.threads[]. */
 enum nbw_threads { NBW_THREADS_1, NBW_THREADS_2, NBW_THREADS_ALL, NBW_THREADS_COUNT };

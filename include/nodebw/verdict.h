@@ -70,6 +70,11 @@ struct nbw_pv_verdicts {
 struct nbw_pv_vpath {
 	const char *api, *direction, *concurrency, *where, *device, *link, *verdict, *reason;
 	long long bytes;
+	bool aggregate;          /**< all streams of copies at the same time together */
+	/** Bidirectional paths: the sum and each direction's own figure (include/nodebw/
+	 *  bidir.h); NaN and -1 otherwise. */
+	double bidir_sum_gbps, bidir_dir_gbps[2];
+	int bidir_src[2], bidir_dst[2];
 	size_t njudgements;
 	json_t *judgements_; /* private */
 };

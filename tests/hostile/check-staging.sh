@@ -50,11 +50,14 @@ done
 # (this shell), one without a marker.
 out="$tmp/rep-next"
 gone=$(sh -c 'echo $$')
-for n in GONE01 LIVE01 NOMARK; do mkdir -p "$out.tmp$n/plots"; echo x >"$out.tmp$n/plots/a.png.part"; done
+for n in GONE01 LIVE01 NOMARK GONE02.old; do mkdir -p "$out.tmp$n/plots"; echo x >"$out.tmp$n/plots/a.png.part"; done
 echo "pid $gone on $(hostname)" >"$out.tmpGONE01/.nodebw-staging"
 echo "pid $$ on $(hostname)" >"$out.tmpLIVE01/.nodebw-staging"
+# an earlier report a killed writer had moved aside (where folders cannot be exchanged)
+echo "pid $gone on $(hostname)" >"$out.tmpGONE02.old/.nodebw-staging"
 "$NODEBW" report "$fx/results-omp-host-2cpu-vm.json" --output "$out" >/dev/null 2>&1
 check "the next report removes a gone writer's staging folder" test ! -e "$out.tmpGONE01"
+check "and the earlier report it had moved aside" test ! -e "$out.tmpGONE02.old"
 check "and keeps a live writer's and an unmarked one" test -d "$out.tmpLIVE01" -a -d "$out.tmpNOMARK"
 check "and writes its report" test -f "$out/report.md" -a ! -e "$out/.nodebw-staging"
 done_testing

@@ -42,7 +42,7 @@ check "DGX: every pair's link is on run.md, not on the main page" sh -c \
 	 ! grep -qF 'tables/topology-pairs-0.csv' '$out/report.md'"
 section "$md" >"$tmp/wn"
 for s in "### Device-to-device matrices" "#### cuda P2P async, one stream, peer access enabled" \
-	 "#### cuda P2P async, both directions at once (aggregate), peer access enabled" \
+	 "#### cuda P2P async, both directions at once (the sum), peer access enabled" \
 	 "### Host and device, per device" "#### cuda host to device (htod)" \
 	 "#### cuda device to host (dtoh)" "### Outliers"; do
 	check "DGX: section has '$s'" grep -qxF "$s" "$tmp/wn"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The probe plan's device sets (probe/plan.c), without any backend: every device for
  * HtoD/DtoH, every ordered pair (single) and unordered pair (bidir) for P2P, all devices at
- * once and the ring, the first set (of each link kind) with the whole sweep and the others at
+ * once, the ring and all-to-all (every ordered pair at once), the first set (of each link kind) with the whole sweep and the others at
  * two sizes unless the user named the devices; and the series plan of a made-up backend. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -168,6 +168,55 @@ static void test_ring(void **state)
 	assert_int_equal(sets(NBW_P2P, NBW_THREADS_ALL, devs, 2, false, s, MAXS), 0);
 }
 
+static void test_all_to_all(void **state)
+{
+	(void)state;
+	const int devs[] = {3, 1, 2, 0, 4, 5, 6, 7, 8, 9};
+	static struct nbw_plan_set s[MAXS];
+	const struct nbw_series_kind *k = nbw_series_kind_find(NBW_P2P, NBW_CONC_A2A);
+	assert_non_null(k);
+	assert_string_equal(k->pattern, "all-to-all");
+	assert_int_equal(k->threads, NBW_THREADS_ALL); /* --threads all selects it, like the ring */
+	assert_non_null(strstr(k->bytes_counting, "n(n-1) x size"));
+	struct nbw_plan_devices d = { .devs = devs, .nd = 4 };
+	size_t n = nbw_plan_sets(k, &d, s, MAXS);
+	/* one set: 4 x 3 = 12 streams, each ordered pair once, at the two matrix sizes */
+	assert_int_equal(n, 1);
+	assert_int_equal(s[0].conc, NBW_CONC_A2A);
+	assert_int_equal(s[0].nstreams, 12);
+	assert_true(s[0].matrix_only);
+	bool seen[10][10] = { { false } };
+	for (unsigned i = 0; i < s[0].nstreams; i++) {
+		int a = s[0].src[i], b = s[0].dst[i];
+		assert_true(a != b && a >= 0 && a < 4 && b >= 0 && b < 4);
+		assert_false(seen[a][b]);
+		seen[a][b] = true;
+	}
+	/* in the user's order: the first device to each other first */
+	assert_int_equal(s[0].src[0], 3);
+	assert_int_equal(s[0].dst[0], 1);
+	assert_int_equal(s[0].dst[2], 0);
+	/* named devices: the whole sweep; two devices: both directions at once */
+	d.named = true;
+	d.nd = 2;
+	assert_int_equal(nbw_plan_sets(k, &d, s, MAXS), 1);
+	assert_false(s[0].matrix_only);
+	assert_int_equal(s[0].nstreams, 2);
+	assert_int_equal(s[0].src[1], 1);
+	assert_int_equal(s[0].dst[1], 3);
+	/* one device: no pair */
+	d.nd = 1;
+	assert_int_equal(nbw_plan_sets(k, &d, s, MAXS), 0);
+	/* ten devices: the first NBW_A2A_MAX_DEVICES (8 x 7 = 56 streams, within the limit) */
+	d.nd = 10;
+	assert_int_equal(nbw_plan_sets(k, &d, s, MAXS), 1);
+	assert_int_equal(s[0].nstreams, NBW_A2A_MAX_DEVICES * (NBW_A2A_MAX_DEVICES - 1));
+	assert_true(s[0].nstreams <= NBW_MAX_STREAMS);
+	for (unsigned i = 0; i < s[0].nstreams; i++)
+		assert_true(s[0].src[i] != 8 && s[0].src[i] != 9 && s[0].dst[i] != 8 &&
+			    s[0].dst[i] != 9);
+}
+
 /* Devices 0-1 and 2-3 on one kind of link (class 1), the cross pairs on another (2). */
 static int two_islands(void *ctx, int a, int b)
 {
@@ -274,7 +323,8 @@ static void test_series_plan(void **state)
 	assert_int_equal(nbw_plan_measurements(&p, 6), 2 * (6 + 2 + 2 + 6 + 2));
 	nbw_plan_free(&p);
 
-	/* P2P: 6 ordered pairs + 3 bidir + 1 ring, each with peer access on and off */
+	/* P2P: 6 ordered pairs + 3 bidir + 1 ring + 1 all-to-all, each with peer access on
+	 * and off */
 	assert_int_equal(nbw_plan_series(&o, NBW_P2P, &caps, &d, &p), 0);
 	run = 0;
 	size_t off = 0;
@@ -284,7 +334,7 @@ static void test_series_plan(void **state)
 			off += p.v[i].peer == NBW_PEER_OFF;
 			assert_int_equal(p.v[i].mem, NBW_HOSTMEM_NONE);
 		}
-	assert_int_equal(run, 2 * 2 * (6 + 3 + 1));
+	assert_int_equal(run, 2 * 2 * (6 + 3 + 1 + 1));
 	assert_int_equal(off, run / 2);
 	nbw_plan_free(&p);
 
@@ -368,21 +418,22 @@ static void test_eight_gpus(void **state)
 	(void)state;
 	size_t sweep, matrix, meas;
 	/* sync, async, nowait as before (30 + 260); kernel: HtoD and DtoH with pinned memory
-	 * only, 2 sweep sets (device 0, dual) and 8 two-size sets (7 devices, all) each. */
+	 * only, 2 sweep sets (device 0, dual) and 8 two-size sets (7 devices, all) each;
+	 * all-to-all: one two-size set in sync and in async. */
 	struct nbw_plan_caps omp = { .interface = omp_like, .supports = omp_gpu_supports };
 	count(&omp, &sweep, &matrix, &meas);
 	print_message("OpenMP, 8 GPUs: %zu sweep sets, %zu two-size sets, %zu measurements\n",
 		      sweep, matrix, meas);
 	assert_int_equal(sweep, 30 + 4);
-	assert_int_equal(matrix, 260 + 16);
-	assert_int_equal(meas, 34 * 10 + 276 * 2);
+	assert_int_equal(matrix, 260 + 16 + 2);
+	assert_int_equal(meas, 34 * 10 + 278 * 2);
 	struct nbw_plan_caps cuda = { .interface = cuda_like, .peer_control = true };
 	count(&cuda, &sweep, &matrix, &meas);
 	print_message("CUDA, 8 GPUs: %zu sweep sets, %zu two-size sets, %zu measurements\n",
 		      sweep, matrix, meas);
 	assert_int_equal(sweep, 28);
-	assert_int_equal(matrix, 392);
-	assert_int_equal(meas, 28 * 10 + 392 * 2);
+	assert_int_equal(matrix, 392 + 4); /* all-to-all: sync, async x peer access on, off */
+	assert_int_equal(meas, 28 * 10 + 396 * 2);
 }
 
 /* The kernel mode plans the same device sets and sizes as sync (its cost is sync's), and a
@@ -480,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_one_device_and_bounds),
 		cmocka_unit_test(test_all_at_once),
 		cmocka_unit_test(test_ring),
+		cmocka_unit_test(test_all_to_all),
 		cmocka_unit_test(test_sweep_per_link_kind),
 		cmocka_unit_test(test_series_plan),
 		cmocka_unit_test(test_matrix_sizes),

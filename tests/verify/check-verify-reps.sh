@@ -88,4 +88,17 @@ python3 "$NODEBW_SOURCE/tests/integration/validate_results.py" \
 	>"$tmp/val" 2>&1
 check "results.json of the failed run is valid" test $? -eq 0
 sed 's/^/#   /' "$tmp/val"
+
+# All-to-all (every ordered pair at once; two host regions: 0->1 and 1->0 from two threads
+# released together): each stream's bytes are verified; the first copy of the size is one
+# stream's repetition 1 (which one depends on which thread copies first).
+a2a="probe --api host --probe p2p --mode sync --threads all --devices 0,1 --warmup 1 --reps 3
+     --max-reps 3 --no-hht-sweep --quiet"
+probe a2a-clean 65536 "" "$a2a"
+check "all-to-all, no corruption: passed, both streams checked" \
+	ver a2a-clean "^passed 1-3 | every destination byte equals the source pattern (2 streams"
+probe a2a-rep1 65536 1 "$a2a"
+check "all-to-all, one stream's repetition 1 corrupt: exit 3" rc a2a-rep1 3
+check "all-to-all, one stream's repetition 1 corrupt: failed, naming the stream" \
+	ver a2a-rep1 "^failed 1-3 | stream [01]: repetition 1 of 3: destination differs"
 done_testing
