@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "nodebw/results.h"
+#include "nodebw/results_view.h"
 #include "nodebw/session.h"
 #include "nodebw/termtext.h"
 
@@ -167,6 +168,23 @@ static int heat_child(char **argv, int argc, const char *dir, json_t **doc, char
 	return 0;
 }
 
+/* Whether some configuration of the documents' runs is unstable (nbw_solver_unstable). */
+static bool unstable(json_t *const *docs, size_t nd)
+{
+	json_t *runs = json_array();
+	for (size_t i = 0; runs && i < nd; i++) {
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(docs[i], &d);
+		if (d.solver_runs)
+			json_array_extend(runs, d.solver_runs);
+	}
+	struct nbw_unstable *u = NULL;
+	long n = runs ? nbw_solver_unstable(runs, &u) : 0;
+	free(u);
+	json_decref(runs);
+	return n > 0;
+}
+
 /* The new calibration's path: \p r->out_path, else NAME-measured.json beside the old. */
 static void out_path(const struct nbw_measure_req *r, char *buf, size_t len)
 {
@@ -201,10 +219,17 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 	snprintf(steps, sizeof(steps), "%d", r->steps);
 	snprintf(reps, sizeof(reps), "%d", NBW_MEASURE_REPS);
 	child_environment(c);
-	json_t *docs[(2 + 64) * NBW_MEASURE_ROUNDS];
+	json_t *docs[(2 + 64) * NBW_MEASURE_MAX_ROUNDS];
 	size_t nd = 0;
 	int rc = 0;
-	for (int round = 1; round <= NBW_MEASURE_ROUNDS && rc == 0 && !nbw_stop_requested; round++) {
+	for (int round = 1; round <= NBW_MEASURE_MAX_ROUNDS && rc == 0 && !nbw_stop_requested;
+	     round++) {
+		if (round > NBW_MEASURE_ROUNDS && !unstable(docs, nd))
+			break;
+		if (round > NBW_MEASURE_ROUNDS && r->log)
+			nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+				       "predict --measure: rounds disagree by more than %.1fx "
+				       "(a load burst?): one more round", NBW_STABLE_SPREAD);
 		if (m.nshapes) {
 			char gl[80];
 			snprintf(gl, sizeof(gl), "1,%s", m.gpus);

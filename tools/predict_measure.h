@@ -12,6 +12,10 @@
 /* Rounds of the measuring children (each a process of its own; a configuration takes its
  * fastest round, as nodebw run's solver stage) and repetitions in each. */
 #define NBW_MEASURE_ROUNDS 3
+/* More rounds, up to this many, while a configuration's rounds differ by more than
+ * NBW_STABLE_SPREAD (a load burst on a shared machine): the fastest round is the floor
+ * only when several rounds reach it. */
+#define NBW_MEASURE_MAX_ROUNDS 6
 #define NBW_MEASURE_REPS 3
 
 /** What to measure: the slabs of every (N, G) asked for with the versions' co-runs, and
