@@ -364,8 +364,9 @@ int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const in
 	out->exchange_s = ex * oversub;
 	say(out->exchange_from, sizeof(out->exchange_from), "the contiguous transfer curves "
 		"(%s) %s%s%s", exchange == NBW_APP_HOST_STAGED ? "DtoH + HtoD" : "P2P",
-	    copy == NBW_APP_PACK ? "at each packed message's bytes"
-				 : "per contiguous run of the rectangular copy (blocking)",
+	    copy == NBW_APP_PACK	    ? "at each packed message's bytes"
+	    : out->strided_unmeasured ? "per contiguous run of the rectangular copy (blocking)"
+				      : "at each message's bytes (contiguous z-faces)",
 	    out->strided_unmeasured ? "; strided faces not measured" : "",
 	    oversub > 1.0 ? "; host threads share the CPUs" : "");
 	out->launch_s = lstep;
