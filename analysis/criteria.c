@@ -22,6 +22,7 @@ struct nbw_criteria *nbw_criteria_new(void)
 	if (c) {
 		c->ref_tolerance = NBW_REF_TOLERANCE_DEFAULT;
 		c->theoretical_fraction = NBW_THEORETICAL_FRACTION_DEFAULT;
+		nbw_lh_limits_default(&c->lh);
 	}
 	return c;
 }
@@ -340,7 +341,8 @@ static int read_doc(struct nbw_criteria *c, json_t *j, bool thresholds, char *er
 	}
 	/* Every top-level key is known and of its type: a misspelt one is refused, not
 	 * ignored (doc/check.md). */
-	static const char *const thr_keys[] = { "schema", "version", "site", "note", "rules", NULL };
+	static const char *const thr_keys[] = { "schema", "version", "site", "note", "rules",
+						"link_health", NULL };
 	static const char *const ref_keys[] = { "schema", "version", "note", "rows", NULL };
 	const char *k;
 	json_t *v;
@@ -358,6 +360,9 @@ static int read_doc(struct nbw_criteria *c, json_t *j, bool thresholds, char *er
 			return -1;
 		}
 	}
+	if (thresholds && json_object_get(j, "link_health") &&
+	    nbw_lh_limits_parse(json_object_get(j, "link_health"), &c->lh, err, errlen))
+		return -1;
 	json_t *a = json_object_get(j, list);
 	if (!json_is_array(a)) {
 		snprintf(err, errlen, "%s: missing (a list)", list);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "nodebw/link_health.h"
 #include "nodebw/verdict.h"
 
 #define NBW_CRIT_MATCHES 8
@@ -37,6 +38,7 @@ struct nbw_criteria {
 	size_t n, cap;
 	char thr_file[512], ref_file[512];
 	double ref_tolerance, theoretical_fraction;
+	struct nbw_lh_limits lh;         /* the thresholds file's "link_health" (or defaults) */
 };
 
 #endif

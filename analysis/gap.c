@@ -130,7 +130,7 @@ static int native_of(json_t *devices, int omp_id, const char **api, int *id)
 static bool usable(json_t *devices, json_t *m, struct nbw_rv_meas *x)
 {
 	return nbw_rv_meas_read(devices, m, x) && nbw_rv_meas_verified(x) && !x->hht_sweep[0] &&
-	       !x->plane_sweep && !x->chase;
+	       !x->plane_sweep && !x->chase && !x->face;
 }
 
 /* The measurement's interval of its median GB/s (median_ci); false when it has none (an

@@ -36,7 +36,7 @@ static bool same_point(const struct nbw_rv_meas *a, const struct nbw_rv_meas *b)
 static bool usable(const struct nbw_rv_meas *x)
 {
 	return nbw_rv_meas_verified(x) && !(x->hht_sweep && x->hht_sweep[0]) && !x->plane_sweep &&
-	       isfinite(x->gbps) && x->gbps > 0 && x->bytes > 0;
+	       isfinite(x->gbps) && x->gbps > 0 && x->bytes > 0 && !x->face;
 }
 
 static json_t *row(const struct nbw_rv_meas *k, const struct nbw_rv_meas *c)

@@ -28,6 +28,7 @@
 #include "nodebw/analysis.h"
 #include "nodebw/bidir.h"
 #include "verdicts_conc.h"
+#include "nodebw/link_health.h"
 #include "nodebw/sizes.h"
 
 #define V_PASS "pass"
@@ -404,7 +405,7 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 
 int nbw_verdicts_failed(json_t *v)
 {
-	return (int)json_integer_value(json_object_get(v, "failed"));
+	return (int)json_integer_value(json_object_get(v, "failed")) + nbw_link_health_failed(v);
 }
 
 static void print_path(FILE *f, json_t *p)
@@ -487,4 +488,5 @@ void nbw_verdicts_print(FILE *f, json_t *v, bool all)
 	json_array_foreach(u, i, p)
 		fprintf(f, "  note: the site threshold \"%s\" names no measured path\n",
 			json_string_value(p));
+	nbw_link_health_print(f, v, all);
 }

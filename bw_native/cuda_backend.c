@@ -50,6 +50,12 @@
  * creates the device's primary context since CUDA 12, cudaMalloc, streams, the gate's
  * cudaHostAlloc) waits for the first buffer or prepare() of that device.
  *
+ * Face probes (--faces): the rectangular copy is cudaMemcpy3D / cudaMemcpy3DPeer (sync, then
+ * synchronised as the plain copies are) or cudaMemcpy3DAsync / cudaMemcpy3DPeerAsync on the
+ * transfer's stream between its events; both boxes are described as pitched pointers of
+ * nx * E bytes per row and ny rows per plane. There is no pack kernel (the pack method is
+ * skipped with that reason).
+ *
  * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable | Mapped),
  * registered = posix_memalign + cudaHostRegister(Portable | Mapped) (mapped, so the kernel
  * modes can address them; with unified addressing, every 64-bit CUDA system, pinned memory
@@ -1394,6 +1400,88 @@ static int cb_complete(struct nbw_backend *be, struct nbw_xfer *x)
 	return rc;
 }
 
+/* ---- face probes: the 3-D copies (include/nodebw/face.h) ------------------------------ */
+
+static const char *cb_face_interface(struct nbw_backend *be, enum nbw_dir dir,
+				     enum nbw_face_method method, enum nbw_mode mode, char *why,
+				     size_t whylen)
+{
+	(void)be;
+	if (method == NBW_FACE_PACK) {
+		snprintf(why, whylen, "this backend's kernels are hand-written PTX "
+				      "(cuda_kernels.ptx) and it has no gather/scatter kernel yet; "
+				      "the rectangular copy is measured");
+		return NULL;
+	}
+	bool p2p = dir == NBW_P2P;
+	if (mode == NBW_MODE_SYNC)
+		return p2p ? "cudaMemcpy3DPeer (one GPU: cudaMemcpy3D DeviceToDevice) + "
+			     "cudaDeviceSynchronize"
+		       : dir == NBW_HTOD ? "cudaMemcpy3D HostToDevice (+ cudaDeviceSynchronize "
+					   "for a pageable source)"
+					 : "cudaMemcpy3D DeviceToHost";
+	if (mode == NBW_MODE_ASYNC)
+		return p2p ? "cudaMemcpy3DPeerAsync (one GPU: cudaMemcpy3DAsync DeviceToDevice) on "
+			     "a non-blocking stream, cudaEvent timing"
+			   : "cudaMemcpy3DAsync on a non-blocking stream, cudaEvent timing";
+	snprintf(why, whylen, "face copies run in the sync and async modes");
+	return NULL;
+}
+
+static int copy_3d(const struct nbw_xfer *x, cudaStream_t s, bool async)
+{
+	const struct nbw_region *r = x->region;
+	size_t pitch = r->dims[0] * r->elem;
+	struct cudaPitchedPtr sp = { .ptr = x->src->ptr, .pitch = pitch, .xsize = pitch,
+				     .ysize = r->dims[1] };
+	struct cudaPitchedPtr dp = { .ptr = x->dst->ptr, .pitch = pitch, .xsize = pitch,
+				     .ysize = r->dims[1] };
+	struct cudaPos spos = { .x = r->src_at[0] * r->elem, .y = r->src_at[1], .z = r->src_at[2] };
+	struct cudaPos dpos = { .x = r->dst_at[0] * r->elem, .y = r->dst_at[1], .z = r->dst_at[2] };
+	struct cudaExtent ext = { .width = r->extent[0] * r->elem, .height = r->extent[1],
+				  .depth = r->extent[2] };
+	if (x->dir == NBW_P2P && x->src->device != x->dst->device) {
+		struct cudaMemcpy3DPeerParms p;
+		memset(&p, 0, sizeof(p));
+		p.srcPtr = sp, p.srcPos = spos, p.srcDevice = x->src->device;
+		p.dstPtr = dp, p.dstPos = dpos, p.dstDevice = x->dst->device;
+		p.extent = ext;
+		return (async ? CU_FAILED(cudaMemcpy3DPeerAsync(&p, s)) : CU_FAILED(cudaMemcpy3DPeer(&p)))
+			       ? -EIO
+			       : 0;
+	}
+	struct cudaMemcpy3DParms p;
+	memset(&p, 0, sizeof(p));
+	p.srcPtr = sp, p.srcPos = spos, p.dstPtr = dp, p.dstPos = dpos, p.extent = ext;
+	p.kind = x->dir == NBW_HTOD ? cudaMemcpyHostToDevice
+		 : x->dir == NBW_DTOH ? cudaMemcpyDeviceToHost
+				      : cudaMemcpyDeviceToDevice;
+	return (async ? CU_FAILED(cudaMemcpy3DAsync(&p, s)) : CU_FAILED(cudaMemcpy3D(&p))) ? -EIO
+											  : 0;
+}
+
+static int cb_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	(void)be;
+	struct cu_xfer *st = x->priv;
+	if (!st || !x->region) {
+		set_err("copy_rect() without prepare() or a region");
+		return -EINVAL;
+	}
+	if (CU_FAILED(cudaSetDevice(st->dev)))
+		return -EIO;
+	if (x->mode == NBW_MODE_SYNC) {
+		int rc = copy_3d(x, NULL, false);
+		if (rc == 0 && st->sync_after && CU_FAILED(cudaDeviceSynchronize()))
+			rc = -EIO;
+		return rc;
+	}
+	if (CU_FAILED(cudaEventRecord(st->start, st->stream)) || copy_3d(x, st->stream, true) ||
+	    CU_FAILED(cudaEventRecord(st->stop, st->stream)))
+		return -EIO;
+	return wait_timed(st, x);
+}
+
 static const char *cb_last_error(struct nbw_backend *be)
 {
 	(void)be;
@@ -1429,4 +1517,6 @@ const struct nbw_backend_ops nbw_backend_cuda = {
 	.device_timer = "cudaEventElapsedTime",
 	.last_error = cb_last_error,
 	.sched = cb_sched,
+	.face_interface = cb_face_interface,
+	.copy_rect = cb_copy_rect,
 };

@@ -912,6 +912,81 @@ static void hb_unprepare(struct nbw_backend *be, struct nbw_xfer *x)
 	destroy_state(st);
 }
 
+/* ---- face probes: the 3-D copies (include/nodebw/face.h) ------------------------------ */
+
+static const char *hb_face_interface(struct nbw_backend *be, enum nbw_dir dir,
+				     enum nbw_face_method method, enum nbw_mode mode, char *why,
+				     size_t whylen)
+{
+	(void)be;
+	if (method == NBW_FACE_PACK) {
+		snprintf(why, whylen, "this backend has no gather/scatter kernel yet (its kernels "
+				      "are the copy and chase kernels of hip_kernels.c); the "
+				      "rectangular copy is measured");
+		return NULL;
+	}
+	if (mode != NBW_MODE_SYNC && mode != NBW_MODE_ASYNC) {
+		snprintf(why, whylen, "face copies run in the sync and async modes");
+		return NULL;
+	}
+	if (dir == NBW_P2P)
+		return mode == NBW_MODE_SYNC
+			       ? "hipMemcpy3D hipMemcpyDeviceToDevice (HIP has no 3-D peer form; "
+				 "unified addressing names both devices' memory) + "
+				 "hipDeviceSynchronize"
+			       : "hipMemcpy3DAsync hipMemcpyDeviceToDevice (HIP has no 3-D peer "
+				 "form) on a non-blocking stream, hipEvent timing";
+	return mode == NBW_MODE_SYNC ? "hipMemcpy3D"
+				     : "hipMemcpy3DAsync on a non-blocking stream, hipEvent timing";
+}
+
+static int copy_3d(const struct nbw_xfer *x, hipStream_t s, bool async)
+{
+	const struct nbw_region *r = x->region;
+	size_t pitch = r->dims[0] * r->elem;
+	struct hipMemcpy3DParms p;
+	memset(&p, 0, sizeof(p));
+	p.srcPtr = (struct hipPitchedPtr){ .ptr = x->src->ptr, .pitch = pitch, .xsize = pitch,
+					   .ysize = r->dims[1] };
+	p.dstPtr = (struct hipPitchedPtr){ .ptr = x->dst->ptr, .pitch = pitch, .xsize = pitch,
+					   .ysize = r->dims[1] };
+	p.srcPos = (struct hipPos){ .x = r->src_at[0] * r->elem, .y = r->src_at[1],
+				    .z = r->src_at[2] };
+	p.dstPos = (struct hipPos){ .x = r->dst_at[0] * r->elem, .y = r->dst_at[1],
+				    .z = r->dst_at[2] };
+	p.extent = (struct hipExtent){ .width = r->extent[0] * r->elem, .height = r->extent[1],
+				       .depth = r->extent[2] };
+	p.kind = x->dir == NBW_HTOD   ? hipMemcpyHostToDevice
+		 : x->dir == NBW_DTOH ? hipMemcpyDeviceToHost
+				      : hipMemcpyDeviceToDevice;
+	return async ? HIP_TRY(hipMemcpy3DAsync(&p, s)) : HIP_TRY(hipMemcpy3D(&p));
+}
+
+static int hb_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	(void)be;
+	struct hip_xfer *st = x->priv;
+	if (!x->region) {
+		snprintf(last_err, sizeof(last_err), "copy_rect() without a region");
+		return -EINVAL;
+	}
+	if (x->mode == NBW_MODE_SYNC) {
+		if (use_device(issuing_device(x)) || copy_3d(x, NULL, false))
+			return -EIO;
+		if (x->dir == NBW_P2P && HIP_TRY(hipDeviceSynchronize()))
+			return -EIO;
+		return 0;
+	}
+	if (!st) {
+		snprintf(last_err, sizeof(last_err), "async face copy without prepare()");
+		return -EINVAL;
+	}
+	if (use_device(st->dev) || HIP_TRY(hipEventRecord(st->start, st->stream)) ||
+	    copy_3d(x, st->stream, true) || HIP_TRY(hipEventRecord(st->stop, st->stream)))
+		return -EIO;
+	return wait_timed(x, st);
+}
+
 static const char *hb_last_error(struct nbw_backend *be)
 {
 	return last_err;
@@ -943,4 +1018,6 @@ const struct nbw_backend_ops nbw_backend_hip = {
 	.complete = hb_complete,
 	.device_timer = "hipEventElapsedTime",
 	.last_error = hb_last_error,
+	.face_interface = hb_face_interface,
+	.copy_rect = hb_copy_rect,
 };

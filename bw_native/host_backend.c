@@ -32,6 +32,7 @@
 
 #include "nodebw/config.h"
 #include "nodebw/hugepage.h"
+#include "nodebw/face.h"
 #include "nodebw/probe.h"
 #include "nodebw/version.h"
 
@@ -459,7 +460,10 @@ static void *helper_main(void *arg)
 			pthread_mutex_unlock(&be->gate_mu);
 		}
 		double t0 = now_s();
-		memcpy(x->dst->ptr, x->src->ptr, x->bytes);
+		if (x->region)
+			nbw_region_copy_host(x->dst->ptr, x->src->ptr, x->region);
+		else
+			memcpy(x->dst->ptr, x->src->ptr, x->bytes);
 		double t1 = now_s();
 		pthread_mutex_lock(&h->mu);
 		h->copy_s = t1 - t0;
@@ -595,6 +599,48 @@ static int hb_complete(struct nbw_backend *be, struct nbw_xfer *x)
 	return 0;
 }
 
+/* ---- face probes: the reference (every row by memcpy) ---------------------------- */
+
+static const char *hb_face_interface(struct nbw_backend *be, enum nbw_dir dir,
+				     enum nbw_face_method method, enum nbw_mode mode, char *why,
+				     size_t whylen)
+{
+	(void)be;
+	(void)dir;
+	if (mode != NBW_MODE_SYNC && mode != NBW_MODE_ASYNC) {
+		snprintf(why, whylen, "face copies run in the sync and async modes");
+		return NULL;
+	}
+	if (method == NBW_FACE_RECT)
+		return mode == NBW_MODE_SYNC
+			       ? "memcpy of each contiguous row of the face (the reference)"
+			       : "memcpy of each contiguous row of the face on a helper thread, "
+				 "waited for";
+	return mode == NBW_MODE_SYNC
+		       ? "pack loop (memcpy per row) -> memcpy -> unpack loop (memcpy per row)"
+		       : "pack loop (memcpy per row) -> memcpy on a helper thread -> unpack loop";
+}
+
+static int hb_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	(void)be;
+	if (x->mode == NBW_MODE_ASYNC && x->priv) {
+		helper_start(x->priv, x, 0);
+		helper_wait(x->priv, x);
+		return 0;
+	}
+	nbw_region_copy_host(x->dst->ptr, x->src->ptr, x->region);
+	return 0;
+}
+
+static int hb_pack(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
+		   const size_t at[3], struct nbw_buf *lin, bool unpack)
+{
+	(void)be;
+	nbw_region_pack_host(box->ptr, r, at, lin->ptr, unpack);
+	return 0;
+}
+
 static const char *hb_last_error(struct nbw_backend *be)
 {
 	(void)be;
@@ -626,4 +672,7 @@ const struct nbw_backend_ops nbw_backend_host = {
 	.complete = hb_complete,
 	.device_timer = "CLOCK_MONOTONIC on the copying helper thread",
 	.last_error = hb_last_error,
+	.face_interface = hb_face_interface,
+	.copy_rect = hb_copy_rect,
+	.pack = hb_pack,
 };

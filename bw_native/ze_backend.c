@@ -1361,6 +1361,66 @@ static int zb_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 	return finish(st, x);
 }
 
+/* ---- face probes: the region copy (include/nodebw/face.h) ----------------------------- */
+
+static const char *zb_face_interface(struct nbw_backend *be, enum nbw_dir dir,
+				     enum nbw_face_method method, enum nbw_mode mode, char *why,
+				     size_t whylen)
+{
+	(void)be;
+	(void)dir;
+	if (method == NBW_FACE_PACK) {
+		snprintf(why, whylen, "this backend builds no kernels (no SPIR-V module), so it has "
+				      "no gather/scatter kernel; the region copy is measured");
+		return NULL;
+	}
+	if (mode == NBW_MODE_SYNC)
+		return "zeCommandListAppendMemoryCopyRegion (3-D: origins, width in bytes, rows, "
+		       "slices; pitch and slice pitch of both boxes) on a synchronous immediate "
+		       "command list";
+	if (mode == NBW_MODE_ASYNC)
+		return "zeCommandListAppendMemoryCopyRegion (3-D) on an asynchronous immediate "
+		       "command list, zeEventHostSynchronize; event kernel timestamps";
+	snprintf(why, whylen, "face copies run in the sync and async modes");
+	return NULL;
+}
+
+static int copy_region(struct ze_xfer *st, const struct nbw_xfer *x, ze_event_handle_t done)
+{
+	const struct nbw_region *r = x->region;
+	uint32_t pitch = (uint32_t)(r->dims[0] * r->elem);
+	uint32_t slice = (uint32_t)(r->dims[0] * r->dims[1] * r->elem);
+	ze_copy_region_t sr = { .originX = (uint32_t)(r->src_at[0] * r->elem),
+				.originY = (uint32_t)r->src_at[1],
+				.originZ = (uint32_t)r->src_at[2],
+				.width = (uint32_t)(r->extent[0] * r->elem),
+				.height = (uint32_t)r->extent[1],
+				.depth = (uint32_t)r->extent[2] };
+	ze_copy_region_t dr = sr;
+	dr.originX = (uint32_t)(r->dst_at[0] * r->elem);
+	dr.originY = (uint32_t)r->dst_at[1];
+	dr.originZ = (uint32_t)r->dst_at[2];
+	return ZE_CALL(zeCommandListAppendMemoryCopyRegion, st->list, x->dst->ptr, &dr, pitch,
+		       slice, x->src->ptr, &sr, pitch, slice, done, 0, NULL)
+		       ? 0
+		       : -EIO;
+}
+
+static int zb_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	(void)be;
+	struct ze_xfer *st = x->priv;
+	if (!st || !x->region) {
+		set_err("copy_rect without prepare or a region");
+		return -EINVAL;
+	}
+	if (x->mode == NBW_MODE_SYNC)
+		return copy_region(st, x, NULL);
+	if (!ZE_CALL(zeEventHostReset, st->done) || copy_region(st, x, st->done))
+		return -EIO;
+	return finish(st, x);
+}
+
 /* Enqueue the copy behind the current gate event of its driver and return at once. */
 static int zb_submit(struct nbw_backend *be, struct nbw_xfer *x)
 {
@@ -1458,4 +1518,6 @@ const struct nbw_backend_ops nbw_backend_ze = {
 	.complete = zb_complete,
 	.device_timer = "zeEventQueryKernelTimestamp (global start/end ticks of the copy)",
 	.last_error = zb_last_error,
+	.face_interface = zb_face_interface,
+	.copy_rect = zb_copy_rect,
 };

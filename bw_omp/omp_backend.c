@@ -34,6 +34,7 @@
 #include "nodebw/devorder.h"
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
+#include "omp_face.h"
 #include "omp_kernel.h"
 #include "omp_chase.h"
 
@@ -534,6 +535,37 @@ static int ob_transfer(struct nbw_backend *be, struct nbw_xfer *x)
 	return -EINVAL;
 }
 
+/* ---- face probes (omp_face.c) --------------------------------------------------------- */
+
+static const char *ob_face_interface(struct nbw_backend *be, enum nbw_dir dir,
+				     enum nbw_face_method method, enum nbw_mode mode, char *why,
+				     size_t whylen)
+{
+	(void)be;
+	(void)dir;
+	return omp_face_interface(method, mode, why, whylen);
+}
+
+static int ob_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
+{
+	struct omp_xfer_state *st = x->priv;
+	bool async = x->mode == NBW_MODE_ASYNC;
+	if (async && !st) {
+		snprintf(last_err, sizeof(last_err), "the face copy was not prepared");
+		return -EINVAL;
+	}
+	int rc = omp_face_rect(x->dst->ptr, x->src->ptr, x->region, dev_of(be, x->dst),
+			       dev_of(be, x->src), async, async ? &st->dep : NULL);
+	return memcpy_rc(rc, async ? "omp_target_memcpy_rect_async" : "omp_target_memcpy_rect");
+}
+
+static int ob_pack(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
+		   const size_t at[3], struct nbw_buf *lin, bool unpack)
+{
+	omp_face_pack(box->ptr, r, at, lin->ptr, unpack, dev_of(be, box));
+	return 0;
+}
+
 static const char *ob_last_error(struct nbw_backend *be)
 {
 	(void)be;
@@ -561,4 +593,7 @@ const struct nbw_backend_ops nbw_backend_omp = {
 	.unprepare = ob_unprepare,
 	.transfer = ob_transfer,
 	.last_error = ob_last_error,
+	.face_interface = ob_face_interface,
+	.copy_rect = ob_copy_rect,
+	.pack = ob_pack,
 };

@@ -15,7 +15,7 @@ enum {
 	OPT_API = 256, OPT_MAXTIME, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
 	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_REPLACE, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
-	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON,
+	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON, OPT_FACES,
 };
 
 static const struct option probe_options[] = {
@@ -28,6 +28,7 @@ static const struct option probe_options[] = {
 	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "sizes", required_argument, NULL, OPT_SIZES },
+	{ "faces", required_argument, NULL, OPT_FACES },
 	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "full", no_argument, NULL, OPT_FULL },
@@ -106,6 +107,12 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       once: the first two devices\n"
 		"Sizes (K, M, G are decimal; KiB, MiB, GiB binary):\n"
 		"  --sizes LIST         explicit sizes, e.g. 8,4KiB,2MB,1GiB\n"
+		"  --faces LIST         halo-shaped copies instead of the size sweep: for each\n"
+		"                       NXxNYxNZ:R:E (box elements, halo depth R, element\n"
+		"                       bytes E; e.g. 96x96x96:2:8) the z-, y- and x-faces by\n"
+		"                       rectangular copy and by pack/copy/unpack, host-staged and\n"
+		"                       device to device, and the neighbour exchange of a line and\n"
+		"                       a 2 x G/2 grid of devices (doc/faces.md)\n"
 		"  --max-size SIZE      largest power of two of the default sweep\n"
 		"                       (default 256MiB, --quick 64MiB, --full 1GiB); the sweep\n"
 		"                       adds the halo planes 8*N^2 B, N = 512, 640, ..., 1280\n"
@@ -448,6 +455,10 @@ static int probe_option(int c, int argc, char **argv, struct probe_args *ps,
 					    errlen);
 		break;
 	case OPT_SIZES: ps->sizes = optarg; break;
+	case OPT_FACES:
+		rc = nbw_face_shapes_parse(optarg, o->faces, NBW_MAX_FACE_SHAPES, &o->nfaces, err,
+					   errlen);
+		break;
 	case OPT_MAXSIZE: rc = nbw_size_parse(optarg, &ps->max_size, err, errlen); break;
 	case OPT_QUICK: o->profile = NBW_PROFILE_QUICK; break;
 	case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
@@ -608,6 +619,11 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		rc = -1;
 	}
+	if (rc == 0 && is_run && o->nfaces) {
+		snprintf(err, errlen, "--faces is an option of 'nodebw probe' (the face probes "
+				      "replace its size sweep)");
+		rc = -1;
+	}
 	if (rc)
 		return -1;
 
@@ -733,6 +749,16 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 		add_arg(&v, &n, buf);
 	}
 	add_arg(&v, &n, o->hht_sweep ? "--hht-sweep" : "--no-hht-sweep");
+	if (o->nfaces) {
+		char fl[NBW_MAX_FACE_SHAPES * 48] = "";
+		for (int i = 0; i < o->nfaces; i++) {
+			char one[48];
+			nbw_face_shape_label(&o->faces[i], one, sizeof(one));
+			snprintf(fl + strlen(fl), sizeof(fl) - strlen(fl), "%s%s", i ? "," : "", one);
+		}
+		add_arg(&v, &n, "--faces");
+		add_arg(&v, &n, fl);
+	}
 	add_arg(&v, &n, "--cuda-sched");
 	add_arg(&v, &n, o->cuda_sched);
 	if (o->output[0]) {

@@ -185,7 +185,7 @@ static void kinds_text(enum nbw_dir d, char *buf, size_t len)
 	const struct nbw_series_kind *k = nbw_series_kinds(&nk);
 	buf[0] = '\0';
 	for (size_t i = 0; i < nk && l < len; i++)
-		if (k[i].dir == d)
+		if (k[i].dir == d && !nbw_conc_is_face(k[i].conc))
 			l += (size_t)snprintf(buf + l, len - l, "; threads %s: %s",
 					      nbw_threads_name(k[i].threads), k[i].label);
 }

@@ -2,6 +2,7 @@
 /* One measurement of the results document: its summaries, and it to and from JSON (with
  * every field checked as it is read back). */
 #include "nodebw/results.h"
+#include "results_priv.h"
 
 #include <limits.h>
 #include <math.h>
@@ -44,7 +45,8 @@ static void summarize_rates(const double *s, size_t n, double bytes, struct nbw_
 
 void nbw_measurement_summarize(struct nbw_measurement *m)
 {
-	double total = (double)m->bytes * (m->nstreams ? m->nstreams : 1);
+	double total = m->face.has ? (double)nbw_face_rec_step_bytes(&m->face, m->nstreams)
+				   : (double)m->bytes * (m->nstreams ? m->nstreams : 1);
 	summarize_rates(m->samples_s, m->n, total, &m->gbps);
 	if (m->n)
 		nbw_summarize(m->samples_s, m->n, &m->seconds);
@@ -54,10 +56,11 @@ void nbw_measurement_summarize(struct nbw_measurement *m)
 	m->converged = m->ci.n && nbw_ci_converged(m->ci.coverage, m->ci.half_width);
 	for (unsigned i = 0; i < m->nstreams; i++) {
 		struct nbw_stream *s = &m->streams[i];
-		summarize_rates(s->samples_s, s->n, (double)m->bytes, &s->gbps);
-		summarize_rates(s->alone_samples_s, s->n_alone, (double)m->bytes, &s->alone_gbps);
-		summarize_rates(s->device_samples_s, s->n_device, (double)m->bytes,
-				&s->device_gbps);
+		double b = m->face.has ? (double)nbw_face_rec_stream_bytes(&m->face, i)
+				       : (double)m->bytes;
+		summarize_rates(s->samples_s, s->n, b, &s->gbps);
+		summarize_rates(s->alone_samples_s, s->n_alone, b, &s->alone_gbps);
+		summarize_rates(s->device_samples_s, s->n_device, b, &s->device_gbps);
 	}
 }
 
@@ -198,6 +201,8 @@ json_t *nbw_measurement_to_json(const struct nbw_measurement *m)
 	json_object_set_new(j, "error", m->error[0] ? json_string(m->error) : json_null());
 	if (m->mode == NBW_MODE_CHASE)
 		json_object_set_new(j, "chase", chase_json(&m->chase));
+	if (m->face.has)
+		nbw_face_rec_to_json(m, j);
 	if (m->elapsed_s > 0.0)
 		json_object_set_new(j, "elapsed_s", json_real(m->elapsed_s));
 	return j;
@@ -406,8 +411,9 @@ static int streams_from_json(json_t *j, struct nbw_measurement *m, char *err, si
 		return -1;
 	}
 	m->nstreams = (unsigned)json_array_size(streams);
-	unsigned lo = m->conc == NBW_CONC_SINGLE ? 1 : m->conc == NBW_CONC_RING ? 3 : 2,
-		 hi = m->conc == NBW_CONC_SINGLE ? 1
+	bool one = m->conc == NBW_CONC_SINGLE || m->conc == NBW_CONC_FACE;
+	unsigned lo = one ? 1 : m->conc == NBW_CONC_RING ? 3 : 2,
+		 hi = one ? 1
 		      : m->conc == NBW_CONC_DUAL || m->conc == NBW_CONC_BIDIR ? 2
 									: NBW_MAX_STREAMS;
 	if (m->nstreams < lo || m->nstreams > hi) {
@@ -557,7 +563,7 @@ int nbw_measurement_from_json(json_t *j, struct nbw_measurement *m, char *err, s
 		return -1;
 	}
 	if (labels_from_json(j, m, err, errlen) || optional_from_json(j, m, err, errlen) ||
-	    chase_from_json(j, m, err, errlen))
+	    chase_from_json(j, m, err, errlen) || nbw_face_rec_from_json(j, m, err, errlen))
 		return -1;
 	if (streams_from_json(j, m, err, errlen) || overlap_from_json(j, m, err, errlen) ||
 	    repetitions_from_json(j, m, err, errlen)) {

@@ -22,6 +22,11 @@ static inline double rv_median(json_t *o, const char *key)
 struct nbw_doc;
 struct nbw_measurement;
 
+/* results_face.c: a face probe's "shape" (and each stream's "face") into a measurement's
+ * JSON \p j, and back (absent: not a face probe). */
+void nbw_face_rec_to_json(const struct nbw_measurement *m, json_t *j);
+int nbw_face_rec_from_json(json_t *j, struct nbw_measurement *m, char *err, size_t errlen);
+
 /* results_check.c: what a loaded file states beside its samples (doc/results-schema.md,
  * "What a reader checks"). A stored figure may differ from the one its samples give by this
  * much, relative (the writer keeps 10 significant digits). */

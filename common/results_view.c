@@ -204,6 +204,7 @@ bool nbw_rv_meas_read(json_t *devices, json_t *m, struct nbw_rv_meas *out)
 	out->same_device = strcmp(out->direction, "p2p") == 0 && out->nstreams &&
 			   out->src == out->dst;
 	read_link(m, out);
+	out->face = json_is_object(json_object_get(m, "shape"));
 	json_t *c = json_object_get(m, "chase");
 	out->chase = strcmp(out->mode, "chase") == 0;
 	out->chase_latency_ns = jnum(c, "latency_ns");
@@ -251,7 +252,7 @@ bool nbw_rv_meas_verified(const struct nbw_rv_meas *x)
 bool nbw_rv_meas_usable(const struct nbw_rv_meas *x)
 {
 	return nbw_rv_meas_verified(x) && x->nstreams > 0 && x->bytes >= 0 && !x->hht_sweep[0] &&
-	       !x->chase;
+	       !x->chase && !x->face;
 }
 
 bool nbw_rv_meas_chase_usable(const struct nbw_rv_meas *x)

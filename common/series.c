@@ -16,6 +16,16 @@
 	"aggregate GB/s = number of devices x size / wall time from the earliest start to the " \
 	"latest end of all transfers; per device = size / that thread's time"
 
+#define FACE_BYTES                                                                         \
+	"bytes = the face's elements x element bytes (the face copied, not the box), counted " \
+	"once; GB/s = bytes / duration of one face copy (pack and unpack included for the " \
+	"pack method) / 1e9"
+
+#define EXCHANGE_BYTES                                                                     \
+	"bytes per step = the sum over every message of its face's elements x element bytes; " \
+	"GB/s = bytes per step / wall time of the step from the earliest start to the latest " \
+	"end of all messages / 1e9; per message = its face bytes / that thread's time"
+
 static const struct nbw_series_kind kinds[] = {
 	{ NBW_HTOD, NBW_CONC_SINGLE, NBW_THREADS_1, 1, "single", "one device, one host thread",
 	  ONE_COPY },
@@ -52,6 +62,23 @@ static const struct nbw_series_kind kinds[] = {
 	  "aggregate GB/s = n(n-1) x size (every ordered pair's copy counted once) / wall time "
 	  "from the earliest start to the latest end of all transfers; per pair = size / that "
 	  "thread's time" },
+	/* The face probes (--faces, include/nodebw/face.h): planned by probe/plan_faces.c only. */
+	{ NBW_HTOD, NBW_CONC_FACE, NBW_THREADS_1, 1, "face",
+	  "one face of a box, host box to device box, one host thread", FACE_BYTES },
+	{ NBW_DTOH, NBW_CONC_FACE, NBW_THREADS_1, 1, "face",
+	  "one face of a box, device box to host box, one host thread", FACE_BYTES },
+	{ NBW_P2P, NBW_CONC_FACE, NBW_THREADS_1, 1, "face",
+	  "one face of a box, device box to device box, one host thread (a same-device copy "
+	  "when there is one device)",
+	  FACE_BYTES },
+	{ NBW_P2P, NBW_CONC_XLINE, NBW_THREADS_ALL, 2, "exchange-line",
+	  "neighbour exchange of a line of devices: every device sends its z-faces to both "
+	  "neighbours at once, one host thread per message",
+	  EXCHANGE_BYTES },
+	{ NBW_P2P, NBW_CONC_XGRID, NBW_THREADS_ALL, 4, "exchange-grid",
+	  "neighbour exchange of a 2 x G/2 grid of devices: z-faces along the rows, y-faces "
+	  "between the two rows, every message at once, one host thread per message",
+	  EXCHANGE_BYTES },
 };
 
 static const char *const thread_words[NBW_THREADS_COUNT] = { "1", "2", "all" };

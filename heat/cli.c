@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_general.h"
 #include "nodebw/cli.h"
 #include "nodebw/heat.h"
 
@@ -18,6 +19,7 @@
 enum {
 	OPT_N = 256, OPT_SHAPES, OPT_NX, OPT_NY, OPT_NZ, OPT_STEPS, OPT_VERSION, OPT_DEVICES, OPT_GPUS,
 	OPT_REPS, OPT_HH, OPT_REF_THREADS, OPT_INSTRUMENT, OPT_NO_EXCHANGE, OPT_PAIRED, OPT_LAUNCH_PROBE, OPT_CORUN, OPT_BASELINE_LAUNCH, OPT_BASELINE_BLOCKTIME, OPT_ROOFLINE, OPT_OUTPUT, OPT_REPLACE, OPT_QUIET, OPT_HELP,
+	OPT_RADIUS, OPT_FIELDS, OPT_DECOMP, OPT_COPY, OPT_EXCHANGE, OPT_OVERLAP, OPT_APP,
 };
 
 static const struct option heat_options[] = {
@@ -46,6 +48,13 @@ static const struct option heat_options[] = {
 	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "radius", required_argument, NULL, OPT_RADIUS },
+	{ "fields", required_argument, NULL, OPT_FIELDS },
+	{ "decomp", required_argument, NULL, OPT_DECOMP },
+	{ "copy", required_argument, NULL, OPT_COPY },
+	{ "exchange", required_argument, NULL, OPT_EXCHANGE },
+	{ "overlap", required_argument, NULL, OPT_OVERLAP },
+	{ "app", required_argument, NULL, OPT_APP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -56,7 +65,8 @@ void nbw_heat_usage(FILE *f)
 		"\n"
 		"The seed paper's 3D heat solver (7-point stencil, variable kappa, split along z):\n"
 		"a serial CPU reference, the OpenMP offload 1-device baseline and Versions 1-4 on\n"
-		"G >= 2 devices. Every variant is verified against the serial reference\n"
+		"G >= 2 devices, and a general version (stencil radius 1-4, 1-4 fields, devices\n"
+		"in a PX x PY x PZ grid). Every variant is verified against the serial reference\n"
 		"(|u - u_ref| <= 1e-6 + 1e-5 |u_ref|, no NaN/Inf); a failure exits with status 3.\n"
 		"\n"
 		"Problem:\n"
@@ -65,15 +75,28 @@ void nbw_heat_usage(FILE *f)
 		"                       --nz P+2 reproduces the slab of P planes one device holds\n"
 		"  --shapes LIST        several boxes, e.g. 96x96x50,96x96x26 (instead of --n)\n"
 		"  --steps S            time steps, an integer (default 100)\n"
+		"  --radius R           stencil radius 1-4: 7-, 13-, 19- or 25-point star, a\n"
+		"                       boundary layer and halos R deep (default 1); every version\n"
+		"  --fields F           independent fields stepped and exchanged each step, 1-4\n"
+		"                       (default 1); every version\n"
+		"  --app APP.json       an application description (nodebw-app): its grid,\n"
+		"                       decomposition, radius, fields, exchange, copy, overlap and\n"
+		"                       steps (--steps overrides them); runs serial and general\n"
+		"                       unless --versions says otherwise; the solver computes in\n"
+		"                       8-byte doubles whatever element_bytes the app names\n"
 		"Variants:\n"
-		"  --versions LIST      serial, baseline, v1, v2, v3, v4, or all (default all);\n"
-		"                       --version is the same option\n"
+		"  --versions LIST      serial, baseline, v1, v2, v3, v4, general, or all (default\n"
+		"                       all: every version but general); --version is the same\n"
+		"                       option\n"
 		"                         serial    CPU reference: plain host loops, no offload\n"
 		"                         baseline  OpenMP offload on one device\n"
 		"                         v1        one host thread, host-staged, blocking copies\n"
 		"                         v2        one host thread, host-staged, async + depobj\n"
 		"                         v3        a host thread per device, host-staged, async\n"
 		"                         v4        a host thread per device, device to device\n"
+		"                         general   a host thread per device, devices in a grid\n");
+	heat_usage_general(f);
+	fprintf(f,
 		"  --devices LIST       OpenMP device ids to use, in order (default: every device)\n"
 		"  --gpus LIST          device counts G: each run uses the first G of --devices\n"
 		"                       (default 1 and the whole list); baseline runs for G = 1,\n"
@@ -144,7 +167,9 @@ void nbw_heat_usage(FILE *f)
 		"  nodebw heat --n 64 --steps 100\n"
 		"  nodebw heat --versions all --gpus 1,2,4 --n 64,96 --steps 50\n"
 		"  nodebw heat --version v4 --devices 0,1,2 --nx 96 --ny 96 --nz 34 --instrument\n"
-		"  nodebw heat --version v2 --gpus 4 --hidden-helpers 0\n");
+		"  nodebw heat --version v2 --gpus 4 --hidden-helpers 0\n"
+		"  nodebw heat --version general --decomp 2x2x1 --radius 2 --fields 3 --copy pack\n"
+		"  nodebw heat --app app.json --gpus 4\n");
 }
 
 static int one_version(const char *t, void *ctx, char *err, size_t errlen)
@@ -152,14 +177,14 @@ static int one_version(const char *t, void *ctx, char *err, size_t errlen)
 	struct nbw_heat_opts *o = ctx;
 	if (strcmp(t, "all") == 0) {
 		o->versions_all = true;
-		for (int v = 0; v < NBW_HEAT_VERSION_COUNT; v++)
+		for (int v = 0; v < NBW_HEAT_GENERAL; v++)
 			o->versions[v] = true;
 		return 0;
 	}
 	int v = nbw_heat_version_parse(t);
 	if (v < 0) {
-		snprintf(err, errlen, "unknown version '%s' (serial, baseline, v1, v2, v3, v4, all)",
-			 t);
+		snprintf(err, errlen,
+			 "unknown version '%s' (serial, baseline, v1, v2, v3, v4, general, all)", t);
 		return -1;
 	}
 	o->versions[v] = true;
@@ -218,18 +243,26 @@ static int check_slabs(const struct nbw_heat_opts *o, char *err, size_t errlen)
 	bool split = false;
 	for (int v = NBW_HEAT_V1; v <= NBW_HEAT_V4; v++)
 		split |= o->versions[v];
+	const int R = o->radius;
 	for (int s = 0; split && s < o->nshapes; s++) {
 		int nx = o->shapes[s][0], ny = o->shapes[s][1], nz = o->shapes[s][2];
 		for (int k = 0; k < o->ngpus; k++)
-			if (nz - 2 < o->gpus[k]) {
-				snprintf(err, errlen,
-					 "grid %dx%dx%d has %d interior planes along z, fewer than "
-					 "the %d devices: every device needs at least one plane",
-					 nx, ny, nz, nz - 2, o->gpus[k]);
+			if (o->gpus[k] >= 2 && nz - 2 * R < o->gpus[k] * R) {
+				if (R == 1)
+					snprintf(err, errlen,
+						 "grid %dx%dx%d has %d interior planes along z, fewer "
+						 "than the %d devices: every device needs at least one "
+						 "plane",
+						 nx, ny, nz, nz - 2, o->gpus[k]);
+				else
+					snprintf(err, errlen,
+						 "grid %dx%dx%d has %d interior planes along z: %d "
+						 "devices need at least %d each (the radius %d)",
+						 nx, ny, nz, nz - 2 * R, o->gpus[k], R, R);
 				return -1;
 			}
 	}
-	return 0;
+	return heat_check_general(o, err, errlen);
 }
 
 /* --corun needs a grid that is the slab of some G >= 2 of --gpus (else it would run nothing
@@ -240,8 +273,8 @@ static int check_corun(const struct nbw_heat_opts *o, char *err, size_t errlen)
 		return 0;
 	for (int s = 0; s < o->nshapes; s++)
 		for (int k = 0; k < o->ngpus; k++)
-			if (nbw_heat_is_slab_shape(o->shapes[s][0], o->shapes[s][1], o->shapes[s][2],
-						   o->gpus[k]))
+			if (nbw_heat_is_slab_shape_r(o->shapes[s][0], o->shapes[s][1],
+						     o->shapes[s][2], o->gpus[k], o->radius))
 				return 0;
 	snprintf(err, errlen, "--corun: no grid of --n/--shapes is the slab N x N x "
 			      "(ceil((N-2)/G) + 2) of a G >= 2 of --gpus");
@@ -258,11 +291,18 @@ static int check_versions_fit(const struct nbw_heat_opts *o, char *err, size_t e
 			continue;
 		bool fits = false;
 		for (int k = 0; k < o->ngpus; k++)
-			fits |= nbw_heat_version_fits((enum nbw_heat_version)v, o->gpus[k]);
+			fits |= heat_opts_fit(o, (enum nbw_heat_version)v, o->gpus[k]);
 		if (!fits) {
-			snprintf(err, errlen, "%s runs on %s, and no device count of --gpus fits",
-				 nbw_heat_version_name((enum nbw_heat_version)v),
-				 v == NBW_HEAT_BASELINE ? "one device" : "two or more devices");
+			if (v == NBW_HEAT_GENERAL && o->decomp[0])
+				snprintf(err, errlen,
+					 "general with --decomp %dx%dx%d runs on %d devices, and no "
+					 "device count of --gpus is that",
+					 o->decomp[0], o->decomp[1], o->decomp[2],
+					 o->decomp[0] * o->decomp[1] * o->decomp[2]);
+			else
+				snprintf(err, errlen, "%s runs on %s, and no device count of --gpus fits",
+					 nbw_heat_version_name((enum nbw_heat_version)v),
+					 v == NBW_HEAT_BASELINE ? "one device" : "two or more devices");
 			return -1;
 		}
 	}
@@ -271,7 +311,8 @@ static int check_versions_fit(const struct nbw_heat_opts *o, char *err, size_t e
 
 /* What the option parsers note beyond the options themselves. */
 struct heat_parse_state {
-	bool any_version, reps_given;
+	bool any_version, reps_given, steps_given;
+	bool shape_opts;   /* --radius or --fields */
 };
 
 /* An option parser's answer when the option is not one of its group. */
@@ -302,7 +343,35 @@ static int parse_grid_option(int c, struct nbw_heat_opts *o, struct heat_parse_s
 	case OPT_STEPS:
 		rc = nbw_cli_parse_int(optarg, 1, MAX_STEPS, &v, "--steps", err, errlen);
 		o->steps = (int)v;
+		st->steps_given = true;
 		return rc;
+	case OPT_RADIUS:
+		rc = nbw_cli_parse_int(optarg, 1, NBW_HEAT_MAX_RADIUS, &v, "--radius", err, errlen);
+		o->radius = (int)v;
+		st->shape_opts = true;
+		return rc;
+	case OPT_FIELDS:
+		rc = nbw_cli_parse_int(optarg, 1, NBW_HEAT_MAX_FIELDS, &v, "--fields", err, errlen);
+		o->fields = (int)v;
+		st->shape_opts = true;
+		return rc;
+	case OPT_DECOMP:
+	case OPT_COPY:
+	case OPT_EXCHANGE:
+	case OPT_OVERLAP:
+		o->general_opts = true;
+		return heat_parse_general_option(c == OPT_DECOMP	 ? "--decomp"
+						 : c == OPT_COPY	 ? "--copy"
+						 : c == OPT_EXCHANGE ? "--exchange"
+								     : "--overlap",
+						 optarg, o, err, errlen);
+	case OPT_APP:
+		if (!*optarg || strlen(optarg) >= sizeof(o->app)) {
+			snprintf(err, errlen, "--app needs a file name");
+			return -1;
+		}
+		snprintf(o->app, sizeof(o->app), "%s", optarg);
+		return 0;
 	case OPT_VERSION:
 		st->any_version = true;
 		return parse_versions(optarg, o, err, errlen);
@@ -403,7 +472,8 @@ static int check_launch_probe(struct nbw_heat_opts *o, const struct heat_parse_s
 {
 	if (given || o->nshapes || st->any_version || o->instrument || o->no_exchange ||
 	    o->paired || o->baseline_nowait || o->roofline_gbs > 0.0 ||
-	    o->baseline_blocktime_ms >= 0 || o->corun) {
+	    o->baseline_blocktime_ms >= 0 || o->corun || st->shape_opts || o->general_opts ||
+	    o->app[0]) {
 		snprintf(err, errlen, "--launch-probe measures launches only: it takes "
 				      "--n, --devices, --gpus, --steps, --reps, "
 				      "--hidden-helpers, --output and --quiet");
@@ -423,6 +493,15 @@ static int resolve_grids(struct nbw_heat_opts *o, const struct heat_parse_state 
 				      "copies; --no-exchange leaves them out: give one");
 		return -1;
 	}
+	if (o->app[0] && (given || o->nsizes || o->nshapes || st->shape_opts || o->general_opts)) {
+		snprintf(err, errlen, "--app sets the grid, decomposition, radius, fields, "
+				      "exchange, copy and overlap: it goes without --n, --nx/--ny/"
+				      "--nz, --shapes, --radius, --fields, --decomp, --copy, "
+				      "--exchange and --overlap");
+		return -1;
+	}
+	if (o->app[0] && heat_apply_app(o, !st->any_version, !st->steps_given, err, errlen))
+		return -1;
 	if (given && given < 3) {
 		snprintf(err, errlen, "--nx, --ny and --nz go together (give all three)");
 		return -1;
@@ -431,7 +510,7 @@ static int resolve_grids(struct nbw_heat_opts *o, const struct heat_parse_state 
 		snprintf(err, errlen, "--n, --nx/--ny/--nz and --shapes exclude each other");
 		return -1;
 	}
-	if (!given && !o->nsizes && !o->nshapes) {
+	if (!given && !o->nsizes && !o->nshapes && !o->app[0]) {
 		o->sizes[0] = 64;
 		o->nsizes = 1;
 	}
@@ -445,11 +524,13 @@ static int resolve_grids(struct nbw_heat_opts *o, const struct heat_parse_state 
 			o->shapes[i][0] = o->shapes[i][1] = o->shapes[i][2] = o->sizes[i];
 		o->nshapes = o->nsizes;
 	}
-	if (!st->any_version) {
+	if (!st->any_version && !o->app[0]) {
 		o->versions_all = true;
-		for (int i = 0; i < NBW_HEAT_VERSION_COUNT; i++)
+		for (int i = 0; i < NBW_HEAT_GENERAL; i++)
 			o->versions[i] = true;
 	}
+	if (heat_resolve_general(o, err, errlen) || heat_check_general(o, err, errlen))
+		return -1;
 	if (o->ngpus && (check_slabs(o, err, errlen) || check_versions_fit(o, err, errlen) ||
 			 check_corun(o, err, errlen)))
 		return -1;
@@ -463,7 +544,12 @@ int nbw_heat_parse(int argc, char **argv, struct nbw_heat_opts *o, char *err, si
 	o->reps = 1;
 	o->hidden_helpers = -1;
 	o->baseline_blocktime_ms = -1;
-	struct heat_parse_state st = {false, false};
+	o->radius = 1;
+	o->fields = 1;
+	o->overlap = true;
+	o->copy = NBW_APP_RECT;
+	o->exchange = NBW_APP_HOST_STAGED;
+	struct heat_parse_state st = {false, false, false, false};
 	int c, rc = 0;
 	optind = 0; /* restart getopt: the subcommand sits at argv[0] */
 	opterr = 0;

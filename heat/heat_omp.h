@@ -28,7 +28,7 @@ enum nbw_heat_corun {
 };
 
 struct nbw_heat_omp_request {
-	enum nbw_heat_version version;      /**< NBW_HEAT_BASELINE .. NBW_HEAT_V4 */
+	enum nbw_heat_version version;      /**< NBW_HEAT_BASELINE .. NBW_HEAT_GENERAL */
 	enum nbw_heat_corun corun;          /**< baseline on ndev >= 2 devices at once, each
 					     *   with the whole grid (slabs: the whole grid) */
 	const struct nbw_heat_grid *grid;
@@ -50,6 +50,12 @@ struct nbw_heat_omp_request {
 					     *   run; -1 = leave the process's setting */
 	bool baseline_nowait;               /**< baseline: launch each step's kernel as
 					     *   Versions 1-4 do (target nowait + taskwait) */
+	/* general only (the grid's radius and the fields' count apply to every version): */
+	int decomp[3];                      /**< the device grid, product ndev */
+	const struct nbw_heat_sub *subs;    /**< every device's box (nbw_heat_decompose) */
+	enum nbw_app_copy copy;             /**< faces by rectangular copies or pack/unpack */
+	enum nbw_app_exchange exchange;     /**< host-staged or device to device */
+	bool overlap;                       /**< interior computed while the faces travel */
 };
 
 struct nbw_heat_omp_result {
@@ -66,7 +72,8 @@ struct nbw_heat_omp_result {
 };
 
 /** Run one variant; the solution after the last repetition goes to \p u_out (the whole
- *  grid, boundary included). 0, or -1 with \p err. */
+ *  grid of every field, boundary included: field q at u_out + q x points). 0, or -1 with
+ *  \p err. */
 int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 		     struct nbw_heat_omp_result *res, char *err, size_t errlen);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_general.h"
 #include "heat_omp.h"
 #include "nodebw/plugin_images.h"
 #include "nodebw/backends.h"
@@ -174,6 +175,12 @@ static void print_row(struct heat_session *hs, const struct nbw_heat_record *r)
 		       nbw_heat_bytes_per_s(r) / 1e9, nbw_heat_roofline_fraction(r), diff,
 		       r->verify_status, r->no_exchange ? " (no halo copies)" : "");
 	}
+	if (r->version == NBW_HEAT_GENERAL || r->grid.radius > 1 || r->fields > 1)
+		printf("%-8s radius %d, %d field%s, decomposition %dx%dx%d, exchange %s, copy %s, "
+		       "overlap %s; %llu halo bytes per step\n",
+		       "", r->grid.radius, r->fields, r->fields == 1 ? "" : "s", r->decomp[0],
+		       r->decomp[1], r->decomp[2], r->exchange_how, r->copy_how,
+		       r->overlap ? "on" : "off", (unsigned long long)nbw_heat_record_halo_bytes(r));
 	if (r->instrumented && !r->error[0])
 		printf("%-8s phases (s): interior %.4f, boundary %.4f, halo exchange %.4f, "
 		       "synchronisation %.4f; instrumented total %.4f\n",
@@ -193,7 +200,64 @@ static int save(struct heat_session *hs, const struct nbw_heat_record *r)
 	return 0;
 }
 
+/* --app: what the solver runs of the application, and in what precision. */
+static void print_app(const struct nbw_heat_opts *o)
+{
+	char decomp[48] = "1x1xG (left open)";
+	if (o->decomp[0])
+		snprintf(decomp, sizeof(decomp), "%dx%dx%d", o->decomp[0], o->decomp[1],
+			 o->decomp[2]);
+	printf("nodebw heat: application %s%s%s(%s): grid %dx%dx%d, decomposition %s, radius %d, "
+	       "%d field%s, exchange %s, copy %s, overlap %s, %d steps\n",
+	       o->app_name[0] ? "'" : "", o->app_name, o->app_name[0] ? "' " : "", o->app,
+	       o->shapes[0][0], o->shapes[0][1], o->shapes[0][2], decomp, o->radius, o->fields,
+	       o->fields == 1 ? "" : "s", nbw_app_exchange_name(o->exchange),
+	       nbw_app_copy_name(o->copy), o->overlap ? "on" : "off", o->steps);
+	if (o->app_element_bytes != (int)sizeof(double))
+		printf("nodebw heat: the application asks for %d-byte elements; the solver computes "
+		       "in 8-byte doubles (its records say both)\n",
+		       o->app_element_bytes);
+	else
+		printf("nodebw heat: 8-byte elements, as the solver computes\n");
+}
+
 /* ---- one run ------------------------------------------------------------------------------ */
+
+/* The configuration a record carries: what the general version was asked for, and what the
+ * paper's versions do (z-slabs, whole planes copied as they lie). */
+static void set_config(struct heat_session *hs, struct nbw_heat_record *r,
+		       enum nbw_heat_version v, int G)
+{
+	const struct nbw_heat_opts *o = hs->o;
+	r->fields = o->fields;
+	r->app_element_bytes = o->app_element_bytes;
+	r->app_name = o->app[0] ? o->app_name : NULL;
+	r->decomp[0] = r->decomp[1] = 1;
+	r->decomp[2] = G > 0 ? G : 1;
+	r->exchange_how = r->copy_how = "none";
+	r->overlap = false;
+	switch (v) {
+	case NBW_HEAT_GENERAL:
+		heat_decomp_for(o, G, r->decomp);
+		r->exchange_how = nbw_app_exchange_name(o->exchange);
+		r->copy_how = nbw_app_copy_name(o->copy);
+		r->overlap = o->overlap;
+		break;
+	case NBW_HEAT_V1:
+	case NBW_HEAT_V2:
+	case NBW_HEAT_V3:
+	case NBW_HEAT_V4:
+		/* a z-face is contiguous: the whole planes go as one plain copy, rect's case of
+		 * a contiguous box */
+		r->exchange_how = nbw_app_exchange_name(v == NBW_HEAT_V4 ? NBW_APP_DEVICE
+									  : NBW_APP_HOST_STAGED);
+		r->copy_how = nbw_app_copy_name(NBW_APP_RECT);
+		r->overlap = v != NBW_HEAT_V1; /* Version 1 waits for every kernel first */
+		break;
+	default:
+		break;
+	}
+}
 
 /* Test hook: NODEBW_HEAT_FAULT=<version> perturbs that variant's solution before the
  * check, so that the tests can see a verification failure end the command with status 1. */
@@ -229,7 +293,7 @@ static void finish(struct heat_session *hs, struct nbw_heat_record *r, double *u
 		return;
 	}
 	inject_fault(r, u);
-	nbw_heat_verify(u, ref, nbw_heat_grid_points(&r->grid), &r->check);
+	nbw_heat_verify(u, ref, nbw_heat_grid_points(&r->grid) * (size_t)r->fields, &r->check);
 	snprintf(r->verify_status, sizeof(r->verify_status), "%s",
 		 r->check.passed ? "passed" : "failed");
 	if (!r->check.passed)
@@ -244,6 +308,7 @@ static int run_serial(struct heat_session *hs, const struct nbw_heat_grid *g,
 	double samples[1000] = { 0 };
 	r.version = NBW_HEAT_SERIAL;
 	r.grid = *g;
+	set_config(hs, &r, NBW_HEAT_SERIAL, 0);
 	r.steps = hs->o->steps;
 	r.reps = hs->o->reps;
 	r.samples_s = samples;
@@ -257,7 +322,7 @@ static int run_serial(struct heat_session *hs, const struct nbw_heat_grid *g,
 		 r.host_threads, r.host_threads == 1 ? "" : "s");
 	snprintf(r.halo_path, sizeof(r.halo_path), "none (one host array)");
 	for (int i = 0; i < r.reps; i++) {
-		samples[i] = nbw_heat_serial(g, f, r.steps, r.host_threads, ref);
+		samples[i] = nbw_heat_serial_fields(g, f, r.steps, r.host_threads, ref);
 		if (samples[i] < 0.0) {
 			snprintf(r.error, sizeof(r.error), "out of memory");
 			break;
@@ -275,7 +340,7 @@ static void finish_no_exchange(struct heat_session *hs, struct nbw_heat_record *
 {
 	double *sref = NULL;
 	if (!r->error[0]) {
-		sref = malloc(nbw_heat_grid_points(&r->grid) * sizeof(double));
+		sref = malloc(nbw_heat_grid_points(&r->grid) * (size_t)r->fields * sizeof(double));
 		if (!sref || nbw_heat_slab_reference(&r->grid, f, r->slabs, r->ndev, r->steps,
 						     hs->o->ref_threads, sref))
 			snprintf(r->error, sizeof(r->error), "out of memory for the slabs' reference");
@@ -296,6 +361,7 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v,
 	r.version = v;
 	r.grid = *g;
 	r.ndev = G;
+	set_config(hs, &r, v, corun ? 1 : G);
 	r.steps = hs->o->steps;
 	r.warmup_steps = 1;
 	r.reps = hs->o->reps;
@@ -309,7 +375,8 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v,
 	r.hidden_helpers = nbw_effective_hidden_helpers();
 	/* --paired: the compute-only halves and their solution (checked on their own). */
 	bool paired = hs->o->paired && v != NBW_HEAT_BASELINE;
-	double *pu = paired ? malloc(nbw_heat_grid_points(g) * sizeof(double)) : NULL;
+	double *pu = paired ? malloc(nbw_heat_grid_points(g) * (size_t)f->nfields * sizeof(double))
+			    : NULL;
 	bool any_gpu = false, mixed = false;
 	/* The record keeps nodebw's device numbers; the kernels take the runtime's. */
 	int rtdev[NBW_HEAT_MAX_DEVICES];
@@ -326,8 +393,15 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v,
 		snprintf(err, sizeof(err), "out of memory for the compute-only solution");
 	/* The co-run probe: every device gets the whole grid. */
 	for (int i = 0; corun && i < G; i++)
-		r.slabs[i] = (struct nbw_heat_slab){.k_begin = 1, .k_end = g->nz - 1};
-	if (!err[0] && (corun || nbw_heat_split(g, G, r.slabs, err, sizeof(err)) == 0)) {
+		r.slabs[i] = (struct nbw_heat_slab){.k_begin = g->radius, .k_end = g->nz - g->radius};
+	bool general = v == NBW_HEAT_GENERAL;
+	int split = err[0] ? -1
+		    : general ? nbw_heat_decompose(g, r.decomp, r.subs, err, sizeof(err))
+		    : corun ? 0
+			    : nbw_heat_split(g, G, r.slabs, err, sizeof(err));
+	if (split == 0 && !general)
+		nbw_heat_subs_of_slabs(g, corun ? 1 : G, r.slabs, r.subs);
+	if (split == 0) {
 		struct nbw_heat_omp_request rq = {
 			.version = v, .corun = corun, .grid = g, .fields = f, .ndev = G, .devices = rtdev,
 			.gpu = gpu, .slabs = r.slabs, .steps = r.steps,
@@ -335,7 +409,10 @@ static void run_offload(struct heat_session *hs, enum nbw_heat_version v,
 			.baseline_nowait = hs->o->baseline_nowait, .no_exchange = r.no_exchange,
 			.baseline_blocktime_ms = hs->o->baseline_blocktime_ms,
 			.paired = paired,
+			.subs = r.subs, .copy = hs->o->copy, .exchange = hs->o->exchange,
+			.overlap = hs->o->overlap,
 		};
+		memcpy(rq.decomp, r.decomp, sizeof(rq.decomp));
 		struct nbw_heat_omp_result res;
 		memset(&res, 0, sizeof(res));
 		res.samples_s = samples;
@@ -421,7 +498,8 @@ static int check_memory(const struct nbw_heat_opts *o, char *err, size_t errlen)
 		size_t nx = (size_t)o->shapes[s][0], ny = (size_t)o->shapes[s][1];
 		size_t nz = (size_t)o->shapes[s][2];
 		size_t pts = nx * ny * nz;
-		size_t need = 9 * pts * sizeof(double) + 2 * 4 * 64 * nx * ny * sizeof(double);
+		size_t need = (4 + 5 * (size_t)o->fields) * pts * sizeof(double) +
+			      2 * (2 + 2 * (size_t)o->fields) * 64 * nx * ny * sizeof(double);
 		worst = need > worst ? need : worst;
 	}
 	worst += 3 * TRIAD_BYTES;
@@ -460,13 +538,13 @@ static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
 	struct nbw_heat_grid g;
 	struct nbw_heat_fields f;
 	char err[256];
-	if (nbw_heat_grid_init(&g, nx, ny, nz, err, sizeof(err))) {
+	if (nbw_heat_grid_init_r(&g, nx, ny, nz, o->radius, err, sizeof(err))) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		return -1;
 	}
-	size_t n = nbw_heat_grid_points(&g);
+	size_t n = nbw_heat_grid_points(&g) * (size_t)o->fields;
 	double *ref = malloc(n * sizeof(double)), *u = malloc(n * sizeof(double));
-	if (!ref || !u || nbw_heat_fields_init(&f, &g)) {
+	if (!ref || !u || nbw_heat_fields_init_n(&f, &g, o->fields)) {
 		free(ref);
 		free(u);
 		fprintf(stderr, "nodebw: error: out of memory for a %dx%dx%d grid\n", nx, ny, nz);
@@ -475,15 +553,15 @@ static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
 	int rc = 0;
 	if (o->versions[NBW_HEAT_SERIAL]) {
 		rc = run_serial(hs, &g, &f, ref);
-	} else if (nbw_heat_serial(&g, &f, o->steps, o->ref_threads, ref) < 0.0) {
+	} else if (nbw_heat_serial_fields(&g, &f, o->steps, o->ref_threads, ref) < 0.0) {
 		fprintf(stderr, "nodebw: error: out of memory for the serial reference\n");
 		rc = -1;
 	}
 	for (int k = 0; rc >= 0 && k < o->ngpus && !nbw_stop_requested; k++)
 		for (int v = NBW_HEAT_BASELINE; v < NBW_HEAT_VERSION_COUNT && !nbw_stop_requested;
 		     v++)
-			if (o->versions[v] && nbw_heat_version_fits((enum nbw_heat_version)v,
-								     o->gpus[k]))
+			if (o->versions[v] &&
+			    heat_opts_fit(o, (enum nbw_heat_version)v, o->gpus[k]))
 				run_offload(hs, (enum nbw_heat_version)v, NBW_CORUN_NONE, 0,
 					    o->gpus[k], &g, &f, ref, u);
 	/* --corun: on the shapes that are G's slab of a cubic N: one host thread drives G
@@ -492,7 +570,7 @@ static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
 	int cpus = cpus_allowed();
 	for (int k = 0; rc >= 0 && o->corun && k < o->ngpus && !nbw_stop_requested; k++) {
 		int G = o->gpus[k], at_once = G < cpus ? G : cpus;
-		if (!nbw_heat_is_slab_shape(nx, ny, nz, G))
+		if (!nbw_heat_is_slab_shape_r(nx, ny, nz, G, o->radius))
 			continue;
 		run_offload(hs, NBW_HEAT_BASELINE, NBW_CORUN_ONE_THREAD, G, G, &g, &f, ref, u);
 		if (at_once >= 2)
@@ -601,6 +679,8 @@ int nbw_heat_main(int argc, char **argv)
 	}
 	hs.runs = json_array();
 	nbw_doc_set(hs.doc, "solver_runs", json_incref(hs.runs));
+	if (o.app[0] && !o.quiet)
+		print_app(&o);
 	rc = 0;
 	for (int s = 0; s < o.nshapes && rc == 0 && !nbw_stop_requested; s++) {
 		rc = run_grid(&hs, o.shapes[s][0], o.shapes[s][1], o.shapes[s][2]);

@@ -36,15 +36,15 @@ const char *heat_kernel_forms(bool gpu, bool nowait)
 			"contiguous i row";
 }
 
-void heat_kernel(const struct heat_dev *d, const struct heat_geom *gm, int s, int k_lo,
+void heat_kernel(const struct heat_dev *d, const struct heat_geom *gm, int q, int s, int k_lo,
 		 int k_hi, enum heat_launch how, int *ta, int *tb)
 {
 	if (k_lo > k_hi)
 		return;
-	double *un = d->u[(s + 1) & 1];
-	const double *uo = d->u[s & 1];
+	double *un = d->u[q][(s + 1) & 1];
+	const double *uo = d->u[q][s & 1];
 	const double *kap = d->kappa, *rhs = d->rhs;
-	const int nx = gm->nx, ny = gm->ny, dev = d->id;
+	const int nx = gm->nx, ny = gm->ny, dev = d->id, R = gm->radius;
 	const long sx = nx, sp = (long)gm->plane;
 	const double factor = gm->factor;
 
@@ -52,28 +52,28 @@ void heat_kernel(const struct heat_dev *d, const struct heat_geom *gm, int s, in
 #pragma omp target teams distribute parallel for collapse(3) device(dev) \
 	is_device_ptr(un, uo, kap, rhs)
 		for (int k = k_lo; k <= k_hi; k++)
-			for (int j = 1; j < ny - 1; j++)
-				for (int i = 1; i < nx - 1; i++)
-					nbw_heat_point(un, uo, kap, rhs, k * sp + j * sx + i, sx, sp,
-						       factor);
+			for (int j = R; j < ny - R; j++)
+				for (int i = R; i < nx - R; i++)
+					nbw_heat_point_r(un, uo, kap, rhs, k * sp + j * sx + i, sx,
+							 sp, factor, R);
 	} else if (d->gpu) {
 #pragma omp target teams distribute parallel for collapse(3) device(dev) \
 	is_device_ptr(un, uo, kap, rhs) nowait depend(out : ta[0], tb[0])
 		for (int k = k_lo; k <= k_hi; k++)
-			for (int j = 1; j < ny - 1; j++)
-				for (int i = 1; i < nx - 1; i++)
-					nbw_heat_point(un, uo, kap, rhs, k * sp + j * sx + i, sx, sp,
-						       factor);
+			for (int j = R; j < ny - R; j++)
+				for (int i = R; i < nx - R; i++)
+					nbw_heat_point_r(un, uo, kap, rhs, k * sp + j * sx + i, sx,
+							 sp, factor, R);
 	} else if (how == LAUNCH_SYNC) {
 #pragma omp target teams distribute parallel for collapse(2) device(dev) \
 	is_device_ptr(un, uo, kap, rhs)
 		for (int k = k_lo; k <= k_hi; k++)
-			for (int j = 1; j < ny - 1; j++)
-				nbw_heat_row(un, uo, kap, rhs, k * sp + j * sx + 1, nx - 2, sx, sp,
-					     factor);
+			for (int j = R; j < ny - R; j++)
+				nbw_heat_row_r(un, uo, kap, rhs, k * sp + j * sx + R, nx - 2 * R, sx,
+					       sp, factor, R);
 	} else {
 #pragma omp target device(dev) is_device_ptr(un, uo, kap, rhs) nowait depend(out : ta[0], tb[0])
-		nbw_heat_planes(un, uo, kap, rhs, nx, ny, k_lo, k_hi, factor);
+		nbw_heat_planes(un, uo, kap, rhs, nx, ny, k_lo, k_hi, factor, R);
 	}
 }
 

@@ -65,6 +65,12 @@ static size_t plane_bytes(const struct heat_run *r)
 	return r->gm.plane * sizeof(double);
 }
 
+/* The bytes of one halo message: R planes. */
+static size_t halo_bytes(const struct heat_run *r)
+{
+	return (size_t)r->gm.radius * plane_bytes(r);
+}
+
 static void note_failure(struct heat_run *r, int rc, const char *what, int from, int to)
 {
 	if (rc == 0)
@@ -85,9 +91,10 @@ static void free_run(struct heat_run *r)
 		return;
 	for (int g = 0; g < r->ndev; g++) {
 		struct heat_dev *d = &r->dev[g];
-		for (int l = 0; l < 2; l++)
-			if (d->u[l])
-				omp_target_free(d->u[l], d->id);
+		for (int q = 0; q < NBW_HEAT_MAX_FIELDS; q++)
+			for (int l = 0; l < 2; l++)
+				if (d->u[q][l])
+					omp_target_free(d->u[q][l], d->id);
 		if (d->kappa)
 			omp_target_free(d->kappa, d->id);
 		if (d->rhs)
@@ -106,14 +113,19 @@ static void free_run(struct heat_run *r)
 	r->ph = NULL;
 }
 
-/* Copy the initial level of a device's slab, ghosts included, into both levels. */
+/* Copy the initial level of a device's slab, ghosts included, into both levels of every
+ * field. */
 static int upload_u(struct heat_run *r, struct heat_dev *d)
 {
-	const double *src = r->rq->fields->u0 + (size_t)(d->k_begin - 1) * r->gm.plane;
+	size_t n = r->gm.plane * (size_t)r->rq->grid->nz;
 	size_t bytes = d->local_points * sizeof(double);
-	for (int l = 0; l < 2; l++)
-		if (omp_target_memcpy(d->u[l], src, bytes, 0, 0, d->id, r->host))
-			return -1;
+	for (int q = 0; q < r->gm.nfields; q++) {
+		const double *src = r->rq->fields->u0 + (size_t)q * n +
+				    (size_t)(d->k_begin - r->gm.radius) * r->gm.plane;
+		for (int l = 0; l < 2; l++)
+			if (omp_target_memcpy(d->u[q][l], src, bytes, 0, 0, d->id, r->host))
+				return -1;
+	}
 	return 0;
 }
 
@@ -126,6 +138,9 @@ static int setup(struct heat_run *r, char *err, size_t errlen)
 	r->gm.ny = rq->grid->ny;
 	r->gm.plane = (size_t)rq->grid->nx * (size_t)rq->grid->ny;
 	r->gm.factor = rq->grid->factor;
+	r->gm.radius = rq->grid->radius > 0 ? rq->grid->radius : 1;
+	r->gm.nfields = rq->fields->nfields > 0 ? rq->fields->nfields : 1;
+	const int R = r->gm.radius;
 	r->staged = rq->version == NBW_HEAT_V1 || rq->version == NBW_HEAT_V2 ||
 		    rq->version == NBW_HEAT_V3;
 	r->dev = calloc((size_t)r->ndev, sizeof(*r->dev));
@@ -140,22 +155,24 @@ static int setup(struct heat_run *r, char *err, size_t errlen)
 		d->gpu = rq->gpu[g];
 		d->k_begin = rq->slabs[g].k_begin;
 		d->planes = rq->slabs[g].k_end - rq->slabs[g].k_begin;
-		d->local_points = (size_t)(d->planes + 2) * r->gm.plane;
+		d->local_points = (size_t)(d->planes + 2 * R) * r->gm.plane;
 		d->send[HALO_DOWN] = g > 0 && !rq->corun;
 		d->send[HALO_UP] = g < r->ndev - 1 && !rq->corun;
-		d->int_lo = 1 + (d->send[HALO_DOWN] ? 1 : 0);
-		d->int_hi = d->planes - (d->send[HALO_UP] ? 1 : 0);
+		d->int_lo = R + (d->send[HALO_DOWN] ? R : 0);
+		d->int_hi = R + d->planes - 1 - (d->send[HALO_UP] ? R : 0);
 		size_t bytes = d->local_points * sizeof(double);
-		d->u[0] = omp_target_alloc(bytes, d->id);
-		d->u[1] = omp_target_alloc(bytes, d->id);
+		bool got = true;
+		for (int q = 0; q < r->gm.nfields; q++)
+			for (int l = 0; l < 2; l++)
+				got &= (d->u[q][l] = omp_target_alloc(bytes, d->id)) != NULL;
 		d->kappa = omp_target_alloc(bytes, d->id);
 		d->rhs = omp_target_alloc(bytes, d->id);
-		if (!d->u[0] || !d->u[1] || !d->kappa || !d->rhs) {
-			snprintf(err, errlen, "omp_target_alloc of 4 x %zu bytes on device %d failed",
-				 bytes, d->id);
+		if (!got || !d->kappa || !d->rhs) {
+			snprintf(err, errlen, "omp_target_alloc of %d x %zu bytes on device %d failed",
+				 2 * r->gm.nfields + 2, bytes, d->id);
 			return -1;
 		}
-		size_t off = (size_t)(d->k_begin - 1) * r->gm.plane;
+		size_t off = (size_t)(d->k_begin - R) * r->gm.plane;
 		if (upload_u(r, d) ||
 		    omp_target_memcpy(d->kappa, rq->fields->kappa + off, bytes, 0, 0, d->id,
 				      r->host) ||
@@ -165,11 +182,11 @@ static int setup(struct heat_run *r, char *err, size_t errlen)
 		}
 		for (int dir = 0; dir < 2; dir++) {
 			if (r->staged && d->send[dir]) {
-				d->stage[dir] = llvm_omp_target_alloc_host(plane_bytes(r), d->id);
+				d->stage[dir] = llvm_omp_target_alloc_host(halo_bytes(r), d->id);
 				if (!d->stage[dir]) {
 					snprintf(err, errlen,
 						 "llvm_omp_target_alloc_host(%zu bytes) failed",
-						 plane_bytes(r));
+						 halo_bytes(r));
 					return -1;
 				}
 			}
@@ -184,55 +201,65 @@ static int setup(struct heat_run *r, char *err, size_t errlen)
 
 static void interior(struct heat_run *r, struct heat_dev *d, int s, enum heat_launch how)
 {
-	heat_kernel(d, &r->gm, s, d->int_lo, d->int_hi, how, &d->tok_interior, &d->tok_interior);
+	for (int q = 0; q < r->gm.nfields; q++)
+		heat_kernel(d, &r->gm, q, s, d->int_lo, d->int_hi, how, &d->tok_interior,
+			    &d->tok_interior);
 }
 
-/* The planes the neighbours need: plane 1 (down) and plane `planes` (up); one kernel when
- * they are the same plane. */
+/* The planes the neighbours need: the first R updated planes (down) and the last R (up);
+ * one kernel when they overlap (a slab thinner than 2R planes: for R = 1, one plane). */
 static void boundary(struct heat_run *r, struct heat_dev *d, int s, enum heat_launch how)
 {
 	bool down = d->send[HALO_DOWN], up = d->send[HALO_UP];
-	if (down && up && d->planes == 1) {
-		heat_kernel(d, &r->gm, s, 1, 1, how, &d->tok[HALO_DOWN], &d->tok[HALO_UP]);
-		return;
+	const int R = r->gm.radius, first = R, last = R + d->planes - 1;
+	for (int q = 0; q < r->gm.nfields; q++) {
+		if (down && up && d->planes < 2 * R) {
+			heat_kernel(d, &r->gm, q, s, first, last, how, &d->tok[HALO_DOWN],
+				    &d->tok[HALO_UP]);
+			continue;
+		}
+		if (down)
+			heat_kernel(d, &r->gm, q, s, first, first + R - 1, how, &d->tok[HALO_DOWN],
+				    &d->tok[HALO_DOWN]);
+		if (up)
+			heat_kernel(d, &r->gm, q, s, last - R + 1, last, how, &d->tok[HALO_UP],
+				    &d->tok[HALO_UP]);
 	}
-	if (down)
-		heat_kernel(d, &r->gm, s, 1, 1, how, &d->tok[HALO_DOWN], &d->tok[HALO_DOWN]);
-	if (up)
-		heat_kernel(d, &r->gm, s, d->planes, d->planes, how, &d->tok[HALO_UP],
-			    &d->tok[HALO_UP]);
 }
 
-/* Source and destination of device g's halo plane in direction dir at step s: the new
- * level's plane 1 or `planes` goes into the neighbour's ghost plane of its new level. */
+/* Source and destination of device g's halo planes of field q in direction dir at step s:
+ * the new level's first or last R updated planes go into the neighbour's ghost planes of its
+ * new level. */
 struct halo_copy {
 	struct heat_dev *src, *dst;
 	double *src_u, *dst_u;
 	size_t src_off, dst_off;
 };
 
-static struct halo_copy halo_of(struct heat_run *r, int g, int dir, int s)
+static struct halo_copy halo_of(struct heat_run *r, int g, int q, int dir, int s)
 {
 	struct halo_copy c;
 	int nb = dir == HALO_DOWN ? g - 1 : g + 1;
+	const int R = r->gm.radius;
 	c.src = &r->dev[g];
 	c.dst = &r->dev[nb];
-	c.src_u = c.src->u[(s + 1) & 1];
-	c.dst_u = c.dst->u[(s + 1) & 1];
+	c.src_u = c.src->u[q][(s + 1) & 1];
+	c.dst_u = c.dst->u[q][(s + 1) & 1];
 	size_t pb = plane_bytes(r);
-	c.src_off = (size_t)(dir == HALO_DOWN ? 1 : c.src->planes) * pb;
-	c.dst_off = (size_t)(dir == HALO_DOWN ? c.dst->planes + 1 : 0) * pb;
+	c.src_off = (size_t)(dir == HALO_DOWN ? R : c.src->planes) * pb;
+	c.dst_off = (size_t)(dir == HALO_DOWN ? c.dst->planes + R : 0) * pb;
 	return c;
 }
 
 /* Version 1: device -> host -> device, blocking. */
 static void halo_sync(struct heat_run *r, int g, int s)
 {
-	size_t pb = plane_bytes(r);
+	size_t pb = halo_bytes(r);
+	for (int q = 0; q < r->gm.nfields; q++)
 	for (int dir = 0; dir < 2; dir++) {
 		if (!r->dev[g].send[dir])
 			continue;
-		struct halo_copy c = halo_of(r, g, dir, s);
+		struct halo_copy c = halo_of(r, g, q, dir, s);
 		double *h = c.src->stage[dir];
 		note_failure(r, omp_target_memcpy(h, c.src_u, pb, 0, c.src_off, r->host, c.src->id),
 			     "omp_target_memcpy", c.src->id, r->host);
@@ -245,12 +272,13 @@ static void halo_sync(struct heat_run *r, int g, int s)
  * kernel's depend(out) precedes. Direct (device -> device) for Version 4. */
 static void halo_async(struct heat_run *r, int g, int s, bool direct)
 {
-	size_t pb = plane_bytes(r);
+	size_t pb = halo_bytes(r);
 	struct heat_dev *d = &r->dev[g];
+	for (int q = 0; q < r->gm.nfields; q++)
 	for (int dir = 0; dir < 2; dir++) {
 		if (!d->send[dir])
 			continue;
-		struct halo_copy c = halo_of(r, g, dir, s);
+		struct halo_copy c = halo_of(r, g, q, dir, s);
 		if (direct) {
 			note_failure(r,
 				     omp_target_memcpy_async(c.dst_u, c.src_u, pb, c.dst_off,
@@ -289,10 +317,14 @@ static void run_baseline(struct heat_run *r, int steps)
 		double t = omp_get_wtime();
 		if (r->rq->baseline_nowait) {
 			/* The kernel form and launch of Versions 1-4, on one device. */
-			heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_NOWAIT, &ta, &tb);
+			for (int q = 0; q < r->gm.nfields; q++)
+				heat_kernel(d, &r->gm, q, s, r->gm.radius,
+					    r->gm.radius + d->planes - 1, LAUNCH_NOWAIT, &ta, &tb);
 #pragma omp taskwait
 		} else {
-			heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_SYNC, NULL, NULL);
+			for (int q = 0; q < r->gm.nfields; q++)
+				heat_kernel(d, &r->gm, q, s, r->gm.radius,
+					    r->gm.radius + d->planes - 1, LAUNCH_SYNC, NULL, NULL);
 		}
 		if (r->instrument)
 			lap(&t, &r->ph[0].interior_s);
@@ -411,8 +443,10 @@ static void run_corun_one_thread(struct heat_run *r, int steps)
 	for (int s = 0; s < steps; s++) {
 		for (int g = 0; g < r->ndev; g++) {
 			struct heat_dev *d = &r->dev[g];
-			heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_NOWAIT, &d->tok_interior,
-				    &d->tok_interior);
+			for (int q = 0; q < r->gm.nfields; q++)
+				heat_kernel(d, &r->gm, q, s, r->gm.radius,
+					    r->gm.radius + d->planes - 1, LAUNCH_NOWAIT,
+					    &d->tok_interior, &d->tok_interior);
 		}
 #pragma omp taskwait
 	}
@@ -433,8 +467,10 @@ static double run_corun_per_device(struct heat_run *r, int steps)
 		if (!wrong) {
 			double t0 = omp_get_wtime();
 			for (int s = 0; s < steps; s++) {
-				heat_kernel(d, &r->gm, s, 1, d->planes, LAUNCH_NOWAIT,
-					    &d->tok_interior, &d->tok_interior);
+				for (int q = 0; q < r->gm.nfields; q++)
+					heat_kernel(d, &r->gm, q, s, r->gm.radius,
+						    r->gm.radius + d->planes - 1, LAUNCH_NOWAIT,
+						    &d->tok_interior, &d->tok_interior);
 #pragma omp taskwait
 #pragma omp barrier
 			}
@@ -539,19 +575,24 @@ static int corun_same(struct heat_run *r, int steps, const double *u_out, char *
 		      size_t errlen)
 {
 	size_t bytes = (size_t)r->dev[0].planes * plane_bytes(r);
+	size_t n = r->gm.plane * (size_t)r->rq->grid->nz;
 	double *other = malloc(bytes);
 	if (!other) {
 		snprintf(err, errlen, "out of memory for the co-run check");
 		return -1;
 	}
 	int rc = 0;
-	for (int g = 1; g < r->ndev && rc == 0; g++) {
-		struct heat_dev *d = &r->dev[g];
-		if (omp_target_memcpy(other, d->u[steps & 1], bytes, 0, plane_bytes(r), r->host,
-				      d->id)) {
+	for (int g = 1; g < r->ndev * r->gm.nfields && rc == 0; g++) {
+		int q = g / r->ndev;
+		struct heat_dev *d = &r->dev[g % r->ndev];
+		if (g % r->ndev == 0)
+			continue;
+		if (omp_target_memcpy(other, d->u[q][steps & 1], bytes, 0, halo_bytes(r),
+				      r->host, d->id)) {
 			snprintf(err, errlen, "omp_target_memcpy from device %d failed", d->id);
 			rc = -1;
-		} else if (memcmp(other, u_out + r->gm.plane, bytes) != 0) {
+		} else if (memcmp(other, u_out + (size_t)q * n + (size_t)r->gm.radius * r->gm.plane,
+				  bytes) != 0) {
 			snprintf(err, errlen,
 				 "co-run: device %d's solution differs from device %d's (the same "
 				 "kernel on the same grid)",
@@ -567,22 +608,28 @@ static int download(struct heat_run *r, int steps, double *u_out, char *err, siz
 {
 	const struct nbw_heat_omp_request *rq = r->rq;
 	size_t points = r->gm.plane * (size_t)rq->grid->nz;
-	memcpy(u_out, rq->fields->u0, points * sizeof(double));
-	for (int g = 0; g < (rq->corun ? 1 : r->ndev); g++) {
-		struct heat_dev *d = &r->dev[g];
-		size_t pb = plane_bytes(r);
-		if (omp_target_memcpy(u_out + (size_t)d->k_begin * r->gm.plane, d->u[steps & 1],
-				      (size_t)d->planes * pb, 0, pb, r->host, d->id)) {
-			snprintf(err, errlen, "omp_target_memcpy from device %d failed", d->id);
-			return -1;
+	memcpy(u_out, rq->fields->u0, (size_t)r->gm.nfields * points * sizeof(double));
+	for (int q = 0; q < r->gm.nfields; q++)
+		for (int g = 0; g < (rq->corun ? 1 : r->ndev); g++) {
+			struct heat_dev *d = &r->dev[g];
+			size_t pb = plane_bytes(r);
+			if (omp_target_memcpy(u_out + (size_t)q * points +
+						      (size_t)d->k_begin * r->gm.plane,
+					      d->u[q][steps & 1], (size_t)d->planes * pb, 0,
+					      halo_bytes(r), r->host, d->id)) {
+				snprintf(err, errlen, "omp_target_memcpy from device %d failed",
+					 d->id);
+				return -1;
+			}
 		}
-	}
 	return rq->corun ? corun_same(r, steps, u_out, err, errlen) : 0;
 }
 
 int nbw_heat_omp_run(const struct nbw_heat_omp_request *rq, double *u_out,
 		     struct nbw_heat_omp_result *res, char *err, size_t errlen)
 {
+	if (rq->version == NBW_HEAT_GENERAL)
+		return heat_general_run(rq, u_out, res, err, errlen);
 	struct heat_run r;
 	memset(&r, 0, sizeof(r));
 	r.rq = rq;

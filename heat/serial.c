@@ -49,6 +49,7 @@ double nbw_heat_serial(const struct nbw_heat_grid *g, const struct nbw_heat_fiel
 	double *lv[2] = { u, other };
 	const double *kap = f->kappa, *rhs = f->rhs;
 	const double factor = g->factor;
+	const int R = g->radius > 0 ? g->radius : 1;
 	double t0 = now_s();
 	/* One team for all steps; the implicit barrier of each step's loop keeps the levels
 	 * apart. Rows (k, j), each a contiguous i row that vectorises, are dealt statically. */
@@ -57,10 +58,10 @@ double nbw_heat_serial(const struct nbw_heat_grid *g, const struct nbw_heat_fiel
 		double *un = lv[(s + 1) & 1];
 		const double *uo = lv[s & 1];
 #pragma omp for collapse(2) schedule(static)
-		for (int k = 1; k < nz - 1; k++)
-			for (int j = 1; j < ny - 1; j++)
-				nbw_heat_row(un, uo, kap, rhs, k * sp + j * sx + 1, nx - 2, sx, sp,
-					     factor);
+		for (int k = R; k < nz - R; k++)
+			for (int j = R; j < ny - R; j++)
+				nbw_heat_row_r(un, uo, kap, rhs, k * sp + j * sx + R, nx - 2 * R, sx,
+					       sp, factor, R);
 	}
 	double t = now_s() - t0;
 	if (steps & 1) {
@@ -72,26 +73,47 @@ double nbw_heat_serial(const struct nbw_heat_grid *g, const struct nbw_heat_fiel
 	return t;
 }
 
+double nbw_heat_serial_fields(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
+			      int steps, int threads, double *u)
+{
+	const size_t n = nbw_heat_grid_points(g);
+	const int nf = f->nfields > 0 ? f->nfields : 1;
+	double total = 0.0;
+	for (int q = 0; q < nf; q++) {
+		struct nbw_heat_fields one = { f->u0 + (size_t)q * n, f->kappa, f->rhs, 1 };
+		double t = nbw_heat_serial(g, &one, steps, threads, u + (size_t)q * n);
+		if (t < 0.0)
+			return -1.0;
+		total += t;
+	}
+	return total;
+}
+
 int nbw_heat_slab_reference(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
 			    const struct nbw_heat_slab *slabs, int ndev, int steps, int threads,
 			    double *ref)
 {
-	size_t plane = (size_t)g->nx * (size_t)g->ny;
-	memcpy(ref, f->u0, nbw_heat_grid_points(g) * sizeof(double));
-	for (int d = 0; d < ndev; d++) {
-		/* The slab with its two ghost planes as a box of its own: same h, dt, factor. */
-		struct nbw_heat_grid sg = *g;
-		sg.nz = slabs[d].k_end - slabs[d].k_begin + 2;
-		size_t off = (size_t)(slabs[d].k_begin - 1) * plane;
-		struct nbw_heat_fields sf = { f->u0 + off, f->kappa + off, f->rhs + off };
-		double *box = malloc(nbw_heat_grid_points(&sg) * sizeof(double));
-		if (!box || nbw_heat_serial(&sg, &sf, steps, threads, box) < 0.0) {
+	size_t plane = (size_t)g->nx * (size_t)g->ny, n = nbw_heat_grid_points(g);
+	const int R = g->radius > 0 ? g->radius : 1;
+	const int nf = f->nfields > 0 ? f->nfields : 1;
+	memcpy(ref, f->u0, (size_t)nf * n * sizeof(double));
+	for (int q = 0; q < nf; q++)
+		for (int d = 0; d < ndev; d++) {
+			/* The slab with its ghost layers as a box of its own: same h, dt, factor. */
+			struct nbw_heat_grid sg = *g;
+			sg.nz = slabs[d].k_end - slabs[d].k_begin + 2 * R;
+			size_t off = (size_t)(slabs[d].k_begin - R) * plane;
+			struct nbw_heat_fields sf = { f->u0 + (size_t)q * n + off, f->kappa + off,
+						      f->rhs + off, 1 };
+			double *box = malloc(nbw_heat_grid_points(&sg) * sizeof(double));
+			if (!box || nbw_heat_serial(&sg, &sf, steps, threads, box) < 0.0) {
+				free(box);
+				return -1;
+			}
+			memcpy(ref + (size_t)q * n + off + (size_t)R * plane, box + (size_t)R * plane,
+			       (size_t)(sg.nz - 2 * R) * plane * sizeof(double));
 			free(box);
-			return -1;
 		}
-		memcpy(ref + off + plane, box + plane, (size_t)(sg.nz - 2) * plane * sizeof(double));
-		free(box);
-	}
 	return 0;
 }
 

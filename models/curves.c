@@ -50,7 +50,7 @@ static int cmp_point(const void *a, const void *b)
 static bool usable(const struct nbw_rv_meas *x, bool cells)
 {
 	/* A chase is a latency (its GB/s figures mean nothing): never a transfer curve. */
-	if (!nbw_rv_meas_verified(x) || x->chase)
+	if (!nbw_rv_meas_verified(x) || x->chase || x->face)
 		return false;
 	/* The matrix cells of a whole-node run (two sizes per device set) are the matrices'
 	 * (analysis/); curves and models take the sets that ran the whole sweep. */

@@ -133,6 +133,8 @@ static int setup_stream(struct nbw_point *p, unsigned me)
 	/* A chase's source is the chain instead of the pattern (exec_chase.c). */
 	if (chase && nbw_chase_setup(p, me))
 		return -1;
+	if (s->plan->face.on && nbw_face_setup(p, me))
+		return -1;
 	if (s->ops->prepare && s->ops->prepare(s->be, &ss->x)) {
 		stream_error(p, ss, "prepare");
 		return -1;
@@ -190,7 +192,7 @@ static int timed(struct nbw_point *p, struct nbw_stream_state *ss, double *t0, d
 {
 	ss->x.device_s = -1.0;
 	*t0 = nbw_now();
-	int rc = p->s->ops->transfer(p->s->be, &ss->x);
+	int rc = p->s->plan->face.on ? nbw_face_copy(p, ss) : p->s->ops->transfer(p->s->be, &ss->x);
 	*t1 = nbw_now();
 	if (rc)
 		stream_error(p, ss, "transfer");
@@ -231,6 +233,18 @@ static void verify_rep(struct nbw_point *p, unsigned me, unsigned r)
 		nbw_chase_verify(p, me, r);
 		return;
 	}
+	if (p->s->plan->face.on) {
+		char what[48];
+		size_t at = 0;
+		if (nbw_face_check(p, me, what, sizeof(what), &at) == 0)
+			ss->verified++;
+		else if (what[0])
+			verify_failed(ss, r, what, NULL, at);
+		else
+			verify_failed(ss, r, "could not read the destination back",
+				      p->s->ops->last_error(p->s->be), 0);
+		return;
+	}
 	if (ss->dst.loc == NBW_LOC_DEVICE) {
 		if (p->s->ops->read(p->s->be, ss->scratch, &ss->dst, p->bytes)) {
 			verify_failed(ss, r, "could not read the destination back",
@@ -267,6 +281,14 @@ static void verify_summary(struct nbw_point *p, unsigned me)
 	char list[sizeof(((struct nbw_measurement *)0)->verify_reps)];
 	nbw_repcheck_list(p->vmask, p->reps, list, sizeof(list));
 	snprintf(ss->verify_status, sizeof(ss->verify_status), "passed");
+	if (p->s->plan->face.on) {
+		uint64_t fb = nbw_region_bytes(&ss->region);
+		snprintf(ss->verify_detail, sizeof(ss->verify_detail),
+			 "the face's %llu bytes equal the source's, the other %llu destination "
+			 "bytes untouched, after repetitions %s",
+			 (unsigned long long)fb, (unsigned long long)(p->bytes - fb), list);
+		return;
+	}
 	snprintf(ss->verify_detail, sizeof(ss->verify_detail),
 		 "all %zu destination bytes equal the source pattern after repetitions %s",
 		 p->bytes, list);
@@ -654,6 +676,8 @@ static void *stream_worker(void *arg)
 	host_placement(p, me);
 	if (ss->prepared && p->s->ops->unprepare)
 		p->s->ops->unprepare(p->s->be, &ss->x);
+	if (p->s->plan->face.on)
+		nbw_face_teardown(p, me);
 	if (!ss->cached) {
 		if (ss->src_ok)
 			p->s->ops->free(p->s->be, &ss->src);
@@ -776,6 +800,20 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 			largest = s->o->sizes.v[k].bytes > largest ? s->o->sizes.v[k].bytes : largest;
 	if (chase && nsz) {
 		nbw_exec_chase_series(s, lo, hi, emit, ctx);
+		return;
+	}
+	if (s->plan->face.on) {
+		/* One point: the box. Every stream starts on the barrier (a face copy is several
+		 * calls: no gate). */
+		struct nbw_size box = { .bytes = nbw_face_box_bytes(&s->plan->face.shape) };
+		char limit[160];
+		uint64_t avail = nbw_sysinfo_mem_room(
+			s->pool ? nbw_bufpool_idle_bytes(s->pool) : 0, limit, sizeof(limit));
+		s->gated = false;
+		if (!avail || footprint(s, box.bytes) <= avail)
+			cache_alloc(s, box.bytes);
+		run_point(s, &box, avail, limit, emit, ctx);
+		cache_free(s);
 		return;
 	}
 	char limit[160];

@@ -63,6 +63,14 @@ struct nbw_stream_state {
 	 * store after x.chase_loads loads (the core's own walk). */
 	const uint64_t *chain;
 	uint64_t chase_want;
+	/* Face series (plan->face.on, exec_face.c): the stream's region, the contiguous
+	 * buffers of the pack method (source side, destination side) and their copy, and the
+	 * source box as the core wrote it (the check's reference). */
+	struct nbw_region region;
+	struct nbw_buf lsrc, ldst;
+	struct nbw_xfer lx;
+	bool lsrc_ok, ldst_ok, lx_prepared;
+	unsigned char *expect;
 };
 
 /* One size of a series. The repetition count is adaptive unless --reps was given: at least
@@ -142,6 +150,18 @@ void nbw_chase_summary(struct nbw_point *p, unsigned me);
  * not run, only the byte counting). */
 void nbw_chase_record(const struct nbw_exec *s, const struct nbw_point *p,
 		      struct nbw_measurement *m);
+
+/* exec_face.c: the face series' parts of a point (plan->face.on). */
+/* The stream's region, its pack buffers and their copy, the reference box (untimed). 0, or
+ * -1 with the stream's error set. */
+int nbw_face_setup(struct nbw_point *p, unsigned me);
+/* One face copy: the rectangular copy, or pack -> contiguous copy -> unpack (timed). */
+int nbw_face_copy(struct nbw_point *p, struct nbw_stream_state *ss);
+/* Check the destination box after a repetition (untimed): 0, or -1 with \p what and the
+ * offset of the first wrong byte in \p at. */
+int nbw_face_check(struct nbw_point *p, unsigned me, char *what, size_t wlen, size_t *at);
+/* What the face series leaves behind. */
+void nbw_face_teardown(struct nbw_point *p, unsigned me);
 
 /* Called with each measurement as it is recorded. */
 typedef void (*nbw_emit_fn)(void *ctx, const struct nbw_measurement *m);

@@ -242,6 +242,8 @@ int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		    const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
 		    struct nbw_plan *out)
 {
+	if (o->nfaces) /* --faces: the face series in place of the size sweep */
+		return nbw_plan_faces(o, dir, caps, d, out);
 	size_t nk;
 	const struct nbw_series_kind *kinds = nbw_series_kinds(&nk);
 	for (int mode = 0; mode < NBW_MODE_COUNT; mode++) {
@@ -263,7 +265,8 @@ int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
 			enum nbw_hostmem hm = dir == NBW_P2P ? NBW_HOSTMEM_NONE : (enum nbw_hostmem)mem;
 			for (size_t i = 0; i < nk; i++) {
 				const struct nbw_series_kind *k = &kinds[i];
-				if (k->dir != dir || !o->threads[k->threads])
+				if (k->dir != dir || !o->threads[k->threads] ||
+				    nbw_conc_is_face(k->conc))
 					continue;
 				if (plan_kind(o, k, (enum nbw_mode)mode, hm, iface, caps, d, out))
 					return -1;
@@ -283,7 +286,9 @@ size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < p->n; i++)
-		if (!p->v[i].skip[0])
+		if (p->v[i].face.on && !p->v[i].skip[0])
+			n += 1; /* one box */
+		else if (!p->v[i].skip[0])
 			n += p->v[i].set.matrix_only && nsizes > 2 ? 2 : nsizes;
 	return n;
 }
@@ -301,7 +306,11 @@ bool nbw_plan_runs_size(const struct nbw_series_plan *p, const struct nbw_probe_
 
 size_t nbw_plan_points(const struct nbw_series_plan *p, const struct nbw_probe_opts *o)
 {
-	if (p->skip[0] || o->sizes.n == 0)
+	if (p->skip[0])
+		return 0;
+	if (p->face.on)
+		return 1; /* one box */
+	if (o->sizes.n == 0)
 		return 0;
 	if (p->mode == NBW_MODE_CHASE) {
 		/* Two working sets (one when they round to the same); a chase of several

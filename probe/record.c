@@ -40,7 +40,9 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 			   : conc == NBW_CONC_RING  ? " (and every device to its ring neighbour at once)"
 			   : conc == NBW_CONC_A2A   ? " (and every other ordered pair at once)"
 			   : conc == NBW_CONC_BIDIR ? " (and the reverse direction at once)"
-						    : "";
+			   : conc == NBW_CONC_XLINE || conc == NBW_CONC_XGRID
+				   ? " (and every other message of the exchange at once)"
+				   : "";
 	if (DIR(s) == NBW_P2P && s->plan->mode == NBW_MODE_KERNEL)
 		/* Not the API's copy-engine path: the backend's interface says who copies (a
 		 * kernel of the destination device, Level Zero's compute queue group). */
@@ -184,6 +186,15 @@ static void header(const struct nbw_exec *s, const struct nbw_point *p, const st
 		m->streams[i].dst_device = DST(s, i);
 	}
 	snprintf(m->verify_status, sizeof(m->verify_status), "not-run");
+	if (s->plan->face.on) {
+		/* A face probe: the measurement's bytes are its first message's face. */
+		m->face.has = true;
+		m->face.shape = s->plan->face.shape;
+		m->face.method = s->plan->face.method;
+		memcpy(m->face.faces, s->plan->face.face, sizeof(m->face.faces));
+		m->bytes = nbw_face_rec_stream_bytes(&m->face, 0);
+		m->halo_n = 0;
+	}
 }
 
 void nbw_record_error(const struct nbw_exec *s, const struct nbw_size *sz, const char *why,
@@ -344,7 +355,12 @@ void nbw_record_point(const struct nbw_exec *s, struct nbw_point *p, const struc
 							   : "not checked");
 			break;
 		}
-	if (all_passed)
+	if (all_passed && m->face.has)
+		snprintf(m->verify_detail, sizeof(m->verify_detail),
+			 "every face byte equals the source box's face and every other byte of the "
+			 "destination box is untouched (%u box%s, checked after repetitions %s of %u)",
+			 ns, ns > 1 ? "es" : "", m->verify_reps, p->reps);
+	else if (all_passed)
 		snprintf(m->verify_detail, sizeof(m->verify_detail),
 			 "every destination byte equals the source pattern (%u stream%s, checked "
 			 "after repetitions %s of %u)",

@@ -243,6 +243,13 @@ static int supports(void *ctx, enum nbw_dir dir, enum nbw_mode mode, enum nbw_ho
 	return 0;
 }
 
+static const char *face_interface(void *ctx, enum nbw_dir dir, enum nbw_face_method m,
+				  enum nbw_mode mode, char *why, size_t len)
+{
+	struct backend_run *b = ctx;
+	return b->ops->face_interface(b->be, dir, m, mode, why, len);
+}
+
 /* Pairs over the same kind of link share a class (the first of each runs the whole sweep). */
 static int pair_class(void *ctx, int a, int b)
 {
@@ -365,7 +372,8 @@ static unsigned plan_backend(struct backend_run *b, const int *devs, int nd,
 	const struct nbw_probe_opts *o = b->r->o;
 	const struct nbw_backend_ops *ops = b->ops;
 	struct nbw_plan_caps caps = { .interface = ops->interface, .supports = supports, .ctx = b,
-				      .peer_control = ops->peer_access != NULL };
+				      .peer_control = ops->peer_access != NULL,
+				      .face_interface = ops->face_interface ? face_interface : NULL };
 	struct nbw_plan_devices pd = { .devs = devs, .nd = nd, .named = o->ndevices > 0,
 				       .pair_class = pair_class, .ctx = b };
 	unsigned total = 0;
@@ -511,7 +519,8 @@ static void matrix_size_skips(struct run *r, const struct nbw_probe_opts *o)
 {
 	size_t lo, hi;
 	nbw_plan_matrix_sizes_upto(&o->sizes, nbw_plan_matrix_max_bytes(o), &lo, &hi);
-	if (!o->sizes_given && hi + 1 < o->sizes.n &&
+	/* The face probes run boxes, not the sweep. */
+	if (!o->nfaces && !o->sizes_given && hi + 1 < o->sizes.n &&
 	    (o->threads[NBW_THREADS_2] || o->threads[NBW_THREADS_ALL])) {
 		char a[32], why[NBW_REASON_LEN];
 		nbw_size_label(o->sizes.v[hi].bytes, a, sizeof(a));

@@ -179,12 +179,23 @@ static void gather(struct line *l, const struct nbw_measurement *m, uint64_t cmp
 	}
 }
 
+static void eta(const struct term *t, const struct nbw_series_info *si, char *out, size_t len);
+
 static void t_measurement(struct nbw_sink *s, const struct nbw_series_info *si,
 			  const struct nbw_measurement *m)
 {
 	struct term *t = (struct term *)s;
 	if (quiet_set(&si->plan->set))
 		return;
+	if (!t->o.verbose && si->plan->face.on) {
+		char pre[96] = "", e[64];
+		if (!t->o.progress) {
+			eta(t, si, e, sizeof(e));
+			snprintf(pre, sizeof(pre), "[%s; %u/%u] ", e, si->index, si->total);
+		}
+		nbw_sink_face_line(t->f, pre, si, m);
+		return;
+	}
 	if (!t->o.verbose) {
 		gather(&t->l, m, t->o.cmp_bytes);
 		return;
@@ -269,7 +280,7 @@ static void one_line(struct term *t, const struct nbw_series_info *si)
 static void t_series_end(struct nbw_sink *s, const struct nbw_series_info *si)
 {
 	struct term *t = (struct term *)s;
-	if (!quiet_set(&si->plan->set) && !t->o.verbose)
+	if (!quiet_set(&si->plan->set) && !t->o.verbose && !si->plan->face.on)
 		one_line(t, si);
 	double now = nbw_now();
 	if (t->o.progress && (now - t->t_progress >= 2.0 || si->index == si->total)) {

@@ -188,8 +188,10 @@ static int write_report(const struct nbw_rinput *in, json_t *summary, const char
 		nbw_report_summary_paths(r, sum, (const char *const *)in->paths, in->nfiles);
 		nbw_report_whole_node(r, in);
 	}
-	if (nbw_rdoc_page(r, "transfers", "Every transfer in detail"))
+	if (nbw_rdoc_page(r, "transfers", "Every transfer in detail")) {
 		nbw_report_transfers(r, in);
+		nbw_report_faces(r, in);
+	}
 	if (nbw_rdoc_page(r, "models", "The models in detail")) {
 		nbw_report_model(r, in);
 		nbw_report_app_validation(r, in);

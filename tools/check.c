@@ -9,6 +9,7 @@
 
 #include "nodebw/cli.h"
 #include "nodebw/config.h"
+#include "nodebw/link_health.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
 
@@ -166,6 +167,10 @@ int nbw_check_results(json_t *root, const struct nbw_criteria *cr,
 	struct nbw_rv_doc h;
 	nbw_rv_doc_read(root, &h);
 	json_t *v = nbw_verdicts(h.devices, h.measurements, cr);
+	if (v && nbw_link_health_apply(v, h.topology, h.devices, nbw_criteria_link_health(cr))) {
+		json_decref(v);
+		v = NULL;
+	}
 	if (!v) {
 		snprintf(err, errlen, "out of memory judging the results");
 		return -1;

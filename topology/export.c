@@ -50,7 +50,9 @@ static int export_pci(const struct nbw_topo *t, const char *bus, const char *sys
 {
 	static const char *const files[] = { "class", "vendor", "device", "numa_node",
 					     "current_link_speed", "current_link_width",
-					     "max_link_speed", "max_link_width" };
+					     "max_link_speed", "max_link_width",
+					     "aer_dev_correctable", "aer_dev_nonfatal",
+					     "aer_dev_fatal" };
 	char link[PATH_MAX + 64], real[PATH_MAX];
 	snprintf(link, sizeof(link), "%s/bus/pci/devices/%s", t->sysroot, bus);
 	size_t rl = strlen(root_real);
@@ -85,7 +87,7 @@ static int export_pci(const struct nbw_topo *t, const char *bus, const char *sys
 
 int nbw_topo_export(const struct nbw_topo *t, const char *dir, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 32], root_real[PATH_MAX];
+	char path[PATH_MAX + 32], root_real[PATH_MAX] = "";
 	snprintf(path, sizeof(path), "%s", dir);
 	if (mkdirs(path))
 		FAIL("cannot create %s: %s", dir, strerror(errno));
@@ -101,6 +103,11 @@ int nbw_topo_export(const struct nbw_topo *t, const char *dir, char *err, size_t
 				 o->attr->pcidev.bus, o->attr->pcidev.dev, o->attr->pcidev.func);
 			ok += export_pci(t, bus, path, root_real) == 0;
 		}
+	/* the GPUs a source knows that hwloc does not (their links' health is read there) */
+	for (size_t i = 0; i < t->ndev && root_real[0]; i++)
+		if (t->dev[i].pub.pci_bus_id[0] && t->dev[i].pub.tile < 0 &&
+		    !topo_hwloc_pcidev(t, t->dev[i].pub.pci_bus_id))
+			export_pci(t, t->dev[i].pub.pci_bus_id, path, root_real);
 	json_t *links = topo_links_to_json(t);
 	snprintf(path, sizeof(path), "%s/links.json", dir);
 	int rc = json_dump_file(links, path, JSON_INDENT(1) | JSON_REAL_PRECISION(6));

@@ -91,10 +91,11 @@ json_t *nbw_topo_to_json(const struct nbw_topo *t)
 	for (size_t i = 0; i < t->ndev; i++) {
 		const struct nbw_topo_device *d = &t->dev[i].pub;
 		json_array_append_new(devs, json_pack("{s:s, s:o, s:o, s:s, s:o, s:s, s:o, s:o, "
-			"s:o}", "id", d->id, "pci_bus_id", str_or_null(d->pci_bus_id), "tile",
+			"s:o, s:o}", "id", d->id, "pci_bus_id", str_or_null(d->pci_bus_id), "tile",
 			int_or_null(d->tile), "kind", d->kind, "vendor", str_or_null(d->vendor),
 			"name", d->name, "name_source", str_or_null(t->dev[i].name_source),
-			"seen_by", list_json(d->seen_by), "host_link", host_link_json(&d->link)));
+			"seen_by", list_json(d->seen_by), "host_link", host_link_json(&d->link),
+			"link_health", topo_health_to_json(t, i)));
 	}
 	json_object_set_new(root, "devices", devs);
 	for (size_t i = 0; i < t->ndev; i++) {

@@ -84,7 +84,7 @@ static int read_device(struct nbw_topo *t, json_t *d, size_t i, const char *file
 		       size_t errlen)
 {
 	static const char *const keys[] = { "bus_id", "tile", "name", "vendor", "source",
-					    "nvlink", NULL };
+					    "nvlink", "health", NULL };
 	char where[48];
 	snprintf(where, sizeof(where), "devices[%zu]", i);
 	if (!json_is_object(d))
@@ -115,6 +115,10 @@ static int read_device(struct nbw_topo *t, json_t *d, size_t i, const char *file
 			    errlen))
 			return -1;
 	}
+	json_t *health = json_object_get(d, "health");
+	snprintf(where, sizeof(where), "devices[%zu]", i);
+	if (health && topo_health_from_links(&t->dev[k], health, file, where, err, errlen))
+		return -1;
 	for (size_t s = 0; s < t->nsrc; s++)
 		if (src && strcmp(t->src[s].name, src) == 0)
 			t->src[s].devices++;
@@ -217,6 +221,9 @@ json_t *topo_links_to_json(const struct nbw_topo *t)
 			json_object_set_new(o, "nvlink", json_pack("{s:i, s:i}", "version",
 				d->nvlink_version ? d->nvlink_version : 1, "switch_links",
 				d->switch_links));
+		json_t *health = topo_health_to_links(d);
+		if (health)
+			json_object_set_new(o, "health", health);
 		json_array_append_new(devs, o);
 	}
 	for (size_t i = 0; i < t->nlink; i++) {

@@ -85,6 +85,7 @@ static struct topo_dev *new_dev(struct nbw_topo *t)
 	d->pub.tile = -1;
 	d->pub.link.numa_node = -1;
 	d->pub.link.theoretical_gbps = -1;
+	nbw_link_health_init(&d->health);
 	return d;
 }
 

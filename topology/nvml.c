@@ -37,7 +37,13 @@ struct nvml {
 	nvmlReturn_t (*remote_pci)(nvmlDevice_t, unsigned, nvml_pci_info *);
 	nvmlReturn_t (*remote_type)(nvmlDevice_t, unsigned, int *); /* optional */
 	nvmlReturn_t (*ancestor)(nvmlDevice_t, nvmlDevice_t, int *);
+	/* link health (optional) */
+	nvmlReturn_t (*replays)(nvmlDevice_t, unsigned *);
+	nvmlReturn_t (*link_errors)(nvmlDevice_t, unsigned, int, unsigned long long *);
 };
+/* nvmlNvLinkErrorCounter_t */
+enum { NVML_NVLINK_ERROR_DL_REPLAY = 0, NVML_NVLINK_ERROR_DL_RECOVERY = 1,
+       NVML_NVLINK_ERROR_DL_CRC_FLIT = 2, NVML_NVLINK_ERROR_DL_CRC_DATA = 3 };
 
 static const char *nvml_err(const struct nvml *n, nvmlReturn_t rc)
 {
@@ -65,6 +71,8 @@ static int load(struct nvml *n, char *why, size_t len)
 		{ (void **)&n->remote_pci, "nvmlDeviceGetNvLinkRemotePciInfo_v2", false },
 		{ (void **)&n->remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType", true },
 		{ (void **)&n->ancestor, "nvmlDeviceGetTopologyCommonAncestor", false },
+		{ (void **)&n->replays, "nvmlDeviceGetPcieReplayCounter", true },
+		{ (void **)&n->link_errors, "nvmlDeviceGetNvLinkErrorCounter", true },
 	};
 	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
 		*syms[i].fn = dlsym(n->lib, syms[i].name);
@@ -88,6 +96,31 @@ static enum nbw_link_kind level_kind(int level)
 	}
 }
 
+/* Link health of one NVLink that answered: present, up or down, its error counters. */
+static void link_health(const struct nvml *n, nvmlDevice_t h, unsigned l, bool up,
+			struct nbw_link_health *lh)
+{
+	static const int which[] = { NVML_NVLINK_ERROR_DL_CRC_FLIT, NVML_NVLINK_ERROR_DL_CRC_DATA,
+				     NVML_NVLINK_ERROR_DL_REPLAY, NVML_NVLINK_ERROR_DL_RECOVERY };
+	long long *sum[] = { &lh->nvl_crc_flit, &lh->nvl_crc_data, &lh->nvl_replay,
+			     &lh->nvl_recovery };
+	if (lh->nvlink_present < 0)
+		lh->nvlink_present = lh->nvlink_up = 0;
+	lh->nvlink_present++;
+	if (up) {
+		lh->nvlink_up++;
+	} else {
+		size_t k = strlen(lh->nvlink_down);
+		snprintf(lh->nvlink_down + k, sizeof(lh->nvlink_down) - k, "%s%u", k ? "," : "", l);
+	}
+	for (int c = 0; c < 4 && n->link_errors; c++) {
+		unsigned long long v = 0;
+		if (n->link_errors(h, l, which[c], &v) != NVML_SUCCESS)
+			continue;
+		*sum[c] = (*sum[c] < 0 ? 0 : *sum[c]) + (long long)v;
+	}
+}
+
 /* NVLinks of GPU \p i: direct links to other GPUs become links, links to an NVSwitch (or
  * to anything that is not a GPU here) count as switch links. */
 static void nvlinks(struct nbw_topo *t, const struct nvml *n, nvmlDevice_t h, int idx,
@@ -101,6 +134,8 @@ static void nvlinks(struct nbw_topo *t, const struct nvml *n, nvmlDevice_t h, in
 		nvmlReturn_t rc = n->link_state(h, l, &state);
 		if (rc == NVML_ERROR_INVALID_ARGUMENT || rc == NVML_ERROR_NOT_SUPPORTED)
 			break; /* no such link */
+		if (rc == NVML_SUCCESS)
+			link_health(n, h, l, state == NVML_FEATURE_ENABLED, &t->dev[idx].health);
 		if (rc != NVML_SUCCESS || state != NVML_FEATURE_ENABLED)
 			continue;
 		if (n->link_version(h, l, &ver) == NVML_SUCCESS && !version)
@@ -180,9 +215,16 @@ static void nvml_discover(struct nbw_topo *t)
 		map[i] = topo_add_gpu(t, b, -1, "nvidia", name, "nvml");
 		snprintf(bus[i], sizeof(bus[i]), "%s", b);
 	}
-	for (unsigned i = 0; i < count; i++)
-		if (map[i] >= 0)
-			nvlinks(t, &n, h[i], map[i], map, count, bus);
+	for (unsigned i = 0; i < count; i++) {
+		unsigned replays = 0;
+		if (map[i] < 0)
+			continue;
+		nvlinks(t, &n, h[i], map[i], map, count, bus);
+		if (n.replays && n.replays(h[i], &replays) == NVML_SUCCESS) {
+			t->dev[map[i]].health.pcie_replays = replays;
+			snprintf(t->dev[map[i]].health.replay_source, 16, "nvml");
+		}
+	}
 	for (unsigned i = 0; i < count; i++)
 		for (unsigned j = i + 1; j < count; j++) {
 			int level;

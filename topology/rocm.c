@@ -23,6 +23,9 @@ struct rsmi {
 	rsmi_status_t (*name)(uint32_t, char *, size_t);
 	rsmi_status_t (*link_type)(uint32_t, uint32_t, uint64_t *, int *);
 	rsmi_status_t (*minmax_bw)(uint32_t, uint32_t, uint64_t *, uint64_t *);
+	/* link health (optional) */
+	rsmi_status_t (*replays)(uint32_t, uint64_t *);
+	rsmi_status_t (*xgmi_status)(uint32_t, int *); /* rsmi_xgmi_status_t */
 };
 
 static const char *rsmi_err(const struct rsmi *r, rsmi_status_t rc)
@@ -63,6 +66,8 @@ static int load(struct rsmi *r, char *why, size_t len)
 			snprintf(why, len, "librocm_smi64 has no %s", syms[i].name);
 			return -1;
 		}
+	*(void **)&r->replays = dlsym(r->lib, "rsmi_dev_pci_replay_counter_get");
+	*(void **)&r->xgmi_status = dlsym(r->lib, "rsmi_dev_xgmi_error_status");
 	return 0;
 }
 
@@ -121,6 +126,16 @@ static void rocm_discover(struct nbw_topo *t)
 			 (unsigned)(id >> 8) & 0xff, (unsigned)(id >> 3) & 0x1f, (unsigned)id & 7);
 		r.name(i, name, sizeof(name));
 		map[i] = topo_add_gpu(t, bus, -1, "amd", name, "rocm-smi");
+		uint64_t replays = 0;
+		int xs = 0;
+		if (map[i] < 0)
+			continue;
+		if (r.replays && r.replays(i, &replays) == 0) {
+			t->dev[map[i]].health.pcie_replays = (long long)replays;
+			snprintf(t->dev[map[i]].health.replay_source, 16, "rocm-smi");
+		}
+		if (r.xgmi_status && r.xgmi_status(i, &xs) == 0 && xs >= 0)
+			t->dev[map[i]].health.xgmi_error_status = xs;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t j = i + 1; j < n; j++)

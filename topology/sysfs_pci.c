@@ -53,6 +53,11 @@ static void read_link(const char *dir, const char *prefix, struct nbw_pcie *p)
 	nbw_pcie_fill(p);
 }
 
+void topo_sysfs_read_link(const char *dir, const char *prefix, struct nbw_pcie *p)
+{
+	read_link(dir, prefix, p);
+}
+
 static bool is_bdf(const char *s)
 {
 	unsigned d, b, v, f;

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdarg.h>
 
+#include "nodebw/link_health.h"
 #include "nodebw/topology.h"
 
 #define TOPO_MAX_SOURCES 8
@@ -30,6 +31,9 @@ struct topo_dev {
 	/* its PCI paths, resolved once when the device is added (not per pair): what
 	 * topo_pci_path gives, and the sysfs one alone (origin 0 when not found) */
 	struct topo_pci_path path, sys_path;
+	/* what the vendor APIs (or links.json) answered about its links' health; the sysfs
+	 * part is read when asked (health_sysfs.c) */
+	struct nbw_link_health health;
 };
 
 /* A device pair (lo < hi) in a sorted index of links or hwloc figures (index.c). */
@@ -192,6 +196,19 @@ struct topo_sysfs {
 int topo_sysfs_read(const char *root, const char *bus_id, struct topo_sysfs *out);
 /* The bus path alone (no file read); origin 0 when the device is not there. */
 void topo_sysfs_path(const char *root, const char *bus_id, struct topo_pci_path *p);
+
+/* current_ or max_ (\p prefix) link speed and width of the device folder \p dir. */
+void topo_sysfs_read_link(const char *dir, const char *prefix, struct nbw_pcie *p);
+
+/* health_sysfs.c: the PCIe chain (device, bridges, root port) with AER counters */
+long long topo_aer_parse(const char *text);
+void topo_health_sysfs(const char *root, const char *bus_id, struct nbw_link_health *h);
+/* health_json.c: a device's "link_health" object (topology JSON), and the vendor answers
+ * of links.json devices[].health (read and written) */
+json_t *topo_health_to_json(const struct nbw_topo *t, size_t i);
+int topo_health_from_links(struct topo_dev *d, json_t *o, const char *file, const char *where,
+			   char *err, size_t errlen);
+json_t *topo_health_to_links(const struct topo_dev *d);
 
 /* pcie.c: link rates */
 /* NVLink per link per direction (GB/s) for a major version; < 0 unknown. */

@@ -130,7 +130,8 @@ static int devices(struct nbw_topo *t, const struct ze *z, struct entry *e)
 }
 
 /* Every fabric port of every root device, attached to its device or tile entry. */
-static int ports(const struct ze *z, const struct entry *e, int ne, struct port *p)
+static int ports(struct nbw_topo *t, const struct ze *z, const struct entry *e, int ne,
+		 struct port *p)
 {
 	int np = 0;
 	if (!z->zesDeviceEnumFabricPorts || !z->zesFabricPortGetProperties ||
@@ -150,6 +151,17 @@ static int ports(const struct ze *z, const struct entry *e, int ne, struct port 
 			if (z->zesFabricPortGetProperties(h[k], &pp) != ZE_RESULT_SUCCESS ||
 			    z->zesFabricPortGetState(h[k], &st) != ZE_RESULT_SUCCESS)
 				continue;
+			/* Xe Link health: the root device's ports by state */
+			struct nbw_link_health *lh = e[i].idx >= 0 ? &t->dev[e[i].idx].health : NULL;
+			if (lh) {
+				if (lh->xe_ports < 0)
+					lh->xe_ports = 0;
+				lh->xe_ports++;
+				lh->xe_healthy += st.status == ZES_FABRIC_PORT_STATUS_HEALTHY;
+				lh->xe_degraded += st.status == ZES_FABRIC_PORT_STATUS_DEGRADED;
+				lh->xe_failed += st.status == ZES_FABRIC_PORT_STATUS_FAILED;
+				lh->xe_disabled += st.status == ZES_FABRIC_PORT_STATUS_DISABLED;
+			}
 			int owner = i;
 			for (int j = 0; j < ne && pp.onSubdevice; j++)
 				if (e[j].root == i && e[j].tile == (int)pp.subdeviceId)
@@ -241,7 +253,7 @@ static void ze_discover(struct nbw_topo *t)
 	if (ne == 0) {
 		topo_source(t, "level-zero", false, "zeDeviceGet: no GPU device");
 	} else {
-		int np = ports(&z, e, ne, p), roots = 0;
+		int np = ports(t, &z, e, ne, p), roots = 0;
 		links(t, &z, e, ne, p, np);
 		for (int i = 0; i < ne; i++)
 			roots += e[i].tile < 0;

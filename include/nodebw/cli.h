@@ -14,6 +14,7 @@
 #include "nodebw/limits.h"
 #include "nodebw/probe.h"
 #include "nodebw/series.h"
+#include "nodebw/face.h"
 #include "nodebw/sizes.h"
 
 #define NBW_MAX_LIST 16
@@ -45,6 +46,10 @@ struct nbw_probe_opts {
 	int ndevices;                     /**< 0 = the first two devices */
 	struct nbw_sizes sizes;
 	bool sizes_given;
+	/** --faces: the box shapes of the face probes (include/nodebw/face.h); when given, the
+	 *  probe runs the face series in place of the size sweep. */
+	struct nbw_face_shape faces[NBW_MAX_FACE_SHAPES];
+	int nfaces;
 	unsigned warmup, min_reps, max_reps;
 	double min_time_s;                /**< per size: repeat until this much time is measured */
 	/** Per size: stop repeating (and warming up) once the timed part would pass this many

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nodebw/app.h"
+
 /** Devices one run can use (the host plugin has 4; a GPU node rarely more than 16). */
 #define NBW_HEAT_MAX_DEVICES 64
 /** Grid sizes (--n) one command can list. */
@@ -32,6 +34,10 @@
 /** The paper's acceptance rule: |u - u_ref| <= ATOL + RTOL |u_ref|, no NaN or Inf. */
 #define NBW_HEAT_ATOL 1e-6
 #define NBW_HEAT_RTOL 1e-5
+/** Stencil radii (--radius): 1 (7 points) to 4 (25 points). */
+#define NBW_HEAT_MAX_RADIUS 4
+/** Independent fields stepped and exchanged together (--fields). */
+#define NBW_HEAT_MAX_FIELDS 4
 
 enum nbw_heat_version {
 	NBW_HEAT_SERIAL,    /**< CPU reference: host loops on host threads, no offload */
@@ -40,6 +46,9 @@ enum nbw_heat_version {
 	NBW_HEAT_V2,        /**< one host thread, host-staged, omp_target_memcpy_async + depobj */
 	NBW_HEAT_V3,        /**< one host thread per device, host-staged, asynchronous */
 	NBW_HEAT_V4,        /**< one host thread per device, device-to-device copies */
+	NBW_HEAT_GENERAL,   /**< one host thread per device, devices in a PX x PY x PZ grid,
+			     *   faces by rectangular copies or pack/unpack, host-staged or
+			     *   device to device, with or without overlap (never in "all") */
 	NBW_HEAT_VERSION_COUNT
 };
 
@@ -49,32 +58,48 @@ const char *nbw_heat_version_name(enum nbw_heat_version v);
 const char *nbw_heat_version_label(enum nbw_heat_version v);
 /** The version of a name ("v2", "2", "baseline", ...), or -1. */
 int nbw_heat_version_parse(const char *s);
-/** Whether version \p v runs on \p g devices (serial: 0, baseline: 1, v1-v4: 2 or more). */
+/** Whether version \p v runs on \p g devices (serial: 0, baseline: 1, v1-v4 and general: 2
+ *  or more). */
 bool nbw_heat_version_fits(enum nbw_heat_version v, int g);
 
 /** Grid and the discretisation constants derived from it. */
 struct nbw_heat_grid {
 	int nx, ny, nz;
 	double h;       /**< 1 / (max(nx, ny, nz) - 1) */
-	double dt;      /**< h^2 / (12 kappa_max), kappa_max = 0.95 */
+	double dt;      /**< h^2 / (12 W_R kappa_max), kappa_max = 0.95, W_R = the sum of
+			 *   1/d^2 for d = 1..R (1 for the paper's radius 1) */
 	double factor;  /**< dt / (2 h^2) */
+	int radius;     /**< stencil radius R: the boundary layer and the halo depth */
 };
 
-/** Fill the constants of a grid. 0, or -1 with \p err when a side is below 3. */
+/** Fill the constants of a radius-1 grid. 0, or -1 with \p err when a side is below 3. */
 int nbw_heat_grid_init(struct nbw_heat_grid *g, int nx, int ny, int nz, char *err,
 		       size_t errlen);
+/** The same for a stencil of radius \p radius (1..NBW_HEAT_MAX_RADIUS): every side needs
+ *  at least 2 radius + 1 points. */
+int nbw_heat_grid_init_r(struct nbw_heat_grid *g, int nx, int ny, int nz, int radius,
+			 char *err, size_t errlen);
+/** W_R = sum of 1/d^2 for d = 1..R: the weights of the radius-R update (heat/stencil.h). */
+double nbw_heat_weight_sum(int radius);
 /** nx * ny * nz */
 size_t nbw_heat_grid_points(const struct nbw_heat_grid *g);
-/** (nx - 2)(ny - 2)(nz - 2): the points updated each step. */
+/** (nx - 2R)(ny - 2R)(nz - 2R): the points updated each step (of each field). */
 uint64_t nbw_heat_interior_points(const struct nbw_heat_grid *g);
 
-/** Host arrays of the whole grid: the initial u, kappa and rhs = dt * f. */
+/** Host arrays of the whole grid: the initial u of every field (field f's grid at
+ *  u0 + f * nbw_heat_grid_points), kappa and rhs = dt * f, shared by the fields. */
 struct nbw_heat_fields {
 	double *u0, *kappa, *rhs;
+	int nfields;    /**< fields in u0 (1 unless nbw_heat_fields_init_n) */
 };
 
-/** Allocate and initialise the fields (sin/cos as in the paper, boundary nodes u = 0). */
+/** Allocate and initialise one field (sin/cos as in the paper, u = 0 on the boundary layer
+ *  of depth g->radius). */
 int nbw_heat_fields_init(struct nbw_heat_fields *f, const struct nbw_heat_grid *g);
+/** The same with \p nfields fields: field f starts as (1 + f/2) sin sin sin inside (field 0
+ *  as nbw_heat_fields_init). */
+int nbw_heat_fields_init_n(struct nbw_heat_fields *f, const struct nbw_heat_grid *g,
+			   int nfields);
 void nbw_heat_fields_free(struct nbw_heat_fields *f);
 
 /** The planes of the split along k that one device updates: global planes
@@ -82,17 +107,45 @@ void nbw_heat_fields_free(struct nbw_heat_fields *f);
 /** Whether nx x ny x nz is G's slab of a cubic N = nx: nx == ny and nz = ceil((N-2)/G)+2
  *  (the busiest device's slab with its two ghost planes). */
 bool nbw_heat_is_slab_shape(int nx, int ny, int nz, int g);
+/** The same for a stencil of radius R: nz = ceil((N - 2R)/G) + 2R. */
+bool nbw_heat_is_slab_shape_r(int nx, int ny, int nz, int g, int radius);
 
 struct nbw_heat_slab {
 	int k_begin, k_end;
 };
 
-/** Split the nz - 2 interior planes evenly over \p ndev devices (the first
- *  (nz - 2) % ndev devices get one plane more). 0, or -1 with \p err when a device would get
- *  no plane. */
+/** Split the nz - 2R interior planes evenly over \p ndev devices (the first
+ *  (nz - 2R) % ndev devices get one plane more). 0, or -1 with \p err when a device would get
+ *  fewer than R planes (R = g->radius; a neighbour's ghost layer is R planes deep). */
 int nbw_heat_split(const struct nbw_heat_grid *g, int ndev, struct nbw_heat_slab *out,
 		   char *err, size_t errlen);
 
+/** One device's box of a decomposition into PX x PY x PZ devices (device number
+ *  ix + PX (iy + PY iz), x fastest, so 1 x 1 x G is the z-slabs in order). */
+struct nbw_heat_sub {
+	int idx[3];      /**< position in the device grid */
+	int begin[3];    /**< global index of its first updated point along x, y, z */
+	int count[3];    /**< updated points along each axis; the local box is count + 2R */
+};
+
+/** Decompose the grid's interior (n - 2R points per axis) over decomp[0] x decomp[1] x
+ *  decomp[2] devices: per axis evenly, the first (n - 2R) mod p devices one more point
+ *  (the rule of nbw_app_local_box). 0, or -1 with \p err when a device would get fewer than
+ *  R points along a split axis. */
+int nbw_heat_decompose(const struct nbw_heat_grid *g, const int decomp[3],
+		       struct nbw_heat_sub *out, char *err, size_t errlen);
+/** The z-slabs as boxes: slab d is the box at index [0, 0, d], the whole interior along x
+ *  and y. */
+void nbw_heat_subs_of_slabs(const struct nbw_heat_grid *g, int ndev,
+			    const struct nbw_heat_slab *slabs, struct nbw_heat_sub *out);
+/** Bytes one step's face copies move between devices, every field's, each face once. */
+uint64_t nbw_heat_halo_bytes(const struct nbw_heat_grid *g, const int decomp[3],
+			     const struct nbw_heat_sub *subs, int nfields);
+
+/** Every field's reference: nbw_heat_serial of each field of \p f into \p u + field x
+ *  nbw_heat_grid_points. The seconds of all, or -1 when out of memory. */
+double nbw_heat_serial_fields(const struct nbw_heat_grid *g, const struct nbw_heat_fields *f,
+			      int steps, int threads, double *u);
 /** The CPU reference ("serial": plain host loops, no offload): \p steps steps from f->u0
  *  into \p u (nx*ny*nz doubles), the rows of each step shared by \p threads host OpenMP
  *  threads (0 or less: nbw_heat_serial_threads(0)). Bit-identical for every thread count.
@@ -156,6 +209,16 @@ struct nbw_heat_opts {
 	bool launch_probe;               /**< --launch-probe: the launch-latency probe only */
 	bool corun;                      /**< --corun: the co-run probe on the shapes that are
 					  *   a G of --gpus's slab of a cubic N */
+	int radius;                      /**< --radius: stencil radius 1-4 (default 1) */
+	int fields;                      /**< --fields: fields stepped and exchanged, 1-4 */
+	int decomp[3];                   /**< --decomp PXxPYxPZ for general; 0 = 1 x 1 x G */
+	enum nbw_app_copy copy;          /**< --copy rect|pack (general) */
+	enum nbw_app_exchange exchange;  /**< --exchange host|device (general) */
+	bool overlap;                    /**< --overlap on|off (general; default on) */
+	bool general_opts;               /**< one of --decomp/--copy/--exchange/--overlap given */
+	char app[PATH_MAX];              /**< --app: the application description, "" = none */
+	int app_element_bytes;           /**< the app's element_bytes (0 without --app) */
+	char app_name[64];               /**< the app's name */
 	double roofline_gbs;             /**< 0 = measure */
 	char output[PATH_MAX];
 	bool replace;                    /**< --replace: results already in --output go */
@@ -194,6 +257,15 @@ struct nbw_heat_record {
 	int ndev;
 	int devices[NBW_HEAT_MAX_DEVICES];
 	struct nbw_heat_slab slabs[NBW_HEAT_MAX_DEVICES];
+	struct nbw_heat_sub subs[NBW_HEAT_MAX_DEVICES]; /**< every device's box (z-slabs:
+							 *   the slabs as boxes) */
+	int fields;               /**< fields stepped and exchanged */
+	int decomp[3];            /**< the device grid ([1, 1, G] for z-slabs) */
+	const char *exchange_how; /**< "host-staged", "device" or "none" */
+	const char *copy_how;     /**< "rect", "pack" or "none" */
+	bool overlap;             /**< interior computed while the faces travel */
+	int app_element_bytes;    /**< --app: the element bytes the app asked for (0: none) */
+	const char *app_name;     /**< --app: the app's name (may be "") */
 	char device_kind[32];     /**< "host-plugin", "cuda", ...; "host-cpu" for serial */
 	int steps;
 	int warmup_steps;
@@ -233,6 +305,10 @@ struct nbw_heat_record {
 double nbw_heat_points_per_s(const struct nbw_heat_record *r);
 double nbw_heat_bytes_per_s(const struct nbw_heat_record *r);
 double nbw_heat_roofline_fraction(const struct nbw_heat_record *r);
+/** Bytes the run's halo copies move per step, every field's: Versions 1-4 copy whole
+ *  planes (2 (G - 1) R planes of 8 nx ny bytes per field), general the faces' interior
+ *  points (nbw_heat_halo_bytes); 0 for one device, the co-run probe and --no-exchange. */
+uint64_t nbw_heat_record_halo_bytes(const struct nbw_heat_record *r);
 
 /** The JSON object of one record (schema: doc/solver-run.schema.json). */
 json_t *nbw_heat_record_to_json(const struct nbw_heat_record *r);

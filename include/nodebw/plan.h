@@ -95,6 +95,19 @@ struct nbw_plan_caps {
 			char *why, size_t len);
 	void *ctx;
 	bool peer_control;        /**< the API lets a program enable/disable peer access */
+	/** The API call(s) of a face copy (direction, method, mode), or NULL with \p why
+	 *  (the backend's face_interface); NULL: the backend has no face copies. */
+	const char *(*face_interface)(void *ctx, enum nbw_dir dir, enum nbw_face_method method,
+				      enum nbw_mode mode, char *why, size_t len);
+};
+
+/** A face series (--faces): the box, the method, and each stream's face and side. */
+struct nbw_face_plan {
+	bool on;
+	struct nbw_face_shape shape;
+	enum nbw_face_method method;
+	unsigned char face[NBW_MAX_STREAMS];   /**< enum nbw_face of each stream's message */
+	unsigned char up[NBW_MAX_STREAMS];     /**< sent to the neighbour above (else below) */
 };
 
 /** One planned series: a device set with its mode, memory, peer access and binding; or a
@@ -109,6 +122,7 @@ struct nbw_series_plan {
 	struct nbw_plan_set set;
 	char what[96];                 /**< "async pinned single": the label of skips */
 	char skip[NBW_REASON_LEN];     /**< why it cannot run; "" when it runs */
+	struct nbw_face_plan face;     /**< face series only (face.on) */
 };
 
 struct nbw_plan {
@@ -122,6 +136,18 @@ int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		    const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
 		    struct nbw_plan *out);
 void nbw_plan_free(struct nbw_plan *p);
+/** The face series of \p o->faces for direction \p dir (probe/plan_faces.c): per shape,
+ *  mode (sync, async) and method (rect, pack), host memory for HtoD/DtoH, the z-, y- and
+ *  x-face on the first device (HtoD/DtoH) or the first pair (P2P; the same-device copy with
+ *  one device), and for P2P the exchange of a line (>= 2 devices) and of a 2 x G/2 grid
+ *  (>= 4 devices; an odd last device left out); every one a single point (the box). */
+int nbw_plan_faces(const struct nbw_probe_opts *o, enum nbw_dir dir,
+		   const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
+		   struct nbw_plan *out);
+/** The device set of a line exchange of \p nd devices \p devs (2(nd-1) messages) or of a
+ *  2 x nd/2 grid (\p grid), with each message's face and side. Returns the streams. */
+unsigned nbw_plan_exchange(const int *devs, int nd, bool grid, struct nbw_plan_set *set,
+			   struct nbw_face_plan *fp);
 /** Measurements the plan will record with \p nsizes sizes in the sweep. */
 size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes);
 /** Whether series \p p runs size \p k of \p o's sweep (the executor asks the same). */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NBW_PROBE_ABI 4
+#define NBW_PROBE_ABI 5
 
 enum nbw_dir { NBW_HTOD, NBW_DTOH, NBW_P2P, NBW_DIR_COUNT };
 
@@ -47,7 +47,33 @@ enum nbw_peer { NBW_PEER_NA, NBW_PEER_ON, NBW_PEER_OFF, NBW_PEER_COUNT };
  *  device sending to its ring neighbour (i -> i+1 mod n) at once, one host thread per pair.
  *  include/nodebw/series.h describes each kind. */
 enum nbw_conc { NBW_CONC_SINGLE, NBW_CONC_DUAL, NBW_CONC_BIDIR, NBW_CONC_ALL, NBW_CONC_RING,
-		NBW_CONC_A2A, NBW_CONC_COUNT };
+		NBW_CONC_A2A, NBW_CONC_FACE, NBW_CONC_XLINE, NBW_CONC_XGRID, NBW_CONC_COUNT };
+
+/** The face probes' kinds (`--faces`): FACE one face of a box copied once, XLINE the
+ *  neighbour exchange of a line of devices, XGRID of a 2 x G/2 grid (include/nodebw/face.h). */
+static inline int nbw_conc_is_face(enum nbw_conc c)
+{
+	return c == NBW_CONC_FACE || c == NBW_CONC_XLINE || c == NBW_CONC_XGRID;
+}
+
+/** Which face of a box: Z (nx*ny*R elements, one contiguous block), Y (R rows of nx per
+ *  plane, strided), X (R elements per row, strided); x is the fastest index. */
+enum nbw_face { NBW_FACE_Z, NBW_FACE_Y, NBW_FACE_X, NBW_FACE_COUNT };
+/** How a face is copied: RECT the API's rectangular (3-D) copy; PACK a gather into a
+ *  contiguous buffer on the source side, one contiguous copy, a scatter on the destination
+ *  side (device kernels for device buffers, host loops for host buffers). */
+enum nbw_face_method { NBW_FACE_RECT, NBW_FACE_PACK, NBW_FACE_METHOD_COUNT };
+
+/** A region of one box copied into another box of the same shape: \p extent elements
+ *  ([0] = x, the fastest) from \p src_at in the source to \p dst_at in the destination;
+ *  both boxes are dims[0] x dims[1] x dims[2] elements of \p elem bytes, densely stored. */
+struct nbw_region {
+	size_t dims[3];
+	size_t elem;
+	size_t extent[3];
+	size_t src_at[3], dst_at[3];
+	enum nbw_face_method method;
+};
 
 /** Where a buffer lives. HOST_HUGEPAGE: huge-page host memory (include/nodebw/hugepage.h:
  *  MAP_HUGETLB or THP-advised), page-locked for \p device where the API can register
@@ -91,6 +117,9 @@ struct nbw_xfer {
 	 *  outside the timed region. A backend that cannot make a path's loads says so in
 	 *  supports(). */
 	uint64_t chase_loads;
+	/** Face probes only (NULL otherwise): src and dst are whole boxes and the copy is this
+	 *  region of them (copy_rect()); x->bytes is then the region's bytes. */
+	const struct nbw_region *region;
 };
 
 /** Streams of one measurement: one per device for host-to-all / all-to-host and the ring. */
@@ -190,6 +219,23 @@ struct nbw_backend_ops {
 	 *  Called outside the timed region. */
 	int (*sched)(struct nbw_backend *be, int dev, char *word, size_t wlen, char *note,
 		     size_t nlen);
+	/* ---- face probes (optional; NULL: the backend has none, and they are skipped) ---- */
+	/** The API call(s) that copy a face of (direction, method, mode): the rectangular copy,
+	 *  or the pack kernel + contiguous copy + unpack kernel; NULL with \p why when the
+	 *  backend cannot. */
+	const char *(*face_interface)(struct nbw_backend *be, enum nbw_dir dir,
+				      enum nbw_face_method method, enum nbw_mode mode, char *why,
+				      size_t whylen);
+	/** Copy x->region from the box x->src to the box x->dst with the API's rectangular
+	 *  copy (SYNC: the blocking call; ASYNC: its asynchronous form, waited for); complete
+	 *  when it returns. Timed by the core. */
+	int (*copy_rect)(struct nbw_backend *be, struct nbw_xfer *x);
+	/** A device kernel on the device of \p box: gather (\p unpack false) the region of
+	 *  r->extent elements at \p at of \p box into the contiguous \p lin (same device), or
+	 *  scatter \p lin into it (\p unpack true); complete when it returns. Host buffers are
+	 *  packed by the core itself. */
+	int (*pack)(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
+		    const size_t at[3], struct nbw_buf *lin, bool unpack);
 };
 
 const char *nbw_dir_name(enum nbw_dir d);
@@ -197,11 +243,15 @@ const char *nbw_mode_name(enum nbw_mode m);
 const char *nbw_hostmem_name(enum nbw_hostmem m);
 const char *nbw_conc_name(enum nbw_conc c);
 const char *nbw_peer_name(enum nbw_peer p);
+const char *nbw_face_name(enum nbw_face f);            /**< "z", "y", "x" */
+const char *nbw_face_method_name(enum nbw_face_method m); /**< "rect", "pack" */
 /** Parse a name; return the enum value or -1. */
 int nbw_dir_parse(const char *s);
 int nbw_mode_parse(const char *s);
 int nbw_hostmem_parse(const char *s);
 int nbw_conc_parse(const char *s);
 int nbw_peer_parse(const char *s);
+int nbw_face_parse(const char *s);
+int nbw_face_method_parse(const char *s);
 
 #endif

@@ -156,6 +156,9 @@ void nbw_report_speed_reference(struct nbw_rdoc *r, const struct nbw_rinput *in)
 /** The machine's speed per solver round, from the solver runs (report/drift.c). */
 void nbw_report_solver_drift(struct nbw_rdoc *r, const struct nbw_rinput *in);
 void nbw_report_transfers(struct nbw_rdoc *r, const struct nbw_rinput *in);
+/** The transfers page's table of face probes (report/faces.c): every face copy and exchange,
+ *  rect beside pack; nothing when the results have none. */
+void nbw_report_faces(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** Whole node: P2P heat maps and tables, per-device bars, outliers (report/node*.c). */
 void nbw_report_whole_node(struct nbw_rdoc *r, const struct nbw_rinput *in);
 /** Model, predictions and validation (model_report.c). */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nodebw/face.h"
 #include "nodebw/probe.h"
 #include "nodebw/stats.h"
 
@@ -53,6 +54,22 @@ struct nbw_chase_result {
 				         of one transfer */
 	char method[256];           /**< how the latency was derived, in words */
 };
+
+/** A face probe's shape (--faces; common/results_face.c, doc/results-schema.md "shape"):
+ *  the box, its depth and element bytes, the method, and the face of each message (one for
+ *  a face copy, one per stream for an exchange). The measurement's bytes are the first
+ *  message's face bytes; a step's bytes are the sum over the messages (nbw_face_bytes). */
+struct nbw_face_rec {
+	bool has;
+	struct nbw_face_shape shape;
+	enum nbw_face_method method;
+	unsigned char faces[NBW_MAX_STREAMS];
+};
+
+/** Bytes of stream \p i's message of a face measurement (its face's elements x E). */
+uint64_t nbw_face_rec_stream_bytes(const struct nbw_face_rec *f, unsigned i);
+/** Bytes of one step: the sum over \p nstreams messages. */
+uint64_t nbw_face_rec_step_bytes(const struct nbw_face_rec *f, unsigned nstreams);
 
 struct nbw_measurement {
 	char api[16];
@@ -136,6 +153,7 @@ struct nbw_measurement {
 	char verify_reps[96];
 	char error[256];            /**< empty on success */
 	struct nbw_chase_result chase; /**< CHASE mode only (chase.has) */
+	struct nbw_face_rec face;   /**< face probes only (face.has) */
 	/** Wall time this measurement cost, warm-up, repetitions, reference runs and
 	 *  verification included (what a run spends; 0 when unknown). */
 	double elapsed_s;

@@ -107,7 +107,28 @@ struct nbw_rv_meas {
 	double chase_latency_ns; /**< ns per dependent load; NaN */
 	double chase_overhead_us; /**< launch and wait of one transfer; NaN */
 	long long chase_loads;  /**< loads of the short chain; -1 */
+	/** A face probe (`--faces`: a "shape"); nbw_rv_meas_usable is false for every one,
+	 *  they are read through nbw_rv_face_read. */
+	bool face;
 };
+
+/** A face probe's shape (`nodebw probe --faces`; doc/results-schema.md "shape"). */
+struct nbw_rv_face {
+	unsigned box[3];        /**< nx, ny, nz */
+	unsigned depth;         /**< R */
+	unsigned element_bytes; /**< E */
+	const char *face;       /**< "z", "y", "x": the (first) message's face */
+	const char *method;     /**< "rect", "pack" */
+	const char *kind;       /**< "face", "exchange-line", "exchange-grid" (concurrency) */
+	const char *exchange;   /**< "host-staged" (HtoD, DtoH) or "device" (P2P) */
+	long long face_bytes;   /**< one message: the face's elements x E */
+	long long step_bytes;   /**< every message of the measurement */
+	int messages;           /**< streams: 1, or the exchange's messages */
+	double seconds;         /**< median time of one copy or one exchange step; NaN */
+	double gbps;            /**< step_bytes / seconds / 1e9, the median; NaN */
+};
+/** The shape of \p x when it is a face probe (false otherwise, \p out zeroed). */
+bool nbw_rv_face_read(const struct nbw_rv_meas *x, struct nbw_rv_face *out);
 
 /** Fill \p out from \p m, with \p devices (the document's "devices", may be NULL) telling
  *  which ends are host memory; false when \p m is not an object. */
@@ -175,6 +196,27 @@ bool nbw_rv_solver_ok(const struct nbw_rv_solver_run *r);
  *  malloc'd \p out (NULL when none); returns how many. A non-number reads as NaN, so
  *  that repetition i of a run and of its partner stay side by side. */
 size_t nbw_rv_solver_samples(const struct nbw_rv_solver_run *r, bool partner, double **out);
+
+/** A solver run's configuration ("config"; common/results_view_solver_config.c). */
+struct nbw_rv_solver_config {
+	int radius, fields;     /**< stencil radius and fields; 1 in older files */
+	int decomp[3];          /**< the devices' grid; [1, 1, G] in older files */
+	const char *exchange;   /**< "host-staged", "device", "none"; "" in older files */
+	const char *copy;       /**< "rect", "pack", "none"; "" in older files */
+	bool overlap;
+	long long halo_bytes_per_step; /**< every field's face copies per step; -1 absent */
+	int app_element_bytes;  /**< nodebw heat --app: the app's element bytes; 0 */
+};
+/** Fill \p out; false when the record has no "config" (an older file: the defaults). */
+bool nbw_rv_solver_config(const struct nbw_rv_solver_run *r, struct nbw_rv_solver_config *out);
+
+/** One device's box of a solver run ("subdomains"; the slabs of older files). */
+struct nbw_rv_subdomain {
+	int device, index[3], begin[3], interior[3], local_shape[3];
+};
+/** Up to \p max subdomains into \p out; how many. */
+size_t nbw_rv_solver_subdomains(const struct nbw_rv_solver_run *r, struct nbw_rv_subdomain *out,
+				size_t max);
 
 /* ---- the document's head ----------------------------------------------------------- */
 

@@ -78,4 +78,9 @@ struct nbw_sink *nbw_sink_doc(struct nbw_doc *doc, const char *outdir);
 unsigned nbw_sink_doc_errors(const struct nbw_sink *s, char *why, size_t len);
 void nbw_sink_doc_free(struct nbw_sink *s);
 
+/** The terminal's one line of a face series' measurement (probe/sink_face.c), after
+ *  \p pre (the progress prefix, or ""). */
+void nbw_sink_face_line(FILE *f, const char *pre, const struct nbw_series_info *si,
+			const struct nbw_measurement *m);
+
 #endif

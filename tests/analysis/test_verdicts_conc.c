@@ -20,15 +20,6 @@
 #include "nodebw/bidir.h"
 #include "nodebw/verdict.h"
 
-static json_t *load(const char *text)
-{
-	json_error_t e;
-	json_t *j = json_loads(text, 0, &e);
-	if (!j)
-		fail_msg("literal JSON %d:%d: %s", e.line, e.column, e.text);
-	return j;
-}
-
 static json_t *devices(int n)
 {
 	json_t *a = json_array();

@@ -492,6 +492,51 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
 	return copy_on(stream, dst, src, count);
 }
 
+/* The 3-D copies: every row of the extent, as the runtime describes them (pitched pointers,
+ * byte x positions); a bad description is refused the way the runtime refuses it. */
+static cudaError_t copy_3d(struct cudaPitchedPtr sp, struct cudaPos spos, struct cudaPitchedPtr dp,
+			   struct cudaPos dpos, struct cudaExtent e)
+{
+	if (!sp.ptr || !dp.ptr || e.width > sp.pitch || e.width > dp.pitch ||
+	    spos.x + e.width > sp.pitch || dpos.x + e.width > dp.pitch ||
+	    spos.y + e.height > sp.ysize || dpos.y + e.height > dp.ysize)
+		return cudaErrorInvalidValue;
+	for (size_t z = 0; z < e.depth; z++)
+		for (size_t y = 0; y < e.height; y++)
+			memcpy((char *)dp.ptr + ((dpos.z + z) * dp.ysize + dpos.y + y) * dp.pitch + dpos.x,
+			       (const char *)sp.ptr + ((spos.z + z) * sp.ysize + spos.y + y) * sp.pitch +
+				       spos.x,
+			       e.width);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+{
+	calllog_add("cudaMemcpy3D(kind %d, dev %d, %zux%zux%zu)", (int)p->kind, current,
+		    p->extent.width, p->extent.height, p->extent.depth);
+	return copy_3d(p->srcPtr, p->srcPos, p->dstPtr, p->dstPos, p->extent);
+}
+
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+	calllog_add("cudaMemcpy3DAsync(kind %d, dev %d, %zux%zux%zu)", (int)p->kind,
+		    stream ? stream->dev : -1, p->extent.width, p->extent.height, p->extent.depth);
+	return copy_3d(p->srcPtr, p->srcPos, p->dstPtr, p->dstPos, p->extent);
+}
+
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
+{
+	calllog_add("cudaMemcpy3DPeer(%d,%d)", p->srcDevice, p->dstDevice);
+	return copy_3d(p->srcPtr, p->srcPos, p->dstPtr, p->dstPos, p->extent);
+}
+
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
+{
+	(void)stream;
+	calllog_add("cudaMemcpy3DPeerAsync(%d,%d)", p->srcDevice, p->dstDevice);
+	return copy_3d(p->srcPtr, p->srcPos, p->dstPtr, p->dstPos, p->extent);
+}
+
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count)
 {
 	(void)dstDevice;

@@ -311,6 +311,36 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
 	return hipSuccess;
 }
 
+/* The 3-D copies: every row of the extent (pitched pointers, byte x positions). */
+static hipError_t copy_3d(const struct hipMemcpy3DParms *p)
+{
+	struct hipPitchedPtr sp = p->srcPtr, dp = p->dstPtr;
+	struct hipPos s = p->srcPos, d = p->dstPos;
+	struct hipExtent e = p->extent;
+	if (!sp.ptr || !dp.ptr || s.x + e.width > sp.pitch || d.x + e.width > dp.pitch ||
+	    s.y + e.height > sp.ysize || d.y + e.height > dp.ysize)
+		return hipErrorInvalidValue;
+	for (size_t z = 0; z < e.depth; z++)
+		for (size_t y = 0; y < e.height; y++)
+			memcpy((char *)dp.ptr + ((d.z + z) * dp.ysize + d.y + y) * dp.pitch + d.x,
+			       (const char *)sp.ptr + ((s.z + z) * sp.ysize + s.y + y) * sp.pitch + s.x,
+			       e.width);
+	return hipSuccess;
+}
+
+hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p)
+{
+	calllog_add("hipMemcpy3D(kind %d, dev %d)", (int)p->kind, current);
+	return copy_3d(p);
+}
+
+hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream)
+{
+	(void)stream;
+	calllog_add("hipMemcpy3DAsync(kind %d, dev %d)", (int)p->kind, current);
+	return copy_3d(p);
+}
+
 hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
 			 size_t sizeBytes)
 {

@@ -310,6 +310,34 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hList, void *
 	return r;
 }
 
+/* The region copy: every row of the region, at once (the face probes do not queue behind a
+ * gate). */
+ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hList, void *dst,
+						const ze_copy_region_t *dr, uint32_t dpitch,
+						uint32_t dslice, const void *src,
+						const ze_copy_region_t *sr, uint32_t spitch,
+						uint32_t sslice, ze_event_handle_t hSignal,
+						uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	(void)phWaitEvents;
+	calllog_add("zeCommandListAppendMemoryCopyRegion(dev %d, %ux%ux%u)", hList->dev, sr->width,
+		    sr->height, sr->depth);
+	if (numWaitEvents || sr->width != dr->width || sr->height != dr->height ||
+	    sr->depth != dr->depth || sr->originX + sr->width > spitch ||
+	    dr->originX + dr->width > dpitch)
+		return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	for (uint32_t z = 0; z < sr->depth; z++)
+		for (uint32_t y = 0; y < sr->height; y++)
+			memcpy((char *)dst + (size_t)(dr->originZ + z) * dslice +
+				       (size_t)(dr->originY + y) * dpitch + dr->originX,
+			       (const char *)src + (size_t)(sr->originZ + z) * sslice +
+				       (size_t)(sr->originY + y) * spitch + sr->originX,
+			       sr->width);
+	if (hSignal)
+		hSignal->signalled = true;
+	return ZE_RESULT_SUCCESS;
+}
+
 ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t *desc,
 			      uint32_t numDevices, ze_device_handle_t *phDevices,
 			      ze_event_pool_handle_t *phPool)

@@ -14,6 +14,7 @@
 
 #include "calllog.h"
 #include "fake_cuda.h"
+#include "nodebw/face.h"
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
@@ -633,9 +634,75 @@ static void test_module_load_fails(void **state)
 	assert_int_equal(ops->transfer(f->be, &f->x[0]), 0);
 }
 
+/* One face copy with the 3-D copy: the destination box holds the source's face in its halo
+ * and nothing else changed; the call the backend made is the expected 3-D form. */
+static void face_copy(struct fixture *f, enum nbw_dir dir, enum nbw_mode mode, enum nbw_face face,
+		      const char *call)
+{
+	struct nbw_face_shape sh;
+	char err[256];
+	assert_int_equal(nbw_face_shape_parse("12x10x9:2:4", &sh, err, sizeof(err)), 0);
+	size_t box = (size_t)nbw_face_box_bytes(&sh);
+	struct nbw_region r;
+	nbw_face_region(&sh, face, true, NBW_FACE_RECT, &r);
+	alloc_buf(f, &f->src[0], dir == NBW_HTOD ? NBW_LOC_HOST_PINNED : NBW_LOC_DEVICE, 0, box);
+	alloc_buf(f, &f->dst[0], dir == NBW_DTOH ? NBW_LOC_HOST_PINNED : NBW_LOC_DEVICE,
+		  dir == NBW_P2P ? 1 : 0, box);
+	unsigned char *want = malloc(box), *got = malloc(box);
+	assert_non_null(want);
+	assert_non_null(got);
+	fill(want, box, 7);
+	memset(got, 0xA5, box);
+	memcpy(f->src[0].ptr, want, box); /* the fake's device memory is host memory */
+	memcpy(f->dst[0].ptr, got, box);
+	assert_int_equal(prepare_mode(f, dir, mode, (size_t)nbw_region_bytes(&r), NBW_PEER_NA), 0);
+	f->x[0].region = &r;
+	calllog_reset();
+	assert_int_equal(ops->copy_rect(f->be, &f->x[0]), 0);
+	if (calllog_count(call) != 1)
+		fail_msg("expected %s once: %s", call, calllog_text());
+	char where[32];
+	assert_int_equal(nbw_region_check(want, f->dst[0].ptr, &r, 0xA5, where, sizeof(where)), box);
+	if (mode == NBW_MODE_ASYNC)
+		assert_true(f->x[0].device_s >= 0.0);
+	ops->unprepare(f->be, &f->x[0]);
+	ops->free(f->be, &f->src[0]);
+	ops->free(f->be, &f->dst[0]);
+	free(want);
+	free(got);
+}
+
+static void test_face_rect(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "";
+	f->be = open_ok();
+	/* Every face, every direction, both modes: the runtime's 3-D calls. */
+	for (int face = 0; face < NBW_FACE_COUNT; face++) {
+		face_copy(f, NBW_HTOD, NBW_MODE_SYNC, (enum nbw_face)face, "cudaMemcpy3D(kind 1");
+		face_copy(f, NBW_DTOH, NBW_MODE_ASYNC, (enum nbw_face)face,
+			  "cudaMemcpy3DAsync(kind 2");
+		face_copy(f, NBW_P2P, NBW_MODE_SYNC, (enum nbw_face)face, "cudaMemcpy3DPeer(0,1)");
+		face_copy(f, NBW_P2P, NBW_MODE_ASYNC, (enum nbw_face)face,
+			  "cudaMemcpy3DPeerAsync(0,1)");
+	}
+	/* The interfaces name those calls; the pack method says why it is not run. */
+	assert_non_null(strstr(ops->face_interface(f->be, NBW_P2P, NBW_FACE_RECT, NBW_MODE_ASYNC,
+						   why, sizeof(why)),
+			       "cudaMemcpy3DPeerAsync"));
+	assert_null(ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_SYNC, why,
+					sizeof(why)));
+	assert_non_null(strstr(why, "no gather/scatter kernel"));
+	assert_null(ops->face_interface(f->be, NBW_HTOD, NBW_FACE_RECT, NBW_MODE_KERNEL, why,
+					sizeof(why)));
+	memset(&f->src[0], 0, sizeof(f->src[0]));
+	memset(&f->dst[0], 0, sizeof(f->dst[0]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_face_rect, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hugepage_registered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hugepage_register_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_wait_works, setup, teardown),

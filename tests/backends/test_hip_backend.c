@@ -27,6 +27,7 @@
 
 #include "calllog.h"
 #include "fake_hip.h"
+#include "nodebw/face.h"
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 
@@ -509,9 +510,72 @@ static void test_kernel_no_hiprtc(void **state)
 				       sizeof(why)), 0);
 }
 
+/* The face copies through hipMemcpy3D(Async): every face of a box, HtoD, DtoH and between
+ * the two devices; the destination holds the face and nothing else changed. */
+static void test_face_rect(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "", where[32];
+	struct nbw_face_shape sh;
+	assert_int_equal(nbw_face_shape_parse("11x9x8:2:8", &sh, why, sizeof(why)), 0);
+	size_t box = (size_t)nbw_face_box_bytes(&sh);
+	static const struct {
+		enum nbw_dir dir;
+		enum nbw_mode mode;
+		const char *call;
+	} cases[] = {
+		{ NBW_HTOD, NBW_MODE_SYNC, "hipMemcpy3D(kind 1" },
+		{ NBW_DTOH, NBW_MODE_ASYNC, "hipMemcpy3DAsync(kind 2" },
+		{ NBW_P2P, NBW_MODE_ASYNC, "hipMemcpy3DAsync(kind 3" },
+		{ NBW_P2P, NBW_MODE_SYNC, "hipMemcpy3D(kind 3" },
+	};
+	unsigned char *want = malloc(box);
+	assert_non_null(want);
+	for (size_t i = 0; i < box; i++)
+		want[i] = (unsigned char)(i * 29u + 3u);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (int face = 0; face < NBW_FACE_COUNT; face++) {
+			struct nbw_region r;
+			nbw_face_region(&sh, (enum nbw_face)face, face != 1, NBW_FACE_RECT, &r);
+			f->a = (struct nbw_buf){ .loc = cases[c].dir == NBW_HTOD ? NBW_LOC_HOST_PINNED
+									 : NBW_LOC_DEVICE,
+						 .device = 0, .bytes = box };
+			f->b = (struct nbw_buf){ .loc = cases[c].dir == NBW_DTOH ? NBW_LOC_HOST_PINNED
+									 : NBW_LOC_DEVICE,
+						 .device = cases[c].dir == NBW_P2P ? 1 : 0,
+						 .bytes = box };
+			assert_int_equal(ops->alloc(f->be, &f->a), 0);
+			assert_int_equal(ops->alloc(f->be, &f->b), 0);
+			memcpy(f->a.ptr, want, box); /* the fake's device memory is host memory */
+			memset(f->b.ptr, 0xA5, box);
+			f->x = (struct nbw_xfer){ .dir = cases[c].dir, .mode = cases[c].mode,
+						  .src = &f->a, .dst = &f->b,
+						  .bytes = (size_t)nbw_region_bytes(&r),
+						  .peer = NBW_PEER_NA, .device_s = -1, .region = &r };
+			assert_int_equal(ops->prepare(f->be, &f->x), 0);
+			calllog_reset();
+			assert_int_equal(ops->copy_rect(f->be, &f->x), 0);
+			if (calllog_count(cases[c].call) != 1)
+				fail_msg("expected %s: %s", cases[c].call, calllog_text());
+			assert_int_equal(nbw_region_check(want, f->b.ptr, &r, 0xA5, where,
+							  sizeof(where)),
+					 box);
+			ops->unprepare(f->be, &f->x);
+			ops->free(f->be, &f->a);
+			ops->free(f->be, &f->b);
+			memset(&f->a, 0, sizeof(f->a));
+			memset(&f->b, 0, sizeof(f->b));
+		}
+	free(want);
+	assert_null(ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_SYNC, why,
+					sizeof(why)));
+	assert_non_null(strstr(why, "no gather/scatter kernel"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_face_rect, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hugepage_registered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_p2p_peer_disabled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_p2p_peer_not_set, setup, teardown),

@@ -26,6 +26,7 @@
 
 #include "calllog.h"
 #include "fake_ze.h"
+#include "nodebw/face.h"
 #include "nodebw/probe.h"
 
 extern const struct nbw_backend_ops nbw_backend_ze;
@@ -526,6 +527,56 @@ static void test_versions_fit(void **state)
 	ops->close(be);
 }
 
+/* Face copies through zeCommandListAppendMemoryCopyRegion, sync and async, every face, HtoD
+ * and device to device: the destination holds the face, the rest untouched. */
+static void test_face_region(void **state)
+{
+	(void)state;
+	struct nbw_backend *be = open_layout(FAKE_ZE_PVC, 2);
+	char why[NBW_REASON_LEN] = "", where[32];
+	struct nbw_face_shape sh;
+	assert_int_equal(nbw_face_shape_parse("10x7x6:1:8", &sh, why, sizeof(why)), 0);
+	size_t box = (size_t)nbw_face_box_bytes(&sh);
+	unsigned char *want = malloc(box);
+	assert_non_null(want);
+	for (size_t i = 0; i < box; i++)
+		want[i] = (unsigned char)(i * 13u + 5u);
+	for (int p2p = 0; p2p < 2; p2p++)
+		for (int mode = 0; mode < 2; mode++)
+			for (int face = 0; face < NBW_FACE_COUNT; face++) {
+				struct nbw_region r;
+				nbw_face_region(&sh, (enum nbw_face)face, true, NBW_FACE_RECT, &r);
+				struct nbw_buf a = { .loc = p2p ? NBW_LOC_DEVICE : NBW_LOC_HOST_PINNED,
+						     .device = 0, .bytes = box };
+				struct nbw_buf b = { .loc = NBW_LOC_DEVICE, .device = p2p, .bytes = box };
+				assert_int_equal(ops->alloc(be, &a), 0);
+				assert_int_equal(ops->alloc(be, &b), 0);
+				memcpy(a.ptr, want, box); /* the fake's device memory is host memory */
+				memset(b.ptr, 0xA5, box);
+				struct nbw_xfer x = { .dir = p2p ? NBW_P2P : NBW_HTOD,
+						      .mode = mode ? NBW_MODE_ASYNC : NBW_MODE_SYNC,
+						      .src = &a, .dst = &b,
+						      .bytes = (size_t)nbw_region_bytes(&r),
+						      .peer = NBW_PEER_NA, .device_s = -1,
+						      .region = &r };
+				assert_int_equal(ops->prepare(be, &x), 0);
+				calllog_reset();
+				assert_int_equal(ops->copy_rect(be, &x), 0);
+				assert_int_equal(calllog_count("zeCommandListAppendMemoryCopyRegion"), 1);
+				assert_int_equal(nbw_region_check(want, b.ptr, &r, 0xA5, where,
+								  sizeof(where)),
+						 box);
+				ops->unprepare(be, &x);
+				ops->free(be, &a);
+				ops->free(be, &b);
+			}
+	free(want);
+	assert_null(ops->face_interface(be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_SYNC, why,
+					sizeof(why)));
+	assert_non_null(strstr(why, "no gather/scatter kernel"));
+	ops->close(be);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +586,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unprepare_uncompleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_complete_unsubmitted, setup, teardown),
 		cmocka_unit_test(test_list_is_cheap),
+		cmocka_unit_test(test_face_region),
 		cmocka_unit_test(test_engines_pvc),
 		cmocka_unit_test(test_engines_pvc_link_first),
 		cmocka_unit_test(test_engines_one_copy_group),

@@ -3,7 +3,7 @@
 # The GPU check where there is no GPU (TAP): it stops at its device check with its message,
 # status 3, in under 30 s; and its verdicts (judge-results.py) fail a failed verification,
 # a measurement error, a CUDA record without 'sched', a kernel step without one of CUDA's
-# kernel or chase paths, a solver run that does not match its reference and a CUDA solver
+# kernel or chase paths, a faces step without one of its faces and methods, a solver run that does not match its reference and a CUDA solver
 # run without cuda_sched, and pass the recorded runs.
 src=${NODEBW_SOURCE:?}
 exe=${NODEBW:?}
@@ -75,6 +75,15 @@ $judge kernel "$work/spoilt.json" >"$work/j" && grep -q 'chase .* ns/load' "$wor
 	bad "CUDA kernel and chase records: $(grep -m 1 BAD "$work/j")"
 spoil kernel "$probe" "$kernel; d['measurements'] = [m for m in d['measurements'] if m['mode'] != 'chase']; d['skipped'].append(dict(api='cuda', what='chase pinned single', reason='no driver entry'))" \
 	'^BAD no cuda htod chase measured \(skipped: no driver entry\)' "a kernel step without its chase fails with the skip's reason"
+faces=$src/tests/fixtures/results-faces-omp-host-2cpu-vm.json
+$judge faces "$faces" >"$work/j" && ! grep -q '^BAD' "$work/j" && grep -q 'exchange-grid' "$work/j" &&
+	ok "recorded face results pass, every row shown" || bad "recorded face results: $(grep -m 2 BAD "$work/j")"
+spoil faces "$faces" "[m['verification'].update(status='failed') for m in d['measurements'] if m['shape']['face'] == 'y'][:1]" \
+	'^BAD .*verification failed' "a face row that failed its check fails"
+spoil faces "$faces" "d['measurements'] = [m for m in d['measurements'] if m['shape']['method'] != 'pack' or m['shape']['face'] != 'x']" \
+	'^BAD no omp x-face by pack measured' "OpenMP without its packed x-face fails"
+spoil faces "$faces" "d['measurements'] = [m for m in d['measurements'] if m['shape']['method'] == 'pack'] + [dict(m, api='cuda') for m in d['measurements'] if m['shape']['method'] == 'pack' and m['shape']['face'] != 'z']" \
+	'^BAD no cuda z-face by rect measured' "CUDA without its rectangular z-face fails"
 spoil heat "$runs" "d['solver_runs'][2]['verification']['status']='failed'" \
 	'^BAD .*verification failed' "a solver run that does not match its reference fails"
 spoil heat "$runs" "d['solver_runs'][0]['device_kind']='cuda'" '^BAD .*no cuda_sched recorded' \

@@ -144,6 +144,13 @@ step "cuda kernel+chase" 60 "$out/probe.txt" "$exe" probe --api cuda --devices 0
 cp "$work/kernel/results.json" "$out/results-kernel.json" 2>/dev/null
 judge kernel "$work/kernel/results.json"
 
+# 6. Halo faces of a 256^3 box (R 2, 8-byte elements): z-, y- and x-faces by the rectangular
+# copy (OpenMP omp_target_memcpy_rect, CUDA cudaMemcpy3D) and OpenMP's pack kernels,
+# host-staged (pinned) and on the GPU (the same-GPU copy).
+step faces 60 "$out/faces.txt" "$exe" probe --api omp,cuda --devices 0 --mode sync,async \
+	--host-mem pinned --faces 256x256x256:2:8 --output "$work/faces"
+judge faces "$work/faces/results.json"
+
 n=$(wc -l <"$failures")
 if [ "$n" -gt 0 ]; then
 	say "gpu-check: FAILED ($n) in $(elapsed) s:"

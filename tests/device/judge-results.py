@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The GPU check's verdict on one results.json (tests/device/gpu-check.sh).
 
-  judge-results.py probe|sched|kernel|heat RESULTS
+  judge-results.py probe|sched|kernel|faces|heat RESULTS
 
 Prints one line per measurement or solver run worth showing, and a line starting with BAD
 for each fault: a measurement with an error or whose verification did not pass, a CUDA
 measurement without its 'sched', a solver run that did not match its reference, a run on a
 CUDA device that does not say how its host threads waited (cuda_sched); for 'kernel' (the
 CUDA copy kernels and pointer chases) also every CUDA path of KERNEL_PATHS that was not
-measured, and a chase shown as time per dependent load. Exit status 1 when there is a fault
+measured, and a chase shown as time per dependent load; for 'faces' (nodebw probe --faces)
+every face (z, y, x) of every API present by the rectangular copy, and by pack for OpenMP,
+each row shown with its face, method and time. Exit status 1 when there is a fault
 or the file cannot be read, else 0.
 """
 import json
@@ -45,6 +47,23 @@ def kernel_paths(doc):
     return bad
 
 
+# The face methods each API must have measured for every face (CUDA has no pack kernel).
+FACE_METHODS = {"omp": ("rect", "pack"), "cuda": ("rect",)}
+
+
+def face_paths(doc):
+    """BAD lines for the faces and methods the faces step did not measure."""
+    ms = [m for m in doc.get("measurements", []) if m.get("shape")]
+    bad = [] if ms else ["BAD no face measured"]
+    for api in sorted({m.get("api") for m in ms}):
+        for face in "zyx":
+            for method in FACE_METHODS.get(api, ("rect",)):
+                if not any(m.get("api") == api and m["shape"].get("face") == face
+                           and m["shape"].get("method") == method for m in ms):
+                    bad.append(f"BAD no {api} {face}-face by {method} measured")
+    return bad
+
+
 def measurement_lines(doc, kind):
     bad = []
     for m in doc.get("measurements", []):
@@ -60,7 +79,14 @@ def measurement_lines(doc, kind):
         sched = m.get("sched", "")
         if m.get("api") == "cuda" and not sched:
             bad.append(f"BAD {where}: no sched recorded")
-        if kind in ("sched", "kernel") or m.get("bytes") in SHOWN:
+        shape = m.get("shape")
+        if kind == "faces" and shape:
+            t = (m.get("seconds") or {}).get("median")
+            text = f"{t * 1e6:9.2f} us" if isinstance(t, (int, float)) else "        - us"
+            print(f'{m.get("api"):4} {m.get("direction"):4} {m.get("mode"):5} '
+                  f'{m.get("concurrency"):13} {shape.get("face")} {shape.get("method"):4} '
+                  f'{shape.get("step_bytes", 0) >> 10:6} KiB {text} {status}')
+        elif kind in ("sched", "kernel") or m.get("bytes") in SHOWN:
             gbps = (m.get("gbps") or {}).get("median")
             text = f"{gbps:8.2f} GB/s" if isinstance(gbps, (int, float)) else "       - GB/s"
             if m.get("mode") == "chase":
@@ -73,6 +99,8 @@ def measurement_lines(doc, kind):
         bad.append("BAD no measurements")
     if kind == "kernel":
         bad += kernel_paths(doc)
+    if kind == "faces":
+        bad += face_paths(doc)
     return bad
 
 
@@ -103,8 +131,8 @@ def heat_lines(doc):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("probe", "sched", "kernel", "heat"):
-        sys.exit("usage: judge-results.py probe|sched|kernel|heat RESULTS")
+    if len(sys.argv) != 3 or sys.argv[1] not in ("probe", "sched", "kernel", "faces", "heat"):
+        sys.exit("usage: judge-results.py probe|sched|kernel|faces|heat RESULTS")
     kind, path = sys.argv[1], sys.argv[2]
     try:
         with open(path) as f:

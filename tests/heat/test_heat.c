@@ -228,7 +228,7 @@ static void plain_reference(const struct nbw_heat_grid *g, const struct nbw_heat
 	double *lv[2] = { u, other };
 	for (int s = 0; s < steps; s++)
 		nbw_heat_planes(lv[(s + 1) & 1], lv[s & 1], f->kappa, f->rhs, g->nx, g->ny, 1,
-				g->nz - 2, g->factor);
+				g->nz - 2, g->factor, 1);
 	if (steps & 1)
 		memcpy(u, other, n * sizeof(double));
 }
@@ -375,8 +375,11 @@ static void test_options(void **state)
 	assert_int_equal(o.reps, 1);
 	assert_int_equal(o.hidden_helpers, -1);
 	assert_true(o.versions_all);
+	/* "all" is the paper's variants; general is run when named */
 	for (int v = 0; v < NBW_HEAT_VERSION_COUNT; v++)
-		assert_true(o.versions[v]);
+		assert_true(o.versions[v] == (v != NBW_HEAT_GENERAL));
+	assert_int_equal(o.radius, 1);
+	assert_int_equal(o.fields, 1);
 	assert_int_equal(o.ndevices, 0);
 	assert_int_equal(o.ngpus, 0);
 	assert_false(o.instrument);

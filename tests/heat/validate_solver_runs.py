@@ -5,8 +5,9 @@
 Usage: validate_solver_runs.py RECORD_SCHEMA RESULTS.json
 
 Every record is validated against doc/solver-run.schema.json (draft-07), then the
-cross-field rules a schema cannot express: G = len(devices) = len(slabs); the slabs cover
-the planes 1 .. nz-2 in order; seconds is the median of samples_s; points_per_s,
+cross-field rules a schema cannot express: G = len(devices) = len(slabs) (general: the
+subdomains); the slabs cover the planes R .. nz-1-R in order; the subdomains tile the
+interior; seconds is the median of samples_s; points_per_s,
 bytes_per_s, k and the roofline fraction follow from seconds; a passed verification has a
 difference within the rule. Exit status 0 valid, 1 invalid, 2 bad usage.
 """
@@ -30,21 +31,42 @@ def check_record(i, r):
     bad = []
     shape = r["shape"]
     nx, ny, nz = shape["nx"], shape["ny"], shape["nz"]
-    if r["interior_points"] != (nx - 2) * (ny - 2) * (nz - 2):
-        bad.append("interior_points is not (nx-2)(ny-2)(nz-2)")
-    if not (r["G"] == len(r["devices"]) == len(r["slabs"])):
-        bad.append("G, devices and slabs disagree")
+    cfg = r["config"]
+    R, F = cfg["radius"], cfg["fields"]
+    if r["interior_points"] != (nx - 2 * R) * (ny - 2 * R) * (nz - 2 * R):
+        bad.append("interior_points is not (nx-2R)(ny-2R)(nz-2R)")
+    boxes = r["subdomains"] if r["version"] == "general" else r["slabs"]
+    if not (r["G"] == len(r["devices"]) == len(boxes)):
+        bad.append("G, devices and slabs (general: subdomains) disagree")
     if len(set(r["devices"])) != len(r["devices"]):
         bad.append("a device is listed twice")
-    k = 1
+    k = R
     for d, s in zip(r["devices"], r["slabs"]):
         if s["device"] != d or s["k_begin"] != k or s["k_end"] - s["k_begin"] != s["planes"]:
             bad.append("slab of device %d does not continue the split" % d)
-        if s["local_shape"] != [nx, ny, s["planes"] + 2]:
+        if s["local_shape"] != [nx, ny, s["planes"] + 2 * R]:
             bad.append("local_shape of device %d is wrong" % d)
         k = s["k_end"]
-    if r["slabs"] and k != nz - 1:
-        bad.append("the slabs do not end at plane nz-2")
+    if r["slabs"] and k != nz - R:
+        bad.append("the slabs do not end at plane nz-1-R")
+    if r["subdomains"]:
+        px, py, pz = cfg["decomp"]
+        if px * py * pz != r["G"] or len(r["subdomains"]) != r["G"]:
+            bad.append("the decomposition does not have G devices")
+        seen = set()
+        for d, s in zip(r["devices"], r["subdomains"]):
+            if s["device"] != d or [c + 2 * R for c in s["interior"]] != s["local_shape"]:
+                bad.append("subdomain of device %d is wrong" % d)
+            for x in range(s["begin"][0], s["begin"][0] + s["interior"][0]):
+                for y in range(s["begin"][1], s["begin"][1] + s["interior"][1]):
+                    for z in range(s["begin"][2], s["begin"][2] + s["interior"][2]):
+                        if (x, y, z) in seen or min(x, y, z) < R or x >= nx - R \
+                                or y >= ny - R or z >= nz - R:
+                            bad.append("subdomain of device %d overlaps or leaves the interior" % d)
+                            break
+                        seen.add((x, y, z))
+        if len(seen) != r["interior_points"]:
+            bad.append("the subdomains do not cover the interior")
     if len(r["samples_s"]) != r["repetitions"] and r["error"] is None:
         bad.append("samples_s does not hold one sample per repetition")
     if r["error"] is None:
@@ -52,12 +74,12 @@ def check_record(i, r):
         if sec is None or not close(sec, statistics.median(r["samples_s"])):
             bad.append("seconds is not the median of samples_s")
         else:
-            pps = r["interior_points"] * r["steps"] / sec
+            pps = r["interior_points"] * r["steps"] * F / sec
             if not close(r["points_per_s"], pps):
                 bad.append("points_per_s does not follow from seconds")
             if not close(r["bytes_per_s"], 32 * pps):
                 bad.append("bytes_per_s is not 32 B x points_per_s")
-            if not close(r["k_s_per_point"], sec / (r["steps"] * r["interior_points"])):
+            if not close(r["k_s_per_point"], sec / (r["steps"] * r["interior_points"] * F)):
                 bad.append("k_s_per_point does not follow from seconds")
             if r["roofline"] is not None and not close(
                     r["roofline_fraction"], r["bytes_per_s"] / (r["roofline"]["gbs"] * 1e9)):
@@ -70,7 +92,7 @@ def check_record(i, r):
         bad.append("a failed verification without a failing point")
     if (v["status"] == "reference") != (r["version"] == "serial"):
         bad.append("only the serial run is the reference")
-    if r["version"] in ("v3", "v4") and r["error"] is None and r["host_threads"] != r["G"]:
+    if r["version"] in ("v3", "v4", "general") and r["error"] is None and r["host_threads"] != r["G"]:
         bad.append("v3/v4 use one host thread per device")
     return ["solver_runs[%d] (%s, G=%d): %s" % (i, r["version"], r["G"], b) for b in bad]
 

@@ -183,8 +183,12 @@ def consistency_errors(doc):
             errs.append("%s.halo_n: %d, but bytes %d is not 8 x N^2 for it" % (where, m["halo_n"], m["bytes"]))
         errs += ci_errors(where, m)
         ver = m["verification"]
-        # A chase's check is its final index (8 B per stream), not the bytes of the chain.
+        # A chase's check is its final index (8 B per stream), not the bytes of the chain; a
+        # face probe's the whole destination box (the face and the bytes left untouched).
         per_stream = 8 if m["mode"] == "chase" else m["bytes"]
+        if "shape" in m:
+            b = m["shape"]["box"]
+            per_stream = b[0] * b[1] * b[2] * m["shape"]["element_bytes"]
         if ver["status"] == "passed" and ver["checked_bytes"] != per_stream * len(m["streams"]):
             errs.append(
                 "%s.verification.checked_bytes: %d, but a passed check covers bytes x streams = %d"

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The terminal's line of a face series (include/nodebw/sink.h, nbw_sink_face_line). */
+#include <stdio.h>
+#include <string.h>
+
+#include "nodebw/face.h"
+#include "nodebw/plan.h"
+#include "nodebw/sink.h"
+#include "nodebw/sizes.h"
+
+static const char *ends(const struct nbw_series_plan *p, char *buf, size_t len)
+{
+	int s = p->set.src[0], d = p->set.dst[0];
+	if (p->kind->dir == NBW_HTOD)
+		snprintf(buf, len, "host->%d, host-staged", d);
+	else if (p->kind->dir == NBW_DTOH)
+		snprintf(buf, len, "%d->host, host-staged", s);
+	else if (s == d)
+		snprintf(buf, len, "%d->%d, same device, no peer link", s, d);
+	else
+		snprintf(buf, len, "%d->%d, device to device", s, d);
+	return buf;
+}
+
+void nbw_sink_face_line(FILE *f, const char *pre, const struct nbw_series_info *si,
+			const struct nbw_measurement *m)
+{
+	const struct nbw_series_plan *p = si->plan;
+	char sh[48], who[96], fb[32], sb[32];
+	nbw_face_shape_label(&p->face.shape, sh, sizeof(sh));
+	bool xchg = p->set.conc != NBW_CONC_FACE;
+	if (xchg)
+		snprintf(who, sizeof(who), "%u messages of %s at once, device to device",
+			 p->set.nstreams,
+			 p->set.conc == NBW_CONC_XGRID ? "z- and y-faces" : "z-faces");
+	else
+		ends(p, who, sizeof(who));
+	char head[256];
+	snprintf(head, sizeof(head), "%s%s-%s %s%s %s %s %s%s%s (%s)", pre, si->api,
+		 nbw_dir_name(p->kind->dir), xchg ? p->kind->pattern : nbw_face_name(m->face.faces[0]),
+		 xchg ? "" : "-face", nbw_face_method_name(p->face.method), nbw_mode_name(p->mode),
+		 p->kind->dir == NBW_P2P ? "" : nbw_hostmem_name(p->mem),
+		 p->kind->dir == NBW_P2P ? "" : " ", sh, who);
+	if (m->error[0]) {
+		fprintf(f, "%s: failed: %s\n", head, m->error);
+		return;
+	}
+	uint64_t step = nbw_face_rec_step_bytes(&m->face, m->nstreams);
+	nbw_size_label(m->bytes, fb, sizeof(fb));
+	nbw_size_label(step, sb, sizeof(sb));
+	if (xchg)
+		fprintf(f, "%s: %s per step in %.3g us, %.2f GB/s", head, sb,
+			m->seconds.median * 1e6, m->gbps.median);
+	else
+		fprintf(f, "%s: face %s in %.3g us, %.2f GB/s", head, fb, m->seconds.median * 1e6,
+			m->gbps.median);
+	fprintf(f, "; %s%s", strcmp(m->verify_status, "passed") == 0 ? "verified" : "NOT verified",
+		m->stop[0] && !m->converged ? "; not converged" : "");
+	if (m->has_overlap)
+		fprintf(f, "; overlap %.2fx %s", m->overlap_speedup, m->overlap_verdict);
+	fprintf(f, "\n");
+	fflush(f);
+}

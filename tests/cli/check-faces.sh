@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# nodebw probe --faces on this machine's APIs (the OpenMP host plugin and the host backend;
+# the host backend alone in a build without offload): for each API the z-, y- and x-face by
+# rect and pack, host-staged (HtoD, DtoH) and device to device, and the exchanges of a line
+# and a 2 x 2 grid of devices; every row verified byte by byte and recorded with its shape;
+# bytes are face bytes (a face's elements x E), an exchange's the sum over its messages; the
+# terminal has one line per series; bad shapes are usage errors. No clock is raced: the checks
+# read what the probe wrote.
+. "$NODEBW_SOURCE/tests/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+apis=host
+[ "${NODEBW_OPENMP:-1}" = 1 ] && apis=omp,host
+
+"$NODEBW" probe --api "$apis" --quick --faces 48x40x36:2:8 --output "$tmp/r" \
+	>"$tmp/out" 2>"$tmp/err"
+st=$?
+check "probe --api $apis --faces 48x40x36:2:8 exits 0 (status $st)" test "$st" -eq 0
+[ "$st" -eq 0 ] || sed 's/^/# /' "$tmp/err"
+
+check "every API has every face by rect and pack, host-staged and device to device, verified" \
+	$py -c "
+import json, sys
+d = json.load(open('$tmp/r/results.json'))
+ms = d['measurements']
+assert ms and all('shape' in m for m in ms), 'a measurement without its shape'
+for api in '$apis'.split(','):
+    for direction in ('htod', 'dtoh', 'p2p'):
+        for face in 'zyx':
+            for method in ('rect', 'pack'):
+                rows = [m for m in ms if m['api'] == api and m['direction'] == direction
+                        and m['concurrency'] == 'face' and m['shape']['face'] == face
+                        and m['shape']['method'] == method]
+                assert rows, (api, direction, face, method)
+                for m in rows:
+                    assert m['verification']['status'] == 'passed', m['verification']
+                    assert 'untouched' in m['verification']['detail'], m['verification']
+                    assert m['error'] is None, m['error']
+"
+check "the shape and the bytes: face bytes = the face's elements x E (48x40x36, R 2, E 8)" \
+	$py -c "
+import json
+d = json.load(open('$tmp/r/results.json'))
+want = {'z': 48 * 40 * 2 * 8, 'y': 48 * 2 * 36 * 8, 'x': 2 * 40 * 36 * 8}
+for m in d['measurements']:
+    s = m['shape']
+    assert s['box'] == [48, 40, 36] and s['depth'] == 2 and s['element_bytes'] == 8, s
+    assert s['face_bytes'] == want[s['face']] == m['bytes'], (s, m['bytes'])
+    steps = sum(want[x['face']] for x in m['streams'])
+    assert s['step_bytes'] == steps and s['messages'] == len(m['streams']), s
+    g = m['gbps']['median']
+    t = m['seconds']['median']
+    if len(m['samples_s']) % 2:
+        assert abs(g - steps / t / 1e9) <= 1e-6 * g, (g, steps, t)
+    assert 'face' in m['bytes_counting'], m['bytes_counting']
+"
+check "the exchanges: a line (6 messages of z-faces) and a 2 x 2 grid (4 z, 4 y) per method" \
+	$py -c "
+import json
+d = json.load(open('$tmp/r/results.json'))
+for api in '$apis'.split(','):
+    for method in ('rect', 'pack'):
+        line = [m for m in d['measurements'] if m['api'] == api and m['shape']['method'] == method
+                and m['concurrency'] == 'exchange-line']
+        grid = [m for m in d['measurements'] if m['api'] == api and m['shape']['method'] == method
+                and m['concurrency'] == 'exchange-grid']
+        assert line and grid, (api, method)
+        for m in line:
+            assert [s['face'] for s in m['streams']] == ['z'] * 6, m['streams']
+            assert m['verification']['status'] == 'passed'
+            assert m['overlap'] is not None
+        for m in grid:
+            assert sorted(s['face'] for s in m['streams']) == ['y'] * 4 + ['z'] * 4
+            assert m['verification']['status'] == 'passed'
+"
+check "one terminal line per series, naming face, method and where the bytes go" $py -c "
+import re
+t = open('$tmp/out').read()
+for api in '$apis'.split(','):
+    for face in 'zyx':
+        for method in ('rect', 'pack'):
+            for where in ('host->0, host-staged', '0->host, host-staged', '0->1, device to device'):
+                pat = re.escape(api) + r'-\w+ ' + face + '-face ' + method + r' \w+ .*48x40x36:2:8 \(' + re.escape(where) + r'\): face [0-9.]+ KiB in .* GB/s; verified'
+                assert re.search(pat, t), pat
+    assert re.search(re.escape(api) + r'-p2p exchange-grid \w+ \w+ 48x40x36:2:8 \(8 messages of z- and y-faces at once, device to device\): [0-9.]+ KiB per step', t)
+"
+$py "$NODEBW_SOURCE/tests/integration/validate_results.py" "$NODEBW_SOURCE/doc/results.schema.json" \
+	"$tmp/r/results.json" >"$tmp/valid" 2>&1
+st=$?
+check "results.json is valid against doc/results.schema.json (checked bytes: the boxes)" \
+	test "$st" -eq 0
+sed 's/^/# /' "$tmp/valid"
+check "the face rows are not taken for the P2P matrices" sh -c \
+	"'$NODEBW' matrix '$tmp/r/results.json' 2>&1 | grep -q 'no verified device-to-device measurement'"
+
+usage_error "--faces with too few sides" probe --api host --faces 48x40:2:8
+usage_error "--faces with a depth of 0" probe --api host --faces 48x40x36:0:8
+usage_error "--faces with a side shorter than 2R" probe --api host --faces 48x40x3:2:8
+usage_error "--faces with an empty shape" probe --api host --faces 48x40x36:2:8,
+usage_error "--faces on 'run'" run --api host --faces 48x40x36:2:8
+done_testing
