@@ -399,6 +399,40 @@ static bool row_finite(const struct predict_row *r, char *err, size_t errlen)
 	return true;
 }
 
+/* After nodebw predict --measure: at an N where the calibration has the one-device slab run
+ * and its co-run of exactly this G (the one-device model's own measurements) but no run of
+ * the versions (the compute-calibrated and fitted models carry their terms over from other
+ * sizes, as their validation did not), the one-device model is the one measured here. */
+static void measured_here(const struct nbw_calib *c, const struct predict_row *r,
+			  struct nbw_advice *adv)
+{
+	if (r->orc || adv->model == NBW_MODEL_ONEDEV)
+		return;
+	int planes = (r->n - 2 + r->g - 1) / r->g;
+	bool slab = false, corun = false;
+	for (size_t i = 0; i < c->nslab; i++)
+		slab |= c->slab[i].n == r->n && c->slab[i].planes == planes;
+	for (size_t i = 0; i < c->ncorun; i++)
+		corun |= c->corun[i].n == r->n && c->corun[i].g == r->g &&
+			 c->corun[i].per_device == (r->v >= 3);
+	for (size_t i = 0; i < c->ncs; i++)
+		if (c->cs[i].n == r->n)
+			return;
+	for (size_t i = 0; i < c->nvs; i++)
+		if (c->vs[i].n == r->n)
+			return;
+	if (!slab || !corun)
+		return;
+	enum nbw_model_id was = adv->model;
+	adv->model = NBW_MODEL_ONEDEV;
+	adv->validated = adv->on && !isnan(adv->on->mape[NBW_MODEL_ONEDEV]);
+	adv->mape = adv->validated ? adv->on->mape[NBW_MODEL_ONEDEV] : NAN;
+	snprintf(adv->why, sizeof(adv->why), "N=%d: the calibration has the one-device run of "
+		 "this slab and its co-run (nodebw predict --measure) but no run of the versions, "
+		 "so the %s model would carry its terms over from other sizes; the one-device "
+		 "model is the one measured at this N", r->n, nbw_model_name(was));
+}
+
 /* The model to trust for \p r and the range warnings of its (N, G, version). */
 static void advise(const struct nbw_calib *c, const char *val_from, const struct predict_row *r,
 		   struct predict_advice *a)
@@ -411,6 +445,7 @@ static void advise(const struct nbw_calib *c, const char *val_from, const struct
 	nbw_recommend(c->valid, val_from, r->g, r->vn, can, &a->adv);
 	const double t[NBW_MODEL_COUNT] = {r->p.total_s, r->od.total_s, r->ap.total_s,
 					   r->e.total_s};
+	measured_here(c, r, &a->adv);
 	a->total_s = t[a->adv.model];
 	a->nwarn = nbw_range_check(c, r->n, r->g, r->vn, a->warn);
 }
