@@ -257,9 +257,10 @@ static int read_threshold(json_t *o, const char *where, struct nbw_crit *r, char
 {
 	static const char *const keys[] = { "name", "gpu", "api", "direction", "concurrency",
 		"aggregate", "bidir_figure", "engine", "host_mem", "mode", "min_bytes", "min_gbps",
-		"note", NULL };
+		"note", "pci_ids", NULL };
 	memset(r, 0, sizeof(*r));
 	r->kind = NBW_CRIT_THRESHOLD;
+	r->minimum = r->reference = NAN;
 	if (!json_is_object(o)) {
 		snprintf(err, errlen, "%s: must be an object", where);
 		return -1;
@@ -267,8 +268,10 @@ static int read_threshold(json_t *o, const char *where, struct nbw_crit *r, char
 	if (only_keys(o, keys, where, err, errlen) ||
 	    get_str(o, where, "name", false, r->name, sizeof(r->name), err, errlen) ||
 	    get_match(o, where, "gpu", r, err, errlen) || read_path(o, where, r, err, errlen) ||
+	    nbw_crit_read_pci(o, where, "pci_ids", r, err, errlen) ||
 	    get_num(o, where, "min_gbps", true, 1e-9, 1e6, &r->lo, err, errlen))
 		return -1;
+	r->minimum = r->lo;
 	json_t *n = json_object_get(o, "note");
 	if (n && !json_is_string(n))
 		return bad(err, errlen, where, "note", "must be a string");
@@ -284,11 +287,14 @@ static int read_reference(json_t *o, const char *where, struct nbw_crit *r, char
 {
 	static const char *const keys[] = { "gpu", "match", "api", "direction", "concurrency",
 		"aggregate", "bidir_figure", "engine", "link", "link_match", "host_mem", "mode",
-		"gbps_low", "gbps_high", "min_bytes", "basis", "source", "url", "note", NULL };
+		"gbps_low", "gbps_high", "min_bytes", "basis", "source", "url", "note", "pci_ids",
+		"minimum_gbps", "minimum_source", "reference_gbps", "reference_source",
+		"pci_ids_source", NULL };
 	static const char *const bases[] = { "measured", "floor", "spec-only", NULL };
 	char basis[16];
 	memset(r, 0, sizeof(*r));
 	r->kind = NBW_CRIT_PUBLISHED;
+	r->minimum = r->reference = NAN;
 	if (!json_is_object(o)) {
 		snprintf(err, errlen, "%s: must be an object", where);
 		return -1;
@@ -302,7 +308,14 @@ static int read_reference(json_t *o, const char *where, struct nbw_crit *r, char
 	    get_str(o, where, "basis", true, basis, sizeof(basis), err, errlen) ||
 	    one_of(basis, bases, where, "basis", err, errlen) ||
 	    get_str(o, where, "source", true, r->source, sizeof(r->source), err, errlen) ||
-	    get_str(o, where, "url", false, r->url, sizeof(r->url), err, errlen))
+	    get_str(o, where, "url", false, r->url, sizeof(r->url), err, errlen) ||
+	    nbw_crit_read_pci(o, where, "pci_ids", r, err, errlen) ||
+	    get_num(o, where, "minimum_gbps", false, 1e-9, 1e6, &r->minimum, err, errlen) ||
+	    get_str(o, where, "minimum_source", !isnan(r->minimum), r->minimum_source,
+		    sizeof(r->minimum_source), err, errlen) ||
+	    get_num(o, where, "reference_gbps", true, 1e-9, 1e6, &r->reference, err, errlen) ||
+	    get_str(o, where, "reference_source", true, r->reference_source,
+		    sizeof(r->reference_source), err, errlen))
 		return -1;
 	json_t *lm = json_object_get(o, "link_match");
 	if (lm && !json_is_string(lm))
@@ -317,6 +330,13 @@ static int read_reference(json_t *o, const char *where, struct nbw_crit *r, char
 			   "(\"sum\" or \"per_direction\")");
 	r->spec_only = strcmp(basis, "spec-only") == 0;
 	r->floor = strcmp(basis, "floor") == 0;
+	if (r->floor && isnan(r->minimum))
+		return bad(err, errlen, where, "minimum_gbps",
+			   "missing: a floor row states the health check's minimum");
+	if (!isnan(r->minimum) && r->minimum > r->reference)
+		return bad(err, errlen, where, "minimum_gbps", "is above reference_gbps");
+	if (!isnan(r->minimum) && json_object_get(o, "minimum_source") == NULL)
+		return bad(err, errlen, where, "minimum_source", "missing (a string)");
 	snprintf(r->name, sizeof(r->name), "%s %s %s%s", r->gpu, r->link[0] ? r->link : r->direction,
 		 r->concurrency, r->spec_only ? " (spec only)" : r->floor ? " (published floor)" : "");
 	return 0;

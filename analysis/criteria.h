@@ -3,6 +3,7 @@
 #ifndef NODEBW_ANALYSIS_CRITERIA_H
 #define NODEBW_ANALYSIS_CRITERIA_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -31,7 +32,25 @@ struct nbw_crit {
 	bool aggregate;                  /* judges every stream of a concurrent set together */
 	bool bidir_per_direction;        /* bidir: the figure is each direction's, not the sum */
 	char source[1200], url[256];
+	/* PCI IDs ("vvvv:dddd" or "vvvv:dddd:ssss:ssss", lower-case): a device with recorded
+	 * IDs is matched by these alone; the name strings serve devices without IDs. */
+	char pci[NBW_CRIT_MATCHES][20];
+	size_t npci;
+	/* published: the minimum (a health check's; NAN: derived from the tolerance or the
+	 * theoretical fraction) and the reference a healthy node gives, each with its source. */
+	double minimum, reference;
+	char minimum_source[600], reference_source[600];
 };
+
+/* Whether \p r names a device called \p name with PCI IDs \p pci ("" when unknown): by
+ * ID when both have IDs, else by name; \p how says which ("PCI ID 10de:2330", "name
+ * 'H100 SXM'"). analysis/crit_match.c. */
+bool nbw_crit_matches(const struct nbw_crit *r, const char *name, const char *pci, char *how,
+		      size_t howlen);
+/* Read \p key (absent: none) as a list of 1 to 8 PCI IDs into r->pci; 0, or -1 with err
+ * "WHERE.KEY: what". */
+int nbw_crit_read_pci(json_t *o, const char *where, const char *key, struct nbw_crit *r,
+		      char *err, size_t errlen);
 
 struct nbw_criteria {
 	struct nbw_crit *v;

@@ -11,6 +11,7 @@
 
 #include "nodebw/link_health.h"
 #include "nodebw/results_view.h"
+#include "verdicts_priv.h"
 
 static const char *s(json_t *o, const char *k)
 {
@@ -134,6 +135,7 @@ int nbw_link_health_apply(json_t *verdicts, json_t *topology, json_t *devices,
 			    json_integer(json_integer_value(json_object_get(counts, "fail"))));
 	json_object_set_new(verdicts, "link_health_counts", counts);
 	json_object_set_new(verdicts, "link_health", lh);
+	nbw_verdicts_set_outcome(verdicts); /* a failing link fails the node */
 	return 0;
 }
 

@@ -276,6 +276,7 @@ bool nbw_pv_verdicts(json_t *v, struct nbw_pv_verdicts *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->rule = out->thresholds_file = out->references_file = "";
+	out->outcome = out->outcome_reason = "";
 	if (!json_is_object(v))
 		return false;
 	out->rule = jstr(v, "rule");
@@ -286,6 +287,10 @@ bool nbw_pv_verdicts(json_t *v, struct nbw_pv_verdicts *out)
 	out->below_threshold = (int)i_of(c, "below threshold", 0);
 	out->below_reference = (int)i_of(c, "below reference", 0);
 	out->not_judged = (int)i_of(c, "not judged", 0);
+	out->warning = (int)i_of(c, "warning", 0);
+	out->outcome = jstr(v, "outcome");
+	out->outcome_reason = jstr(v, "outcome_reason");
+	out->nrules_not_judged = json_array_size(json_object_get(v, "rules_not_judged"));
 	out->paths_ = json_object_get(v, "paths");
 	out->npaths = json_array_size(out->paths_);
 	return true;

@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "criteria.h"
+#include "verdicts_priv.h"
 #include "measure.h"
 #include "nodebw/analysis.h"
 #include "nodebw/bidir.h"
@@ -35,6 +36,7 @@
 #define V_THR "below threshold"
 #define V_REF "below reference"
 #define V_NJ "not judged"
+#define V_WARN NBW_VERDICT_WARNING
 
 struct pmeas {
 	struct nbw_rv_meas x;
@@ -42,6 +44,7 @@ struct pmeas {
 	const char *name_src, *name_dst; /* device names ("" for the host) */
 	bool aggregate;                  /* every stream of a concurrent set together */
 	char where[24];                  /* set for concurrent paths (nbw_vc_where) */
+	char pci_src[24], pci_dst[24];   /* PCI IDs ("" unknown or the host) */
 };
 
 static int cmp_pmeas(const void *a, const void *b)
@@ -50,11 +53,17 @@ static int cmp_pmeas(const void *a, const void *b)
 	return strcmp(p->key, q->key);
 }
 
-static const char *dev_name(json_t *devices, const char *api, int id)
+static const char *dev_name(json_t *devices, const char *api, int id, char *pci, size_t len)
 {
 	struct nbw_rv_device d;
+	struct nbw_rv_device nat;
+	pci[0] = '\0';
 	if (id < 0 || !nbw_rv_device_find(devices, api, id, &d))
 		return "";
+	/* An OpenMP device has the PCI IDs of the native device that is the same hardware. */
+	if (!nbw_rv_device_pci_id(&d, pci, len) && d.native_api[0] &&
+	    nbw_rv_device_find(devices, d.native_api, d.native_id, &nat))
+		nbw_rv_device_pci_id(&nat, pci, len);
 	return d.name;
 }
 
@@ -72,8 +81,8 @@ static bool take(json_t *devices, json_t *m, struct pmeas *p)
 		return false;
 	snprintf(p->key, sizeof(p->key), "%s|%s|%s|%04d|%04d", p->x.api, p->x.direction,
 		 p->x.concurrency, p->x.src + 1, p->x.dst + 1);
-	p->name_src = dev_name(devices, p->x.api, p->x.src);
-	p->name_dst = dev_name(devices, p->x.api, p->x.dst);
+	p->name_src = dev_name(devices, p->x.api, p->x.src, p->pci_src, sizeof(p->pci_src));
+	p->name_dst = dev_name(devices, p->x.api, p->x.dst, p->pci_dst, sizeof(p->pci_dst));
 	return true;
 }
 
@@ -86,32 +95,24 @@ static void take_conc(json_t *devices, const struct nbw_vc_path *v, struct pmeas
 	snprintf(p->key, sizeof(p->key), "%s|%s|%s%s|%04d|%04d", p->x.api, p->x.direction,
 		 p->x.concurrency, v->aggregate ? "+" : "", v->aggregate ? 0 : p->x.src + 1,
 		 v->aggregate ? 0 : p->x.dst + 1);
-	p->name_src = dev_name(devices, p->x.api, p->x.src);
-	p->name_dst = dev_name(devices, p->x.api, p->x.dst);
+	p->name_src = dev_name(devices, p->x.api, p->x.src, p->pci_src, sizeof(p->pci_src));
+	p->name_dst = dev_name(devices, p->x.api, p->x.dst, p->pci_dst, sizeof(p->pci_dst));
 }
 
-static bool name_matches(const struct nbw_crit *r, const char *name)
+/* Whether \p r speaks of the path of \p p (devices by PCI ID or name, API, direction,
+ * concurrency); \p how says how its devices matched. */
+static bool names_path(const struct nbw_crit *r, const struct pmeas *p, char *how, size_t len)
 {
-	for (size_t i = 0; i < r->nmatch; i++) {
-		if (strcmp(r->match[i], "*") == 0)
-			return true;
-		size_t n = strlen(r->match[i]);
-		for (const char *s = name; *s; s++)
-			if (strncasecmp(s, r->match[i], n) == 0)
-				return true;
-	}
-	return false;
-}
-
-/* Whether \p r speaks of the path of \p p (device names, API, direction, concurrency). */
-static bool names_path(const struct nbw_crit *r, const struct pmeas *p)
-{
+	char other[64];
+	how[0] = '\0';
 	if ((r->api[0] && strcmp(r->api, p->x.api)) || strcmp(r->direction, p->x.direction) ||
 	    strcmp(r->concurrency, p->x.concurrency) || r->aggregate != p->aggregate)
 		return false;
-	if (p->x.src >= 0 && !name_matches(r, p->name_src))
+	if (p->x.src >= 0 && !nbw_crit_matches(r, p->name_src, p->pci_src, how, len))
 		return false;
-	if (p->x.dst >= 0 && !name_matches(r, p->name_dst))
+	if (p->x.dst >= 0 && !nbw_crit_matches(r, p->name_dst, p->pci_dst,
+					       p->x.src >= 0 ? other : how,
+					       p->x.src >= 0 ? sizeof(other) : len))
 		return false;
 	return !r->link_match[0] || strstr(p->x.link, r->link_match);
 }
@@ -172,10 +173,27 @@ static json_t *judgement(const char *against, const char *what, const char *sour
 			 "reason", reason);
 }
 
-static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r,
-			  const struct pmeas *p, size_t n, long long cmp)
+/* A published row's judgement gains its reference, the fraction of it, its minimum's
+ * source and how the row matched the device. */
+static json_t *with_reference(json_t *j, const struct nbw_crit *r, const struct pmeas *b,
+			      const char *how)
 {
-	char reason[700], sel[160], src[1500], csz[32], sz[32];
+	json_object_set_new(j, "matched_by", json_string(how));
+	if (r->kind != NBW_CRIT_PUBLISHED)
+		return j;
+	json_object_set_new(j, "reference_gbps", nbw_an_num(r->reference, true));
+	json_object_set_new(j, "reference_source", json_string(r->reference_source));
+	json_object_set_new(j, "fraction_of_reference",
+			    nbw_an_num(b ? b->x.gbps / r->reference : NAN, true));
+	if (r->minimum_source[0])
+		json_object_set_new(j, "minimum_source", json_string(r->minimum_source));
+	return j;
+}
+
+static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r,
+			  const struct pmeas *p, size_t n, long long cmp, const char *how)
+{
+	char reason[900], sel[160], src[1500], csz[32], sz[32];
 	nbw_size_label(cmp > 0 ? (uint64_t)cmp : 0, csz, sizeof(csz));
 	const struct pmeas *b = best_of(p, n, r, cmp, false);
 	bool thr = r->kind == NBW_CRIT_THRESHOLD;
@@ -190,7 +208,8 @@ static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r
 		else
 			snprintf(reason, sizeof(reason), "no verified measurement of %s on this path",
 				 selection_words(r, sel, sizeof(sel)));
-		return judgement(against, r->name, src, r->lo, NULL, V_NJ, reason);
+		return with_reference(judgement(against, r->name, src, r->lo, NULL, V_NJ, reason),
+				      r, NULL, how);
 	}
 	/* A per-direction figure is met by the slower direction of a bidirectional pair
 	 * (include/nodebw/bidir.h); the sum by the measurement's own figure. */
@@ -209,31 +228,38 @@ static json_t *judge_crit(const struct nbw_criteria *c, const struct nbw_crit *r
 		nbw_size_label((uint64_t)need, sz, sizeof(sz));
 		snprintf(reason, sizeof(reason), "the comparison size, %s, is below the %s the "
 			 "figure needs", csz, sz);
-		return judgement(against, r->name, src, r->lo, b, V_NJ, reason);
+		return with_reference(judgement(against, r->name, src, r->lo, b, V_NJ, reason), r,
+				      b, how);
 	}
-	double limit = thr || r->floor ? r->lo
+	/* The minimum: a threshold's, a published row's own (a health check's), else derived
+	 * from the published figure (tolerance; spec-only: the theoretical fraction). */
+	bool own_min = !thr && !isnan(r->minimum);
+	double limit = thr ? r->lo : own_min ? r->minimum
 		       : r->spec_only ? c->theoretical_fraction * r->lo
 				      : (1.0 - c->ref_tolerance) * r->lo;
 	bool ok = b->x.gbps >= limit;
+	/* A published minimum's warning band: [minimum, 1.05 x minimum), as Azure's checks. */
+	bool warn = ok && own_min && b->x.gbps < NBW_WARN_BAND * limit;
 	if (thr)
 		snprintf(reason, sizeof(reason), "%.2f GB/s%s at %s (%s %s) %s the site threshold "
 			 "%.2f GB/s", b->x.gbps, per_dir ? " (the slower direction)" : "", csz,
 			 b->x.mode, b->x.host_mem, ok ? ">=" : "<", limit);
-	else {
-		char range[64];
-		if (r->hi > r->lo)
-			snprintf(range, sizeof(range), "%g-%g", r->lo, r->hi);
-		else
-			snprintf(range, sizeof(range), "%g", r->lo);
-		snprintf(reason, sizeof(reason), "%.2f GB/s%s at %s (%s %s) %s %.2f GB/s = %.0f %% of "
-			 "the %s %s GB/s", b->x.gbps, per_dir ? " (the slower direction)" : "", csz,
-			 b->x.mode, b->x.host_mem, ok ? ">=" : "<",
-			 limit, 100.0 * limit / r->lo,
-			 r->spec_only ? "datasheet's" : r->floor ? "published floor" : "published",
-			 range);
-	}
-	return judgement(against, r->name, src, limit, b, ok ? V_PASS : thr ? V_THR : V_REF,
-			 reason);
+	else if (own_min)
+		snprintf(reason, sizeof(reason), "%.2f GB/s%s at %s (%s %s) = %.0f %% of the "
+			 "reference %g GB/s; %s the published minimum %g GB/s%s (matched by %s)",
+			 b->x.gbps, per_dir ? " (the slower direction)" : "", csz, b->x.mode,
+			 b->x.host_mem, 100.0 * b->x.gbps / r->reference, r->reference,
+			 ok ? ">=" : "<", limit, warn ? ", below 1.05 x it (warning band)" : "", how);
+	else
+		snprintf(reason, sizeof(reason), "%.2f GB/s%s at %s (%s %s) = %.0f %% of the "
+			 "reference %g GB/s; %s %.2f GB/s = %.0f %% of the %s %g GB/s (matched by %s)",
+			 b->x.gbps, per_dir ? " (the slower direction)" : "", csz, b->x.mode,
+			 b->x.host_mem, 100.0 * b->x.gbps / r->reference, r->reference,
+			 ok ? ">=" : "<", limit, 100.0 * limit / r->lo,
+			 r->spec_only ? "datasheet's" : "published", r->lo, how);
+	return with_reference(judgement(against, r->name, src, limit, b,
+					warn ? V_WARN : ok ? V_PASS : thr ? V_THR : V_REF, reason),
+			      r, b, how);
 }
 
 static json_t *judge_theoretical(const struct nbw_criteria *c, const struct pmeas *p, size_t n,
@@ -257,7 +283,8 @@ static json_t *judge_theoretical(const struct nbw_criteria *c, const struct pmea
 
 static int rank(const char *v)
 {
-	return !strcmp(v, V_THR) ? 3 : !strcmp(v, V_REF) ? 2 : !strcmp(v, V_NJ) ? 1 : 0;
+	return !strcmp(v, V_THR) ? 4 : !strcmp(v, V_REF) ? 3 : !strcmp(v, V_WARN) ? 2
+	       : !strcmp(v, V_NJ) ? 1 : 0;
 }
 
 /* The path's verdict from its judgements: the worst failure; else "not judged" when a
@@ -283,7 +310,7 @@ static void settle(json_t *path, json_t *js, const struct pmeas *p)
 		}
 	}
 	char buf[600];
-	if (worst < 2 && thr_unjudged) {
+	if (worst < 3 && thr_unjudged) {
 		verdict = V_NJ;
 		reason = "a site threshold names this path but its measurements were not taken "
 			 "(see the threshold's judgement)";
@@ -304,14 +331,17 @@ static void settle(json_t *path, json_t *js, const struct pmeas *p)
 }
 
 static json_t *judge_path(const struct nbw_criteria *c, const struct pmeas *p, size_t n,
-			  bool *used, long long cmp)
+			  struct nbw_rule_use *used, long long cmp)
 {
 	json_t *js = json_array();
+	char how[96];
 	for (size_t k = 0; c && k < c->n; k++) {
-		if (!names_path(&c->v[k], p))
+		if (!names_path(&c->v[k], p, how, sizeof(how)))
 			continue;
-		used[k] = true;
-		json_array_append_new(js, judge_crit(c, &c->v[k], p, n, cmp));
+		json_t *j = judge_crit(c, &c->v[k], p, n, cmp, how);
+		used[k].paths++;
+		used[k].judged += strcmp(json_string_value(json_object_get(j, "verdict")), V_NJ) != 0;
+		json_array_append_new(js, j);
 	}
 	json_t *t = judge_theoretical(c, p, n, cmp);
 	if (t)
@@ -343,7 +373,7 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 {
 	size_t nm = json_array_size(measurements), n = 0;
 	struct pmeas *p = calloc(nm ? nm : 1, sizeof(*p));
-	bool *used = calloc(c && c->n ? c->n : 1, sizeof(*used));
+	struct nbw_rule_use *used = calloc(c && c->n ? c->n : 1, sizeof(*used));
 	json_t *paths = json_array(), *counts = json_object(), *unmatched = json_array();
 	if (!p || !used || !paths || !counts || !unmatched) {
 		free(p);
@@ -368,8 +398,8 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 	char csz[32];
 	nbw_size_label(cmp > 0 ? (uint64_t)cmp : 0, csz, sizeof(csz));
 	qsort(p, n, sizeof(*p), cmp_pmeas);
-	const char *const names[] = { V_PASS, V_THR, V_REF, V_NJ };
-	for (size_t i = 0; i < 4; i++)
+	const char *const names[] = { V_PASS, V_WARN, V_THR, V_REF, V_NJ };
+	for (size_t i = 0; i < 5; i++)
 		json_object_set_new(counts, names[i], json_integer(0));
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && strcmp(p[j].key, p[i].key) == 0; j++)
@@ -381,8 +411,9 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 		json_array_append_new(paths, path);
 	}
 	for (size_t k = 0; c && k < c->n; k++)
-		if (!used[k] && c->v[k].kind == NBW_CRIT_THRESHOLD)
+		if (!used[k].paths && c->v[k].kind == NBW_CRIT_THRESHOLD)
 			json_array_append_new(unmatched, json_string(c->v[k].name));
+	json_t *rules = nbw_verdicts_rules_unjudged(c, used);
 	free(p);
 	free(used);
 	json_int_t failed = json_integer_value(json_object_get(counts, V_THR)) +
@@ -392,15 +423,19 @@ json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_cri
 		 "pair has it), the best of the measurements a criterion selects (each pair during "
 		 "all-to-all by its own stream, the aggregates by all streams' bytes / wall time): "
 		 "site threshold (>= min_gbps), published "
-		 "figure (>= %.0f %% of its low end; spec-only rows and the link's theoretical "
-		 "figure: >= %.0f %%)", csz,
+		 "figure (>= the row's minimum, a warning below %.2f x it; a row without one: >= "
+		 "%.0f %% of its low end; spec-only rows and the link's theoretical figure: >= "
+		 "%.0f %%)", csz, NBW_WARN_BAND,
 		 100.0 * (1.0 - (c ? c->ref_tolerance : NBW_REF_TOLERANCE_DEFAULT)),
 		 100.0 * (c ? c->theoretical_fraction : NBW_THEORETICAL_FRACTION_DEFAULT));
-	return json_pack("{s:s, s:s, s:s?, s:s?, s:o, s:I, s:o, s:o}", "units",
-			 "GB/s = 1e9 bytes per second", "rule", rule, "thresholds_file",
-			 c && c->thr_file[0] ? c->thr_file : NULL, "references_file",
-			 c && c->ref_file[0] ? c->ref_file : NULL, "counts", counts, "failed",
-			 failed, "paths", paths, "unmatched_thresholds", unmatched);
+	json_t *v = json_pack("{s:s, s:s, s:s?, s:s?, s:o, s:I, s:o, s:o, s:o}", "units",
+			      "GB/s = 1e9 bytes per second", "rule", rule, "thresholds_file",
+			      c && c->thr_file[0] ? c->thr_file : NULL, "references_file",
+			      c && c->ref_file[0] ? c->ref_file : NULL, "counts", counts, "failed",
+			      failed, "paths", paths, "unmatched_thresholds", unmatched,
+			      "rules_not_judged", rules ? rules : json_array());
+	nbw_verdicts_set_outcome(v);
+	return v;
 }
 
 int nbw_verdicts_failed(json_t *v)
@@ -456,9 +491,11 @@ static void print_unjudged(FILE *f, json_t *paths)
 void nbw_verdicts_print(FILE *f, json_t *v, bool all)
 {
 	json_t *c = json_object_get(v, "counts"), *paths = json_object_get(v, "paths");
-	fprintf(f, "Verdicts (GB/s = 1e9 B/s): %zu paths: %lld pass, %lld below threshold, "
-		   "%lld below reference, %lld not judged\n", json_array_size(paths),
+	nbw_verdicts_print_outcome(f, v);
+	fprintf(f, "Verdicts (GB/s = 1e9 B/s): %zu paths: %lld pass, %lld warning, %lld below "
+		   "threshold, %lld below reference, %lld not judged\n", json_array_size(paths),
 		(long long)json_integer_value(json_object_get(c, V_PASS)),
+		(long long)json_integer_value(json_object_get(c, V_WARN)),
 		(long long)json_integer_value(json_object_get(c, V_THR)),
 		(long long)json_integer_value(json_object_get(c, V_REF)),
 		(long long)json_integer_value(json_object_get(c, V_NJ)));
@@ -484,9 +521,6 @@ void nbw_verdicts_print(FILE *f, json_t *v, bool all)
 	if (!all && passed)
 		fprintf(f, "  %zu path%s pass (--all lists every path with its reason)\n", passed,
 			passed == 1 ? "" : "s");
-	json_t *u = json_object_get(v, "unmatched_thresholds");
-	json_array_foreach(u, i, p)
-		fprintf(f, "  note: the site threshold \"%s\" names no measured path\n",
-			json_string_value(p));
+	nbw_verdicts_print_rules(f, v);
 	nbw_link_health_print(f, v, all);
 }

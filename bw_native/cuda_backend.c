@@ -53,8 +53,12 @@
  * Face probes (--faces): the rectangular copy is cudaMemcpy3D / cudaMemcpy3DPeer (sync, then
  * synchronised as the plain copies are) or cudaMemcpy3DAsync / cudaMemcpy3DPeerAsync on the
  * transfer's stream between its events; both boxes are described as pitched pointers of
- * nx * E bytes per row and ny rows per plane. There is no pack kernel (the pack method is
- * skipped with that reason).
+ * nx * E bytes per row and ny rows per plane. The pack method gathers a device box's face
+ * with the nbw_pack kernel (cuda_kernels.ptx) into a contiguous buffer on the same device,
+ * copies that as a plain transfer does, and scatters it with nbw_unpack; each kernel is
+ * launched on the device's legacy default stream and waited for (cudaStreamSynchronize), so
+ * the executor times pack + copy + unpack whole. prepare() of a pack face copy loads the
+ * kernels on the devices of its device boxes, so the JIT stays out of the timed region.
  *
  * Host memory: pageable = posix_memalign, pinned = cudaHostAlloc(Portable | Mapped),
  * registered = posix_memalign + cudaHostRegister(Portable | Mapped) (mapped, so the kernel
@@ -1203,6 +1207,24 @@ static void gate_probe(struct nbw_backend *be, struct cu_xfer *st)
 	pthread_mutex_unlock(&be->lock);
 }
 
+/* A pack face copy, outside the timed region: the kernels loaded on the device of each
+ * device box (pack and unpack run there). 0, or -1 with last_err. */
+static int pack_prepare(struct nbw_backend *be, const struct nbw_xfer *x)
+{
+	const struct nbw_buf *side[2] = { x->src, x->dst };
+	for (int i = 0; i < 2; i++) {
+		if (side[i]->loc != NBW_LOC_DEVICE)
+			continue;
+		if (!be->kern.unload) {
+			set_err("no pack kernel launch through this driver: %s", be->kern_why);
+			return -1;
+		}
+		if (CU_FAILED(cudaSetDevice(side[i]->device)) || kmod_get(be, side[i]->device))
+			return -1;
+	}
+	return 0;
+}
+
 static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	char why[NBW_REASON_LEN];
@@ -1220,6 +1242,10 @@ static int cb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 	st->peer = x->dir == NBW_P2P && x->src->device != x->dst->device;
 	st->sync_after = x->dir == NBW_P2P ||
 			 (x->dir == NBW_HTOD && x->src->loc == NBW_LOC_HOST_PAGEABLE);
+	if (x->region && x->region->method == NBW_FACE_PACK && pack_prepare(be, x)) {
+		state_destroy(be, st);
+		return -EIO;
+	}
 	if (CU_FAILED(cudaSetDevice(st->dev)))
 		goto fail;
 	if (kernel_mode(x->mode)) {
@@ -1406,14 +1432,30 @@ static const char *cb_face_interface(struct nbw_backend *be, enum nbw_dir dir,
 				     enum nbw_face_method method, enum nbw_mode mode, char *why,
 				     size_t whylen)
 {
-	(void)be;
-	if (method == NBW_FACE_PACK) {
-		snprintf(why, whylen, "this backend's kernels are hand-written PTX "
-				      "(cuda_kernels.ptx) and it has no gather/scatter kernel yet; "
-				      "the rectangular copy is measured");
-		return NULL;
-	}
 	bool p2p = dir == NBW_P2P;
+	if (method == NBW_FACE_PACK && (mode == NBW_MODE_SYNC || mode == NBW_MODE_ASYNC)) {
+		if (!be->kern.unload) {
+			snprintf(why, whylen, "no pack kernel launch through this driver: %s",
+				 be->kern_why);
+			return NULL;
+		}
+		/* Each kernel: cuLaunchKernel on the legacy default stream + cudaStreamSynchronize. */
+		if (mode == NBW_MODE_SYNC)
+			return p2p ? "pack kernel (nbw_pack) -> cudaMemcpyPeer (one GPU: cudaMemcpy "
+				     "DeviceToDevice) + cudaDeviceSynchronize -> unpack kernel "
+				     "(nbw_unpack)"
+			       : dir == NBW_HTOD ? "host pack loop -> cudaMemcpy HostToDevice -> "
+						   "unpack kernel (nbw_unpack)"
+						 : "pack kernel (nbw_pack) -> cudaMemcpy DeviceToHost "
+						   "-> host unpack loop";
+		return p2p ? "pack kernel (nbw_pack) -> cudaMemcpyPeerAsync (one GPU: "
+			     "cudaMemcpyAsync DeviceToDevice) on a non-blocking stream -> unpack "
+			     "kernel (nbw_unpack)"
+		       : dir == NBW_HTOD ? "host pack loop -> cudaMemcpyAsync HostToDevice on a "
+					   "non-blocking stream -> unpack kernel (nbw_unpack)"
+					 : "pack kernel (nbw_pack) -> cudaMemcpyAsync DeviceToHost "
+					   "on a non-blocking stream -> host unpack loop";
+	}
 	if (mode == NBW_MODE_SYNC)
 		return p2p ? "cudaMemcpy3DPeer (one GPU: cudaMemcpy3D DeviceToDevice) + "
 			     "cudaDeviceSynchronize"
@@ -1482,6 +1524,32 @@ static int cb_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
 	return wait_timed(st, x);
 }
 
+/* The face's gather or scatter on the device of the box (lin on the same device), waited
+ * for: the executor times pack + copy + unpack as one. */
+static int cb_pack(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
+		   const size_t at[3], struct nbw_buf *lin, bool unpack)
+{
+	int dev = box->device, sms = 0;
+	if (box->loc != NBW_LOC_DEVICE || lin->loc != NBW_LOC_DEVICE || lin->device != dev) {
+		set_err("the pack kernels gather and scatter between buffers of one device");
+		return -EINVAL;
+	}
+	if (!be->kern.unload) {
+		set_err("no pack kernel launch through this driver: %s", be->kern_why);
+		return -EIO;
+	}
+	if (CU_FAILED(cudaSetDevice(dev)) ||
+	    CU_FAILED(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
+	    kmod_get(be, dev))
+		return -EIO;
+	CUresult rc = cuk_pack(&be->kern, &be->kmod[dev], NULL, box->ptr, r, at, lin->ptr, unpack,
+			       sms);
+	if (drv_failed(be, rc, unpack ? "cuLaunchKernel(nbw_unpack)" : "cuLaunchKernel(nbw_pack)") ||
+	    CU_FAILED(cudaStreamSynchronize(NULL)))
+		return -EIO;
+	return 0;
+}
+
 static const char *cb_last_error(struct nbw_backend *be)
 {
 	(void)be;
@@ -1491,8 +1559,8 @@ static const char *cb_last_error(struct nbw_backend *be)
 const struct nbw_backend_ops nbw_backend_cuda = {
 	.abi = NBW_PROBE_ABI,
 	.name = "cuda",
-	.description = "CUDA runtime API (cudaMemcpy, cudaMemcpyAsync, cudaMemcpyPeer; copy "
-		       "and pointer-chase kernels from embedded PTX through the driver's "
+	.description = "CUDA runtime API (cudaMemcpy, cudaMemcpyAsync, cudaMemcpyPeer; copy, "
+		       "pointer-chase and face pack kernels from embedded PTX through the driver's "
 		       "cuModuleLoadDataEx and cuLaunchKernel), libcudart_static",
 	.open = cb_open,
 	.close = cb_close,
@@ -1519,4 +1587,5 @@ const struct nbw_backend_ops nbw_backend_cuda = {
 	.sched = cb_sched,
 	.face_interface = cb_face_interface,
 	.copy_rect = cb_copy_rect,
+	.pack = cb_pack,
 };

@@ -14,6 +14,7 @@
 
 #include "cuda_kernels.h"
 #include "cuda_kernels_ptx.h"
+#include "pack_args.h"
 
 CUresult cuk_load(const struct cuk_entries *e, struct cuk_module *m, const char **call,
 		  char *log, size_t loglen)
@@ -41,6 +42,14 @@ CUresult cuk_load(const struct cuk_entries *e, struct cuk_module *m, const char 
 	if (rc == CUDA_SUCCESS) {
 		*call = "cuModuleGetFunction(nbw_chase)";
 		rc = e->function(&m->chase, m->mod, "nbw_chase");
+	}
+	if (rc == CUDA_SUCCESS) {
+		*call = "cuModuleGetFunction(nbw_pack)";
+		rc = e->function(&m->pack, m->mod, "nbw_pack");
+	}
+	if (rc == CUDA_SUCCESS) {
+		*call = "cuModuleGetFunction(nbw_unpack)";
+		rc = e->function(&m->unpack, m->mod, "nbw_unpack");
 	}
 	if (rc != CUDA_SUCCESS)
 		cuk_unload(e, m);
@@ -79,4 +88,19 @@ CUresult cuk_chase(const struct cuk_entries *e, const struct cuk_module *m, CUst
 {
 	void *params[4] = { &chain, &nelem, &loads, &out };
 	return e->launch(m->chase, 1, 1, 1, 1, 1, 1, 0, s, params, NULL);
+}
+
+CUresult cuk_pack(const struct cuk_entries *e, const struct cuk_module *m, CUstream s,
+		  void *box, const struct nbw_region *r, const size_t at[3], void *lin,
+		  bool unpack, int sms)
+{
+	struct nbw_pack_args a;
+	if (nbw_pack_args(r, at, box, lin, &a))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!a.n)
+		return CUDA_SUCCESS;
+	void *params[11] = { &box, &lin, &a.n, &a.ex, &a.ey, &a.nx, &a.ny, &a.ax, &a.ay, &a.az,
+			     &a.shift };
+	return e->launch(unpack ? m->unpack : m->pack, cuk_copy_blocks(a.n, false, sms), 1, 1,
+			 CUK_COPY_THREADS, 1, 1, 0, s, params, NULL);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The CUDA backend's device code (cuda_kernels.c): the copy kernel of the kernel mode and the
- * one-thread pointer chase of the chase mode, PTX embedded in the plugin (cuda_kernels.ptx),
+ * The CUDA backend's device code (cuda_kernels.c): the copy kernel of the kernel mode, the
+ * one-thread pointer chase of the chase mode and the face probes' gather and scatter, PTX embedded in the plugin (cuda_kernels.ptx),
  * loaded and launched through driver entry points the backend takes with
  * cudaGetDriverEntryPointByVersion. Private to bw_native/cuda_backend.c.
  */
@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "nodebw/probe.h"
 
 /* The CUDA versions whose driver entry points are asked for (hard-coded, as NVIDIA advises). */
 #define CUK_LOAD_VERSION 2010
@@ -27,10 +29,10 @@ struct cuk_entries {
 	PFN_cuModuleUnload_v2000 unload;
 };
 
-/* The module in one device's primary context and its three kernels. */
+/* The module in one device's primary context and its five kernels. */
 struct cuk_module {
 	CUmodule mod;
-	CUfunction copy16, copy1, chase;
+	CUfunction copy16, copy1, chase, pack, unpack;
 };
 
 /* Threads per block of the copy kernel; blocks per multiprocessor (2048 threads each, the
@@ -54,6 +56,13 @@ CUresult cuk_copy(const struct cuk_entries *e, const struct cuk_module *m, CUstr
  * an index >= nelem), and stores the last index as a uint64_t at out. */
 CUresult cuk_chase(const struct cuk_entries *e, const struct cuk_module *m, CUstream s,
 		   const void *chain, uint64_t nelem, uint64_t loads, void *out);
+/* The face probes' gather (\p unpack false: the region r->extent at \p at of \p box into the
+ * contiguous \p lin) or scatter (lin into the box), device addresses of one device, on stream
+ * s: words of 16, 8 or 4 bytes where the element size and both addresses allow, else bytes
+ * (pack_args.h); CUDA_ERROR_INVALID_VALUE for a box of 2^31 words or more. */
+CUresult cuk_pack(const struct cuk_entries *e, const struct cuk_module *m, CUstream s,
+		  void *box, const struct nbw_region *r, const size_t at[3], void *lin,
+		  bool unpack, int sms);
 /* The copy grid for n bytes: enough blocks for every word once, at most sms * 4, at least 1. */
 unsigned cuk_copy_blocks(size_t n, bool words16, int sms);
 

@@ -26,6 +26,12 @@
  *           host memory ahead of the events and the copy; release() raises the flag by one,
  *           so every copy waiting for "flag >= epoch + 1" starts at once
  *
+ * Face probes (--faces): rect is hipMemcpy3D(Async); pack gathers a device box's face with
+ * the module's nbw_pack kernel into a contiguous buffer on the same device, copies it as the
+ * mode's plain copy does, and scatters it with nbw_unpack; each kernel runs on the device's
+ * face stream and is waited for (hipStreamSynchronize), so the executor times the whole.
+ * prepare() of a pack copy loads the module and makes the stream, outside the timed region.
+ *
  * open() only asks: the device count and each device's CanUseStreamWaitValue attribute.
  * It selects no device and allocates nothing, so `nodebw list` on an 8-GPU node costs no
  * allocation; the gate's pinned flag (hipHostMalloc, mapped into every GPU) is made at the
@@ -717,9 +723,27 @@ static int kernel_setup(struct nbw_backend *be, const struct nbw_xfer *x, struct
 	return 0;
 }
 
+/* A pack face copy, outside the timed region: the face kernels loaded, and their stream
+ * made, on the device of each device box. 0, or -EIO with last_err. */
+static int pack_prepare(struct nbw_backend *be, const struct nbw_xfer *x)
+{
+	const struct nbw_buf *side[2] = { x->src, x->dst };
+	for (int i = 0; i < 2; i++) {
+		hipFunction_t pack, unpack;
+		hipStream_t s;
+		if (side[i]->loc == NBW_LOC_DEVICE &&
+		    hipk_face(be->kern, side[i]->device, &pack, &unpack, &s, last_err,
+			      sizeof(last_err)))
+			return -EIO;
+	}
+	return 0;
+}
+
 static int hb_prepare(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	x->priv = NULL;
+	if (x->region && x->region->method == NBW_FACE_PACK && pack_prepare(be, x))
+		return -EIO;
 	if (x->mode != NBW_MODE_ASYNC && !kernel_mode(x))
 		return 0;
 	struct hip_xfer *st = calloc(1, sizeof(*st));
@@ -918,16 +942,35 @@ static const char *hb_face_interface(struct nbw_backend *be, enum nbw_dir dir,
 				     enum nbw_face_method method, enum nbw_mode mode, char *why,
 				     size_t whylen)
 {
-	(void)be;
-	if (method == NBW_FACE_PACK) {
-		snprintf(why, whylen, "this backend has no gather/scatter kernel yet (its kernels "
-				      "are the copy and chase kernels of hip_kernels.c); the "
-				      "rectangular copy is measured");
-		return NULL;
-	}
 	if (mode != NBW_MODE_SYNC && mode != NBW_MODE_ASYNC) {
 		snprintf(why, whylen, "face copies run in the sync and async modes");
 		return NULL;
+	}
+	if (method == NBW_FACE_PACK) {
+		/* hipRTC builds the face kernels with the copy and chase kernels. */
+		if (hipk_compile_all(be->kern, why, whylen))
+			return NULL;
+		/* Each kernel: hipModuleLaunchKernel on the device's face stream +
+		 * hipStreamSynchronize. */
+		if (dir == NBW_P2P)
+			return mode == NBW_MODE_SYNC
+				       ? "pack kernel (nbw_pack, hipRTC) -> hipMemcpyPeer (one GPU: "
+					 "hipMemcpy DeviceToDevice) + hipDeviceSynchronize -> unpack "
+					 "kernel (nbw_unpack)"
+				       : "pack kernel (nbw_pack, hipRTC) -> hipMemcpyPeerAsync (one "
+					 "GPU: hipMemcpyAsync DeviceToDevice) on a non-blocking stream "
+					 "-> unpack kernel (nbw_unpack)";
+		if (dir == NBW_HTOD)
+			return mode == NBW_MODE_SYNC
+				       ? "host pack loop -> hipMemcpy HostToDevice -> unpack kernel "
+					 "(nbw_unpack, hipRTC)"
+				       : "host pack loop -> hipMemcpyAsync HostToDevice on a "
+					 "non-blocking stream -> unpack kernel (nbw_unpack, hipRTC)";
+		return mode == NBW_MODE_SYNC
+			       ? "pack kernel (nbw_pack, hipRTC) -> hipMemcpy DeviceToHost -> host "
+				 "unpack loop"
+			       : "pack kernel (nbw_pack, hipRTC) -> hipMemcpyAsync DeviceToHost on a "
+				 "non-blocking stream -> host unpack loop";
 	}
 	if (dir == NBW_P2P)
 		return mode == NBW_MODE_SYNC
@@ -987,6 +1030,28 @@ static int hb_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
 	return wait_timed(x, st);
 }
 
+/* The face's gather or scatter on the device of the box (lin on the same device), waited
+ * for: the executor times pack + copy + unpack as one. */
+static int hb_pack(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
+		   const size_t at[3], struct nbw_buf *lin, bool unpack)
+{
+	hipFunction_t fpack, funpack;
+	hipStream_t s;
+	int dev = box->device;
+	if (box->loc != NBW_LOC_DEVICE || lin->loc != NBW_LOC_DEVICE || lin->device != dev) {
+		snprintf(last_err, sizeof(last_err),
+			 "the pack kernels gather and scatter between buffers of one device");
+		return -EINVAL;
+	}
+	if (hipk_face(be->kern, dev, &fpack, &funpack, &s, last_err, sizeof(last_err)) ||
+	    use_device(dev) ||
+	    HIP_TRY(hipk_launch_face(unpack ? funpack : fpack, s, box->ptr, r, at, lin->ptr,
+				     be->cus[dev])) ||
+	    HIP_TRY(hipStreamSynchronize(s)))
+		return -EIO;
+	return 0;
+}
+
 static const char *hb_last_error(struct nbw_backend *be)
 {
 	return last_err;
@@ -1020,4 +1085,5 @@ const struct nbw_backend_ops nbw_backend_hip = {
 	.last_error = hb_last_error,
 	.face_interface = hb_face_interface,
 	.copy_rect = hb_copy_rect,
+	.pack = hb_pack,
 };

@@ -11,6 +11,14 @@
  *              grid at 8 blocks of 256 threads per compute unit
  *   nbw_chase  one thread: i = 0, then i = chain[i] `loads` times through volatile loads
  *              (each depends on the one before), then *out = i
+ *   nbw_pack   a face's gather: grid-stride over the n words (of 1 << shift bytes: shift 0,
+ *              2, 3 or 4, i.e. bytes, 4-, 8-byte words or uint4) of a region ex words wide,
+ *              ey rows high, n / (ex * ey) planes deep at word (ax, ay, az) of a box nx
+ *              words by ny rows; word i goes to lin[i]. 32-bit indices (the launch keeps
+ *              the box under 2^31 words; pack_args.h computes the arguments)
+ *   nbw_unpack the scatter: the same walk, lin[i] into the box
+ * The face kernels run on a non-blocking stream of their own per device, made with the
+ * module.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +28,7 @@
 #include <hip/hiprtc.h>
 
 #include "hip_kernels.h"
+#include "pack_args.h"
 
 static const char kernel_src[] =
 	"extern \"C\" __global__ void nbw_copy(const unsigned char *src, unsigned char *dst,\n"
@@ -41,6 +50,39 @@ static const char kernel_src[] =
 	"  unsigned long long i = 0;\n"
 	"  for (unsigned long long k = 0; k < loads; k++) i = c[i];\n"
 	"  *out = i;\n"
+	"}\n"
+	"__device__ static void nbw_face(unsigned char *box, unsigned char *lin, unsigned n,\n"
+	"                                unsigned ex, unsigned ey, unsigned nx, unsigned ny,\n"
+	"                                unsigned ax, unsigned ay, unsigned az, unsigned shift,\n"
+	"                                bool unpack)\n"
+	"{\n"
+	"  unsigned stride = gridDim.x * blockDim.x;\n"
+	"  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n"
+	"    unsigned x = i % ex, t = i / ex, y = t % ey, z = t / ey;\n"
+	"    unsigned o = ((az + z) * ny + ay + y) * nx + ax + x;\n"
+	"    unsigned char *b = box + ((unsigned long long)o << shift);\n"
+	"    unsigned char *l = lin + ((unsigned long long)i << shift);\n"
+	"    unsigned char *d = unpack ? b : l;\n"
+	"    const unsigned char *s = unpack ? l : b;\n"
+	"    if (shift == 4) *(uint4 *)d = *(const uint4 *)s;\n"
+	"    else if (shift == 3) *(unsigned long long *)d = *(const unsigned long long *)s;\n"
+	"    else if (shift == 2) *(unsigned *)d = *(const unsigned *)s;\n"
+	"    else *d = *s;\n"
+	"  }\n"
+	"}\n"
+	"extern \"C\" __global__ void nbw_pack(unsigned char *box, unsigned char *lin, unsigned n,\n"
+	"                                      unsigned ex, unsigned ey, unsigned nx,\n"
+	"                                      unsigned ny, unsigned ax, unsigned ay,\n"
+	"                                      unsigned az, unsigned shift)\n"
+	"{\n"
+	"  nbw_face(box, lin, n, ex, ey, nx, ny, ax, ay, az, shift, false);\n"
+	"}\n"
+	"extern \"C\" __global__ void nbw_unpack(unsigned char *box, unsigned char *lin,\n"
+	"                                        unsigned n, unsigned ex, unsigned ey,\n"
+	"                                        unsigned nx, unsigned ny, unsigned ax,\n"
+	"                                        unsigned ay, unsigned az, unsigned shift)\n"
+	"{\n"
+	"  nbw_face(box, lin, n, ex, ey, nx, ny, ax, ay, az, shift, true);\n"
 	"}\n";
 
 struct hipk_dev {
@@ -49,7 +91,8 @@ struct hipk_dev {
 	char *code;                /* code object (owned, or NULL when shared) */
 	const char *use;           /* the code object this device loads */
 	hipModule_t mod;
-	hipFunction_t copy, chase;
+	hipFunction_t copy, chase, pack, unpack;
+	hipStream_t face_stream;   /* the face kernels' stream, made at their first use */
 };
 
 struct hipk {
@@ -80,8 +123,12 @@ void hipk_free(struct hipk *k)
 	if (!k)
 		return;
 	for (int d = 0; d < k->ndev; d++) {
-		if (k->dev[d].mod && hipSetDevice(d) == hipSuccess)
-			(void)hipModuleUnload(k->dev[d].mod);
+		if ((k->dev[d].mod || k->dev[d].face_stream) && hipSetDevice(d) == hipSuccess) {
+			if (k->dev[d].face_stream)
+				(void)hipStreamDestroy(k->dev[d].face_stream);
+			if (k->dev[d].mod)
+				(void)hipModuleUnload(k->dev[d].mod);
+		}
 		free(k->dev[d].code);
 	}
 	pthread_mutex_destroy(&k->lock);
@@ -101,7 +148,7 @@ static void rtc_why(char *why, size_t len, const char *call, const char *arch, h
 			snprintf(line, sizeof(line), ": %.*s", (int)strcspn(log, "\n"), log);
 		free(log);
 	}
-	snprintf(why, len, "hipRTC could not build the copy and chase kernels for %s: %s: %s%s",
+	snprintf(why, len, "hipRTC could not build the copy, chase and face kernels for %s: %s: %s%s",
 		 arch, call, hiprtcGetErrorString(r), line);
 }
 
@@ -190,6 +237,14 @@ static int load_dev(struct hipk_dev *v, int d, char *why, size_t len)
 		call = "hipModuleGetFunction(nbw_chase)";
 		e = hipModuleGetFunction(&v->chase, v->mod, "nbw_chase");
 	}
+	if (e == hipSuccess) {
+		call = "hipModuleGetFunction(nbw_pack)";
+		e = hipModuleGetFunction(&v->pack, v->mod, "nbw_pack");
+	}
+	if (e == hipSuccess) {
+		call = "hipModuleGetFunction(nbw_unpack)";
+		e = hipModuleGetFunction(&v->unpack, v->mod, "nbw_unpack");
+	}
 	if (e == hipSuccess)
 		return 0;
 	snprintf(why, len, "%s on device %d (%s): %s (%d): %s", call, d, v->arch,
@@ -197,7 +252,7 @@ static int load_dev(struct hipk_dev *v, int d, char *why, size_t len)
 	if (v->mod)
 		(void)hipModuleUnload(v->mod);
 	v->mod = NULL;
-	v->copy = v->chase = NULL;
+	v->copy = v->chase = v->pack = v->unpack = NULL;
 	return -1;
 }
 
@@ -217,6 +272,48 @@ int hipk_functions(struct hipk *k, int dev, hipFunction_t *copy, hipFunction_t *
 	*chase = v->chase;
 	pthread_mutex_unlock(&k->lock);
 	return rc;
+}
+
+int hipk_face(struct hipk *k, int dev, hipFunction_t *pack, hipFunction_t *unpack,
+	      hipStream_t *stream, char *why, size_t whylen)
+{
+	hipFunction_t copy, chase;
+	if (hipk_functions(k, dev, &copy, &chase, why, whylen))
+		return -1;
+	pthread_mutex_lock(&k->lock);
+	struct hipk_dev *v = &k->dev[dev];
+	hipError_t e = hipSuccess;
+	if (!v->face_stream) {
+		e = hipSetDevice(dev);
+		if (e == hipSuccess)
+			e = hipStreamCreateWithFlags(&v->face_stream, hipStreamNonBlocking);
+		if (e != hipSuccess) {
+			v->face_stream = NULL;
+			snprintf(why, whylen, "hipStreamCreateWithFlags on device %d: %s (%d): %s",
+				 dev, hipGetErrorName(e), (int)e, hipGetErrorString(e));
+		}
+	}
+	*pack = v->pack;
+	*unpack = v->unpack;
+	*stream = v->face_stream;
+	pthread_mutex_unlock(&k->lock);
+	return e == hipSuccess ? 0 : -1;
+}
+
+hipError_t hipk_launch_face(hipFunction_t f, hipStream_t s, void *box, const struct nbw_region *r,
+			    const size_t at[3], void *lin, int cus)
+{
+	struct nbw_pack_args a;
+	if (nbw_pack_args(r, at, box, lin, &a))
+		return hipErrorInvalidValue;
+	if (!a.n)
+		return hipSuccess;
+	size_t blocks = (a.n + 255) / 256, cap = (size_t)(cus > 0 ? cus : 1) * 8;
+	void *args[] = { &box, &lin, &a.n, &a.ex, &a.ey, &a.nx, &a.ny, &a.ax, &a.ay, &a.az,
+			 &a.shift };
+	if (blocks > cap)
+		blocks = cap;
+	return hipModuleLaunchKernel(f, (unsigned)blocks, 1, 1, 256, 1, 1, 0, s, args, NULL);
 }
 
 hipError_t hipk_launch_copy(hipFunction_t f, hipStream_t s, const void *src, void *dst,

@@ -1370,8 +1370,10 @@ static const char *zb_face_interface(struct nbw_backend *be, enum nbw_dir dir,
 	(void)be;
 	(void)dir;
 	if (method == NBW_FACE_PACK) {
-		snprintf(why, whylen, "this backend builds no kernels (no SPIR-V module), so it has "
-				      "no gather/scatter kernel; the region copy is measured");
+		snprintf(why, whylen, "the gather and scatter are device kernels, and Level Zero "
+				      "runs only SPIR-V or native modules (zeModuleCreate), of "
+				      "which nodebw ships none; the region copy "
+				      "(zeCommandListAppendMemoryCopyRegion) is measured");
 		return NULL;
 	}
 	if (mode == NBW_MODE_SYNC)

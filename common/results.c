@@ -109,12 +109,12 @@ int nbw_doc_api_devices(const struct nbw_doc *d, const char *api)
 
 void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev)
 {
-	json_array_append_new(d->devices,
-			      json_pack("{s:s, s:i, s:i, s:s, s:s, s:s, s:b, s:o}", "api", api, "id",
-					dev->id, "runtime_id", dev->runtime_id, "kind", dev->kind, "name", dev->name, "memory",
-					dev->memory, "is_gpu", dev->is_gpu, "pci_bus_id",
-					dev->pci_bus_id[0] ? json_string(dev->pci_bus_id)
-							   : json_null()));
+	json_t *o = json_pack("{s:s, s:i, s:i, s:s, s:s, s:s, s:b, s:o}", "api", api, "id",
+			      dev->id, "runtime_id", dev->runtime_id, "kind", dev->kind, "name", dev->name, "memory",
+			      dev->memory, "is_gpu", dev->is_gpu, "pci_bus_id",
+			      dev->pci_bus_id[0] ? json_string(dev->pci_bus_id) : json_null());
+	nbw_results_device_set_pci_id(o, "/sys");
+	json_array_append_new(d->devices, o);
 }
 
 void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,
@@ -362,6 +362,11 @@ static int check_devices(json_t *devices, char *e, size_t elen)
 		    v.id >= NBW_MAX_DEVICES) {
 			snprintf(e, elen, "devices[%zu]: a device needs an \"api\" and an \"id\" from 0 "
 				 "to %d", i, NBW_MAX_DEVICES - 1);
+			return -1;
+		}
+		char pe[160];
+		if (nbw_results_check_pci_id(d, pe, sizeof(pe))) {
+			snprintf(e, elen, "devices[%zu]: %s", i, pe);
 			return -1;
 		}
 		for (j = 0; j < i; j++)

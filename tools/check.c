@@ -43,8 +43,8 @@ int nbw_check_extract(int *argc, char **argv, bool with_check, struct nbw_check_
 			      !strcmp(a, "--tolerance") || !strcmp(a, "--min-fraction");
 		if (!strcmp(a, "--")) /* what follows is not ours */
 			break;
-		if (!strcmp(a, "--all")) {
-			co->all = true;
+		if (!strcmp(a, "--all") || !strcmp(a, "--strict")) {
+			*(a[2] == 'a' ? &co->all : &co->strict) = true;
 			drop(argc, argv, i, 1);
 			continue;
 		}
@@ -192,7 +192,20 @@ int nbw_check_results(json_t *root, const struct nbw_criteria *cr,
 		nbw_verdicts_print(f, v, co->all);
 	}
 	if (rc == 0)
-		rc = nbw_verdicts_failed(v) > 0;
+		rc = nbw_check_status(v, co->strict);
 	json_decref(v);
 	return rc;
+}
+
+int nbw_check_status(json_t *v, bool strict)
+{
+	struct nbw_pv_verdicts pv;
+	nbw_pv_verdicts(v, &pv);
+	if (strcmp(pv.outcome, NBW_OUTCOME_FAIL) == 0)
+		return 1;
+	if (strcmp(pv.outcome, NBW_OUTCOME_NOT_JUDGED) == 0)
+		return NBW_CHECK_EXIT_NOT_JUDGED;
+	if (strcmp(pv.outcome, NBW_OUTCOME_WARNING) == 0)
+		return strict ? 1 : 0;
+	return 0;
 }

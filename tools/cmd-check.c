@@ -16,30 +16,37 @@ static void usage(FILE *f)
 		"       nodebw check [OPTIONS] [PROBE OPTIONS]\n"
 		"\n"
 		"A verdict for every measured path (each device's HtoD and DtoH, each ordered\n"
-		"device pair's P2P, one direction or both at once): pass, below threshold, below\n"
-		"reference or not judged, always with the reason. Each path is judged at the\n"
-		"largest size measured, on the best of the measurements a criterion selects,\n"
-		"against (a) the site's thresholds (--thresholds), (b) the shipped table of\n"
-		"published figures per GPU model and link (data/references.json, each row citing\n"
-		"its source; spec-only rows marked), (c) the link's theoretical figure.\n"
+		"device pair's P2P, one direction or both at once): pass, warning, below\n"
+		"threshold, below reference or not judged, always with the reason. Each path is\n"
+		"judged at the run's comparison size (the matrix cells' size), on the best of the\n"
+		"measurements a criterion selects, against (a) the site's thresholds\n"
+		"(--thresholds; none unless given), (b) the shipped table of published figures\n"
+		"(data/references.json: rows found by the device's PCI IDs first, its name second;\n"
+		"a minimum and a reference per row, each cited), (c) the link's theoretical\n"
+		"figure. Without --thresholds only (b) and (c) apply.\n"
 		"With a results file it judges that file; without one it runs `nodebw probe`\n"
-		"with the PROBE OPTIONS first (e.g. --quick, --api, --output) and judges what\n"
-		"was measured, saving the verdicts as check.json beside results.json.\n"
+		"with the PROBE OPTIONS first (by default check's short plan: --quick --sizes\n"
+		"64MiB --mode async --host-mem pinned --no-hht-sweep, each unless named; --default\n"
+		"or --full for the whole sweep; doc/check.md) and judges what was measured, saving\n"
+		"the verdicts as check.json beside results.json.\n"
 		"Bandwidth is GB/s = 1e9 bytes per second.\n"
 		"\n"
 		"Options:\n"
 		"  --thresholds FILE     the site's thresholds (schema nodebw-thresholds, doc/check.md)\n"
 		"  --references FILE     another table of published figures; 'none': none\n"
-		"  --tolerance PCT       a path passes a published figure at >= (100 - PCT) %% of\n"
-		"                        its low end (default %.0f)\n"
+		"  --tolerance PCT       a path passes a published figure without a minimum of its\n"
+		"                        own at >= (100 - PCT) %% of its low end (default %.0f)\n"
 		"  --min-fraction PCT    ... and the link's theoretical figure, or a spec-only row,\n"
 		"                        at >= PCT %% (default %.0f)\n"
+		"  --strict              a warning (from a published minimum up to 1.05 x it) fails\n"
 		"  --all                 list every path, not only those that did not pass\n"
 		"  --json                the verdicts as one JSON object on stdout\n"
 		"  -h, --help            this text\n"
 		"\n"
-		"Exit status: 0 every path passes (or is not judged), 1 a path is below a\n"
-		"threshold or a reference (or a probe failed), 2 bad input.\n"
+		"Exit status: 0 pass (every judged path passes or warns, every site rule judged a\n"
+		"path), 1 a path is below a threshold or a minimum (or a probe failed; a warning\n"
+		"too with --strict), 2 bad input, 3 NOT JUDGED: no path was judged, or a site\n"
+		"rule judged no path, and nothing failed.\n"
 		"\n"
 		"Examples:\n"
 		"  nodebw check --thresholds site.json results/node42/results.json\n"
@@ -71,9 +78,9 @@ static int judge_file(const char *file, const struct nbw_check_opts *co, bool js
 		return NBW_EXIT_USAGE;
 	}
 	nbw_cmd_note_writer(file, doc->root);
-	if (!json)
-		printf("nodebw check: %s\n", file);
 	int rc = nbw_check_results(doc->root, cr, co, json, stdout, NULL, err, sizeof(err));
+	if (!json && rc >= 0) /* after the verdicts: their outcome is the first line */
+		printf("nodebw check: %s\n", file);
 	if (rc < 0) {
 		fprintf(stderr, "nodebw: error: %s\n", err);
 		rc = 1;
@@ -122,7 +129,14 @@ int nbw_check_main(int argc, char **argv)
 		if (json) /* stdout is the verdicts' */
 			av[argc++] = "--quiet";
 		av[argc] = NULL;
-		rc = nbw_cmd_probe(argc, av, av, argc, &co, json);
+		char **pv = nbw_check_plan_args(&argc, av);
+		if (!pv) {
+			fprintf(stderr, "nodebw: error: out of memory\n");
+			free(av);
+			return 1;
+		}
+		rc = nbw_cmd_probe(argc, pv, pv, argc, &co, json);
+		free(pv);
 	}
 	free(av);
 	return rc;

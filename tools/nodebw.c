@@ -372,7 +372,9 @@ static int probe_verdicts(const struct nbw_stage_ctx *c, const struct nbw_criter
 	int v = nbw_check_results(c->doc->root, cr, co, json, stdout, c->dir, err, sizeof(err));
 	if (v < 0)
 		fprintf(stderr, "nodebw: error: %s\n", err);
-	return rc ? rc : v != 0;
+	/* A probe that failed fails the check (1); the verdicts' status otherwise (0 pass, 1
+	 * fail, 3 not judged: doc/check.md). */
+	return rc == NBW_EXIT_PARTIAL ? 1 : rc ? rc : v < 0 ? 1 : v;
 }
 
 int nbw_cmd_probe(int argc, char **argv, char **full_argv, int full_argc,

@@ -182,6 +182,18 @@ void nbw_doc_free(struct nbw_doc *d);
 /** Record the git revision of the build that writes \p d (tool.revision). */
 void nbw_doc_set_revision(struct nbw_doc *d, const char *revision);
 void nbw_doc_add_device(struct nbw_doc *d, const char *api, const struct nbw_device *dev);
+/** The PCI vendor, device and subsystem IDs sysfs gives for PCI bus id \p bus
+ *  (\p sysroot/bus/pci/devices/BUS/{vendor,device,subsystem_vendor,subsystem_device};
+ *  \p sysroot NULL = "/sys"): {"vendor", "device"[, "subsystem_vendor",
+ *  "subsystem_device"]}, four lower-case hex digits each; NULL when \p bus is empty or
+ *  sysfs has no such device (a host-plugin device has no bus id). New reference. */
+json_t *nbw_results_pci_id(const char *sysroot, const char *bus);
+/** Set a device object's "pci_id" from its "pci_bus_id" (nbw_results_pci_id); nothing when
+ *  there is none. nbw_doc_add_device calls it with "/sys". */
+void nbw_results_device_set_pci_id(json_t *dev, const char *sysroot);
+/** A loaded device's "pci_id", when present, is {"vendor", "device"[, "subsystem_vendor",
+ *  "subsystem_device"]} of four hex digits each: 0, or -1 with \p e ("pci_id: ..."). */
+int nbw_results_check_pci_id(json_t *dev, char *e, size_t elen);
 /** How many of the document's devices are the API \p api's. */
 int nbw_doc_api_devices(const struct nbw_doc *d, const char *api);
 void nbw_doc_add_skip(struct nbw_doc *d, const char *api, const char *probe, const char *what,

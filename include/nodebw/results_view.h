@@ -45,6 +45,11 @@ struct nbw_rv_device {
 
 /** Fill \p out from \p d; false when \p d is not an object. */
 bool nbw_rv_device_read(json_t *d, struct nbw_rv_device *out);
+/** The device's PCI IDs (its "pci_id", read from sysfs when it was measured) as
+ *  "vvvv:dddd:ssss:ssss" (vendor, device, subsystem vendor and device; "vvvv:dddd" when the
+ *  subsystem is unknown), lower-case hex; false and "" when the document has none (a
+ *  host-plugin device, or a file written before nodebw recorded them). */
+bool nbw_rv_device_pci_id(const struct nbw_rv_device *d, char *out, size_t len);
 /** The device of \p api numbered \p id in \p devices (an array of devices); false when
  *  there is none (\p out then reads as absent). \p out may be NULL. */
 bool nbw_rv_device_find(json_t *devices, const char *api, int id, struct nbw_rv_device *out);

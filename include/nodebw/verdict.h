@@ -10,10 +10,11 @@
  * criterion selects (mode, host memory, copy engine or kernel): a site's threshold, like
  * the health checks sites write, is met when some way of driving the path reaches it.
  *
- * Verdicts: "pass", "below threshold" (a site threshold is not met), "below reference" (a
- * published figure or the theoretical figure is not met), "not judged" (no criterion
- * applies, or the path was not measured at the size a criterion needs), always with the
- * reason. Files: doc/check.md (thresholds schema), data/references.json
+ * Verdicts: "pass", "warning" (from a published minimum up to 1.05 x it), "below
+ * threshold" (a site threshold is not met), "below reference" (a published figure or the
+ * theoretical figure is not met), "not judged" (no criterion applies, or the path was not
+ * measured at the size a criterion needs), always with the reason; and the node's outcome,
+ * NOT JUDGED when nothing, or a site rule, judged nothing. Files: doc/check.md (thresholds schema), data/references.json
  * (doc/references.md).
  */
 #ifndef NODEBW_VERDICT_H
@@ -29,6 +30,15 @@
 #define NBW_REF_TOLERANCE_DEFAULT 0.10
 /** A measured figure passes the link's theoretical (or a spec-only row) at >= this x. */
 #define NBW_THEORETICAL_FRACTION_DEFAULT 0.70
+/** A published minimum's warning band: a figure from the minimum up to (not including) this
+ *  x the minimum passes with the verdict "warning" (Azure's health checks' band). */
+#define NBW_WARN_BAND 1.05
+#define NBW_VERDICT_WARNING "warning"
+/* The outcome of the whole node (nbw_pv_verdicts.outcome). */
+#define NBW_OUTCOME_PASS "pass"
+#define NBW_OUTCOME_WARNING "warning"
+#define NBW_OUTCOME_FAIL "fail"
+#define NBW_OUTCOME_NOT_JUDGED "not judged"
 
 struct nbw_criteria;
 
@@ -48,13 +58,17 @@ void nbw_criteria_set_limits(struct nbw_criteria *c, double ref_tolerance,
 			     double theoretical_fraction);
 
 /** The verdicts of every path of \p devices and \p measurements (a results document's):
- *  {"units", "rule", "thresholds_file", "references_file", "counts": {"pass", "below
- *  threshold", "below reference", "not judged"}, "failed", "paths": [...]}; each path
+ *  {"units", "rule", "thresholds_file", "references_file", "counts": {"pass", "warning",
+ *  "below threshold", "below reference", "not judged"}, "failed", "outcome" ("pass",
+ *  "warning", "fail", "not judged"), "outcome_reason", "paths": [...],
+ *  "unmatched_thresholds", "rules_not_judged": [{"name", "paths", "reason"}]}; each path
  *  {"api", "direction", "concurrency", "src", "dst", "where", "device", "link", "bytes",
  *  "verdict", "reason", "judgements": [{"against": "threshold" | "published" |
  *  "theoretical", "what", "source", "limit_gbps", "gbps", "mode", "host_mem", "verdict",
- *  "reason"}]}. \p c may be NULL (the theoretical figures only). New reference, never NULL
- *  unless out of memory. */
+ *  "reason", "matched_by"[, published: "reference_gbps", "reference_source",
+ *  "fraction_of_reference", "minimum_source"]}]}. Devices are matched by their PCI IDs
+ *  first, their names second (analysis/crit_match.c). \p c may be NULL (the theoretical
+ *  figures only). New reference, never NULL unless out of memory. */
 json_t *nbw_verdicts(json_t *devices, json_t *measurements, const struct nbw_criteria *c);
 /** Paths below a threshold or a reference. */
 int nbw_verdicts_failed(json_t *v);
@@ -63,7 +77,11 @@ int nbw_verdicts_failed(json_t *v);
  * the keys. Strings borrowed ("" when absent), numbers NAN when absent. */
 struct nbw_pv_verdicts {
 	const char *rule, *thresholds_file, *references_file;
-	int pass, below_threshold, below_reference, not_judged;
+	/** "pass", "warning", "fail", "not judged" (nothing judged, or a site rule judged no
+	 *  path and nothing failed); "" when absent. */
+	const char *outcome, *outcome_reason;
+	int pass, warning, below_threshold, below_reference, not_judged;
+	size_t nrules_not_judged;
 	size_t npaths;
 	json_t *paths_; /* private */
 };

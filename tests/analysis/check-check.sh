@@ -83,12 +83,19 @@ assert all(s == {"not judged"} for (a, _), s in v.items() if a == "host"), v
 
 cat >"$tmp/pass.json" <<'J'
 {"schema": "nodebw-thresholds", "version": 1, "rules": [
+ {"gpu": "host plugin", "api": "omp", "direction": "htod", "min_gbps": 0.001}]}
+J
+"$NODEBW" check --thresholds "$tmp/pass.json" "$fx/results-omp-host-2cpu-vm.json" >"$tmp/out"
+check "thresholds every path they name meets: exit 0, PASS first" sh -c \
+	"[ $? -eq 0 ] && head -1 '$tmp/out' | grep -q '^PASS: '"
+cat >"$tmp/pass.json" <<'J'
+{"schema": "nodebw-thresholds", "version": 1, "rules": [
  {"gpu": "host plugin", "api": "omp", "direction": "htod", "min_gbps": 0.001},
  {"gpu": "H200", "direction": "p2p", "min_gbps": 335}]}
 J
 "$NODEBW" check --thresholds "$tmp/pass.json" "$fx/results-omp-host-2cpu-vm.json" >"$tmp/out"
-check "thresholds every path meets: exit 0" test $? -eq 0
-check "a threshold that names no measured path is said" grep -q 'names no measured path' "$tmp/out"
+check "... and one more that names no measured path: exit 3 (not judged)" test $? -eq 3
+check "a threshold that names no measured path is said" grep -q 'matches no measured path' "$tmp/out"
 
 bad() { # NAME EXPECT-IN-STDERR (fixed string) ARGS...
 	name=$1 want=$2
@@ -125,8 +132,9 @@ check "... and no results folder was made" test ! -e "$tmp/never"
 "$NODEBW" check --thresholds "$ex/thresholds-host-plugin.json" --quick --api host \
 	--probe htod --sizes 4M --threads 1 --output "$tmp/run" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check "check with probe options runs the probes and judges them (host: not judged, exit 0)" \
-	sh -c "[ $rc -eq 0 ] && [ -s '$tmp/run/results.json' ] && grep -q '^Verdicts' '$tmp/out'"
+check "check with probe options runs the probes and judges them (host: not judged, exit 3)" \
+	sh -c "[ $rc -eq 3 ] && [ -s '$tmp/run/results.json' ] && grep -q '^Verdicts' '$tmp/out' &&
+	       grep -q '^NOT JUDGED: ' '$tmp/out'"
 check "check.json is saved beside results.json" /usr/bin/python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

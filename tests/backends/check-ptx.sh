@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The CUDA backend's hand-written PTX (bw_native/cuda_kernels.ptx) compiled by the toolkit's
 # ptxas for the GPUs the project measures (TAP), as the driver's JIT will compile it at run
-# time: each architecture must compile and yield all three kernels, without spills.
+# time: each architecture must compile and yield all five kernels, without spills.
 #   check-ptx.sh PTXAS PTX
 ptxas=${1:?usage: check-ptx.sh PTXAS PTX}
 ptx=${2:?usage: check-ptx.sh PTXAS PTX}
@@ -20,7 +20,7 @@ for arch in sm_80 sm_90 sm_100; do
 		continue
 	fi
 	missing=
-	for k in nbw_copy16 nbw_copy1 nbw_chase; do
+	for k in nbw_copy16 nbw_copy1 nbw_chase nbw_pack nbw_unpack; do
 		grep -q "Compiling entry function '$k' for '$arch'" "$work/log" || missing="$missing $k"
 	done
 	if [ -n "$missing" ]; then
@@ -28,7 +28,7 @@ for arch in sm_80 sm_90 sm_100; do
 	elif grep -Eq '[1-9][0-9]* bytes spill' "$work/log"; then
 		echo "not ok $n - ptxas -arch=$arch spills: $(grep -m 1 spill "$work/log")"
 	else
-		echo "ok $n - ptxas -arch=$arch: nbw_copy16, nbw_copy1, nbw_chase"
+		echo "ok $n - ptxas -arch=$arch: nbw_copy16, nbw_copy1, nbw_chase, nbw_pack, nbw_unpack"
 	fi
 done
 echo "1..$n"

@@ -143,6 +143,23 @@ check "chase: DtoH is skipped with the reason" \
 	q dtohchase 'not ms and any("DtoH chase" in s["reason"] for s in d["skipped"]
 		if s["api"] == "cuda")'
 
+# ---- face copies: rect, and pack through the nbw_pack / nbw_unpack kernels -----------------
+# 8-byte elements (8-byte words) and 3-byte ones (bytes); the core checks every destination
+# box byte by byte.
+fake faces --faces 12x10x9:2:8,9x8x7:1:3 --mode sync,async --host-mem pinned
+check "faces: exit 0" test $? -eq 0
+check "faces: pack measured host-staged and device to device, every box verified" \
+	q faces 'len({(m["direction"], m["shape"]["element_bytes"]) for m in ms
+		if m["shape"]["method"] == "pack"}) == 6 and all(not m["error"]
+		and m["verification"]["status"] == "passed" for m in ms)'
+check "faces: the pack interface names the kernels on the device side" \
+	q faces 'all(("nbw_pack" in m["interface"]) == (m["direction"] != "htod")
+		and ("nbw_unpack" in m["interface"]) == (m["direction"] != "dtoh")
+		for m in ms if m["shape"]["method"] == "pack")'
+check "faces: no face series skipped but the 4-device grid" \
+	q faces 'all("needs 4 devices" in s["reason"] for s in d["skipped"] if s["api"] == "cuda")'
+check "faces: matches the schema" valid "$tmp/faces/results.json"
+
 # ---- open(): no driver is a skip, a driver older than the runtime an error -----------------
 # (recorded as a skip by the core for now; its exit status is the core's business)
 if ! $py -c "import ctypes; ctypes.CDLL('libcuda.so.1')" 2>/dev/null; then

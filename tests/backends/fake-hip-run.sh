@@ -71,4 +71,18 @@ check "kernel mode: htod, dtoh and p2p copies by the copy kernel, every copy ver
 		and not m["error"] and m["verification"]["status"] == "passed" for m in ms)'
 check "kernel mode: pageable host memory skipped, saying it has no device address" \
 	q kernel 'any("pageable memory has no device address" in s["reason"] for s in sk)'
+# ---- face copies: rect, and pack through the hipRTC nbw_pack / nbw_unpack kernels ----------
+# 8-byte elements (8-byte words) and 3-byte ones (bytes); the core checks every destination
+# box byte by byte.
+fake faces --faces 12x10x9:2:8,9x8x7:1:3 --mode sync,async --host-mem pinned
+check "faces: exit 0" test "$(cat "$tmp/faces.st")" -eq 0
+check "faces: pack measured host-staged and device to device, every box verified" \
+	q faces 'len({(m["direction"], m["shape"]["element_bytes"]) for m in ms
+		if m["shape"]["method"] == "pack"}) == 6 and all(not m["error"]
+		and m["verification"]["status"] == "passed" for m in ms)'
+check "faces: the pack interface names the kernels on the device side" \
+	q faces 'all(("nbw_pack" in m["interface"]) == (m["direction"] != "htod")
+		and ("nbw_unpack" in m["interface"]) == (m["direction"] != "dtoh")
+		for m in ms if m["shape"]["method"] == "pack")'
+
 done_testing

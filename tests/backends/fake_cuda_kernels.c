@@ -13,7 +13,10 @@
  *                        touches must be one that device can address
  *                        (CUDA_ERROR_ILLEGAL_ADDRESS, where a GPU would fault); nbw_copy16
  *                        needs 16-byte aligned addresses (CUDA_ERROR_MISALIGNED_ADDRESS);
- *                        the copy needs at least 16 threads for its byte tail
+ *                        the copy needs at least 16 threads for its byte tail;
+ *                        nbw_pack / nbw_unpack walk the region word by word as the PTX
+ *                        does (32-bit indices), each word addressable and aligned to its
+ *                        size (CUDA_ERROR_MISALIGNED_ADDRESS), shift 0, 2, 3 or 4 only
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,8 +26,9 @@
 #include "calllog.h"
 #include "fake_cuda.h"
 
-enum fk_kind { FK_COPY16, FK_COPY1, FK_CHASE, FK_COUNT };
-static const char *const fk_names[FK_COUNT] = { "nbw_copy16", "nbw_copy1", "nbw_chase" };
+enum fk_kind { FK_COPY16, FK_COPY1, FK_CHASE, FK_PACK, FK_UNPACK, FK_COUNT };
+static const char *const fk_names[FK_COUNT] = { "nbw_copy16", "nbw_copy1", "nbw_chase",
+						"nbw_pack", "nbw_unpack" };
 
 struct CUfunc_st {
 	enum fk_kind kind;
@@ -133,6 +137,38 @@ static CUresult run_chase(const struct CUfunc_st *f, void **params)
 	return CUDA_SUCCESS;
 }
 
+/* As the PTX does: word i of the region (ex words by ey rows by n / (ex * ey) planes at word
+ * (ax, ay, az) of a box nx words by ny rows) to lin[i] (pack) or back (unpack), words of
+ * 1 << shift bytes. */
+static CUresult run_pack(const struct CUfunc_st *f, void **params)
+{
+	char *box = *(void **)params[0], *lin = *(void **)params[1];
+	uint32_t v[9];
+	for (int k = 0; k < 9; k++)
+		v[k] = *(uint32_t *)params[2 + k];
+	uint32_t n = v[0], ex = v[1], ey = v[2], nx = v[3], ny = v[4], ax = v[5], ay = v[6];
+	uint32_t az = v[7], shift = v[8];
+	if (shift != 0 && shift != 2 && shift != 3 && shift != 4)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (n && (!ex || !ey))
+		return CUDA_ERROR_INVALID_VALUE; /* the GPU's division by zero */
+	size_t w = (size_t)1 << shift;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = i % ex, y = (i / ex) % ey, z = i / ex / ey;
+		uint32_t o = ((az + z) * ny + ay + y) * nx + ax + x; /* 32-bit, as the PTX */
+		char *b = box + ((size_t)o << shift), *l = lin + ((size_t)i << shift);
+		if (((uintptr_t)b | (uintptr_t)l) % w)
+			return CUDA_ERROR_MISALIGNED_ADDRESS;
+		if (!fake_cuda_addressable(f->dev, b, w) || !fake_cuda_addressable(f->dev, l, w))
+			return CUDA_ERROR_ILLEGAL_ADDRESS;
+		if (f->kind == FK_PACK)
+			memcpy(l, b, w);
+		else
+			memcpy(b, l, w);
+	}
+	return CUDA_SUCCESS;
+}
+
 static CUresult CUDAAPI launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
 			       unsigned bx, unsigned by, unsigned bz, unsigned shmem, CUstream s,
 			       void **params, void **extra)
@@ -150,6 +186,8 @@ static CUresult CUDAAPI launch(CUfunction f, unsigned gx, unsigned gy, unsigned 
 		return CUDA_ERROR_INVALID_VALUE;
 	if (f->kind == FK_CHASE)
 		return run_chase(f, params);
+	if (f->kind == FK_PACK || f->kind == FK_UNPACK)
+		return run_pack(f, params);
 	return run_copy(f, params, gx * gy * gz * bx * by * bz);
 }
 

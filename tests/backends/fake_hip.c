@@ -4,9 +4,10 @@
  * on host memory, with every call logged (calllog.h), among them every call that selects a
  * device or allocates (hipSetDevice, hipMalloc, hipHostMalloc, streams, events). hipRTC
  * "compiles" the backend's kernel source into a fake code object naming its target (after
- * checking that the source defines nbw_copy and nbw_chase), and hipModuleLaunchKernel runs
- * those two kernels on host memory, as the device would (fake_hip_rtc_rc makes the compile
- * fail, with a log). Copies are done at once with memcpy,
+ * checking that the source defines nbw_copy, nbw_chase, nbw_pack and nbw_unpack), and
+ * hipModuleLaunchKernel runs those kernels on host memory, as the device would (the face
+ * kernels word by word with 32-bit indices, each word aligned to its size;
+ * fake_hip_rtc_rc makes the compile fail, with a log). Copies are done at once with memcpy,
  * except the device-to-device copies of the blocking calls, which (as on a GPU) may still
  * run when the call returns: they run at hipDeviceSynchronize, a later blocking host copy
  * of the same device, or hipFree. fake_hip_ndev devices, all able to reach each other.
@@ -442,9 +443,12 @@ struct _hiprtcProgram {
 struct ihipModule_t {
 	int dev;
 };
+enum fk_kind { FK_COPY, FK_CHASE, FK_PACK, FK_UNPACK, FK_COUNT };
+static const char *const fk_names[FK_COUNT] = { "nbw_copy", "nbw_chase", "nbw_pack",
+						"nbw_unpack" };
 struct ihipModuleSymbol_t {
 	int dev;
-	int chase;
+	enum fk_kind kind;
 };
 
 const char *hiprtcGetErrorString(hiprtcResult result)
@@ -479,7 +483,8 @@ hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions, const char
 		prog->log = "nodebw_kernels.hip:1:1: error: fake compile failure\nmore";
 		return fake_hip_rtc_rc;
 	}
-	if (!arch || !strstr(prog->src, "void nbw_copy(") || !strstr(prog->src, "void nbw_chase("))
+	if (!arch || !strstr(prog->src, "void nbw_copy(") || !strstr(prog->src, "void nbw_chase(") ||
+	    !strstr(prog->src, "void nbw_pack(") || !strstr(prog->src, "void nbw_unpack("))
 		return HIPRTC_ERROR_INVALID_INPUT;
 	snprintf(prog->code, sizeof(prog->code), "fake code object for %s", arch);
 	return HIPRTC_SUCCESS;
@@ -538,16 +543,46 @@ hipError_t hipModuleUnload(hipModule_t module)
 
 hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname)
 {
-	static struct ihipModuleSymbol_t fns[64][2];
-	int chase = !strcmp(kname, "nbw_chase");
-	if (!chase && strcmp(kname, "nbw_copy"))
-		return hipErrorNotFound;
-	fns[module->dev % 64][chase] = (struct ihipModuleSymbol_t){ module->dev, chase };
-	*function = &fns[module->dev % 64][chase];
+	static struct ihipModuleSymbol_t fns[64][FK_COUNT];
+	for (int k = 0; k < FK_COUNT; k++)
+		if (!strcmp(kname, fk_names[k])) {
+			fns[module->dev % 64][k] = (struct ihipModuleSymbol_t){ module->dev,
+										 (enum fk_kind)k };
+			*function = &fns[module->dev % 64][k];
+			return hipSuccess;
+		}
+	return hipErrorNotFound;
+}
+
+/* As the kernel does: word i of the region (ex words by ey rows by n / (ex * ey) planes at
+ * word (ax, ay, az) of a box nx words by ny rows) to lin[i] (pack) or back (unpack), words
+ * of 1 << shift bytes, 32-bit indices. */
+static hipError_t run_face(enum fk_kind kind, void **params)
+{
+	char *box = *(void **)params[0], *lin = *(void **)params[1];
+	uint32_t v[9];
+	for (int k = 0; k < 9; k++)
+		v[k] = *(uint32_t *)params[2 + k];
+	uint32_t n = v[0], ex = v[1], ey = v[2], nx = v[3], ny = v[4], ax = v[5], ay = v[6];
+	uint32_t az = v[7], shift = v[8];
+	if ((shift != 0 && shift != 2 && shift != 3 && shift != 4) || (n && (!ex || !ey)))
+		return hipErrorInvalidValue;
+	size_t w = (size_t)1 << shift;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = i % ex, y = (i / ex) % ey, z = i / ex / ey;
+		uint32_t o = ((az + z) * ny + ay + y) * nx + ax + x;
+		char *b = box + ((size_t)o << shift), *l = lin + ((size_t)i << shift);
+		if (((uintptr_t)b | (uintptr_t)l) % w)
+			return hipErrorIllegalAddress; /* a misaligned word faults on the GPU */
+		if (kind == FK_PACK)
+			memcpy(l, b, w);
+		else
+			memcpy(b, l, w);
+	}
 	return hipSuccess;
 }
 
-/* The two kernels, run on host memory with the launch's arguments. */
+/* The kernels, run on host memory with the launch's arguments. */
 hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
 				 unsigned int gridDimZ, unsigned int blockDimX,
 				 unsigned int blockDimY, unsigned int blockDimZ,
@@ -561,14 +596,15 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
 	(void)sharedMemBytes;
 	(void)extra;
 	calllog_add("hipModuleLaunchKernel(%s, dev %d, stream dev %d, %ux%u)",
-		    f->chase ? "nbw_chase" : "nbw_copy", current, stream ? stream->dev : -1,
-		    gridDimX, blockDimX);
+		    fk_names[f->kind], current, stream ? stream->dev : -1, gridDimX, blockDimX);
 	if (!stream || f->dev != current || stream->dev != current)
 		return hipErrorInvalidDeviceFunction;
+	if (f->kind == FK_PACK || f->kind == FK_UNPACK)
+		return run_face(f->kind, kernelParams);
 	const void *src = *(const void **)kernelParams[0];
 	void *dst = *(void **)kernelParams[1];
 	unsigned long long n = *(unsigned long long *)kernelParams[2];
-	if (!f->chase) {
+	if (f->kind == FK_COPY) {
 		memcpy(dst, src, n);
 		return hipSuccess;
 	}

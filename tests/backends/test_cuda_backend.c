@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "calllog.h"
+#include "pack_args.h"
 #include "fake_cuda.h"
 #include "nodebw/face.h"
 #include "nodebw/hugepage.h"
@@ -686,23 +687,154 @@ static void test_face_rect(void **state)
 		face_copy(f, NBW_P2P, NBW_MODE_ASYNC, (enum nbw_face)face,
 			  "cudaMemcpy3DPeerAsync(0,1)");
 	}
-	/* The interfaces name those calls; the pack method says why it is not run. */
+	/* The interfaces name those calls. */
 	assert_non_null(strstr(ops->face_interface(f->be, NBW_P2P, NBW_FACE_RECT, NBW_MODE_ASYNC,
 						   why, sizeof(why)),
 			       "cudaMemcpy3DPeerAsync"));
-	assert_null(ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_SYNC, why,
-					sizeof(why)));
-	assert_non_null(strstr(why, "no gather/scatter kernel"));
 	assert_null(ops->face_interface(f->be, NBW_HTOD, NBW_FACE_RECT, NBW_MODE_KERNEL, why,
 					sizeof(why)));
 	memset(&f->src[0], 0, sizeof(f->src[0]));
 	memset(&f->dst[0], 0, sizeof(f->dst[0]));
 }
 
+/* A side of the pack method as the executor does it (probe/exec_face.c): the backend's kernel
+ * for a device box, the host loop for a host box. */
+static void pack_side(struct fixture *f, struct nbw_buf *box, const struct nbw_region *r,
+		      const size_t at[3], struct nbw_buf *lin, bool unpack)
+{
+	if (box->loc == NBW_LOC_DEVICE)
+		assert_int_equal(ops->pack(f->be, box, r, at, lin, unpack), 0);
+	else
+		nbw_region_pack_host(box->ptr, r, at, lin->ptr, unpack);
+}
+
+/* One face copy by the pack method: the kernels are loaded by prepare(), gather the face into
+ * a contiguous buffer on the source side, the contiguous copy moves it and the scatter lands
+ * it in the destination's halo; every other byte of the destination box is still the poison. */
+static void face_pack(struct fixture *f, const char *shape, enum nbw_dir dir, enum nbw_mode mode,
+		      enum nbw_face face, bool up)
+{
+	struct nbw_face_shape sh;
+	char err[256];
+	assert_int_equal(nbw_face_shape_parse(shape, &sh, err, sizeof(err)), 0);
+	size_t box = (size_t)nbw_face_box_bytes(&sh);
+	struct nbw_region r;
+	nbw_face_region(&sh, face, up, NBW_FACE_PACK, &r);
+	size_t fb = (size_t)nbw_region_bytes(&r);
+	enum nbw_loc sl = dir == NBW_HTOD ? NBW_LOC_HOST_PINNED : NBW_LOC_DEVICE;
+	enum nbw_loc dl = dir == NBW_DTOH ? NBW_LOC_HOST_PINNED : NBW_LOC_DEVICE;
+	int dd = dir == NBW_P2P ? 1 : 0;
+	alloc_buf(f, &f->src[0], sl, 0, box);
+	alloc_buf(f, &f->dst[0], dl, dd, box);
+	alloc_buf(f, &f->src[1], sl, 0, fb);
+	alloc_buf(f, &f->dst[1], dl, dd, fb);
+	unsigned char *want = malloc(box);
+	assert_non_null(want);
+	fill(want, box, 11);
+	memcpy(f->src[0].ptr, want, box); /* the fake's device memory is host memory */
+	memset(f->dst[0].ptr, 0xA5, box);
+	calllog_reset();
+	f->x[0] = (struct nbw_xfer){ .dir = dir, .mode = mode, .src = &f->src[0],
+				     .dst = &f->dst[0], .bytes = fb, .peer = NBW_PEER_NA,
+				     .device_s = -1, .region = &r };
+	assert_int_equal(ops->prepare(f->be, &f->x[0]), 0);
+	f->x[1] = (struct nbw_xfer){ .dir = dir, .mode = mode, .src = &f->src[1],
+				     .dst = &f->dst[1], .bytes = fb, .peer = NBW_PEER_NA,
+				     .device_s = -1 };
+	assert_int_equal(ops->prepare(f->be, &f->x[1]), 0);
+	/* prepare() loaded the kernels (the JIT stays out of the timed part) and ran none. */
+	assert_int_equal(calllog_count("cuLaunchKernel"), 0);
+	calllog_reset();
+	pack_side(f, &f->src[0], &r, r.src_at, &f->src[1], false);
+	assert_int_equal(ops->transfer(f->be, &f->x[1]), 0);
+	pack_side(f, &f->dst[0], &r, r.dst_at, &f->dst[1], true);
+	char where[32];
+	size_t bad = nbw_region_check(want, f->dst[0].ptr, &r, 0xA5, where, sizeof(where));
+	if (bad != box)
+		fail_msg("%s direction %d face %d: destination wrong %s at byte %zu", shape,
+			 (int)dir, face, where, bad);
+	int packs = calllog_count("cuLaunchKernel(nbw_pack"),
+	    unpacks = calllog_count("cuLaunchKernel(nbw_unpack");
+	assert_int_equal(packs, sl == NBW_LOC_DEVICE ? 1 : 0);
+	assert_int_equal(unpacks, dl == NBW_LOC_DEVICE ? 1 : 0);
+	assert_int_equal(calllog_count("cuModuleLoadDataEx"), 0);
+	ops->unprepare(f->be, &f->x[0]);
+	ops->unprepare(f->be, &f->x[1]);
+	for (int i = 0; i < 2; i++) {
+		ops->free(f->be, &f->src[i]);
+		ops->free(f->be, &f->dst[i]);
+		memset(&f->src[i], 0, sizeof(f->src[i]));
+		memset(&f->dst[i], 0, sizeof(f->dst[i]));
+	}
+	free(want);
+}
+
+/* The pack method through the backend's kernels: every face, both senses, every direction
+ * and both modes, elements of 1 to 16 bytes (bytes, 4-, 8- and 16-byte words). */
+static void test_face_pack(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "";
+	f->be = open_ok();
+	static const char *const shapes[] = { "12x10x9:2:4", "12x10x9:2:8", "7x6x5:1:16",
+					      "9x8x7:2:3", "10x9x8:3:1", "6x5x4:1:2", "6x5x4:2:24" };
+	static const enum nbw_dir dirs[] = { NBW_HTOD, NBW_DTOH, NBW_P2P };
+	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++)
+		for (int face = 0; face < NBW_FACE_COUNT; face++)
+			for (int d = 0; d < 3; d++) {
+				face_pack(f, shapes[k], dirs[d], NBW_MODE_SYNC,
+					  (enum nbw_face)face, true);
+				face_pack(f, shapes[k], dirs[d], NBW_MODE_ASYNC,
+					  (enum nbw_face)face, false);
+			}
+	/* The interface names the kernels and the copy between them. */
+	const char *i = ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_ASYNC, why,
+					    sizeof(why));
+	assert_non_null(i);
+	assert_non_null(strstr(i, "pack kernel (nbw_pack) -> cudaMemcpyPeerAsync"));
+	assert_non_null(strstr(i, "unpack kernel (nbw_unpack)"));
+	i = ops->face_interface(f->be, NBW_HTOD, NBW_FACE_PACK, NBW_MODE_SYNC, why, sizeof(why));
+	assert_non_null(strstr(i, "host pack loop -> cudaMemcpy HostToDevice -> unpack kernel"));
+	assert_null(ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_KERNEL, why,
+					sizeof(why)));
+	/* A pack between two devices' buffers is refused. */
+	struct nbw_face_shape sh;
+	struct nbw_region r;
+	char err[256];
+	assert_int_equal(nbw_face_shape_parse("6x5x4:1:8", &sh, err, sizeof(err)), 0);
+	nbw_face_region(&sh, NBW_FACE_X, true, NBW_FACE_PACK, &r);
+	alloc_buf(f, &f->src[0], NBW_LOC_DEVICE, 0, (size_t)nbw_face_box_bytes(&sh));
+	alloc_buf(f, &f->dst[0], NBW_LOC_DEVICE, 1, (size_t)nbw_region_bytes(&r));
+	assert_int_equal(ops->pack(f->be, &f->src[0], &r, r.src_at, &f->dst[0], false), -EINVAL);
+	assert_non_null(strstr(ops->last_error(f->be), "buffers of one device"));
+}
+
+/* The word the kernels move: the largest of 16, 8 and 4 bytes dividing the element with
+ * both addresses aligned to it, else bytes. */
+static void test_pack_shift(void **state)
+{
+	(void)state;
+	_Alignas(16) static char buf[64];
+	assert_int_equal(nbw_pack_shift(16, buf, buf + 32), 4);
+	assert_int_equal(nbw_pack_shift(32, buf, buf + 16), 4);
+	assert_int_equal(nbw_pack_shift(16, buf, buf + 8), 3);
+	assert_int_equal(nbw_pack_shift(8, buf, buf + 16), 3);
+	assert_int_equal(nbw_pack_shift(24, buf, buf + 16), 3);
+	assert_int_equal(nbw_pack_shift(12, buf, buf + 16), 2);
+	assert_int_equal(nbw_pack_shift(8, buf + 4, buf), 2);
+	assert_int_equal(nbw_pack_shift(4, buf, buf), 2);
+	assert_int_equal(nbw_pack_shift(2, buf, buf), 0);
+	assert_int_equal(nbw_pack_shift(3, buf, buf), 0);
+	assert_int_equal(nbw_pack_shift(4, buf + 1, buf), 0);
+	assert_int_equal(nbw_pack_shift(1, buf, buf), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_face_rect, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_face_pack, setup, teardown),
+		cmocka_unit_test(test_pack_shift),
 		cmocka_unit_test_setup_teardown(test_hugepage_registered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hugepage_register_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_wait_works, setup, teardown),

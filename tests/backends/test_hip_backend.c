@@ -496,7 +496,7 @@ static void test_kernel_no_hiprtc(void **state)
 			       sizeof(why));
 	fake_hip_rtc_rc = HIPRTC_SUCCESS;
 	assert_int_equal(rc, -1);
-	const char *want = "hipRTC could not build the copy and chase kernels for "
+	const char *want = "hipRTC could not build the copy, chase and face kernels for "
 			   "gfx90a:sramecc+:xnack-: hiprtcCompileProgram: HIPRTC_ERROR_COMPILATION: "
 			   "nodebw_kernels.hip:1:1: error: fake compile failure";
 	assert_string_equal(why, want);
@@ -508,6 +508,13 @@ static void test_kernel_no_hiprtc(void **state)
 	assert_int_equal(calllog_count("hiprtcCompileProgram"), 1);
 	assert_int_equal(ops->supports(f->be, NBW_HTOD, NBW_MODE_SYNC, NBW_HOSTMEM_PINNED, why,
 				       sizeof(why)), 0);
+	/* The pack face method needs the same kernels: skipped with the same reason. */
+	why[0] = 0;
+	assert_null(ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_SYNC, why,
+					sizeof(why)));
+	assert_string_equal(why, want);
+	assert_non_null(ops->face_interface(f->be, NBW_P2P, NBW_FACE_RECT, NBW_MODE_SYNC, why,
+					    sizeof(why)));
 }
 
 /* The face copies through hipMemcpy3D(Async): every face of a box, HtoD, DtoH and between
@@ -567,15 +574,125 @@ static void test_face_rect(void **state)
 			memset(&f->b, 0, sizeof(f->b));
 		}
 	free(want);
-	assert_null(ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_SYNC, why,
+}
+
+/* A side of the pack method as the executor does it (probe/exec_face.c): the backend's kernel
+ * for a device box, the host loop for a host box. */
+static void pack_side(struct fixture *f, struct nbw_buf *box, const struct nbw_region *r,
+		      const size_t at[3], struct nbw_buf *lin, bool unpack)
+{
+	if (box->loc == NBW_LOC_DEVICE)
+		assert_int_equal(ops->pack(f->be, box, r, at, lin, unpack), 0);
+	else
+		nbw_region_pack_host(box->ptr, r, at, lin->ptr, unpack);
+}
+
+/* One face copy by the pack method: prepare() loads the kernels, the gather fills a
+ * contiguous buffer on the source side, the contiguous copy moves it, the scatter lands it in
+ * the destination's halo; every other byte of the destination box is still the poison. */
+static void face_pack(struct fixture *f, const char *shape, enum nbw_dir dir, enum nbw_mode mode,
+		      enum nbw_face face, bool up)
+{
+	char err[256], where[32];
+	struct nbw_face_shape sh;
+	struct nbw_region r;
+	assert_int_equal(nbw_face_shape_parse(shape, &sh, err, sizeof(err)), 0);
+	size_t box = (size_t)nbw_face_box_bytes(&sh);
+	nbw_face_region(&sh, face, up, NBW_FACE_PACK, &r);
+	size_t fb = (size_t)nbw_region_bytes(&r);
+	enum nbw_loc sl = dir == NBW_HTOD ? NBW_LOC_HOST_PINNED : NBW_LOC_DEVICE;
+	enum nbw_loc dl = dir == NBW_DTOH ? NBW_LOC_HOST_PINNED : NBW_LOC_DEVICE;
+	int dd = dir == NBW_P2P ? 1 : 0;
+	struct nbw_buf ls = { .loc = sl, .device = 0, .bytes = fb };
+	struct nbw_buf ld = { .loc = dl, .device = dd, .bytes = fb };
+	f->a = (struct nbw_buf){ .loc = sl, .device = 0, .bytes = box };
+	f->b = (struct nbw_buf){ .loc = dl, .device = dd, .bytes = box };
+	assert_int_equal(ops->alloc(f->be, &f->a), 0);
+	assert_int_equal(ops->alloc(f->be, &f->b), 0);
+	assert_int_equal(ops->alloc(f->be, &ls), 0);
+	assert_int_equal(ops->alloc(f->be, &ld), 0);
+	unsigned char *want = malloc(box);
+	assert_non_null(want);
+	for (size_t i = 0; i < box; i++)
+		want[i] = (unsigned char)(i * 29u + 5u);
+	memcpy(f->a.ptr, want, box); /* the fake's device memory is host memory */
+	memset(f->b.ptr, 0xA5, box);
+	f->x = (struct nbw_xfer){ .dir = dir, .mode = mode, .src = &f->a, .dst = &f->b,
+				  .bytes = fb, .peer = NBW_PEER_NA, .device_s = -1, .region = &r };
+	assert_int_equal(ops->prepare(f->be, &f->x), 0);
+	struct nbw_xfer lx = { .dir = dir, .mode = mode, .src = &ls, .dst = &ld, .bytes = fb,
+			       .peer = NBW_PEER_NA, .device_s = -1 };
+	assert_int_equal(ops->prepare(f->be, &lx), 0);
+	calllog_reset();
+	pack_side(f, &f->a, &r, r.src_at, &ls, false);
+	assert_int_equal(ops->transfer(f->be, &lx), 0);
+	pack_side(f, &f->b, &r, r.dst_at, &ld, true);
+	size_t bad = nbw_region_check(want, f->b.ptr, &r, 0xA5, where, sizeof(where));
+	if (bad != box)
+		fail_msg("%s direction %d face %d: destination wrong %s at byte %zu", shape,
+			 (int)dir, face, where, bad);
+	assert_int_equal(calllog_count("hipModuleLaunchKernel(nbw_pack"),
+			 sl == NBW_LOC_DEVICE ? 1 : 0);
+	assert_int_equal(calllog_count("hipModuleLaunchKernel(nbw_unpack"),
+			 dl == NBW_LOC_DEVICE ? 1 : 0);
+	/* The module was loaded by prepare(), never in the timed part. */
+	assert_int_equal(calllog_count("hipModuleLoadData"), 0);
+	assert_int_equal(calllog_count("hiprtcCompileProgram"), 0);
+	ops->unprepare(f->be, &f->x);
+	ops->unprepare(f->be, &lx);
+	ops->free(f->be, &ls);
+	ops->free(f->be, &ld);
+	ops->free(f->be, &f->a);
+	ops->free(f->be, &f->b);
+	memset(&f->a, 0, sizeof(f->a));
+	memset(&f->b, 0, sizeof(f->b));
+	free(want);
+}
+
+/* The pack method through the hipRTC kernels: every face, both senses, every direction and
+ * both modes, elements of 1 to 24 bytes (bytes, 4-, 8- and 16-byte words). */
+static void test_face_pack(void **state)
+{
+	struct fixture *f = *state;
+	char why[NBW_REASON_LEN] = "";
+	static const char *const shapes[] = { "11x9x8:2:8", "12x10x9:2:4", "7x6x5:1:16",
+					      "9x8x7:2:3", "10x9x8:3:1", "6x5x4:2:24" };
+	static const enum nbw_dir dirs[] = { NBW_HTOD, NBW_DTOH, NBW_P2P };
+	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++)
+		for (int face = 0; face < NBW_FACE_COUNT; face++)
+			for (int d = 0; d < 3; d++) {
+				face_pack(f, shapes[k], dirs[d], NBW_MODE_SYNC,
+					  (enum nbw_face)face, true);
+				face_pack(f, shapes[k], dirs[d], NBW_MODE_ASYNC,
+					  (enum nbw_face)face, false);
+			}
+	const char *i = ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_ASYNC, why,
+					    sizeof(why));
+	assert_non_null(i);
+	assert_non_null(strstr(i, "pack kernel (nbw_pack, hipRTC) -> hipMemcpyPeerAsync"));
+	assert_non_null(strstr(i, "unpack kernel (nbw_unpack)"));
+	assert_null(ops->face_interface(f->be, NBW_P2P, NBW_FACE_PACK, NBW_MODE_KERNEL, why,
 					sizeof(why)));
-	assert_non_null(strstr(why, "no gather/scatter kernel"));
+	/* A pack between two devices' buffers is refused. */
+	struct nbw_face_shape sh;
+	struct nbw_region r;
+	assert_int_equal(nbw_face_shape_parse("6x5x4:1:8", &sh, why, sizeof(why)), 0);
+	nbw_face_region(&sh, NBW_FACE_X, true, NBW_FACE_PACK, &r);
+	f->a = (struct nbw_buf){ .loc = NBW_LOC_DEVICE, .device = 0,
+				 .bytes = (size_t)nbw_face_box_bytes(&sh) };
+	f->b = (struct nbw_buf){ .loc = NBW_LOC_DEVICE, .device = 1,
+				 .bytes = (size_t)nbw_region_bytes(&r) };
+	assert_int_equal(ops->alloc(f->be, &f->a), 0);
+	assert_int_equal(ops->alloc(f->be, &f->b), 0);
+	assert_int_equal(ops->pack(f->be, &f->a, &r, r.src_at, &f->b, false), -EINVAL);
+	assert_non_null(strstr(ops->last_error(f->be), "buffers of one device"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_face_rect, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_face_pack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hugepage_registered, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_p2p_peer_disabled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_p2p_peer_not_set, setup, teardown),

@@ -84,6 +84,8 @@ spoil faces "$faces" "d['measurements'] = [m for m in d['measurements'] if m['sh
 	'^BAD no omp x-face by pack measured' "OpenMP without its packed x-face fails"
 spoil faces "$faces" "d['measurements'] = [m for m in d['measurements'] if m['shape']['method'] == 'pack'] + [dict(m, api='cuda') for m in d['measurements'] if m['shape']['method'] == 'pack' and m['shape']['face'] != 'z']" \
 	'^BAD no cuda z-face by rect measured' "CUDA without its rectangular z-face fails"
+spoil faces "$faces" "d['measurements'] += [dict(m, api='cuda', sched='blocking') for m in d['measurements'] if m['shape']['method'] == 'rect' or m['shape']['face'] != 'x']" \
+	'^BAD no cuda x-face by pack measured' "CUDA without its packed x-face fails"
 spoil heat "$runs" "d['solver_runs'][2]['verification']['status']='failed'" \
 	'^BAD .*verification failed' "a solver run that does not match its reference fails"
 spoil heat "$runs" "d['solver_runs'][0]['device_kind']='cuda'" '^BAD .*no cuda_sched recorded' \

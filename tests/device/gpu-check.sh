@@ -145,8 +145,9 @@ cp "$work/kernel/results.json" "$out/results-kernel.json" 2>/dev/null
 judge kernel "$work/kernel/results.json"
 
 # 6. Halo faces of a 256^3 box (R 2, 8-byte elements): z-, y- and x-faces by the rectangular
-# copy (OpenMP omp_target_memcpy_rect, CUDA cudaMemcpy3D) and OpenMP's pack kernels,
-# host-staged (pinned) and on the GPU (the same-GPU copy).
+# copy (OpenMP omp_target_memcpy_rect, CUDA cudaMemcpy3D) and by pack (OpenMP's target
+# regions, CUDA's nbw_pack / nbw_unpack PTX kernels), host-staged (pinned) and on the GPU
+# (the same-GPU copy); every method of both APIs must be measured and verified.
 step faces 60 "$out/faces.txt" "$exe" probe --api omp,cuda --devices 0 --mode sync,async \
 	--host-mem pinned --faces 256x256x256:2:8 --output "$work/faces"
 judge faces "$work/faces/results.json"

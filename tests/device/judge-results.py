@@ -10,7 +10,8 @@ measurement without its 'sched', a solver run that did not match its reference, 
 CUDA device that does not say how its host threads waited (cuda_sched); for 'kernel' (the
 CUDA copy kernels and pointer chases) also every CUDA path of KERNEL_PATHS that was not
 measured, and a chase shown as time per dependent load; for 'faces' (nodebw probe --faces)
-every face (z, y, x) of every API present by the rectangular copy, and by pack for OpenMP,
+every face (z, y, x) of every API present by the rectangular copy, and by pack for OpenMP
+and CUDA,
 each row shown with its face, method and time. Exit status 1 when there is a fault
 or the file cannot be read, else 0.
 """
@@ -47,8 +48,8 @@ def kernel_paths(doc):
     return bad
 
 
-# The face methods each API must have measured for every face (CUDA has no pack kernel).
-FACE_METHODS = {"omp": ("rect", "pack"), "cuda": ("rect",)}
+# The face methods each API must have measured for every face.
+FACE_METHODS = {"omp": ("rect", "pack"), "cuda": ("rect", "pack")}
 
 
 def face_paths(doc):

@@ -18,6 +18,7 @@ json.dump(d, open(sys.argv[2], 'w'))" "${3:-$fx/results-omp-host-2cpu-vm.json}" 
 edit dev-neg "d['devices'][0]['id'] = -1"
 edit dev-twice "d['devices'].append(dict(d['devices'][0]))"
 edit dev-noapi "del d['devices'][1]['api']"
+edit dev-pci-hex "d['devices'][0]['pci_id'] = {'vendor': '10de', 'device': '23x0'}" "$fx/results-dgx-h100-handmade.json"
 edit sample-neg "d['measurements'][0]['samples_s'][0] = -1.0"
 edit sample-huge "d['measurements'][0]['samples_s'][1] = 1e308"
 edit sample-tiny "d['measurements'][0]['samples_s'][0] = 1e-300"
@@ -61,6 +62,8 @@ thr thr-api-case '' '{"gpu": "*", "api": "CUDA", "direction": "htod", "min_gbps"
 thr thr-p2p-pinned '' '{"gpu": "*", "direction": "p2p", "host_mem": "pinned", "min_gbps": 999999}'
 thr thr-site-huge '"site": "x", ' '{"gpu": "*", "direction": "htod", "min_gbps": 10000}'
 thr thr-htod-none '' '{"gpu": "*", "direction": "htod", "host_mem": "none", "min_gbps": 1}'
+thr thr-any-pass '' '{"gpu": "*", "direction": "htod", "min_gbps": 1e-6}'
+thr thr-pci-bad '' '{"gpu": "*", "pci_ids": ["10de-2330"], "direction": "htod", "min_gbps": 1}'
 # Strings with terminal escapes and spreadsheet formulas in every string field a reader shows.
 esc="'\\x1b]0;PWNED\\x07\\x1b[31m=cmd|x \\u009b2J\\x7f'"
 edit esc "d['devices'][0]['kind'] = $esc + 'kind'
