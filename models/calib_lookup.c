@@ -33,6 +33,7 @@ void nbw_calib_free(struct nbw_calib *c)
 	free(c->launch);
 	free(c->cs);
 	free(c->corun);
+	free(c->boxes);
 	if (c->valid) {
 		nbw_validation_free(c->valid);
 		free(c->valid);

@@ -27,6 +27,17 @@ int nbw_calib_add_k(struct nbw_ksample **arr, size_t *n, int nx, int planes, dou
  *  staged-copy, direct-copy), and whether it is one of the copy forms (calib_solver.c). */
 bool nbw_calib_launch_form_known(const char *form);
 bool nbw_calib_launch_form_copies(const char *form);
+/** "local_boxes": read (0, or -1 with \p err naming the element), written, and added from
+ *  the generalised solver's one-device runs of results \p runs (0, or -1 out of memory)
+ *  (calib_boxes.c). */
+int nbw_calib_boxes_read(struct nbw_calib *c, json_t *a, char *err, size_t errlen);
+json_t *nbw_calib_boxes_json(const struct nbw_calib *c);
+/** Whether solver run \p r is a run of the generalised solver or of another radius or
+ *  field count (the paper's k and k_slab leave it out). */
+bool nbw_calib_is_app_run(json_t *r);
+/** One local box's fastest step (\p sec: the rounds' fastest repetitions). */
+int nbw_calib_add_box(struct nbw_calib *c, int radius, int fields, const long box[3],
+		      double step_s);
 /** The models' names in a calibration's "validation", by enum nbw_model_id
  *  (include/nodebw/advice.h; calib_valid.c). */
 extern const char *const nbw_model_names[];

@@ -18,6 +18,7 @@
 #include "nodebw/model.h"
 #include "nodebw/advice.h"
 #include "calib_priv.h"
+#include "nodebw/app.h"
 #include "nodebw/jget.h"
 
 static int bad(char *err, size_t errlen, const char *path, const char *fmt, ...)
@@ -477,6 +478,50 @@ static int read_corun(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* "local_boxes": the one-device runs of application local boxes (models/calib_boxes.c). */
+static int box_bad(char *err, size_t errlen, size_t i, const char *what)
+{
+	snprintf(err, errlen, "local_boxes[%zu]: %s", i, what);
+	return -1;
+}
+
+int nbw_calib_boxes_read(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0;
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "local_boxes: must be an array");
+		return -1;
+	}
+	size_t i;
+	json_t *o;
+	json_array_foreach(a, i, o) {
+		int r = jint(o, "radius", 0), f = jint(o, "fields", 0);
+		double t = jnum(o, "step_s");
+		json_t *b = json_object_get(o, "box");
+		long box[3];
+		if (r < 1 || r > NBW_APP_MAX_RADIUS)
+			return box_bad(err, errlen, i, "\"radius\" must be an integer from 1 to 4");
+		if (f < 1 || f > NBW_APP_MAX_FIELDS)
+			return box_bad(err, errlen, i, "\"fields\" must be an integer from 1 to 16");
+		if (!(t >= 1e-12 && t <= 1e5))
+			return box_bad(err, errlen, i, "\"step_s\" must be seconds from 1e-12 to 1e5");
+		if (!json_is_array(b) || json_array_size(b) != 3)
+			return box_bad(err, errlen, i, "\"box\" must be [nx, ny, nz]");
+		for (int k = 0; k < 3; k++) {
+			json_t *x = json_array_get(b, (size_t)k);
+			if (!json_is_integer(x) || json_integer_value(x) < 2L * r + 1 ||
+			    json_integer_value(x) > NBW_APP_MAX_SIDE)
+				return box_bad(err, errlen, i, "\"box\" sides must be integers from "
+							   "2 radius + 1 to 100000");
+			box[k] = (long)json_integer_value(x);
+		}
+		if (nbw_calib_add_box(c, r, f, box, t))
+			return box_bad(err, errlen, i, "out of memory");
+	}
+	return 0;
+}
+
 /* ---- "validation": what the run validated (models/calib_valid.c writes it) ---------- */
 
 static int vbad(char *err, size_t errlen, const char *at, const char *what)
@@ -652,7 +697,8 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	if (read_sets(c, json_object_get(j, "transfer_sets"), err, errlen) ||
 	    read_cs(c, json_object_get(j, "compute_only"), err, errlen) ||
 	    read_launch(c, json_object_get(j, "launch"), err, errlen) ||
-	    read_corun(c, json_object_get(j, "corun"), err, errlen))
+	    read_corun(c, json_object_get(j, "corun"), err, errlen) ||
+	    nbw_calib_boxes_read(c, json_object_get(j, "local_boxes"), err, errlen))
 		return -1;
 	json_t *val = json_object_get(j, "validation");
 	if (val) {

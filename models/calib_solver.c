@@ -13,6 +13,7 @@
 #include "nodebw/curves.h"
 #include "nodebw/stats.h"
 #include "nodebw/results_view.h"
+#include "nodebw/results_view_app.h"
 #include "calib_priv.h"
 #include "nodebw/jget.h"
 
@@ -24,6 +25,9 @@ struct group {
 	char corun[12];         /* the co-run probe's form; "" */
 	int slab_g;             /* the co-run probe: the G whose slab it ran */
 	bool no_exchange;
+	bool app;               /* a run of another radius or field count, or the general
+				   solver's: "local_boxes", not the paper's k */
+	int radius, fields;
 	bool paired;            /* some of its runs were timed beside their partner (--paired) */
 	int g, nx, ny, nz, steps;
 	double *sec, *interior, *bnd_sync;
@@ -156,13 +160,20 @@ static struct group *group_runs(json_t *runs, size_t *ng)
 		key.no_exchange = v.no_exchange;
 		snprintf(key.corun, sizeof(key.corun), "%s", v.corun);
 		key.slab_g = v.corun_slab_g;
+		key.app = nbw_calib_is_app_run(r);
+		struct nbw_rv_solver_app ap;
+		nbw_rv_solver_app_read(r, &ap);
+		key.radius = ap.radius;
+		key.fields = ap.fields;
 		struct group *gp = NULL;
 		for (size_t j = 0; j < n && !gp; j++)
 			if (strcmp(gs[j].version, key.version) == 0 && gs[j].g == key.g &&
 			    gs[j].nx == key.nx && gs[j].ny == key.ny && gs[j].nz == key.nz &&
 			    gs[j].steps == key.steps && strcmp(gs[j].launch, key.launch) == 0 &&
 			    gs[j].no_exchange == key.no_exchange &&
-			    strcmp(gs[j].corun, key.corun) == 0 && gs[j].slab_g == key.slab_g)
+			    strcmp(gs[j].corun, key.corun) == 0 && gs[j].slab_g == key.slab_g &&
+			    gs[j].app == key.app && gs[j].radius == key.radius &&
+			    gs[j].fields == key.fields)
 				gp = &gs[j];
 		if (!gp) {
 			struct group *more = realloc(gs, (n + 1) * sizeof(*gs));
@@ -281,10 +292,23 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 		c->steps = v.steps;
 		break;
 	}
+	/* One-device runs of application local boxes: another radius or field count, or a box
+	 * that is no slab of an N^3 grid (nx = ny, at most nx - 2 interior planes). */
+	for (size_t j = 0; j < ng; j++) {
+		struct group *g = &gs[j];
+		bool other = g->app || g->nx != g->ny || g->nz > g->nx;
+		if (!other || strcmp(g->version, "baseline") || g->steps < 1 || g->g > 1)
+			continue;
+		const long box[3] = {g->nx, g->ny, g->nz};
+		if (nbw_calib_add_box(c, g->radius, g->fields, box,
+				      nbw_rounds_time(g->sec, g->n, NULL) / g->steps))
+			goto out;
+	}
 	/* One-device runs: k per interior point and step. */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (strcmp(g->version, "baseline") || g->nx != g->ny || g->steps < 1)
+		if (g->app || strcmp(g->version, "baseline") || g->nx != g->ny || g->nz > g->nx ||
+		    g->steps < 1)
 			continue;
 		double pts = (double)(g->nx - 2) * (g->ny - 2) * (g->nz - 2);
 		double k = nbw_rounds_time(g->sec, g->n, NULL) / (g->steps * pts);
@@ -298,7 +322,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 	/* The one-device model's co-run probe: G's slab on several devices at once. */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (strcmp(g->version, "corun") || g->slab_g < 2 || g->nx != g->ny || g->steps < 1)
+		if (g->app || strcmp(g->version, "corun") || g->slab_g < 2 || g->nx != g->ny || g->steps < 1)
 			continue;
 		struct nbw_corun *k = realloc(c->corun, (c->ncorun + 1) * sizeof(*k));
 		if (!k)
@@ -315,7 +339,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
 		if (!g->no_exchange || g->g < 2 || g->nx != g->ny || g->nx != g->nz ||
-		    g->version[0] != 'v' || g->version[1] < '1' || g->version[1] > '4' ||
+		    g->app || g->version[0] != 'v' || g->version[1] < '1' || g->version[1] > '4' ||
 		    (!g->paired && strcmp(g->version, "v2") != 0 && strcmp(g->version, "v3") != 0))
 			continue;
 		struct nbw_csample *s = realloc(c->cs, (c->ncs + 1) * sizeof(*s));
@@ -332,7 +356,7 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 	/* Instrumented multi-device runs: busy factor and overhead per step. */
 	for (size_t j = 0; j < ng; j++) {
 		struct group *g = &gs[j];
-		if (g->version[0] != 'v' || g->no_exchange || g->nph == 0 || g->g < 2 ||
+		if (g->app || g->version[0] != 'v' || g->no_exchange || g->nph == 0 || g->g < 2 ||
 		    g->nx != g->ny || g->nx != g->nz)
 			continue;
 		int n = g->nx, planes = (n - 2 + g->g - 1) / g->g;
@@ -385,13 +409,24 @@ bool nbw_calib_launch_form_copies(const char *form)
 /* The launch probe's records of every file: per (form, G >= 2[, N]), the fastest round's median
  * step (the rounds' rule of the solver runs: background load only adds time). Records with
  * an error or a failed counter check are left out. */
+static int launch_doc(struct nbw_calib *c, json_t *doc);
+
 static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 {
-	for (size_t f = 0; in->docs && f < in->nfiles; f++) {
+	for (size_t f = 0; in->docs && f < in->nfiles; f++)
+		if (launch_doc(c, in->docs[f]))
+			return -1;
+	return 0;
+}
+
+/* The launch probe's records of one results document into \p c (launch_terms). */
+static int launch_doc(struct nbw_calib *c, json_t *doc)
+{
+	{
 		size_t i;
 		json_t *r;
 		struct nbw_rv_doc d;
-		nbw_rv_doc_read(in->docs[f], &d);
+		nbw_rv_doc_read(doc, &d);
 		json_array_foreach(d.launch_probe, i, r) {
 			struct nbw_rv_launch lp;
 			nbw_rv_launch_read(r, &lp);
@@ -429,6 +464,31 @@ static int launch_terms(struct nbw_calib *c, const struct nbw_rinput *in)
 		}
 	}
 	return 0;
+}
+
+int nbw_calib_add_solver_docs(struct nbw_calib *c, json_t *const *docs, size_t ndocs)
+{
+	/* The calibration's own settings stay: the added runs only add samples. */
+	char kind[sizeof(c->device_kind)];
+	int hh = c->hidden_helpers, steps = c->steps, rc = -1;
+	memcpy(kind, c->device_kind, sizeof(kind));
+	/* Every document's runs at once: a configuration takes its fastest round. */
+	json_t *runs = json_array();
+	for (size_t f = 0; runs && f < ndocs; f++) {
+		struct nbw_rv_doc d;
+		nbw_rv_doc_read(docs[f], &d);
+		if (d.solver_runs && json_array_extend(runs, d.solver_runs))
+			goto out;
+		if (launch_doc(c, docs[f]))
+			goto out;
+	}
+	rc = runs ? solver_terms(c, runs) : -1;
+out:
+	json_decref(runs);
+	memcpy(c->device_kind, kind, sizeof(kind));
+	c->hidden_helpers = hh;
+	c->steps = steps;
+	return rc;
 }
 
 int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, char *err,

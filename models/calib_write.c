@@ -217,6 +217,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 		}
 		json_object_set_new(j, "corun", a);
 	}
+	if (c->nboxes)
+		json_object_set_new(j, "local_boxes", nbw_calib_boxes_json(c));
 	if (c->valid)
 		json_object_set_new(j, "validation", nbw_validation_json(c->valid));
 	json_object_set_new(j, "models", models_json(c));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model_priv.h"
+#include "nodebw/app_model.h"
 #include "nodebw/limits.h"
 #include "nodebw/model.h"
 #include "nodebw/stats.h"
@@ -267,10 +268,8 @@ static bool overlaps(const struct nbw_calib *c, int vn)
 static void ext_total(struct nbw_ext_pred *out, int steps, double compute_step,
 		      double boundary_step, double transfer_step, double overhead_step)
 {
-	double step = out->overlap
-			      ? boundary_step + fmax(compute_step - boundary_step, transfer_step)
-			      : compute_step + transfer_step;
-	step += overhead_step;
+	double step = nbw_app_step_s(out->overlap, compute_step, boundary_step, transfer_step,
+				     overhead_step);
 	out->compute_s = steps * compute_step;
 	out->transfer_s = steps * transfer_step;
 	out->overhead_s = steps * overhead_step;

@@ -21,6 +21,7 @@
 
 #include "nodebw/stats.h"
 #include "model_priv.h"
+#include "nodebw/app_model.h"
 
 /* The co-run's step of (form, g) at N = n: the exact grid, else the median over the
  * measured N' of K(N') / S(N') times S(n), with S the one-device slab step; \p at_once gets
@@ -66,7 +67,8 @@ int nbw_predict_onedev(const struct nbw_calib *c, int n, int g, const char *v, i
 		return -1;
 	bool per_device = vn >= 3;
 	bool host = strcmp(c->device_kind, "host-plugin") == 0;
-	double s = out->k_slab * (double)(n - 2) * (n - 2) * planes, k;
+	/* The one-device run of the slab: the application model's local box of z-slabs. */
+	double s = nbw_app_box_compute_s(out->k_slab, (const long[3]){n, n, planes + 2}, 1), k;
 	double l = nbw_calib_launch_step(c, per_device, g);
 	int at_once = g, carried;
 	const char *form = per_device ? "a thread per device" : "one host thread";
@@ -98,7 +100,20 @@ int nbw_predict_onedev(const struct nbw_calib *c, int n, int g, const char *v, i
 	 * one-thread form's cost per launch; Versions 3-4 the per-device form's whole step
 	 * (their launches, taskwait and barrier on G threads). */
 	double launch = per_device ? l : (2.0 * g - 2.0) * l / (2.0 * g);
-	double compute = (per_device ? k * g / at_once : k) + launch;
+	double kd = per_device ? k * g / at_once : k;
+	/* More devices than host CPUs (host plugin): each core runs G / A threads' slabs in
+	 * turn, so the caches see all G slabs as in the one-thread co-run, which then bounds
+	 * the step from below: that co-run over the A cores. */
+	double k1;
+	int a1, c1;
+	if (per_device && host && g > at_once &&
+	    corun_step(c, false, g, n, s, &k1, &a1, &c1) == 0 && k1 / at_once > kd) {
+		kd = k1 / at_once;
+		size_t at = strlen(out->compute_from);
+		say(out->compute_from + at, sizeof(out->compute_from) - at,
+		    "; bounded by the one-thread co-run of all %d slabs over %d CPUs", g, at_once);
+	}
+	double compute = kd + launch;
 	out->launch_s = steps * launch;
 	return nbw_mdl_halo_step(c, n, g, vn, steps, planes, compute, out, why, whylen);
 }

@@ -55,9 +55,12 @@ static inline bool is_version(const char *v, int *num)
 	return false;
 }
 
+/* One halo plane of the solver: the application model's face message of z-slabs, radius
+ * 1, one 8-byte field (nbw_app_face_bytes). */
+double nbw_app_face_bytes(double face_elements, int radius, int fields, int element_bytes);
 static inline double plane_bytes(int n)
 {
-	return BYTES_PER_VALUE * (double)n * (double)n;
+	return nbw_app_face_bytes((double)n * (double)n, 1, 1, (int)BYTES_PER_VALUE);
 }
 
 /* The mode of the solver's copies: Version 1 blocks, Versions 2-4 are asynchronous. */

@@ -318,6 +318,31 @@ static void check_plane(const struct nbw_calib *c, const struct iset *ns, int n,
 	}
 }
 
+/* The one-device run of exactly this slab (N x N x (ceil((N-2)/G)+2)) and its co-run of the
+ * version's form: without them the one-device model carries k over from other shapes, which
+ * on grids beyond the caches is where it goes wrong. */
+static void check_slab(const struct nbw_calib *c, int n, int g, int vn,
+		       struct nbw_range_warning *out, size_t *k)
+{
+	int planes = (n - 2 + g - 1) / g;
+	bool slab = false, corun = false;
+	for (size_t i = 0; i < c->nslab; i++)
+		slab |= c->slab[i].n == n && c->slab[i].planes == planes;
+	for (size_t i = 0; i < c->ncorun; i++)
+		corun |= c->corun[i].n == n && c->corun[i].g == g &&
+			 c->corun[i].per_device == (vn >= 3);
+	/* A hand-written calibration (no slab run, no co-run) gives k as it is meant. */
+	if ((slab && corun) || (c->nslab == 0 && c->ncorun == 0))
+		return;
+	struct nbw_range_warning *w = next(out, k, "slab");
+	snprintf(w->text, sizeof(w->text), "the slab of G=%d at N=%d: the calibration has no %s%s%s "
+		 "of the slab %dx%dx%d: the one-device model carries its compute over from other "
+		 "shapes", g, n, slab ? "" : "one-device run", slab || corun ? "" : " and no ",
+		 corun ? "" : "co-run", n, n, planes + 2);
+	snprintf(w->run, sizeof(w->run), "nodebw predict --measure with the same options (it "
+		 "runs the one-device slab and co-run, about seconds, and predicts)");
+}
+
 size_t nbw_range_check(const struct nbw_calib *c, int n, int g, const char *v,
 		       struct nbw_range_warning *out)
 {
@@ -331,5 +356,6 @@ size_t nbw_range_check(const struct nbw_calib *c, int n, int g, const char *v,
 	check_n(&ns, n, out, &k);
 	check_g(c, &gs, &ns, n, g, v, out, &k);
 	check_plane(c, &ns, n, vn, out, &k);
+	check_slab(c, n, g, vn, out, &k);
 	return k;
 }

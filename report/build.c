@@ -192,8 +192,10 @@ static int write_report(const struct nbw_rinput *in, json_t *summary, const char
 		nbw_report_transfers(r, in);
 		nbw_report_faces(r, in);
 	}
-	if (nbw_rdoc_page(r, "models", "The models in detail"))
+	if (nbw_rdoc_page(r, "models", "The models in detail")) {
 		nbw_report_model(r, in);
+		nbw_report_app_validation(r, in);
+	}
 	if (nbw_rdoc_page(r, "run", "The run: files, machine, devices, what was skipped"))
 		nbw_report_overview(r, in);
 	nbw_rdoc_page(r, NULL, NULL);

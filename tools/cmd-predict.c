@@ -8,6 +8,10 @@
 
 #include "cmd-predict.h"
 #include "predict_advice.h"
+#include "predict_app.h"
+#include "predict_measure.h"
+#include "nodebw/app.h"
+#include "nodebw/app_model.h"
 #include "nodebw/cli.h"
 #include "nodebw/model.h"
 
@@ -17,6 +21,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: nodebw predict --calibration FILE --n LIST --gpus LIST [OPTIONS]\n"
+		"       nodebw predict --calibration FILE --app APP.json [--gpus LIST] [--json]\n"
 		"\n"
 		"Predict the heat solver's runtime with the paper's model (Eq. 9 for the\n"
 		"host-staged Versions 1-3, Eq. 10 for the P2P Version 4, and Eq. 11/12 for full\n"
@@ -40,6 +45,21 @@ static void usage(FILE *f)
 		"                      its validation (calibrations from 'nodebw run' hold it;\n"
 		"                      older ones do not)\n"
 		"  --json              print JSON instead of a table\n"
+		"  --measure           first run the one-device runs the calibration lacks for\n"
+		"                      these N and G on this node's devices (the slab\n"
+		"                      N x N x (ceil((N-2)/G)+2) launched as v1-v4 launch, G of\n"
+		"                      them at once, and the launch probe's halo copies at N;\n"
+		"                      seconds to minutes, no run of v1-v4), add them to the\n"
+		"                      calibration, write it beside FILE as NAME-measured.json,\n"
+		"                      then predict from it\n"
+		"  --measure-output F  --measure, writing the new calibration to F\n"
+		"  --app APP.json      predict an application described by APP.json (schema\n"
+		"                      nodebw-app, doc/app.schema.json, doc/model.md): per G\n"
+		"                      (default 2,4) and decomposition, the step's compute,\n"
+		"                      exchange and launch, the recommended decomposition and\n"
+		"                      method, and the commands that measure what the\n"
+		"                      calibration lacks; with --measure, first the one-device\n"
+		"                      runs of its local boxes (nodebw heat --radius --fields)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Times in seconds; bandwidth in GB/s = 1e9 B/s; one halo plane = 8 N^2 bytes.\n"
@@ -80,7 +100,8 @@ static int one_version(const char *t, void *ctx, char *err, size_t errlen)
 
 /* What the command line asks for. */
 struct predict_opts {
-	const char *file, *results;
+	const char *file, *results, *measure_out, *app;
+	bool measure, gpus_default;
 	int ns[MAX_LIST], gs[MAX_LIST], nn, ng, steps;
 	bool vers[5], json;
 	enum nbw_kbar_rule rule;
@@ -126,6 +147,16 @@ static int parse_option(int ch, char **argv, struct predict_opts *o, bool *any_v
 	case 'R':
 		o->results = optarg;
 		return 0;
+	case 'M':
+		o->measure = true;
+		return 0;
+	case 'A':
+		o->app = optarg;
+		return 0;
+	case 'O':
+		o->measure = true;
+		o->measure_out = optarg;
+		return 0;
 	case ':':
 		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 		return -1;
@@ -144,7 +175,8 @@ static int parse_args(int argc, char **argv, struct predict_opts *o, char *err, 
 		{"gpus", required_argument, NULL, 'g'},    {"version", required_argument, NULL, 'v'},
 		{"steps", required_argument, NULL, 's'},   {"kbar-rule", required_argument, NULL, 'r'},
 		{"json", no_argument, NULL, 'j'},          {"help", no_argument, NULL, 'h'},
-		{"results", required_argument, NULL, 'R'},
+		{"results", required_argument, NULL, 'R'}, {"measure", no_argument, NULL, 'M'},
+		{"measure-output", required_argument, NULL, 'O'}, {"app", required_argument, NULL, 'A'},
 		{NULL, 0, NULL, 0}};
 	memset(o, 0, sizeof(*o));
 	o->rule = NBW_KBAR_ALL;
@@ -162,6 +194,19 @@ static int parse_args(int argc, char **argv, struct predict_opts *o, char *err, 
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (o->app && o->file && !o->nn) {
+		if (!o->ng) { /* G = 2 and 4, or the app's own decomposition's */
+			o->gs[o->ng++] = 2;
+			o->gs[o->ng++] = 4;
+			o->gpus_default = true;
+		}
+		return 0;
+	}
+	if (o->app) {
+		snprintf(err, errlen, "--app takes --calibration FILE and --gpus LIST (not --n; "
+				      "see 'nodebw predict --help')");
 		return -1;
 	}
 	if (!o->file || !o->nn || !o->ng) {
@@ -354,6 +399,40 @@ static bool row_finite(const struct predict_row *r, char *err, size_t errlen)
 	return true;
 }
 
+/* After nodebw predict --measure: at an N where the calibration has the one-device slab run
+ * and its co-run of exactly this G (the one-device model's own measurements) but no run of
+ * the versions (the compute-calibrated and fitted models carry their terms over from other
+ * sizes, as their validation did not), the one-device model is the one measured here. */
+static void measured_here(const struct nbw_calib *c, const struct predict_row *r,
+			  struct nbw_advice *adv)
+{
+	if (r->orc || adv->model == NBW_MODEL_ONEDEV)
+		return;
+	int planes = (r->n - 2 + r->g - 1) / r->g;
+	bool slab = false, corun = false;
+	for (size_t i = 0; i < c->nslab; i++)
+		slab |= c->slab[i].n == r->n && c->slab[i].planes == planes;
+	for (size_t i = 0; i < c->ncorun; i++)
+		corun |= c->corun[i].n == r->n && c->corun[i].g == r->g &&
+			 c->corun[i].per_device == (r->v >= 3);
+	for (size_t i = 0; i < c->ncs; i++)
+		if (c->cs[i].n == r->n)
+			return;
+	for (size_t i = 0; i < c->nvs; i++)
+		if (c->vs[i].n == r->n)
+			return;
+	if (!slab || !corun)
+		return;
+	enum nbw_model_id was = adv->model;
+	adv->model = NBW_MODEL_ONEDEV;
+	adv->validated = adv->on && !isnan(adv->on->mape[NBW_MODEL_ONEDEV]);
+	adv->mape = adv->validated ? adv->on->mape[NBW_MODEL_ONEDEV] : NAN;
+	snprintf(adv->why, sizeof(adv->why), "N=%d: the calibration has the one-device run of "
+		 "this slab and its co-run (nodebw predict --measure) but no run of the versions, "
+		 "so the %s model would carry its terms over from other sizes; the one-device "
+		 "model is the one measured at this N", r->n, nbw_model_name(was));
+}
+
 /* The model to trust for \p r and the range warnings of its (N, G, version). */
 static void advise(const struct nbw_calib *c, const char *val_from, const struct predict_row *r,
 		   struct predict_advice *a)
@@ -366,6 +445,7 @@ static void advise(const struct nbw_calib *c, const char *val_from, const struct
 	nbw_recommend(c->valid, val_from, r->g, r->vn, can, &a->adv);
 	const double t[NBW_MODEL_COUNT] = {r->p.total_s, r->od.total_s, r->ap.total_s,
 					   r->e.total_s};
+	measured_here(c, r, &a->adv);
 	a->total_s = t[a->adv.model];
 	a->nwarn = nbw_range_check(c, r->n, r->g, r->vn, a->warn);
 }
@@ -410,6 +490,32 @@ static int predict_all(const struct predict_opts *o, const struct nbw_calib *c,
 	return 0;
 }
 
+/* predict --measure --app: the one-device runs of the busiest local box of every
+ * decomposition asked for (nodebw-heat as the compute), measured and added. */
+static int measure_app(struct nbw_calib *c, const struct nbw_app *a, const struct predict_opts *o,
+		       char *err, size_t errlen)
+{
+	struct nbw_measure_box boxes[MAX_LIST * 4];
+	int nb = 0;
+	for (int j = 0; j < o->ng && a->compute == NBW_APP_COMPUTE_KERNEL; j++) {
+		int d[NBW_APP_MAX_DECOMPS][3];
+		int nd = nbw_app_decomps(a, o->gs[j], d, NBW_APP_MAX_DECOMPS);
+		for (int i = 0; i < nd && nb < (int)(sizeof(boxes) / sizeof(boxes[0])); i++) {
+			long in[3];
+			struct nbw_measure_box *b = &boxes[nb++];
+			b->radius = a->radius;
+			b->fields = a->fields;
+			nbw_app_local_box(a, d[i], (const int[3]){0, 0, 0}, in, b->box);
+		}
+	}
+	struct nbw_measure_req mr = {.calib_path = o->file, .out_path = o->measure_out,
+				     .boxes = boxes, .nboxes = nb,
+				     .steps = c->steps ? c->steps : (int)fmin(a->steps, 100.0),
+				     .log = stderr};
+	char written[4096];
+	return nbw_predict_measure(c, &mr, written, sizeof(written), err, errlen);
+}
+
 int nbw_predict_main(int argc, char **argv)
 {
 	struct predict_opts o;
@@ -422,12 +528,45 @@ int nbw_predict_main(int argc, char **argv)
 	struct nbw_calib c;
 	if (nbw_calib_load(o.file, &c, err, sizeof(err)))
 		goto usage_error;
+	if (o.app) {
+		struct nbw_app app;
+		int arc = nbw_app_load(o.app, &app, err, sizeof(err));
+		if (arc == 0 && !nbw_app_decomp_open(&app) && o.gpus_default) {
+			/* the default G: the app's own */
+			o.gs[0] = app.decomp[0] * app.decomp[1] * app.decomp[2];
+			o.ng = 1;
+		}
+		if (arc == 0 && o.measure && measure_app(&c, &app, &o, err, sizeof(err))) {
+			nbw_calib_free(&c);
+			fprintf(stderr, "nodebw: error: %s\n", err);
+			return 1;
+		}
+		if (arc == 0)
+			arc = nbw_predict_app(&c, &app, o.app, o.file, o.gs, o.ng, o.json, stdout, err,
+					      sizeof(err));
+		nbw_calib_free(&c);
+		if (arc)
+			goto usage_error;
+		return 0;
+	}
 	if (!o.steps)
 		o.steps = c.steps;
 	if (!o.steps) {
 		snprintf(err, sizeof(err), "%s has no \"steps\": give --steps", o.file);
 		nbw_calib_free(&c);
 		goto usage_error;
+	}
+	if (o.measure) {
+		struct nbw_measure_req mr = {.calib_path = o.file, .out_path = o.measure_out,
+					     .ns = o.ns, .nn = o.nn, .gs = o.gs, .ng = o.ng,
+					     .steps = c.steps ? c.steps : o.steps, .log = stderr};
+		memcpy(mr.vers, o.vers, sizeof(mr.vers));
+		char written[4096];
+		if (nbw_predict_measure(&c, &mr, written, sizeof(written), err, sizeof(err))) {
+			nbw_calib_free(&c);
+			fprintf(stderr, "nodebw: error: %s\n", err);
+			return 1;
+		}
 	}
 	/* The validation to recommend by: the calibration's own, or --results'. */
 	char val_from[1200];

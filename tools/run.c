@@ -230,6 +230,7 @@ int nbw_run_report(const struct nbw_run_opts *ro, const char *dir,
 	}
 	if (in.calib) {
 		json_t *j = nbw_calib_to_json(in.calib);
+		nbw_calib_app_validation_json(j, in.nfiles ? in.docs[0] : NULL);
 		char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 		json_decref(j);
 		rc = text ? nbw_write_atomic(cal, text, strlen(text), err, errlen) : -1;

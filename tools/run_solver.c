@@ -6,6 +6,7 @@
  * doc/model.md for what the runs feed and doc/run.md for the stages.
  */
 #include "run_solver.h"
+#include "run_appval.h"
 #include "runterm.h"
 
 #include <signal.h>
@@ -272,9 +273,10 @@ int nbw_run_solver(const struct nbw_run_opts *ro, const struct nbw_probe_opts *o
 	 * round so far) ends before the limit, less what the report needs. */
 	s.limit = nbw_run_time_limit(ro);
 	s.limited = s.limit > 0.0;
-	s.deadline = s.limit - NBW_RUN_REPORT_RESERVE;
+	s.deadline = s.limit - NBW_RUN_REPORT_RESERVE - nbw_run_appval_reserve(&s);
 	json_object_set_new(s.info, "time_limit_s", s.limit > 0.0 ? json_real(s.limit) : json_null());
-	if (nbw_solver_planned_rounds(&s) || nbw_solver_extra_rounds(&s))
+	if (nbw_solver_planned_rounds(&s) || nbw_solver_extra_rounds(&s) ||
+	    nbw_run_app_validation(&s))
 		return -1;
 	return solver_finish(&s);
 }

@@ -132,7 +132,10 @@ static const struct nbw_stage stages[] = {
 	 nbw_stage_solver_wanted, nbw_stage_plane},
 	{"solver", "the heat solver's rounds in child processes (nodebw heat): cubic grids "
 	 "with baseline and v1-v4 (each also without its halo copies), slab shapes with the "
-	 "co-run probe, launch probe; extra rounds of unstable configurations", "results.json: solver, solver_runs, launch_probe, state",
+	 "co-run probe, launch probe; extra rounds of unstable configurations; then the "
+	 "application model's validation (the generalised solver on four configurations and "
+	 "the one-device runs of their local boxes)",
+	 "results.json: solver, solver_runs, launch_probe, app_validation, state",
 	 "with a time limit (quick: 300 s): what is left of it less 15 s for the report; "
 	 "else rounds x 20 s", est_solver, true, false, nbw_stage_solver_wanted,
 	 nbw_stage_solver},

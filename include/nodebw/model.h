@@ -154,6 +154,15 @@ struct nbw_lsample {
 	int rounds;               /**< rounds it is the fastest of */
 };
 
+/** A one-device run of an application's local box (nodebw heat --radius R --fields F
+ *  --nx --ny --nz, the generalised solver's one-device baseline; "local_boxes" in the
+ *  calibration): the fastest round's time per step. */
+struct nbw_boxrun {
+	int radius, fields;
+	long box[3];            /**< nx, ny, nz, ghosts included */
+	double step_s;
+};
+
 struct nbw_calib {
 	char source[512];
 	char device_kind[32];     /**< of the solver's devices ("host-plugin", "cuda", ...) */
@@ -178,6 +187,8 @@ struct nbw_calib {
 	size_t nlaunch;
 	struct nbw_corun *corun;  /**< the co-run probe (may be none) */
 	size_t ncorun;
+	struct nbw_boxrun *boxes; /**< one-device runs of local boxes (may be none) */
+	size_t nboxes;
 	/** What the run validated: each model's MAPE against the measured solver runtimes
 	 *  (include/nodebw/advice.h); NULL when the file does not say. */
 	struct nbw_validation *valid;
@@ -345,6 +356,14 @@ struct nbw_unstable {
  *  measure again: how many, into \p out (malloc'ed, NULL when none); -1 when out of
  *  memory. */
 long nbw_solver_unstable(json_t *runs, struct nbw_unstable **out);
+/** Add the one-device runs, co-run probes and launch probes of results documents \p docs
+ *  (`nodebw heat`'s results.json, one per round) to \p c as nbw_calib_from_results reads
+ *  them (a configuration: its fastest round); the calibration's device kind, hidden helpers
+ *  and steps stay. 0, or -1 out of memory (nodebw predict --measure). */
+int nbw_calib_add_solver_docs(struct nbw_calib *c, json_t *const *docs, size_t ndocs);
+/** The run's application-model validation (results \p doc's "app_validation") copied into
+ *  calibration document \p j's "validation" as "applications" (nothing when none). */
+void nbw_calib_app_validation_json(json_t *j, json_t *doc);
 /** Read a calibration file: file:line:col for malformed JSON, file: key for bad fields. */
 int nbw_calib_load(const char *path, struct nbw_calib *c, char *err, size_t errlen);
 /** The same on a calibration already in memory (\p len bytes; \p path names it in errors):

@@ -175,6 +175,9 @@ struct nbw_validation;
  *  is nbw_model_summary's (the whole summary, or {"solver": that}): each model's MAPE per
  *  (G, version) as the accuracy table computed it. 0, or -1 out of memory. */
 int nbw_model_validation(json_t *summary, struct nbw_validation *out);
+/** The application model's validation of nodebw run (results' "app_validation"), on the
+ *  models page (report/app_validation.c). */
+void nbw_report_app_validation(struct nbw_rdoc *r, const struct nbw_rinput *in);
 
 /** The summary that opens the report and ends `nodebw run` (summary.c): per path the
  *  large-size and best bandwidth, the fraction of theoretical and the small-size latency;

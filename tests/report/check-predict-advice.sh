@@ -108,7 +108,7 @@ print(sorted(w), round(w["N"]["factor"], 3), round(w["G"]["factor"], 3),
       r["recommended"]["model"], r["recommended"]["validated_on"]["at_this_G"])
 PY
 check "--json: N 512/76, G 8/4, halo plane 2097152/46208, the command, the model" \
-	grep -qx "\['G', 'N', 'halo plane'\] 6.737 2.0 45.39 nodebw run --solver-n 40,52,64,76,512 one-device False" "$tmp/w"
+	grep -qx "\['G', 'N', 'halo plane', 'slab'\] 6.737 2.0 45.39 nodebw run --solver-n 40,52,64,76,512 one-device False" "$tmp/w"
 sed 's/^/#   /' "$tmp/w"
 
 # The validation stored in the calibration (as nodebw run stores it, here made from the
