@@ -151,6 +151,11 @@ void nbw_link_health_print(FILE *f, json_t *verdicts, bool all)
 	json_t *c = json_object_get(verdicts, "link_health_counts");
 	if (!json_is_array(lh))
 		return;
+	if (!json_array_size(lh)) {
+		fprintf(f, "Link health: not judged: no device of the results recorded its links' "
+			   "health (no topology, or only host memory)\n");
+		return;
+	}
 	fprintf(f, "Link health: %zu entries: %lld pass, %lld fail, %lld warning, %lld not "
 		   "judged (limits: %s)\n", json_array_size(lh),
 		(long long)json_integer_value(json_object_get(c, "pass")),
@@ -158,11 +163,6 @@ void nbw_link_health_print(FILE *f, json_t *verdicts, bool all)
 		(long long)json_integer_value(json_object_get(c, "warning")),
 		(long long)json_integer_value(json_object_get(c, "not judged")),
 		s(verdicts, "link_health_limits"));
-	if (!json_array_size(lh)) {
-		fprintf(f, "  no device of the results recorded its links' health (no topology, "
-			   "or only host memory)\n");
-		return;
-	}
 	size_t i, shown = 0, nj = 0;
 	json_t *e;
 	json_array_foreach(lh, i, e) {
