@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The planner (include/nodebw/plan.h): pure data, no backend. */
 #include "nodebw/plan.h"
+#include "plan_priv.h"
 #include "nodebw/chase.h"
 
 #include <stdio.h>
@@ -138,7 +139,7 @@ void nbw_plan_matrix_sizes_upto(const struct nbw_sizes *v, uint64_t max_bytes, s
 
 /* ---- series ------------------------------------------------------------------------- */
 
-static struct nbw_series_plan *add(struct nbw_plan *p)
+struct nbw_series_plan *nbw_plan_add(struct nbw_plan *p)
 {
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 32;
@@ -153,10 +154,10 @@ static struct nbw_series_plan *add(struct nbw_plan *p)
 	return e;
 }
 
-static int add_skip(struct nbw_plan *p, const struct nbw_series_kind *k, enum nbw_mode mode,
-		    enum nbw_hostmem mem, const char *what, const char *why)
+int nbw_plan_add_skip(struct nbw_plan *p, const struct nbw_series_kind *k, enum nbw_mode mode,
+		      enum nbw_hostmem mem, const char *what, const char *why)
 {
-	struct nbw_series_plan *e = add(p);
+	struct nbw_series_plan *e = nbw_plan_add(p);
 	if (!e)
 		return -1;
 	e->kind = k;
@@ -176,14 +177,14 @@ static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kin
 	snprintf(what, sizeof(what), "%s %s %s", nbw_mode_name(mode), nbw_hostmem_name(mem),
 		 k->pattern);
 	if (caps->supports && caps->supports(caps->ctx, k->dir, mode, mem, why, sizeof(why)))
-		return add_skip(out, k, mode, mem, what, why);
+		return nbw_plan_add_skip(out, k, mode, mem, what, why);
 	if (mode == NBW_MODE_PARALLEL && (k->conc == NBW_CONC_ALL || k->conc == NBW_CONC_RING ||
 					  k->conc == NBW_CONC_A2A))
-		return add_skip(out, k, mode, mem, what,
+		return nbw_plan_add_skip(out, k, mode, mem, what,
 				"the parallel mode spreads one copy over every host core already; "
 				"several at once would only share the same cores");
 	if (mode == NBW_MODE_CHASE && k->conc != NBW_CONC_SINGLE)
-		return add_skip(out, k, mode, mem, what,
+		return nbw_plan_add_skip(out, k, mode, mem, what,
 				"a pointer chase is one thread's dependent loads on one path: a "
 				"latency, measured on each path alone");
 	size_t max = (size_t)d->nd * (size_t)d->nd + 1;
@@ -195,7 +196,7 @@ static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kin
 		snprintf(why, sizeof(why), "needs %d devices; %s %d", k->min_devices,
 			 d->named ? "--devices lists" : "the API has", d->nd);
 		free(sets);
-		return add_skip(out, k, mode, mem, what, why);
+		return nbw_plan_add_skip(out, k, mode, mem, what, why);
 	}
 	bool peer_axis = k->dir == NBW_P2P && caps->peer_control && sets[0].src[0] != sets[0].dst[0];
 	/* A kernel (or a chase) on the destination device reads the source's memory through
@@ -205,7 +206,7 @@ static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kin
 	if (peer_only && o->peer[1]) {
 		char w2[128];
 		snprintf(w2, sizeof(w2), "%s, peer access disabled", what);
-		rc = add_skip(out, k, mode, mem, w2,
+		rc = nbw_plan_add_skip(out, k, mode, mem, w2,
 			      "a kernel on the destination device reads the source device's memory "
 			      "through the peer pointer, which needs peer access enabled");
 	}
@@ -216,7 +217,7 @@ static int plan_kind(const struct nbw_probe_opts *o, const struct nbw_series_kin
 			for (int bp = 0; bp < 3 && rc == 0; bp++) {
 				if (!o->bind[bp])
 					continue;
-				struct nbw_series_plan *e = add(out);
+				struct nbw_series_plan *e = nbw_plan_add(out);
 				if (!e) {
 					rc = -1;
 					break;
@@ -252,7 +253,7 @@ int nbw_plan_series(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		char why[NBW_REASON_LEN] = "";
 		const char *iface = caps->interface(dir, (enum nbw_mode)mode, why, sizeof(why));
 		if (!iface) {
-			if (add_skip(out, NULL, (enum nbw_mode)mode, NBW_HOSTMEM_NONE,
+			if (nbw_plan_add_skip(out, NULL, (enum nbw_mode)mode, NBW_HOSTMEM_NONE,
 				     nbw_mode_name((enum nbw_mode)mode), why))
 				return -1;
 			continue;

@@ -5,35 +5,7 @@
 #include <string.h>
 
 #include "nodebw/plan.h"
-
-static struct nbw_series_plan *add(struct nbw_plan *p)
-{
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 32;
-		struct nbw_series_plan *v = realloc(p->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		p->v = v;
-		p->cap = cap;
-	}
-	struct nbw_series_plan *e = &p->v[p->n++];
-	memset(e, 0, sizeof(*e));
-	return e;
-}
-
-static int skip(struct nbw_plan *p, const struct nbw_series_kind *k, enum nbw_mode mode,
-		enum nbw_hostmem mem, const char *what, const char *why)
-{
-	struct nbw_series_plan *e = add(p);
-	if (!e)
-		return -1;
-	e->kind = k;
-	e->mode = mode;
-	e->mem = mem;
-	snprintf(e->what, sizeof(e->what), "%s", what);
-	snprintf(e->skip, sizeof(e->skip), "%s", why && *why ? why : "not possible");
-	return 0;
-}
+#include "plan_priv.h"
 
 static void link(struct nbw_plan_set *set, struct nbw_face_plan *fp, int a, int b,
 		 enum nbw_face f)
@@ -84,7 +56,7 @@ static struct nbw_series_plan *series(struct nbw_plan *out, const struct nbw_ser
 				      enum nbw_hostmem mem, enum nbw_peer peer, const char *iface,
 				      const struct nbw_face_shape *sh, enum nbw_face_method m)
 {
-	struct nbw_series_plan *e = add(out);
+	struct nbw_series_plan *e = nbw_plan_add(out);
 	if (!e)
 		return NULL;
 	e->kind = k;
@@ -116,11 +88,11 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		snprintf(why, sizeof(why), "the backend has no face copies");
 	if (!iface) {
 		label(sh, "faces", m, mode, NBW_HOSTMEM_NONE, what, sizeof(what));
-		return skip(out, kf, mode, NBW_HOSTMEM_NONE, what, why);
+		return nbw_plan_add_skip(out, kf, mode, NBW_HOSTMEM_NONE, what, why);
 	}
 	if (d->nd < 1) {
 		label(sh, "faces", m, mode, NBW_HOSTMEM_NONE, what, sizeof(what));
-		return skip(out, kf, mode, NBW_HOSTMEM_NONE, what, "no device");
+		return nbw_plan_add_skip(out, kf, mode, NBW_HOSTMEM_NONE, what, "no device");
 	}
 	if (dir != NBW_P2P) {
 		for (int mem = 0; mem < NBW_HOSTMEM_NONE; mem++) {
@@ -130,7 +102,7 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 			    caps->supports(caps->ctx, dir, mode, (enum nbw_hostmem)mem, why,
 					   sizeof(why))) {
 				label(sh, "faces", m, mode, (enum nbw_hostmem)mem, what, sizeof(what));
-				if (skip(out, kf, mode, (enum nbw_hostmem)mem, what, why))
+				if (nbw_plan_add_skip(out, kf, mode, (enum nbw_hostmem)mem, what, why))
 					return -1;
 				continue;
 			}
@@ -175,7 +147,7 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		if (d->nd < kx->min_devices) {
 			snprintf(why, sizeof(why), "needs %d devices; %s %d", kx->min_devices,
 				 d->named ? "--devices lists" : "the API has", d->nd);
-			if (skip(out, kx, mode, NBW_HOSTMEM_NONE, what, why))
+			if (nbw_plan_add_skip(out, kx, mode, NBW_HOSTMEM_NONE, what, why))
 				return -1;
 			continue;
 		}
@@ -207,7 +179,7 @@ int nbw_plan_faces(const struct nbw_probe_opts *o, enum nbw_dir dir,
 					return -1;
 		}
 	if (!any && o->nfaces)
-		return skip(out, nbw_series_kind_find(dir, NBW_CONC_FACE), NBW_MODE_SYNC,
+		return nbw_plan_add_skip(out, nbw_series_kind_find(dir, NBW_CONC_FACE), NBW_MODE_SYNC,
 			    NBW_HOSTMEM_NONE, "faces",
 			    "the face probes run in the sync and async modes; --mode names neither");
 	return 0;
