@@ -39,13 +39,8 @@ long long topo_aer_parse(const char *text)
 
 static long long read_aer(const char *dir, const char *name)
 {
-	char *path = NULL, *text = NULL, why[64];
-	size_t n;
-	if (asprintf(&path, "%s/%s", dir, name) < 0)
-		return -1;
-	int rc = nbw_readfile(path, 64 * 1024, &text, &n, why, sizeof(why));
-	free(path);
-	if (rc)
+	char *text;
+	if (topo_sysfs_file(dir, name, &text))
 		return -1;
 	long long v = topo_aer_parse(text);
 	free(text);

@@ -12,17 +12,23 @@
 #include "nodebw/readfile.h"
 #include "topo_int.h"
 
-/* First line of DIR/NAME into buf; 0, or -1 when absent, unreadable or not a regular file
- * (a fixture's sys/ is the user's: a FIFO there must not hang the command). */
-static int read_line(const char *dir, const char *name, char *buf, size_t len)
+int topo_sysfs_file(const char *dir, const char *name, char **text)
 {
-	char *path = NULL, *text = NULL, why[64];
+	char *path = NULL, why[64];
 	size_t n;
+	*text = NULL;
 	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -1;
-	int rc = nbw_readfile(path, 64 * 1024, &text, &n, why, sizeof(why));
+	int rc = nbw_readfile(path, 64 * 1024, text, &n, why, sizeof(why));
 	free(path);
-	if (rc)
+	return rc ? -1 : 0;
+}
+
+/* First line of DIR/NAME into buf; 0, or -1 when absent, unreadable or not a regular file. */
+static int read_line(const char *dir, const char *name, char *buf, size_t len)
+{
+	char *text;
+	if (topo_sysfs_file(dir, name, &text))
 		return -1;
 	text[strcspn(text, "\n")] = '\0';
 	snprintf(buf, len, "%s", text);

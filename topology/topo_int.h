@@ -202,6 +202,10 @@ void topo_sysfs_read_link(const char *dir, const char *prefix, struct nbw_pcie *
 
 /* health_sysfs.c: the PCIe chain (device, bridges, root port) with AER counters */
 long long topo_aer_parse(const char *text);
+/** The text of sysfs file DIR/NAME (at most 64 KiB) in *text, to free; 0, or -1 when absent,
+ *  unreadable or not a regular file (a fixture's sys/ is the user's: a FIFO there must not
+ *  hang the command). */
+int topo_sysfs_file(const char *dir, const char *name, char **text);
 void topo_health_sysfs(const char *root, const char *bus_id, struct nbw_link_health *h);
 /* health_json.c: a device's "link_health" object (topology JSON), and the vendor answers
  * of links.json devices[].health (read and written) */
