@@ -28,7 +28,7 @@ void nbw_report_app_validation(struct nbw_rdoc *r, const struct nbw_rinput *in)
 		struct nbw_rv_appval v;
 		if (!skipped && !nbw_rv_appval_row(doc, 0, &v))
 			continue;
-		nbw_rdoc_heading(r, 2, "The application model against the generalised solver");
+		nbw_rdoc_heading(r, 3, "The application model against the generalised solver");
 		if (skipped) {
 			nbw_rdoc_para(r, "Not validated: %s.", skipped);
 			continue;

@@ -133,7 +133,7 @@ static int conf_round(struct nbw_solver_run *s, const struct nbw_app *a, const c
 	nbw_arg(&b, "--nz");
 	nbw_arg(&b, "%ld", box[2]);
 	size_t kids = json_array_size(s->children);
-	if (nbw_solver_child(s, &b, (int)a->steps, APPVAL_REPS, r, "calibration"))
+	if (nbw_solver_child(s, &b, (int)a->steps, APPVAL_REPS, r, "app-calibration"))
 		return -1;
 	json_t *last = json_array_get(s->children, kids);
 	*first_status = (int)json_integer_value(json_object_get(last, "exit_status"));
