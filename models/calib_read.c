@@ -698,7 +698,8 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	    read_cs(c, json_object_get(j, "compute_only"), err, errlen) ||
 	    read_launch(c, json_object_get(j, "launch"), err, errlen) ||
 	    read_corun(c, json_object_get(j, "corun"), err, errlen) ||
-	    nbw_calib_boxes_read(c, json_object_get(j, "local_boxes"), err, errlen))
+	    nbw_calib_boxes_read(c, json_object_get(j, "local_boxes"), err, errlen) ||
+	    nbw_calib_faces_read(c, json_object_get(j, "faces"), err, errlen))
 		return -1;
 	json_t *val = json_object_get(j, "validation");
 	if (val) {
