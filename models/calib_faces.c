@@ -76,6 +76,13 @@ int nbw_calib_faces_from_results(struct nbw_calib *c, json_t *measurements)
 	return 0;
 }
 
+int nbw_calib_add_face_doc(struct nbw_calib *c, json_t *doc)
+{
+	struct nbw_rv_doc d;
+	nbw_rv_doc_read(doc, &d);
+	return nbw_calib_faces_from_results(c, d.measurements);
+}
+
 json_t *nbw_calib_faces_json(const struct nbw_calib *c)
 {
 	json_t *a = json_array();

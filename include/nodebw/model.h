@@ -388,6 +388,9 @@ long nbw_solver_unstable(json_t *runs, struct nbw_unstable **out);
  *  them (a configuration: its fastest round); the calibration's device kind, hidden helpers
  *  and steps stay. 0, or -1 out of memory (nodebw predict --measure). */
 int nbw_calib_add_solver_docs(struct nbw_calib *c, json_t *const *docs, size_t ndocs);
+/** Add the OpenMP face probes of results document \p doc (`nodebw probe --faces`) to \p c's
+ *  "faces" (models/calib_faces.c). 0, or -1 out of memory. */
+int nbw_calib_add_face_doc(struct nbw_calib *c, json_t *doc);
 /** The run's application-model validation (results \p doc's "app_validation") copied into
  *  calibration document \p j's "validation" as "applications" (nothing when none). */
 void nbw_calib_app_validation_json(json_t *j, json_t *doc);
