@@ -189,7 +189,7 @@ int nbw_solver_probe_child(struct nbw_solver_run *s, struct nbw_argbuf *a, const
 		nbw_merge_child(s->doc, cdir, field, json_string(tag), purpose, &st);
 	nbw_remove_results_dir(cdir);
 	free(cdir);
-	json_array_append_new(s->children, json_pack("{s:i, s:s, s:o, s:i, s:i}", "round", 0,
+	json_array_append_new(s->children, json_pack("{s:i, s:s, s:o, s:i, s:i}", "round", 1,
 						     "purpose", purpose, "argv", args_json(a),
 						     "exit_status", crc, "measurements",
 						     (int)st.measurements));
