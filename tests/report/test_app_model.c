@@ -151,12 +151,19 @@ static void test_overlap(void **state)
 	assert_true(p.overlap);
 	assert_true(REL(p.boundary_s, 0.01 * 380.0 / 2000.0) < 1e-12);
 	assert_true(REL(p.step_s, 0.01) < 1e-12);
-	/* On host-plugin devices without hidden helpers nothing runs beside the host thread. */
+	/* On host-plugin devices without hidden helpers nothing runs beside the host thread;
+	 * the 4 host threads' row copies of the strided faces take turns: x 4. */
 	snprintf(c.device_kind, sizeof(c.device_kind), "host-plugin");
 	c.hidden_helpers = 0;
 	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, a.copy, &p, NULL, 0), 0);
 	assert_false(p.overlap);
-	assert_true(REL(p.step_s, 0.01 + 6.336e-7) < 1e-9);
+	assert_true(REL(p.step_s, 0.01 + 4 * 6.336e-7) < 1e-9);
+	assert_non_null(strstr(p.exchange_from, "row copies take turns (x G)"));
+	/* Packed messages share the CPUs instead (none here: 0 host CPUs known, x 1):
+	 * 2 x (3.168e-7 + 7.92e-3). */
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, NBW_APP_PACK, &p, NULL, 0),
+			 0);
+	assert_true(REL(p.exchange_s, 2 * (3.168e-7 + 7.92e-3)) < 1e-9);
 }
 
 /* The decompositions of G = 4 of a 22^3 grid: all six; z first. A 4-point axis (radius 1,
