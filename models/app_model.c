@@ -292,75 +292,17 @@ static void busiest(const struct nbw_app *a, const int d[3], struct nbw_app_pred
 		out->neighbours += d[i] >= 3 ? 2 : d[i] == 2 ? 1 : 0;
 }
 
-int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const int decomp[3],
-		    enum nbw_app_exchange exchange, enum nbw_app_copy copy,
-		    struct nbw_app_pred *out, char *why, size_t whylen)
+/* The exchange: every face with a neighbour sends one message (doc/model.md); \p k the
+ * compute's seconds per point (the pack kernels' estimate), \p lstep the launch probe's
+ * per-device step. 0, or -1 with \p why. */
+static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
+			  const int decomp[3], enum nbw_app_exchange exchange,
+			  enum nbw_app_copy copy, double k, double lstep, struct nbw_app_pred *out,
+			  char *why, size_t whylen)
 {
-	memset(out, 0, sizeof(*out));
-	memcpy(out->decomp, decomp, sizeof(out->decomp));
-	out->g = decomp[0] * decomp[1] * decomp[2];
-	out->exchange = exchange;
-	out->copy = copy;
-	if (out->g < 2 || !nbw_app_decomp_fits(a, decomp)) {
-		say(why, whylen, "%dx%dx%d does not split the grid %ldx%ldx%ld with at least %d "
-			"interior points per device", decomp[0], decomp[1], decomp[2], a->grid[0],
-		    a->grid[1], a->grid[2], a->radius);
-		return -1;
-	}
-	const char *v = paper_version(exchange, a->overlap);
-	if (paper_case(a, decomp) && copy == NBW_APP_RECT && v[0] &&
-	    a->steps <= NBW_STEPS_MAX) {
-		busiest(a, decomp, out);
-		out->face_bytes[2] = nbw_app_face_bytes((double)out->box[0] * out->box[1], 1, 1, 8);
-		if (from_version(c, a, v, out, why, whylen))
-			return -1;
-		out->dominant = dominant(out);
-		return 0;
-	}
-	busiest(a, decomp, out);
-	/* Compute: one device's local box, then G devices at once. */
-	double one, k;
-	char how[160];
-	if (a->compute == NBW_APP_COMPUTE_KERNEL) {
-		if (kernel_k(c, a, out->box, &k, &out->box_measured, out->compute_from,
-			     sizeof(out->compute_from))) {
-			say(why, whylen, "the application model needs one-device runs of the "
-					 "solver (k_slab or k in the calibration)");
-			return -1;
-		}
-		one = nbw_app_box_compute_s(k, out->box, a->radius);
-	} else if (a->compute == NBW_APP_COMPUTE_POINT) {
-		k = a->compute_seconds;
-		one = nbw_app_box_compute_s(k, out->box, a->radius);
-		out->box_measured = true;
-		say(out->compute_from, sizeof(out->compute_from), "the app's %.3g s per point",
-		    k);
-	} else {
-		double pts = nbw_app_box_points(a->compute_box, a->radius);
-		k = a->compute_seconds / pts;
-		one = nbw_app_box_compute_s(k, out->box, a->radius);
-		out->box_measured = memcmp(a->compute_box, out->box, sizeof(out->box)) == 0;
-		say(out->compute_from, sizeof(out->compute_from), "the app's %.4g s per step of "
-			"%ldx%ldx%ld, scaled by points", a->compute_seconds, a->compute_box[0],
-		    a->compute_box[1], a->compute_box[2]);
-	}
-	out->concurrency = concurrency(c, out->g, how, sizeof(how));
-	size_t at = strlen(out->compute_from);
-	say(out->compute_from + at, sizeof(out->compute_from) - at, ", %s", how);
-	out->compute_s = one * out->concurrency;
-	/* The boundary: the points within radius of a shared face, computed before the
-	 * exchange when it overlaps. */
-	double inner = 1.0, pts = nbw_app_box_points(out->box, a->radius);
-	for (int i = 0; i < 3; i++) {
-		long shared = decomp[i] >= 3 ? 2 : decomp[i] == 2 ? 1 : 0;
-		long left = out->interior[i] - shared * a->radius;
-		inner *= (double)(left > 0 ? left : 0);
-	}
-	out->boundary_s = pts > 0.0 ? out->compute_s * (pts - inner) / pts : 0.0;
-	/* Exchange: every face with a neighbour sends one message. */
 	double ex = 0.0, ex_rows = 0.0;
 	/* The launch probe's per-device step holds each thread's two launches. */
-	double lstep = nbw_calib_launch_step(c, true, out->g), launch1 = lstep / 2.0;
+	double launch1 = lstep / 2.0;
 	int probed = 0, nearest = 0, curves = 0;
 	char fromf[3][160] = {"", "", ""};
 	for (int i = 0; i < 3; i++) {
@@ -441,6 +383,78 @@ int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const in
 		    turns ? "; the host threads' row copies take turns (x G)"
 		    : oversub > 1.0 ? "; host threads share the CPUs" : "");
 	}
+	return 0;
+}
+
+int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const int decomp[3],
+		    enum nbw_app_exchange exchange, enum nbw_app_copy copy,
+		    struct nbw_app_pred *out, char *why, size_t whylen)
+{
+	memset(out, 0, sizeof(*out));
+	memcpy(out->decomp, decomp, sizeof(out->decomp));
+	out->g = decomp[0] * decomp[1] * decomp[2];
+	out->exchange = exchange;
+	out->copy = copy;
+	if (out->g < 2 || !nbw_app_decomp_fits(a, decomp)) {
+		say(why, whylen, "%dx%dx%d does not split the grid %ldx%ldx%ld with at least %d "
+			"interior points per device", decomp[0], decomp[1], decomp[2], a->grid[0],
+		    a->grid[1], a->grid[2], a->radius);
+		return -1;
+	}
+	const char *v = paper_version(exchange, a->overlap);
+	if (paper_case(a, decomp) && copy == NBW_APP_RECT && v[0] &&
+	    a->steps <= NBW_STEPS_MAX) {
+		busiest(a, decomp, out);
+		out->face_bytes[2] = nbw_app_face_bytes((double)out->box[0] * out->box[1], 1, 1, 8);
+		if (from_version(c, a, v, out, why, whylen))
+			return -1;
+		out->dominant = dominant(out);
+		return 0;
+	}
+	busiest(a, decomp, out);
+	/* Compute: one device's local box, then G devices at once. */
+	double one, k;
+	char how[160];
+	if (a->compute == NBW_APP_COMPUTE_KERNEL) {
+		if (kernel_k(c, a, out->box, &k, &out->box_measured, out->compute_from,
+			     sizeof(out->compute_from))) {
+			say(why, whylen, "the application model needs one-device runs of the "
+					 "solver (k_slab or k in the calibration)");
+			return -1;
+		}
+		one = nbw_app_box_compute_s(k, out->box, a->radius);
+	} else if (a->compute == NBW_APP_COMPUTE_POINT) {
+		k = a->compute_seconds;
+		one = nbw_app_box_compute_s(k, out->box, a->radius);
+		out->box_measured = true;
+		say(out->compute_from, sizeof(out->compute_from), "the app's %.3g s per point",
+		    k);
+	} else {
+		double pts = nbw_app_box_points(a->compute_box, a->radius);
+		k = a->compute_seconds / pts;
+		one = nbw_app_box_compute_s(k, out->box, a->radius);
+		out->box_measured = memcmp(a->compute_box, out->box, sizeof(out->box)) == 0;
+		say(out->compute_from, sizeof(out->compute_from), "the app's %.4g s per step of "
+			"%ldx%ldx%ld, scaled by points", a->compute_seconds, a->compute_box[0],
+		    a->compute_box[1], a->compute_box[2]);
+	}
+	out->concurrency = concurrency(c, out->g, how, sizeof(how));
+	size_t at = strlen(out->compute_from);
+	say(out->compute_from + at, sizeof(out->compute_from) - at, ", %s", how);
+	out->compute_s = one * out->concurrency;
+	/* The boundary: the points within radius of a shared face, computed before the
+	 * exchange when it overlaps. */
+	double inner = 1.0, pts = nbw_app_box_points(out->box, a->radius);
+	for (int i = 0; i < 3; i++) {
+		long shared = decomp[i] >= 3 ? 2 : decomp[i] == 2 ? 1 : 0;
+		long left = out->interior[i] - shared * a->radius;
+		inner *= (double)(left > 0 ? left : 0);
+	}
+	out->boundary_s = pts > 0.0 ? out->compute_s * (pts - inner) / pts : 0.0;
+	/* Exchange: every face with a neighbour sends one message. */
+	double lstep = nbw_calib_launch_step(c, true, out->g);
+	if (exchange_terms(c, a, decomp, exchange, copy, k, lstep, out, why, whylen))
+		return -1;
 	out->launch_s = lstep;
 	out->overlap = a->overlap && can_overlap(c);
 	out->step_s = nbw_app_step_s(out->overlap, out->compute_s, out->boundary_s, out->exchange_s,

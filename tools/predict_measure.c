@@ -202,6 +202,26 @@ static void out_path(const struct nbw_measure_req *r, char *buf, size_t len)
 		strcat(buf, "-measured.json");
 }
 
+/* The app's faces, once: OpenMP, the quick profile, pinned host memory, sync and async (as
+ * nodebw run's validation measures its configurations'), added to c's "faces". */
+static int measure_faces(struct nbw_calib *c, const struct nbw_measure_req *r, const char *dir,
+			 char *err, size_t errlen)
+{
+	char *argv[MAX_ARGS] = {"nodebw", "probe", "--api", "omp", "--quick", "--host-mem",
+				"pinned", "--mode", "sync,async", "--faces", (char *)r->faces};
+	if (r->log)
+		nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+			       "predict --measure: the faces of the local boxes %s", r->faces);
+	json_t *fdoc = NULL;
+	int rc = heat_child(argv, 11, dir, &fdoc, err, errlen);
+	if (rc == 0 && nbw_calib_add_face_doc(c, fdoc)) {
+		snprintf(err, errlen, "out of memory adding the measured faces");
+		rc = -1;
+	}
+	json_decref(fdoc);
+	return rc;
+}
+
 int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, char *written,
 			size_t writtenlen, char *err, size_t errlen)
 {
@@ -224,24 +244,7 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 	child_environment(c);
 	json_t *docs[(2 + 64) * NBW_MEASURE_MAX_ROUNDS];
 	size_t nd = 0;
-	int rc = 0;
-	json_t *fdoc = NULL;
-	if (faces) {
-		/* The app's faces, once: OpenMP, the quick profile, pinned host memory, sync
-		 * and async (as nodebw run's validation measures its configurations'). */
-		char *argv[MAX_ARGS] = {"nodebw", "probe", "--api", "omp", "--quick", "--host-mem",
-					"pinned", "--mode", "sync,async", "--faces", (char *)r->faces};
-		if (r->log)
-			nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
-				       "predict --measure: the faces of the local boxes %s",
-				       r->faces);
-		rc = heat_child(argv, 11, dir, &fdoc, err, errlen);
-		if (rc == 0 && nbw_calib_add_face_doc(c, fdoc)) {
-			snprintf(err, errlen, "out of memory adding the measured faces");
-			rc = -1;
-		}
-		json_decref(fdoc);
-	}
+	int rc = faces ? measure_faces(c, r, dir, err, errlen) : 0;
 	for (int round = 1; round <= NBW_MEASURE_MAX_ROUNDS && rc == 0 && !nbw_stop_requested &&
 			    (m.nshapes || m.ncopy || m.nboxes);
 	     round++) {
