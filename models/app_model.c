@@ -234,6 +234,37 @@ static void face_runs(const struct nbw_app *a, const long box[3], int i, double 
 	}
 }
 
+/* One message of the face normal to axis \p i of \p box, one field, from the calibration's
+ * face probes (the solver copies faces asynchronously: async first): host-staged DtoH +
+ * HtoD, device P2P. 1 with \p t, \p exact and \p from; 0 when the calibration has no probe
+ * of that face and method (every hop). */
+static int face_probe_s(const struct nbw_calib *c, const struct nbw_app *a, const long box[3],
+			int i, enum nbw_app_exchange e, enum nbw_app_copy copy, double *t,
+			bool *exact, char *from, size_t fromlen)
+{
+	static const char *const names[3] = {"x", "y", "z"};
+	const char *hops[2] = {e == NBW_APP_DEVICE ? "p2p" : "dtoh", "htod"};
+	const char *method = copy == NBW_APP_PACK ? "pack" : "rect";
+	int n = e == NBW_APP_HOST_STAGED ? 2 : 1;
+	char how[2][140];
+	*t = 0.0;
+	*exact = true;
+	for (int h = 0; h < n; h++) {
+		double x;
+		bool ex;
+		if (nbw_calib_face_s(c, box, a->radius, a->element_bytes, names[i], method, hops[h],
+				     "async", &x, &ex, how[h], sizeof(how[h])))
+			return 0;
+		*t += x;
+		*exact = *exact && ex;
+	}
+	if (n == 2)
+		say(from, fromlen, "%s + %s", how[0], how[1]);
+	else
+		say(from, fromlen, "%s", how[0]);
+	return 1;
+}
+
 /* Whether the devices run asynchronous work beside the host thread (model_ext.c). */
 static bool can_overlap(const struct nbw_calib *c)
 {
@@ -259,6 +290,100 @@ static void busiest(const struct nbw_app *a, const int d[3], struct nbw_app_pred
 	out->neighbours = 0;
 	for (int i = 0; i < 3; i++)
 		out->neighbours += d[i] >= 3 ? 2 : d[i] == 2 ? 1 : 0;
+}
+
+/* The exchange: every face with a neighbour sends one message (doc/model.md); \p k the
+ * compute's seconds per point (the pack kernels' estimate), \p lstep the launch probe's
+ * per-device step. 0, or -1 with \p why. */
+static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
+			  const int decomp[3], enum nbw_app_exchange exchange,
+			  enum nbw_app_copy copy, double k, double lstep, struct nbw_app_pred *out,
+			  char *why, size_t whylen)
+{
+	double ex = 0.0, ex_rows = 0.0;
+	/* The launch probe's per-device step holds each thread's two launches. */
+	double launch1 = lstep / 2.0;
+	int probed = 0, nearest = 0, curves = 0;
+	char fromf[3][160] = {"", "", ""};
+	for (int i = 0; i < 3; i++) {
+		int faces = decomp[i] >= 3 ? 2 : decomp[i] == 2 ? 1 : 0;
+		if (!faces)
+			continue;
+		double elems = (double)out->box[(i + 1) % 3] * out->box[(i + 2) % 3];
+		out->face_bytes[i] = nbw_app_face_bytes(elems, a->radius, a->fields,
+							 a->element_bytes);
+		double t;
+		bool exact;
+		int fr = face_probe_s(c, a, out->box, i, exchange, copy, &t, &exact, fromf[i],
+				      sizeof(fromf[i]));
+		if (fr < 0)
+			return -1;
+		if (fr == 1) {
+			if (copy == NBW_APP_RECT && i < 2)
+				ex_rows += faces * t * a->fields;
+			else
+				ex += faces * t * a->fields;
+			probed += exact;
+			nearest += !exact;
+			continue;
+		}
+		curves++;
+		double runs, run_bytes;
+		face_runs(a, out->box, i, &runs, &run_bytes);
+		if (copy == NBW_APP_PACK || runs <= a->fields) {
+			/* One contiguous copy of the message (pack: after a pack kernel, before
+			 * an unpack kernel; each one point's compute per element). */
+			if (message_s(c, exchange, "async", out->face_bytes[i], &t, why, whylen))
+				return -1;
+			if (copy == NBW_APP_PACK)
+				t += 2.0 * launch1 + 2.0 * k * elems * a->radius * a->fields;
+		} else {
+			/* The rectangular copy: one copy per contiguous run, as the API's
+			 * rectangular copy issues them, each at the blocking curve's time. */
+			if (message_s(c, exchange, "sync", run_bytes, &t, why, whylen))
+				return -1;
+			ex_rows += faces * t * runs;
+			t = 0.0;
+		}
+		ex += faces * t;
+		if (i < 2)
+			out->strided_unmeasured = true;
+	}
+	double oversub = strcmp(c->device_kind, "host-plugin") == 0 && c->host_cpus > 0 &&
+				 out->g > c->host_cpus
+			 ? (double)out->g / c->host_cpus
+			 : 1.0;
+	/* On host-plugin devices the rectangular copies of strided faces (a copy call per row)
+	 * of the G host threads take turns rather than share the CPUs: measured on the 2-core
+	 * VM, the halo phase of 4x1x1 (two x-faces per inner device) took 2.8x one thread's
+	 * face probes, of 2x2x1 3.6-5x (doc/model.md). */
+	bool turns = strcmp(c->device_kind, "host-plugin") == 0 && ex_rows > 0.0;
+	out->exchange_s = ex * oversub + ex_rows * (turns ? (double)out->g : oversub);
+	out->faces_measured = curves == 0 && nearest == 0;
+	out->faces_nearest = nearest > 0;
+	if (curves == 0) {
+		char list[400] = "";
+		for (int i = 2; i >= 0; i--)
+			if (fromf[i][0]) {
+				size_t w = strlen(list);
+				snprintf(list + w, sizeof(list) - w, "%s%s", w ? "; " : "", fromf[i]);
+			}
+		say(out->exchange_from, sizeof(out->exchange_from), "the face probes (%s%s)%s%s",
+		    nearest ? "nearest shape: " : "", list, a->fields > 1 ? ", x fields" : "",
+		    turns ? "; the host threads' row copies take turns (x G)"
+		    : oversub > 1.0 ? "; host threads share the CPUs" : "");
+	} else {
+		say(out->exchange_from, sizeof(out->exchange_from), "the contiguous transfer "
+			"curves (%s) %s%s%s%s", exchange == NBW_APP_HOST_STAGED ? "DtoH + HtoD" : "P2P",
+		    copy == NBW_APP_PACK	    ? "at each packed message's bytes"
+		    : out->strided_unmeasured ? "per contiguous run of the rectangular copy (blocking)"
+					      : "at each message's bytes (contiguous z-faces)",
+		    out->strided_unmeasured ? "; strided faces not measured" : "",
+		    probed + nearest ? "; the face probes for the others" : "",
+		    turns ? "; the host threads' row copies take turns (x G)"
+		    : oversub > 1.0 ? "; host threads share the CPUs" : "");
+	}
+	return 0;
 }
 
 int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const int decomp[3],
@@ -327,48 +452,9 @@ int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const in
 	}
 	out->boundary_s = pts > 0.0 ? out->compute_s * (pts - inner) / pts : 0.0;
 	/* Exchange: every face with a neighbour sends one message. */
-	double ex = 0.0;
-	/* The launch probe's per-device step holds each thread's two launches. */
-	double lstep = nbw_calib_launch_step(c, true, out->g), launch1 = lstep / 2.0;
-	for (int i = 0; i < 3; i++) {
-		int faces = decomp[i] >= 3 ? 2 : decomp[i] == 2 ? 1 : 0;
-		if (!faces)
-			continue;
-		double elems = (double)out->box[(i + 1) % 3] * out->box[(i + 2) % 3];
-		out->face_bytes[i] = nbw_app_face_bytes(elems, a->radius, a->fields,
-							 a->element_bytes);
-		double t, runs, run_bytes;
-		face_runs(a, out->box, i, &runs, &run_bytes);
-		if (copy == NBW_APP_PACK || runs <= a->fields) {
-			/* One contiguous copy of the message (pack: after a pack kernel, before
-			 * an unpack kernel; each one point's compute per element). */
-			if (message_s(c, exchange, "async", out->face_bytes[i], &t, why, whylen))
-				return -1;
-			if (copy == NBW_APP_PACK)
-				t += 2.0 * launch1 + 2.0 * k * elems * a->radius * a->fields;
-		} else {
-			/* The rectangular copy: one copy per contiguous run, as the API's
-			 * rectangular copy issues them, each at the blocking curve's time. */
-			if (message_s(c, exchange, "sync", run_bytes, &t, why, whylen))
-				return -1;
-			t *= runs;
-		}
-		ex += faces * t;
-		if (i < 2)
-			out->strided_unmeasured = true;
-	}
-	double oversub = strcmp(c->device_kind, "host-plugin") == 0 && c->host_cpus > 0 &&
-				 out->g > c->host_cpus
-			 ? (double)out->g / c->host_cpus
-			 : 1.0;
-	out->exchange_s = ex * oversub;
-	say(out->exchange_from, sizeof(out->exchange_from), "the contiguous transfer curves "
-		"(%s) %s%s%s", exchange == NBW_APP_HOST_STAGED ? "DtoH + HtoD" : "P2P",
-	    copy == NBW_APP_PACK	    ? "at each packed message's bytes"
-	    : out->strided_unmeasured ? "per contiguous run of the rectangular copy (blocking)"
-				      : "at each message's bytes (contiguous z-faces)",
-	    out->strided_unmeasured ? "; strided faces not measured" : "",
-	    oversub > 1.0 ? "; host threads share the CPUs" : "");
+	double lstep = nbw_calib_launch_step(c, true, out->g);
+	if (exchange_terms(c, a, decomp, exchange, copy, k, lstep, out, why, whylen))
+		return -1;
 	out->launch_s = lstep;
 	out->overlap = a->overlap && can_overlap(c);
 	out->step_s = nbw_app_step_s(out->overlap, out->compute_s, out->boundary_s, out->exchange_s,

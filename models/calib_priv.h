@@ -38,6 +38,13 @@ bool nbw_calib_is_app_run(json_t *r);
 /** One local box's fastest step (\p sec: the rounds' fastest repetitions). */
 int nbw_calib_add_box(struct nbw_calib *c, int radius, int fields, const long box[3],
 		      double step_s);
+/** "faces": the face probes, read (0, or -1 with \p err naming the element), written, added
+ *  (the fastest of one shape, face, method, path and mode) and taken from the OpenMP face
+ *  measurements of results (0, or -1 out of memory) (calib_faces.c; read in calib_read.c). */
+int nbw_calib_faces_read(struct nbw_calib *c, json_t *a, char *err, size_t errlen);
+json_t *nbw_calib_faces_json(const struct nbw_calib *c);
+int nbw_calib_add_face(struct nbw_calib *c, const struct nbw_facerun *f);
+int nbw_calib_faces_from_results(struct nbw_calib *c, json_t *measurements);
 /** The models' names in a calibration's "validation", by enum nbw_model_id
  *  (include/nodebw/advice.h; calib_valid.c). */
 extern const char *const nbw_model_names[];

@@ -18,6 +18,7 @@
 #include "nodebw/model.h"
 #include "nodebw/advice.h"
 #include "calib_priv.h"
+#include "nodebw/face.h"
 #include "nodebw/app.h"
 #include "nodebw/jget.h"
 
@@ -478,6 +479,87 @@ static int read_corun(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* "faces": the face probes (models/calib_faces.c). */
+static int face_bad(char *err, size_t errlen, size_t i, const char *what)
+{
+	snprintf(err, errlen, "faces[%zu]: %s", i, what);
+	return -1;
+}
+
+static bool one_of(const char *s, const char *const *set)
+{
+	for (; s && *set; set++)
+		if (!strcmp(s, *set))
+			return true;
+	return false;
+}
+
+int nbw_calib_faces_read(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	static const char *const faces[] = {"z", "y", "x", NULL},
+				 *const methods[] = {"rect", "pack", NULL},
+				 *const paths[] = {"htod", "dtoh", "p2p", NULL},
+				 *const modes[] = {"sync", "async", NULL};
+	if (!a)
+		return 0;
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "faces: must be an array");
+		return -1;
+	}
+	size_t i;
+	json_t *o;
+	json_array_foreach(a, i, o) {
+		struct nbw_facerun f = {0};
+		json_t *b = json_object_get(o, "box"), *d = json_object_get(o, "depth"),
+		       *e = json_object_get(o, "element_bytes"), *t = json_object_get(o, "seconds");
+		const char *fa = json_string_value(json_object_get(o, "face")),
+			   *me = json_string_value(json_object_get(o, "method")),
+			   *pa = json_string_value(json_object_get(o, "path")),
+			   *mo = json_string_value(json_object_get(o, "mode"));
+		if (!json_is_integer(d) || json_integer_value(d) < 1 ||
+		    json_integer_value(d) > NBW_FACE_MAX_DEPTH)
+			return face_bad(err, errlen, i, "\"depth\" must be an integer from 1 to 16");
+		if (!json_is_integer(e) || json_integer_value(e) < 1 ||
+		    json_integer_value(e) > NBW_FACE_MAX_ELEM)
+			return face_bad(err, errlen, i, "\"element_bytes\" must be an integer from "
+							"1 to 64");
+		f.depth = (int)json_integer_value(d);
+		f.elem = (int)json_integer_value(e);
+		if (!json_is_array(b) || json_array_size(b) != 3)
+			return face_bad(err, errlen, i, "\"box\" must be [nx, ny, nz]");
+		double box_bytes = f.elem;
+		for (size_t k = 0; k < 3; k++) {
+			json_t *x = json_array_get(b, k);
+			if (!json_is_integer(x) || json_integer_value(x) < 2L * f.depth ||
+			    json_integer_value(x) > 1L << 30)
+				return face_bad(err, errlen, i, "\"box\" sides must be integers of at "
+								"least 2 depth");
+			f.box[k] = (long)json_integer_value(x);
+			box_bytes *= (double)f.box[k];
+		}
+		if (box_bytes > (double)NBW_FACE_MAX_BOX_BYTES)
+			return face_bad(err, errlen, i, "\"box\" is larger than 1 GiB");
+		if (!one_of(fa, faces))
+			return face_bad(err, errlen, i, "\"face\" must be \"z\", \"y\" or \"x\"");
+		if (!one_of(me, methods))
+			return face_bad(err, errlen, i, "\"method\" must be \"rect\" or \"pack\"");
+		if (!one_of(pa, paths))
+			return face_bad(err, errlen, i, "\"path\" must be \"htod\", \"dtoh\" or \"p2p\"");
+		if (!one_of(mo, modes))
+			return face_bad(err, errlen, i, "\"mode\" must be \"sync\" or \"async\"");
+		f.seconds = json_is_number(t) ? json_number_value(t) : NAN;
+		if (!(f.seconds >= 1e-12 && f.seconds <= 1e5))
+			return face_bad(err, errlen, i, "\"seconds\" must be seconds from 1e-12 to 1e5");
+		snprintf(f.face, sizeof(f.face), "%s", fa);
+		snprintf(f.method, sizeof(f.method), "%s", me);
+		snprintf(f.path, sizeof(f.path), "%s", pa);
+		snprintf(f.mode, sizeof(f.mode), "%s", mo);
+		if (nbw_calib_add_face(c, &f))
+			return face_bad(err, errlen, i, "out of memory");
+	}
+	return 0;
+}
+
 /* "local_boxes": the one-device runs of application local boxes (models/calib_boxes.c). */
 static int box_bad(char *err, size_t errlen, size_t i, const char *what)
 {
@@ -698,7 +780,8 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	    read_cs(c, json_object_get(j, "compute_only"), err, errlen) ||
 	    read_launch(c, json_object_get(j, "launch"), err, errlen) ||
 	    read_corun(c, json_object_get(j, "corun"), err, errlen) ||
-	    nbw_calib_boxes_read(c, json_object_get(j, "local_boxes"), err, errlen))
+	    nbw_calib_boxes_read(c, json_object_get(j, "local_boxes"), err, errlen) ||
+	    nbw_calib_faces_read(c, json_object_get(j, "faces"), err, errlen))
 		return -1;
 	json_t *val = json_object_get(j, "validation");
 	if (val) {

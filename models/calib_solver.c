@@ -507,7 +507,8 @@ int nbw_calib_from_results(const struct nbw_rinput *in, struct nbw_calib *c, cha
 	if (c->host_cpus < 0)
 		c->host_cpus = 0;
 	if (solver_terms(c, in->solver_runs) || launch_terms(c, in) ||
-	    nbw_calib_paths_from_curves(c, &in->curves, in->measurements)) {
+	    nbw_calib_paths_from_curves(c, &in->curves, in->measurements) ||
+	    nbw_calib_faces_from_results(c, in->measurements)) {
 		snprintf(err, errlen, "out of memory building the calibration");
 		nbw_calib_free(c);
 		return -1;

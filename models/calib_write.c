@@ -219,6 +219,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 	}
 	if (c->nboxes)
 		json_object_set_new(j, "local_boxes", nbw_calib_boxes_json(c));
+	if (c->nfaces)
+		json_object_set_new(j, "faces", nbw_calib_faces_json(c));
 	if (c->valid)
 		json_object_set_new(j, "validation", nbw_validation_json(c->valid));
 	json_object_set_new(j, "models", models_json(c));

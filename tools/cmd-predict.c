@@ -491,16 +491,34 @@ static int predict_all(const struct predict_opts *o, const struct nbw_calib *c,
 }
 
 /* predict --measure --app: the one-device runs of the busiest local box of every
- * decomposition asked for (nodebw-heat as the compute), measured and added. */
+ * decomposition asked for (nodebw-heat as the compute) and the faces of those boxes the
+ * calibration has no probe of, measured and added. */
 static int measure_app(struct nbw_calib *c, const struct nbw_app *a, const struct predict_opts *o,
 		       char *err, size_t errlen)
 {
 	struct nbw_measure_box boxes[MAX_LIST * 4];
-	int nb = 0;
-	for (int j = 0; j < o->ng && a->compute == NBW_APP_COMPUTE_KERNEL; j++) {
+	int nb = 0, nfaces = 0;
+	char faces[1024] = "";
+	for (int j = 0; j < o->ng; j++) {
 		int d[NBW_APP_MAX_DECOMPS][3];
 		int nd = nbw_app_decomps(a, o->gs[j], d, NBW_APP_MAX_DECOMPS);
-		for (int i = 0; i < nd && nb < (int)(sizeof(boxes) / sizeof(boxes[0])); i++) {
+		for (int i = 0; i < nd; i++) {
+			/* Its faces, where the calibration has no probe of their shape (at most
+			 * the shapes one --faces list holds). */
+			struct nbw_app_pred p;
+			char one[64];
+			if (nbw_app_predict(c, a, d[i], a->exchange, a->copy, &p, NULL, 0) == 0 &&
+			    !p.faces_measured && !p.paper_version && nfaces < NBW_MAX_FACE_SHAPES) {
+				nbw_app_faces_arg(a, &p, one, sizeof(one));
+				size_t at = strlen(faces);
+				if (!strstr(faces, one) &&
+				    snprintf(faces + at, sizeof(faces) - at, "%s%s", at ? "," : "",
+					     one) > 0)
+					nfaces++;
+			}
+			if (a->compute != NBW_APP_COMPUTE_KERNEL ||
+			    nb >= (int)(sizeof(boxes) / sizeof(boxes[0])))
+				continue;
 			long in[3];
 			struct nbw_measure_box *b = &boxes[nb++];
 			b->radius = a->radius;
@@ -509,7 +527,7 @@ static int measure_app(struct nbw_calib *c, const struct nbw_app *a, const struc
 		}
 	}
 	struct nbw_measure_req mr = {.calib_path = o->file, .out_path = o->measure_out,
-				     .boxes = boxes, .nboxes = nb,
+				     .boxes = boxes, .nboxes = nb, .faces = faces,
 				     .steps = c->steps ? c->steps : (int)fmin(a->steps, 100.0),
 				     .log = stderr};
 	char written[4096];

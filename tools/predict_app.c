@@ -106,6 +106,11 @@ static int warnings(const struct nbw_app *a, const struct nbw_app_pred *p, const
 			 "were not measured (the calibration holds no face probe of that shape; the "
 			 "contiguous transfer curves stand in); measure them: nodebw probe --faces "
 			 "%s", p->g, dec, p->box[0], p->box[1], p->box[2], faces);
+	else if (p->faces_nearest && n < max)
+		snprintf(lines[n++], 600, "G=%d %s: the faces of the local box %ldx%ldx%ld were not "
+			 "measured at this shape (the nearest measured shape stands in, scaled by "
+			 "bytes); measure them: nodebw probe --faces %s", p->g, dec, p->box[0],
+			 p->box[1], p->box[2], faces);
 	else if (!p->faces_measured && !p->paper_version && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: the halo messages (%.0f B) took the contiguous "
 			 "transfer curves; measure the faces: nodebw probe --faces %s", p->g, dec,

@@ -4,7 +4,8 @@
  * for the sizes asked for, on this node's devices, as nodebw run's solver stage makes them
  * (tools/run_rounds.c): the slab N x N x (ceil((N-2)/G)+2) of each N and G launched as
  * Versions 1-4 launch (nowait), G of them at once (the co-run probe), and the launch probe's
- * copy forms at those N. Still no multi-device run of Versions 1-4. The runs are added to
+ * copy forms at those N; with --app, the one-device runs of its local boxes and the faces
+ * of those boxes (`nodebw probe --faces`). Still no multi-device run of Versions 1-4. The runs are added to
  * the calibration, which is written to a new file beside the old one (atomically).
  */
 #include "predict_measure.h"
@@ -135,7 +136,7 @@ static void child_environment(const struct nbw_calib *c)
 	}
 }
 
-/* One `nodebw heat` child into a new folder under \p dir; its results document into
+/* One `nodebw heat` (or `nodebw probe`) child into a new folder under \p dir; its results document into
  * \p docs. 0, or -1 with \p err. */
 static int heat_child(char **argv, int argc, const char *dir, json_t **doc, char *err,
 		      size_t errlen)
@@ -158,7 +159,8 @@ static int heat_child(char **argv, int argc, const char *dir, json_t **doc, char
 	nbw_remove_results_dir(cdir);
 	if (!*doc) {
 		snprintf(err, errlen, "nodebw %s %s exited with status %d%s", argv[1],
-			 argv[2][0] == '-' && argv[2][1] == '-' && strcmp(argv[2], "--launch-probe")
+			 strcmp(argv[1], "probe") == 0 ? "--faces"
+			 : argv[2][0] == '-' && argv[2][1] == '-' && strcmp(argv[2], "--launch-probe")
 				 ? "(one-device run)"
 				 : argv[2],
 			 rc,
@@ -200,13 +202,34 @@ static void out_path(const struct nbw_measure_req *r, char *buf, size_t len)
 		strcat(buf, "-measured.json");
 }
 
+/* The app's faces, once: OpenMP, the quick profile, pinned host memory, sync and async (as
+ * nodebw run's validation measures its configurations'), added to c's "faces". */
+static int measure_faces(struct nbw_calib *c, const struct nbw_measure_req *r, const char *dir,
+			 char *err, size_t errlen)
+{
+	char *argv[MAX_ARGS] = {"nodebw", "probe", "--api", "omp", "--quick", "--host-mem",
+				"pinned", "--mode", "sync,async", "--faces", (char *)r->faces};
+	if (r->log)
+		nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+			       "predict --measure: the faces of the local boxes %s", r->faces);
+	json_t *fdoc = NULL;
+	int rc = heat_child(argv, 11, dir, &fdoc, err, errlen);
+	if (rc == 0 && nbw_calib_add_face_doc(c, fdoc)) {
+		snprintf(err, errlen, "out of memory adding the measured faces");
+		rc = -1;
+	}
+	json_decref(fdoc);
+	return rc;
+}
+
 int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, char *written,
 			size_t writtenlen, char *err, size_t errlen)
 {
 	struct missing m;
 	written[0] = '\0';
 	find_missing(c, r, &m);
-	if (!m.nshapes && !m.ncopy && !m.nboxes) {
+	bool faces = r->faces && r->faces[0];
+	if (!m.nshapes && !m.ncopy && !m.nboxes && !faces) {
 		if (r->log)
 			fprintf(r->log, "nodebw: predict --measure: the calibration has every "
 					"one-device run asked for; nothing measured\n");
@@ -221,8 +244,9 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 	child_environment(c);
 	json_t *docs[(2 + 64) * NBW_MEASURE_MAX_ROUNDS];
 	size_t nd = 0;
-	int rc = 0;
-	for (int round = 1; round <= NBW_MEASURE_MAX_ROUNDS && rc == 0 && !nbw_stop_requested;
+	int rc = faces ? measure_faces(c, r, dir, err, errlen) : 0;
+	for (int round = 1; round <= NBW_MEASURE_MAX_ROUNDS && rc == 0 && !nbw_stop_requested &&
+			    (m.nshapes || m.ncopy || m.nboxes);
 	     round++) {
 		if (round > NBW_MEASURE_ROUNDS && !unstable(docs, nd))
 			break;

@@ -4,7 +4,8 @@
  * application model"): after the solver's rounds, the generalised solver runs four
  * configurations that are not the paper's z-slab (a radius-2 z-slab; 2x2x1 host-staged;
  * 2x2x1 device to device; 2x1x2 with two fields), with the one-device runs of their local
- * boxes; each is predicted from the probes, the one-device runs and the app description
+ * boxes; before them one `nodebw probe --faces` child measures the faces of those local
+ * boxes (their measurements join the results and so the calibration); each is predicted from the probes, the one-device runs and the app description
  * only (nbw_app_predict on the calibration of the results so far, which holds no run of
  * that configuration on several devices) and predicted, measured and the compute-only
  * baseline are recorded in results.json "app_validation".
@@ -22,6 +23,7 @@
 
 #include "nodebw/app_model.h"
 #include "nodebw/curves.h"
+#include "nodebw/probe.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
 #include "nodebw/results_view_app.h"
@@ -210,6 +212,59 @@ static bool solver_general(void)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* The faces of the configurations' local boxes (each shape once), measured by one
+ * `nodebw probe --faces` child on OpenMP in the run's sync and async modes, pinned host
+ * memory, the quick profile: their measurements join the results, so the calibration the
+ * predictions take holds the face copies of exactly these shapes. */
+static int measure_faces(struct nbw_solver_run *s, int steps)
+{
+	char list[512] = "";
+	int shapes = 0;
+	for (size_t i = 0; i < NCONF; i++) {
+		struct nbw_app a;
+		struct nbw_app_pred p;
+		char one[64];
+		conf_app(&confs[i], steps, &a);
+		nbw_app_local_box(&a, a.decomp, (const int[3]){0, 0, 0}, p.interior, p.box);
+		nbw_app_faces_arg(&a, &p, one, sizeof(one));
+		size_t len = strlen(one), at = strlen(list);
+		bool seen = false;
+		for (const char *q = list; (q = strstr(q, one)) != NULL; q += len)
+			if ((q == list || q[-1] == ',') && (q[len] == ',' || q[len] == '\0'))
+				seen = true;
+		if (!seen) {
+			snprintf(list + at, sizeof(list) - at, "%s%s", at ? "," : "", one);
+			shapes++;
+		}
+	}
+	char modes[32] = "";
+	const enum nbw_mode want[] = {NBW_MODE_SYNC, NBW_MODE_ASYNC};
+	for (size_t m = 0; m < 2; m++)
+		if (!s->o->modes_given || s->o->modes[want[m]]) {
+			size_t at = strlen(modes);
+			snprintf(modes + at, sizeof(modes) - at, "%s%s", at ? "," : "",
+				 nbw_mode_name(want[m]));
+		}
+	if (!modes[0])
+		snprintf(modes, sizeof(modes), "async");
+	nbw_run_doing(s->ro, "application model: the faces of %d local box%s (%s), one probe "
+			     "child", shapes, shapes == 1 ? "" : "es", list);
+	struct nbw_argbuf b = {.n = 0};
+	nbw_arg(&b, "nodebw");
+	nbw_arg(&b, "probe");
+	nbw_arg(&b, "--api");
+	nbw_arg(&b, "omp");
+	nbw_arg(&b, "--quick");
+	nbw_arg(&b, "--host-mem");
+	nbw_arg(&b, "pinned");
+	nbw_arg(&b, "--mode");
+	nbw_arg(&b, "%s", modes);
+	nbw_arg(&b, "--faces");
+	nbw_arg(&b, "%s", list);
+	return nbw_solver_probe_child(s, &b, "app_faces", "application-model validation",
+				      "app-validation faces");
+}
+
 static int skip(struct nbw_solver_run *s, const char *why)
 {
 	nbw_doc_set(s->doc, "app_validation", json_pack("{s:s}", "skipped", why));
@@ -236,6 +291,8 @@ int nbw_run_app_validation(struct nbw_solver_run *s)
 		return skip(s, "this nodebw heat lacks the generalised solver (--radius, --fields, "
 			       "--app): the application model is not validated");
 	int steps = s->p.steps;
+	if (measure_faces(s, steps))
+		return -1;
 	double measured[NCONF];
 	bool lacks = false;
 	char path[4096];

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The solver stage's child processes: `nodebw heat` run into a folder of its own, its
- * records merged into the run's results.json, tagged with the round and their purpose.
+ * records merged into the run's results.json, tagged with the round and their purpose; and
+ * `nodebw probe` the same way (the application model's face probes), its measurements
+ * merged with a tag.
  */
 #include "run_solver.h"
 
@@ -162,4 +164,41 @@ int nbw_solver_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int steps, 
 		nbw_arg(a, "%.6g", s->roof);
 	}
 	return nbw_solver_heat_child(s, a, round, purpose);
+}
+
+int nbw_solver_probe_child(struct nbw_solver_run *s, struct nbw_argbuf *a, const char *field,
+			   const char *tag, const char *purpose)
+{
+	char *cdir = NULL;
+	if (asprintf(&cdir, "%s/.probe-XXXXXX", s->dir) < 0 || !mkdtemp(cdir)) {
+		snprintf(s->err, s->errlen, "cannot create a folder in %s: %s", s->dir,
+			 cdir ? strerror(errno) : "out of memory");
+		free(cdir);
+		args_free(a);
+		return -1;
+	}
+	nbw_arg(a, "--output");
+	nbw_arg(a, "%s", cdir);
+	nbw_arg(a, "--quiet");
+	int crc = nbw_run_child(a->v);
+	struct nbw_run_status st = {0};
+	char results[4200];
+	snprintf(results, sizeof(results), "%s/results.json", cdir);
+	/* After Ctrl-C the child keeps what it measured; merge that if it got so far. */
+	if (!nbw_stop_requested || access(results, F_OK) == 0)
+		nbw_merge_child(s->doc, cdir, field, json_string(tag), purpose, &st);
+	nbw_remove_results_dir(cdir);
+	free(cdir);
+	json_array_append_new(s->children, json_pack("{s:i, s:s, s:o, s:i, s:i}", "round", 1,
+						     "purpose", purpose, "argv", args_json(a),
+						     "exit_status", crc, "measurements",
+						     (int)st.measurements));
+	args_free(a);
+	if (crc == 130 || nbw_stop_requested) {
+		s->st->interrupted = 1;
+		return 0;
+	}
+	if (crc != 0)
+		s->st->child_failures++;
+	return nbw_doc_write(s->doc, s->dir, s->err, s->errlen);
 }

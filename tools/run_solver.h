@@ -96,6 +96,12 @@ int nbw_solver_heat_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int ro
 int nbw_solver_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int steps, int reps,
 		     int round, const char *purpose);
 
+/** Run one `nodebw probe` child (\p a: its arguments so far; freed), merge its measurements
+ *  tagged \p field = \p tag, record it among the children with \p purpose; writes the
+ *  document. 0, or -1 with s->err. */
+int nbw_solver_probe_child(struct nbw_solver_run *s, struct nbw_argbuf *a, const char *field,
+			   const char *tag, const char *purpose);
+
 /** The planned rounds (tools/run_rounds.c); 0 or -1. */
 int nbw_solver_planned_rounds(struct nbw_solver_run *s);
 /** The extra rounds of the unstable configurations (tools/run_rounds.c); 0 or -1. */

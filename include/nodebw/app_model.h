@@ -55,9 +55,10 @@ struct nbw_app_pred {
 	char version[4];          /**< that version ("v1".."v4"), else "" */
 	bool box_measured;        /**< the compute came from a run of exactly this box */
 	bool faces_measured;      /**< every face's time came from a face probe of its shape */
+	bool faces_nearest;       /**< a face's time came from the nearest measured shape */
 	bool strided_unmeasured;  /**< a strided (x or y) face took the contiguous curves */
 	char compute_from[200];
-	char exchange_from[240];
+	char exchange_from[400];
 };
 
 /** The interior points of \p box (ghost layer \p radius on each side). */

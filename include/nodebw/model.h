@@ -163,6 +163,19 @@ struct nbw_boxrun {
 	double step_s;
 };
 
+/** A face probe of the OpenMP API (nodebw probe --faces; "faces" in the calibration): one
+ *  face of a box copied once on one path and mode, the fastest record's median time. */
+struct nbw_facerun {
+	long box[3];            /**< nx, ny, nz (elements, ghosts included) */
+	int depth;              /**< R */
+	int elem;               /**< E: element bytes */
+	char face[2];           /**< "z", "y", "x" */
+	char method[8];         /**< "rect", "pack" */
+	char path[8];           /**< "htod", "dtoh" (host-staged), "p2p" (device to device) */
+	char mode[8];           /**< "sync", "async" */
+	double seconds;         /**< one copy of the face */
+};
+
 struct nbw_calib {
 	char source[512];
 	char device_kind[32];     /**< of the solver's devices ("host-plugin", "cuda", ...) */
@@ -189,6 +202,8 @@ struct nbw_calib {
 	size_t ncorun;
 	struct nbw_boxrun *boxes; /**< one-device runs of local boxes (may be none) */
 	size_t nboxes;
+	struct nbw_facerun *faces; /**< face probes (may be none) */
+	size_t nfaces;
 	/** What the run validated: each model's MAPE against the measured solver runtimes
 	 *  (include/nodebw/advice.h); NULL when the file does not say. */
 	struct nbw_validation *valid;
@@ -211,6 +226,18 @@ int nbw_calib_xfer_s(const struct nbw_calib *c, const char *name, double bytes, 
  *  no data of its own; \p from (may be NULL) says which. 0, or -1 with \p how. */
 int nbw_calib_xfer_ends_s(const struct nbw_calib *c, const char *name, int src, int dst,
 			  double bytes, double *t, enum nbw_xsrc *from, char *how, size_t howlen);
+
+/** The time of one copy of face \p face ("z", "y", "x") of box \p box (depth, element bytes)
+ *  by \p method on \p path ("htod", "dtoh", "p2p"), from the face probes: the same shape in
+ *  mode \p mode, else in the other mode (\p exact true), else the nearest measured shape of
+ *  that face, method and path by face bytes, its time scaled by bytes (\p exact false).
+ *  \p how says which (models/calib_faces.c). 0, or -1 when no probe of that face, method and
+ *  path. */
+int nbw_calib_face_s(const struct nbw_calib *c, const long box[3], int depth, int elem,
+		     const char *face, const char *method, const char *path, const char *mode,
+		     double *t, bool *exact, char *how, size_t howlen);
+/** Bytes of one copy of \p f's face (its elements x depth x element bytes, nbw_face_bytes). */
+double nbw_facerun_bytes(const struct nbw_facerun *f);
 
 /** Whether the calibration has per-device or per-pair data for path \p name. */
 bool nbw_calib_has_sets(const struct nbw_calib *c, const char *name);
@@ -361,6 +388,9 @@ long nbw_solver_unstable(json_t *runs, struct nbw_unstable **out);
  *  them (a configuration: its fastest round); the calibration's device kind, hidden helpers
  *  and steps stay. 0, or -1 out of memory (nodebw predict --measure). */
 int nbw_calib_add_solver_docs(struct nbw_calib *c, json_t *const *docs, size_t ndocs);
+/** Add the OpenMP face probes of results document \p doc (`nodebw probe --faces`) to \p c's
+ *  "faces" (models/calib_faces.c). 0, or -1 out of memory. */
+int nbw_calib_add_face_doc(struct nbw_calib *c, json_t *doc);
 /** The run's application-model validation (results \p doc's "app_validation") copied into
  *  calibration document \p j's "validation" as "applications" (nothing when none). */
 void nbw_calib_app_validation_json(json_t *j, json_t *doc);

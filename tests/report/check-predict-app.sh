@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # 'nodebw predict --app': the shipped example apps on a hand-written calibration (terms
-# hand-computed below), the recommendation, the warnings with the commands that measure
+# hand-computed below), with and without their faces' probes, the recommendation, the warnings with the commands that measure
 # what is missing, the --json rows, every terminal line within 100 columns, the examples
 # against doc/app.schema.json, and bad app files (one line, exit 2).
 . "$NODEBW_SOURCE/tests/tap.sh"
@@ -58,6 +58,40 @@ check "25-point --json: the recommended is rect, 0.0297216 s" \
 	test "$(jget "$tmp/j25" 'r[0]["recommended"]["copy"] + " %.7g" % r[0]["recommended"]["total_s"]')" = "rect 0.0297216"
 check "25-point --json: the warnings name the probe command" \
 	grep -q "nodebw probe --faces 56x56x104:4:4" "$tmp/j25"
+
+# The same app with its faces in the calibration ("faces": the local box 56x56x104, depth 4,
+# 4 bytes, P2P async): pack x 2e-5 s, y 3e-5 s, rect x and y 1e-5 s each. Each message is
+# the probe's time x 3 fields: pack (2e-5 + 3e-5) x 3 = 1.5e-4 s per step; overlap:
+# 3.5328e-6 + max(1.85856e-5, 1.5e-4) = 1.535328e-4 s, 0.0767664 s in all.
+python3 - "$tmp/cal.json" "$tmp/calf.json" <<'P'
+import json, sys
+c = json.load(open(sys.argv[1]))
+def face(f, m, t):
+    return {"box": [56, 56, 104], "depth": 4, "element_bytes": 4, "face": f, "method": m,
+            "path": "p2p", "mode": "async", "seconds": t}
+c["faces"] = [face("x", "pack", 2e-5), face("y", "pack", 3e-5), face("x", "rect", 1e-5),
+              face("y", "rect", 1e-5)]
+json.dump(c, open(sys.argv[2], "w"))
+P
+"$NODEBW" predict --calibration "$tmp/calf.json" --app "$app25" --json >"$tmp/jf" 2>"$tmp/err"
+check "faces measured: exit 0" test $? -eq 0
+check "faces measured: exchange 1.5e-4 s per step (the face probes x 3 fields)" \
+	close "$(jget "$tmp/jf" 'r[0]["app_model"]["exchange_s"]')" 1.5e-4
+check "faces measured: total 0.0767664 s" \
+	close "$(jget "$tmp/jf" 'r[0]["app_model"]["total_s"]')" 0.0767664
+check "faces measured: the explanation names the face probes" \
+	test "$(jget "$tmp/jf" 'r[0]["app_model"]["exchange_from"]')" = \
+	"the face probes (y pack p2p/async; x pack p2p/async), x fields"
+"$NODEBW" predict --calibration "$tmp/calf.json" --app "$app25" >"$tmp/tf" 2>"$tmp/err"
+check "faces measured: no warning that the faces were not measured" \
+	sh -c "! grep -q 'nodebw probe --faces' '$tmp/tf' && ! grep -q 'faces .*not measured' '$tmp/tf' && ! grep -q 'contiguous transfer curves' '$tmp/tf'"
+check "faces measured: the table names the face probes" grep -q "face probes" "$tmp/tf"
+check "faces measured: every line within 100 columns" awk 'length > 100 { exit 1 }' "$tmp/tf"
+# Only a shape twice the box's x extent: the nearest, scaled by bytes, and said so.
+sed 's/\[56, 56, 104\]/[112, 56, 104]/g' "$tmp/calf.json" >"$tmp/caln.json"
+"$NODEBW" predict --calibration "$tmp/caln.json" --app "$app25" >"$tmp/tn" 2>"$tmp/err"
+check "nearest face shape: warns with the probe command of this box" \
+	sh -c "tr '\n' ' ' <'$tmp/tn' | sed 's/  */ /g' | grep -q 'nearest measured shape stands in, scaled by bytes); measure them: nodebw probe --faces 56x56x104:4:4'"
 
 # Radius 2, z-slabs 1x1x2, host-staged, rect, no overlap, 120 steps, grid 68^3: the box
 # 68 x 68 x 36 (64 x 64 x 32 interior): compute 1.31072e-5 s; the z-face 68 x 68 = 4624
@@ -147,6 +181,14 @@ c = json.load(open(sys.argv[1]))
 sys.exit(not [b for b in c.get('local_boxes', []) if b['box'] == [12, 12, 22]])" "$tmp/app-m.json"
 	check "--measure --app: its compute is that run" \
 		grep -q "the one-device run of this box (radius 1, 1 field)" "$tmp/appj"
+	check "--measure --app: the local box's faces in faces (x and y, rect, P2P)" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))
+f = {(x['face'], x['method'], x['path']) for x in c.get('faces', [])
+     if x['box'] == [12, 12, 22] and x['depth'] == 1 and x['element_bytes'] == 8}
+sys.exit(not {('x', 'rect', 'p2p'), ('y', 'rect', 'p2p')} <= f)" "$tmp/app-m.json"
+	check "--measure --app: its exchange is the face probes" \
+		grep -q "the face probes (y rect p2p/async; x rect p2p/async)" "$tmp/appj"
 else
 	ok "# SKIP no two OpenMP offload devices: predict --measure not run"
 fi

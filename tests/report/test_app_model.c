@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The application model's terms against hand-computed cases (include/nodebw/app_model.h):
  * compute of the local box, face messages, pack, overlap, the decompositions of G, the
- * one-device runs of local boxes, and the paper's Versions as the one-device model. */
+ * one-device runs of local boxes, the face probes (exact shape, nearest, round trip), and
+ * the paper's Versions as the one-device model. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nodebw/app_model.h"
@@ -149,12 +151,19 @@ static void test_overlap(void **state)
 	assert_true(p.overlap);
 	assert_true(REL(p.boundary_s, 0.01 * 380.0 / 2000.0) < 1e-12);
 	assert_true(REL(p.step_s, 0.01) < 1e-12);
-	/* On host-plugin devices without hidden helpers nothing runs beside the host thread. */
+	/* On host-plugin devices without hidden helpers nothing runs beside the host thread;
+	 * the 4 host threads' row copies of the strided faces take turns: x 4. */
 	snprintf(c.device_kind, sizeof(c.device_kind), "host-plugin");
 	c.hidden_helpers = 0;
 	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, a.copy, &p, NULL, 0), 0);
 	assert_false(p.overlap);
-	assert_true(REL(p.step_s, 0.01 + 6.336e-7) < 1e-9);
+	assert_true(REL(p.step_s, 0.01 + 4 * 6.336e-7) < 1e-9);
+	assert_non_null(strstr(p.exchange_from, "row copies take turns (x G)"));
+	/* Packed messages share the CPUs instead (none here: 0 host CPUs known, x 1):
+	 * 2 x (3.168e-7 + 7.92e-3). */
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, NBW_APP_PACK, &p, NULL, 0),
+			 0);
+	assert_true(REL(p.exchange_s, 2 * (3.168e-7 + 7.92e-3)) < 1e-9);
 }
 
 /* The decompositions of G = 4 of a 22^3 grid: all six; z first. A 4-point axis (radius 1,
@@ -248,6 +257,144 @@ static void test_paper_case(void **state)
 	}
 }
 
+static struct nbw_facerun facerun(long nx, long ny, long nz, const char *face,
+				   const char *method, const char *path, const char *mode,
+				   double seconds)
+{
+	struct nbw_facerun f = {.box = {nx, ny, nz}, .depth = 1, .elem = 4, .seconds = seconds};
+	snprintf(f.face, sizeof(f.face), "%s", face);
+	snprintf(f.method, sizeof(f.method), "%s", method);
+	snprintf(f.path, sizeof(f.path), "%s", path);
+	snprintf(f.mode, sizeof(f.mode), "%s", mode);
+	return f;
+}
+
+/* The face probes: a face of the local box 12x12x22 (radius 1, 4 bytes) measured on the
+ * exchange's path is its message's time, x fields: x 2e-5 s (async), y 3e-5 s (sync only,
+ * the other mode of the same shape): (2e-5 + 3e-5) x 3 fields = 1.5e-4 s; no warning. */
+static void test_faces_exact(void **state)
+{
+	(void)state;
+	struct nbw_calib c = gpu();
+	struct nbw_app a = app_2x2x1();
+	struct nbw_app_pred p;
+	char why[300];
+	struct nbw_facerun f[3] = {facerun(12, 12, 22, "x", "rect", "p2p", "async", 2e-5),
+				   facerun(12, 12, 22, "y", "rect", "p2p", "sync", 3e-5),
+				   facerun(12, 12, 22, "x", "rect", "p2p", "sync", 9e-5)};
+	c.faces = f;
+	c.nfaces = 3;
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, a.copy, &p, why,
+					 sizeof(why)), 0);
+	assert_true(REL(p.exchange_s, 1.5e-4) < 1e-12);
+	assert_true(p.faces_measured);
+	assert_false(p.faces_nearest);
+	assert_false(p.strided_unmeasured);
+	assert_non_null(strstr(p.exchange_from, "the face probes (y rect p2p/sync; x rect "
+						"p2p/async), x fields"));
+	/* Pack measured: the probe's gather, copy and scatter, no kernel estimate added. */
+	struct nbw_facerun g[2] = {facerun(12, 12, 22, "x", "pack", "p2p", "async", 1e-5),
+				   facerun(12, 12, 22, "y", "pack", "p2p", "async", 1e-5)};
+	c.faces = g;
+	c.nfaces = 2;
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, NBW_APP_DEVICE, NBW_APP_PACK, &p,
+					 why, sizeof(why)), 0);
+	assert_true(REL(p.exchange_s, 6e-5) < 1e-12);
+	/* The rect copy of the same calibration has no face probe: the curves, as before. */
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, NBW_APP_DEVICE, NBW_APP_RECT, &p,
+					 why, sizeof(why)), 0);
+	assert_true(REL(p.exchange_s, 6.336e-7) < 1e-9);
+	assert_true(p.strided_unmeasured);
+	assert_false(p.faces_measured);
+}
+
+/* Host-staged: DtoH + HtoD of the face; a face with one hop measured only takes the
+ * curves (y), the other the probes (x: 1e-5 + 2e-5, x 3 fields = 9e-5 s; y 1.4256e-6 s). */
+static void test_faces_staged(void **state)
+{
+	(void)state;
+	struct nbw_calib c = gpu();
+	struct nbw_app a = app_2x2x1();
+	struct nbw_app_pred p;
+	char why[300];
+	struct nbw_facerun f[3] = {facerun(12, 12, 22, "x", "rect", "dtoh", "async", 1e-5),
+				   facerun(12, 12, 22, "x", "rect", "htod", "async", 2e-5),
+				   facerun(12, 12, 22, "y", "rect", "dtoh", "async", 5e-5)};
+	c.faces = f;
+	c.nfaces = 3;
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, NBW_APP_HOST_STAGED, NBW_APP_RECT,
+					 &p, why, sizeof(why)), 0);
+	assert_true(REL(p.exchange_s, 9e-5 + 1.4256e-6) < 1e-9);
+	assert_true(p.strided_unmeasured);
+	assert_false(p.faces_measured);
+	assert_non_null(strstr(p.exchange_from, "the face probes for the others"));
+}
+
+/* The nearest shape of that face, method and path, by bytes: the y-face of 24x12x22 (22 x
+ * 24 elements, twice the local box's 22 x 12) at 4e-5 s stands in at 2e-5 s. */
+static void test_faces_nearest(void **state)
+{
+	(void)state;
+	struct nbw_calib c = gpu();
+	struct nbw_app a = app_2x2x1();
+	struct nbw_app_pred p;
+	char why[300];
+	struct nbw_facerun f[4] = {facerun(12, 12, 22, "x", "rect", "p2p", "async", 2e-5),
+				   facerun(24, 12, 22, "y", "rect", "p2p", "async", 4e-5),
+				   facerun(96, 12, 22, "y", "rect", "p2p", "async", 1.0),
+				   facerun(12, 12, 22, "y", "pack", "p2p", "async", 1.0)};
+	c.faces = f;
+	c.nfaces = 4;
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, a.copy, &p, why,
+					 sizeof(why)), 0);
+	assert_true(REL(p.exchange_s, (2e-5 + 2e-5) * 3) < 1e-12);
+	assert_false(p.faces_measured);
+	assert_true(p.faces_nearest);
+	assert_false(p.strided_unmeasured);
+	assert_non_null(strstr(p.exchange_from, "nearest shape"));
+	assert_non_null(strstr(p.exchange_from, "y rect p2p/async of 24x12x22:1:4 scaled by bytes"));
+}
+
+/* "faces" written and read back: the same records; a bad one named. */
+static void test_faces_round_trip(void **state)
+{
+	(void)state;
+	struct nbw_calib c = gpu();
+	struct nbw_facerun f[2] = {facerun(12, 12, 22, "x", "rect", "p2p", "async", 2e-5),
+				   facerun(40, 12, 22, "z", "pack", "htod", "sync", 3.25e-6)};
+	c.faces = f;
+	c.nfaces = 2;
+	json_t *j = nbw_calib_to_json(&c);
+	char *text = json_dumps(j, JSON_REAL_PRECISION(17));
+	json_decref(j);
+	assert_non_null(text);
+	struct nbw_calib back;
+	char err[400];
+	assert_int_equal(nbw_calib_load_buffer("mem.json", text, strlen(text), &back, err,
+					       sizeof(err)), 0);
+	free(text);
+	assert_int_equal(back.nfaces, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_memory_equal(back.faces[i].box, f[i].box, sizeof(f[i].box));
+		assert_int_equal(back.faces[i].depth, 1);
+		assert_int_equal(back.faces[i].elem, 4);
+		assert_string_equal(back.faces[i].face, f[i].face);
+		assert_string_equal(back.faces[i].method, f[i].method);
+		assert_string_equal(back.faces[i].path, f[i].path);
+		assert_string_equal(back.faces[i].mode, f[i].mode);
+		assert_true(back.faces[i].seconds == f[i].seconds);
+	}
+	nbw_calib_free(&back);
+	const char *bad = "{\"schema\": \"nodebw-calibration\", \"schema_version\": 1, "
+			  "\"k\": {\"kbar\": 1e-9}, \"faces\": [{\"box\": [8, 8, 8], \"depth\": 1, "
+			  "\"element_bytes\": 8, \"face\": \"w\", \"method\": \"rect\", \"path\": "
+			  "\"p2p\", \"mode\": \"sync\", \"seconds\": 1e-5}]}";
+	assert_int_equal(nbw_calib_load_buffer("bad.json", bad, strlen(bad), &back, err,
+					       sizeof(err)), -1);
+	assert_non_null(strstr(err, "faces[0]"));
+	assert_non_null(strstr(err, "\"face\" must be"));
+}
+
 static void test_refused(void **state)
 {
 	(void)state;
@@ -272,6 +419,8 @@ int main(void)
 		cmocka_unit_test(test_pack),	   cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_decomps),	   cmocka_unit_test(test_local_boxes),
 		cmocka_unit_test(test_paper_case), cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_faces_exact), cmocka_unit_test(test_faces_staged),
+		cmocka_unit_test(test_faces_nearest), cmocka_unit_test(test_faces_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
