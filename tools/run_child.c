@@ -119,21 +119,49 @@ static double merge_runs(struct nbw_doc *doc, const char *dir, int round, const 
 	return roof;
 }
 
-int nbw_solver_heat_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int round,
-			  const char *purpose)
+/* A child of the run in a fresh folder DIR/PREFIX-XXXXXX (its --output): run; 0 with its exit
+ * status in *crc and the folder in *cdir (to merge, remove and free), or -1 with s->err
+ * (\p a freed). */
+static int child_in_folder(struct nbw_solver_run *s, struct nbw_argbuf *a, const char *prefix,
+			   char **cdir, int *crc)
 {
-	char *cdir = NULL;
-	if (asprintf(&cdir, "%s/.solver-%d-XXXXXX", s->dir, round) < 0 || !mkdtemp(cdir)) {
+	*cdir = NULL;
+	if (asprintf(cdir, "%s/%s-XXXXXX", s->dir, prefix) < 0 || !mkdtemp(*cdir)) {
 		snprintf(s->err, s->errlen, "cannot create a folder in %s: %s", s->dir,
-			 cdir ? strerror(errno) : "out of memory");
-		free(cdir);
+			 *cdir ? strerror(errno) : "out of memory");
+		free(*cdir);
+		*cdir = NULL;
 		args_free(a);
 		return -1;
 	}
 	nbw_arg(a, "--output");
-	nbw_arg(a, "%s", cdir);
+	nbw_arg(a, "%s", *cdir);
 	nbw_arg(a, "--quiet");
-	int crc = nbw_run_child(a->v);
+	*crc = nbw_run_child(a->v);
+	return 0;
+}
+
+/* After a child's results are merged: an interrupted child stops the run (0), a failed one
+ * is counted; the run's document is written. */
+static int child_done(struct nbw_solver_run *s, int crc)
+{
+	if (crc == 130 || nbw_stop_requested) {
+		s->st->interrupted = 1;
+		return 0;
+	}
+	if (crc != 0)
+		s->st->child_failures++;
+	return nbw_doc_write(s->doc, s->dir, s->err, s->errlen);
+}
+
+int nbw_solver_heat_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int round,
+			  const char *purpose)
+{
+	char *cdir, prefix[32];
+	int crc;
+	snprintf(prefix, sizeof(prefix), ".solver-%d", round);
+	if (child_in_folder(s, a, prefix, &cdir, &crc))
+		return -1;
 	double rf = merge_runs(s->doc, cdir, round, purpose, &s->st->runs, &s->st->verify_failed);
 	if (s->roof == 0.0)
 		s->roof = rf;
@@ -143,13 +171,7 @@ int nbw_solver_heat_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int ro
 						     "purpose", purpose, "argv", args_json(a),
 						     "exit_status", crc));
 	args_free(a);
-	if (crc == 130 || nbw_stop_requested) {
-		s->st->interrupted = 1;
-		return 0;
-	}
-	if (crc != 0)
-		s->st->child_failures++;
-	return nbw_doc_write(s->doc, s->dir, s->err, s->errlen);
+	return child_done(s, crc);
 }
 
 int nbw_solver_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int steps, int reps,
@@ -169,18 +191,10 @@ int nbw_solver_child(struct nbw_solver_run *s, struct nbw_argbuf *a, int steps, 
 int nbw_solver_probe_child(struct nbw_solver_run *s, struct nbw_argbuf *a, const char *field,
 			   const char *tag, const char *purpose)
 {
-	char *cdir = NULL;
-	if (asprintf(&cdir, "%s/.probe-XXXXXX", s->dir) < 0 || !mkdtemp(cdir)) {
-		snprintf(s->err, s->errlen, "cannot create a folder in %s: %s", s->dir,
-			 cdir ? strerror(errno) : "out of memory");
-		free(cdir);
-		args_free(a);
+	char *cdir;
+	int crc;
+	if (child_in_folder(s, a, ".probe", &cdir, &crc))
 		return -1;
-	}
-	nbw_arg(a, "--output");
-	nbw_arg(a, "%s", cdir);
-	nbw_arg(a, "--quiet");
-	int crc = nbw_run_child(a->v);
 	struct nbw_run_status st = {0};
 	char results[4200];
 	snprintf(results, sizeof(results), "%s/results.json", cdir);
@@ -194,11 +208,5 @@ int nbw_solver_probe_child(struct nbw_solver_run *s, struct nbw_argbuf *a, const
 						     "exit_status", crc, "measurements",
 						     (int)st.measurements));
 	args_free(a);
-	if (crc == 130 || nbw_stop_requested) {
-		s->st->interrupted = 1;
-		return 0;
-	}
-	if (crc != 0)
-		s->st->child_failures++;
-	return nbw_doc_write(s->doc, s->dir, s->err, s->errlen);
+	return child_done(s, crc);
 }
