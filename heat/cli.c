@@ -140,7 +140,9 @@ void nbw_heat_usage(FILE *f)
 		"                       the baseline's nowait kernel on G devices at once, each\n"
 		"                       with its own copy of the grid, driven by one host thread\n"
 		"                       and by a thread per device (version \"corun\"; the\n"
-		"                       one-device model, doc/model.md)\n"
+		"                       one-device model, doc/model.md); with --nx/--ny/--nz,\n"
+		"                       that box (an application's local box, any --radius and\n"
+		"                       --fields) co-run so for every G >= 2 of --gpus\n"
 		"  --hidden-helpers N   LIBOMP_NUM_HIDDEN_HELPER_THREADS for this run (0-16;\n"
 		"                       nodebw restarts itself so the runtime sees it)\n"
 		"  --ref-threads T      host threads of the serial reference (default: every\n"
@@ -265,12 +267,21 @@ static int check_slabs(const struct nbw_heat_opts *o, char *err, size_t errlen)
 	return heat_check_general(o, err, errlen);
 }
 
-/* --corun needs a grid that is the slab of some G >= 2 of --gpus (else it would run nothing
- * and say nothing). */
+/* --corun needs a G >= 2 of --gpus and, with --n/--shapes, a grid that is the slab of one
+ * of them (else it would run nothing and say nothing); a box of --nx/--ny/--nz (an
+ * application's local box) is co-run as it is, for every G >= 2. */
 static int check_corun(const struct nbw_heat_opts *o, char *err, size_t errlen)
 {
 	if (!o->corun)
 		return 0;
+	if (o->nx > 0) {
+		for (int k = 0; k < o->ngpus; k++)
+			if (o->gpus[k] >= 2)
+				return 0;
+		snprintf(err, errlen, "--corun: --gpus has no G >= 2 devices to co-run the box "
+				      "%dx%dx%d on", o->nx, o->ny, o->nz);
+		return -1;
+	}
 	for (int s = 0; s < o->nshapes; s++)
 		for (int k = 0; k < o->ngpus; k++)
 			if (nbw_heat_is_slab_shape_r(o->shapes[s][0], o->shapes[s][1],

@@ -161,20 +161,25 @@ static void print_row(struct heat_session *hs, const struct nbw_heat_record *r)
 		l += (size_t)snprintf(devs + l, sizeof(devs) - l, "%s%d", i ? "," : "",
 				      r->devices[i]);
 	snprintf(grid, sizeof(grid), "%dx%dx%d", r->grid.nx, r->grid.ny, r->grid.nz);
+	/* A co-run is named as its record names it (the baseline's kernel, G at once). */
+	const char *name = r->corun ? "corun" : nbw_heat_version_name(r->version);
 	if (r->error[0]) {
-		printf("%-8s %2d %-8s %-11s %-13s %6d  error: %s\n",
-		       nbw_heat_version_name(r->version), r->ndev, devs, r->device_kind, grid,
-		       r->steps, r->error);
+		printf("%-8s %2d %-8s %-11s %-13s %6d  error: %s\n", name, r->ndev, devs,
+		       r->device_kind, grid, r->steps, r->error);
 	} else {
 		char diff[16] = "-";
 		if (strcmp(r->verify_status, "reference") != 0)
 			snprintf(diff, sizeof(diff), "%.2g", r->check.max_abs_diff);
-		printf("%-8s %2d %-8s %-11s %-13s %6d %10.4g %9.1f %7.2f %6.3f %9s  %s%s\n",
-		       nbw_heat_version_name(r->version), r->ndev, devs, r->device_kind, grid,
-		       r->steps, r->seconds, nbw_heat_points_per_s(r) / 1e6,
+		printf("%-8s %2d %-8s %-11s %-13s %6d %10.4g %9.1f %7.2f %6.3f %9s  %s%s\n", name,
+		       r->ndev, devs, r->device_kind, grid, r->steps, r->seconds, nbw_heat_points_per_s(r) / 1e6,
 		       nbw_heat_bytes_per_s(r) / 1e9, nbw_heat_roofline_fraction(r), diff,
 		       r->verify_status, r->no_exchange ? " (no halo copies)" : "");
 	}
+	if (r->corun)
+		printf("%-8s co-run for G = %d, every device computing the whole grid: %s\n", "",
+		       r->corun_slab_g,
+		       strcmp(r->corun, "per-device") == 0 ? "a host thread per device"
+							   : "one host thread drives them all");
 	if (r->version == NBW_HEAT_GENERAL || r->grid.radius > 1 || r->fields > 1)
 		printf("%-8s radius %d, %d field%s, decomposition %dx%dx%d, exchange %s, copy %s, "
 		       "overlap %s; %llu halo bytes per step\n",
@@ -564,13 +569,15 @@ static int run_grid(struct heat_session *hs, int nx, int ny, int nz)
 			    heat_opts_fit(o, (enum nbw_heat_version)v, o->gpus[k]))
 				run_offload(hs, (enum nbw_heat_version)v, NBW_CORUN_NONE, 0,
 					    o->gpus[k], &g, &f, ref, u);
-	/* --corun: on the shapes that are G's slab of a cubic N: one host thread drives G
+	/* --corun: on the shapes that are G's slab of a cubic N, and on a box given by --nx/
+	 * --ny/--nz (an application's local box) for every G >= 2: one host thread drives G
 	 * devices; a thread per device drives as many at once as the host has CPUs for them
 	 * (more threads than CPUs would measure the cores' time-slicing, not the devices). */
 	int cpus = cpus_allowed();
+	bool box = o->nx > 0;
 	for (int k = 0; rc >= 0 && o->corun && k < o->ngpus && !nbw_stop_requested; k++) {
 		int G = o->gpus[k], at_once = G < cpus ? G : cpus;
-		if (!nbw_heat_is_slab_shape_r(nx, ny, nz, G, o->radius))
+		if (G < 2 || (!box && !nbw_heat_is_slab_shape_r(nx, ny, nz, G, o->radius)))
 			continue;
 		run_offload(hs, NBW_HEAT_BASELINE, NBW_CORUN_ONE_THREAD, G, G, &g, &f, ref, u);
 		if (at_once >= 2)

@@ -208,7 +208,8 @@ struct nbw_heat_opts {
 					  *   copies, repetition by repetition */
 	bool launch_probe;               /**< --launch-probe: the launch-latency probe only */
 	bool corun;                      /**< --corun: the co-run probe on the shapes that are
-					  *   a G of --gpus's slab of a cubic N */
+					  *   a G of --gpus's slab of a cubic N, or on the box of
+					  *   --nx/--ny/--nz for every G >= 2 */
 	int radius;                      /**< --radius: stencil radius 1-4 (default 1) */
 	int fields;                      /**< --fields: fields stepped and exchanged, 1-4 */
 	int decomp[3];                   /**< --decomp PXxPYxPZ for general; 0 = 1 x 1 x G */
