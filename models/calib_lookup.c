@@ -34,6 +34,7 @@ void nbw_calib_free(struct nbw_calib *c)
 	free(c->cs);
 	free(c->corun);
 	free(c->boxes);
+	free(c->boxcoruns);
 	free(c->faces);
 	if (c->valid) {
 		nbw_validation_free(c->valid);

@@ -781,6 +781,7 @@ static int calib_from_json(json_t *j, struct nbw_calib *c, char *err, size_t err
 	    read_launch(c, json_object_get(j, "launch"), err, errlen) ||
 	    read_corun(c, json_object_get(j, "corun"), err, errlen) ||
 	    nbw_calib_boxes_read(c, json_object_get(j, "local_boxes"), err, errlen) ||
+	    nbw_calib_box_coruns_read(c, json_object_get(j, "local_box_coruns"), err, errlen) ||
 	    nbw_calib_faces_read(c, json_object_get(j, "faces"), err, errlen))
 		return -1;
 	json_t *val = json_object_get(j, "validation");

@@ -219,6 +219,8 @@ json_t *nbw_calib_to_json(const struct nbw_calib *c)
 	}
 	if (c->nboxes)
 		json_object_set_new(j, "local_boxes", nbw_calib_boxes_json(c));
+	if (c->nboxcoruns)
+		json_object_set_new(j, "local_box_coruns", nbw_calib_box_coruns_json(c));
 	if (c->nfaces)
 		json_object_set_new(j, "faces", nbw_calib_faces_json(c));
 	if (c->valid)

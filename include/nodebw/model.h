@@ -163,6 +163,21 @@ struct nbw_boxrun {
 	double step_s;
 };
 
+/** A co-run of an application's local box (nodebw heat --corun --radius R --fields F --nx
+ *  --ny --nz --gpus 1,G; "local_box_coruns" in the calibration): per step, the fastest
+ *  round of \p at_once devices each computing the whole box at the same time with the
+ *  one-device code (no decomposition, no exchange). Boxes that are the paper's slab (radius
+ *  1, one field, N x N x (ceil((N-2)/G) + 2)) are the co-run probe's (struct nbw_corun). */
+struct nbw_boxcorun {
+	int radius, fields;
+	long box[3];            /**< nx, ny, nz, ghosts included */
+	int g;                  /**< the application's device count it was co-run for */
+	int at_once;            /**< devices at once: G (one host thread), min(G, CPUs) per
+				 *   device */
+	bool per_device;        /**< a host thread per device (else one host thread drives all) */
+	double step_s;
+};
+
 /** A face probe of the OpenMP API (nodebw probe --faces; "faces" in the calibration): one
  *  face of a box copied once on one path and mode, the fastest record's median time. */
 struct nbw_facerun {
@@ -202,6 +217,8 @@ struct nbw_calib {
 	size_t ncorun;
 	struct nbw_boxrun *boxes; /**< one-device runs of local boxes (may be none) */
 	size_t nboxes;
+	struct nbw_boxcorun *boxcoruns; /**< co-runs of local boxes (may be none) */
+	size_t nboxcoruns;
 	struct nbw_facerun *faces; /**< face probes (may be none) */
 	size_t nfaces;
 	/** What the run validated: each model's MAPE against the measured solver runtimes
@@ -210,6 +227,15 @@ struct nbw_calib {
 };
 
 void nbw_calib_free(struct nbw_calib *c);
+
+/** The co-run of application local box \p box (radius \p radius, \p fields fields) for \p g
+ *  devices in the per-device form (a host thread per device): its time per step into
+ *  \p step_s, the devices that ran at once into \p at_once, and where it comes from into
+ *  \p how (may be NULL). A paper's slab (radius 1, one field, N x N x (ceil((N-2)/g) + 2))
+ *  is found among the co-run probe's records. 0, or -1 when the calibration has no co-run
+ *  of that exact box for \p g (models/calib_boxcorun.c). */
+int nbw_calib_box_corun(const struct nbw_calib *c, int radius, int fields, const long box[3],
+			int g, double *step_s, int *at_once, char *how, size_t howlen);
 
 /** k-bar by \p rule (or the given one). 0, or -1 with \p why (no samples). */
 int nbw_calib_kbar(const struct nbw_calib *c, enum nbw_kbar_rule rule, double *kbar,
