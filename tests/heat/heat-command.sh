@@ -5,7 +5,8 @@
 # recorded (schema and cross-field checks); several grids in one command; a non-cubic
 # instrumented run on a chosen device list; the slab a device holds reproduced by a
 # one-device run; the measured roofline; the hidden-helper restart; a failed verification
-# ends with status 3 and is recorded; the reference's host threads.
+# ends with status 3 and is recorded; the reference's host threads; the co-run probe on the
+# slabs and on a box given by --nx/--ny/--nz.
 . "$NODEBW_SOURCE/tests/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -271,4 +272,29 @@ check "co-run probe: only the co-runs failed" $py -c "
 import json; runs = json.load(open('$tmp/cof/results.json'))['solver_runs']
 assert [(r['version'], r['verification']['status']) for r in runs] == [('baseline', 'passed'), ('corun', 'failed'), ('corun', 'failed')], runs
 "
+# 13. The co-run of a box given by --nx/--ny/--nz (an application's local box, no slab of
+# any G): for G = 4, one host thread on 4 devices and a thread per device on min(4, CPUs),
+# each device the whole box, every record verified; --n/--shapes keep the slab rule.
+KMP_BLOCKTIME=0 "$NODEBW" heat --nx 20 --ny 20 --nz 30 --radius 2 --fields 2 --versions baseline \
+	--baseline-launch nowait --gpus 1,4 --corun --steps 2 --reps 1 --hidden-helpers 0 \
+	--output "$tmp/boxco" >"$tmp/boxcoout" 2>&1
+check "box co-run: exit 0 (status $?)" test $? -eq 0
+check "box co-run: the box's co-runs for G = 4, verified, with its radius and fields" $py -c "
+import json; runs = json.load(open('$tmp/boxco/results.json'))['solver_runs']
+co = [r for r in runs if r['version'] == 'corun']
+cpus = $cpus
+want = [('one-thread', 4, 4)] + ([('per-device', 4, min(4, cpus))] if cpus >= 2 else [])
+assert [(r['corun'], r['corun_slab_of_G'], r['G']) for r in co] == want, co
+for r in co:
+    assert r['shape'] == {'nx': 20, 'ny': 20, 'nz': 30}, r
+    assert r['config']['radius'] == 2 and r['config']['fields'] == 2, r
+    assert r['verification']['status'] == 'passed' and r['halo']['planes_per_step'] == 0, r
+    assert r['launch'] == 'nowait' and r['host_threads'] == (r['G'] if r['corun'] == 'per-device' else 1), r
+    assert abs(r['points_per_s'] / (16 * 16 * 26 * 2 * 2 * r['G'] / r['seconds']) - 1) < 1e-9, r
+assert [(r['version'], r['G']) for r in runs] == [('baseline', 1)] + [('corun', g) for _, _, g in want], runs
+"
+check "box co-run: the table names the co-runs and their form" sh -c "grep -q '^corun     4 0,1,2,3 ' '$tmp/boxcoout' && grep -q 'co-run for G = 4, every device computing the whole grid: one host thread' '$tmp/boxcoout'"
+check "box co-run: the document and records are valid" valid "$tmp/boxco/results.json"
+usage_error "--corun on a box without a G >= 2" --nx 20 --ny 20 --nz 30 --versions baseline --gpus 1 --corun
+usage_error "--corun on --shapes that are no slab" --shapes 20x20x30 --versions baseline --gpus 1,4 --corun
 done_testing

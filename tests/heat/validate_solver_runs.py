@@ -6,7 +6,8 @@ Usage: validate_solver_runs.py RECORD_SCHEMA RESULTS.json
 
 Every record is validated against doc/solver-run.schema.json (draft-07), then the
 cross-field rules a schema cannot express: G = len(devices) = len(slabs) (general: the
-subdomains); the slabs cover the planes R .. nz-1-R in order; the subdomains tile the
+subdomains); the slabs cover the planes R .. nz-1-R in order (a co-run: every device's
+slab all of them, and its work G times the grid's); the subdomains tile the
 interior; seconds is the median of samples_s; points_per_s,
 bytes_per_s, k and the roofline fraction follow from seconds; a passed verification has a
 difference within the rule. Exit status 0 valid, 1 invalid, 2 bad usage.
@@ -40,14 +41,18 @@ def check_record(i, r):
         bad.append("G, devices and slabs (general: subdomains) disagree")
     if len(set(r["devices"])) != len(r["devices"]):
         bad.append("a device is listed twice")
+    # The co-run probe: every device computes the whole grid (its work counts G times).
+    corun = r["version"] == "corun"
     k = R
     for d, s in zip(r["devices"], r["slabs"]):
         if s["device"] != d or s["k_begin"] != k or s["k_end"] - s["k_begin"] != s["planes"]:
             bad.append("slab of device %d does not continue the split" % d)
         if s["local_shape"] != [nx, ny, s["planes"] + 2 * R]:
             bad.append("local_shape of device %d is wrong" % d)
-        k = s["k_end"]
-    if r["slabs"] and k != nz - R:
+        k = R if corun else s["k_end"]
+    if corun and any(s["k_end"] != nz - R for s in r["slabs"]):
+        bad.append("a co-run device does not compute the whole grid")
+    if not corun and r["slabs"] and k != nz - R:
         bad.append("the slabs do not end at plane nz-1-R")
     if r["subdomains"]:
         px, py, pz = cfg["decomp"]
@@ -74,12 +79,13 @@ def check_record(i, r):
         if sec is None or not close(sec, statistics.median(r["samples_s"])):
             bad.append("seconds is not the median of samples_s")
         else:
-            pps = r["interior_points"] * r["steps"] * F / sec
+            work = r["interior_points"] * r["steps"] * F * (r["G"] if corun else 1)
+            pps = work / sec
             if not close(r["points_per_s"], pps):
                 bad.append("points_per_s does not follow from seconds")
             if not close(r["bytes_per_s"], 32 * pps):
                 bad.append("bytes_per_s is not 32 B x points_per_s")
-            if not close(r["k_s_per_point"], sec / (r["steps"] * r["interior_points"] * F)):
+            if not close(r["k_s_per_point"], sec / work):
                 bad.append("k_s_per_point does not follow from seconds")
             if r["roofline"] is not None and not close(
                     r["roofline_fraction"], r["bytes_per_s"] / (r["roofline"]["gbs"] * 1e9)):
