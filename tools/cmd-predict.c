@@ -523,6 +523,7 @@ static int measure_app(struct nbw_calib *c, const struct nbw_app *a, const struc
 			struct nbw_measure_box *b = &boxes[nb++];
 			b->radius = a->radius;
 			b->fields = a->fields;
+			b->g = o->gs[j]; /* co-run on G devices at once (G >= 2) */
 			nbw_app_local_box(a, d[i], (const int[3]){0, 0, 0}, in, b->box);
 		}
 	}

@@ -4,8 +4,9 @@
  * for the sizes asked for, on this node's devices, as nodebw run's solver stage makes them
  * (tools/run_rounds.c): the slab N x N x (ceil((N-2)/G)+2) of each N and G launched as
  * Versions 1-4 launch (nowait), G of them at once (the co-run probe), and the launch probe's
- * copy forms at those N; with --app, the one-device runs of its local boxes and the faces
- * of those boxes (`nodebw probe --faces`). Still no multi-device run of Versions 1-4. The runs are added to
+ * copy forms at those N; with --app, the one-device runs of its local boxes, their co-runs
+ * (each box on the G devices whose box it is, at once: `nodebw heat --corun --nx --ny --nz`)
+ * and the faces of those boxes (`nodebw probe --faces`). Still no multi-device run of Versions 1-4. The runs are added to
  * the calibration, which is written to a new file beside the old one (atomically).
  */
 #include "predict_measure.h"
@@ -27,11 +28,17 @@
 /* What the calibration lacks for the request. */
 static bool has_slab(const struct nbw_calib *c, int n, int planes);
 
+/* A local box to measure: its one-device run and its co-runs for the G of gs. */
+struct missing_box {
+	const struct nbw_measure_box *b;
+	int gs[16], ng;
+};
+
 struct missing {
 	char shapes[2048], gpus[64], ns[512];
 	int nshapes, ncopy;
 	bool corun;
-	const struct nbw_measure_box *boxes[64]; /* the app's local boxes not yet measured */
+	struct missing_box boxes[64]; /* the app's local boxes not yet measured */
 	int nboxes;
 };
 
@@ -83,17 +90,59 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+static bool same_box(const struct nbw_measure_box *a, const struct nbw_measure_box *b)
+{
+	return a->radius == b->radius && a->fields == b->fields &&
+	       !memcmp(a->box, b->box, sizeof(a->box));
+}
+
+/* Whether the calibration lacks box \p x's one-device run or a co-run for one of its G. */
+static bool box_lacks(const struct nbw_calib *c, const struct missing_box *x)
+{
+	if (!has_box(c, x->b))
+		return true;
+	for (int k = 0; k < x->ng; k++) {
+		double step;
+		int at_once;
+		if (nbw_calib_box_corun(c, x->b->radius, x->b->fields, x->b->box, x->gs[k], &step,
+					&at_once, NULL, 0))
+			return true;
+	}
+	return false;
+}
+
+/* The app's local boxes, each once with every G >= 2 whose box it is, that lack a run. */
+static void find_missing_boxes(const struct nbw_calib *c, const struct nbw_measure_req *r,
+			       struct missing *m)
+{
+	struct missing_box all[64];
+	int n = 0;
+	for (int i = 0; i < r->nboxes; i++) {
+		const struct nbw_measure_box *b = &r->boxes[i];
+		struct missing_box *x = NULL;
+		for (int k = 0; k < n && !x; k++)
+			if (same_box(all[k].b, b))
+				x = &all[k];
+		if (!x && n < 64) {
+			x = &all[n++];
+			*x = (struct missing_box){.b = b, .ng = 0};
+		}
+		bool listed = !x || b->g < 2;
+		for (int k = 0; x && k < x->ng; k++)
+			listed |= x->gs[k] == b->g;
+		if (!listed && x->ng < (int)(sizeof(x->gs) / sizeof(x->gs[0])))
+			x->gs[x->ng++] = b->g;
+	}
+	for (int k = 0; k < n; k++)
+		if (box_lacks(c, &all[k]))
+			m->boxes[m->nboxes++] = all[k];
+}
+
 static void find_missing(const struct nbw_calib *c, const struct nbw_measure_req *r,
 			 struct missing *m)
 {
 	memset(m, 0, sizeof(*m));
-	for (int i = 0; i < r->nboxes && m->nboxes < 64; i++) {
-		bool dup = false;
-		for (int k = 0; k < m->nboxes; k++)
-			dup |= !memcmp(m->boxes[k], &r->boxes[i], sizeof(r->boxes[i]));
-		if (!dup && !has_box(c, &r->boxes[i]))
-			m->boxes[m->nboxes++] = &r->boxes[i];
-	}
+	find_missing_boxes(c, r, m);
 	bool one = r->vers[1] || r->vers[2], per = r->vers[3] || r->vers[4];
 	bool copies = r->vers[3] || r->vers[4];
 	for (int j = 0; j < r->ng; j++)
@@ -269,27 +318,41 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 			nd += rc == 0;
 		}
 		for (int b = 0; b < m.nboxes && rc == 0; b++) {
-			const struct nbw_measure_box *x = m.boxes[b];
-			char rs[8], fs[8], nx[24], ny[24], nz[24];
+			const struct nbw_measure_box *x = m.boxes[b].b;
+			char rs[8], fs[8], nx[24], ny[24], nz[24], gl[80] = "1";
 			snprintf(rs, sizeof(rs), "%d", x->radius);
 			snprintf(fs, sizeof(fs), "%d", x->fields);
 			snprintf(nx, sizeof(nx), "%ld", x->box[0]);
 			snprintf(ny, sizeof(ny), "%ld", x->box[1]);
 			snprintf(nz, sizeof(nz), "%ld", x->box[2]);
-			/* Radius 1 and one field: the solver's own stencil, any nodebw heat. */
-			bool plain = x->radius == 1 && x->fields == 1;
+			for (int k = 0; k < m.boxes[b].ng; k++)
+				append(gl, sizeof(gl), ",%d", m.boxes[b].gs[k]);
 			char *argv[MAX_ARGS] = {"nodebw", "heat", "--versions", "baseline",
-						"--baseline-launch", "nowait", "--gpus", "1",
+						"--baseline-launch", "nowait", "--gpus", gl,
 						"--nx", nx, "--ny", ny, "--nz", nz, "--steps", steps,
-						"--reps", reps, "--radius", rs, "--fields", fs};
+						"--reps", reps};
+			int argc = 18;
+			/* Radius 1 and one field: the solver's own stencil, any nodebw heat. */
+			if (x->radius != 1 || x->fields != 1) {
+				argv[argc++] = "--radius";
+				argv[argc++] = rs;
+				argv[argc++] = "--fields";
+				argv[argc++] = fs;
+			}
+			/* The box on the G devices whose box it is, at once. */
+			if (m.boxes[b].ng)
+				argv[argc++] = "--corun";
 			if (r->log)
 				nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
 					       "predict --measure: round %d/%d: the one-device run "
 					       "of the local box %ldx%ldx%ld (radius %d, %d "
-					       "field%s)", round, NBW_MEASURE_ROUNDS, x->box[0],
+					       "field%s)%s%s", round, NBW_MEASURE_ROUNDS, x->box[0],
 					       x->box[1], x->box[2], x->radius, x->fields,
-					       x->fields == 1 ? "" : "s");
-			rc = heat_child(argv, plain ? 18 : 22, dir, &docs[nd], err, errlen);
+					       x->fields == 1 ? "" : "s",
+					       m.boxes[b].ng ? ", and G of them at once (co-run) for G = "
+							     : "",
+					       m.boxes[b].ng ? gl + 2 : "");
+			rc = heat_child(argv, argc, dir, &docs[nd], err, errlen);
 			if (rc && (x->radius > 1 || x->fields > 1))
 				snprintf(err + strlen(err), errlen - strlen(err), " (the one-device "
 					 "run of a local box of radius %d with %d field%s needs "

@@ -23,6 +23,8 @@
 struct nbw_measure_box {
 	int radius, fields;
 	long box[3];
+	int g;                    /**< the device count whose local box it is: G >= 2 co-runs
+				   *   it too (G devices at once), 1 only its one-device run */
 };
 
 struct nbw_measure_req {
@@ -40,7 +42,8 @@ struct nbw_measure_req {
 	FILE *log;                /**< progress lines (stderr), NULL: none */
 };
 
-/** Measure the one-device slab runs, co-runs and copy probes \p c lacks for \p r, add them to
+/** Measure the one-device slab runs, co-runs, copy probes, local boxes' one-device runs and
+ *  co-runs \p c lacks for \p r, add them to
  *  \p c and write it to the new calibration file (atomically); its path into \p written.
  *  0 (also when nothing was missing: \p written is then ""), or -1 with \p err. */
 int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, char *written,

@@ -166,7 +166,8 @@ sys.exit(not (slab and co == ['one-thread', 'per-device'] and
 		>/dev/null 2>"$tmp/err2"
 	check "--measure again: nothing left to measure" grep -q "nothing measured" "$tmp/err2"
 	# --measure --app: the one-device run of the local box 12x12x22 of a 2x2x1 split of
-	# 22^3 (radius 1, one field: any nodebw heat), into local_boxes.
+	# 22^3 (radius 1, one field: any nodebw heat), into local_boxes, and its co-run for G = 4
+	# into local_box_coruns.
 	cat >"$tmp/app22.json" <<'J'
 {"schema": "nodebw-app", "version": 1, "grid": [22, 22, 22], "decomp": [2, 2, 1],
  "radius": 1, "fields": 1, "element_bytes": 8, "exchange": "device", "copy": "rect",
@@ -189,6 +190,22 @@ f = {(x['face'], x['method'], x['path']) for x in c.get('faces', [])
 sys.exit(not {('x', 'rect', 'p2p'), ('y', 'rect', 'p2p')} <= f)" "$tmp/app-m.json"
 	check "--measure --app: its exchange is the face probes" \
 		grep -q "the face probes (y rect p2p/async; x rect p2p/async)" "$tmp/appj"
+	# ... and its co-run for G = 4 (the box on 4 devices at once): local_box_coruns.
+	cpus=$(nproc)
+	check "--measure --app: the local box's co-runs for G = 4 in local_box_coruns" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))
+co = sorted((x['form'], x['at_once']) for x in c.get('local_box_coruns', [])
+            if x['box'] == [12, 12, 22] and x['G'] == 4 and x['radius'] == 1 and x['fields'] == 1)
+want = [('one-thread', 4)] + ([('per-device', min(4, $cpus))] if $cpus >= 2 else [])
+sys.exit(co != want)" "$tmp/app-m.json"
+	check "--measure --app: the child co-ran the box" \
+		sh -c "tr '\n' ' ' <'$tmp/err3' | sed 's/  */ /g' | grep -q 'local box 12x12x22 (radius 1, 1 field), and G of them at once (co-run) for G = 4'"
+	if [ "$cpus" -ge 2 ]; then
+		"$NODEBW" predict --calibration "$tmp/app-m.json" --app "$tmp/app22.json" --measure \
+			--measure-output "$tmp/app-m2.json" >/dev/null 2>"$tmp/err4"
+		check "--measure --app again: nothing left to measure" grep -q "nothing measured" "$tmp/err4"
+	fi
 else
 	ok "# SKIP no two OpenMP offload devices: predict --measure not run"
 fi
