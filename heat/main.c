@@ -171,7 +171,8 @@ static void print_row(struct heat_session *hs, const struct nbw_heat_record *r)
 		if (strcmp(r->verify_status, "reference") != 0)
 			snprintf(diff, sizeof(diff), "%.2g", r->check.max_abs_diff);
 		printf("%-8s %2d %-8s %-11s %-13s %6d %10.4g %9.1f %7.2f %6.3f %9s  %s%s\n", name,
-		       r->ndev, devs, r->device_kind, grid, r->steps, r->seconds, nbw_heat_points_per_s(r) / 1e6,
+		       r->ndev, devs, r->device_kind, grid, r->steps, r->seconds,
+		       nbw_heat_points_per_s(r) / 1e6,
 		       nbw_heat_bytes_per_s(r) / 1e9, nbw_heat_roofline_fraction(r), diff,
 		       r->verify_status, r->no_exchange ? " (no halo copies)" : "");
 	}

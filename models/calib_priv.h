@@ -38,9 +38,9 @@ bool nbw_calib_is_app_run(json_t *r);
 /** One local box's fastest step (\p sec: the rounds' fastest repetitions). */
 int nbw_calib_add_box(struct nbw_calib *c, int radius, int fields, const long box[3],
 		      double step_s);
-/** "local_box_coruns": read (0, or -1 with \p err naming the element; absent: none), written,
- *  and one co-run added (the fastest of one radius, field count, box, G and form: 0, or -1
- *  out of memory) (calib_boxcorun.c). */
+/** "local_box_coruns": read (0, or -1 with \p err naming the element; absent: none;
+ *  calib_read.c), written, and one co-run added (the fastest of one radius, field count,
+ *  box, G and form: 0, or -1 out of memory) (calib_boxcorun.c). */
 int nbw_calib_box_coruns_read(struct nbw_calib *c, json_t *a, char *err, size_t errlen);
 json_t *nbw_calib_box_coruns_json(const struct nbw_calib *c);
 int nbw_calib_add_box_corun(struct nbw_calib *c, const struct nbw_boxcorun *k);

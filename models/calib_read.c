@@ -604,6 +604,71 @@ int nbw_calib_boxes_read(struct nbw_calib *c, json_t *a, char *err, size_t errle
 	return 0;
 }
 
+/* "local_box_coruns": the co-runs of application local boxes (models/calib_boxcorun.c). */
+static int boxco_bad(char *err, size_t errlen, size_t i, const char *what)
+{
+	snprintf(err, errlen, "local_box_coruns[%zu]: %s", i, what);
+	return -1;
+}
+
+static int boxco_read_one(json_t *o, size_t i, struct nbw_boxcorun *k, char *err, size_t errlen)
+{
+	const char *form = json_string_value(json_object_get(o, "form"));
+	json_t *g = json_object_get(o, "G"), *ao = json_object_get(o, "at_once");
+	json_t *b = json_object_get(o, "box");
+	k->radius = jint(o, "radius", 0);
+	k->fields = jint(o, "fields", 0);
+	k->step_s = jnum(o, "step_s");
+	if (!form || (strcmp(form, "one-thread") != 0 && strcmp(form, "per-device") != 0))
+		return boxco_bad(err, errlen, i,
+				 "\"form\" must be \"one-thread\" or \"per-device\"");
+	k->per_device = strcmp(form, "per-device") == 0;
+	if (k->radius < 1 || k->radius > NBW_APP_MAX_RADIUS)
+		return boxco_bad(err, errlen, i, "\"radius\" must be an integer from 1 to 4");
+	if (k->fields < 1 || k->fields > NBW_APP_MAX_FIELDS)
+		return boxco_bad(err, errlen, i, "\"fields\" must be an integer from 1 to 16");
+	if (!json_is_integer(g) || json_integer_value(g) < 2 || json_integer_value(g) > 64)
+		return boxco_bad(err, errlen, i, "\"G\" must be an integer from 2 to 64");
+	k->g = (int)json_integer_value(g);
+	if (!json_is_integer(ao) || json_integer_value(ao) < 1 || json_integer_value(ao) > k->g)
+		return boxco_bad(err, errlen, i, "\"at_once\" must be an integer 1 to G");
+	k->at_once = (int)json_integer_value(ao);
+	if (!(k->step_s >= 1e-12 && k->step_s <= 1e5))
+		return boxco_bad(err, errlen, i, "\"step_s\" must be seconds from 1e-12 to 1e5");
+	if (!json_is_array(b) || json_array_size(b) != 3)
+		return boxco_bad(err, errlen, i, "\"box\" must be [nx, ny, nz]");
+	for (int d = 0; d < 3; d++) {
+		json_t *x = json_array_get(b, (size_t)d);
+		if (!json_is_integer(x) || json_integer_value(x) < 2L * k->radius + 1 ||
+		    json_integer_value(x) > NBW_APP_MAX_SIDE)
+			return boxco_bad(err, errlen, i, "\"box\" sides must be integers from "
+							 "2 radius + 1 to 100000");
+		k->box[d] = (long)json_integer_value(x);
+	}
+	return 0;
+}
+
+int nbw_calib_box_coruns_read(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
+{
+	if (!a)
+		return 0; /* calibrations before the box co-runs */
+	if (!json_is_array(a)) {
+		snprintf(err, errlen, "local_box_coruns: must be an array");
+		return -1;
+	}
+	size_t i;
+	json_t *o;
+	json_array_foreach(a, i, o) {
+		struct nbw_boxcorun k;
+		memset(&k, 0, sizeof(k));
+		if (boxco_read_one(o, i, &k, err, errlen))
+			return -1;
+		if (nbw_calib_add_box_corun(c, &k))
+			return boxco_bad(err, errlen, i, "out of memory");
+	}
+	return 0;
+}
+
 /* ---- "validation": what the run validated (models/calib_valid.c writes it) ---------- */
 
 static int vbad(char *err, size_t errlen, const char *at, const char *what)

@@ -272,6 +272,38 @@ static int k_of_slab(const struct nbw_calib *c, int n, int planes, double *k)
 	return -1;
 }
 
+/* The one-device model's co-run probe: G's slab on several devices at once; the co-runs
+ * of other boxes (an application's local box) are the box co-runs. 0, or -1 out of
+ * memory. */
+static int corun_terms(struct nbw_calib *c, const struct group *gs, size_t ng)
+{
+	for (size_t j = 0; j < ng; j++) {
+		const struct group *g = &gs[j];
+		const long box[3] = {g->nx, g->ny, g->nz};
+		if (strcmp(g->version, "corun") || g->slab_g < 2 || g->steps < 1)
+			continue;
+		double step = nbw_rounds_time(g->sec, g->n, NULL) / g->steps;
+		bool per_device = strcmp(g->corun, "per-device") == 0;
+		if (g->app || !nbw_calib_is_paper_slab(g->radius, g->fields, box, g->slab_g)) {
+			struct nbw_boxcorun b = {.radius = g->radius, .fields = g->fields,
+						 .box = {box[0], box[1], box[2]}, .g = g->slab_g,
+						 .at_once = g->g, .per_device = per_device,
+						 .step_s = step};
+			if (nbw_calib_add_box_corun(c, &b))
+				return -1;
+			continue;
+		}
+		struct nbw_corun *k = realloc(c->corun, (c->ncorun + 1) * sizeof(*k));
+		if (!k)
+			return -1;
+		c->corun = k;
+		c->corun[c->ncorun++] = (struct nbw_corun){
+			.per_device = per_device, .g = g->slab_g, .at_once = g->g, .n = g->nx,
+			.step_s = step};
+	}
+	return 0;
+}
+
 static int solver_terms(struct nbw_calib *c, json_t *runs)
 {
 	size_t ng;
@@ -319,32 +351,8 @@ static int solver_terms(struct nbw_calib *c, json_t *runs)
 					      : nbw_calib_add_k(&c->slab, &c->nslab, g->nx, g->nz - 2, k))
 			goto out;
 	}
-	/* The one-device model's co-run probe: G's slab on several devices at once; the co-runs
-	 * of other boxes (an application's local box) are the box co-runs. */
-	for (size_t j = 0; j < ng; j++) {
-		struct group *g = &gs[j];
-		const long box[3] = {g->nx, g->ny, g->nz};
-		if (strcmp(g->version, "corun") || g->slab_g < 2 || g->steps < 1)
-			continue;
-		double step = nbw_rounds_time(g->sec, g->n, NULL) / g->steps;
-		bool per_device = strcmp(g->corun, "per-device") == 0;
-		if (g->app || !nbw_calib_is_paper_slab(g->radius, g->fields, box, g->slab_g)) {
-			struct nbw_boxcorun b = {.radius = g->radius, .fields = g->fields,
-						 .box = {box[0], box[1], box[2]}, .g = g->slab_g,
-						 .at_once = g->g, .per_device = per_device,
-						 .step_s = step};
-			if (nbw_calib_add_box_corun(c, &b))
-				goto out;
-			continue;
-		}
-		struct nbw_corun *k = realloc(c->corun, (c->ncorun + 1) * sizeof(*k));
-		if (!k)
-			goto out;
-		c->corun = k;
-		c->corun[c->ncorun++] = (struct nbw_corun){
-			.per_device = per_device, .g = g->slab_g, .at_once = g->g, .n = g->nx,
-			.step_s = step};
-	}
+	if (corun_terms(c, gs, ng))
+		goto out;
 	/* The compute-calibrated model's compute: the versions without the halo copies (v1-v2: one host
 	 * thread, v3-v4: a thread per device), either runs of their own (v2 and v3) or timed
 	 * beside each version's halo runs (--paired: that version's own term). */

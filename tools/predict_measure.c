@@ -6,8 +6,9 @@
  * Versions 1-4 launch (nowait), G of them at once (the co-run probe), and the launch probe's
  * copy forms at those N; with --app, the one-device runs of its local boxes, their co-runs
  * (each box on the G devices whose box it is, at once: `nodebw heat --corun --nx --ny --nz`)
- * and the faces of those boxes (`nodebw probe --faces`). Still no multi-device run of Versions 1-4. The runs are added to
- * the calibration, which is written to a new file beside the old one (atomically).
+ * and the faces of those boxes (`nodebw probe --faces`). Still no multi-device run of
+ * Versions 1-4. The runs are added to the calibration, which is written to a new file beside
+ * the old one (atomically).
  */
 #include "predict_measure.h"
 
@@ -219,6 +220,52 @@ static int heat_child(char **argv, int argc, const char *dir, json_t **doc, char
 	return 0;
 }
 
+/* Local box \p mb's one-device run and its co-runs for its G (one `nodebw heat` child, round
+ * \p round) into \p doc. 0, or -1 with \p err. */
+static int measure_box(const struct missing_box *mb, const struct nbw_measure_req *r,
+		       int round, const char *steps, const char *dir, json_t **doc, char *err,
+		       size_t errlen)
+{
+	const struct nbw_measure_box *x = mb->b;
+	char rs[8], fs[8], nx[24], ny[24], nz[24], gl[80] = "1", reps[16];
+	snprintf(rs, sizeof(rs), "%d", x->radius);
+	snprintf(fs, sizeof(fs), "%d", x->fields);
+	snprintf(nx, sizeof(nx), "%ld", x->box[0]);
+	snprintf(ny, sizeof(ny), "%ld", x->box[1]);
+	snprintf(nz, sizeof(nz), "%ld", x->box[2]);
+	snprintf(reps, sizeof(reps), "%d", NBW_MEASURE_REPS);
+	for (int k = 0; k < mb->ng; k++)
+		append(gl, sizeof(gl), ",%d", mb->gs[k]);
+	char *argv[MAX_ARGS] = {"nodebw", "heat", "--versions", "baseline", "--baseline-launch",
+				"nowait", "--gpus", gl, "--nx", nx, "--ny", ny, "--nz", nz,
+				"--steps", (char *)steps, "--reps", reps};
+	int argc = 18;
+	/* Radius 1 and one field: the solver's own stencil, any nodebw heat. */
+	if (x->radius != 1 || x->fields != 1) {
+		argv[argc++] = "--radius";
+		argv[argc++] = rs;
+		argv[argc++] = "--fields";
+		argv[argc++] = fs;
+	}
+	/* The box on the G devices whose box it is, at once. */
+	if (mb->ng)
+		argv[argc++] = "--corun";
+	if (r->log)
+		nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+			       "predict --measure: round %d/%d: the one-device run of the local "
+			       "box %ldx%ldx%ld (radius %d, %d field%s)%s%s", round,
+			       NBW_MEASURE_ROUNDS, x->box[0], x->box[1], x->box[2], x->radius,
+			       x->fields, x->fields == 1 ? "" : "s",
+			       mb->ng ? ", and G of them at once (co-run) for G = " : "",
+			       mb->ng ? gl + 2 : "");
+	int rc = heat_child(argv, argc, dir, doc, err, errlen);
+	if (rc && (x->radius > 1 || x->fields > 1))
+		snprintf(err + strlen(err), errlen - strlen(err), " (the one-device run of a local "
+			 "box of radius %d with %d field%s needs nodebw heat --radius and "
+			 "--fields)", x->radius, x->fields, x->fields == 1 ? "" : "s");
+	return rc;
+}
+
 /* Whether some configuration of the documents' runs is unstable (nbw_solver_unstable). */
 static bool unstable(json_t *const *docs, size_t nd)
 {
@@ -318,46 +365,7 @@ int nbw_predict_measure(struct nbw_calib *c, const struct nbw_measure_req *r, ch
 			nd += rc == 0;
 		}
 		for (int b = 0; b < m.nboxes && rc == 0; b++) {
-			const struct nbw_measure_box *x = m.boxes[b].b;
-			char rs[8], fs[8], nx[24], ny[24], nz[24], gl[80] = "1";
-			snprintf(rs, sizeof(rs), "%d", x->radius);
-			snprintf(fs, sizeof(fs), "%d", x->fields);
-			snprintf(nx, sizeof(nx), "%ld", x->box[0]);
-			snprintf(ny, sizeof(ny), "%ld", x->box[1]);
-			snprintf(nz, sizeof(nz), "%ld", x->box[2]);
-			for (int k = 0; k < m.boxes[b].ng; k++)
-				append(gl, sizeof(gl), ",%d", m.boxes[b].gs[k]);
-			char *argv[MAX_ARGS] = {"nodebw", "heat", "--versions", "baseline",
-						"--baseline-launch", "nowait", "--gpus", gl,
-						"--nx", nx, "--ny", ny, "--nz", nz, "--steps", steps,
-						"--reps", reps};
-			int argc = 18;
-			/* Radius 1 and one field: the solver's own stencil, any nodebw heat. */
-			if (x->radius != 1 || x->fields != 1) {
-				argv[argc++] = "--radius";
-				argv[argc++] = rs;
-				argv[argc++] = "--fields";
-				argv[argc++] = fs;
-			}
-			/* The box on the G devices whose box it is, at once. */
-			if (m.boxes[b].ng)
-				argv[argc++] = "--corun";
-			if (r->log)
-				nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
-					       "predict --measure: round %d/%d: the one-device run "
-					       "of the local box %ldx%ldx%ld (radius %d, %d "
-					       "field%s)%s%s", round, NBW_MEASURE_ROUNDS, x->box[0],
-					       x->box[1], x->box[2], x->radius, x->fields,
-					       x->fields == 1 ? "" : "s",
-					       m.boxes[b].ng ? ", and G of them at once (co-run) for G = "
-							     : "",
-					       m.boxes[b].ng ? gl + 2 : "");
-			rc = heat_child(argv, argc, dir, &docs[nd], err, errlen);
-			if (rc && (x->radius > 1 || x->fields > 1))
-				snprintf(err + strlen(err), errlen - strlen(err), " (the one-device "
-					 "run of a local box of radius %d with %d field%s needs "
-					 "nodebw heat --radius and --fields)", x->radius, x->fields,
-					 x->fields == 1 ? "" : "s");
+			rc = measure_box(&m.boxes[b], r, round, steps, dir, &docs[nd], err, errlen);
 			nd += rc == 0;
 		}
 		if (m.ncopy && rc == 0) {
