@@ -236,6 +236,8 @@ long nbw_solver_unstable(json_t *runs, struct nbw_unstable **out)
 		x->steps = g->steps;
 		x->rounds = (int)g->n;
 		x->slab_g = g->slab_g; /* the co-run probe runs again for its slab's G */
+		x->radius = g->radius;
+		x->fields = g->fields;
 		x->no_exchange = g->no_exchange;
 		x->spread = spread;
 	}

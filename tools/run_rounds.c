@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nodebw/heat.h"
 #include "nodebw/model.h"
 #include "nodebw/results_view.h"
 #include "nodebw/runner.h"
@@ -194,8 +195,26 @@ static int extra_child(struct nbw_solver_run *s, const struct nbw_unstable *u, i
 	int g = u->g;
 	nbw_arg(&a, "nodebw");
 	nbw_arg(&a, "heat");
-	nbw_arg(&a, "--shapes");
-	nbw_arg(&a, "%dx%dx%d", u->nx, u->ny, u->nz);
+	/* A co-run of a box that is no slab of its G (an application's local box) is co-run
+	 * as a box of --nx/--ny/--nz; the solver's radius and fields as they ran. */
+	int radius = u->radius > 0 ? u->radius : 1, fields = u->fields > 0 ? u->fields : 1;
+	if (corun && !nbw_heat_is_slab_shape_r(u->nx, u->ny, u->nz, u->slab_g, radius)) {
+		nbw_arg(&a, "--nx");
+		nbw_arg(&a, "%d", u->nx);
+		nbw_arg(&a, "--ny");
+		nbw_arg(&a, "%d", u->ny);
+		nbw_arg(&a, "--nz");
+		nbw_arg(&a, "%d", u->nz);
+	} else {
+		nbw_arg(&a, "--shapes");
+		nbw_arg(&a, "%dx%dx%d", u->nx, u->ny, u->nz);
+	}
+	if (radius != 1 || fields != 1) {
+		nbw_arg(&a, "--radius");
+		nbw_arg(&a, "%d", radius);
+		nbw_arg(&a, "--fields");
+		nbw_arg(&a, "%d", fields);
+	}
 	nbw_arg(&a, "--versions");
 	nbw_arg(&a, "%s", corun ? "baseline" : v);
 	nbw_arg(&a, "--gpus");

@@ -277,8 +277,9 @@ struct nbw_heat_record {
 	const char *corun;        /**< the co-run probe's form ("one-thread", "per-device"):
 				   *   the baseline on G devices at once, each with the whole
 				   *   grid; NULL = not a co-run */
-	int corun_slab_g;         /**< co-run: the G whose slab the grid is (the devices at
-				   *   once may be fewer: as many as the host has CPUs) */
+	int corun_slab_g;         /**< co-run: the G whose slab the grid is, or the G a box
+				   *   of --nx/--ny/--nz is co-run for (the devices at once may
+				   *   be fewer: as many as the host has CPUs) */
 	const double *partner_s;  /**< --paired: the other half's samples, reps entries (the
 				   *   compute-only ones in the halo record and the reverse);
 				   *   NULL = not paired */

@@ -401,7 +401,9 @@ struct nbw_unstable {
 	char version[12];       /**< "v1".."v4", "baseline", "corun" */
 	char launch[8];         /**< the baseline's launch: "nowait" for the slab runs */
 	int g, nx, ny, nz, steps, rounds;
-	int slab_g;             /**< the co-run probe's slab G; 0: not the co-run probe */
+	int slab_g;             /**< the co-run probe's slab G (or the G a box was co-run
+				 *   for); 0: not the co-run probe */
+	int radius, fields;     /**< the solver's (1, 1: the paper's stencil) */
 	bool no_exchange;       /**< the compute-only half */
 	double spread;
 };

@@ -3,7 +3,8 @@
  * nbw_boxcorun, nbw_calib_box_corun): taken from solver runs (the fastest round per box,
  * radius, fields, G and form; the paper's slabs stay the co-run probe's), looked up (exact
  * box, per-device form; a paper's slab through the co-run probe), written and read back
- * ("local_box_coruns"; a calibration without it still loads; a bad record is named). */
+ * ("local_box_coruns"; a calibration without it still loads; a bad record is named), and
+ * an unstable box co-run named with its radius and fields. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -216,12 +217,35 @@ static void test_round_trip(void **state)
 	}
 }
 
+/* A box co-run whose rounds disagree is unstable, with its box, G, radius and fields (for
+ * nodebw run to co-run the box again as a box of that radius and field count). */
+static void test_unstable(void **state)
+{
+	(void)state;
+	json_t *runs = json_pack("[o, o]",
+				 corun_run("per-device", 4, 2, 20, 20, 30, 2, 3, 10, 0.01),
+				 corun_run("per-device", 4, 2, 20, 20, 30, 2, 3, 10, 0.05));
+	struct nbw_unstable *u = NULL;
+	assert_int_equal(nbw_solver_unstable(runs, &u), 1);
+	assert_non_null(u);
+	assert_string_equal(u[0].version, "corun");
+	assert_int_equal(u[0].slab_g, 4);
+	assert_int_equal(u[0].g, 2);
+	assert_int_equal(u[0].nz, 30);
+	assert_int_equal(u[0].radius, 2);
+	assert_int_equal(u[0].fields, 3);
+	assert_true(REL(u[0].spread, 5.0) < 1e-12);
+	free(u);
+	json_decref(runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_from_runs),
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_unstable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
