@@ -53,6 +53,10 @@ int nbw_face_decomps_parse(const char *s, int (*out)[3], int max, int *n, char *
 		char *comma = strchr(t, ',');
 		if (comma)
 			*comma = '\0';
+		if (!*t) {
+			snprintf(err, errlen, "--faces-decomp '%s': empty item", s);
+			return -1;
+		}
 		if (*n >= max) {
 			snprintf(err, errlen, "--faces-decomp: at most %d decompositions", max);
 			return -1;
