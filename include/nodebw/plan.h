@@ -144,7 +144,9 @@ void nbw_plan_free(struct nbw_plan *p);
  *  mode (sync, async) and method (rect, pack), host memory for HtoD/DtoH, the z-, y- and
  *  x-face on the first device (HtoD/DtoH) or the first pair (P2P; the same-device copy with
  *  one device), and for P2P the exchange of a line (>= 2 devices) and of a 2 x G/2 grid
- *  (>= 4 devices; an odd last device left out); every one a single point (the box). */
+ *  (>= 4 devices; an odd last device left out), and of each --faces-decomp decomposition,
+ *  device to device and host-staged (probe/plan_xdecomp.c); every one a single point (the
+ *  box). */
 int nbw_plan_faces(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		   const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
 		   struct nbw_plan *out);
