@@ -106,7 +106,7 @@ json_t *nbw_calib_faces_json(const struct nbw_calib *c)
 	for (size_t i = 0; i < c->nfaces; i++) {
 		const struct nbw_facerun *f = &c->faces[i];
 		json_t *o = json_pack("{s:s, s:[I, I, I], s:i, s:i, s:s, s:s, s:s, s:f}", "kind",
-				      f->kind, "box", (json_int_t)f->box[0],
+				      is_exchange(f) ? "exchange" : "face", "box", (json_int_t)f->box[0],
 				      (json_int_t)f->box[1], (json_int_t)f->box[2], "depth",
 				      f->depth, "element_bytes", f->elem, "method", f->method,
 				      "path", f->path, "mode", f->mode, "seconds", f->seconds);
