@@ -173,7 +173,11 @@ static void header(const struct nbw_exec *s, const struct nbw_point *p, const st
 	memset(m, 0, sizeof(*m));
 	snprintf(m->api, sizeof(m->api), "%s", s->ops->name);
 	snprintf(m->probe, sizeof(m->probe), "%s-%s", s->ops->name, nbw_dir_name(DIR(s)));
-	snprintf(m->interface, sizeof(m->interface), "%s", s->plan->interface);
+	if (s->plan->face.staged)
+		snprintf(m->interface, sizeof(m->interface), "2 hops via host: %s",
+			 s->plan->interface);
+	else
+		snprintf(m->interface, sizeof(m->interface), "%s", s->plan->interface);
 	m->dir = DIR(s);
 	m->mode = s->plan->mode;
 	m->hostmem = s->plan->mem;
