@@ -15,7 +15,7 @@ enum {
 	OPT_API = 256, OPT_MAXTIME, OPT_PROBE, OPT_MODE, OPT_HOSTMEM, OPT_THREADS, OPT_DEVICES, OPT_SIZES,
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
 	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_REPLACE, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
-	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON, OPT_FACES,
+	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON, OPT_FACES, OPT_FACES_DECOMP,
 };
 
 static const struct option probe_options[] = {
@@ -29,6 +29,7 @@ static const struct option probe_options[] = {
 	{ "devices", required_argument, NULL, OPT_DEVICES },
 	{ "sizes", required_argument, NULL, OPT_SIZES },
 	{ "faces", required_argument, NULL, OPT_FACES },
+	{ "faces-decomp", required_argument, NULL, OPT_FACES_DECOMP },
 	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "full", no_argument, NULL, OPT_FULL },
@@ -113,6 +114,10 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       rectangular copy and by pack/copy/unpack, host-staged and\n"
 		"                       device to device, and the neighbour exchange of a line and\n"
 		"                       a 2 x G/2 grid of devices (doc/faces.md)\n"
+		"  --faces-decomp LIST  with --faces: for each PXxPYxPZ (devices along x, y, z;\n"
+		"                       e.g. 2x2x1) the neighbour exchange of that decomposition\n"
+		"                       (every neighbour pair both ways, every message at once),\n"
+		"                       device to device and staged through --host-mem host boxes\n"
 		"  --max-size SIZE      largest power of two of the default sweep\n"
 		"                       (default 256MiB, --quick 64MiB, --full 1GiB); the sweep\n"
 		"                       adds the halo planes 8*N^2 B, N = 512, 640, ..., 1280\n"
@@ -460,6 +465,10 @@ static int probe_option(int c, int argc, char **argv, struct probe_args *ps,
 		rc = nbw_face_shapes_parse(optarg, o->faces, NBW_MAX_FACE_SHAPES, &o->nfaces, err,
 					   errlen);
 		break;
+	case OPT_FACES_DECOMP:
+		rc = nbw_face_decomps_parse(optarg, o->decomps, NBW_MAX_DECOMPS, &o->ndecomps, err,
+					    errlen);
+		break;
 	case OPT_MAXSIZE: rc = nbw_size_parse(optarg, &ps->max_size, err, errlen); break;
 	case OPT_QUICK: o->profile = NBW_PROFILE_QUICK; break;
 	case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
@@ -620,6 +629,11 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		rc = -1;
 	}
+	if (rc == 0 && o->ndecomps && !o->nfaces) {
+		snprintf(err, errlen, "--faces-decomp needs --faces (the boxes the decomposition's "
+				      "devices exchange faces of)");
+		rc = -1;
+	}
 	if (rc == 0 && is_run && o->nfaces) {
 		snprintf(err, errlen, "--faces is an option of 'nodebw probe' (the face probes "
 				      "replace its size sweep)");
@@ -759,6 +773,16 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 		}
 		add_arg(&v, &n, "--faces");
 		add_arg(&v, &n, fl);
+	}
+	if (o->ndecomps) {
+		char dl[NBW_MAX_DECOMPS * 16] = "";
+		for (int i = 0; i < o->ndecomps; i++) {
+			char one[16];
+			nbw_face_decomp_label(o->decomps[i], one, sizeof(one));
+			snprintf(dl + strlen(dl), sizeof(dl) - strlen(dl), "%s%s", i ? "," : "", one);
+		}
+		add_arg(&v, &n, "--faces-decomp");
+		add_arg(&v, &n, dl);
 	}
 	add_arg(&v, &n, "--cuda-sched");
 	add_arg(&v, &n, o->cuda_sched);

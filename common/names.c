@@ -7,7 +7,7 @@ static const char *const dirs[] = { "htod", "dtoh", "p2p" };
 static const char *const modes[] = { "sync", "async", "nowait", "parallel", "kernel", "chase" };
 static const char *const mems[] = { "pageable", "pinned", "registered", "hugepage", "none" };
 static const char *const concs[] = { "single", "dual", "bidir", "all", "ring", "a2a", "face",
-					"exchange-line", "exchange-grid" };
+					"exchange-line", "exchange-grid", "exchange-decomp" };
 static const char *const faces[] = { "z", "y", "x" };
 static const char *const methods[] = { "rect", "pack" };
 static const char *const peers[] = { "n/a", "enabled", "disabled" };

@@ -35,6 +35,12 @@ void nbw_face_rec_to_json(const struct nbw_measurement *m, json_t *j)
 			       (json_int_t)nbw_face_rec_stream_bytes(f, 0), "step_bytes",
 			       (json_int_t)nbw_face_rec_step_bytes(f, m->nstreams), "messages",
 			       (json_int_t)m->nstreams);
+	if (f->decomp[0] > 0) {
+		char dl[48];
+		nbw_face_decomp_label(f->decomp, dl, sizeof(dl));
+		json_object_set_new(sh, "decomp", json_string(dl));
+		json_object_set_new(sh, "path", json_string(f->staged ? "host-staged" : "device"));
+	}
 	json_object_set_new(j, "shape", sh);
 	json_t *st = json_object_get(j, "streams");
 	for (unsigned i = 0; i < m->nstreams; i++)
@@ -68,6 +74,18 @@ int nbw_face_rec_from_json(json_t *j, struct nbw_measurement *m, char *err, size
 	}
 	m->face.has = true;
 	m->face.method = (enum nbw_face_method)me;
+	json_t *dc = json_object_get(sh, "decomp"), *pa = json_object_get(sh, "path");
+	if (dc && (!json_is_string(dc) ||
+		   nbw_face_decomp_parse(json_string_value(dc), m->face.decomp, why, sizeof(why)))) {
+		snprintf(err, errlen, "shape.decomp: not PXxPYxPZ");
+		return -1;
+	}
+	const char *ps = json_string_value(pa);
+	if (pa && (!ps || (strcmp(ps, "device") && strcmp(ps, "host-staged")))) {
+		snprintf(err, errlen, "shape.path: not \"device\" or \"host-staged\"");
+		return -1;
+	}
+	m->face.staged = ps && !strcmp(ps, "host-staged");
 	json_t *st = json_object_get(j, "streams");
 	for (size_t i = 0; i < json_array_size(st) && i < NBW_MAX_STREAMS; i++) {
 		json_t *sf = json_object_get(json_array_get(st, i), "face");
@@ -104,7 +122,13 @@ bool nbw_rv_face_read(const struct nbw_rv_meas *x, struct nbw_rv_face *out)
 	out->face = jstr(sh, "face");
 	out->method = jstr(sh, "method");
 	out->kind = x->concurrency;
-	out->exchange = strcmp(x->direction, "p2p") == 0 ? "device" : "host-staged";
+	const char *path = jstr(sh, "path");
+	out->exchange = *path ? path : strcmp(x->direction, "p2p") == 0 ? "device" : "host-staged";
+	const char *dc = jstr(sh, "decomp");
+	char why[160];
+	int d[3];
+	if (*dc && nbw_face_decomp_parse(dc, d, why, sizeof(why)) == 0)
+		memcpy(out->decomp, d, sizeof(out->decomp));
 	out->face_bytes = jll(json_object_get(sh, "face_bytes"), -1);
 	out->step_bytes = jll(json_object_get(sh, "step_bytes"), -1);
 	out->messages = (int)jint(sh, "messages", -1);

@@ -79,6 +79,12 @@ static const struct nbw_series_kind kinds[] = {
 	  "neighbour exchange of a 2 x G/2 grid of devices: z-faces along the rows, y-faces "
 	  "between the two rows, every message at once, one host thread per message",
 	  EXCHANGE_BYTES },
+	{ NBW_P2P, NBW_CONC_XDECOMP, NBW_THREADS_ALL, 2, "exchange-decomp",
+	  "neighbour exchange of a PX x PY x PZ decomposition (--faces-decomp; device d at x = d % "
+	  "PX, y = (d / PX) % PY, z = d / (PX PY)): each neighbour pair exchanges its faces both "
+	  "ways (x-faces between x neighbours, ...), device to device or staged through a host "
+	  "box, every message at once, one host thread per message",
+	  EXCHANGE_BYTES },
 };
 
 static const char *const thread_words[NBW_THREADS_COUNT] = { "1", "2", "all" };

@@ -24,15 +24,25 @@ double nbw_facerun_bytes(const struct nbw_facerun *f)
 	return face < 0 ? 0.0 : (double)nbw_face_bytes(&s, (enum nbw_face)face);
 }
 
-static bool same_shape(const struct nbw_facerun *a, const struct nbw_facerun *b)
+static bool is_exchange(const struct nbw_facerun *f)
 {
-	return !memcmp(a->box, b->box, sizeof(a->box)) && a->depth == b->depth &&
-	       a->elem == b->elem && !strcmp(a->face, b->face) && !strcmp(a->method, b->method) &&
-	       !strcmp(a->path, b->path) && !strcmp(a->mode, b->mode);
+	return !strcmp(f->kind, "exchange");
 }
 
-int nbw_calib_add_face(struct nbw_calib *c, const struct nbw_facerun *f)
+static bool same_shape(const struct nbw_facerun *a, const struct nbw_facerun *b)
 {
+	return !strcmp(a->kind, b->kind) && !memcmp(a->box, b->box, sizeof(a->box)) &&
+	       a->depth == b->depth && a->elem == b->elem && !strcmp(a->face, b->face) &&
+	       !strcmp(a->method, b->method) && !strcmp(a->path, b->path) &&
+	       !strcmp(a->mode, b->mode) && !memcmp(a->decomp, b->decomp, sizeof(a->decomp));
+}
+
+int nbw_calib_add_face(struct nbw_calib *c, const struct nbw_facerun *in)
+{
+	struct nbw_facerun one = *in;
+	struct nbw_facerun *f = &one;
+	if (!f->kind[0]) /* a face copy unless said otherwise */
+		snprintf(f->kind, sizeof(f->kind), "face");
 	for (size_t i = 0; i < c->nfaces; i++)
 		if (same_shape(&c->faces[i], f)) {
 			if (f->seconds < c->faces[i].seconds)
@@ -56,7 +66,10 @@ int nbw_calib_faces_from_results(struct nbw_calib *c, json_t *measurements)
 		struct nbw_rv_face v;
 		nbw_rv_meas_read(NULL, m, &x);
 		if (!x.face || !nbw_rv_meas_verified(&x) || strcmp(x.api, "omp") ||
-		    !nbw_rv_face_read(&x, &v) || strcmp(v.kind, "face") || !(v.seconds > 0.0))
+		    !nbw_rv_face_read(&x, &v) || !(v.seconds > 0.0))
+			continue;
+		bool xchg = !strcmp(v.kind, "exchange-decomp") && v.decomp[0] > 0;
+		if (strcmp(v.kind, "face") && !xchg)
 			continue;
 		if (strcmp(x.direction, "htod") && strcmp(x.direction, "dtoh") &&
 		    strcmp(x.direction, "p2p"))
@@ -66,9 +79,13 @@ int nbw_calib_faces_from_results(struct nbw_calib *c, json_t *measurements)
 		struct nbw_facerun f = {.box = {v.box[0], v.box[1], v.box[2]},
 					.depth = (int)v.depth, .elem = (int)v.element_bytes,
 					.seconds = v.seconds};
-		snprintf(f.face, sizeof(f.face), "%s", v.face);
+		snprintf(f.kind, sizeof(f.kind), "%s", xchg ? "exchange" : "face");
+		snprintf(f.face, sizeof(f.face), "%s", xchg ? "" : v.face);
 		snprintf(f.method, sizeof(f.method), "%s", v.method);
-		snprintf(f.path, sizeof(f.path), "%s", x.direction);
+		/* An exchange's step: its path as recorded ("device", "host-staged"). */
+		snprintf(f.path, sizeof(f.path), "%s", xchg ? v.exchange : x.direction);
+		if (xchg)
+			memcpy(f.decomp, v.decomp, sizeof(f.decomp));
 		snprintf(f.mode, sizeof(f.mode), "%s", x.mode);
 		if (nbw_calib_add_face(c, &f))
 			return -1;
@@ -88,12 +105,17 @@ json_t *nbw_calib_faces_json(const struct nbw_calib *c)
 	json_t *a = json_array();
 	for (size_t i = 0; i < c->nfaces; i++) {
 		const struct nbw_facerun *f = &c->faces[i];
-		json_array_append_new(
-			a, json_pack("{s:[I, I, I], s:i, s:i, s:s, s:s, s:s, s:s, s:f}", "box",
-				     (json_int_t)f->box[0], (json_int_t)f->box[1],
-				     (json_int_t)f->box[2], "depth", f->depth, "element_bytes",
-				     f->elem, "face", f->face, "method", f->method, "path", f->path,
-				     "mode", f->mode, "seconds", f->seconds));
+		json_t *o = json_pack("{s:s, s:[I, I, I], s:i, s:i, s:s, s:s, s:s, s:f}", "kind",
+				      is_exchange(f) ? "exchange" : "face", "box", (json_int_t)f->box[0],
+				      (json_int_t)f->box[1], (json_int_t)f->box[2], "depth",
+				      f->depth, "element_bytes", f->elem, "method", f->method,
+				      "path", f->path, "mode", f->mode, "seconds", f->seconds);
+		if (is_exchange(f))
+			json_object_set_new(o, "decomp", json_pack("[i, i, i]", f->decomp[0],
+								   f->decomp[1], f->decomp[2]));
+		else
+			json_object_set_new(o, "face", json_string(f->face));
+		json_array_append_new(a, o);
 	}
 	return a;
 }
@@ -109,7 +131,8 @@ int nbw_calib_face_s(const struct nbw_calib *c, const long box[3], int depth, in
 	double neard = INFINITY;
 	for (size_t i = 0; i < c->nfaces; i++) {
 		const struct nbw_facerun *f = &c->faces[i];
-		if (strcmp(f->face, face) || strcmp(f->method, method) || strcmp(f->path, path))
+		if (is_exchange(f) || strcmp(f->face, face) || strcmp(f->method, method) ||
+		    strcmp(f->path, path))
 			continue;
 		bool shape = !memcmp(f->box, box, sizeof(f->box)) && f->depth == depth &&
 			     f->elem == elem;
@@ -134,5 +157,30 @@ int nbw_calib_face_s(const struct nbw_calib *c, const long box[3], int depth, in
 	snprintf(how, howlen, "%s %s %s/%s of %ldx%ldx%ld:%d:%d scaled by bytes", face, method,
 		 path, near->mode, near->box[0], near->box[1], near->box[2], near->depth,
 		 near->elem);
+	return 0;
+}
+
+int nbw_calib_exchange_s(const struct nbw_calib *c, const long box[3], int depth, int elem,
+			 const int decomp[3], const char *method, const char *path,
+			 const char *mode, double *t, char *how, size_t howlen)
+{
+	const struct nbw_facerun *same = NULL;
+	for (size_t i = 0; i < c->nfaces; i++) {
+		const struct nbw_facerun *f = &c->faces[i];
+		if (!is_exchange(f) || memcmp(f->box, box, sizeof(f->box)) || f->depth != depth ||
+		    f->elem != elem || memcmp(f->decomp, decomp, sizeof(f->decomp)) ||
+		    strcmp(f->method, method) || strcmp(f->path, path))
+			continue;
+		if (!same || (strcmp(same->mode, mode) && !strcmp(f->mode, mode)))
+			same = f;
+	}
+	if (!same)
+		return -1;
+	*t = same->seconds;
+	char dl[48];
+	nbw_face_decomp_label(decomp, dl, sizeof(dl));
+	bool asked = !strcmp(same->mode, mode);
+	snprintf(how, howlen, "exchange %s %s %s/%s%s%s", dl, method, path, same->mode,
+		 asked ? "" : " in place of ", asked ? "" : mode);
 	return 0;
 }

@@ -494,11 +494,31 @@ static bool one_of(const char *s, const char *const *set)
 	return false;
 }
 
+/* An exchange's "decomp": [px, py, pz], each from 1 to NBW_DECOMP_MAX_FACTOR, two devices
+ * at least. 0, or -1. */
+static int decomp_read(json_t *a, int out[3])
+{
+	if (!json_is_array(a) || json_array_size(a) != 3)
+		return -1;
+	long g = 1;
+	for (size_t k = 0; k < 3; k++) {
+		json_t *x = json_array_get(a, k);
+		if (!json_is_integer(x) || json_integer_value(x) < 1 ||
+		    json_integer_value(x) > NBW_DECOMP_MAX_FACTOR)
+			return -1;
+		out[k] = (int)json_integer_value(x);
+		g *= out[k];
+	}
+	return g >= 2 ? 0 : -1;
+}
+
 int nbw_calib_faces_read(struct nbw_calib *c, json_t *a, char *err, size_t errlen)
 {
 	static const char *const faces[] = {"z", "y", "x", NULL},
 				 *const methods[] = {"rect", "pack", NULL},
 				 *const paths[] = {"htod", "dtoh", "p2p", NULL},
+				 *const xpaths[] = {"device", "host-staged", NULL},
+				 *const kinds[] = {"face", "exchange", NULL},
 				 *const modes[] = {"sync", "async", NULL};
 	if (!a)
 		return 0;
@@ -515,7 +535,12 @@ int nbw_calib_faces_read(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		const char *fa = json_string_value(json_object_get(o, "face")),
 			   *me = json_string_value(json_object_get(o, "method")),
 			   *pa = json_string_value(json_object_get(o, "path")),
-			   *mo = json_string_value(json_object_get(o, "mode"));
+			   *mo = json_string_value(json_object_get(o, "mode")),
+			   *ki = json_string_value(json_object_get(o, "kind"));
+		/* "kind" is new: a calibration without it holds face copies only. */
+		if (json_object_get(o, "kind") && !one_of(ki, kinds))
+			return face_bad(err, errlen, i, "\"kind\" must be \"face\" or \"exchange\"");
+		bool xchg = ki && !strcmp(ki, "exchange");
 		if (!json_is_integer(d) || json_integer_value(d) < 1 ||
 		    json_integer_value(d) > NBW_FACE_MAX_DEPTH)
 			return face_bad(err, errlen, i, "\"depth\" must be an integer from 1 to 16");
@@ -539,18 +564,25 @@ int nbw_calib_faces_read(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		}
 		if (box_bytes > (double)NBW_FACE_MAX_BOX_BYTES)
 			return face_bad(err, errlen, i, "\"box\" is larger than 1 GiB");
-		if (!one_of(fa, faces))
+		if (!xchg && !one_of(fa, faces))
 			return face_bad(err, errlen, i, "\"face\" must be \"z\", \"y\" or \"x\"");
+		if (xchg && decomp_read(json_object_get(o, "decomp"), f.decomp))
+			return face_bad(err, errlen, i, "\"decomp\" must be [px, py, pz] of integers "
+							"from 1 to 64, at least 2 devices");
 		if (!one_of(me, methods))
 			return face_bad(err, errlen, i, "\"method\" must be \"rect\" or \"pack\"");
-		if (!one_of(pa, paths))
+		if (!xchg && !one_of(pa, paths))
 			return face_bad(err, errlen, i, "\"path\" must be \"htod\", \"dtoh\" or \"p2p\"");
+		if (xchg && !one_of(pa, xpaths))
+			return face_bad(err, errlen, i, "\"path\" of an exchange must be \"device\" "
+							"or \"host-staged\"");
 		if (!one_of(mo, modes))
 			return face_bad(err, errlen, i, "\"mode\" must be \"sync\" or \"async\"");
 		f.seconds = json_is_number(t) ? json_number_value(t) : NAN;
 		if (!(f.seconds >= 1e-12 && f.seconds <= 1e5))
 			return face_bad(err, errlen, i, "\"seconds\" must be seconds from 1e-12 to 1e5");
-		snprintf(f.face, sizeof(f.face), "%s", fa);
+		snprintf(f.kind, sizeof(f.kind), "%s", xchg ? "exchange" : "face");
+		snprintf(f.face, sizeof(f.face), "%s", xchg ? "" : fa);
 		snprintf(f.method, sizeof(f.method), "%s", me);
 		snprintf(f.path, sizeof(f.path), "%s", pa);
 		snprintf(f.mode, sizeof(f.mode), "%s", mo);

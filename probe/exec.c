@@ -47,7 +47,7 @@ static void stream_error(struct nbw_point *p, struct nbw_stream_state *ss, const
 	p->failed = 1;
 }
 
-static enum nbw_loc host_loc(enum nbw_hostmem m)
+enum nbw_loc nbw_exec_host_loc(enum nbw_hostmem m)
 {
 	return m == NBW_HOSTMEM_PINNED	       ? NBW_LOC_HOST_PINNED
 	       : m == NBW_HOSTMEM_REGISTERED ? NBW_LOC_HOST_REGISTERED
@@ -80,9 +80,9 @@ static void stream_endpoints(const struct nbw_exec *s, unsigned me, size_t bytes
 				       mem == NBW_HOSTMEM_HUGEPAGE
 			       ? pin_dev
 			       : -1;
-	*src = (struct nbw_buf){ .loc = sdev >= 0 ? NBW_LOC_DEVICE : host_loc(mem),
+	*src = (struct nbw_buf){ .loc = sdev >= 0 ? NBW_LOC_DEVICE : nbw_exec_host_loc(mem),
 				 .device = sdev >= 0 ? sdev : host_dev, .bytes = bytes };
-	*dst = (struct nbw_buf){ .loc = ddev >= 0 ? NBW_LOC_DEVICE : host_loc(mem),
+	*dst = (struct nbw_buf){ .loc = ddev >= 0 ? NBW_LOC_DEVICE : nbw_exec_host_loc(mem),
 				 .device = ddev >= 0 ? ddev : host_dev, .bytes = bytes };
 }
 

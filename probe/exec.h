@@ -71,6 +71,14 @@ struct nbw_stream_state {
 	struct nbw_xfer lx;
 	bool lsrc_ok, ldst_ok, lx_prepared;
 	unsigned char *expect;
+	/* Host-staged exchange messages (plan->face.staged, exec_face_staged.c): the host box
+	 * of the series' host memory (the whole box for rect, the packed face for pack), the
+	 * region of the first copy (device box -> the same place of the host box), and the
+	 * second copy (host -> destination device). */
+	struct nbw_buf hbox;
+	struct nbw_region hregion;
+	struct nbw_xfer hx;
+	bool hbox_ok, hx_prepared;
 };
 
 /* One size of a series. The repetition count is adaptive unless --reps was given: at least
@@ -162,6 +170,15 @@ int nbw_face_copy(struct nbw_point *p, struct nbw_stream_state *ss);
 int nbw_face_check(struct nbw_point *p, unsigned me, char *what, size_t wlen, size_t *at);
 /* What the face series leaves behind. */
 void nbw_face_teardown(struct nbw_point *p, unsigned me);
+
+/* exec_face_staged.c: a host-staged message (plan->face.staged): device box -> host box ->
+ * destination box, by two rectangular copies (rect) or pack -> DtoH -> HtoD -> unpack
+ * (pack). Setup and teardown untimed; the copy is the timed message. */
+int nbw_face_staged_setup(struct nbw_point *p, unsigned me);
+int nbw_face_staged_copy(struct nbw_point *p, struct nbw_stream_state *ss);
+void nbw_face_staged_teardown(struct nbw_point *p, unsigned me);
+/* exec.c: where host buffers of host memory \p m live. */
+enum nbw_loc nbw_exec_host_loc(enum nbw_hostmem m);
 
 /* Called with each measurement as it is recorded. */
 typedef void (*nbw_emit_fn)(void *ctx, const struct nbw_measurement *m);

@@ -42,6 +42,8 @@ int nbw_face_setup(struct nbw_point *p, unsigned me)
 		return -1;
 	}
 	nbw_pattern_fill(ss->expect, p->bytes, p->seed + me);
+	if (fp->staged)
+		return nbw_face_staged_setup(p, me);
 	if (fp->method != NBW_FACE_PACK)
 		return 0;
 	if (!s->ops->pack && (ss->src.loc == NBW_LOC_DEVICE || ss->dst.loc == NBW_LOC_DEVICE)) {
@@ -80,6 +82,8 @@ static int side(struct nbw_point *p, struct nbw_stream_state *ss, struct nbw_buf
 int nbw_face_copy(struct nbw_point *p, struct nbw_stream_state *ss)
 {
 	const struct nbw_backend_ops *ops = p->s->ops;
+	if (p->s->plan->face.staged)
+		return nbw_face_staged_copy(p, ss);
 	if (ss->region.method == NBW_FACE_RECT)
 		return ops->copy_rect(p->s->be, &ss->x);
 	if (side(p, ss, ss->x.src, ss->region.src_at, &ss->lsrc, false))
@@ -116,6 +120,7 @@ void nbw_face_teardown(struct nbw_point *p, unsigned me)
 {
 	struct nbw_stream_state *ss = &p->st[me];
 	const struct nbw_backend_ops *ops = p->s->ops;
+	nbw_face_staged_teardown(p, me);
 	if (ss->lx_prepared && ops->unprepare)
 		ops->unprepare(p->s->be, &ss->lx);
 	if (ss->lsrc_ok)

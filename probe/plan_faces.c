@@ -41,8 +41,9 @@ unsigned nbw_plan_exchange(const int *devs, int nd, bool grid, struct nbw_plan_s
 	return set->nstreams;
 }
 
-static void label(const struct nbw_face_shape *s, const char *face, enum nbw_face_method m,
-		  enum nbw_mode mode, enum nbw_hostmem mem, char *buf, size_t len)
+void nbw_plan_face_label(const struct nbw_face_shape *s, const char *face,
+			 enum nbw_face_method m, enum nbw_mode mode, enum nbw_hostmem mem,
+			 char *buf, size_t len)
 {
 	char sh[48];
 	nbw_face_shape_label(s, sh, sizeof(sh));
@@ -51,10 +52,11 @@ static void label(const struct nbw_face_shape *s, const char *face, enum nbw_fac
 		 nbw_hostmem_name(mem));
 }
 
-static struct nbw_series_plan *series(struct nbw_plan *out, const struct nbw_series_kind *k,
-				      const struct nbw_probe_opts *o, enum nbw_mode mode,
-				      enum nbw_hostmem mem, enum nbw_peer peer, const char *iface,
-				      const struct nbw_face_shape *sh, enum nbw_face_method m)
+struct nbw_series_plan *nbw_plan_face_series(struct nbw_plan *out, const struct nbw_series_kind *k,
+					     const struct nbw_probe_opts *o, enum nbw_mode mode,
+					     enum nbw_hostmem mem, enum nbw_peer peer,
+					     const char *iface, const struct nbw_face_shape *sh,
+					     enum nbw_face_method m)
 {
 	struct nbw_series_plan *e = nbw_plan_add(out);
 	if (!e)
@@ -87,11 +89,11 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 	if (!caps->face_interface)
 		snprintf(why, sizeof(why), "the backend has no face copies");
 	if (!iface) {
-		label(sh, "faces", m, mode, NBW_HOSTMEM_NONE, what, sizeof(what));
+		nbw_plan_face_label(sh, "faces", m, mode, NBW_HOSTMEM_NONE, what, sizeof(what));
 		return nbw_plan_add_skip(out, kf, mode, NBW_HOSTMEM_NONE, what, why);
 	}
 	if (d->nd < 1) {
-		label(sh, "faces", m, mode, NBW_HOSTMEM_NONE, what, sizeof(what));
+		nbw_plan_face_label(sh, "faces", m, mode, NBW_HOSTMEM_NONE, what, sizeof(what));
 		return nbw_plan_add_skip(out, kf, mode, NBW_HOSTMEM_NONE, what, "no device");
 	}
 	if (dir != NBW_P2P) {
@@ -101,13 +103,13 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 			if (caps->supports &&
 			    caps->supports(caps->ctx, dir, mode, (enum nbw_hostmem)mem, why,
 					   sizeof(why))) {
-				label(sh, "faces", m, mode, (enum nbw_hostmem)mem, what, sizeof(what));
+				nbw_plan_face_label(sh, "faces", m, mode, (enum nbw_hostmem)mem, what, sizeof(what));
 				if (nbw_plan_add_skip(out, kf, mode, (enum nbw_hostmem)mem, what, why))
 					return -1;
 				continue;
 			}
 			for (int f = 0; f < NBW_FACE_COUNT; f++) {
-				struct nbw_series_plan *e = series(out, kf, o, mode,
+				struct nbw_series_plan *e = nbw_plan_face_series(out, kf, o, mode,
 								   (enum nbw_hostmem)mem, NBW_PEER_NA,
 								   iface, sh, m);
 				if (!e)
@@ -118,7 +120,7 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 				e->set.dst[0] = dir == NBW_HTOD ? d->devs[0] : -1;
 				e->face.face[0] = (unsigned char)f;
 				e->face.up[0] = 1;
-				label(sh, nbw_face_name((enum nbw_face)f), m, mode,
+				nbw_plan_face_label(sh, nbw_face_name((enum nbw_face)f), m, mode,
 				      (enum nbw_hostmem)mem, e->what, sizeof(e->what));
 			}
 		}
@@ -128,7 +130,7 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 	enum nbw_peer peer = caps->peer_control && d->nd > 1 ? NBW_PEER_ON : NBW_PEER_NA;
 	for (int f = 0; f < NBW_FACE_COUNT; f++) {
 		struct nbw_series_plan *e =
-			series(out, kf, o, mode, NBW_HOSTMEM_NONE, peer, iface, sh, m);
+			nbw_plan_face_series(out, kf, o, mode, NBW_HOSTMEM_NONE, peer, iface, sh, m);
 		if (!e)
 			return -1;
 		e->set.nstreams = 1;
@@ -137,13 +139,13 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		e->set.dst[0] = d->devs[d->nd > 1 ? 1 : 0];
 		e->face.face[0] = (unsigned char)f;
 		e->face.up[0] = 1;
-		label(sh, nbw_face_name((enum nbw_face)f), m, mode, NBW_HOSTMEM_NONE, e->what,
+		nbw_plan_face_label(sh, nbw_face_name((enum nbw_face)f), m, mode, NBW_HOSTMEM_NONE, e->what,
 		      sizeof(e->what));
 	}
 	for (int g = 0; g < 2; g++) {
 		const struct nbw_series_kind *kx =
 			nbw_series_kind_find(NBW_P2P, g ? NBW_CONC_XGRID : NBW_CONC_XLINE);
-		label(sh, kx->pattern, m, mode, NBW_HOSTMEM_NONE, what, sizeof(what));
+		nbw_plan_face_label(sh, kx->pattern, m, mode, NBW_HOSTMEM_NONE, what, sizeof(what));
 		if (d->nd < kx->min_devices) {
 			snprintf(why, sizeof(why), "needs %d devices; %s %d", kx->min_devices,
 				 d->named ? "--devices lists" : "the API has", d->nd);
@@ -152,14 +154,14 @@ static int plan_one(const struct nbw_probe_opts *o, enum nbw_dir dir,
 			continue;
 		}
 		struct nbw_series_plan *e =
-			series(out, kx, o, mode, NBW_HOSTMEM_NONE, peer, iface, sh, m);
+			nbw_plan_face_series(out, kx, o, mode, NBW_HOSTMEM_NONE, peer, iface, sh, m);
 		if (!e)
 			return -1;
 		nbw_plan_exchange(d->devs, d->nd > NBW_MAX_STREAMS / 2 ? NBW_MAX_STREAMS / 2 : d->nd,
 				  g == 1, &e->set, &e->face);
 		snprintf(e->what, sizeof(e->what), "%s", what);
 	}
-	return 0;
+	return nbw_plan_faces_decomp(o, caps, d, sh, mode, m, iface, peer, out);
 }
 
 int nbw_plan_faces(const struct nbw_probe_opts *o, enum nbw_dir dir,

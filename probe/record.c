@@ -42,12 +42,21 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 			   : conc == NBW_CONC_BIDIR ? " (and the reverse direction at once)"
 			   : conc == NBW_CONC_XLINE || conc == NBW_CONC_XGRID
 				   ? " (and every other message of the exchange at once)"
+			   : conc == NBW_CONC_XDECOMP && s->plan->face.staged
+				   ? " (staged: device box -> host box -> device box, one host thread "
+				     "per message; and every other message of the exchange at once)"
+			   : conc == NBW_CONC_XDECOMP
+				   ? " (one host thread per message; and every other message of the "
+				     "exchange at once)"
 				   : "";
 	if (DIR(s) == NBW_P2P && s->plan->mode == NBW_MODE_KERNEL)
 		/* Not the API's copy-engine path: the backend's interface says who copies (a
 		 * kernel of the destination device, Level Zero's compute queue group). */
 		snprintf(m->path, sizeof(m->path), "%s -> %s; kernel mode, not the copy engines' "
 			 "path: %s%s", a, b, s->plan->interface, more);
+	else if (DIR(s) == NBW_P2P && s->plan->face.staged)
+		snprintf(m->path, sizeof(m->path), "%s -> a %s host box -> %s%s", a,
+			 nbw_hostmem_name(s->plan->mem), b, more);
 	else if (DIR(s) == NBW_P2P)
 		snprintf(m->path, sizeof(m->path), "%s -> %s; %s%s", a, b,
 			 s->ops->p2p_path(s->be, SRC(s, 0), DST(s, 0)), more);
@@ -55,8 +64,9 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 		snprintf(m->path, sizeof(m->path), "%s -> %s%s", a, b, more);
 	int dev = DIR(s) == NBW_HTOD ? DST(s, 0) : SRC(s, 0);
 	snprintf(m->host_mem_note, sizeof(m->host_mem_note), "%s",
-		 DIR(s) == NBW_P2P ? "no host memory involved"
-				   : s->ops->hostmem_note(s->be, s->plan->mem, dev));
+		 DIR(s) == NBW_P2P && !s->plan->face.staged
+			 ? "no host memory involved"
+			 : s->ops->hostmem_note(s->be, s->plan->mem, dev));
 	if (ns == 1)
 		snprintf(m->start, sizeof(m->start), "one host thread");
 	else if (p && p->gated)
@@ -163,7 +173,11 @@ static void header(const struct nbw_exec *s, const struct nbw_point *p, const st
 	memset(m, 0, sizeof(*m));
 	snprintf(m->api, sizeof(m->api), "%s", s->ops->name);
 	snprintf(m->probe, sizeof(m->probe), "%s-%s", s->ops->name, nbw_dir_name(DIR(s)));
-	snprintf(m->interface, sizeof(m->interface), "%s", s->plan->interface);
+	if (s->plan->face.staged)
+		snprintf(m->interface, sizeof(m->interface), "2 hops via host: %s",
+			 s->plan->interface);
+	else
+		snprintf(m->interface, sizeof(m->interface), "%s", s->plan->interface);
 	m->dir = DIR(s);
 	m->mode = s->plan->mode;
 	m->hostmem = s->plan->mem;
@@ -192,6 +206,8 @@ static void header(const struct nbw_exec *s, const struct nbw_point *p, const st
 		m->face.shape = s->plan->face.shape;
 		m->face.method = s->plan->face.method;
 		memcpy(m->face.faces, s->plan->face.face, sizeof(m->face.faces));
+		memcpy(m->face.decomp, s->plan->face.decomp, sizeof(m->face.decomp));
+		m->face.staged = s->plan->face.staged;
 		m->bytes = nbw_face_rec_stream_bytes(&m->face, 0);
 		m->halo_n = 0;
 	}

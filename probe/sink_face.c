@@ -22,14 +22,43 @@ static const char *ends(const struct nbw_series_plan *p, char *buf, size_t len)
 	return buf;
 }
 
+/* "x- and y-faces": the faces of an exchange's messages, x first. */
+static void faces_words(const struct nbw_series_plan *p, char *buf, size_t len)
+{
+	static const enum nbw_face order[] = { NBW_FACE_X, NBW_FACE_Y, NBW_FACE_Z };
+	const char *have[3];
+	int n = 0;
+	for (int k = 0; k < 3; k++)
+		for (unsigned i = 0; i < p->set.nstreams; i++)
+			if (p->face.face[i] == order[k]) {
+				have[n++] = nbw_face_name(order[k]);
+				break;
+			}
+	if (n == 1)
+		snprintf(buf, len, "%s-faces", have[0]);
+	else if (n == 2)
+		snprintf(buf, len, "%s- and %s-faces", have[0], have[1]);
+	else if (n == 3)
+		snprintf(buf, len, "%s-, %s- and %s-faces", have[0], have[1], have[2]);
+	else
+		snprintf(buf, len, "faces");
+}
+
 void nbw_sink_face_line(FILE *f, const char *pre, const struct nbw_series_info *si,
 			const struct nbw_measurement *m)
 {
 	const struct nbw_series_plan *p = si->plan;
-	char sh[48], who[96], fb[32], sb[32];
+	char sh[48], who[128], fb[32], sb[32];
 	nbw_face_shape_label(&p->face.shape, sh, sizeof(sh));
 	bool xchg = p->set.conc != NBW_CONC_FACE;
-	if (xchg)
+	bool staged = p->face.staged;
+	if (p->set.conc == NBW_CONC_XDECOMP) {
+		char fw[32], dl[16];
+		faces_words(p, fw, sizeof(fw));
+		nbw_face_decomp_label(p->face.decomp, dl, sizeof(dl));
+		snprintf(who, sizeof(who), "%u messages of %s at once, %s devices, %s",
+			 p->set.nstreams, fw, dl, staged ? "host-staged" : "device to device");
+	} else if (xchg)
 		snprintf(who, sizeof(who), "%u messages of %s at once, device to device",
 			 p->set.nstreams,
 			 p->set.conc == NBW_CONC_XGRID ? "z- and y-faces" : "z-faces");
@@ -39,8 +68,8 @@ void nbw_sink_face_line(FILE *f, const char *pre, const struct nbw_series_info *
 	snprintf(head, sizeof(head), "%s%s-%s %s%s %s %s %s%s%s (%s)", pre, si->api,
 		 nbw_dir_name(p->kind->dir), xchg ? p->kind->pattern : nbw_face_name(m->face.faces[0]),
 		 xchg ? "" : "-face", nbw_face_method_name(p->face.method), nbw_mode_name(p->mode),
-		 p->kind->dir == NBW_P2P ? "" : nbw_hostmem_name(p->mem),
-		 p->kind->dir == NBW_P2P ? "" : " ", sh, who);
+		 p->kind->dir == NBW_P2P && !staged ? "" : nbw_hostmem_name(p->mem),
+		 p->kind->dir == NBW_P2P && !staged ? "" : " ", sh, who);
 	if (m->error[0]) {
 		fprintf(f, "%s: failed: %s\n", head, m->error);
 		return;

@@ -26,7 +26,8 @@ static bool same_but_method(const struct face_row *a, const struct face_row *b)
 	       !strcmp(a->f.kind, b->f.kind) && !strcmp(a->f.face, b->f.face) &&
 	       !memcmp(a->f.box, b->f.box, sizeof(a->f.box)) && a->f.depth == b->f.depth &&
 	       a->f.element_bytes == b->f.element_bytes && a->x.src == b->x.src &&
-	       a->x.dst == b->x.dst && strcmp(a->f.method, b->f.method) != 0;
+	       a->x.dst == b->x.dst && !memcmp(a->f.decomp, b->f.decomp, sizeof(a->f.decomp)) &&
+	       !strcmp(a->f.exchange, b->f.exchange) && strcmp(a->f.method, b->f.method) != 0;
 }
 
 static void time_cell(struct nbw_rtable *t, const struct face_row *r)
@@ -53,6 +54,9 @@ static void what(const struct face_row *r, char *buf, size_t len)
 				 ? (r->x.src == r->x.dst ? "same device" : "device to device")
 				 : !strcmp(r->x.direction, "htod") ? "host-staged HtoD"
 								   : "host-staged DtoH");
+	else if (r->f.decomp[0] > 0)
+		snprintf(buf, len, "%s %dx%dx%d, %s, %d messages", r->f.kind, r->f.decomp[0],
+			 r->f.decomp[1], r->f.decomp[2], r->f.exchange, r->f.messages);
 	else
 		snprintf(buf, len, "%s, %d messages", r->f.kind, r->f.messages);
 }
@@ -113,7 +117,10 @@ void nbw_report_faces(struct nbw_rdoc *r, const struct nbw_rinput *in)
 				e->f.depth, e->f.element_bytes);
 		nbw_rtable_cell(t, "%s", w);
 		nbw_rtable_cell(t, "%s", e->x.mode);
-		nbw_rtable_cell(t, "%s", strcmp(e->x.direction, "p2p") ? e->x.host_mem : "-");
+		nbw_rtable_cell(t, "%s", strcmp(e->x.direction, "p2p") ||
+						 !strcmp(e->f.exchange, "host-staged")
+					 ? e->x.host_mem
+					 : "-");
 		nbw_rtable_cellv(t, (double)e->f.step_bytes, "%s", b);
 		time_cell(t, rect);
 		rate_cell(t, rect);

@@ -50,6 +50,10 @@ struct nbw_probe_opts {
 	 *  probe runs the face series in place of the size sweep. */
 	struct nbw_face_shape faces[NBW_MAX_FACE_SHAPES];
 	int nfaces;
+	/** --faces-decomp: the decompositions PXxPYxPZ whose neighbour exchange the face probes
+	 *  measure per shape (exchange-decomp, device to device and host-staged). */
+	int decomps[NBW_MAX_DECOMPS][3];
+	int ndecomps;
 	unsigned warmup, min_reps, max_reps;
 	double min_time_s;                /**< per size: repeat until this much time is measured */
 	/** Per size: stop repeating (and warming up) once the timed part would pass this many

@@ -42,6 +42,29 @@ int nbw_face_shapes_parse(const char *s, struct nbw_face_shape *out, int max, in
 /** "96x96x96:2:8" */
 void nbw_face_shape_label(const struct nbw_face_shape *s, char *buf, size_t len);
 
+/** Decompositions one --faces-decomp list holds. */
+#define NBW_MAX_DECOMPS 8
+/** The largest factor --faces-decomp takes as text (a factor beyond the devices in use is
+ *  planned as a skipped series, with its reason). */
+#define NBW_DECOMP_MAX_FACTOR 64
+
+/** Parse one "PXxPYxPZ" (e.g. "2x2x1"): three integers from 0 to NBW_DECOMP_MAX_FACTOR; what
+ *  they must be to run (each >= 1, product >= 2, at most the devices in use) the planner
+ *  says (nbw_face_decomp_invalid). 0, or -1 with a one-line message. */
+int nbw_face_decomp_parse(const char *s, int out[3], char *err, size_t errlen);
+/** A comma list of decompositions, at most \p max. 0, or -1 with a one-line message. */
+int nbw_face_decomps_parse(const char *s, int (*out)[3], int max, int *n, char *err,
+			   size_t errlen);
+/** "2x2x1" */
+void nbw_face_decomp_label(const int d[3], char *buf, size_t len);
+/** The messages of one exchange step of decomposition \p d: each neighbour pair both ways,
+ *  2 x sum over the axes of (P_a - 1) x the other two factors. */
+unsigned long nbw_face_decomp_messages(const int d[3]);
+/** Why decomposition \p d cannot run on \p ndev devices (a factor below 1, a product
+ *  below 2, more devices than \p ndev, more messages than NBW_MAX_STREAMS): true with
+ *  \p why; false when it can. */
+bool nbw_face_decomp_invalid(const int d[3], int ndev, bool named, char *why, size_t len);
+
 /** Axis of a face: z 2, y 1, x 0. */
 int nbw_face_axis(enum nbw_face f);
 /** Elements of face \p f of \p s. */

@@ -179,16 +179,22 @@ struct nbw_boxcorun {
 };
 
 /** A face probe of the OpenMP API (nodebw probe --faces; "faces" in the calibration): one
- *  face of a box copied once on one path and mode, the fastest record's median time. */
+ *  face of a box copied once on one path and mode (kind "face"), or one step of the
+ *  neighbour exchange of a decomposition (kind "exchange", --faces-decomp: every message at
+ *  once); the fastest record's median time. */
 struct nbw_facerun {
+	char kind[12];          /**< "face" or "exchange" */
 	long box[3];            /**< nx, ny, nz (elements, ghosts included) */
 	int depth;              /**< R */
 	int elem;               /**< E: element bytes */
-	char face[2];           /**< "z", "y", "x" */
+	char face[2];           /**< "z", "y", "x" (kind "face"; "" for an exchange) */
 	char method[8];         /**< "rect", "pack" */
-	char path[8];           /**< "htod", "dtoh" (host-staged), "p2p" (device to device) */
+	/** face: "htod", "dtoh" (host-staged), "p2p" (device to device); exchange: "device"
+	 *  or "host-staged" */
+	char path[16];
 	char mode[8];           /**< "sync", "async" */
-	double seconds;         /**< one copy of the face */
+	int decomp[3];          /**< exchange: PX, PY, PZ; face: 0 */
+	double seconds;         /**< one copy of the face, or one exchange step */
 };
 
 struct nbw_calib {
@@ -262,6 +268,15 @@ int nbw_calib_xfer_ends_s(const struct nbw_calib *c, const char *name, int src, 
 int nbw_calib_face_s(const struct nbw_calib *c, const long box[3], int depth, int elem,
 		     const char *face, const char *method, const char *path, const char *mode,
 		     double *t, bool *exact, char *how, size_t howlen);
+/** The step time of the neighbour exchange of decomposition \p decomp (PX, PY, PZ) of box
+ *  \p box (depth, element bytes) by \p method ("rect", "pack") on \p path ("device",
+ *  "host-staged"), as `nodebw probe --faces-decomp` measured it: the exact shape and
+ *  decomposition only (no scaling), the asked \p mode ("sync", "async") first, else the
+ *  other mode; \p how says which ("exchange 2x2x1 rect host-staged/async", "... /sync in
+ *  place of async"). 0, or -1 when the calibration has none. */
+int nbw_calib_exchange_s(const struct nbw_calib *c, const long box[3], int depth, int elem,
+			 const int decomp[3], const char *method, const char *path,
+			 const char *mode, double *t, char *how, size_t howlen);
 /** Bytes of one copy of \p f's face (its elements x depth x element bytes, nbw_face_bytes). */
 double nbw_facerun_bytes(const struct nbw_facerun *f);
 

@@ -108,6 +108,10 @@ struct nbw_face_plan {
 	enum nbw_face_method method;
 	unsigned char face[NBW_MAX_STREAMS];   /**< enum nbw_face of each stream's message */
 	unsigned char up[NBW_MAX_STREAMS];     /**< sent to the neighbour above (else below) */
+	int decomp[3];            /**< exchange-decomp: PX, PY, PZ (else 0) */
+	/** exchange-decomp: every message staged through a host box of the series' host
+	 *  memory (device -> host -> device) instead of device to device */
+	bool staged;
 };
 
 /** One planned series: a device set with its mode, memory, peer access and binding; or a
@@ -140,7 +144,9 @@ void nbw_plan_free(struct nbw_plan *p);
  *  mode (sync, async) and method (rect, pack), host memory for HtoD/DtoH, the z-, y- and
  *  x-face on the first device (HtoD/DtoH) or the first pair (P2P; the same-device copy with
  *  one device), and for P2P the exchange of a line (>= 2 devices) and of a 2 x G/2 grid
- *  (>= 4 devices; an odd last device left out); every one a single point (the box). */
+ *  (>= 4 devices; an odd last device left out), and of each --faces-decomp decomposition,
+ *  device to device and host-staged (probe/plan_xdecomp.c); every one a single point (the
+ *  box). */
 int nbw_plan_faces(const struct nbw_probe_opts *o, enum nbw_dir dir,
 		   const struct nbw_plan_caps *caps, const struct nbw_plan_devices *d,
 		   struct nbw_plan *out);
@@ -148,6 +154,13 @@ int nbw_plan_faces(const struct nbw_probe_opts *o, enum nbw_dir dir,
  *  2 x nd/2 grid (\p grid), with each message's face and side. Returns the streams. */
 unsigned nbw_plan_exchange(const int *devs, int nd, bool grid, struct nbw_plan_set *set,
 			   struct nbw_face_plan *fp);
+/** The device set of the exchange of decomposition \p decomp (PX x PY x PZ devices of
+ *  \p devs, numbered as the solver numbers them: device d at x = d % PX, y = (d / PX) % PY,
+ *  z = d / (PX PY)): each neighbour pair both ways, x-faces between x neighbours first, then
+ *  y-faces, then z-faces (probe/plan_xdecomp.c). The caller checks the decomposition
+ *  (nbw_face_decomp_invalid). Returns the streams. */
+unsigned nbw_plan_decomp(const int *devs, const int decomp[3], struct nbw_plan_set *set,
+			 struct nbw_face_plan *fp);
 /** Measurements the plan will record with \p nsizes sizes in the sweep. */
 size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes);
 /** Whether series \p p runs size \p k of \p o's sweep (the executor asks the same). */

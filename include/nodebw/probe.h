@@ -47,13 +47,16 @@ enum nbw_peer { NBW_PEER_NA, NBW_PEER_ON, NBW_PEER_OFF, NBW_PEER_COUNT };
  *  device sending to its ring neighbour (i -> i+1 mod n) at once, one host thread per pair.
  *  include/nodebw/series.h describes each kind. */
 enum nbw_conc { NBW_CONC_SINGLE, NBW_CONC_DUAL, NBW_CONC_BIDIR, NBW_CONC_ALL, NBW_CONC_RING,
-		NBW_CONC_A2A, NBW_CONC_FACE, NBW_CONC_XLINE, NBW_CONC_XGRID, NBW_CONC_COUNT };
+		NBW_CONC_A2A, NBW_CONC_FACE, NBW_CONC_XLINE, NBW_CONC_XGRID, NBW_CONC_XDECOMP,
+		NBW_CONC_COUNT };
 
 /** The face probes' kinds (`--faces`): FACE one face of a box copied once, XLINE the
- *  neighbour exchange of a line of devices, XGRID of a 2 x G/2 grid (include/nodebw/face.h). */
+ *  neighbour exchange of a line of devices, XGRID of a 2 x G/2 grid, XDECOMP of a PX x PY x
+ *  PZ decomposition (--faces-decomp), device to device or host-staged (include/nodebw/face.h). */
 static inline int nbw_conc_is_face(enum nbw_conc c)
 {
-	return c == NBW_CONC_FACE || c == NBW_CONC_XLINE || c == NBW_CONC_XGRID;
+	return c == NBW_CONC_FACE || c == NBW_CONC_XLINE || c == NBW_CONC_XGRID ||
+	       c == NBW_CONC_XDECOMP;
 }
 
 /** Which face of a box: Z (nx*ny*R elements, one contiguous block), Y (R rows of nx per

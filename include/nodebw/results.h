@@ -64,6 +64,10 @@ struct nbw_face_rec {
 	struct nbw_face_shape shape;
 	enum nbw_face_method method;
 	unsigned char faces[NBW_MAX_STREAMS];
+	/** exchange-decomp: the decomposition PX, PY, PZ ("decomp": "2x2x1"; else 0) and its
+	 *  path ("path": "host-staged" when \p staged, else "device") */
+	int decomp[3];
+	bool staged;
 };
 
 /** Bytes of stream \p i's message of a face measurement (its face's elements x E). */

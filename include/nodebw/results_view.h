@@ -124,8 +124,12 @@ struct nbw_rv_face {
 	unsigned element_bytes; /**< E */
 	const char *face;       /**< "z", "y", "x": the (first) message's face */
 	const char *method;     /**< "rect", "pack" */
-	const char *kind;       /**< "face", "exchange-line", "exchange-grid" (concurrency) */
-	const char *exchange;   /**< "host-staged" (HtoD, DtoH) or "device" (P2P) */
+	const char *kind;       /**< "face", "exchange-line", "exchange-grid",
+				     "exchange-decomp" (concurrency) */
+	/** "host-staged" or "device": the shape's "path" where it has one (exchange-decomp),
+	 *  else from the direction (HtoD, DtoH host-staged; P2P device) */
+	const char *exchange;
+	int decomp[3];          /**< exchange-decomp: PX, PY, PZ ("decomp"); else 0 */
 	long long face_bytes;   /**< one message: the face's elements x E */
 	long long step_bytes;   /**< every message of the measurement */
 	int messages;           /**< streams: 1, or the exchange's messages */

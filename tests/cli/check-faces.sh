@@ -95,9 +95,53 @@ sed 's/^/# /' "$tmp/valid"
 check "the face rows are not taken for the P2P matrices" sh -c \
 	"'$NODEBW' matrix '$tmp/r/results.json' 2>&1 | grep -q 'no verified device-to-device measurement'"
 
+# The exchange of a decomposition (--faces-decomp): device to device and host-staged, each
+# message checked; a decomposition larger than the devices is a skipped series with its reason.
+"$NODEBW" probe --api "$apis" --quick --mode sync --host-mem pinned --faces 16x12x10:1:8 \
+	--faces-decomp 2x2x1,1x1x2,2x2x2 --output "$tmp/d" >"$tmp/dout" 2>"$tmp/derr"
+st=$?
+check "probe --faces-decomp 2x2x1,1x1x2,2x2x2 exits 0 (status $st)" test "$st" -eq 0
+[ "$st" -eq 0 ] || sed 's/^/# /' "$tmp/derr"
+check "exchange-decomp: 2x2x1 8 messages (4 x, 4 y), 1x1x2 2 z; both paths, both methods, verified" \
+	$py -c "
+import json
+d = json.load(open('$tmp/d/results.json'))
+x = [m for m in d['measurements'] if m['concurrency'] == 'exchange-decomp']
+for api in '$apis'.split(','):
+    for dec, faces in (('2x2x1', ['x'] * 4 + ['y'] * 4), ('1x1x2', ['z'] * 2)):
+        for path in ('device', 'host-staged'):
+            for method in ('rect', 'pack'):
+                rows = [m for m in x if m['api'] == api and m['shape']['decomp'] == dec
+                        and m['shape']['path'] == path and m['shape']['method'] == method]
+                assert len(rows) == 1, (api, dec, path, method, len(rows))
+                m = rows[0]
+                assert m['direction'] == 'p2p'
+                assert [s['face'] for s in m['streams']] == faces, m['streams']
+                assert m['verification']['status'] == 'passed', m['verification']
+                assert m['host_mem'] == ('pinned' if path == 'host-staged' else 'none')
+                want = {'x': 1 * 12 * 10 * 8, 'y': 16 * 1 * 10 * 8, 'z': 16 * 12 * 1 * 8}
+                assert m['shape']['step_bytes'] == sum(want[f] for f in faces), m['shape']
+sk = [s for s in d['skipped'] if 'exchange-decomp 2x2x2' in json.dumps(s)]
+assert sk and all('2x2x2 needs 8 devices' in json.dumps(s) for s in sk), sk
+"
+check "the terminal names the decomposition, its faces and its path" $py -c "
+import re
+t = open('$tmp/dout').read()
+for api in '$apis'.split(','):
+    assert re.search(re.escape(api) + r'-p2p exchange-decomp rect sync 16x12x10:1:8 \(8 messages of x- and y-faces at once, 2x2x1 devices, device to device\): [0-9.]+ KiB per step', t)
+    assert re.search(re.escape(api) + r'-p2p exchange-decomp pack sync pinned 16x12x10:1:8 \(2 messages of z-faces at once, 1x1x2 devices, host-staged\): [0-9.]+ KiB per step .*; verified', t)
+"
+$py "$NODEBW_SOURCE/tests/integration/validate_results.py" "$NODEBW_SOURCE/doc/results.schema.json" \
+	"$tmp/d/results.json" >"$tmp/dvalid" 2>&1
+st=$?
+check "the decomposition's results.json is valid against doc/results.schema.json" test "$st" -eq 0
+sed 's/^/# /' "$tmp/dvalid"
+
 usage_error "--faces with too few sides" probe --api host --faces 48x40:2:8
 usage_error "--faces with a depth of 0" probe --api host --faces 48x40x36:0:8
 usage_error "--faces with a side shorter than 2R" probe --api host --faces 48x40x3:2:8
 usage_error "--faces with an empty shape" probe --api host --faces 48x40x36:2:8,
 usage_error "--faces on 'run'" run --api host --faces 48x40x36:2:8
+usage_error "--faces-decomp with two factors" probe --api host --faces 48x40x36:2:8 --faces-decomp 2x2
+usage_error "--faces-decomp without --faces" probe --api host --faces-decomp 2x2x1
 done_testing

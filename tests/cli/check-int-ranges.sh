@@ -34,6 +34,12 @@ usage_error_matching "probe --min-time 0x10" "decimal notation" probe --api host
 usage_error_matching "probe --max-time inf" "decimal notation" probe --api host --max-time inf
 usage_error_matching "probe --reps +3" "not an integer" probe --api host --reps +3
 usage_error_matching "probe --mode sync," "empty item" probe --api host --mode sync,
+usage_error_matching "probe --faces-decomp 2x2x1," "empty item" \
+	probe --api host --faces 16x16x16:1:8 --faces-decomp 2x2x1,
+usage_error_matching "probe --faces-decomp 2x2x4294967297" "expected PXxPYxPZ" \
+	probe --api host --faces 16x16x16:1:8 --faces-decomp 2x2x4294967297
+usage_error_matching "probe --faces-decomp 2x2x99999999999999999999" "expected PXxPYxPZ" \
+	probe --api host --faces 16x16x16:1:8 --faces-decomp 2x2x99999999999999999999
 usage_error_matching "run --solver-n 40,,52" "empty item" run --solver-n 40,,52
 usage_error_matching "run --solver-steps 4294967336" "out of range" run --solver-steps 4294967336
 # The solver's options (a build without OpenMP offload has no heat command).

@@ -396,11 +396,13 @@ static const char *caps_face_if(void *ctx, enum nbw_dir dir, enum nbw_face_metho
 	return t_face_if(ctx, dir, m, mode, why, len);
 }
 
-/* Every face series of \p dir on four devices, run; the measurements as JSON. */
-static json_t *run_faces(enum nbw_dir dir)
+/* Every face series of \p dir on four devices under the options \p args, run; the
+ * measurements as JSON. */
+static json_t *run_faces_args(enum nbw_dir dir, const char *args)
 {
 	struct nbw_probe_opts o;
-	char line[] = "probe --quick --mode sync --host-mem pinned --reps 3 --faces 10x8x6:2:8";
+	char line[256];
+	snprintf(line, sizeof(line), "%s", args);
 	char *argv[16];
 	int argc = 0;
 	for (char *t = strtok(line, " "); t; t = strtok(NULL, " "))
@@ -436,6 +438,12 @@ static json_t *run_faces(enum nbw_dir dir)
 	nbw_plan_free(&plan);
 	nbw_cli_opts_free(&o);
 	return all;
+}
+
+static json_t *run_faces(enum nbw_dir dir)
+{
+	return run_faces_args(dir, "probe --quick --mode sync --host-mem pinned --reps 3 "
+				   "--faces 10x8x6:2:8");
 }
 
 static void test_exec_faces(void **state)
@@ -537,6 +545,197 @@ static void test_exec_faces_wrong(void **state)
 	spill = skip_row = 0;
 }
 
+/* The exchange of a decomposition, numbered as the solver numbers it (x fastest): each
+ * neighbour pair both ways, x-faces first, then y, then z. */
+static void test_decomp_sets(void **state)
+{
+	(void)state;
+	const int devs[] = { 7, 5, 6, 4 };
+	struct nbw_plan_set s;
+	struct nbw_face_plan fp;
+	memset(&fp, 0, sizeof(fp));
+	/* 2x2x1: devices (x, y) 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1): x-pairs 0-1, 2-3; y-pairs
+	 * 0-2, 1-3. */
+	const int d221[3] = { 2, 2, 1 };
+	assert_int_equal(nbw_plan_decomp(devs, d221, &s, &fp), 8);
+	assert_int_equal(nbw_face_decomp_messages(d221), 8);
+	assert_int_equal(s.conc, NBW_CONC_XDECOMP);
+	static const int src[8] = { 7, 5, 6, 4, 7, 6, 5, 4 }, dst[8] = { 5, 7, 4, 6, 6, 7, 4, 5 };
+	for (unsigned i = 0; i < 8; i++) {
+		assert_int_equal(s.src[i], src[i]);
+		assert_int_equal(s.dst[i], dst[i]);
+		assert_int_equal(fp.face[i], i < 4 ? NBW_FACE_X : NBW_FACE_Y);
+		assert_int_equal(fp.up[i], i % 2 == 0);
+	}
+	assert_memory_equal(fp.decomp, d221, sizeof(d221));
+	/* 1x1x2: one pair along z, both ways. */
+	const int d112[3] = { 1, 1, 2 };
+	assert_int_equal(nbw_plan_decomp(devs, d112, &s, &fp), 2);
+	assert_int_equal(fp.face[0], NBW_FACE_Z);
+	assert_int_equal(fp.face[1], NBW_FACE_Z);
+	assert_int_equal(s.src[0], 7);
+	assert_int_equal(s.dst[0], 5);
+	assert_int_equal(s.src[1], 5);
+	assert_int_equal(s.dst[1], 7);
+	/* 2x1x2: devices (x, z) 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1): 4 x-face, 4 z-face
+	 * messages; the z-pairs are 0-2 and 1-3 (stride PX PY = 2). */
+	const int d212[3] = { 2, 1, 2 };
+	assert_int_equal(nbw_plan_decomp(devs, d212, &s, &fp), 8);
+	assert_int_equal(nbw_face_decomp_messages(d212), 8);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(fp.face[i], i < 4 ? NBW_FACE_X : NBW_FACE_Z);
+	assert_int_equal(s.src[4], 7);
+	assert_int_equal(s.dst[4], 6);
+	assert_int_equal(s.src[6], 5);
+	assert_int_equal(s.dst[6], 4);
+	/* 4x4x4 on 64 devices: 2 x 3 x 3 x 16 = 288 messages, more than run at once. */
+	const int d444[3] = { 4, 4, 4 };
+	char why[256];
+	assert_int_equal(nbw_face_decomp_messages(d444), 288);
+	assert_true(nbw_face_decomp_invalid(d444, 64, false, why, sizeof(why)));
+	assert_non_null(strstr(why, "288 messages"));
+}
+
+/* --faces-decomp: parsed (malformed text refused), planned device to device and host-staged
+ * per host memory, each method and mode; what cannot run is a skipped series with its
+ * reason. */
+static void test_plan_decomp(void **state)
+{
+	(void)state;
+	int dc[NBW_MAX_DECOMPS][3], n = 0;
+	char err[256];
+	const char *bad[] = { "2x2", "2x2x1x1", "2x2x", "ax2x1", "2x2x1,", ",2x2x1", "-1x2x1",
+			      "2x2x99999999999", "2x2x65", "2 x2x1", "" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(nbw_face_decomps_parse(bad[i], dc, NBW_MAX_DECOMPS, &n, err,
+							sizeof(err)), -1);
+		assert_non_null(strstr(err, "--faces-decomp"));
+		assert_null(strchr(err, '\n'));
+	}
+	assert_int_equal(nbw_face_decomps_parse("2x2x1,1x1x2,2x2x2,1x1x1,0x2x1", dc,
+						NBW_MAX_DECOMPS, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 5);
+	struct nbw_probe_opts o;
+	face_opts(&o, "16x12x10:2:8");
+	memcpy(o.decomps, dc, sizeof(dc));
+	o.ndecomps = n;
+	const int devs[] = { 0, 1, 2, 3 };
+	struct nbw_plan_caps caps = { .interface = plain_if, .face_interface = face_if };
+	struct nbw_plan_devices d = { .devs = devs, .nd = 4 };
+	struct nbw_plan p = { 0 };
+	assert_int_equal(nbw_plan_series(&o, NBW_P2P, &caps, &d, &p), 0);
+	/* (sync rect, sync pack, async rect) x 2 decompositions that run x (device + 2 host
+	 * memories); async pack skipped by the backend. */
+	assert_int_equal(count(&p, false, NBW_CONC_XDECOMP), 3 * 2 * 3);
+	unsigned staged = 0, needs8 = 0, factor = 0, alone = 0;
+	for (size_t i = 0; i < p.n; i++) {
+		const struct nbw_series_plan *e = &p.v[i];
+		if (e->kind->conc != NBW_CONC_XDECOMP)
+			continue;
+		needs8 += strstr(e->skip, "2x2x2 needs 8 devices; the API has 4") != NULL;
+		factor += strstr(e->skip, "every factor must be at least 1") != NULL;
+		alone += strstr(e->skip, "no neighbour") != NULL;
+		if (e->skip[0])
+			continue;
+		assert_true(e->face.on);
+		assert_int_equal(e->kind->dir, NBW_P2P);
+		assert_int_equal(nbw_plan_points(e, &o), 1);
+		assert_int_equal(e->set.nstreams, e->face.decomp[2] == 2 ? 2 : 8);
+		assert_true(e->face.staged == (e->mem != NBW_HOSTMEM_NONE));
+		staged += e->face.staged;
+		assert_non_null(strstr(e->what, e->face.staged ? "host-staged" : "device"));
+	}
+	assert_int_equal(staged, 3 * 2 * 2);
+	/* Each bad decomposition: 3 method-modes x 3 paths (the async pack, which the backend
+	 * cannot copy, is one skipped series of its own). */
+	assert_int_equal(needs8, 3 * 3);
+	assert_int_equal(factor, 3 * 3);
+	assert_int_equal(alone, 3 * 3);
+	nbw_plan_free(&p);
+	/* --devices naming three: 2x2x1 does not fit, said so. */
+	d.nd = 3;
+	d.named = true;
+	o.ndecomps = 1;
+	assert_int_equal(nbw_plan_series(&o, NBW_P2P, &caps, &d, &p), 0);
+	assert_int_equal(count(&p, false, NBW_CONC_XDECOMP), 0);
+	bool said = false;
+	for (size_t i = 0; i < p.n; i++)
+		said = said || strstr(p.v[i].skip, "2x2x1 needs 4 devices; --devices lists 3");
+	assert_true(said);
+	nbw_plan_free(&p);
+}
+
+/* The decomposition's exchanges run: every message checked byte by byte, device to device
+ * and host-staged; the record carries the decomposition and the path and reads back. */
+static void test_exec_decomp(void **state)
+{
+	(void)state;
+	spill = skip_row = 0;
+	json_t *all = run_faces_args(NBW_P2P, "probe --quick --mode sync --host-mem pinned "
+					      "--reps 3 --faces 10x8x6:2:8 --faces-decomp "
+					      "2x2x1,1x1x2,2x1x2");
+	struct nbw_face_shape sh = shape("10x8x6:2:8");
+	size_t i;
+	json_t *j;
+	unsigned n = 0, staged = 0;
+	json_array_foreach(all, i, j) {
+		struct nbw_measurement m;
+		char err[256] = "";
+		if (nbw_measurement_from_json(j, &m, err, sizeof(err)))
+			fail_msg("does not read back: %s", err);
+		if (m.conc != NBW_CONC_XDECOMP) {
+			nbw_measurement_free(&m);
+			continue;
+		}
+		n++;
+		if (strcmp(m.verify_status, "passed"))
+			fail_msg("%s", m.verify_detail);
+		staged += m.face.staged;
+		assert_true(m.face.decomp[0] >= 1);
+		uint64_t x = nbw_face_bytes(&sh, NBW_FACE_X), y = nbw_face_bytes(&sh, NBW_FACE_Y),
+			 z = nbw_face_bytes(&sh, NBW_FACE_Z);
+		uint64_t want = m.face.decomp[2] == 1 ? 4 * x + 4 * y
+				: m.face.decomp[0] == 1 ? 2 * z : 4 * x + 4 * z;
+		assert_int_equal(nbw_face_rec_step_bytes(&m.face, m.nstreams), want);
+		struct nbw_rv_meas rv;
+		struct nbw_rv_face f;
+		assert_true(nbw_rv_meas_read(NULL, j, &rv));
+		assert_true(nbw_rv_face_read(&rv, &f));
+		assert_string_equal(f.kind, "exchange-decomp");
+		assert_string_equal(f.exchange, m.face.staged ? "host-staged" : "device");
+		assert_memory_equal(f.decomp, m.face.decomp, sizeof(f.decomp));
+		assert_int_equal(f.step_bytes, (long long)want);
+		/* Written again from what was read: the same shape. */
+		json_t *again = nbw_measurement_to_json(&m);
+		assert_true(json_equal(json_object_get(again, "shape"), json_object_get(j, "shape")));
+		json_decref(again);
+		nbw_measurement_free(&m);
+	}
+	/* 3 decompositions x 2 methods x (device, host-staged pinned). */
+	assert_int_equal(n, 12);
+	assert_int_equal(staged, 6);
+	json_decref(all);
+	/* A host-staged rect hop that leaves a row out fails the destination's check. */
+	skip_row = 1;
+	all = run_faces_args(NBW_P2P, "probe --quick --mode sync --host-mem pinned --reps 3 "
+				      "--faces 10x8x6:2:8 --faces-decomp 1x1x2");
+	unsigned failed = 0;
+	json_array_foreach(all, i, j) {
+		json_t *sh2 = json_object_get(j, "shape");
+		if (!json_object_get(sh2, "decomp") ||
+		    strcmp(json_string_value(json_object_get(sh2, "method")), "rect"))
+			continue;
+		const char *st = json_string_value(
+			json_object_get(json_object_get(j, "verification"), "status"));
+		assert_string_equal(st, "failed");
+		failed++;
+	}
+	assert_int_equal(failed, 2);
+	json_decref(all);
+	skip_row = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +746,9 @@ int main(void)
 		cmocka_unit_test(test_exchange_sets),
 		cmocka_unit_test(test_exec_faces),
 		cmocka_unit_test(test_exec_faces_wrong),
+		cmocka_unit_test(test_decomp_sets),
+		cmocka_unit_test(test_plan_decomp),
+		cmocka_unit_test(test_exec_decomp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
