@@ -562,7 +562,9 @@ static int ob_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
 static int ob_pack(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
 		   const size_t at[3], struct nbw_buf *lin, bool unpack)
 {
-	omp_face_pack(box->ptr, r, at, lin->ptr, unpack, dev_of(be, box));
+	bool gpu = box->loc == NBW_LOC_DEVICE && (be->kind[box->device] == KIND_NVPTX ||
+						  be->kind[box->device] == KIND_AMDGCN);
+	omp_face_pack(box->ptr, r, at, lin->ptr, unpack, dev_of(be, box), gpu);
 	return 0;
 }
 

@@ -4,8 +4,9 @@
  * omp_target_memcpy_rect (3 dimensions: the face's volume, the offsets in both boxes, the
  * boxes' dimensions; slowest first) or omp_target_memcpy_rect_async with one depobj and a
  * taskwait; the pack method's gather and scatter are target regions
- * (`target teams distribute parallel for ... is_device_ptr`) on the device that owns the box,
- * moving 8-byte words where the element size allows, else 4-byte words, else bytes.
+ * on the device that owns the box (a GPU: `target teams distribute parallel for ...
+ * is_device_ptr`; a host-plugin device: one `target` region looping serially, the solver's
+ * form there), moving 8-byte words where the element size allows, else 4-byte words, else bytes.
  *
  * Compiled with the offload flags (bw_omp/meson.build), never sanitised.
  */
@@ -27,12 +28,13 @@ const char *omp_face_interface(enum nbw_face_method method, enum nbw_mode mode, 
 				 "boxes, the boxes' dimensions)"
 			       : "omp_target_memcpy_rect_async (3-D, 1 depobj inout) + taskwait";
 	return mode == NBW_MODE_SYNC
-		       ? "pack: target teams distribute parallel for gather (host box: a host "
-			 "loop) -> omp_target_memcpy -> scatter target region (host box: a host "
-			 "loop)"
-		       : "pack: target teams distribute parallel for gather (host box: a host "
-			 "loop) -> omp_target_memcpy_async (1 depobj inout) + taskwait -> scatter "
-			 "target region (host box: a host loop)";
+		       ? "pack: target teams distribute parallel for gather (host-plugin device: "
+			 "a serial target region; host box: a host loop) -> omp_target_memcpy -> "
+			 "scatter of the same form"
+		       : "pack: target teams distribute parallel for gather (host-plugin device: "
+			 "a serial target region; host box: a host loop) -> "
+			 "omp_target_memcpy_async (1 depobj inout) + taskwait -> scatter of the "
+			 "same form";
 }
 
 int omp_face_rect(void *dst, const void *src, const struct nbw_region *r, int dd, int sd,
@@ -51,26 +53,36 @@ int omp_face_rect(void *dst, const void *src, const struct nbw_region *r, int dd
 	return rc;
 }
 
-/* One gather or scatter in words of type T: W words per element. */
+/* One gather or scatter in words of type T: W words per element; a GPU kernel, or on a
+ * host-plugin device one target region looping serially. */
+#define PACK_BODY(i)                                                                       \
+	do {                                                                               \
+		size_t e = (i) / W, k = (i) % W;                                           \
+		size_t x = e % ex, y = (e / ex) % ey, z = e / (ex * ey);                   \
+		size_t o = (((az + z) * ny + (ay + y)) * nx + (ax + x)) * W + k;           \
+		if (unpack)                                                                \
+			b[o] = l[i];                                                       \
+		else                                                                       \
+			l[i] = b[o];                                                       \
+	} while (0)
 #define PACK_LOOP(T)                                                                       \
 	do {                                                                               \
 		T *b = box;                                                                \
 		T *l = lin;                                                                \
 		size_t W = E / sizeof(T), n = ex * ey * ez * W;                            \
-		_Pragma("omp target teams distribute parallel for device(dev) is_device_ptr(b, l)") \
-		for (size_t i = 0; i < n; i++) {                                           \
-			size_t e = i / W, k = i % W;                                       \
-			size_t x = e % ex, y = (e / ex) % ey, z = e / (ex * ey);           \
-			size_t o = (((az + z) * ny + (ay + y)) * nx + (ax + x)) * W + k;   \
-			if (unpack)                                                        \
-				b[o] = l[i];                                               \
-			else                                                               \
-				l[i] = b[o];                                               \
+		if (gpu) {                                                                 \
+			_Pragma("omp target teams distribute parallel for device(dev) is_device_ptr(b, l)") \
+			for (size_t i = 0; i < n; i++)                                     \
+				PACK_BODY(i);                                              \
+		} else {                                                                   \
+			_Pragma("omp target device(dev) is_device_ptr(b, l)")             \
+			for (size_t i = 0; i < n; i++)                                     \
+				PACK_BODY(i);                                              \
 		}                                                                          \
 	} while (0)
 
 void omp_face_pack(void *box, const struct nbw_region *r, const size_t at[3], void *lin,
-		   bool unpack, int dev)
+		   bool unpack, int dev, bool gpu)
 {
 	size_t ex = r->extent[0], ey = r->extent[1], ez = r->extent[2];
 	size_t nx = r->dims[0], ny = r->dims[1], E = r->elem;

@@ -18,8 +18,10 @@ const char *omp_face_interface(enum nbw_face_method method, enum nbw_mode mode, 
 int omp_face_rect(void *dst, const void *src, const struct nbw_region *r, int dd, int sd,
 		  bool async, omp_depend_t *dep);
 /* A target region on runtime device \p dev: gather the region at \p at of \p box into
- * \p lin, or scatter \p lin into it. */
+ * \p lin, or scatter \p lin into it; on a GPU (\p gpu) a teams-distribute-parallel-for
+ * kernel, on a host-plugin device one target region with a serial loop (the form the
+ * solver's kernels take there: its G host threads already occupy the CPUs). */
 void omp_face_pack(void *box, const struct nbw_region *r, const size_t at[3], void *lin,
-		   bool unpack, int dev);
+		   bool unpack, int dev, bool gpu);
 
 #endif

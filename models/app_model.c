@@ -300,6 +300,26 @@ static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
 			  enum nbw_app_copy copy, double k, double lstep, struct nbw_app_pred *out,
 			  char *why, size_t whylen)
 {
+	/* The concurrent exchange probe of this decomposition (every message at once, as the
+	 * solver sends them): measured, one field per message, the fields one after another. */
+	char how[300];
+	double tx;
+	const char *path = exchange == NBW_APP_DEVICE ? "device" : "host-staged";
+	for (int i = 0; i < 3; i++) {
+		int faces = decomp[i] >= 3 ? 2 : decomp[i] == 2 ? 1 : 0;
+		double elems = (double)out->box[(i + 1) % 3] * out->box[(i + 2) % 3];
+		out->face_bytes[i] = faces ? nbw_app_face_bytes(elems, a->radius, a->fields,
+								a->element_bytes) : 0.0;
+	}
+	if (nbw_calib_exchange_s(c, out->box, a->radius, a->element_bytes, decomp,
+				 nbw_app_copy_name(copy), path, "async", &tx, how, sizeof(how)) == 0) {
+		out->exchange_s = tx * a->fields;
+		out->exchange_probed = out->faces_measured = true;
+		say(out->exchange_from, sizeof(out->exchange_from), "the exchange probe of %dx%dx%d "
+		    "(%s)%s", decomp[0], decomp[1], decomp[2], how,
+		    a->fields > 1 ? ", x fields (sent one after another)" : "");
+		return 0;
+	}
 	double ex = 0.0, ex_rows = 0.0;
 	/* The launch probe's per-device step holds each thread's two launches. */
 	double launch1 = lstep / 2.0;
@@ -438,10 +458,25 @@ int nbw_app_predict(const struct nbw_calib *c, const struct nbw_app *a, const in
 			"%ldx%ldx%ld, scaled by points", a->compute_seconds, a->compute_box[0],
 		    a->compute_box[1], a->compute_box[2]);
 	}
-	out->concurrency = concurrency(c, out->g, how, sizeof(how));
-	size_t at = strlen(out->compute_from);
-	say(out->compute_from + at, sizeof(out->compute_from) - at, ", %s", how);
-	out->compute_s = one * out->concurrency;
+	double cstep;
+	int at_once = 0;
+	char chow[160];
+	if (a->compute == NBW_APP_COMPUTE_KERNEL &&
+	    nbw_calib_box_corun(c, a->radius, a->fields, out->box, out->g, &cstep, &at_once, chow,
+				sizeof(chow)) == 0 && at_once >= 1 && cstep > 0.0) {
+		/* The co-run of this very box: G devices computing it at once, a thread each
+		 * (as many at once as the host has CPUs for: the rest take turns with them). */
+		out->compute_s = cstep * (double)out->g / at_once;
+		out->concurrency = one > 0.0 ? out->compute_s / one : 1.0;
+		out->corun_measured = true;
+		say(out->compute_from, sizeof(out->compute_from), "the co-run of this box (%s)%s",
+		    chow, at_once < out->g ? ", x G / devices at once" : "");
+	} else {
+		out->concurrency = concurrency(c, out->g, how, sizeof(how));
+		size_t at = strlen(out->compute_from);
+		say(out->compute_from + at, sizeof(out->compute_from) - at, ", %s", how);
+		out->compute_s = one * out->concurrency;
+	}
 	/* The boundary: the points within radius of a shared face, computed before the
 	 * exchange when it overlaps. */
 	double inner = 1.0, pts = nbw_app_box_points(out->box, a->radius);

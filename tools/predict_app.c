@@ -104,17 +104,24 @@ static int warnings(const struct nbw_app *a, const struct nbw_app_pred *p, const
 	if (p->strided_unmeasured && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: the strided faces of the local box %ldx%ldx%ld "
 			 "were not measured (the calibration holds no face probe of that shape; the "
-			 "contiguous transfer curves stand in); measure them: nodebw probe --faces "
-			 "%s", p->g, dec, p->box[0], p->box[1], p->box[2], faces);
+			 "contiguous transfer curves stand in); measure them and their exchange: "
+			 "nodebw probe --api omp --faces %s --faces-decomp %s", p->g, dec, p->box[0],
+			 p->box[1], p->box[2], faces, dec);
 	else if (p->faces_nearest && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: the faces of the local box %ldx%ldx%ld were not "
 			 "measured at this shape (the nearest measured shape stands in, scaled by "
-			 "bytes); measure them: nodebw probe --faces %s", p->g, dec, p->box[0],
-			 p->box[1], p->box[2], faces);
+			 "bytes); measure them and their exchange: nodebw probe --api omp --faces %s "
+			 "--faces-decomp %s", p->g, dec, p->box[0], p->box[1], p->box[2], faces, dec);
 	else if (!p->faces_measured && !p->paper_version && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: the halo messages (%.0f B) took the contiguous "
-			 "transfer curves; measure the faces: nodebw probe --faces %s", p->g, dec,
-			 fmax(fmax(p->face_bytes[0], p->face_bytes[1]), p->face_bytes[2]), faces);
+			 "transfer curves; measure the faces and their exchange: nodebw probe --api "
+			 "omp --faces %s --faces-decomp %s", p->g, dec,
+			 fmax(fmax(p->face_bytes[0], p->face_bytes[1]), p->face_bytes[2]), faces, dec);
+	else if (!p->exchange_probed && !p->paper_version && n < max)
+		snprintf(lines[n++], 600, "G=%d %s: the exchange of this decomposition was not "
+			 "measured (each face's probe alone, with the devices' contention estimated, "
+			 "stands in); measure it: nodebw probe --api omp --faces %s --faces-decomp %s",
+			 p->g, dec, faces, dec);
 	if (a->compute == NBW_APP_COMPUTE_KERNEL && !p->box_measured && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: no one-device run of the local box "
 			 "%ldx%ldx%ld%s in the calibration (the nearest stands in); measure it: "

@@ -298,23 +298,37 @@ static void out_path(const struct nbw_measure_req *r, char *buf, size_t len)
 		strcat(buf, "-measured.json");
 }
 
-/* The app's faces, once: OpenMP, the quick profile, pinned host memory, sync and async (as
- * nodebw run's validation measures its configurations'), added to c's "faces". */
+/* The app's faces and exchanges: one child per "SHAPE@PXxPYxPZ" of \p r->faces (`nodebw
+ * probe --faces SHAPE --faces-decomp PXxPYxPZ`), OpenMP, the quick profile, pinned host
+ * memory, sync and async (as nodebw run's validation measures its configurations'), added to
+ * c's "faces". */
 static int measure_faces(struct nbw_calib *c, const struct nbw_measure_req *r, const char *dir,
 			 char *err, size_t errlen)
 {
-	char *argv[MAX_ARGS] = {"nodebw", "probe", "--api", "omp", "--quick", "--host-mem",
-				"pinned", "--mode", "sync,async", "--faces", (char *)r->faces};
-	if (r->log)
-		nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
-			       "predict --measure: the faces of the local boxes %s", r->faces);
-	json_t *fdoc = NULL;
-	int rc = heat_child(argv, 11, dir, &fdoc, err, errlen);
-	if (rc == 0 && nbw_calib_add_face_doc(c, fdoc)) {
-		snprintf(err, errlen, "out of memory adding the measured faces");
-		rc = -1;
+	char list[1024];
+	snprintf(list, sizeof(list), "%s", r->faces);
+	int rc = 0;
+	char *save = NULL;
+	for (char *item = strtok_r(list, ",", &save); item && rc == 0 && !nbw_stop_requested;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *at = strchr(item, '@');
+		if (at)
+			*at++ = '\0';
+		char *argv[MAX_ARGS] = {"nodebw", "probe", "--api", "omp", "--quick", "--host-mem",
+					"pinned", "--mode", "sync,async", "--faces", item,
+					"--faces-decomp", at};
+		if (r->log)
+			nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
+				       "predict --measure: the faces of the local box %s%s%s", item,
+				       at ? " and the exchange of " : "", at ? at : "");
+		json_t *fdoc = NULL;
+		rc = heat_child(argv, at ? 13 : 11, dir, &fdoc, err, errlen);
+		if (rc == 0 && nbw_calib_add_face_doc(c, fdoc)) {
+			snprintf(err, errlen, "out of memory adding the measured faces");
+			rc = -1;
+		}
+		json_decref(fdoc);
 	}
-	json_decref(fdoc);
 	return rc;
 }
 

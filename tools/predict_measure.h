@@ -31,8 +31,9 @@ struct nbw_measure_req {
 	const char *calib_path;   /**< the calibration read (the new file goes beside it) */
 	const struct nbw_measure_box *boxes; /**< local boxes of an application (may be none) */
 	int nboxes;
-	/** The face shapes of an application the calibration lacks, "NXxNYxNZ:R:E,..." for
-	 *  `nodebw probe --faces` (NULL or "": none). */
+	/** The face shapes of an application the calibration lacks, each with the
+	 *  decomposition whose exchange to measure: "NXxNYxNZ:R:E@PXxPYxPZ,..." for `nodebw
+	 *  probe --faces NXxNYxNZ:R:E --faces-decomp PXxPYxPZ` (NULL or "": none). */
 	const char *faces;
 	const char *out_path;     /**< the new calibration's path; NULL: beside calib_path */
 	const int *ns, *gs;

@@ -4,10 +4,13 @@
  * application model"): after the solver's rounds, the generalised solver runs four
  * configurations that are not the paper's z-slab (a radius-2 z-slab; 2x2x1 host-staged;
  * 2x2x1 device to device; 2x1x2 with two fields), with the one-device runs of their local
- * boxes; before them one `nodebw probe --faces` child measures the faces of those local
- * boxes (their measurements join the results and so the calibration); each is predicted from the probes, the one-device runs and the app description
- * only (nbw_app_predict on the calibration of the results so far, which holds no run of
- * that configuration on several devices) and predicted, measured and the compute-only
+ * boxes and the co-runs of those boxes on G devices; before them one `nodebw probe --faces
+ * SHAPE --faces-decomp PXxPYxPZ` child per distinct local box and decomposition measures the
+ * faces of the box and the concurrent exchange of the decomposition (their measurements join
+ * the results and so the calibration); each is predicted from the probes, the one-device
+ * runs, the co-runs and the app description only (nbw_app_predict on the calibration of the
+ * results so far, which holds no run of that configuration on several devices) and
+ * predicted, measured and the compute-only
  * baseline are recorded in results.json "app_validation".
  */
 #include "run_appval.h"
@@ -120,8 +123,11 @@ static int conf_round(struct nbw_solver_run *s, const struct nbw_app *a, const c
 	nbw_arg(&b, "heat");
 	nbw_arg(&b, "--versions");
 	nbw_arg(&b, "baseline");
+	/* The box alone, and G of it at once (its co-run): the compute term's measurements. */
+	int g = a->decomp[0] * a->decomp[1] * a->decomp[2];
 	nbw_arg(&b, "--gpus");
-	nbw_arg(&b, "1");
+	nbw_arg(&b, "1,%d", g);
+	nbw_arg(&b, "--corun");
 	nbw_arg(&b, "--baseline-launch");
 	nbw_arg(&b, "nowait");
 	nbw_arg(&b, "--radius");
@@ -212,31 +218,16 @@ static bool solver_general(void)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/* The faces of the configurations' local boxes (each shape once), measured by one
- * `nodebw probe --faces` child on OpenMP in the run's sync and async modes, pinned host
- * memory, the quick profile: their measurements join the results, so the calibration the
- * predictions take holds the face copies of exactly these shapes. */
+/* The faces of the configurations' local boxes and the concurrent exchange of each
+ * configuration's decomposition: one `nodebw probe --faces SHAPE --faces-decomp PXxPYxPZ`
+ * child per distinct box and decomposition, on OpenMP in the run's sync and async modes,
+ * pinned host memory, the quick profile: their measurements join the results, so the
+ * calibration the predictions take holds the face copies and the exchanges of exactly these
+ * shapes. */
 static int measure_faces(struct nbw_solver_run *s, int steps)
 {
-	char list[512] = "";
-	int shapes = 0;
-	for (size_t i = 0; i < NCONF; i++) {
-		struct nbw_app a;
-		struct nbw_app_pred p;
-		char one[64];
-		conf_app(&confs[i], steps, &a);
-		nbw_app_local_box(&a, a.decomp, (const int[3]){0, 0, 0}, p.interior, p.box);
-		nbw_app_faces_arg(&a, &p, one, sizeof(one));
-		size_t len = strlen(one), at = strlen(list);
-		bool seen = false;
-		for (const char *q = list; (q = strstr(q, one)) != NULL; q += len)
-			if ((q == list || q[-1] == ',') && (q[len] == ',' || q[len] == '\0'))
-				seen = true;
-		if (!seen) {
-			snprintf(list + at, sizeof(list) - at, "%s%s", at ? "," : "", one);
-			shapes++;
-		}
-	}
+	char done[NCONF][96];
+	int ndone = 0;
 	char modes[32] = "";
 	const enum nbw_mode want[] = {NBW_MODE_SYNC, NBW_MODE_ASYNC};
 	for (size_t m = 0; m < 2; m++)
@@ -247,22 +238,42 @@ static int measure_faces(struct nbw_solver_run *s, int steps)
 		}
 	if (!modes[0])
 		snprintf(modes, sizeof(modes), "async");
-	nbw_run_doing(s->ro, "application model: the faces of %d local box%s (%s), one probe "
-			     "child", shapes, shapes == 1 ? "" : "es", list);
-	struct nbw_argbuf b = {.n = 0};
-	nbw_arg(&b, "nodebw");
-	nbw_arg(&b, "probe");
-	nbw_arg(&b, "--api");
-	nbw_arg(&b, "omp");
-	nbw_arg(&b, "--quick");
-	nbw_arg(&b, "--host-mem");
-	nbw_arg(&b, "pinned");
-	nbw_arg(&b, "--mode");
-	nbw_arg(&b, "%s", modes);
-	nbw_arg(&b, "--faces");
-	nbw_arg(&b, "%s", list);
-	return nbw_solver_probe_child(s, &b, "app_faces", "application-model validation",
-				      "app-validation faces");
+	for (size_t i = 0; i < NCONF; i++) {
+		struct nbw_app a;
+		struct nbw_app_pred p;
+		char one[64], dec[32], key[96];
+		conf_app(&confs[i], steps, &a);
+		nbw_app_local_box(&a, a.decomp, (const int[3]){0, 0, 0}, p.interior, p.box);
+		nbw_app_faces_arg(&a, &p, one, sizeof(one));
+		snprintf(dec, sizeof(dec), "%dx%dx%d", a.decomp[0], a.decomp[1], a.decomp[2]);
+		snprintf(key, sizeof(key), "%s@%s", one, dec);
+		bool seen = false;
+		for (int k = 0; k < ndone; k++)
+			seen = seen || strcmp(done[k], key) == 0;
+		if (seen)
+			continue;
+		snprintf(done[ndone++], sizeof(done[0]), "%s", key);
+		nbw_run_doing(s->ro, "application model: the faces of the local box %s and the "
+				     "exchange of %s devices, one probe child", one, dec);
+		struct nbw_argbuf b = {.n = 0};
+		nbw_arg(&b, "nodebw");
+		nbw_arg(&b, "probe");
+		nbw_arg(&b, "--api");
+		nbw_arg(&b, "omp");
+		nbw_arg(&b, "--quick");
+		nbw_arg(&b, "--host-mem");
+		nbw_arg(&b, "pinned");
+		nbw_arg(&b, "--mode");
+		nbw_arg(&b, "%s", modes);
+		nbw_arg(&b, "--faces");
+		nbw_arg(&b, "%s", one);
+		nbw_arg(&b, "--faces-decomp");
+		nbw_arg(&b, "%s", dec);
+		if (nbw_solver_probe_child(s, &b, "app_faces", "application-model validation",
+					   "app-validation faces"))
+			return -1;
+	}
+	return 0;
 }
 
 static int skip(struct nbw_solver_run *s, const char *why)

@@ -57,6 +57,10 @@ struct nbw_app_pred {
 	bool faces_measured;      /**< every face's time came from a face probe of its shape */
 	bool faces_nearest;       /**< a face's time came from the nearest measured shape */
 	bool strided_unmeasured;  /**< a strided (x or y) face took the contiguous curves */
+	bool exchange_probed;     /**< the exchange came from the concurrent exchange probe of
+				   *   exactly this decomposition, box, method and path */
+	bool corun_measured;      /**< the compute came from the co-run of exactly this box on
+				   *   G devices */
 	char compute_from[200];
 	char exchange_from[400];
 };

@@ -39,7 +39,7 @@ check "25-point: the exchange dominates" grep -Eq "^  4 2x2x1 .* on +exchange$" 
 check "25-point: recommends device, rect and says why" \
 	grep -q "G=4: 2x2x1, device, rect: 0.02972 s (0.0594 ms/step); exchange dominates" "$tmp/t25"
 check "25-point: warns that the strided faces were not measured, with the probe command" \
-	sh -c "tr '\n' ' ' <'$tmp/t25' | sed 's/  */ /g' | grep -q 'nodebw probe --faces 56x56x104:4:4'"
+	sh -c "tr '\n' ' ' <'$tmp/t25' | sed 's/  */ /g' | grep -q 'nodebw probe --api omp --faces 56x56x104:4:4 --faces-decomp 2x2x1'"
 check "25-point: warns that the local box was not measured, with predict --measure --app" \
 	sh -c "tr '\n' ' ' <'$tmp/t25' | sed 's/  */ /g' | grep -q 'nodebw predict --measure --calibration $tmp/cal.json --app $app25 --gpus 4'"
 check "25-point: every line within 100 columns" awk 'length > 100 { exit 1 }' "$tmp/t25"
@@ -57,7 +57,7 @@ check "25-point --json: exchange 8.38656e-5 s per step" \
 check "25-point --json: the recommended is rect, 0.0297216 s" \
 	test "$(jget "$tmp/j25" 'r[0]["recommended"]["copy"] + " %.7g" % r[0]["recommended"]["total_s"]')" = "rect 0.0297216"
 check "25-point --json: the warnings name the probe command" \
-	grep -q "nodebw probe --faces 56x56x104:4:4" "$tmp/j25"
+	grep -q "nodebw probe --api omp --faces 56x56x104:4:4 --faces-decomp 2x2x1" "$tmp/j25"
 
 # The same app with its faces in the calibration ("faces": the local box 56x56x104, depth 4,
 # 4 bytes, P2P async): pack x 2e-5 s, y 3e-5 s, rect x and y 1e-5 s each. Each message is
@@ -91,7 +91,7 @@ check "faces measured: every line within 100 columns" awk 'length > 100 { exit 1
 sed 's/\[56, 56, 104\]/[112, 56, 104]/g' "$tmp/calf.json" >"$tmp/caln.json"
 "$NODEBW" predict --calibration "$tmp/caln.json" --app "$app25" >"$tmp/tn" 2>"$tmp/err"
 check "nearest face shape: warns with the probe command of this box" \
-	sh -c "tr '\n' ' ' <'$tmp/tn' | sed 's/  */ /g' | grep -q 'nearest measured shape stands in, scaled by bytes); measure them: nodebw probe --faces 56x56x104:4:4'"
+	sh -c "tr '\n' ' ' <'$tmp/tn' | sed 's/  */ /g' | grep -q 'nearest measured shape stands in, scaled by bytes); measure them and their exchange: nodebw probe --api omp --faces 56x56x104:4:4 --faces-decomp 2x2x1'"
 
 # Radius 2, z-slabs 1x1x2, host-staged, rect, no overlap, 120 steps, grid 68^3: the box
 # 68 x 68 x 36 (64 x 64 x 32 interior): compute 1.31072e-5 s; the z-face 68 x 68 = 4624
@@ -106,7 +106,7 @@ check "radius 2: the z-face message is 73984 B" \
 	test "$(jget "$tmp/j2" 'int(r[0]["app_model"]["face_bytes"][2])')" = 73984
 "$NODEBW" predict --calibration "$tmp/cal.json" --app "$app2" >"$tmp/t2" 2>"$tmp/err"
 check "radius 2: warns with the probe command of its faces" \
-	sh -c "tr '\n' ' ' <'$tmp/t2' | sed 's/  */ /g' | grep -q 'nodebw probe --faces 68x68x36:2:8'"
+	sh -c "tr '\n' ' ' <'$tmp/t2' | sed 's/  */ /g' | grep -q 'nodebw probe --api omp --faces 68x68x36:2:8 --faces-decomp 1x1x2'"
 
 # Decomposition left open: every split of G that fits, G = 2 (3) and 4 (6).
 "$NODEBW" predict --calibration "$tmp/cal.json" --app "$ex/app-open-decomp.json" --json \
@@ -180,16 +180,22 @@ J
 import json, sys
 c = json.load(open(sys.argv[1]))
 sys.exit(not [b for b in c.get('local_boxes', []) if b['box'] == [12, 12, 22]])" "$tmp/app-m.json"
-	check "--measure --app: its compute is that run" \
-		grep -q "the one-device run of this box (radius 1, 1 field)" "$tmp/appj"
+	check "--measure --app: its compute is that box's co-run" \
+		grep -q "the co-run of this box (co-run of the box 12x12x22 (radius 1, 1 field) for G = 4" "$tmp/appj"
 	check "--measure --app: the local box's faces in faces (x and y, rect, P2P)" python3 -c "
 import json, sys
 c = json.load(open(sys.argv[1]))
 f = {(x['face'], x['method'], x['path']) for x in c.get('faces', [])
-     if x['box'] == [12, 12, 22] and x['depth'] == 1 and x['element_bytes'] == 8}
+     if x.get('kind', 'face') == 'face' and x['box'] == [12, 12, 22] and x['depth'] == 1 and x['element_bytes'] == 8}
 sys.exit(not {('x', 'rect', 'p2p'), ('y', 'rect', 'p2p')} <= f)" "$tmp/app-m.json"
-	check "--measure --app: its exchange is the face probes" \
-		grep -q "the face probes (y rect p2p/async; x rect p2p/async)" "$tmp/appj"
+	check "--measure --app: the exchange of 2x2x1 in faces (rect and pack, device and host-staged)" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))
+f = {(x['method'], x['path']) for x in c.get('faces', [])
+     if x.get('kind') == 'exchange' and x['box'] == [12, 12, 22] and x['decomp'] == [2, 2, 1]}
+sys.exit(f != {('rect', 'device'), ('rect', 'host-staged'), ('pack', 'device'), ('pack', 'host-staged')})" "$tmp/app-m.json"
+	check "--measure --app: its exchange is that exchange probe" \
+		grep -q "the exchange probe of 2x2x1 (exchange 2x2x1 rect device/async)" "$tmp/appj"
 	# ... and its co-run for G = 4 (the box on 4 devices at once): local_box_coruns.
 	cpus=$(nproc)
 	check "--measure --app: the local box's co-runs for G = 4 in local_box_coruns" python3 -c "
