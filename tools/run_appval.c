@@ -283,9 +283,10 @@ static int skip(struct nbw_solver_run *s, const char *why)
 	return nbw_doc_write(s->doc, s->dir, s->err, s->errlen);
 }
 
-/* Two rounds of four configurations, each two children of about a second and a half on the
- * 2-core VM (process start, the serial reference, a few hundred milliseconds of steps). */
-#define APPVAL_RESERVE_S 30.0
+/* Three probe children of about 2.5 s, then two rounds of four configurations, each two
+ * children of about a second and a half on the 2-core VM (process start, the serial
+ * reference, a few hundred milliseconds of steps, the box's co-run): 31 s measured. */
+#define APPVAL_RESERVE_S 40.0
 
 double nbw_run_appval_reserve(const struct nbw_solver_run *s)
 {
