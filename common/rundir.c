@@ -65,8 +65,10 @@ int nbw_remove_tree(const char *dir)
 	return remove_at(AT_FDCWD, dir, 0);
 }
 
-/* Temporary files of nbw_write_atomic ("NAME.tmpXXXXXX") and gnuplot's unfinished images
- * ("NAME.FMT.part") in one folder. */
+/* Temporary files of nbw_write_atomic ("NAME.tmpXXXXXX"), gnuplot's unfinished images
+ * ("NAME.FMT.part"), the application descriptions a run writes for its solver children
+ * (".app-N.json") and the children's folders (.hht-*, .solver-*, .planes-*, .probe-*) in one
+ * folder. */
 static int remove_temporaries(const char *dir, char *what, size_t len)
 {
 	DIR *d = opendir(dir);
@@ -76,9 +78,11 @@ static int remove_temporaries(const char *dir, char *what, size_t len)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		const char *s = e->d_name;
-		bool tmp = fnmatch("*.tmp??????", s, 0) == 0 || fnmatch("*.part", s, 0) == 0;
+		/* .app-N.json: an application description the run wrote for a solver child */
+		bool tmp = fnmatch("*.tmp??????", s, 0) == 0 || fnmatch("*.part", s, 0) == 0 ||
+			   fnmatch(".app-*.json", s, 0) == 0;
 		bool child = fnmatch(".hht-*", s, 0) == 0 || fnmatch(".solver-*", s, 0) == 0 ||
-			     fnmatch(".planes-*", s, 0) == 0;
+			     fnmatch(".planes-*", s, 0) == 0 || fnmatch(".probe-*", s, 0) == 0;
 		if (!tmp && !child)
 			continue;
 		if (remove_at(dirfd(d), s, 0) == 0) {

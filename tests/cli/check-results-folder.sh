@@ -13,7 +13,7 @@ small="probe --api host --probe htod --mode sync --threads 1 --sizes 8,4KiB --qu
 q() { # q FILE EXPR: a Python expression over the JSON document d
 	/usr/bin/python3 -c "import json,sys; d = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"
 }
-strays() { find "$1" \( -name '*.tmp??????' -o -name '.hht-*' -o -name '.solver-*' -o -name '.planes-*' -o -name '*.part' -o -name .nodebw.lock \) | head -5; }
+strays() { find "$1" \( -name '*.tmp??????' -o -name '.hht-*' -o -name '.solver-*' -o -name '.planes-*' -o -name '.probe-*' -o -name '.app-*.json' -o -name '*.part' -o -name .nodebw.lock \) | head -5; }
 
 : >"$tmp/afile"
 # shellcheck disable=SC2086
@@ -121,4 +121,17 @@ check "a live writer: the reader says it is still being written" grep -q "is sti
 rm "$tmp/dead/.nodebw.lock"
 "$NODEBW" report "$tmp/dead/results.json" >/dev/null 2>"$tmp/dead.err"
 check "no lock file: the reader says it may be from a killed run" grep -q "no nodebw on this host holds its folder" "$tmp/dead.err"
+# A run killed while a probe child ran (nodebw run's application-model faces): the next
+# nodebw beside it removes the child's folder, its lock with it, and the application
+# description the run wrote for a solver child.
+mkdir -p "$tmp/side/killed/.probe-abcdef"
+echo "pid 1 on nowhere since 2026-01-01T00:00:00Z" >"$tmp/side/killed/.nodebw.lock"
+echo "pid 2 on nowhere since 2026-01-01T00:00:00Z" >"$tmp/side/killed/.probe-abcdef/.nodebw.lock"
+echo '{}' >"$tmp/side/killed/.app-0.json"
+"$NODEBW" probe --api host --probe htod --mode sync --threads 1 --sizes 8 --quiet \
+	--output "$tmp/side/next" >/dev/null 2>&1
+check "a killed run's probe child folder: removed by the next nodebw beside it" \
+	test ! -e "$tmp/side/killed/.probe-abcdef"
+check "a killed run's application description: removed likewise" \
+	test ! -e "$tmp/side/killed/.app-0.json"
 done_testing
