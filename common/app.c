@@ -6,6 +6,7 @@
  * field and what is wrong.
  */
 #include "nodebw/app.h"
+#include "nodebw/heat.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -334,4 +335,17 @@ void nbw_app_local_box(const struct nbw_app *a, const int decomp[3], const int i
 		interior[i] = q + (idx[i] < extra ? 1 : 0);
 		box[i] = interior[i] + 2L * a->radius;
 	}
+}
+
+/* The slab shapes (include/nodebw/heat.h): here, beside the local boxes, so that nodebw run
+ * (tools/run_rounds.c) has them in a build without the solver. */
+bool nbw_heat_is_slab_shape(int nx, int ny, int nz, int g)
+{
+	return nbw_heat_is_slab_shape_r(nx, ny, nz, g, 1);
+}
+
+bool nbw_heat_is_slab_shape_r(int nx, int ny, int nz, int g, int radius)
+{
+	const int r2 = 2 * radius;
+	return g >= 2 && nx == ny && nx > r2 && nz == (nx - r2 + g - 1) / g + r2;
 }

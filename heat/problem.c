@@ -183,17 +183,6 @@ out:
 	return rc;
 }
 
-bool nbw_heat_is_slab_shape(int nx, int ny, int nz, int g)
-{
-	return nbw_heat_is_slab_shape_r(nx, ny, nz, g, 1);
-}
-
-bool nbw_heat_is_slab_shape_r(int nx, int ny, int nz, int g, int radius)
-{
-	const int r2 = 2 * radius;
-	return g >= 2 && nx == ny && nx > r2 && nz == (nx - r2 + g - 1) / g + r2;
-}
-
 int nbw_heat_split(const struct nbw_heat_grid *g, int ndev, struct nbw_heat_slab *out,
 		   char *err, size_t errlen)
 {
