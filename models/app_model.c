@@ -300,8 +300,9 @@ static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
 			  enum nbw_app_copy copy, double k, double lstep, struct nbw_app_pred *out,
 			  char *why, size_t whylen)
 {
-	/* The concurrent exchange probe of this decomposition (every message at once, as the
-	 * solver sends them): measured, one field per message, the fields one after another. */
+	/* The message bytes of each split axis (0: not split), then the concurrent exchange
+	 * probe of this decomposition (every message at once): measured with one field per
+	 * message, times the fields (a message per field, as the solver sends them). */
 	char how[300];
 	double tx;
 	const char *path = exchange == NBW_APP_DEVICE ? "device" : "host-staged";
@@ -317,7 +318,7 @@ static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
 		out->exchange_probed = out->faces_measured = true;
 		say(out->exchange_from, sizeof(out->exchange_from), "the exchange probe of %dx%dx%d "
 		    "(%s)%s", decomp[0], decomp[1], decomp[2], how,
-		    a->fields > 1 ? ", x fields (sent one after another)" : "");
+		    a->fields > 1 ? ", x fields (a message per field)" : "");
 		return 0;
 	}
 	double ex = 0.0, ex_rows = 0.0;
@@ -330,8 +331,6 @@ static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
 		if (!faces)
 			continue;
 		double elems = (double)out->box[(i + 1) % 3] * out->box[(i + 2) % 3];
-		out->face_bytes[i] = nbw_app_face_bytes(elems, a->radius, a->fields,
-							 a->element_bytes);
 		double t;
 		bool exact;
 		int fr = face_probe_s(c, a, out->box, i, exchange, copy, &t, &exact, fromf[i],
