@@ -34,6 +34,7 @@
 #include "nodebw/devorder.h"
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
+#include "omp_exchange.h"
 #include "omp_face.h"
 #include "omp_kernel.h"
 #include "omp_chase.h"
@@ -546,6 +547,12 @@ static const char *ob_face_interface(struct nbw_backend *be, enum nbw_dir dir,
 	return omp_face_interface(method, mode, why, whylen);
 }
 
+static bool is_gpu(const struct nbw_backend *be, const struct nbw_buf *b)
+{
+	return b->loc == NBW_LOC_DEVICE &&
+	       (be->kind[b->device] == KIND_NVPTX || be->kind[b->device] == KIND_AMDGCN);
+}
+
 static int ob_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
 {
 	struct omp_xfer_state *st = x->priv;
@@ -562,10 +569,49 @@ static int ob_copy_rect(struct nbw_backend *be, struct nbw_xfer *x)
 static int ob_pack(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
 		   const size_t at[3], struct nbw_buf *lin, bool unpack)
 {
-	bool gpu = box->loc == NBW_LOC_DEVICE && (be->kind[box->device] == KIND_NVPTX ||
-						  be->kind[box->device] == KIND_AMDGCN);
-	omp_face_pack(box->ptr, r, at, lin->ptr, unpack, dev_of(be, box), gpu);
+	omp_face_pack(box->ptr, r, at, lin->ptr, unpack, dev_of(be, box), is_gpu(be, box), NULL);
 	return 0;
+}
+
+static int ob_exchange(struct nbw_backend *be, const struct nbw_exchange_msg *m, unsigned n,
+		       enum nbw_mode mode)
+{
+	struct omp_xmsg x[OMP_XMSG_MAX];
+	if (n > OMP_XMSG_MAX || (mode != NBW_MODE_SYNC && mode != NBW_MODE_ASYNC)) {
+		snprintf(last_err, sizeof(last_err), "an exchange step of %u messages (at most %d, "
+			 "in the sync and async modes)", n, OMP_XMSG_MAX);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		bool pack = m[i].region->method == NBW_FACE_PACK;
+		x[i] = (struct omp_xmsg){
+			.region = m[i].region, .hregion = m[i].hregion,
+			.src = m[i].src->ptr, .dst = m[i].dst->ptr,
+			.lsrc = pack ? m[i].lsrc->ptr : NULL, .ldst = pack ? m[i].ldst->ptr : NULL,
+			.hbox = m[i].hbox ? m[i].hbox->ptr : NULL,
+			.sd = dev_of(be, m[i].src), .dd = dev_of(be, m[i].dst), .host = be->host,
+			.sender = m[i].src->device, .sgpu = is_gpu(be, m[i].src),
+			.dgpu = is_gpu(be, m[i].dst), .bytes = m[i].bytes,
+		};
+	}
+	int who = -1;
+	int rc = omp_exchange_step(x, n, mode == NBW_MODE_ASYNC, &who);
+	if (rc == 0)
+		return 0;
+	snprintf(last_err, sizeof(last_err), "a copy of device %d's messages returned %d", who,
+		 rc);
+	return -EIO;
+}
+
+static const char *ob_exchange_interface(struct nbw_backend *be, enum nbw_mode mode)
+{
+	(void)be;
+	return mode == NBW_MODE_ASYNC
+		       ? "a parallel region with a host thread per sending device; each enqueues "
+			 "its messages (target nowait depend kernels, omp_target_memcpy[_rect]_"
+			 "async) chained on one depobj, then a taskwait"
+		       : "a parallel region with a host thread per sending device; each makes its "
+			 "messages' blocking calls in turn";
 }
 
 static const char *ob_last_error(struct nbw_backend *be)
@@ -598,4 +644,6 @@ const struct nbw_backend_ops nbw_backend_omp = {
 	.face_interface = ob_face_interface,
 	.copy_rect = ob_copy_rect,
 	.pack = ob_pack,
+	.exchange = ob_exchange,
+	.exchange_interface = ob_exchange_interface,
 };

@@ -199,6 +199,39 @@ static int timed(struct nbw_point *p, struct nbw_stream_state *ss, double *t0, d
 	return rc;
 }
 
+/* An exchange step as the application issues it (s->grouped): stream 0 hands every
+ * stream's message to the backend's exchange() at once and gives each stream the step's
+ * times; the other streams wait at the barrier that follows. 0, or -1. */
+static int grouped_step(struct nbw_point *p, unsigned me, double *t0, double *t1)
+{
+	if (me != 0)
+		return 0;
+	struct nbw_exchange_msg m[NBW_MAX_STREAMS];
+	unsigned ns = NSTREAMS(p->s);
+	for (unsigned i = 0; i < ns; i++)
+		nbw_face_msg(p, i, &m[i]);
+	*t0 = nbw_now();
+	int rc = p->s->ops->exchange(p->s->be, m, ns, p->s->plan->mode);
+	*t1 = nbw_now();
+	if (rc)
+		stream_error(p, &p->st[0], "exchange step");
+	return rc;
+}
+
+static void grouped_rep(struct nbw_point *p, unsigned me, unsigned r)
+{
+	double a, b;
+	if (me != 0 || p->failed || grouped_step(p, me, &a, &b))
+		return;
+	for (unsigned i = 0; i < NSTREAMS(p->s); i++) {
+		struct nbw_stream_state *ss = &p->st[i];
+		ss->t0[r] = a;
+		ss->t1[r] = b;
+		ss->samples[r] = b - a;
+		ss->dev[r] = -1.0;
+	}
+}
+
 /* The first failure is the one named; "repetition r of n: " goes in front once the count is
  * known (verify_summary). */
 static void verify_failed(struct nbw_stream_state *ss, unsigned r, const char *what,
@@ -599,8 +632,8 @@ static void *stream_worker(void *arg)
 	 * after one copy once it has taken half the size's time cap (a 1 GiB copy at 1 GB/s). */
 	double warmed = 0.0;
 	for (unsigned w = 0; !p->failed && w < o->warmup; w++) {
-		double a, b;
-		if (timed(p, ss, &a, &b) == 0)
+		double a = 0.0, b = 0.0;
+		if ((p->s->grouped ? grouped_step(p, me, &a, &b) : timed(p, ss, &a, &b)) == 0)
 			ss->warm_s = b - a;
 		warmed += ss->warm_s;
 		if (!o->warmup_given && o->max_time_s > 0.0 && warmed >= 0.5 * o->max_time_s)
@@ -643,6 +676,8 @@ static void *stream_worker(void *arg)
 		bool check = p->vmask[r];
 		if (p->gated) {
 			gated_rep(p, me, r);
+		} else if (p->s->grouped) {
+			grouped_rep(p, me, r);
 		} else if (!p->failed && timed(p, ss, &ss->t0[r], &ss->t1[r]) == 0) {
 			ss->samples[r] = ss->t1[r] - ss->t0[r];
 			ss->dev[r] = ss->x.device_s;
@@ -810,6 +845,8 @@ void nbw_exec_series(struct nbw_exec *s, nbw_emit_fn emit, void *ctx)
 		uint64_t avail = nbw_sysinfo_mem_room(
 			s->pool ? nbw_bufpool_idle_bytes(s->pool) : 0, limit, sizeof(limit));
 		s->gated = false;
+		s->grouped = s->plan->set.conc == NBW_CONC_XDECOMP && ops->exchange &&
+			     (s->plan->mode == NBW_MODE_SYNC || s->plan->mode == NBW_MODE_ASYNC);
 		if (!avail || footprint(s, box.bytes) <= avail)
 			cache_alloc(s, box.bytes);
 		run_point(s, &box, avail, limit, emit, ctx);

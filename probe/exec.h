@@ -33,6 +33,7 @@ struct nbw_exec {
 	const struct nbw_series_plan *plan;
 	const volatile sig_atomic_t *stop;  /* set: end the current size after a checked rep */
 	bool gated;               /* concurrent async copies started by the backend's gate */
+	bool grouped;             /* an exchange step issued by the backend's exchange() */
 	int node[NBW_MAX_STREAMS]; /* NUMA node of each stream's host thread and buffers */
 	/* Buffers of the largest size from the pool, reused for every size (no page faults or
 	 * unmaps inside the sweep); when that allocation fails, each size allocates its own and
@@ -165,6 +166,8 @@ void nbw_chase_record(const struct nbw_exec *s, const struct nbw_point *p,
 int nbw_face_setup(struct nbw_point *p, unsigned me);
 /* One face copy: the rectangular copy, or pack -> contiguous copy -> unpack (timed). */
 int nbw_face_copy(struct nbw_point *p, struct nbw_stream_state *ss);
+/* Stream \p me's message of an exchange step, for the backend's exchange(). */
+void nbw_face_msg(struct nbw_point *p, unsigned me, struct nbw_exchange_msg *m);
 /* Check the destination box after a repetition (untimed): 0, or -1 with \p what and the
  * offset of the first wrong byte in \p at. */
 int nbw_face_check(struct nbw_point *p, unsigned me, char *what, size_t wlen, size_t *at);

@@ -96,6 +96,19 @@ int nbw_face_copy(struct nbw_point *p, struct nbw_stream_state *ss)
 	return side(p, ss, ss->x.dst, ss->region.dst_at, &ss->ldst, true);
 }
 
+void nbw_face_msg(struct nbw_point *p, unsigned me, struct nbw_exchange_msg *m)
+{
+	struct nbw_stream_state *ss = &p->st[me];
+	bool pack = ss->region.method == NBW_FACE_PACK, staged = p->s->plan->face.staged;
+	*m = (struct nbw_exchange_msg){ .src = ss->x.src, .dst = ss->x.dst,
+					.region = &ss->region,
+					.lsrc = pack ? &ss->lsrc : NULL,
+					.ldst = pack ? &ss->ldst : NULL,
+					.hbox = staged ? &ss->hbox : NULL,
+					.hregion = staged ? &ss->hregion : NULL,
+					.bytes = ss->x.bytes };
+}
+
 int nbw_face_check(struct nbw_point *p, unsigned me, char *what, size_t wlen, size_t *at)
 {
 	struct nbw_stream_state *ss = &p->st[me];

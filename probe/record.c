@@ -43,11 +43,10 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 			   : conc == NBW_CONC_XLINE || conc == NBW_CONC_XGRID
 				   ? " (and every other message of the exchange at once)"
 			   : conc == NBW_CONC_XDECOMP && s->plan->face.staged
-				   ? " (staged: device box -> host box -> device box, one host thread "
-				     "per message; and every other message of the exchange at once)"
+				   ? " (staged: device box -> host box -> device box; and every other "
+				     "message of the exchange at once)"
 			   : conc == NBW_CONC_XDECOMP
-				   ? " (one host thread per message; and every other message of the "
-				     "exchange at once)"
+				   ? " (and every other message of the exchange at once)"
 				   : "";
 	if (DIR(s) == NBW_P2P && s->plan->mode == NBW_MODE_KERNEL)
 		/* Not the API's copy-engine path: the backend's interface says who copies (a
@@ -67,7 +66,10 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 		 DIR(s) == NBW_P2P && !s->plan->face.staged
 			 ? "no host memory involved"
 			 : s->ops->hostmem_note(s->be, s->plan->mem, dev));
-	if (ns == 1)
+	if (s->grouped && s->ops->exchange_interface)
+		snprintf(m->start, sizeof(m->start), "%s",
+			 s->ops->exchange_interface(s->be, s->plan->mode));
+	else if (ns == 1)
 		snprintf(m->start, sizeof(m->start), "one host thread");
 	else if (p && p->gated)
 		snprintf(m->start, sizeof(m->start),
@@ -76,7 +78,8 @@ static void describe(const struct nbw_exec *s, const struct nbw_point *p,
 		snprintf(m->start, sizeof(m->start), "barrier (no gate: %s)", p->no_gate);
 	else
 		snprintf(m->start, sizeof(m->start),
-			 "%u host threads released together by a barrier", ns);
+			 "%u host threads released together by a barrier%s", ns,
+			 conc == NBW_CONC_XDECOMP ? ", one per message" : "");
 	snprintf(m->bytes_counting, sizeof(m->bytes_counting), "%s", s->plan->kind->bytes_counting);
 }
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NBW_PROBE_ABI 5
+#define NBW_PROBE_ABI 6
 
 enum nbw_dir { NBW_HTOD, NBW_DTOH, NBW_P2P, NBW_DIR_COUNT };
 
@@ -158,6 +158,20 @@ struct nbw_backend_opts {
 	const char *cuda_sched;
 };
 
+/** One message of an exchange step (exchange()): the face \p region (at src_at in the box
+ *  \p src, at dst_at in the box \p dst). Pack: gathered into \p lsrc (on the sender's
+ *  device), copied to \p ldst (on the receiver's), scattered from there. Host-staged
+ *  (\p hbox set): through that host buffer, the whole box (rect: the face at \p hregion's
+ *  dst_at) or the packed face (pack). The method is the region's. */
+struct nbw_exchange_msg {
+	const struct nbw_buf *src, *dst;
+	const struct nbw_region *region;
+	struct nbw_buf *lsrc, *ldst;
+	struct nbw_buf *hbox;
+	const struct nbw_region *hregion;
+	size_t bytes;                  /**< the face's bytes */
+};
+
 struct nbw_backend_ops {
 	unsigned abi;                  /**< NBW_PROBE_ABI */
 	const char *name;              /**< "omp", later "cuda", "hip", "ze", "host" */
@@ -239,6 +253,15 @@ struct nbw_backend_ops {
 	 *  packed by the core itself. */
 	int (*pack)(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
 		    const size_t at[3], struct nbw_buf *lin, bool unpack);
+	/** One step of a decomposition's exchange as an application issues it (optional; NULL:
+	 *  the core runs one host thread per message): a host thread per sending device, all in
+	 *  one team, each issuing its device's messages of \p m (ASYNC: enqueued without
+	 *  waiting, each device's chained one after another as one field's are, then waited for;
+	 *  SYNC: blocking calls in turn). Complete when it returns. Timed by the core. */
+	int (*exchange)(struct nbw_backend *be, const struct nbw_exchange_msg *m, unsigned n,
+			enum nbw_mode mode);
+	/** The API calls and host threads of exchange() for \p mode, one line. */
+	const char *(*exchange_interface)(struct nbw_backend *be, enum nbw_mode mode);
 };
 
 const char *nbw_dir_name(enum nbw_dir d);
