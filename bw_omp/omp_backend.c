@@ -32,6 +32,7 @@
 
 #include "nodebw/backends.h"
 #include "nodebw/devorder.h"
+#include "nodebw/face.h"
 #include "nodebw/hugepage.h"
 #include "nodebw/probe.h"
 #include "omp_exchange.h"
@@ -574,12 +575,14 @@ static int ob_pack(struct nbw_backend *be, const struct nbw_buf *box, const stru
 }
 
 static int ob_exchange(struct nbw_backend *be, const struct nbw_exchange_msg *m, unsigned n,
-		       enum nbw_mode mode)
+		       unsigned fields, enum nbw_mode mode)
 {
 	struct omp_xmsg x[OMP_XMSG_MAX];
-	if (n > OMP_XMSG_MAX || (mode != NBW_MODE_SYNC && mode != NBW_MODE_ASYNC)) {
-		snprintf(last_err, sizeof(last_err), "an exchange step of %u messages (at most %d, "
-			 "in the sync and async modes)", n, OMP_XMSG_MAX);
+	if (n > OMP_XMSG_MAX || fields < 1 || fields > NBW_FACE_MAX_FIELDS ||
+	    (mode != NBW_MODE_SYNC && mode != NBW_MODE_ASYNC)) {
+		snprintf(last_err, sizeof(last_err), "an exchange step of %u messages and %u "
+			 "fields (at most %d and %d, in the sync and async modes)", n, fields,
+			 OMP_XMSG_MAX, NBW_FACE_MAX_FIELDS);
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < n; i++) {
@@ -595,7 +598,7 @@ static int ob_exchange(struct nbw_backend *be, const struct nbw_exchange_msg *m,
 		};
 	}
 	int who = -1;
-	int rc = omp_exchange_step(x, n, mode == NBW_MODE_ASYNC, &who);
+	int rc = omp_exchange_step(x, n, fields, mode == NBW_MODE_ASYNC, &who);
 	if (rc == 0)
 		return 0;
 	snprintf(last_err, sizeof(last_err), "a copy of device %d's messages returned %d", who,

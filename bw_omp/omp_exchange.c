@@ -5,8 +5,9 @@
  * parallel region with a host thread per sending device; each thread issues its device's
  * messages and waits for them, and the region's closing barrier ends the step.
  *   async  every call deferred (target nowait depend, omp_target_memcpy[_rect]_async), the
- *          device's messages chained on one depobj as one field's are, then a taskwait: the
- *          team's threads run each other's deferred work where they are idle;
+ *          device's messages of one field chained on one depobj (a depobj per field, the
+ *          fields' chains independent), then a taskwait: the team's threads run each
+ *          other's deferred work where they are idle;
  *   sync   blocking calls (target, omp_target_memcpy[_rect]) in turn.
  * A message: rect, one rectangular copy (host-staged: device box -> host box -> device
  * box); pack, gather kernel -> contiguous copy (host-staged: two) -> scatter kernel on the
@@ -18,20 +19,31 @@
 
 #include <omp.h>
 
+#include "nodebw/face.h"
 #include "omp_face.h"
 
-/* One message's calls; \p dep and \p tok: the sender's chain (async), else NULL. The
- * rectangular copies' arrays live in the message until the step ends. */
+/* The rectangular copies' arrays of message \p m, set before its tasks are issued: they
+ * live in the message until the step ends. */
+static void rect_args(struct omp_xmsg *m)
+{
+	const struct nbw_region *r = m->region;
+	if (r->method != NBW_FACE_RECT)
+		return;
+	if (!m->hbox) {
+		omp_rect_args_set(&m->rect[0], r, r->dst_at, r->src_at);
+		return;
+	}
+	omp_rect_args_set(&m->rect[0], r, m->hregion->dst_at, r->src_at);
+	omp_rect_args_set(&m->rect[1], r, r->dst_at, m->hregion->dst_at);
+}
+
+/* One message's calls; \p dep and \p tok: the sender's chain (async), else NULL. */
 static int issue(struct omp_xmsg *m, omp_depend_t *dep, int *tok)
 {
 	const struct nbw_region *r = m->region;
 	if (r->method == NBW_FACE_RECT) {
-		if (!m->hbox) {
-			omp_rect_args_set(&m->rect[0], r, r->dst_at, r->src_at);
+		if (!m->hbox)
 			return omp_face_rect_args(m->dst, m->src, &m->rect[0], m->dd, m->sd, dep);
-		}
-		omp_rect_args_set(&m->rect[0], r, m->hregion->dst_at, r->src_at);
-		omp_rect_args_set(&m->rect[1], r, r->dst_at, m->hregion->dst_at);
 		int rc = omp_face_rect_args(m->hbox, m->src, &m->rect[0], m->host, m->sd, dep);
 		return rc ? rc
 			  : omp_face_rect_args(m->dst, m->hbox, &m->rect[1], m->dd, m->host, dep);
@@ -57,29 +69,37 @@ static int issue(struct omp_xmsg *m, omp_depend_t *dep, int *tok)
 	return rc;
 }
 
-/* Every message of sender \p s, then (async) the wait for them. */
-static int sender_step(struct omp_xmsg *m, unsigned n, int s, bool async)
+/* Every message of sender \p s once per field, a chain per field, then (async) the wait
+ * for them. */
+static int sender_step(struct omp_xmsg *m, unsigned n, unsigned fields, int s, bool async)
 {
-	int tok = 0, rc = 0;
-	omp_depend_t dep;
-	if (async) {
-#pragma omp depobj(dep) depend(inout : tok)
+	int tok[NBW_FACE_MAX_FIELDS] = { 0 }, rc = 0;
+	omp_depend_t dep[NBW_FACE_MAX_FIELDS];
+	for (unsigned f = 0; async && f < fields; f++) {
+#pragma omp depobj(dep[f]) depend(inout : tok[f])
 	}
-	for (unsigned i = 0; i < n && rc == 0; i++)
-		if (m[i].sender == s)
-			rc = issue(&m[i], async ? &dep : NULL, async ? &tok : NULL);
+	for (unsigned f = 0; f < fields && rc == 0; f++)
+		for (unsigned i = 0; i < n && rc == 0; i++)
+			if (m[i].sender == s)
+				rc = issue(&m[i], async ? &dep[f] : NULL, async ? &tok[f] : NULL);
 	if (async) {
 #pragma omp taskwait
-#pragma omp depobj(dep) destroy
+	}
+	for (unsigned f = 0; async && f < fields; f++) {
+#pragma omp depobj(dep[f]) destroy
 	}
 	return rc;
 }
 
-int omp_exchange_step(struct omp_xmsg *m, unsigned n, bool async, int *failed_sender)
+int omp_exchange_step(struct omp_xmsg *m, unsigned n, unsigned fields, bool async,
+		      int *failed_sender)
 {
 	int senders[OMP_XMSG_MAX];
 	unsigned ns = 0;
+	if (fields < 1 || fields > NBW_FACE_MAX_FIELDS)
+		return -1;
 	for (unsigned i = 0; i < n; i++) {
+		rect_args(&m[i]);
 		unsigned k = 0;
 		while (k < ns && senders[k] != m[i].sender)
 			k++;
@@ -92,7 +112,7 @@ int omp_exchange_step(struct omp_xmsg *m, unsigned n, bool async, int *failed_se
 		/* Fewer threads than senders (OMP_THREAD_LIMIT): each takes several in turn. */
 		for (unsigned k = (unsigned)omp_get_thread_num(); k < ns;
 		     k += (unsigned)omp_get_num_threads()) {
-			int r = sender_step(m, n, senders[k], async);
+			int r = sender_step(m, n, fields, senders[k], async);
 			if (r) {
 #pragma omp critical(omp_exchange_rc)
 				if (!rc) {

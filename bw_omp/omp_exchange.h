@@ -23,9 +23,10 @@ struct omp_xmsg {
 						   the step; read when their tasks run) */
 };
 
-/* One step: a host thread per sender, each issuing its messages (\p async: deferred and
- * chained, then waited for; else blocking in turn). 0, or the first failing call's return
- * code with its sender in \p failed_sender. */
-int omp_exchange_step(struct omp_xmsg *m, unsigned n, bool async, int *failed_sender);
+/* One step: a host thread per sender, each issuing its messages once per field (\p async:
+ * deferred, chained per field, then waited for; else blocking in turn). 0, or the first
+ * failing call's return code with its sender in \p failed_sender. */
+int omp_exchange_step(struct omp_xmsg *m, unsigned n, unsigned fields, bool async,
+		      int *failed_sender);
 
 #endif

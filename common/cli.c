@@ -16,6 +16,7 @@ enum {
 	OPT_MAXSIZE, OPT_QUICK, OPT_FULL, OPT_WARMUP, OPT_REPS, OPT_MAXREPS, OPT_MINTIME,
 	OPT_HH, OPT_HHT_SWEEP, OPT_DEFAULT, OPT_NO_HHT_SWEEP, OPT_OUTPUT, OPT_REPLACE, OPT_QUIET, OPT_VERBOSE, OPT_HELP,
 	OPT_PEER, OPT_BIND, OPT_CUDA_SCHED, OPT_JSON, OPT_FACES, OPT_FACES_DECOMP,
+	OPT_FACES_FIELDS,
 };
 
 static const struct option probe_options[] = {
@@ -30,6 +31,7 @@ static const struct option probe_options[] = {
 	{ "sizes", required_argument, NULL, OPT_SIZES },
 	{ "faces", required_argument, NULL, OPT_FACES },
 	{ "faces-decomp", required_argument, NULL, OPT_FACES_DECOMP },
+	{ "faces-fields", required_argument, NULL, OPT_FACES_FIELDS },
 	{ "max-size", required_argument, NULL, OPT_MAXSIZE },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "full", no_argument, NULL, OPT_FULL },
@@ -118,6 +120,9 @@ void nbw_cli_usage_probe(FILE *f, const char *cmd)
 		"                       e.g. 2x2x1) the neighbour exchange of that decomposition\n"
 		"                       (every neighbour pair both ways, every message at once),\n"
 		"                       device to device and staged through --host-mem host boxes\n"
+		"  --faces-fields N     with --faces-decomp: every face sent once per field, N\n"
+		"                       fields (1-4, default 1), each field's messages chained\n"
+		"                       on their own, as an application exchanges its fields\n"
 		"  --max-size SIZE      largest power of two of the default sweep\n"
 		"                       (default 256MiB, --quick 64MiB, --full 1GiB); the sweep\n"
 		"                       adds the halo planes 8*N^2 B, N = 512, 640, ..., 1280\n"
@@ -469,6 +474,13 @@ static int probe_option(int c, int argc, char **argv, struct probe_args *ps,
 		rc = nbw_face_decomps_parse(optarg, o->decomps, NBW_MAX_DECOMPS, &o->ndecomps, err,
 					    errlen);
 		break;
+	case OPT_FACES_FIELDS: {
+		long v = 1;
+		rc = nbw_cli_parse_int(optarg, 1, NBW_FACE_MAX_FIELDS, &v, "--faces-fields", err,
+				       errlen);
+		o->faces_fields = (int)v;
+		break;
+	}
 	case OPT_MAXSIZE: rc = nbw_size_parse(optarg, &ps->max_size, err, errlen); break;
 	case OPT_QUICK: o->profile = NBW_PROFILE_QUICK; break;
 	case OPT_FULL: o->profile = NBW_PROFILE_FULL; break;
@@ -599,6 +611,7 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 {
 	memset(o, 0, sizeof(*o));
 	o->hidden_helpers = -1;
+	o->faces_fields = 1;
 	snprintf(o->cuda_sched, sizeof(o->cuda_sched), "auto");
 	bool is_run = argc > 0 && strcmp(argv[0], "run") == 0;
 	o->hht_sweep = is_run;
@@ -627,6 +640,11 @@ int nbw_cli_parse_probe(int argc, char **argv, struct nbw_probe_opts *o, char *e
 		return 1;
 	if (rc == 0 && optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -1;
+	}
+	if (rc == 0 && o->faces_fields > 1 && !o->ndecomps) {
+		snprintf(err, errlen, "--faces-fields needs --faces-decomp (the exchange that "
+				      "sends each face once per field)");
 		rc = -1;
 	}
 	if (rc == 0 && o->ndecomps && !o->nfaces) {
@@ -783,6 +801,12 @@ char **nbw_cli_probe_argv(const struct nbw_probe_opts *o, const char *exe)
 		}
 		add_arg(&v, &n, "--faces-decomp");
 		add_arg(&v, &n, dl);
+	}
+	char ff[16];
+	if (o->faces_fields > 1) {
+		snprintf(ff, sizeof(ff), "%d", o->faces_fields);
+		add_arg(&v, &n, "--faces-fields");
+		add_arg(&v, &n, ff);
 	}
 	add_arg(&v, &n, "--cuda-sched");
 	add_arg(&v, &n, o->cuda_sched);

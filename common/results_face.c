@@ -20,7 +20,7 @@ uint64_t nbw_face_rec_step_bytes(const struct nbw_face_rec *f, unsigned nstreams
 	uint64_t b = 0;
 	for (unsigned i = 0; i < nstreams && i < NBW_MAX_STREAMS; i++)
 		b += nbw_face_rec_stream_bytes(f, i);
-	return b;
+	return b * (uint64_t)(f->fields > 1 ? f->fields : 1);
 }
 
 void nbw_face_rec_to_json(const struct nbw_measurement *m, json_t *j)
@@ -40,6 +40,7 @@ void nbw_face_rec_to_json(const struct nbw_measurement *m, json_t *j)
 		nbw_face_decomp_label(f->decomp, dl, sizeof(dl));
 		json_object_set_new(sh, "decomp", json_string(dl));
 		json_object_set_new(sh, "path", json_string(f->staged ? "host-staged" : "device"));
+		json_object_set_new(sh, "fields", json_integer(f->fields > 1 ? f->fields : 1));
 	}
 	json_object_set_new(j, "shape", sh);
 	json_t *st = json_object_get(j, "streams");
@@ -86,6 +87,14 @@ int nbw_face_rec_from_json(json_t *j, struct nbw_measurement *m, char *err, size
 		return -1;
 	}
 	m->face.staged = ps && !strcmp(ps, "host-staged");
+	json_t *fl = json_object_get(sh, "fields");
+	if (fl && (!json_is_integer(fl) || json_integer_value(fl) < 1 ||
+		   json_integer_value(fl) > NBW_FACE_MAX_FIELDS)) {
+		snprintf(err, errlen, "shape.fields: not an integer from 1 to %d",
+			 NBW_FACE_MAX_FIELDS);
+		return -1;
+	}
+	m->face.fields = fl ? (int)json_integer_value(fl) : 1;
 	json_t *st = json_object_get(j, "streams");
 	for (size_t i = 0; i < json_array_size(st) && i < NBW_MAX_STREAMS; i++) {
 		json_t *sf = json_object_get(json_array_get(st, i), "face");
@@ -132,6 +141,9 @@ bool nbw_rv_face_read(const struct nbw_rv_meas *x, struct nbw_rv_face *out)
 	out->face_bytes = jll(json_object_get(sh, "face_bytes"), -1);
 	out->step_bytes = jll(json_object_get(sh, "step_bytes"), -1);
 	out->messages = (int)jint(sh, "messages", -1);
+	out->fields = (int)jint(sh, "fields", 1);
+	if (out->fields < 1)
+		out->fields = 1;
 	out->seconds = x->seconds;
 	out->gbps = x->gbps;
 	return true;

@@ -83,8 +83,12 @@ static const struct nbw_series_kind kinds[] = {
 	  "neighbour exchange of a PX x PY x PZ decomposition (--faces-decomp; device d at x = d % "
 	  "PX, y = (d / PX) % PY, z = d / (PX PY)): each neighbour pair exchanges its faces both "
 	  "ways (x-faces between x neighbours, ...), device to device or staged through a host "
-	  "box, every message at once, one host thread per message",
-	  EXCHANGE_BYTES },
+	  "box, every message at once: issued by the backend as an application issues it (a host "
+	  "thread per sending device, each message once per field, --faces-fields) where it can, "
+	  "else one host thread per message",
+	  "bytes per step = the sum over every message of its face's elements x element bytes, "
+	  "times the fields; GB/s = bytes per step / wall time of the step from its start to the "
+	  "end of all messages / 1e9; per message = its face bytes / the step's time" },
 };
 
 static const char *const thread_words[NBW_THREADS_COUNT] = { "1", "2", "all" };

@@ -301,8 +301,9 @@ static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
 			  char *why, size_t whylen)
 {
 	/* The message bytes of each split axis (0: not split), then the concurrent exchange
-	 * probe of this decomposition (every message at once): measured with one field per
-	 * message, times the fields (a message per field, as the solver sends them). */
+	 * probe of this decomposition (every message at once): measured with the app's fields
+	 * (each face once per field, each field's chain on its own), else with one field,
+	 * times the fields (a message per field, as the solver sends them). */
 	char how[300];
 	double tx;
 	const char *path = exchange == NBW_APP_DEVICE ? "device" : "host-staged";
@@ -312,10 +313,21 @@ static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
 		out->face_bytes[i] = faces ? nbw_app_face_bytes(elems, a->radius, a->fields,
 								a->element_bytes) : 0.0;
 	}
+	if (a->fields > 1 &&
+	    nbw_calib_exchange_fields_s(c, out->box, a->radius, a->element_bytes, decomp, a->fields,
+					nbw_app_copy_name(copy), path, "async", &tx, how,
+					sizeof(how)) == 0) {
+		out->exchange_s = tx;
+		out->exchange_probed = out->faces_measured = out->exchange_fields = true;
+		say(out->exchange_from, sizeof(out->exchange_from), "the exchange probe of %dx%dx%d "
+		    "with the app's %d fields (%s)", decomp[0], decomp[1], decomp[2], a->fields, how);
+		return 0;
+	}
 	if (nbw_calib_exchange_s(c, out->box, a->radius, a->element_bytes, decomp,
 				 nbw_app_copy_name(copy), path, "async", &tx, how, sizeof(how)) == 0) {
 		out->exchange_s = tx * a->fields;
 		out->exchange_probed = out->faces_measured = true;
+		out->exchange_fields = a->fields == 1;
 		say(out->exchange_from, sizeof(out->exchange_from), "the exchange probe of %dx%dx%d "
 		    "(%s)%s", decomp[0], decomp[1], decomp[2], how,
 		    a->fields > 1 ? ", x fields (a message per field)" : "");

@@ -34,7 +34,8 @@ static bool same_shape(const struct nbw_facerun *a, const struct nbw_facerun *b)
 	return !strcmp(a->kind, b->kind) && !memcmp(a->box, b->box, sizeof(a->box)) &&
 	       a->depth == b->depth && a->elem == b->elem && !strcmp(a->face, b->face) &&
 	       !strcmp(a->method, b->method) && !strcmp(a->path, b->path) &&
-	       !strcmp(a->mode, b->mode) && !memcmp(a->decomp, b->decomp, sizeof(a->decomp));
+	       !strcmp(a->mode, b->mode) && !memcmp(a->decomp, b->decomp, sizeof(a->decomp)) &&
+	       a->fields == b->fields;
 }
 
 int nbw_calib_add_face(struct nbw_calib *c, const struct nbw_facerun *in)
@@ -43,6 +44,8 @@ int nbw_calib_add_face(struct nbw_calib *c, const struct nbw_facerun *in)
 	struct nbw_facerun *f = &one;
 	if (!f->kind[0]) /* a face copy unless said otherwise */
 		snprintf(f->kind, sizeof(f->kind), "face");
+	if (f->fields < 1 || !is_exchange(f))
+		f->fields = 1;
 	for (size_t i = 0; i < c->nfaces; i++)
 		if (same_shape(&c->faces[i], f)) {
 			if (f->seconds < c->faces[i].seconds)
@@ -86,6 +89,7 @@ int nbw_calib_faces_from_results(struct nbw_calib *c, json_t *measurements)
 		snprintf(f.path, sizeof(f.path), "%s", xchg ? v.exchange : x.direction);
 		if (xchg)
 			memcpy(f.decomp, v.decomp, sizeof(f.decomp));
+		f.fields = xchg ? v.fields : 1;
 		snprintf(f.mode, sizeof(f.mode), "%s", x.mode);
 		if (nbw_calib_add_face(c, &f))
 			return -1;
@@ -110,9 +114,11 @@ json_t *nbw_calib_faces_json(const struct nbw_calib *c)
 				      (json_int_t)f->box[1], (json_int_t)f->box[2], "depth",
 				      f->depth, "element_bytes", f->elem, "method", f->method,
 				      "path", f->path, "mode", f->mode, "seconds", f->seconds);
-		if (is_exchange(f))
+		if (is_exchange(f)) {
 			json_object_set_new(o, "decomp", json_pack("[i, i, i]", f->decomp[0],
 								   f->decomp[1], f->decomp[2]));
+			json_object_set_new(o, "fields", json_integer(f->fields));
+		}
 		else
 			json_object_set_new(o, "face", json_string(f->face));
 		json_array_append_new(a, o);
@@ -164,11 +170,21 @@ int nbw_calib_exchange_s(const struct nbw_calib *c, const long box[3], int depth
 			 const int decomp[3], const char *method, const char *path,
 			 const char *mode, double *t, char *how, size_t howlen)
 {
+	return nbw_calib_exchange_fields_s(c, box, depth, elem, decomp, 1, method, path, mode, t,
+					   how, howlen);
+}
+
+int nbw_calib_exchange_fields_s(const struct nbw_calib *c, const long box[3], int depth,
+				int elem, const int decomp[3], int fields, const char *method,
+				const char *path, const char *mode, double *t, char *how,
+				size_t howlen)
+{
 	const struct nbw_facerun *same = NULL;
 	for (size_t i = 0; i < c->nfaces; i++) {
 		const struct nbw_facerun *f = &c->faces[i];
 		if (!is_exchange(f) || memcmp(f->box, box, sizeof(f->box)) || f->depth != depth ||
 		    f->elem != elem || memcmp(f->decomp, decomp, sizeof(f->decomp)) ||
+		    f->fields != (fields > 1 ? fields : 1) ||
 		    strcmp(f->method, method) || strcmp(f->path, path))
 			continue;
 		if (!same || (strcmp(same->mode, mode) && !strcmp(f->mode, mode)))
@@ -180,7 +196,10 @@ int nbw_calib_exchange_s(const struct nbw_calib *c, const long box[3], int depth
 	char dl[48];
 	nbw_face_decomp_label(decomp, dl, sizeof(dl));
 	bool asked = !strcmp(same->mode, mode);
-	snprintf(how, howlen, "exchange %s %s %s/%s%s%s", dl, method, path, same->mode,
+	char fl[24] = "";
+	if (same->fields > 1)
+		snprintf(fl, sizeof(fl), " %d fields", same->fields);
+	snprintf(how, howlen, "exchange %s%s %s %s/%s%s%s", dl, fl, method, path, same->mode,
 		 asked ? "" : " in place of ", asked ? "" : mode);
 	return 0;
 }

@@ -569,6 +569,11 @@ int nbw_calib_faces_read(struct nbw_calib *c, json_t *a, char *err, size_t errle
 		if (xchg && decomp_read(json_object_get(o, "decomp"), f.decomp))
 			return face_bad(err, errlen, i, "\"decomp\" must be [px, py, pz] of integers "
 							"from 1 to 64, at least 2 devices");
+		json_t *fl = json_object_get(o, "fields");
+		if (xchg && fl && (!json_is_integer(fl) || json_integer_value(fl) < 1 ||
+				   json_integer_value(fl) > NBW_FACE_MAX_FIELDS))
+			return face_bad(err, errlen, i, "\"fields\" must be an integer from 1 to 4");
+		f.fields = xchg && fl ? (int)json_integer_value(fl) : 1;
 		if (!one_of(me, methods))
 			return face_bad(err, errlen, i, "\"method\" must be \"rect\" or \"pack\"");
 		if (!xchg && !one_of(pa, paths))

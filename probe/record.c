@@ -211,6 +211,7 @@ static void header(const struct nbw_exec *s, const struct nbw_point *p, const st
 		memcpy(m->face.faces, s->plan->face.face, sizeof(m->face.faces));
 		memcpy(m->face.decomp, s->plan->face.decomp, sizeof(m->face.decomp));
 		m->face.staged = s->plan->face.staged;
+		m->face.fields = s->plan->face.fields > 1 ? s->plan->face.fields : 1;
 		m->bytes = nbw_face_rec_stream_bytes(&m->face, 0);
 		m->halo_n = 0;
 	}

@@ -373,7 +373,8 @@ static unsigned plan_backend(struct backend_run *b, const int *devs, int nd,
 	const struct nbw_backend_ops *ops = b->ops;
 	struct nbw_plan_caps caps = { .interface = ops->interface, .supports = supports, .ctx = b,
 				      .peer_control = ops->peer_access != NULL,
-				      .face_interface = ops->face_interface ? face_interface : NULL };
+				      .face_interface = ops->face_interface ? face_interface : NULL,
+				      .exchange_step = ops->exchange != NULL };
 	struct nbw_plan_devices pd = { .devs = devs, .nd = nd, .named = o->ndevices > 0,
 				       .pair_class = pair_class, .ctx = b };
 	unsigned total = 0;

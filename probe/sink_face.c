@@ -56,8 +56,11 @@ void nbw_sink_face_line(FILE *f, const char *pre, const struct nbw_series_info *
 		char fw[32], dl[16];
 		faces_words(p, fw, sizeof(fw));
 		nbw_face_decomp_label(p->face.decomp, dl, sizeof(dl));
-		snprintf(who, sizeof(who), "%u messages of %s at once, %s devices, %s",
-			 p->set.nstreams, fw, dl, staged ? "host-staged" : "device to device");
+		char fl[24] = "";
+		if (p->face.fields > 1)
+			snprintf(fl, sizeof(fl), " x %d fields", p->face.fields);
+		snprintf(who, sizeof(who), "%u messages%s of %s at once, %s devices, %s",
+			 p->set.nstreams, fl, fw, dl, staged ? "host-staged" : "device to device");
 	} else if (xchg)
 		snprintf(who, sizeof(who), "%u messages of %s at once, device to device",
 			 p->set.nstreams,

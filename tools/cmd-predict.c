@@ -508,11 +508,12 @@ static int measure_app(struct nbw_calib *c, const struct nbw_app *a, const struc
 			struct nbw_app_pred p;
 			char one[64];
 			if (nbw_app_predict(c, a, d[i], a->exchange, a->copy, &p, NULL, 0) == 0 &&
-			    !p.exchange_probed && !p.paper_version && nfaces < NBW_MAX_FACE_SHAPES) {
+			    (!p.exchange_probed || !p.exchange_fields) && !p.paper_version &&
+			    nfaces < NBW_MAX_FACE_SHAPES) {
 				nbw_app_faces_arg(a, &p, one, sizeof(one));
 				size_t w = strlen(one);
-				snprintf(one + w, sizeof(one) - w, "@%dx%dx%d", d[i][0], d[i][1],
-					 d[i][2]);
+				snprintf(one + w, sizeof(one) - w, "@%dx%dx%d@%d", d[i][0], d[i][1],
+					 d[i][2], a->fields);
 				size_t at = strlen(faces);
 				if (!strstr(faces, one) &&
 				    snprintf(faces + at, sizeof(faces) - at, "%s%s", at ? "," : "",

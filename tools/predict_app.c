@@ -98,30 +98,40 @@ static int warnings(const struct nbw_app *a, const struct nbw_app_pred *p, const
 		    const char *calib_path, char lines[][600], int max)
 {
 	int n = 0;
-	char dec[32], faces[64];
+	char dec[32], faces[64], xarg[64];
 	decomp_str(dec, sizeof(dec), p->decomp);
 	nbw_app_faces_arg(a, p, faces, sizeof(faces));
+	/* The exchange probe's decomposition, with the app's fields where it has several. */
+	snprintf(xarg, sizeof(xarg), "%s", dec);
+	if (a->fields > 1)
+		snprintf(xarg + strlen(xarg), sizeof(xarg) - strlen(xarg), " --faces-fields %d",
+			 a->fields);
 	if (p->strided_unmeasured && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: the strided faces of the local box %ldx%ldx%ld "
 			 "were not measured (the calibration holds no face probe of that shape; the "
 			 "contiguous transfer curves stand in); measure them and their exchange: "
 			 "nodebw probe --api omp --faces %s --faces-decomp %s", p->g, dec, p->box[0],
-			 p->box[1], p->box[2], faces, dec);
+			 p->box[1], p->box[2], faces, xarg);
 	else if (p->faces_nearest && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: the faces of the local box %ldx%ldx%ld were not "
 			 "measured at this shape (the nearest measured shape stands in, scaled by "
 			 "bytes); measure them and their exchange: nodebw probe --api omp --faces %s "
-			 "--faces-decomp %s", p->g, dec, p->box[0], p->box[1], p->box[2], faces, dec);
+			 "--faces-decomp %s", p->g, dec, p->box[0], p->box[1], p->box[2], faces, xarg);
 	else if (!p->faces_measured && !p->paper_version && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: the halo messages (%.0f B) took the contiguous "
 			 "transfer curves; measure the faces and their exchange: nodebw probe --api "
 			 "omp --faces %s --faces-decomp %s", p->g, dec,
-			 fmax(fmax(p->face_bytes[0], p->face_bytes[1]), p->face_bytes[2]), faces, dec);
+			 fmax(fmax(p->face_bytes[0], p->face_bytes[1]), p->face_bytes[2]), faces, xarg);
 	else if (!p->exchange_probed && !p->paper_version && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: the exchange of this decomposition was not "
 			 "measured (each face's probe alone, with the devices' contention estimated, "
 			 "stands in); measure it: nodebw probe --api omp --faces %s --faces-decomp %s",
-			 p->g, dec, faces, dec);
+			 p->g, dec, faces, xarg);
+	else if (!p->exchange_fields && !p->paper_version && n < max)
+		snprintf(lines[n++], 600, "G=%d %s: the exchange of this decomposition was measured "
+			 "with one field (its step x %d fields stands in); measure it with the app's "
+			 "fields: nodebw probe --api omp --faces %s --faces-decomp %s", p->g, dec,
+			 a->fields, faces, xarg);
 	if (a->compute == NBW_APP_COMPUTE_KERNEL && !p->box_measured && n < max)
 		snprintf(lines[n++], 600, "G=%d %s: no one-device run of the local box "
 			 "%ldx%ldx%ld%s in the calibration (the nearest stands in); measure it: "

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nodebw/app_model.h"
 #include "nodebw/results.h"
 #include "nodebw/results_view.h"
 #include "nodebw/session.h"
@@ -298,10 +299,10 @@ static void out_path(const struct nbw_measure_req *r, char *buf, size_t len)
 		strcat(buf, "-measured.json");
 }
 
-/* The app's faces and exchanges: one child per "SHAPE@PXxPYxPZ" of \p r->faces (`nodebw
- * probe --faces SHAPE --faces-decomp PXxPYxPZ`), OpenMP, the quick profile, pinned host
- * memory, sync and async (as nodebw run's validation measures its configurations'), added to
- * c's "faces". */
+/* The app's faces and exchanges: one child per "SHAPE@PXxPYxPZ@F" of \p r->faces (`nodebw
+ * probe --faces SHAPE --faces-decomp PXxPYxPZ --faces-fields F`), OpenMP, the quick profile
+ * with NBW_APP_FACES_MAX_TIME per series, pinned host memory, sync and async (as nodebw
+ * run's validation measures its configurations'), added to c's "faces". */
 static int measure_faces(struct nbw_calib *c, const struct nbw_measure_req *r, const char *dir,
 			 char *err, size_t errlen)
 {
@@ -311,18 +312,29 @@ static int measure_faces(struct nbw_calib *c, const struct nbw_measure_req *r, c
 	char *save = NULL;
 	for (char *item = strtok_r(list, ",", &save); item && rc == 0 && !nbw_stop_requested;
 	     item = strtok_r(NULL, ",", &save)) {
-		char *at = strchr(item, '@');
+		char *at = strchr(item, '@'), *fl = NULL;
 		if (at)
 			*at++ = '\0';
-		char *argv[MAX_ARGS] = {"nodebw", "probe", "--api", "omp", "--quick", "--host-mem",
-					"pinned", "--mode", "sync,async", "--faces", item,
-					"--faces-decomp", at};
+		if (at && (fl = strchr(at, '@')) != NULL)
+			*fl++ = '\0';
+		char *argv[MAX_ARGS] = {"nodebw", "probe", "--api", "omp", "--quick", "--max-time",
+					NBW_APP_FACES_MAX_TIME, "--host-mem", "pinned", "--mode",
+					"sync,async", "--faces", item};
+		int argc = 13;
+		if (at) {
+			argv[argc++] = "--faces-decomp";
+			argv[argc++] = at;
+		}
+		if (at && fl && strcmp(fl, "1") != 0) {
+			argv[argc++] = "--faces-fields";
+			argv[argc++] = fl;
+		}
 		if (r->log)
 			nbw_term_wrapf(r->log, "nodebw: ", "    ", NBW_TERM_COLUMNS,
 				       "predict --measure: the faces of the local box %s%s%s", item,
 				       at ? " and the exchange of " : "", at ? at : "");
 		json_t *fdoc = NULL;
-		rc = heat_child(argv, at ? 13 : 11, dir, &fdoc, err, errlen);
+		rc = heat_child(argv, argc, dir, &fdoc, err, errlen);
 		if (rc == 0 && nbw_calib_add_face_doc(c, fdoc)) {
 			snprintf(err, errlen, "out of memory adding the measured faces");
 			rc = -1;

@@ -246,7 +246,7 @@ static int measure_faces(struct nbw_solver_run *s, int steps)
 		nbw_app_local_box(&a, a.decomp, (const int[3]){0, 0, 0}, p.interior, p.box);
 		nbw_app_faces_arg(&a, &p, one, sizeof(one));
 		snprintf(dec, sizeof(dec), "%dx%dx%d", a.decomp[0], a.decomp[1], a.decomp[2]);
-		snprintf(key, sizeof(key), "%s@%s", one, dec);
+		snprintf(key, sizeof(key), "%s@%s@%d", one, dec, a.fields);
 		bool seen = false;
 		for (int k = 0; k < ndone; k++)
 			seen = seen || strcmp(done[k], key) == 0;
@@ -261,6 +261,8 @@ static int measure_faces(struct nbw_solver_run *s, int steps)
 		nbw_arg(&b, "--api");
 		nbw_arg(&b, "omp");
 		nbw_arg(&b, "--quick");
+		nbw_arg(&b, "--max-time");
+		nbw_arg(&b, "%s", NBW_APP_FACES_MAX_TIME);
 		nbw_arg(&b, "--host-mem");
 		nbw_arg(&b, "pinned");
 		nbw_arg(&b, "--mode");
@@ -269,6 +271,10 @@ static int measure_faces(struct nbw_solver_run *s, int steps)
 		nbw_arg(&b, "%s", one);
 		nbw_arg(&b, "--faces-decomp");
 		nbw_arg(&b, "%s", dec);
+		if (a.fields > 1) {
+			nbw_arg(&b, "--faces-fields");
+			nbw_arg(&b, "%d", a.fields);
+		}
 		if (nbw_solver_probe_child(s, &b, "app_faces", "application-model validation",
 					   "app-validation faces"))
 			return -1;
@@ -283,10 +289,11 @@ static int skip(struct nbw_solver_run *s, const char *why)
 	return nbw_doc_write(s->doc, s->dir, s->err, s->errlen);
 }
 
-/* Three probe children of about 2.5 s, then two rounds of four configurations, each two
- * children of about a second and a half on the 2-core VM (process start, the serial
- * reference, a few hundred milliseconds of steps, the box's co-run): 31 s measured. */
-#define APPVAL_RESERVE_S 40.0
+/* Three probe children of about 10 s (each series up to NBW_APP_FACES_MAX_TIME), then two
+ * rounds of four configurations, each two children of about a second and a half on the
+ * 2-core VM (process start, the serial reference, a few hundred milliseconds of steps, the
+ * box's co-run): 53 s measured. */
+#define APPVAL_RESERVE_S 65.0
 
 double nbw_run_appval_reserve(const struct nbw_solver_run *s)
 {

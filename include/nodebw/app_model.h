@@ -32,6 +32,11 @@
 #include "nodebw/model.h"
 
 #define NBW_APP_MAX_DECOMPS 64
+/** The time cap per series (--max-time, seconds) of the face probes nodebw measures an
+ *  application's halo messages with (nodebw run's validation, predict --measure): the quick
+ *  profile's cap is too short for the few-millisecond steps of a rectangular exchange on
+ *  host-plugin devices to repeat often enough for a stable median. */
+#define NBW_APP_FACES_MAX_TIME "0.25"
 
 /** One predicted configuration of an application on G devices. */
 struct nbw_app_pred {
@@ -59,6 +64,8 @@ struct nbw_app_pred {
 	bool strided_unmeasured;  /**< a strided (x or y) face took the contiguous curves */
 	bool exchange_probed;     /**< the exchange came from the concurrent exchange probe of
 				   *   exactly this decomposition, box, method and path */
+	bool exchange_fields;     /**< ... measured with the app's fields (else one field's
+				   *   probe x fields) */
 	bool corun_measured;      /**< the compute came from the co-run of exactly this box on
 				   *   G devices */
 	char compute_from[200];

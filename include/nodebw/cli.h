@@ -54,6 +54,9 @@ struct nbw_probe_opts {
 	 *  measure per shape (exchange-decomp, device to device and host-staged). */
 	int decomps[NBW_MAX_DECOMPS][3];
 	int ndecomps;
+	/** --faces-fields: each decomposition's faces sent once per field per step (1 to
+	 *  NBW_FACE_MAX_FIELDS; default 1) */
+	int faces_fields;
 	unsigned warmup, min_reps, max_reps;
 	double min_time_s;                /**< per size: repeat until this much time is measured */
 	/** Per size: stop repeating (and warming up) once the timed part would pass this many

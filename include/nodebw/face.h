@@ -60,6 +60,10 @@ void nbw_face_decomp_label(const int d[3], char *buf, size_t len);
 /** The messages of one exchange step of decomposition \p d: each neighbour pair both ways,
  *  2 x sum over the axes of (P_a - 1) x the other two factors. */
 unsigned long nbw_face_decomp_messages(const int d[3]);
+/** Fields an exchange probe sends per step at most (--faces-fields): each message once per
+ *  field, each field's messages chained on their own, as an application with that many
+ *  fields exchanges them. */
+#define NBW_FACE_MAX_FIELDS 4
 /** Why decomposition \p d cannot run on \p ndev devices (a factor below 1, a product
  *  below 2, more devices than \p ndev, more messages than NBW_MAX_STREAMS): true with
  *  \p why; false when it can. */

@@ -194,6 +194,7 @@ struct nbw_facerun {
 	char path[16];
 	char mode[8];           /**< "sync", "async" */
 	int decomp[3];          /**< exchange: PX, PY, PZ; face: 0 */
+	int fields;             /**< exchange: each face sent once per field (>= 1); face: 1 */
 	double seconds;         /**< one copy of the face, or one exchange step */
 };
 
@@ -277,6 +278,12 @@ int nbw_calib_face_s(const struct nbw_calib *c, const long box[3], int depth, in
 int nbw_calib_exchange_s(const struct nbw_calib *c, const long box[3], int depth, int elem,
 			 const int decomp[3], const char *method, const char *path,
 			 const char *mode, double *t, char *how, size_t howlen);
+/** The same for an exchange of \p fields fields (each face sent once per field, `nodebw
+ *  probe --faces-fields`): that field count exactly. */
+int nbw_calib_exchange_fields_s(const struct nbw_calib *c, const long box[3], int depth,
+				int elem, const int decomp[3], int fields, const char *method,
+				const char *path, const char *mode, double *t, char *how,
+				size_t howlen);
 /** Bytes of one copy of \p f's face (its elements x depth x element bytes, nbw_face_bytes). */
 double nbw_facerun_bytes(const struct nbw_facerun *f);
 

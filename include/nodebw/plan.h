@@ -99,6 +99,9 @@ struct nbw_plan_caps {
 	 *  (the backend's face_interface); NULL: the backend has no face copies. */
 	const char *(*face_interface)(void *ctx, enum nbw_dir dir, enum nbw_face_method method,
 				      enum nbw_mode mode, char *why, size_t len);
+	/** The backend issues a decomposition's exchange step itself (its exchange()): the
+	 *  only way it sends each message once per field (--faces-fields). */
+	bool exchange_step;
 };
 
 /** A face series (--faces): the box, the method, and each stream's face and side. */
@@ -109,6 +112,9 @@ struct nbw_face_plan {
 	unsigned char face[NBW_MAX_STREAMS];   /**< enum nbw_face of each stream's message */
 	unsigned char up[NBW_MAX_STREAMS];     /**< sent to the neighbour above (else below) */
 	int decomp[3];            /**< exchange-decomp: PX, PY, PZ (else 0) */
+	/** exchange-decomp: each message sent once per field (>= 1), every field's from the
+	 *  message's boxes, by the backend's exchange step */
+	int fields;
 	/** exchange-decomp: every message staged through a host box of the series' host
 	 *  memory (device -> host -> device) instead of device to device */
 	bool staged;
@@ -157,10 +163,11 @@ unsigned nbw_plan_exchange(const int *devs, int nd, bool grid, struct nbw_plan_s
 /** The device set of the exchange of decomposition \p decomp (PX x PY x PZ devices of
  *  \p devs, numbered as the solver numbers them: device d at x = d % PX, y = (d / PX) % PY,
  *  z = d / (PX PY)): each neighbour pair both ways, x-faces between x neighbours first, then
- *  y-faces, then z-faces (probe/plan_xdecomp.c). The caller checks the decomposition
+ *  y-faces, then z-faces (probe/plan_xdecomp.c); \p fields: each message's sends per
+ *  step (plan->fields; the streams are the messages). The caller checks the decomposition
  *  (nbw_face_decomp_invalid). Returns the streams. */
-unsigned nbw_plan_decomp(const int *devs, const int decomp[3], struct nbw_plan_set *set,
-			 struct nbw_face_plan *fp);
+unsigned nbw_plan_decomp(const int *devs, const int decomp[3], int fields,
+			 struct nbw_plan_set *set, struct nbw_face_plan *fp);
 /** Measurements the plan will record with \p nsizes sizes in the sweep. */
 size_t nbw_plan_measurements(const struct nbw_plan *p, size_t nsizes);
 /** Whether series \p p runs size \p k of \p o's sweep (the executor asks the same). */

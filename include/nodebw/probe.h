@@ -254,12 +254,14 @@ struct nbw_backend_ops {
 	int (*pack)(struct nbw_backend *be, const struct nbw_buf *box, const struct nbw_region *r,
 		    const size_t at[3], struct nbw_buf *lin, bool unpack);
 	/** One step of a decomposition's exchange as an application issues it (optional; NULL:
-	 *  the core runs one host thread per message): a host thread per sending device, all in
-	 *  one team, each issuing its device's messages of \p m (ASYNC: enqueued without
-	 *  waiting, each device's chained one after another as one field's are, then waited for;
-	 *  SYNC: blocking calls in turn). Complete when it returns. Timed by the core. */
+	 *  the core runs one host thread per message, one field): a host thread per sending
+	 *  device, all in one team, each issuing its device's messages of \p m once per field
+	 *  (\p fields >= 1; every field's from the message's own buffers). ASYNC: enqueued
+	 *  without waiting, a device's messages of one field chained one after another, the
+	 *  fields' chains independent, then waited for; SYNC: blocking calls in turn. Complete
+	 *  when it returns. Timed by the core. */
 	int (*exchange)(struct nbw_backend *be, const struct nbw_exchange_msg *m, unsigned n,
-			enum nbw_mode mode);
+			unsigned fields, enum nbw_mode mode);
 	/** The API calls and host threads of exchange() for \p mode, one line. */
 	const char *(*exchange_interface)(struct nbw_backend *be, enum nbw_mode mode);
 };

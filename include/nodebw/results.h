@@ -68,11 +68,12 @@ struct nbw_face_rec {
 	 *  path ("path": "host-staged" when \p staged, else "device") */
 	int decomp[3];
 	bool staged;
+	int fields;             /**< exchange-decomp: each face sent once per field ("fields") */
 };
 
 /** Bytes of stream \p i's message of a face measurement (its face's elements x E). */
 uint64_t nbw_face_rec_stream_bytes(const struct nbw_face_rec *f, unsigned i);
-/** Bytes of one step: the sum over \p nstreams messages. */
+/** Bytes of one step: the sum over \p nstreams messages, times the fields. */
 uint64_t nbw_face_rec_step_bytes(const struct nbw_face_rec *f, unsigned nstreams);
 
 struct nbw_measurement {

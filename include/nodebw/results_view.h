@@ -133,6 +133,7 @@ struct nbw_rv_face {
 	long long face_bytes;   /**< one message: the face's elements x E */
 	long long step_bytes;   /**< every message of the measurement */
 	int messages;           /**< streams: 1, or the exchange's messages */
+	int fields;             /**< exchange-decomp: each face sent once per field; else 1 */
 	double seconds;         /**< median time of one copy or one exchange step; NaN */
 	double gbps;            /**< step_bytes / seconds / 1e9, the median; NaN */
 };

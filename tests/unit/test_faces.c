@@ -557,7 +557,7 @@ static void test_decomp_sets(void **state)
 	/* 2x2x1: devices (x, y) 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1): x-pairs 0-1, 2-3; y-pairs
 	 * 0-2, 1-3. */
 	const int d221[3] = { 2, 2, 1 };
-	assert_int_equal(nbw_plan_decomp(devs, d221, &s, &fp), 8);
+	assert_int_equal(nbw_plan_decomp(devs, d221, 1, &s, &fp), 8);
 	assert_int_equal(nbw_face_decomp_messages(d221), 8);
 	assert_int_equal(s.conc, NBW_CONC_XDECOMP);
 	static const int src[8] = { 7, 5, 6, 4, 7, 6, 5, 4 }, dst[8] = { 5, 7, 4, 6, 6, 7, 4, 5 };
@@ -570,7 +570,7 @@ static void test_decomp_sets(void **state)
 	assert_memory_equal(fp.decomp, d221, sizeof(d221));
 	/* 1x1x2: one pair along z, both ways. */
 	const int d112[3] = { 1, 1, 2 };
-	assert_int_equal(nbw_plan_decomp(devs, d112, &s, &fp), 2);
+	assert_int_equal(nbw_plan_decomp(devs, d112, 1, &s, &fp), 2);
 	assert_int_equal(fp.face[0], NBW_FACE_Z);
 	assert_int_equal(fp.face[1], NBW_FACE_Z);
 	assert_int_equal(s.src[0], 7);
@@ -580,7 +580,7 @@ static void test_decomp_sets(void **state)
 	/* 2x1x2: devices (x, z) 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1): 4 x-face, 4 z-face
 	 * messages; the z-pairs are 0-2 and 1-3 (stride PX PY = 2). */
 	const int d212[3] = { 2, 1, 2 };
-	assert_int_equal(nbw_plan_decomp(devs, d212, &s, &fp), 8);
+	assert_int_equal(nbw_plan_decomp(devs, d212, 1, &s, &fp), 8);
 	assert_int_equal(nbw_face_decomp_messages(d212), 8);
 	for (unsigned i = 0; i < 8; i++)
 		assert_int_equal(fp.face[i], i < 4 ? NBW_FACE_X : NBW_FACE_Z);
@@ -594,6 +594,11 @@ static void test_decomp_sets(void **state)
 	assert_int_equal(nbw_face_decomp_messages(d444), 288);
 	assert_true(nbw_face_decomp_invalid(d444, 64, false, why, sizeof(why)));
 	assert_non_null(strstr(why, "288 messages"));
+	/* Fields: the same messages (one stream each), sent once per field by the backend. */
+	assert_int_equal(nbw_plan_decomp(devs, d212, 3, &s, &fp), 8);
+	assert_int_equal(fp.fields, 3);
+	assert_int_equal(nbw_plan_decomp(devs, d212, 0, &s, &fp), 8);
+	assert_int_equal(fp.fields, 1);
 }
 
 /* --faces-decomp: parsed (malformed text refused), planned device to device and host-staged
