@@ -292,27 +292,15 @@ static void busiest(const struct nbw_app *a, const int d[3], struct nbw_app_pred
 		out->neighbours += d[i] >= 3 ? 2 : d[i] == 2 ? 1 : 0;
 }
 
-/* The exchange: every face with a neighbour sends one message (doc/model.md); \p k the
- * compute's seconds per point (the pack kernels' estimate), \p lstep the launch probe's
- * per-device step. 0, or -1 with \p why. */
-static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
-			  const int decomp[3], enum nbw_app_exchange exchange,
-			  enum nbw_app_copy copy, double k, double lstep, struct nbw_app_pred *out,
-			  char *why, size_t whylen)
+/* The exchange from the calibration's exchange probe of this decomposition: with the app's
+ * fields, else one field's step x fields. 0, or -1 when it has neither. */
+static int exchange_probe(const struct nbw_calib *c, const struct nbw_app *a, const int decomp[3],
+			  enum nbw_app_exchange exchange, enum nbw_app_copy copy,
+			  struct nbw_app_pred *out)
 {
-	/* The message bytes of each split axis (0: not split), then the concurrent exchange
-	 * probe of this decomposition (every message at once): measured with the app's fields
-	 * (each face once per field, each field's chain on its own), else with one field,
-	 * times the fields (a message per field, as the solver sends them). */
 	char how[300];
 	double tx;
 	const char *path = exchange == NBW_APP_DEVICE ? "device" : "host-staged";
-	for (int i = 0; i < 3; i++) {
-		int faces = decomp[i] >= 3 ? 2 : decomp[i] == 2 ? 1 : 0;
-		double elems = (double)out->box[(i + 1) % 3] * out->box[(i + 2) % 3];
-		out->face_bytes[i] = faces ? nbw_app_face_bytes(elems, a->radius, a->fields,
-								a->element_bytes) : 0.0;
-	}
 	if (a->fields > 1 &&
 	    nbw_calib_exchange_fields_s(c, out->box, a->radius, a->element_bytes, decomp, a->fields,
 					nbw_app_copy_name(copy), path, "async", &tx, how,
@@ -333,6 +321,29 @@ static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
 		    a->fields > 1 ? ", x fields (a message per field)" : "");
 		return 0;
 	}
+	return -1;
+}
+
+/* The exchange: every face with a neighbour sends one message (doc/model.md); \p k the
+ * compute's seconds per point (the pack kernels' estimate), \p lstep the launch probe's
+ * per-device step. 0, or -1 with \p why. */
+static int exchange_terms(const struct nbw_calib *c, const struct nbw_app *a,
+			  const int decomp[3], enum nbw_app_exchange exchange,
+			  enum nbw_app_copy copy, double k, double lstep, struct nbw_app_pred *out,
+			  char *why, size_t whylen)
+{
+	/* The message bytes of each split axis (0: not split), then the concurrent exchange
+	 * probe of this decomposition (every message at once): measured with the app's fields
+	 * (each face once per field, each field's chain on its own), else with one field,
+	 * times the fields (a message per field, as the solver sends them). */
+	for (int i = 0; i < 3; i++) {
+		int faces = decomp[i] >= 3 ? 2 : decomp[i] == 2 ? 1 : 0;
+		double elems = (double)out->box[(i + 1) % 3] * out->box[(i + 2) % 3];
+		out->face_bytes[i] = faces ? nbw_app_face_bytes(elems, a->radius, a->fields,
+								a->element_bytes) : 0.0;
+	}
+	if (exchange_probe(c, a, decomp, exchange, copy, out) == 0)
+		return 0;
 	double ex = 0.0, ex_rows = 0.0;
 	/* The launch probe's per-device step holds each thread's two launches. */
 	double launch1 = lstep / 2.0;

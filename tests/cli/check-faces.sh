@@ -131,6 +131,48 @@ for api in '$apis'.split(','):
     assert re.search(re.escape(api) + r'-p2p exchange-decomp rect sync 16x12x10:1:8 \(8 messages of x- and y-faces at once, 2x2x1 devices, device to device\): [0-9.]+ KiB per step', t)
     assert re.search(re.escape(api) + r'-p2p exchange-decomp pack sync pinned 16x12x10:1:8 \(2 messages of z-faces at once, 1x1x2 devices, host-staged\): [0-9.]+ KiB per step .*; verified', t)
 "
+# Two fields per step: on OpenMP the backend's exchange step sends every message twice (the
+# step's bytes twice one field's, every box still checked); the host backend has no exchange
+# step, so that series is skipped with its reason.
+"$NODEBW" probe --api "$apis" --quick --mode sync,async --host-mem pinned --faces 16x12x10:1:8 \
+	--faces-decomp 2x1x2 --faces-fields 2 --output "$tmp/f" >"$tmp/fout" 2>"$tmp/ferr"
+st=$?
+check "probe --faces-decomp 2x1x2 --faces-fields 2 exits 0 (status $st)" test "$st" -eq 0
+[ "$st" -eq 0 ] || sed 's/^/# /' "$tmp/ferr"
+check "exchange-decomp with 2 fields: the step's bytes are two fields', verified; issued by the backend where it can" \
+	$py -c "
+import json
+d = json.load(open('$tmp/f/results.json'))
+x = [m for m in d['measurements'] if m['concurrency'] == 'exchange-decomp']
+one = {'x': 1 * 12 * 10 * 8, 'z': 16 * 12 * 1 * 8}
+apis = '$apis'.split(',')
+if 'omp' in apis:
+    rows = [m for m in x if m['api'] == 'omp']
+    assert len(rows) == 2 * 2 * 2, len(rows)  # path x method x mode
+    for m in rows:
+        assert m['shape']['fields'] == 2, m['shape']
+        assert m['shape']['messages'] == 8, m['shape']
+        assert m['shape']['step_bytes'] == 2 * (4 * one['x'] + 4 * one['z']), m['shape']
+        assert m['verification']['status'] == 'passed', m['verification']
+        assert 'a host thread per sending device' in m['start'], m['start']
+        if m['mode'] == 'async':
+            assert 'depobj' in m['start'], m['start']
+assert not [m for m in x if m['api'] == 'host'], 'host ran two fields'
+sk = [s for s in d['skipped'] if s['api'] == 'host' and 'exchange-decomp 2x1x2 2 fields' in s['what']]
+assert sk and all('own exchange step' in s['reason'] for s in sk), d['skipped']
+"
+check "the terminal names the fields" $py -c "
+import re
+t = open('$tmp/fout').read()
+if 'omp' in '$apis':
+    assert re.search(r'omp-p2p exchange-decomp pack async 16x12x10:1:8 \(8 messages x 2 fields of x- and z-faces at once, 2x1x2 devices, device to device\): [0-9.]+ KiB per step', t), t[-2000:]
+"
+$py "$NODEBW_SOURCE/tests/integration/validate_results.py" "$NODEBW_SOURCE/doc/results.schema.json" \
+	"$tmp/f/results.json" >"$tmp/fvalid" 2>&1
+st=$?
+check "the two-field exchange's results.json is valid against doc/results.schema.json" test "$st" -eq 0
+sed 's/^/# /' "$tmp/fvalid"
+
 $py "$NODEBW_SOURCE/tests/integration/validate_results.py" "$NODEBW_SOURCE/doc/results.schema.json" \
 	"$tmp/d/results.json" >"$tmp/dvalid" 2>&1
 st=$?

@@ -308,6 +308,40 @@ static void test_faces_exact(void **state)
 	assert_false(p.faces_measured);
 }
 
+/* The exchange probe of the decomposition: one with the app's 3 fields is the exchange
+ * itself (2e-4 s); without it the one-field step x 3 (3 x 1e-4 s), said so and flagged. */
+static void test_exchange_fields(void **state)
+{
+	(void)state;
+	struct nbw_calib c = gpu();
+	struct nbw_app a = app_2x2x1();
+	struct nbw_app_pred p;
+	char why[300];
+	struct nbw_facerun f[2] = {facerun(12, 12, 22, "", "rect", "device", "async", 1e-4),
+				   facerun(12, 12, 22, "", "rect", "device", "async", 2e-4)};
+	for (int i = 0; i < 2; i++) {
+		snprintf(f[i].kind, sizeof(f[i].kind), "exchange");
+		f[i].decomp[0] = f[i].decomp[1] = 2;
+		f[i].decomp[2] = 1;
+		f[i].fields = i == 0 ? 1 : 3;
+	}
+	c.faces = f;
+	c.nfaces = 2;
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, a.copy, &p, why,
+					 sizeof(why)), 0);
+	assert_true(REL(p.exchange_s, 2e-4) < 1e-12);
+	assert_true(p.exchange_probed && p.exchange_fields);
+	assert_non_null(strstr(p.exchange_from, "with the app's 3 fields (exchange 2x2x1 3 fields "
+						"rect device/async)"));
+	c.nfaces = 1;
+	assert_int_equal(nbw_app_predict(&c, &a, a.decomp, a.exchange, a.copy, &p, why,
+					 sizeof(why)), 0);
+	assert_true(REL(p.exchange_s, 3e-4) < 1e-12);
+	assert_true(p.exchange_probed);
+	assert_false(p.exchange_fields);
+	assert_non_null(strstr(p.exchange_from, "x fields (a message per field)"));
+}
+
 /* Host-staged: DtoH + HtoD of the face; a face with one hop measured only takes the
  * curves (y), the other the probes (x: 1e-5 + 2e-5, x 3 fields = 9e-5 s; y 1.4256e-6 s). */
 static void test_faces_staged(void **state)
@@ -421,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_paper_case), cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_faces_exact), cmocka_unit_test(test_faces_staged),
 		cmocka_unit_test(test_faces_nearest), cmocka_unit_test(test_faces_round_trip),
+		cmocka_unit_test(test_exchange_fields),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

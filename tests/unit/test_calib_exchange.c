@@ -51,7 +51,9 @@ static struct nbw_calib built(void)
 		xrun("pack", "device", "sync", 2, 2, 1, 5e-3),
 		xrun("rect", "device", "async", 1, 1, 2, 1e-3),
 		frun("x", "p2p", 4e-4), /* kind "" is a face */
+		xrun("pack", "device", "async", 2, 1, 2, 3e-4), /* two fields: below */
 	};
+	v[6].fields = 2;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		assert_int_equal(nbw_calib_add_face(&c, &v[i]), 0);
 	return c;
@@ -61,7 +63,7 @@ static void test_lookup(void **state)
 {
 	(void)state;
 	struct nbw_calib c = built();
-	assert_int_equal(c.nfaces, 5);
+	assert_int_equal(c.nfaces, 6);
 	const long box[3] = { 32, 32, 62 };
 	const int d221[3] = { 2, 2, 1 }, d112[3] = { 1, 1, 2 }, d212[3] = { 2, 1, 2 };
 	double t = 0.0;
@@ -98,6 +100,19 @@ static void test_lookup(void **state)
 	assert_int_equal(nbw_calib_face_s(&c, box, 1, 8, "x", "rect", "p2p", "async", &t, &exact,
 					  how, sizeof(how)), 0);
 	assert_true(exact && t == 4e-4);
+	/* Fields: the exact field count only; one field's lookup never takes the two-field
+	 * step, nor the two-field lookup a one-field step. */
+	assert_int_equal(nbw_calib_exchange_fields_s(&c, box, 1, 8, d212, 2, "pack", "device",
+						     "async", &t, how, sizeof(how)), 0);
+	assert_true(t == 3e-4);
+	assert_string_equal(how, "exchange 2x1x2 2 fields pack device/async");
+	assert_int_equal(nbw_calib_exchange_s(&c, box, 1, 8, d212, "pack", "device", "async", &t,
+					      how, sizeof(how)), -1);
+	assert_int_equal(nbw_calib_exchange_fields_s(&c, box, 1, 8, d221, 2, "rect", "device",
+						     "async", &t, how, sizeof(how)), -1);
+	assert_int_equal(nbw_calib_exchange_fields_s(&c, box, 1, 8, d221, 1, "rect", "device",
+						     "async", &t, how, sizeof(how)), 0);
+	assert_true(t == 2e-3);
 	free(c.faces);
 }
 
@@ -126,6 +141,7 @@ static void test_round_trip(void **state)
 		assert_string_equal(b->method, a->method);
 		assert_string_equal(b->path, a->path);
 		assert_string_equal(b->mode, a->mode);
+		assert_int_equal(b->fields, a->fields);
 		assert_true(b->seconds == a->seconds);
 	}
 	nbw_calib_free(&back);
