@@ -107,6 +107,9 @@ int omp_exchange_step(struct omp_xmsg *m, unsigned n, unsigned fields, bool asyn
 			senders[ns++] = m[i].sender;
 	}
 	int rc = 0, who = -1;
+	*failed_sender = -1;
+	if (ns == 0)
+		return 0;
 #pragma omp parallel num_threads(ns) shared(rc, who)
 	{
 		/* Fewer threads than senders (OMP_THREAD_LIMIT): each takes several in turn. */
