@@ -74,6 +74,9 @@ int nbw_calib_faces_from_results(struct nbw_calib *c, json_t *measurements)
 		bool xchg = !strcmp(v.kind, "exchange-decomp") && v.decomp[0] > 0;
 		if (strcmp(v.kind, "face") && !xchg)
 			continue;
+		/* A field count the calibration could not read back is not taken. */
+		if (xchg && (v.fields < 1 || v.fields > NBW_FACE_MAX_FIELDS))
+			continue;
 		if (strcmp(x.direction, "htod") && strcmp(x.direction, "dtoh") &&
 		    strcmp(x.direction, "p2p"))
 			continue;

@@ -210,10 +210,10 @@ static int grouped_step(struct nbw_point *p, unsigned me, double *t0, double *t1
 	unsigned ns = NSTREAMS(p->s);
 	for (unsigned i = 0; i < ns; i++)
 		nbw_face_msg(p, i, &m[i]);
-	*t0 = nbw_now();
 	const struct nbw_face_plan *fp = &p->s->plan->face;
-	int rc = p->s->ops->exchange(p->s->be, m, ns, fp->fields > 1 ? (unsigned)fp->fields : 1u,
-				     p->s->plan->mode);
+	unsigned fields = fp->fields > 1 ? (unsigned)fp->fields : 1u;
+	*t0 = nbw_now();
+	int rc = p->s->ops->exchange(p->s->be, m, ns, fields, p->s->plan->mode);
 	*t1 = nbw_now();
 	if (rc)
 		stream_error(p, &p->st[0], "exchange step");
